@@ -1,0 +1,57 @@
+"""The independent checker: is a solution valid, and if not, which constraint does it break first?
+
+It reads adjacency from the board graph and nothing else from the solvers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .puzzle import SIDES, Puzzle, Solution
+
+
+def validate(puzzle: Puzzle, solution: Solution) -> str | None:
+    """``None`` when ``solution`` solves ``puzzle``, else one sentence naming the first violation.
+
+    >>> p = Puzzle(rows=1, cols=2, tiles=((1, 2, 1, 1), (2, 1, 1, 3)))
+    >>> validate(p, Solution(((0, 0), (1, 0))))
+    'cell (0, 0) right shows 2 but cell (0, 1) left shows 3: they do not fit'
+    >>> validate(p, Solution(((0, 0), (0, 3))))
+    'tile 0 is used 2 times, at cells (0, 0), (0, 1)'
+    >>> validate(p, Solution(((0, 0), (1, 3)))) is None
+    True
+    """
+    board = puzzle.board
+    if len(solution) != puzzle.n:
+        return f"the solution has {len(solution)} placements, the board has {puzzle.n} cells"
+    for cell, (t, r) in enumerate(solution):
+        if not (isinstance(t, int) and 0 <= t < len(puzzle.tiles)):
+            return f"cell {board.position(cell)} names tile {t!r}, but tiles are 0..{len(puzzle.tiles) - 1}"
+        if r not in range(4):
+            return f"cell {board.position(cell)} has rotation {r!r}, not 0..3"
+    used = Counter(t for t, _ in solution)
+    for t, k in sorted(used.items()):
+        if k > 1:
+            cells = [board.position(c) for c, (u, _) in enumerate(solution) if u == t]
+            return f"tile {t} is used {k} times, at cells {', '.join(map(str, cells))}"
+    for clue in puzzle.clues:
+        got = solution.placements[board.cell(clue.row, clue.col)]
+        if got != (clue.tile, clue.rotation):
+            return (f"clue at cell ({clue.row}, {clue.col}) wants tile {clue.tile} rotation {clue.rotation}, "
+                    f"found tile {got[0]} rotation {got[1]}")
+    shown = [puzzle.oriented(t, r) for t, r in solution]
+    if puzzle.frame is not None:
+        for cell, labels in enumerate(shown):
+            for s in range(4):
+                outside = (cell, s) in board.outer
+                if outside and labels[s] != puzzle.frame:
+                    return (f"cell {board.position(cell)} {SIDES[s]} is on the frame and must show "
+                            f"{puzzle.frame!r}, shows {labels[s]!r}")
+                if not outside and labels[s] == puzzle.frame:
+                    return f"cell {board.position(cell)} {SIDES[s]} is inside the board but shows the frame label {puzzle.frame!r}"
+    for adj in board.adjacencies:
+        x, y = shown[adj.a][adj.side_a], shown[adj.b][adj.side_b]
+        if not puzzle.fits(x, y):
+            return (f"cell {board.position(adj.a)} {SIDES[adj.side_a]} shows {x!r} but cell "
+                    f"{board.position(adj.b)} {SIDES[adj.side_b]} shows {y!r}: they do not fit")
+    return None

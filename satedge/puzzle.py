@@ -1,0 +1,311 @@
+"""The puzzle model: tiles, the board graph, matching rules, frames, clues and solutions.
+
+Conventions used everywhere in satedge:
+
+* a tile is four labels in clockwise order ``(top, right, bottom, left)``;
+* sides are numbered ``TOP=0, RIGHT=1, BOTTOM=2, LEFT=3``;
+* a placement is ``(tile, rotation)``, the rotation ``r`` counting clockwise quarter
+  turns of the tile as written (``r = 1`` moves the top label to the right side);
+* cells are numbered row-major, ``cell = row * cols + col``;
+* adjacency comes from :attr:`Board.graph`, a networkx multigraph whose edges know
+  which side of each of their two cells they join (a torus of width or height 1
+  has self-loops, one of width or height 2 has parallel edges).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterator
+
+import networkx as nx
+
+from .errors import SatedgeError
+
+TOP, RIGHT, BOTTOM, LEFT = range(4)
+SIDES = ("top", "right", "bottom", "left")
+OPPOSITE = (BOTTOM, LEFT, TOP, RIGHT)
+MATCHINGS = ("complementary", "identical")
+TOPOLOGIES = ("grid", "torus")
+
+Label = int | str
+
+
+def rotate(labels: tuple, r: int) -> tuple:
+    """The labels of a tile turned ``r`` clockwise quarter turns.
+
+    >>> rotate(("a", "b", "c", "d"), 1)
+    ('d', 'a', 'b', 'c')
+    """
+    return tuple(labels[(s - r) % 4] for s in range(4))
+
+
+def partner(matching: str, x: Label) -> Label:
+    """The one label that fits ``x`` under a matching rule.
+
+    >>> partner("complementary", "dog+"), partner("identical", 3)
+    ('dog-', 3)
+    """
+    if matching == "identical":
+        return x
+    return x[:-1] + ("-" if x[-1] == "+" else "+")
+
+
+def self_symmetry(labels: tuple) -> int:
+    """How many rotations of a tile show the same labels as rotation 0 (1, 2 or 4).
+
+    >>> self_symmetry(("a", "b", "a", "b")), self_symmetry((1, 1, 1, 1)), self_symmetry((1, 2, 3, 4))
+    (2, 4, 1)
+    """
+    return sum(rotate(labels, r) == tuple(labels) for r in range(4))
+
+
+@dataclass(frozen=True)
+class Adjacency:
+    """Side ``side_a`` of cell ``a`` touches side ``side_b`` of cell ``b`` (``a == b`` on a thin torus)."""
+
+    a: int
+    side_a: int
+    b: int
+    side_b: int
+
+
+@dataclass(frozen=True)
+class Board:
+    """``rows x cols`` cells on a ``grid`` or a ``torus``; all adjacency lives in :attr:`graph`."""
+
+    rows: int
+    cols: int
+    topology: str = "grid"
+
+    @property
+    def cells(self) -> range:
+        return range(self.rows * self.cols)
+
+    def cell(self, row: int, col: int) -> int:
+        return row * self.cols + col
+
+    def position(self, cell: int) -> tuple[int, int]:
+        return divmod(cell, self.cols)
+
+    @cached_property
+    def graph(self) -> nx.MultiGraph:
+        """Cells are nodes (with ``row``/``col``); each edge carries ``a, side_a, b, side_b``."""
+        g = nx.MultiGraph(rows=self.rows, cols=self.cols, topology=self.topology)
+        torus = self.topology == "torus"
+        for cell in self.cells:
+            g.add_node(cell, row=cell // self.cols, col=cell % self.cols)
+        for cell in self.cells:
+            r, c = self.position(cell)
+            for side, (nr, nc) in ((RIGHT, (r, c + 1)), (BOTTOM, (r + 1, c))):
+                if nr == self.rows or nc == self.cols:
+                    if not torus:
+                        continue
+                    nr, nc = nr % self.rows, nc % self.cols
+                other = self.cell(nr, nc)
+                g.add_edge(cell, other, key=(cell, side), a=cell, side_a=side, b=other, side_b=OPPOSITE[side])
+        return g
+
+    @cached_property
+    def adjacencies(self) -> tuple[Adjacency, ...]:
+        """Every pair of touching sides, read off :attr:`graph`."""
+        return tuple(
+            Adjacency(d["a"], d["side_a"], d["b"], d["side_b"]) for _, _, d in self.graph.edges(data=True)
+        )
+
+    @cached_property
+    def outer(self) -> frozenset[tuple[int, int]]:
+        """``(cell, side)`` pairs that touch no other side: the outside of a grid board."""
+        inner = {(adj.a, adj.side_a) for adj in self.adjacencies} | {(adj.b, adj.side_b) for adj in self.adjacencies}
+        return frozenset((c, s) for c in self.cells for s in range(4) if (c, s) not in inner)
+
+    def turns(self) -> tuple[int, ...]:
+        """Quarter turns of the whole board that map it onto itself: 4 on square boards, 2 otherwise."""
+        return (0, 1, 2, 3) if self.rows == self.cols else (0, 2)
+
+    def turn_cell(self, cell: int, k: int) -> int:
+        """Where ``cell`` goes when the board turns ``k`` clockwise quarter turns (``k`` in :meth:`turns`)."""
+        r, c = self.position(cell)
+        n, m = self.rows - 1, self.cols - 1
+        r, c = ((r, c), (c, n - r), (n - r, m - c), (m - c, r))[k % 4]  # k in {1, 3}: square boards
+        return self.cell(r, c)
+
+
+@dataclass(frozen=True)
+class Clue:
+    """A fixed placement: tile ``tile`` at ``(row, col)`` turned ``rotation`` clockwise quarter turns."""
+
+    row: int
+    col: int
+    tile: int
+    rotation: int
+
+
+@dataclass(frozen=True)
+class Solution:
+    """One ``(tile, rotation)`` per cell, row-major."""
+
+    placements: tuple[tuple[int, int], ...]
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return iter(self.placements)
+
+    def __len__(self) -> int:
+        return len(self.placements)
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """An edge-matching puzzle.  Construction validates it and raises :class:`SatedgeError`."""
+
+    rows: int
+    cols: int
+    tiles: tuple[tuple[Label, Label, Label, Label], ...]
+    matching: str = "identical"
+    name: str = ""
+    frame: Label | None = None
+    topology: str = "grid"
+    clues: tuple[Clue, ...] = ()
+    planted: Solution | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    # ------------------------------------------------------------------ board and labels
+    @cached_property
+    def board(self) -> Board:
+        return Board(self.rows, self.cols, self.topology)
+
+    @property
+    def n(self) -> int:
+        return self.rows * self.cols
+
+    def fits(self, x: Label, y: Label) -> bool:
+        """Do two touching edges with labels ``x`` and ``y`` fit?"""
+        if self.matching == "identical":
+            return x == y
+        return x[:-1] == y[:-1] and x[-1] != y[-1]
+
+    def partner(self, x: Label) -> Label:
+        """The one label that fits ``x``."""
+        return partner(self.matching, x)
+
+    @cached_property
+    def labels(self) -> tuple[Label, ...]:
+        """Every label that can occur, partners included, in a fixed order (``label_id`` indexes it).
+
+        Complementary labels come in pairs: ids ``2i`` (head) and ``2i+1`` (tail) of one pattern.
+        """
+        seen = {x for tile in self.tiles for x in tile}
+        if self.frame is not None:
+            seen.add(self.frame)
+        if self.matching == "complementary":
+            patterns = sorted({x[:-1] for x in seen})
+            return tuple(p + h for p in patterns for h in "+-")
+        return tuple(sorted(seen, key=lambda x: (isinstance(x, str), x)))
+
+    @cached_property
+    def label_id(self) -> dict[Label, int]:
+        return {x: i for i, x in enumerate(self.labels)}
+
+    def partner_id(self, i: int) -> int:
+        return i ^ 1 if self.matching == "complementary" else i
+
+    def oriented(self, tile: int, rotation: int) -> tuple:
+        """The labels of ``tile`` turned ``rotation`` times, clockwise from the top."""
+        return self.orientations[tile][rotation]
+
+    @cached_property
+    def orientations(self) -> tuple[tuple[tuple, ...], ...]:
+        return tuple(tuple(rotate(t, r) for r in range(4)) for t in self.tiles)
+
+    # ------------------------------------------------------------------ unary constraints
+    @cached_property
+    def _unary(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, int], ...]], ...]:
+        """Per cell: sides on the outside, sides inside, side pairs joined by a self-loop."""
+        board = self.board
+        loops: dict[int, list[tuple[int, int]]] = {}
+        for adj in board.adjacencies:
+            if adj.a == adj.b:
+                loops.setdefault(adj.a, []).append((adj.side_a, adj.side_b))
+        return tuple(
+            (tuple(s for s in range(4) if (c, s) in board.outer),
+             tuple(s for s in range(4) if (c, s) not in board.outer),
+             tuple(loops.get(c, ())))
+            for c in board.cells
+        )
+
+    def cell_ok(self, cell: int, labels: tuple) -> bool:
+        """Frame and self-loop constraints of one cell showing ``labels`` (clues aside)."""
+        outside, inside, loops = self._unary[cell]
+        if self.frame is not None:
+            if any(labels[s] != self.frame for s in outside) or any(labels[s] == self.frame for s in inside):
+                return False
+        return all(self.fits(labels[a], labels[b]) for a, b in loops)
+
+    @cached_property
+    def allowed(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """Per cell, the placements that satisfy the frame, the clues and self-loops.
+
+        Pairwise constraints (adjacency, each tile once) are left to the solvers.
+        """
+        clued = {self.board.cell(c.row, c.col): (c.tile, c.rotation) for c in self.clues}
+        clued_tiles = {t for t, _ in clued.values()}
+        free = [(t, r) for t in range(len(self.tiles)) if t not in clued_tiles for r in range(4)]
+        out = []
+        for cell in self.board.cells:
+            options = [clued[cell]] if cell in clued else free
+            out.append(tuple(p for p in options if self.cell_ok(cell, self.orientations[p[0]][p[1]])))
+        return tuple(out)
+
+    def with_(self, **changes) -> "Puzzle":
+        """A copy with some fields changed (validated again)."""
+        from dataclasses import replace
+
+        return replace(self, **changes)
+
+
+def _validate(p: Puzzle) -> None:
+    def fail(msg: str) -> None:
+        raise SatedgeError(msg)
+
+    for key in ("rows", "cols"):
+        v = getattr(p, key)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+            fail(f"{key} must be a positive integer, not {v!r}")
+    if p.matching not in MATCHINGS:
+        fail(f"matching must be one of {', '.join(MATCHINGS)}, not {p.matching!r}")
+    if p.topology not in TOPOLOGIES:
+        fail(f"topology must be one of {', '.join(TOPOLOGIES)}, not {p.topology!r}")
+    if len(p.tiles) != p.rows * p.cols:
+        fail(f"{p.rows}x{p.cols} board needs {p.rows * p.cols} tiles, found {len(p.tiles)}")
+    for i, tile in enumerate(p.tiles):
+        if not isinstance(tile, tuple) or len(tile) != 4:
+            fail(f"tile {i} must have four edges, found {len(tile) if isinstance(tile, (tuple, list)) else tile!r}")
+        for x in tile:
+            if p.matching == "complementary":
+                if not (isinstance(x, str) and len(x) >= 2 and x[-1] in "+-"):
+                    fail(f"tile {i}: complementary label {x!r} needs a pattern and a half (+ or -)")
+            elif not isinstance(x, (int, str)) or isinstance(x, bool):
+                fail(f"tile {i}: label {x!r} must be an integer or a string")
+    if p.frame is not None:
+        if p.matching != "identical":
+            fail("a frame needs identical matching")
+        if p.topology != "grid":
+            fail("a torus has no frame")
+    seen_cells, seen_tiles = set(), set()
+    for c in p.clues:
+        if not (0 <= c.row < p.rows and 0 <= c.col < p.cols):
+            fail(f"clue at row {c.row}, col {c.col} is outside the {p.rows}x{p.cols} board")
+        if not 0 <= c.tile < len(p.tiles):
+            fail(f"clue at row {c.row}, col {c.col} names tile {c.tile}, but tiles are 0..{len(p.tiles) - 1}")
+        if c.rotation not in range(4):
+            fail(f"clue at row {c.row}, col {c.col} has rotation {c.rotation}, not 0..3")
+        if (c.row, c.col) in seen_cells:
+            fail(f"two clues for row {c.row}, col {c.col}")
+        if c.tile in seen_tiles:
+            fail(f"tile {c.tile} is clued twice")
+        seen_cells.add((c.row, c.col))
+        seen_tiles.add(c.tile)
+    if p.planted is not None and len(p.planted) != p.rows * p.cols:
+        fail(f"planted solution has {len(p.planted)} placements, the board has {p.rows * p.cols} cells")

@@ -1,0 +1,76 @@
+"""Pictures, board turns and the three exact counts used everywhere in satedge.
+
+* ``solutions``: assignments of ``(tile, rotation)`` to every cell that satisfy all constraints;
+* ``distinct``: different pictures (every cell shows the same four labels on the same sides);
+* ``unique``: pictures up to turning the whole board (4 turns on square boards, 2 otherwise).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+from typing import Iterable
+
+from .puzzle import Puzzle, Solution, rotate
+
+Picture = tuple[tuple, ...]
+
+
+@dataclass(frozen=True)
+class Counts:
+    solutions: int
+    distinct: int
+    unique: int
+
+
+def picture(puzzle: Puzzle, solution: Solution) -> Picture:
+    """The labels each cell shows, clockwise from the top, row-major."""
+    return tuple(puzzle.oriented(t, r) for t, r in solution)
+
+
+def turn_picture(puzzle: Puzzle, pic: Picture, k: int) -> Picture:
+    """The picture seen after turning the whole board ``k`` clockwise quarter turns."""
+    board = puzzle.board
+    out: list = [None] * len(pic)
+    for cell, labels in enumerate(pic):
+        out[board.turn_cell(cell, k)] = rotate(labels, k)
+    return tuple(out)
+
+
+def canonical(puzzle: Puzzle, pic: Picture) -> Picture:
+    """The least of a picture's turns (labels compared by their id), a key for ``unique``."""
+    ids = puzzle.label_id
+    keyed = [tuple(tuple(ids[x] for x in cell) for cell in turn_picture(puzzle, pic, k)) for k in puzzle.board.turns()]
+    return min(keyed)
+
+
+def count(puzzle: Puzzle, solutions: Iterable[Solution]) -> Counts:
+    """The three counts of a complete set of solutions."""
+    n = 0
+    pictures = set()
+    for s in solutions:
+        n += 1
+        pictures.add(picture(puzzle, s))
+    return Counts(n, len(pictures), len({canonical(puzzle, p) for p in pictures}))
+
+
+def solutions_of_picture(puzzle: Puzzle, pic: Picture) -> list[Solution]:
+    """Every labelled assignment (each tile used once) that shows ``pic``; clues are not consulted."""
+    shows: dict[tuple, list[tuple[int, int]]] = {}
+    for t in range(len(puzzle.tiles)):
+        for r in range(4):
+            shows.setdefault(puzzle.oriented(t, r), []).append((t, r))
+    options = [shows.get(labels, []) for labels in pic]
+    out = []
+    for combo in product(*options):
+        tiles = [t for t, _ in combo]
+        if len(set(tiles)) == len(tiles):
+            out.append(Solution(tuple(combo)))
+    return out
+
+
+def orbit(puzzle: Puzzle, solution: Solution, turns: bool = False) -> list[Solution]:
+    """Every assignment with the same picture as ``solution`` (and, with ``turns``, its board turns)."""
+    pic = picture(puzzle, solution)
+    pics = {turn_picture(puzzle, pic, k) for k in puzzle.board.turns()} if turns else {pic}
+    return [s for p in sorted(pics, key=repr) for s in solutions_of_picture(puzzle, p)]

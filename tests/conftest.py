@@ -1,0 +1,38 @@
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PUZZLES = ROOT / "puzzles"
+SEEDS = {
+    "hunde-spiel": (16, 8, 2),
+    "insects": (4, 4, 1),
+    "scramble-squares": (4, 4, 1),
+    "one-tough-puzzle": (4, 4, 1),
+}
+
+
+def benchmarks_dir() -> Path:
+    return Path(os.environ.get("SATEDGE_BENCHMARKS", ROOT.parent / "shared" / "benchmarks"))
+
+
+@pytest.fixture
+def benchmarks() -> Path:
+    d = benchmarks_dir()
+    if not d.is_dir():
+        pytest.skip(f"benchmark instances not found at {d} (set SATEDGE_BENCHMARKS)")
+    return d
+
+
+@pytest.fixture
+def run_cli(capsys):
+    """Run the CLI in-process: returns (exit status, stdout, stderr)."""
+    from satedge.cli import main
+
+    def run(*argv):
+        code = main([str(a) for a in argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

@@ -1,0 +1,17 @@
+"""A brute-force oracle for tiny puzzles: every permutation and rotation, through the checker."""
+
+from itertools import permutations, product
+
+from satedge.checker import validate
+from satedge.puzzle import Puzzle, Solution
+
+
+def brute_force(puzzle: Puzzle) -> set[Solution]:
+    n = puzzle.n
+    out = set()
+    for perm in permutations(range(n)):
+        for rots in product(range(4), repeat=n):
+            s = Solution(tuple(zip(perm, rots)))
+            if validate(puzzle, s) is None:
+                out.add(s)
+    return out

@@ -1,0 +1,81 @@
+"""Every bad input ends with exit status 2 and one line naming the file and the problem."""
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import PUZZLES
+
+GOOD = """name: t
+rows: 1
+cols: 2
+matching: complementary
+tiles:
+  - [a+, b+, a-, b-]
+  - [a+, b+, a-, b-]
+"""
+
+CASES = [
+    ("bad-yaml", "rows: [1\n", "not valid YAML at line 2: expected ',' or ']', but got '<stream end>'"),
+    ("tile-count", GOOD.replace("cols: 2", "cols: 3"), "1x3 board needs 3 tiles, found 2"),
+    ("three-edges", GOOD.replace("[a+, b+, a-, b-]\n", "[a+, b+, a-]\n", 1), "tile 0 must have four edges, found 3"),
+    ("no-half", GOOD.replace("a+, b+, a-, b-]\n", "brown, b+, a-, b-]\n", 1),
+     "tile 0: complementary label 'brown' needs a pattern and a half (+ or -)"),
+    ("edge-order", GOOD + "edge_order: [top, right, bottom, up]\n", "unknown edge_order word 'up'; use top, right, bottom, left"),
+    ("frame-complementary", GOOD + "frame: 0\n", "a frame needs identical matching"),
+    ("frame-torus", "rows: 1\ncols: 1\nmatching: identical\ntiles: [[1, 1, 1, 1]]\nframe: 0\ntopology: torus\n",
+     "a torus has no frame"),
+    ("clue-outside", GOOD + "clues:\n  - {row: 1, col: 0, tile: 0, rotation: 0}\n", "clue at row 1, col 0 is outside the 1x2 board"),
+    ("clue-tile", GOOD + "clues:\n  - {row: 0, col: 0, tile: 5, rotation: 0}\n",
+     "clue at row 0, col 0 names tile 5, but tiles are 0..1"),
+    ("unknown-key", GOOD + "colour: red\n", "unknown key(s) colour; known: clues, cols, edge_order, frame, matching, name, planted, rows, tiles, topology"),
+    ("not-mapping", "- 1\n- 2\n", "a puzzle file must be a mapping with rows, cols, matching and tiles"),
+]
+
+
+@pytest.mark.parametrize("name,text,message", CASES, ids=[c[0] for c in CASES])
+def test_bad_puzzle(run_cli, tmp_path, name, text, message):
+    f = tmp_path / f"{name}.yaml"
+    f.write_text(text)
+    code, out, err = run_cli("count", f)
+    assert (code, out, err) == (2, "", f"satedge: error: {f}: {message}\n")
+
+
+@pytest.mark.parametrize("text,message", [
+    ("2 1\n1 2 3 4\nx y 1 2\n", "line 3: expected integers, found 'x y 1 2'"),
+    ("2 1\n1 2 3\n", "line 2: a tile is four non-negative colours (north east south west), found '1 2 3'"),
+    ("c only a comment\n", "no size line: expected '<cols> [rows]'"),
+])
+def test_bad_puz(run_cli, tmp_path, text, message):
+    f = tmp_path / "p.puz"
+    f.write_text(text)
+    assert run_cli("solve", f) == (2, "", f"satedge: error: {f}: {message}\n")
+
+
+def test_missing_file(run_cli, tmp_path):
+    f = tmp_path / "nope.yaml"
+    assert run_cli("count", f) == (2, "", f"satedge: error: {f}: no such file\n")
+
+
+def test_bad_solution_files(run_cli, tmp_path):
+    f = tmp_path / "s.sol"
+    f.write_text("0 0 0 0\n0 5 0 0\n")
+    code, out, err = run_cli("check", PUZZLES / "hunde-spiel.yaml", f)
+    assert (code, err) == (2, f"satedge: error: {f}: line 2: cell col 5, row 0 is outside the 3x3 board\n")
+    f = tmp_path / "s.json"
+    f.write_text("{")
+    code, out, err = run_cli("check", PUZZLES / "hunde-spiel.yaml", f)
+    assert (code, err) == (2, f"satedge: error: {f}: not valid JSON: Expecting property name enclosed in double quotes at line 1\n")
+
+
+def test_bad_option_one_line(run_cli):
+    code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--method", "magic")
+    assert code == 2 and err.count("\n") == 1 and err.startswith("satedge: error: argument --method: invalid choice: 'magic'")
+
+
+def test_console_script_no_traceback(tmp_path):
+    f = tmp_path / "p.yaml"
+    f.write_text("rows: 1\n")
+    r = subprocess.run([sys.executable, "-m", "satedge", "count", str(f)], capture_output=True, text=True)
+    assert (r.returncode, r.stdout, r.stderr) == (2, "", f"satedge: error: {f}: missing key 'cols'\n")

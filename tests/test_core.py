@@ -1,0 +1,210 @@
+"""Core: model, counts, formats, checker and the backtracker against a brute-force oracle."""
+
+import json
+
+import pytest
+
+from oracle import brute_force
+from satedge import backtrack, symmetry
+from satedge.checker import validate
+from satedge.formats import load_puzzle, load_solution, puzzle_to_yaml, save_puzzle, save_solution
+from satedge.puzzle import Clue, Puzzle, Solution
+from conftest import PUZZLES, SEEDS
+
+
+@pytest.mark.parametrize("name", sorted(SEEDS))
+def test_seed_counts(name):
+    puzzle = load_puzzle(PUZZLES / f"{name}.yaml")
+    counts = symmetry.count(puzzle, backtrack.solutions(puzzle))
+    assert (counts.solutions, counts.distinct, counts.unique) == SEEDS[name]
+    for s in backtrack.solutions(puzzle):
+        assert validate(puzzle, s) is None
+
+
+def test_count_cli_json(run_cli):
+    code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", PUZZLES / "insects.yaml", "--method", "backtrack", "--json")
+    assert code == 0 and err == ""
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [(r["solutions"], r["distinct"], r["unique"], r["method"]) for r in rows] == [(16, 8, 2, "backtrack"), (4, 4, 1, "backtrack")]
+    assert set(rows[0]) == {"puzzle", "solutions", "distinct", "unique", "method", "seconds"}
+
+
+def test_one_tough_puzzle_partial_grids():
+    """The seed's search keeps 36, 138, 470, 1350, 474, 144, 175, 28, 4 partial grids."""
+    puzzle = load_puzzle(PUZZLES / "one-tough-puzzle.yaml")
+    from itertools import permutations
+
+    kept = []
+    for k in range(1, 10):
+        n = 0
+        # count partial row-major grids of k cells whose placed neighbours fit
+        def extend(cells, used):
+            nonlocal n
+            if len(cells) == k:
+                n += 1
+                return
+            i = len(cells)
+            r, c = divmod(i, 3)
+            for t in range(9):
+                if t in used:
+                    continue
+                for rot in range(4):
+                    lab = puzzle.oriented(t, rot)
+                    if c and not puzzle.fits(puzzle.oriented(*cells[i - 1])[1], lab[3]):
+                        continue
+                    if r and not puzzle.fits(puzzle.oriented(*cells[i - 3])[2], lab[0]):
+                        continue
+                    extend(cells + [(t, rot)], used | {t})
+        extend([], frozenset())
+        kept.append(n)
+    assert kept == [36, 138, 470, 1350, 474, 144, 175, 28, 4]
+
+
+def test_solution_json_round_trip(run_cli, tmp_path):
+    puzzle = load_puzzle(PUZZLES / "hunde-spiel.yaml")
+    code, out, _ = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["status"] == "SAT" and len(obj["solution"]) == 9
+    f = tmp_path / "s.json"
+    f.write_text(out)
+    assert run_cli("check", PUZZLES / "hunde-spiel.yaml", f)[:2] == (0, f"{f}: valid\n")
+    sol = load_solution(f, puzzle)
+    save_solution(puzzle, sol, tmp_path / "s.sol")
+    assert load_solution(tmp_path / "s.sol", puzzle) == sol
+
+
+def test_solve_all_json(run_cli):
+    code, out, _ = run_cli("solve", PUZZLES / "insects.yaml", "--all", "--json")
+    assert code == 0 and len(json.loads(out)["solutions"]) == 4
+
+
+def test_check_reports_violation(run_cli, tmp_path):
+    f = tmp_path / "bad.json"
+    sol = [{"row": c // 3, "col": c % 3, "tile": c, "rotation": 0} for c in range(9)]
+    f.write_text(json.dumps(sol))
+    code, out, _ = run_cli("check", PUZZLES / "hunde-spiel.yaml", f)
+    assert code == 1
+    assert out == f"{f}: invalid: cell (0, 0) right shows 'grey+' but cell (0, 1) left shows 'umber-': they do not fit\n"
+
+
+# ------------------------------------------------------------------ hand-checked small puzzles
+def counts(p):
+    c = symmetry.count(p, backtrack.solutions(p))
+    return c.solutions, c.distinct, c.unique
+
+
+def test_torus_one_cell():
+    # self-loops: right meets left, bottom meets top; (a,b,a,b) fits in every rotation
+    assert counts(Puzzle(rows=1, cols=1, tiles=(("a", "b", "a", "b"),), topology="torus")) == (4, 2, 1)
+    assert counts(Puzzle(rows=1, cols=1, tiles=((1, 2, 3, 4),), topology="torus")) == (0, 0, 0)
+    assert counts(Puzzle(rows=1, cols=1, tiles=((1, 2, 3, 4),))) == (4, 4, 1)
+
+
+def test_torus_uniform_tiles():
+    # 2x2 torus of four blank tiles: 4! placements x 4^4 rotations, one picture
+    assert counts(Puzzle(rows=2, cols=2, tiles=((1, 1, 1, 1),) * 4, topology="torus")) == (6144, 1, 1)
+    # the board graph has parallel edges: 8 adjacencies, every cell with four neighbours
+    b = Puzzle(rows=2, cols=2, tiles=((1, 1, 1, 1),) * 4, topology="torus").board
+    assert len(b.adjacencies) == 8 and all(d == 4 for _, d in b.graph.degree())
+
+
+def test_frame_corners_and_clue():
+    corner = (0, 1, 1, 0)
+    p = Puzzle(rows=2, cols=2, tiles=(corner,) * 4, frame=0)
+    assert counts(p) == (24, 1, 1)  # each cell admits one rotation; 4! arrangements
+    clued = p.with_(clues=(Clue(0, 0, 2, 0),))
+    assert counts(clued) == (6, 1, 1)
+    assert all(s.placements[0] == (2, 0) for s in backtrack.solutions(clued))
+    # a clue with the wrong rotation leaves nothing
+    assert counts(p.with_(clues=(Clue(0, 0, 2, 1),))) == (0, 0, 0)
+
+
+def test_frame_forbids_frame_label_inside():
+    # 1x2 framed: the shared edge must not carry the frame label
+    p = Puzzle(rows=1, cols=2, tiles=((0, 0, 0, 0), (0, 0, 0, 0)), frame=0)
+    assert counts(p) == (0, 0, 0)
+    assert counts(p.with_(frame=None)) == (2 * 16, 1, 1)
+
+
+def test_non_square_turns():
+    # 1x2 complementary, both tiles of period 2: either tile on the left in any of 4 rotations,
+    # the right tile then in 2 -> 2 * 4 * 2 = 16 solutions; 2 pictures per arrangement -> 4 distinct;
+    # a half turn swaps the two arrangements -> 2 unique
+    p = Puzzle(rows=1, cols=2, matching="complementary", tiles=(("a+", "b+", "a+", "b+"), ("a-", "b-", "a-", "b-")))
+    sols = set(backtrack.solutions(p))
+    assert sols == brute_force(p)
+    assert counts(p) == (16, 4, 2)
+
+
+SMALL = [
+    Puzzle(rows=2, cols=2, matching="complementary",
+           tiles=(("a+", "b+", "a-", "b-"), ("a+", "a-", "b+", "b-"), ("b+", "a+", "a-", "b-"), ("a+", "b+", "a-", "b-"))),
+    Puzzle(rows=2, cols=2, tiles=((1, 2, 1, 2), (2, 1, 1, 2), (1, 1, 2, 2), (2, 2, 1, 1)), topology="torus"),
+    Puzzle(rows=2, cols=2, tiles=((0, 1, 2, 0), (0, 0, 1, 1), (2, 1, 0, 0), (1, 0, 0, 2)), frame=0),
+    Puzzle(rows=1, cols=3, tiles=((1, 2, 1, 2), (2, 2, 2, 2), (1, 1, 1, 1)), topology="torus"),
+]
+
+
+@pytest.mark.parametrize("puzzle", SMALL, ids=["comp2x2", "torus2x2", "frame2x2", "torus1x3"])
+def test_backtracker_equals_brute_force(puzzle):
+    assert set(backtrack.solutions(puzzle)) == brute_force(puzzle)
+
+
+def test_limit_streams():
+    p = Puzzle(rows=2, cols=2, tiles=((1, 1, 1, 1),) * 4, topology="torus")
+    assert len(list(backtrack.solutions(p, limit=5))) == 5
+
+
+# ------------------------------------------------------------------ formats
+def test_yaml_round_trip_and_edge_order(tmp_path):
+    p = load_puzzle(PUZZLES / "insects.yaml")
+    assert p.tiles[0] == ("beetle+", "dragonfly-", "dragonfly+", "mantis+")  # top, right, bottom, left
+    out = tmp_path / "p.yaml"
+    save_puzzle(p, out)
+    assert load_puzzle(out) == p
+    assert "edge_order: [top, right, bottom, left]" in puzzle_to_yaml(p)
+
+
+def test_tile_dict_reader(tmp_path):
+    src = (PUZZLES / "scramble-squares.yaml").read_text()
+    d = tmp_path / "3x3-original" / "input"
+    d.mkdir(parents=True)
+    lines = [line for line in src.splitlines() if line.startswith("  - [[")]
+    (d / "tile_dict.yaml").write_text("".join(f"{i + 1}:\n{line}\n".replace("  - [[", "- [").replace("]]", "]").replace("], [", "]\n- [")
+                                             for i, line in enumerate(lines)))
+    p = load_puzzle(d / "tile_dict.yaml")
+    ref = load_puzzle(PUZZLES / "scramble-squares.yaml")
+    assert p.tiles == ref.tiles and p.name == "3x3-original"
+    assert ref.tiles[0] == ("red-", "ylw+", "blu+", "grn+")
+
+
+def test_puz_round_trip_with_clues(tmp_path):
+    p = Puzzle(rows=2, cols=2, tiles=SMALL[2].tiles, frame=0, clues=(Clue(1, 0, 3, 1),), name="p")
+    save_puzzle(p, tmp_path / "p.puz")
+    assert (tmp_path / "p.clue").read_text() == "3 0 1 3\n"  # tile col row anti-clockwise rotation
+    assert load_puzzle(tmp_path / "p.puz") == p
+
+
+def test_convert_cli(run_cli, tmp_path):
+    out = tmp_path / "x.yaml"
+    assert run_cli("convert", PUZZLES / "hunde-spiel.yaml", out)[0] == 0
+    assert load_puzzle(out) == load_puzzle(PUZZLES / "hunde-spiel.yaml")
+    code, text, _ = run_cli("convert", PUZZLES / "hunde-spiel.yaml", "-")
+    assert code == 0 and text == out.read_text()
+
+
+def test_board_suite_solutions_validate(benchmarks, run_cli):
+    sols = sorted((benchmarks / "board-suite").glob("*/*/board_*/default_sol.sol"))
+    assert len(sols) > 100
+    for sol in sols:
+        puz = sol.with_name("puzzle.puz")
+        puzzle = load_puzzle(puz)
+        assert puzzle.clues and puzzle.frame == 0
+        assert validate(puzzle, load_solution(sol, puzzle)) is None, sol
+    # and through the CLI, for one of them
+    assert run_cli("check", sols[0].with_name("puzzle.puz"), sols[0])[0] == 0
+
+
+def test_eternity2_reads(benchmarks):
+    p = load_puzzle(benchmarks / "eternity2" / "e2.puz")
+    assert (p.rows, p.cols, p.frame, len(p.labels)) == (16, 16, 0, 23)
