@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import __version__, backtrack, symmetry
+from . import __version__
 from .checker import validate
 from .errors import SatedgeError
 from .formats import load_puzzle, load_solution, save_puzzle, solution_to_json
@@ -26,50 +26,118 @@ class _Parser(argparse.ArgumentParser):
         raise SatedgeError(message)
 
 
-def _add_method(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--method", choices=["backtrack"], default="backtrack",
-                   help="how to solve: the reference backtracker")
+def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
+    from .solving import DEFAULT_ENCODING, MODES
+
+    p.add_argument("--method", choices=["sat", "backtrack"], default="sat",
+                   help="sat: a SAT encoding through PySAT (default); backtrack: the reference backtracker")
+    p.add_argument("--encoding", default=DEFAULT_ENCODING, metavar="PRESET|BASE",
+                   help=f"a preset from encodings/, a base encoding or a preset file (default {DEFAULT_ENCODING}); "
+                        "see `satedge encodings`")
+    p.add_argument("--card", help="exactly-one encoding: pairwise, seqcounter, ladder, totalizer, bitwise, "
+                                  "sortnetwrk, cardnetwrk, mtotalizer, kmtotalizer")
+    p.add_argument("--symmetry", choices=["none", "rotation"], help="break the board-rotation symmetry")
+    p.add_argument("--redundant", choices=["true", "false"], help="add implied clauses")
+    p.add_argument("--solver", default="cadical195", help="a PySAT solver name (see `satedge solvers`)")
+    p.add_argument("--timeout", type=float, metavar="SECONDS", help="stop after this long: status TIMEOUT, exit 3")
+    if count:
+        p.add_argument("--mode", choices=MODES, help="count only this (default: all three)")
+    else:
+        p.add_argument("--mode", choices=MODES, default="solutions",
+                       help="with --all: every solution, one per picture, or one per picture up to turns")
+        p.add_argument("--limit", type=int, metavar="N", help="at most N solutions (implies --all)")
+
+
+def _job_args(args) -> dict:
+    from .encode.presets import resolve
+    from .solving import check_solver
+
+    if args.timeout is not None and args.timeout <= 0:
+        raise SatedgeError("--timeout must be positive")
+    if args.method == "backtrack":
+        return {"method": "backtrack", "timeout": args.timeout}
+    redundant = None if args.redundant is None else args.redundant == "true"
+    preset = resolve(args.encoding, card=args.card, symmetry=args.symmetry, redundant=redundant)
+    return {"method": "sat", "preset": preset, "solver": check_solver(args.solver), "timeout": args.timeout}
 
 
 def _cmd_solve(args) -> int:
-    status = 0
+    from .solving import run
+
+    job = _job_args(args)
+    limit = args.limit if args.limit is not None else (None if args.all else 1)
+    want_all = args.all or args.limit is not None
     color = sys.stdout.isatty() and not args.json
+    status = 0
     for path in args.puzzles:
         puzzle = load_puzzle(path)
-        if args.all:
-            sols = list(backtrack.solutions(puzzle))
-        else:
-            first = backtrack.solve(puzzle)
-            sols = [] if first is None else [first]
-        sat = "SAT" if sols else "UNSAT"
-        if not sols:
-            status = 1
+        res = run(puzzle, "solve", modes=(args.mode,), limit=limit, **job)
+        if res.status == "TIMEOUT":
+            status = 3
+        elif res.status == "UNSAT":
+            status = max(status, 1)
         if args.json:
-            obj = {"puzzle": path, "status": sat}
-            if args.all:
-                obj["solutions"] = [solution_to_json(puzzle, s) for s in sols]
-            elif sols:
-                obj["solution"] = solution_to_json(puzzle, sols[0])
+            obj = {"puzzle": path, "status": res.status}
+            if want_all:
+                obj["solutions"] = [solution_to_json(puzzle, s) for s in res.solutions]
+            elif res.solutions:
+                obj["solution"] = solution_to_json(puzzle, res.solutions[0])
             print(json.dumps(obj), flush=True)
         else:
-            print(f"{path}: {sat}" + (f", {len(sols)} solutions" if args.all else ""))
-            for s in sols:
+            print(f"{path}: {res.status}" + (f", {len(res.solutions)} solutions" if want_all and res.status != "TIMEOUT" else ""))
+            for s in res.solutions:
                 print(ascii_grid(puzzle, s, color=color))
     return status
 
 
 def _cmd_count(args) -> int:
+    from .solving import MODES, run
+
+    job = _job_args(args)
+    modes = (args.mode,) if args.mode else MODES
+    status = 0
     for path in args.puzzles:
         puzzle = load_puzzle(path)
         t0 = time.perf_counter()
-        counts = symmetry.count(puzzle, backtrack.solutions(puzzle))
+        res = run(puzzle, "count", modes=modes, **job)
         seconds = time.perf_counter() - t0
+        counts = {m: res.counts.get(m) for m in MODES}
+        if res.status == "TIMEOUT":
+            status = 3
         if args.json:
-            print(json.dumps({"puzzle": path, "solutions": counts.solutions, "distinct": counts.distinct,
-                              "unique": counts.unique, "method": args.method, "seconds": round(seconds, 6)}), flush=True)
+            obj = {"puzzle": path, **counts, "method": args.method, "seconds": round(seconds, 6)}
+            if args.method == "sat":
+                obj.update(encoding=job["preset"].name, solver=job["solver"], variables=res.variables, clauses=res.clauses)
+            if res.status == "TIMEOUT":
+                obj["status"] = "TIMEOUT"
+            print(json.dumps(obj), flush=True)
+        elif res.status == "TIMEOUT":
+            print(f"{path}: TIMEOUT after {args.timeout:g} s")
         else:
-            print(f"{path}: {counts.solutions} solutions, {counts.distinct} distinct, {counts.unique} unique "
-                  f"({args.method}, {seconds:.3f} s)", flush=True)
+            shown = ", ".join(f"{v} {k}" for k, v in counts.items() if v is not None)
+            how = args.method if args.method == "backtrack" else f"{job['preset'].name}, {job['solver']}"
+            print(f"{path}: {shown} ({how}, {seconds:.3f} s)", flush=True)
+    return status
+
+
+def _cmd_encodings(args) -> int:
+    from .encode.presets import encode_preset, presets
+
+    puzzle = load_puzzle(args.puzzle) if args.puzzle else None
+    rows = []
+    for p in presets().values():
+        row = {"name": p.name, "base": p.base, "options": p.options.as_dict(), "description": p.description}
+        if puzzle is not None:
+            e = encode_preset(puzzle, p)
+            row.update(variables=e.nv, clauses=len(e.cnf.clauses))
+        rows.append(row)
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    for r in rows:
+        size = f"  {r['variables']} variables, {r['clauses']} clauses" if puzzle is not None else ""
+        opts = ", ".join(f"{k}={v}" for k, v in r["options"].items())
+        print(f"{r['name']}: {r['base']} ({opts}){size}\n    {r['description']}")
     return 0
 
 
@@ -104,14 +172,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("puzzles", nargs="+", metavar="PUZZLE", help="puzzle files (.yaml, .puz, tile_dict.yaml)")
     p.add_argument("--all", action="store_true", help="every solution, not only the first")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
-    _add_method(p)
+    _add_method(p, count=False)
     p.set_defaults(func=_cmd_solve)
 
     p = sub.add_parser("count", help="count solutions, distinct pictures and pictures up to board turns")
     p.add_argument("puzzles", nargs="+", metavar="PUZZLE")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
-    _add_method(p)
+    _add_method(p, count=True)
     p.set_defaults(func=_cmd_count)
+
+    p = sub.add_parser("encodings", help="list the encoding presets (with --puzzle: their sizes)")
+    p.add_argument("--puzzle", metavar="PUZZLE", help="also give variables and clauses for this puzzle")
+    p.add_argument("--json", action="store_true", help="a JSON list of objects")
+    p.set_defaults(func=_cmd_encodings)
 
     p = sub.add_parser("check", help="validate a solution (JSON as solve --json prints it, or .sol)")
     p.add_argument("puzzle", metavar="PUZZLE")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Callable
 
 from .errors import SatedgeError
 from .puzzle import Clue, Puzzle, Solution, partner, rotate
@@ -53,17 +54,20 @@ def _check(p: Params) -> None:
         raise SatedgeError(f"{p.clues} clues on a board of {p.rows * p.cols} cells")
 
 
-def _label(rng: random.Random, p: Params, border: bool = False):
+Pick = Callable[[int], int]  # pick(k) -> a number in range(k)
+
+
+def _label(pick: Pick, p: Params, border: bool = False):
     if p.matching == "complementary":
-        return f"p{rng.randrange(p.colors) + 1}" + "+-"[rng.randrange(2)]
+        return f"p{pick(p.colors) + 1}" + "+-"[pick(2)]
     if border:
-        return p.colors + 1 + rng.randrange(p.border_colors)
-    return 1 + rng.randrange(p.colors)
+        return p.colors + 1 + pick(p.border_colors)
+    return 1 + pick(p.colors)
 
 
-def _shuffle(rng: random.Random, items: list) -> None:
-    for i in range(len(items) - 1, 0, -1):  # Fisher-Yates with randrange only
-        j = rng.randrange(i + 1)
+def _shuffle(pick: Pick, items: list) -> None:
+    for i in range(len(items) - 1, 0, -1):  # Fisher-Yates
+        j = i - pick(i + 1)  # pick(...) == 0 everywhere leaves the order as it is
         items[i], items[j] = items[j], items[i]
 
 
@@ -75,13 +79,19 @@ def generate(params: Params, seed: int, name: str | None = None) -> Puzzle:
     >>> validate(p, p.planted) is None, p.frame, p.name
     (True, 0, 'planted-3x3-c3-s7')
     """
+    p = params
+    name = name or f"{p.model}-{p.rows}x{p.cols}-c{p.colors}" + (f"-b{p.border_colors}" if p.border_colors else "") + f"-s{seed}"
+    return build(params, random.Random(seed).randrange, name)
+
+
+def build(params: Params, pick: Pick, name: str = "") -> Puzzle:
+    """The generator with its choices made by ``pick`` (a seeded ``randrange``, or hypothesis draws,
+    which shrink towards 0: first labels, no shuffling, no turns)."""
     _check(params)
-    rng = random.Random(seed)
     p = params
     n = p.rows * p.cols
-    name = name or f"{p.model}-{p.rows}x{p.cols}-c{p.colors}" + (f"-b{p.border_colors}" if p.border_colors else "") + f"-s{seed}"
     if p.model == "uniform":
-        tiles = tuple(tuple(_label(rng, p) for _ in range(4)) for _ in range(n))
+        tiles = tuple(tuple(_label(pick, p) for _ in range(4)) for _ in range(n))
         return Puzzle(rows=p.rows, cols=p.cols, tiles=tiles, matching=p.matching, name=name, topology=p.topology)
     shell = Puzzle(rows=p.rows, cols=p.cols, tiles=((0, 0, 0, 0),) * n, topology=p.topology)
     board = shell.board
@@ -89,20 +99,20 @@ def generate(params: Params, seed: int, name: str | None = None) -> Puzzle:
     on_border = {c for c, _ in board.outer}
     for adj in board.adjacencies:
         border = bool(p.border_colors) and adj.a in on_border and adj.b in on_border
-        x = _label(rng, p, border)
+        x = _label(pick, p, border)
         sides[adj.a][adj.side_a] = x
         sides[adj.b][adj.side_b] = partner(p.matching, x)
     for cell, s in sorted(board.outer):
-        sides[cell][s] = 0 if p.frame else _label(rng, p)
+        sides[cell][s] = 0 if p.frame else _label(pick, p)
     order = list(range(n))
-    _shuffle(rng, order)  # order[cell] = the tile index that lands in cell
-    rots = [rng.randrange(4) for _ in range(n)]
+    _shuffle(pick, order)  # order[cell] = the tile index that lands in cell
+    rots = [pick(4) for _ in range(n)]
     tiles: list = [None] * n
     for cell in range(n):
         tiles[order[cell]] = rotate(tuple(sides[cell]), -rots[cell])
     planted = Solution(tuple((order[c], rots[c]) for c in range(n)))
     clue_cells = list(range(n))
-    _shuffle(rng, clue_cells)
+    _shuffle(pick, clue_cells)
     clues = tuple(Clue(c // p.cols, c % p.cols, *planted.placements[c]) for c in sorted(clue_cells[:p.clues]))
     return Puzzle(rows=p.rows, cols=p.cols, tiles=tuple(tiles), matching=p.matching, name=name,
                   frame=0 if p.frame else None, topology=p.topology, clues=clues, planted=planted)

@@ -2,6 +2,13 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# CI (CI is set): derandomized and thorough; locally: quick.  SATEDGE_HYPOTHESIS picks either by name.
+settings.register_profile("ci", derandomize=True, max_examples=300, deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+settings.register_profile("dev", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("SATEDGE_HYPOTHESIS") or ("ci" if os.environ.get("CI") else "dev"))
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"

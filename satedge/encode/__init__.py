@@ -1,0 +1,146 @@
+"""CNF encodings of edge-matching puzzles.
+
+An *encoding* is any callable ``encoding(puzzle, options) -> Encoded``.  The four base
+encodings live one per module (:mod:`.direct`, :mod:`.support`, :mod:`.split`,
+:mod:`.edgecolor`); named configurations (*presets*) are YAML files in the project's
+``encodings/`` folder.
+
+Every encoding
+
+* reads adjacency from the board graph (so frames, clues and tori work everywhere),
+* starts from :func:`placements`, the allowed ``(tile, rotation)`` per cell (frame, clues,
+  self-loops and, with ``symmetry: rotation``, the symmetry-breaking restriction),
+* names every variable in a :class:`pysat.formula.IDPool` by a tuple saying what it means,
+* and builds its exactly-one constraints with :class:`pysat.card.CardEnc`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import CNF, IDPool
+
+from ..errors import SatedgeError
+from ..puzzle import Puzzle, Solution, self_symmetry
+
+CARDS = ("pairwise", "seqcounter", "ladder", "totalizer", "bitwise", "sortnetwrk", "cardnetwrk", "mtotalizer", "kmtotalizer")
+SYMMETRIES = ("none", "rotation")
+
+
+@dataclass(frozen=True)
+class Options:
+    """Options every base encoding takes.
+
+    * ``card``: the exactly-one / at-most-one encoding, a :class:`pysat.card.EncType` name;
+    * ``symmetry``: ``none`` or ``rotation`` (see :func:`symmetry_breaking`);
+    * ``redundant``: add implied clauses (each encoding says which) that keep the solution set.
+    """
+
+    card: str = "pairwise"
+    symmetry: str = "none"
+    redundant: bool = False
+
+    def __post_init__(self) -> None:
+        if self.card not in CARDS:
+            raise SatedgeError(f"unknown card encoding {self.card!r}; choose from {', '.join(CARDS)}")
+        if self.symmetry not in SYMMETRIES:
+            raise SatedgeError(f"unknown symmetry {self.symmetry!r}; choose from {', '.join(SYMMETRIES)}")
+        if not isinstance(self.redundant, bool):
+            raise SatedgeError(f"redundant must be true or false, not {self.redundant!r}")
+
+    def as_dict(self) -> dict:
+        return {"card": self.card, "symmetry": self.symmetry, "redundant": self.redundant}
+
+
+@dataclass
+class Encoded:
+    """A puzzle in CNF, with what is needed to read its models back.
+
+    * ``cnf``: the formula; ``pool``: the variable map (``pool.obj(v)`` says what ``v`` means);
+    * ``decision``: the variables that determine a solution (blocking clauses use only them);
+    * ``decode(model)``: the solution of a model (a list of literals);
+    * ``expand(solution)``: every solution with the same decision-variable assignment
+      (more than one only where an encoding cannot tell rotations of a self-symmetric tile apart);
+    * ``literals(solution)``: the true decision literals of a solution's model, or ``None``
+      when the formula has no such model.
+    """
+
+    puzzle: Puzzle
+    base: str
+    options: Options
+    cnf: CNF
+    pool: IDPool
+    decision: list[int]
+    decode: Callable[[Iterable[int]], Solution]
+    literals: Callable[[Solution], list[int] | None]
+    expand: Callable[[Solution], list[Solution]] = field(default=lambda s: [s])
+
+    @property
+    def nv(self) -> int:
+        return max(self.cnf.nv, self.pool.top)
+
+    def meaning(self, var: int) -> tuple | None:
+        return self.pool.obj(var)
+
+
+# ---------------------------------------------------------------------------- shared pieces
+def symmetry_breaking(puzzle: Puzzle) -> tuple[int, tuple[int, ...]] | None:
+    """``(tile, kept rotations)`` that break the whole-board rotation symmetry, or ``None``.
+
+    It applies when the puzzle has no clues (a clue already breaks the symmetry) and some tile
+    looks different in all four rotations; the first such tile keeps rotation 0 on a square
+    board ({0, 1} on a non-square one).  Turning the board turns every tile, so exactly one
+    solution in each orbit of 4 (square) or 2 (non-square) survives: the model count becomes
+    solutions / 4 or solutions / 2.
+    """
+    if puzzle.clues:
+        return None
+    for t, labels in enumerate(puzzle.tiles):
+        if self_symmetry(labels) == 1:
+            return t, ((0,) if puzzle.rows == puzzle.cols else (0, 1))
+    return None
+
+
+def placements(puzzle: Puzzle, options: Options) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell, the allowed placements, with the symmetry-breaking restriction applied."""
+    allowed = puzzle.allowed
+    if options.symmetry == "rotation":
+        brk = symmetry_breaking(puzzle)
+        if brk is not None:
+            tile, keep = brk
+            allowed = tuple(tuple(p for p in cell if p[0] != tile or p[1] in keep) for cell in allowed)
+    return allowed
+
+
+def exactly_one(lits: list[int], pool: IDPool, card: str) -> list[list[int]]:
+    """Clauses for "exactly one of ``lits``" (an empty list: the empty clause)."""
+    if len(lits) <= 1:
+        return [list(lits)]
+    return CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=getattr(EncType, card)).clauses
+
+
+def at_most_one(lits: list[int], pool: IDPool, card: str) -> list[list[int]]:
+    if len(lits) <= 1:
+        return []
+    return CardEnc.atmost(lits=lits, bound=1, vpool=pool, encoding=getattr(EncType, card)).clauses
+
+
+def true_set(model: Iterable[int]) -> set[int]:
+    return {lit for lit in model if lit > 0}
+
+
+# ---------------------------------------------------------------------------- registry
+def bases() -> dict[str, Callable[[Puzzle, Options], Encoded]]:
+    from . import direct, edgecolor, split, support
+
+    return {"direct": direct.encode, "support": support.encode, "split": split.encode, "edgecolor": edgecolor.encode}
+
+
+def encode(puzzle: Puzzle, base: str = "support", options: Options | None = None) -> Encoded:
+    """Encode ``puzzle`` with a base encoding by name."""
+    table = bases()
+    if base not in table:
+        raise SatedgeError(f"unknown base encoding {base!r}; choose from {', '.join(table)}")
+    return table[base](puzzle, options or Options())

@@ -1,0 +1,44 @@
+"""The ``direct`` encoding: one-hot placements and binary conflict clauses.
+
+The CP model of the Scramble Squares seed translated literally into CNF.
+
+Variables
+    ``x[c, t, r]`` ("cell c holds tile t turned r times") for every allowed placement:
+    ``P = sum_c |A(c)|`` variables, where ``A(c)`` is :func:`satedge.encode.placements` of cell c
+    (at most ``4 n^2`` for ``n`` cells), plus the auxiliaries of the exactly-one encoding.
+
+Clauses (sizes for ``card: pairwise``; other card encodings trade clauses for auxiliaries)
+    * exactly one placement per cell: ``sum_c (1 + |A(c)| (|A(c)| - 1) / 2)``;
+    * each tile exactly once: ``sum_t (1 + P_t (P_t - 1) / 2)``, ``P_t`` the allowed placements of tile ``t``;
+    * conflicts: for every adjacency ``(a, b)`` of the board graph, ``(-x, -y)`` for each pair of
+      placements of two different tiles whose touching labels do not fit: ``B = sum_adj B_adj`` binary clauses;
+    * ``redundant: true`` adds the support clauses of :mod:`.support` (``sum_adj |A(a)| + |A(b)|``).
+
+Source
+    the CP-SAT model of the seed "Solving Scramble Squares with CP-SAT" (allowed-assignment
+    tables for neighbours), read as forbidden pairs; the classic direct CSP-to-SAT encoding.
+
+>>> from satedge.puzzle import Puzzle
+>>> p = Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 2)), frame=0)
+>>> e = encode(p)
+>>> [e.pool.obj(v) for v in e.decision]
+[('x', 0, 0, 0), ('x', 0, 1, 2), ('x', 1, 0, 2), ('x', 1, 1, 0)]
+>>> e.cnf.nv, len(e.cnf.clauses), e.cnf.clauses[-2:]  # two conflicts: 1 against 2, 2 against 1
+(4, 10, [[-1, -4], [-2, -3]])
+"""
+
+from __future__ import annotations
+
+from ..puzzle import Puzzle
+from . import Encoded, Options
+from .onehot import conflicts, placement_formula, supports
+
+
+def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
+    def adjacency(puzzle, adj, ga, gb, redundant):
+        out = conflicts(puzzle, ga, gb)
+        if redundant:
+            out += supports(puzzle, ga, gb) + supports(puzzle, gb, ga)
+        return out
+
+    return placement_formula(puzzle, options, "direct", adjacency)

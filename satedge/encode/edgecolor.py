@@ -1,0 +1,189 @@
+"""The ``edgecolor`` encoding: placements without rotation, and one-hot edge colours.
+
+Variables
+    * ``p[c, t]``: cell c holds tile t, for the tiles ``T(c)`` with an allowed placement in c;
+    * ``e[k, v]``: edge k of the board graph has value v, for every adjacency (self-loops of a
+      thin torus included).  The value is the label shown on the edge's first side ``(a, da)``;
+      the other side shows the label that fits it, so for complementary puzzles a value is a
+      pattern together with which side holds the head.  ``Dom(k)``: the labels ``a`` can show on
+      ``da`` whose partner ``b`` can show on ``db``;
+    * ``o[c, d, l]``: the label on an outside side of a grid without a frame (a frame fixes it);
+    ``sum_c |T(c)| + sum_k |Dom(k)| + sum_outside |L(c, d)|`` variables plus card auxiliaries.
+
+Clauses (sizes for ``card: pairwise``)
+    * exactly one tile per cell and each tile exactly once, as in :mod:`.split`;
+    * exactly one value per edge: ``sum_k (1 + C(|Dom(k)|, 2))`` (and per free outside side);
+    * per-tile clauses, for each ``p[c, t]`` with allowed rotations ``R``: a decision tree over
+      the sides read clockwise.  Level 1, for each side d: ``p -> OR side(d) in Lab(d)`` (4
+      clauses); level 2, for each side d and label ``l`` in ``Lab(d)``: ``p & side(d)=l ->
+      side(d+1) in next(l)`` (16 when the four labels differ); levels 3 and 4 (prefixes of two and
+      three sides) only for tiles with repeated labels, and only until the clauses admit exactly
+      the rotations of the tile.  A side fixed by the frame drops out of its clauses.
+    * ``redundant: true``: ``e[k, v] -> OR p`` over the tiles that can show v on each end of edge k
+      (``2 sum_k |Dom(k)|`` clauses).
+
+A model fixes the tiles and every label shown; the rotation is read off the labels (a tile
+that looks the same in several rotations stands for all of them: see ``expand``).
+
+Source
+    M. J. H. Heule, "Solving edge-matching problems with satisfiability solvers", SAT 2008
+    workshop SAT/CSP benchmarks, the compact encoding with colour variables on the edges.
+
+>>> from satedge.puzzle import Puzzle
+>>> p = Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0)
+>>> e = encode(p)
+>>> e.cnf.nv, [e.pool.obj(v) for v in e.decision]
+(5, [('p', 0, 0), ('p', 0, 1), ('p', 1, 0), ('p', 1, 1), ('e', 0, 1)])
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+from pysat.formula import CNF, IDPool
+
+from ..puzzle import Puzzle, Solution
+from . import Encoded, Options, exactly_one, placements, true_set
+
+TRUE, FALSE = object(), object()
+
+
+def tile_templates(rows: list[tuple]) -> list[tuple[int, tuple, list]]:
+    """Clauses ``(d, prefix, ext)``: "sides d, d+1, ... show ``prefix`` -> the next side shows one of
+    ``ext``", by levels, stopping when exactly the labellings in ``rows`` are admitted.
+
+    >>> len(tile_templates([(1, 2, 3, 4), (4, 1, 2, 3), (3, 4, 1, 2), (2, 3, 4, 1)]))
+    20
+    >>> tile_templates([(1, 2, 3, 4)])
+    [(0, (), [1]), (1, (), [2]), (2, (), [3]), (3, (), [4])]
+    """
+    target = set(rows)
+    lab = [sorted({row[d] for row in rows}) for d in range(4)]
+    admitted = list(product(*lab))
+    out: list[tuple[int, tuple, list]] = []
+    for k in range(4):  # prefix length
+        level = []
+        for d in range(4):
+            for pre in sorted({tuple(row[(d + i) % 4] for i in range(k)) for row in rows}):
+                ext = sorted({row[(d + k) % 4] for row in rows if all(row[(d + i) % 4] == pre[i] for i in range(k))})
+                level.append((d, pre, ext))
+        if k:  # level 1 (k = 0) is implied by the product above
+            admitted = [L for L in admitted if all(
+                L[(d + k) % 4] in ext for d, pre, ext in level if all(L[(d + i) % 4] == pre[i] for i in range(k)))]
+        out += level
+        if set(admitted) == target:
+            break
+    return out
+
+
+def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
+    pool = IDPool()
+    allowed = placements(puzzle, options)
+    board = puzzle.board
+    card = options.card
+    rots: list[dict[int, tuple[int, ...]]] = []
+    for cell in allowed:
+        d: dict[int, list[int]] = {}
+        for t, r in cell:
+            d.setdefault(t, []).append(r)
+        rots.append({t: tuple(rs) for t, rs in d.items()})
+    shows = [[sorted({puzzle.oriented(t, r)[d] for t, r in cell}, key=puzzle.label_id.get) for d in range(4)] for cell in allowed]
+    p = {(c, t): pool.id(("p", c, t)) for c in board.cells for t in sorted(rots[c])}
+    adjs = board.adjacencies
+    edge_of = {}
+    for k, adj in enumerate(adjs):
+        edge_of[adj.a, adj.side_a] = (k, True)
+        edge_of[adj.b, adj.side_b] = (k, False)
+    e = {}
+    for k, adj in enumerate(adjs):
+        other = set(shows[adj.b][adj.side_b])
+        for lab in shows[adj.a][adj.side_a]:
+            if puzzle.partner(lab) in other:
+                e[k, lab] = pool.id(("e", k, lab))
+    free_outside = sorted(board.outer) if puzzle.frame is None else []
+    o = {(c, d, lab): pool.id(("o", c, d, lab)) for c, d in free_outside for lab in shows[c][d]}
+
+    def side(c: int, d: int, lab):
+        if (c, d) in edge_of:
+            k, first = edge_of[c, d]
+            return e.get((k, lab if first else puzzle.partner(lab)), FALSE)
+        if puzzle.frame is not None:
+            return TRUE if lab == puzzle.frame else FALSE
+        return o.get((c, d, lab), FALSE)
+
+    cnf = CNF()
+    for c in board.cells:
+        cnf.extend(exactly_one([p[c, t] for t in sorted(rots[c])], pool, card))
+    for t in range(len(puzzle.tiles)):
+        cnf.extend(exactly_one([v for (c, u), v in p.items() if u == t], pool, card))
+    for k in range(len(adjs)):
+        cnf.extend(exactly_one([v for (j, _), v in e.items() if j == k], pool, card))
+    for c, d in free_outside:
+        cnf.extend(exactly_one([o[c, d, lab] for lab in shows[c][d]], pool, card))
+    cache: dict = {}
+    for (c, t), v in p.items():
+        rs = rots[c][t]
+        key = (t, rs)
+        if key not in cache:
+            cache[key] = tile_templates([puzzle.oriented(t, r) for r in rs])
+        for d, pre, ext in cache[key]:
+            clause = [-v]
+            for i, lab in enumerate(pre):
+                lit = side(c, (d + i) % 4, lab)
+                if lit is FALSE:
+                    break
+                if lit is not TRUE:
+                    clause.append(-lit)
+            else:
+                last = (d + len(pre)) % 4
+                lits = [side(c, last, lab) for lab in ext]
+                if TRUE in lits:
+                    continue
+                cnf.append(clause + [lit for lit in lits if lit is not FALSE])
+    if options.redundant:
+        for (k, lab), v in e.items():
+            adj = adjs[k]
+            for c, d, shown in ((adj.a, adj.side_a, lab), (adj.b, adj.side_b, puzzle.partner(lab))):
+                cnf.append([-v] + [p[c, t] for t in sorted(rots[c])
+                                   if any(puzzle.oriented(t, r)[d] == shown for r in rots[c][t])])
+    cnf.nv = max(cnf.nv, pool.top)
+
+    def label_at(true: set, c: int, d: int):
+        for lab in shows[c][d]:
+            lit = side(c, d, lab)
+            if lit is TRUE or (lit is not FALSE and lit in true):
+                return lab
+        return None
+
+    def decode(model) -> Solution:
+        true = true_set(model)
+        out = []
+        for c in board.cells:
+            t = next((u for u in sorted(rots[c]) if p[c, u] in true), -1)
+            labels = tuple(label_at(true, c, d) for d in range(4))
+            r = next((r for r in rots[c].get(t, ()) if puzzle.oriented(t, r) == labels), -1)
+            out.append((t, r))
+        return Solution(tuple(out))
+
+    def literals(solution: Solution) -> list[int] | None:
+        out, shown = [], []
+        for c, (t, r) in enumerate(solution):
+            if (c, t) not in p or r not in rots[c][t]:
+                return None
+            out.append(p[c, t])
+            shown.append(puzzle.oriented(t, r))
+        for k, adj in enumerate(adjs):
+            v = e.get((k, shown[adj.a][adj.side_a]))
+            if v is None:
+                return None
+            out.append(v)
+        return out + [o[c, d, shown[c][d]] for c, d in free_outside]
+
+    def expand(solution: Solution) -> list[Solution]:
+        options_per_cell = [[(t, q) for q in rots[c].get(t, ()) if puzzle.oriented(t, q) == puzzle.oriented(t, r)]
+                            for c, (t, r) in enumerate(solution)]
+        return [Solution(combo) for combo in product(*options_per_cell)]
+
+    return Encoded(puzzle, "edgecolor", options, cnf, pool,
+                   decision=sorted(p.values()) + sorted(e.values()) + sorted(o.values()),
+                   decode=decode, literals=literals, expand=expand)

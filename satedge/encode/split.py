@@ -1,0 +1,111 @@
+"""The ``split`` encoding: a permutation matrix of tiles, rotations apart, and side labels.
+
+Variables
+    * ``p[c, t]``: cell c holds tile t, for the tiles ``T(c)`` with an allowed placement in c;
+    * ``q[c, r]``: the tile in cell c is turned r times, 4 per cell;
+    * ``s[c, d, l]``: side d of cell c shows label l, for every side in an adjacency and every
+      label ``l`` in ``L(c, d)`` (the labels the allowed placements of c show on d);
+    ``sum_c |T(c)| + 4 n + sum_(c,d) |L(c, d)|`` variables plus card auxiliaries.
+
+Clauses (sizes for ``card: pairwise``)
+    * exactly one tile per cell, each tile exactly once, exactly one rotation per cell:
+      ``sum_c (1 + C(|T(c)|, 2)) + sum_t (1 + C(P'_t, 2)) + 7 n`` (``P'_t``: cells that admit t);
+    * forbidden combinations ``(-p[c,t], -q[c,r])`` for ``(t, r)`` not allowed in c:
+      ``sum_c (4 |T(c)| - |A(c)|)``;
+    * labels: ``p[c,t] & q[c,r] -> s[c,d,l]`` for every allowed placement and every side in an
+      adjacency: ``sum_c |A(c)| D(c)`` ternary clauses (``D(c)``: sides of c in an adjacency);
+    * at most one label per side: ``sum_(c,d) C(|L(c,d)|, 2)``;
+    * adjacency ``s[a,da,l] -> s[b,db,l']`` (``l'`` the label that fits ``l``; a unit clause when
+      ``b`` cannot show it), both ways: ``sum_adj (|L(a,da)| + |L(b,db)|)`` clauses;
+    * ``redundant: true``: at least one label per side (``sum_(c,d) 1``) and
+      ``s[c,d,l] -> OR p[c,t]`` over the tiles that can show ``l`` on ``d`` (``sum_(c,d) |L(c,d)|``).
+
+No clause lists a pair of placements: neighbours meet only through side labels.
+
+Source
+    the "split" placement/orientation model of edge-matching CSP encodings (Ansótegui, Béjar,
+    Fernández, Gomes, Mateu, "Edge matching puzzles as hard SAT/CSP benchmarks", CP 2008),
+    with side-label variables.
+
+>>> from satedge.puzzle import Puzzle
+>>> p = Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0)
+>>> e = encode(p)
+>>> e.cnf.nv, len(e.cnf.clauses), e.cnf.clauses[-2:]  # s[0,right,1] <-> s[1,left,1]
+(14, 40, [[-13, 14], [-14, 13]])
+"""
+
+from __future__ import annotations
+
+from pysat.formula import CNF, IDPool
+
+from ..puzzle import Puzzle, Solution
+from . import Encoded, Options, at_most_one, exactly_one, placements, true_set
+
+
+def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
+    pool = IDPool()
+    allowed = placements(puzzle, options)
+    board = puzzle.board
+    tiles_of = [sorted({t for t, _ in cell}) for cell in allowed]
+    p = {(c, t): pool.id(("p", c, t)) for c in board.cells for t in tiles_of[c]}
+    q = {(c, r): pool.id(("q", c, r)) for c in board.cells for r in range(4)}
+    adjs = [adj for adj in board.adjacencies if adj.a != adj.b]
+    sides = sorted({(adj.a, adj.side_a) for adj in adjs} | {(adj.b, adj.side_b) for adj in adjs})
+    labels = {(c, d): sorted({puzzle.oriented(t, r)[d] for t, r in allowed[c]}, key=puzzle.label_id.get) for c, d in sides}
+    s = {(c, d, lab): pool.id(("s", c, d, lab)) for (c, d), labs in labels.items() for lab in labs}
+    cnf = CNF()
+    card = options.card
+    for c in board.cells:
+        cnf.extend(exactly_one([p[c, t] for t in tiles_of[c]], pool, card))
+    for t in range(len(puzzle.tiles)):
+        cnf.extend(exactly_one([v for (c, u), v in p.items() if u == t], pool, card))
+    for c in board.cells:
+        cnf.extend(exactly_one([q[c, r] for r in range(4)], pool, card))
+    sides_of: dict[int, list[int]] = {}
+    for c, d in sides:
+        sides_of.setdefault(c, []).append(d)
+    for c in board.cells:
+        ok = set(allowed[c])
+        for t in tiles_of[c]:
+            for r in range(4):
+                if (t, r) not in ok:
+                    cnf.append([-p[c, t], -q[c, r]])
+        for t, r in allowed[c]:
+            shown = puzzle.oriented(t, r)
+            for d in sides_of.get(c, ()):
+                cnf.append([-p[c, t], -q[c, r], s[c, d, shown[d]]])
+    for c, d in sides:
+        cnf.extend(at_most_one([s[c, d, lab] for lab in labels[c, d]], pool, card))
+    for adj in adjs:
+        for (a, da), (b, db) in (((adj.a, adj.side_a), (adj.b, adj.side_b)), ((adj.b, adj.side_b), (adj.a, adj.side_a))):
+            for lab in labels[a, da]:
+                other = s.get((b, db, puzzle.partner(lab)))
+                cnf.append([-s[a, da, lab]] + ([other] if other else []))
+    if options.redundant:
+        for c, d in sides:
+            cnf.append([s[c, d, lab] for lab in labels[c, d]])
+            for lab in labels[c, d]:
+                showing = sorted({t for t, r in allowed[c] if puzzle.oriented(t, r)[d] == lab})
+                cnf.append([-s[c, d, lab]] + [p[c, t] for t in showing])
+    cnf.nv = max(cnf.nv, pool.top)
+
+    def decode(model) -> Solution:
+        tile, rot = {}, {}
+        for v in true_set(model):
+            key = pool.obj(v)
+            if key and key[0] == "p":
+                tile[key[1]] = key[2]
+            elif key and key[0] == "q":
+                rot[key[1]] = key[2]
+        return Solution(tuple((tile.get(c, -1), rot.get(c, -1)) for c in board.cells))
+
+    def literals(solution: Solution) -> list[int] | None:
+        out = []
+        for c, (t, r) in enumerate(solution):
+            if (c, t) not in p:
+                return None
+            out += [p[c, t], q[c, r]]
+        return out
+
+    return Encoded(puzzle, "split", options, cnf, pool, decision=sorted(p.values()) + sorted(q.values()),
+                   decode=decode, literals=literals)

@@ -1,0 +1,242 @@
+"""Solving and enumeration through PySAT, and timeouts that really stop.
+
+Enumeration blocks each model on the decision variables only, so auxiliary variables never
+yield one solution twice.  Three modes:
+
+* ``solutions``: every solution;
+* ``distinct``: one solution per picture; each one found is blocked with every labelled
+  assignment of the same picture;
+* ``unique``: one per picture up to board turns; the turned pictures are blocked too.
+
+So the number of solutions a mode yields is its count.  Every decoded solution goes through
+the independent checker; a failure raises :class:`EncodingError`.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from pysat.solvers import Solver, SolverNames
+
+from .checker import validate
+from .encode import Encoded
+from .errors import SatedgeError
+from .puzzle import Solution
+from .symmetry import orbit
+
+MODES = ("solutions", "distinct", "unique")
+NON_INCREMENTAL = {"kissat404"}
+STAT_KEYS = ("conflicts", "decisions", "propagations", "restarts")
+
+
+class EncodingError(RuntimeError):
+    """An encoding produced a model that is not a solution."""
+
+
+def solver_names() -> list[str]:
+    """Every SAT solver PySAT offers here, by its main name."""
+    return sorted(k for k, v in vars(SolverNames).items() if not k.startswith("_") and isinstance(v, tuple))
+
+
+def check_solver(name: str) -> str:
+    if name not in solver_names():
+        raise SatedgeError(f"unknown solver {name!r}; choose from {', '.join(solver_names())}")
+    return name
+
+
+@dataclass
+class Stats:
+    """Accumulated solver statistics (``accum_stats``) and call counts of one enumeration."""
+
+    calls: int = 0
+    models: int = 0
+    counters: dict = field(default_factory=lambda: dict.fromkeys(STAT_KEYS, 0))
+
+    def add(self, solver: Solver) -> None:
+        try:
+            got = solver.accum_stats() or {}
+        except NotImplementedError:  # kissat exposes none
+            return
+        for k in STAT_KEYS:
+            self.counters[k] = self.counters.get(k, 0) + int(got.get(k, 0))
+
+
+def solutions(encoded: Encoded, solver: str = "cadical195", mode: str = "solutions",
+              limit: int | None = None, stats: Stats | None = None) -> Iterator[Solution]:
+    """Stream the solutions of an encoded puzzle (see the module docstring for ``mode``)."""
+    check_solver(solver)
+    if mode not in MODES:
+        raise SatedgeError(f"unknown mode {mode!r}; choose from {', '.join(MODES)}")
+    stats = stats if stats is not None else Stats()
+    puzzle = encoded.puzzle
+    found = 0
+    if limit is not None and limit <= 0:
+        return
+    blocks: list[list[int]] = []
+    s = Solver(name=solver, bootstrap_with=encoded.cnf.clauses)
+    try:
+        while True:
+            stats.calls += 1
+            sat = s.solve()
+            if solver in NON_INCREMENTAL:
+                stats.add(s)
+            if not sat:
+                break
+            model = s.get_model()
+            stats.models += 1
+            first = encoded.decode(model)
+            batch = encoded.expand(first) if mode == "solutions" else [first]
+            for sol in batch:
+                problem = validate(puzzle, sol)
+                if problem is not None:
+                    raise EncodingError(f"{encoded.base} encoding gave an invalid solution: {problem}")
+            if mode == "solutions":
+                new = [encoded.literals(first)]
+            else:
+                members = orbit(puzzle, first, turns=(mode == "unique"))
+                new = list({tuple(lits) for lits in map(encoded.literals, members) if lits is not None})
+            for sol in batch:
+                yield sol
+                found += 1
+                if limit is not None and found >= limit:
+                    return
+            clauses = [[-lit for lit in lits] for lits in new]
+            if solver in NON_INCREMENTAL:
+                blocks.extend(clauses)
+                s.delete()
+                s = Solver(name=solver, bootstrap_with=encoded.cnf.clauses + blocks)
+            else:
+                for c in clauses:
+                    s.add_clause(c)
+    finally:
+        if solver not in NON_INCREMENTAL:
+            stats.add(s)
+        s.delete()
+
+
+def solve(encoded: Encoded, solver: str = "cadical195", stats: Stats | None = None) -> Solution | None:
+    """The first solution, or ``None`` when the formula is unsatisfiable."""
+    return next(solutions(encoded, solver, limit=1, stats=stats), None)
+
+
+def count(encoded: Encoded, solver: str = "cadical195", mode: str = "solutions", stats: Stats | None = None) -> int:
+    return sum(1 for _ in solutions(encoded, solver, mode, stats=stats))
+
+
+# ---------------------------------------------------------------------------- timeouts
+class Timeout(Exception):
+    """The call ran past its time limit and its process was killed."""
+
+
+def _child(conn, fn, args) -> None:
+    try:
+        conn.send(("ok", fn(*args)))
+    except SatedgeError as e:
+        conn.send(("bad", str(e)))
+    except BaseException:  # noqa: BLE001 - reported to the parent
+        conn.send(("crash", traceback.format_exc()))
+    finally:
+        conn.close()
+
+
+def call_with_timeout(fn: Callable, args: tuple, timeout: float | None) -> Any:
+    """Run ``fn(*args)`` in a child process and return its result; kill it after ``timeout``
+    seconds and raise :class:`Timeout`.  PySAT's CaDiCaL cannot be interrupted, a process can."""
+    if timeout is None:
+        return fn(*args)
+    ctx = multiprocessing.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(send, fn, args), daemon=True)
+    proc.start()
+    send.close()
+    try:
+        if not recv.poll(timeout):
+            raise Timeout(f"no answer in {timeout:g} s")
+        try:
+            kind, value = recv.recv()
+        except EOFError:
+            raise RuntimeError(f"the solver process died (exit code {proc.exitcode})") from None
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+        recv.close()
+    if kind == "bad":
+        raise SatedgeError(value)
+    if kind == "crash":
+        raise RuntimeError(value)
+    return value
+
+
+__all__ = ["EncodingError", "MODES", "Stats", "Timeout", "call_with_timeout", "count", "solve", "solutions",
+           "solver_names"]
+
+
+# ---------------------------------------------------------------------------- whole jobs
+@dataclass
+class Result:
+    """What one solve or count job found (the CLI and the experiment runner print it)."""
+
+    status: str  # SAT | UNSAT | TIMEOUT
+    solutions: list[Solution] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    variables: int = 0
+    clauses: int = 0
+    encode_seconds: float = 0.0
+    solve_seconds: float = 0.0
+    stats: Stats = field(default_factory=Stats)
+
+
+def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, ...], limit: int | None) -> Result:
+    import time
+
+    from . import backtrack, symmetry
+    from .encode.presets import encode_preset
+
+    res = Result("UNSAT")
+    t0 = time.perf_counter()
+    if method == "backtrack":
+        if task == "count":
+            c = symmetry.count(puzzle, backtrack.solutions(puzzle))
+            res.counts = {"solutions": c.solutions, "distinct": c.distinct, "unique": c.unique}
+            res.status = "SAT" if c.solutions else "UNSAT"
+        else:
+            res.solutions = list(backtrack.solutions(puzzle, limit=limit))
+            res.status = "SAT" if res.solutions else "UNSAT"
+        res.solve_seconds = time.perf_counter() - t0
+        return res
+    encoded = encode_preset(puzzle, preset)
+    res.variables, res.clauses = encoded.nv, len(encoded.cnf.clauses)
+    t1 = time.perf_counter()
+    res.encode_seconds = t1 - t0
+    if task == "count":
+        for mode in modes:
+            res.counts[mode] = count(encoded, solver, mode, stats=res.stats)
+        res.status = "SAT" if any(res.counts.values()) else "UNSAT"
+    else:
+        res.solutions = list(solutions(encoded, solver, modes[0], limit=limit, stats=res.stats))
+        res.status = "SAT" if res.solutions else "UNSAT"
+    res.solve_seconds = time.perf_counter() - t1
+    return res
+
+
+def run(puzzle, task: str = "solve", method: str = "sat", preset=None, solver: str = "cadical195",
+        modes: tuple[str, ...] = ("solutions",), limit: int | None = None, timeout: float | None = None) -> Result:
+    """Solve (``task="solve"``, up to ``limit`` solutions) or count (``task="count"``, each of
+    ``modes``) with the backtracker or a SAT encoding, killed after ``timeout`` seconds."""
+    if method == "sat":
+        check_solver(solver)
+        if preset is None:
+            from .encode.presets import resolve
+
+            preset = resolve(DEFAULT_ENCODING)
+    try:
+        return call_with_timeout(_job, (puzzle, method, preset, solver, task, modes, limit), timeout)
+    except Timeout:
+        return Result("TIMEOUT")
+
+
+DEFAULT_ENCODING = "support-seqcounter"

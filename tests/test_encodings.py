@@ -1,0 +1,230 @@
+"""SAT encodings: seed counts for every preset, solver and exactly-one encoding; solution sets
+against the backtracker; the sizes stated in each docstring; timeouts that stop."""
+
+import json
+import math
+import subprocess
+import sys
+import time
+
+import pytest
+from hypothesis import assume, given, settings, strategies as st
+
+from conftest import PUZZLES, SEEDS
+from satedge import backtrack
+from satedge.encode import CARDS, Options, bases, encode, placements, symmetry_breaking
+from satedge.encode.presets import encode_preset, presets
+from satedge.formats import load_puzzle
+from satedge.puzzle import Puzzle
+from satedge.solving import count, solutions
+from satedge.strategies import puzzles
+
+SOLVERS = ("cadical195", "glucose4", "minisat22")
+SEED_PUZZLES = {name: load_puzzle(PUZZLES / f"{name}.yaml") for name in SEEDS}
+
+
+def test_presets_exist():
+    names = set(presets())
+    assert {"direct-pairwise", "support-seqcounter", "split-ladder", "edgecolor-heule2008"} <= names
+
+
+def three_counts(encoded, solver):
+    return tuple(count(encoded, solver, mode) for mode in ("solutions", "distinct", "unique"))
+
+
+@pytest.mark.parametrize("preset", sorted(presets()))
+def test_seed_counts_presets(preset):
+    for name, puzzle in SEED_PUZZLES.items():
+        e = encode_preset(puzzle, presets()[preset])
+        for solver in SOLVERS:
+            assert three_counts(e, solver) == SEEDS[name], (name, solver)
+
+
+@pytest.mark.parametrize("base", sorted(bases()))
+@pytest.mark.parametrize("card", CARDS)
+def test_seed_counts_every_card(base, card):
+    for name, puzzle in SEED_PUZZLES.items():
+        e = encode(puzzle, base, Options(card=card))
+        for solver in SOLVERS:
+            assert three_counts(e, solver) == SEEDS[name], (name, solver)
+
+
+@pytest.mark.parametrize("base", sorted(bases()))
+def test_symmetry_rotation_quarters(base):
+    for name, puzzle in SEED_PUZZLES.items():
+        e = encode(puzzle, base, Options(symmetry="rotation"))
+        assert count(e, "cadical195") == SEEDS[name][0] // 4
+
+
+def test_cli_heule_hunde(run_cli):
+    code, out, _ = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--encoding", "edgecolor-heule2008", "--json")
+    row = json.loads(out)
+    assert code == 0 and (row["solutions"], row["distinct"], row["unique"]) == (16, 8, 2)
+    assert row["encoding"] == "edgecolor-heule2008" and row["solver"] == "cadical195" and row["variables"] > 0
+    code, out, _ = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--encoding", "edgecolor-heule2008",
+                           "--symmetry", "rotation", "--mode", "solutions", "--json")
+    assert json.loads(out)["solutions"] == 4
+
+
+def test_cli_unknown_names(run_cli):
+    code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--encoding", "nope")
+    assert code == 2 and err.startswith("satedge: error: unknown encoding 'nope'; choose from direct-pairwise, ")
+    code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--solver", "nope")
+    assert code == 2 and err.startswith("satedge: error: unknown solver 'nope'; choose from cadical103, ")
+    code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--card", "nope")
+    assert code == 2 and err.startswith("satedge: error: unknown card encoding 'nope'; choose from pairwise, ")
+
+
+def test_encodings_json(run_cli):
+    code, out, _ = run_cli("encodings", "--puzzle", PUZZLES / "hunde-spiel.yaml", "--json")
+    rows = {r["name"]: r for r in json.loads(out)}
+    assert rows["direct-pairwise"]["base"] == "direct"
+    assert rows["direct-pairwise"]["options"] == {"card": "pairwise", "symmetry": "none", "redundant": False}
+    assert (rows["direct-pairwise"]["variables"], rows["direct-pairwise"]["clauses"]) == (324, 23406)
+
+
+def test_solve_modes_and_limit(run_cli):
+    code, out, _ = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--all", "--mode", "distinct", "--json")
+    assert len(json.loads(out)["solutions"]) == 8
+    code, out, _ = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--limit", "3", "--json")
+    assert len(json.loads(out)["solutions"]) == 3
+
+
+# ------------------------------------------------------------------ solution sets
+MAX_SOLUTIONS = 200  # whole solution sets through SAT: keep them small
+
+
+def bounded_solutions(puzzle):
+    found = set(backtrack.solutions(puzzle, limit=MAX_SOLUTIONS + 1))
+    assume(len(found) <= MAX_SOLUTIONS)
+    return found
+
+
+
+@given(puzzle=puzzles(max_cells=6), base=st.sampled_from(sorted(bases())), card=st.sampled_from(CARDS),
+       redundant=st.booleans())
+def test_solution_sets_equal_backtracker(puzzle, base, card, redundant):
+    expected = bounded_solutions(puzzle)
+    e = encode(puzzle, base, Options(card=card, redundant=redundant))
+    got = list(solutions(e, "cadical195"))
+    assert len(got) == len(set(got))
+    assert set(got) == expected
+
+
+
+@given(puzzle=puzzles(max_cells=6, clues=False), base=st.sampled_from(sorted(bases())))
+def test_symmetry_breaking_property(puzzle, base):
+    expected = bounded_solutions(puzzle)
+    got = set(solutions(encode(puzzle, base, Options(symmetry="rotation")), "cadical195"))
+    assert got <= expected
+    if symmetry_breaking(puzzle) is not None:
+        assert len(got) * len(puzzle.board.turns()) == len(expected)
+    else:
+        assert got == expected
+
+
+# ------------------------------------------------------------------ sizes stated in the docstrings
+def pairs(k):
+    return 1 + k * (k - 1) // 2
+
+
+def size_terms(puzzle):
+    opts = Options()
+    A = placements(puzzle, opts)
+    adjs = [a for a in puzzle.board.adjacencies if a.a != a.b]
+    P_t = [sum(1 for cell in A for t, _ in cell if t == u) for u in range(len(puzzle.tiles))]
+    T = [{t for t, _ in cell} for cell in A]
+    Pp_t = [sum(1 for c in T if u in c) for u in range(len(puzzle.tiles))]
+    sides = {(a.a, a.side_a) for a in adjs} | {(a.b, a.side_b) for a in adjs}
+    L = {(c, d): {puzzle.oriented(t, r)[d] for t, r in A[c]} for c, d in sides}
+    return A, adjs, P_t, T, Pp_t, sides, L
+
+
+SIZE_PUZZLES = [
+    SEED_PUZZLES["hunde-spiel"],
+    Puzzle(rows=2, cols=3, tiles=((0, 1, 2, 0), (0, 0, 1, 1), (0, 2, 1, 0), (1, 0, 0, 2), (2, 1, 0, 0), (0, 0, 2, 1)), frame=0),
+    Puzzle(rows=2, cols=3, tiles=((1, 2, 3, 4), (2, 1, 4, 3), (1, 3, 2, 4), (4, 3, 2, 1), (1, 2, 4, 3), (3, 1, 2, 4)), topology="torus"),
+]
+
+
+@pytest.mark.parametrize("puzzle", SIZE_PUZZLES, ids=["hunde", "frame2x3", "torus2x3"])
+def test_docstring_sizes(puzzle):
+    A, adjs, P_t, T, Pp_t, sides, L = size_terms(puzzle)
+    n = puzzle.n
+    P = sum(map(len, A))
+    cell_eo = sum(pairs(len(c)) for c in A)
+    tile_eo = sum(pairs(k) for k in P_t)
+    B = sum(1 for a in adjs for t1, r1 in A[a.a] for t2, r2 in A[a.b]
+            if t1 != t2 and not puzzle.fits(puzzle.oriented(t1, r1)[a.side_a], puzzle.oriented(t2, r2)[a.side_b]))
+    sup = sum(len(A[a.a]) + len(A[a.b]) for a in adjs)
+    e = encode(puzzle, "direct")
+    assert (e.cnf.nv, len(e.cnf.clauses)) == (P, cell_eo + tile_eo + B)
+    e = encode(puzzle, "support")
+    assert (e.cnf.nv, len(e.cnf.clauses)) == (P, cell_eo + tile_eo + sup)
+    e = encode(puzzle, "direct", Options(redundant=True))
+    assert len(e.cnf.clauses) == cell_eo + tile_eo + B + sup
+
+    D = [sum(1 for c, _ in sides if c == cell) for cell in range(n)]
+    split_vars = sum(map(len, T)) + 4 * n + sum(map(len, L.values()))
+    split_clauses = (sum(pairs(len(c)) for c in T) + sum(pairs(k) for k in Pp_t) + 7 * n
+                     + sum(4 * len(T[c]) - len(A[c]) for c in range(n))
+                     + sum(len(A[c]) * D[c] for c in range(n))
+                     + sum(pairs(len(v)) - 1 for v in L.values())
+                     + sum(len(L[a.a, a.side_a]) + len(L[a.b, a.side_b]) for a in adjs))
+    e = encode(puzzle, "split")
+    assert (e.cnf.nv, len(e.cnf.clauses)) == (split_vars, split_clauses)
+
+
+def test_edgecolor_sizes_distinct_labels():
+    """On a torus whose tiles all show four different labels: 20 tile clauses per (cell, tile)."""
+    puzzle = SIZE_PUZZLES[2]
+    n = puzzle.n
+    e = encode(puzzle, "edgecolor")
+    edges = len(puzzle.board.adjacencies)  # 2n on a torus
+    dom = 4  # every tile shows labels 1..4
+    assert e.cnf.nv == n * n + edges * dom
+    assert len(e.cnf.clauses) == 2 * n * pairs(n) + edges * pairs(dom) + 20 * n * n
+
+
+# ------------------------------------------------------------------ timeouts
+def hard_puzzle(path):
+    """A framed two-set 7x7 with 8 colours: support-seqcounter + CaDiCaL needs well over 30 s."""
+    from satedge.formats import save_puzzle
+    from satedge.generate import Params, generate
+
+    save_puzzle(generate(Params(rows=7, cols=7, colors=8, border_colors=3, frame=True), seed=1), path)
+    return path
+
+
+def blank_torus(path):
+    """Every solution of a 7x7 torus of blank tiles: 49! * 4^49 of them."""
+    path.write_text("rows: 7\ncols: 7\nmatching: identical\ntopology: torus\ntiles:\n" + "- [1, 1, 1, 1]\n" * 49)
+    return path
+
+
+@pytest.mark.parametrize("make,extra", [(hard_puzzle, []), (blank_torus, ["--all"])], ids=["hard", "enumerate"])
+def test_timeout_stops_search(tmp_path, make, extra):
+    f = make(tmp_path / "p.yaml")
+    t0 = time.monotonic()
+    r = subprocess.run([sys.executable, "-m", "satedge", "solve", str(f), *extra, "--timeout", "2", "--json"],
+                       capture_output=True, text=True, timeout=30)
+    elapsed = time.monotonic() - t0
+    assert r.returncode == 3 and json.loads(r.stdout)["status"] == "TIMEOUT"
+    assert elapsed < 3.5
+    assert _children() == []
+
+
+def _children():
+    import os
+
+    me = str(os.getpid())
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as fh:
+                    if fh.read().split(")")[-1].split()[1] == me:
+                        out.append(d)
+            except OSError:
+                pass
+    return out
