@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -163,6 +164,47 @@ def _cmd_convert(args) -> int:
     return 0
 
 
+def _cmd_generate(args) -> int:
+    from .formats import puzzle_to_yaml, write_atomic
+    from .generate import Params, generate
+
+    if args.count < 1:
+        raise SatedgeError("--count must be at least 1")
+    params = Params(rows=args.rows, cols=args.cols, colors=args.colors, border_colors=args.border_colors,
+                    matching=args.matching, frame=args.frame, topology=args.topology, clues=args.clues, model=args.model)
+    puzzles = [generate(params, seed) for seed in range(args.seed, args.seed + args.count)]
+    out = args.output
+    if out is None or out == "-":
+        sys.stdout.write("---\n".join(puzzle_to_yaml(p) for p in puzzles))
+        return 0
+    path = Path(out)
+    if args.count == 1 and path.suffix in (".yaml", ".yml", ".puz"):
+        save_puzzle(puzzles[0], path)
+        return 0
+    if path.exists() and not path.is_dir():
+        raise SatedgeError("-o must be a folder when --count is more than 1", path)
+    path.mkdir(parents=True, exist_ok=True)
+    for p in puzzles:
+        write_atomic(path / f"{p.name}.yaml", puzzle_to_yaml(p))
+    print(f"{len(puzzles)} puzzles written to {path}/", file=sys.stderr)
+    return 0
+
+
+def _cmd_crosscheck(args) -> int:
+    from . import crosscheck
+
+    configs = crosscheck.default_configs(args.encodings, args.solvers)
+    report = crosscheck.run(configs, examples=args.examples, seed=args.seed, max_cells=args.max_cells,
+                            workers=args.workers)
+    if args.json:
+        print(json.dumps(report.as_json()))
+        if not report.ok:
+            print(report.mismatch.describe(), file=sys.stderr)
+    else:
+        print(f"{len(configs)} configurations; " + report.describe())
+    return 0 if report.ok else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="satedge", description="Edge-matching puzzles and their SAT encodings.")
     parser.add_argument("--version", action="version", version=f"satedge {__version__}")
@@ -186,6 +228,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="a JSON list of objects")
     p.set_defaults(func=_cmd_encodings)
 
+    p = sub.add_parser("generate", help="generate random puzzles (uniform, or planted with a known solution)")
+    p.add_argument("--model", choices=["planted", "uniform"], default="planted")
+    p.add_argument("--rows", type=int, default=4)
+    p.add_argument("--cols", type=int, default=None, help="default: as many as rows")
+    p.add_argument("--colors", type=int, default=4, help="labels (identical) or patterns (complementary) inside")
+    p.add_argument("--border-colors", type=int, default=0, help="a separate label set between border cells (needs --frame)")
+    p.add_argument("--matching", choices=["identical", "complementary"], default="identical")
+    p.add_argument("--frame", action="store_true", help="frame label 0 on the outside (identical, grid)")
+    p.add_argument("--topology", choices=["grid", "torus"], default="grid")
+    p.add_argument("--clues", type=int, default=0, metavar="N", help="clue N planted placements")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="first seed (same seed, same file)")
+    p.add_argument("--count", type=int, default=1, metavar="K", help="K puzzles, seeds S..S+K-1")
+    p.add_argument("-o", "--output", metavar="DIR|FILE", help="a folder (one YAML per puzzle) or a file; default stdout")
+    p.set_defaults(func=_cmd_generate)
+
+    p = sub.add_parser("crosscheck", help="cross-check encodings x solvers against the backtracker on generated puzzles")
+    p.add_argument("--examples", type=int, default=100, metavar="N", help="generated puzzles (default 100)")
+    p.add_argument("--seed", type=int, default=0, metavar="S")
+    p.add_argument("--encodings", nargs="+", metavar="E", help="presets or base encodings (default: every preset, "
+                   "and every base with every exactly-one encoding, symmetry breaking and redundant clauses)")
+    p.add_argument("--solvers", nargs="+", metavar="S", help="PySAT solvers (default cadical195 minisat22)")
+    p.add_argument("--max-cells", type=int, default=6, metavar="M", help="largest board, in cells (default 6)")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: one per core)")
+    p.add_argument("--json", action="store_true", help='one object {"examples", "checks", "mismatches", "seconds"}')
+    p.set_defaults(func=_cmd_crosscheck)
+
     p = sub.add_parser("check", help="validate a solution (JSON as solve --json prints it, or .sol)")
     p.add_argument("puzzle", metavar="PUZZLE")
     p.add_argument("solution", metavar="SOLUTION")
@@ -202,6 +270,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        if getattr(args, "cols", 0) is None:
+            args.cols = args.rows
         if args.command is None:
             parser.print_help()
             return 2

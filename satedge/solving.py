@@ -33,7 +33,11 @@ STAT_KEYS = ("conflicts", "decisions", "propagations", "restarts")
 
 
 class EncodingError(RuntimeError):
-    """An encoding produced a model that is not a solution."""
+    """An encoding produced a model that is not a solution (kept in ``.solution``)."""
+
+    def __init__(self, message: str, solution: Solution):
+        super().__init__(message)
+        self.solution = solution
 
 
 def solver_names() -> list[str]:
@@ -64,57 +68,93 @@ class Stats:
             self.counters[k] = self.counters.get(k, 0) + int(got.get(k, 0))
 
 
+class Enumerator:
+    """One solver for several enumerations of the same formula.  Each enumeration's blocking
+    clauses carry a fresh activation literal, switched off when it ends, so the solver (and what
+    it learnt) is reused.  Solvers without incremental solving start afresh each time."""
+
+    def __init__(self, encoded: Encoded, solver: str = "cadical195", stats: Stats | None = None):
+        self.encoded = encoded
+        self.name = check_solver(solver)
+        self.stats = stats if stats is not None else Stats()
+        self.top = encoded.nv
+        self.solver: Solver | None = None
+        if solver not in NON_INCREMENTAL:
+            self.solver = Solver(name=solver, bootstrap_with=encoded.cnf.clauses)
+
+    def close(self) -> None:
+        if self.solver is not None:
+            self.stats.add(self.solver)
+            self.solver.delete()
+            self.solver = None
+
+    def __enter__(self) -> "Enumerator":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def solutions(self, mode: str = "solutions", limit: int | None = None) -> Iterator[Solution]:
+        if mode not in MODES:
+            raise SatedgeError(f"unknown mode {mode!r}; choose from {', '.join(MODES)}")
+        if limit is not None and limit <= 0:
+            return
+        encoded, puzzle, stats = self.encoded, self.encoded.puzzle, self.stats
+        incremental = self.solver is not None
+        self.top += 1
+        act = self.top
+        blocks: list[list[int]] = []
+        found = 0
+        s = self.solver if incremental else None
+        try:
+            while True:
+                stats.calls += 1
+                if incremental:
+                    sat = s.solve(assumptions=[act])
+                else:
+                    s = Solver(name=self.name, bootstrap_with=encoded.cnf.clauses + blocks)
+                    sat = s.solve()
+                    stats.add(s)
+                if not sat:
+                    break
+                model = s.get_model()
+                if not incremental:
+                    s.delete()
+                    s = None
+                stats.models += 1
+                first = encoded.decode(model)
+                batch = encoded.expand(first) if mode == "solutions" else [first]
+                for sol in batch:
+                    problem = validate(puzzle, sol)
+                    if problem is not None:
+                        raise EncodingError(f"{encoded.base} encoding gave an invalid solution: {problem}", sol)
+                if mode == "solutions":
+                    new = [encoded.literals(first)]
+                else:
+                    members = orbit(puzzle, first, turns=(mode == "unique"))
+                    new = list({tuple(lits) for lits in map(encoded.literals, members) if lits is not None})
+                for sol in batch:
+                    yield sol
+                    found += 1
+                    if limit is not None and found >= limit:
+                        return
+                for lits in new:
+                    if incremental:
+                        s.add_clause([-lit for lit in lits] + [-act])
+                    else:
+                        blocks.append([-lit for lit in lits])
+        finally:
+            if incremental:
+                s.add_clause([-act])  # this enumeration's blocking clauses are off from now on
+            elif s is not None:
+                s.delete()
+
+
 def solutions(encoded: Encoded, solver: str = "cadical195", mode: str = "solutions",
               limit: int | None = None, stats: Stats | None = None) -> Iterator[Solution]:
     """Stream the solutions of an encoded puzzle (see the module docstring for ``mode``)."""
-    check_solver(solver)
-    if mode not in MODES:
-        raise SatedgeError(f"unknown mode {mode!r}; choose from {', '.join(MODES)}")
-    stats = stats if stats is not None else Stats()
-    puzzle = encoded.puzzle
-    found = 0
-    if limit is not None and limit <= 0:
-        return
-    blocks: list[list[int]] = []
-    s = Solver(name=solver, bootstrap_with=encoded.cnf.clauses)
-    try:
-        while True:
-            stats.calls += 1
-            sat = s.solve()
-            if solver in NON_INCREMENTAL:
-                stats.add(s)
-            if not sat:
-                break
-            model = s.get_model()
-            stats.models += 1
-            first = encoded.decode(model)
-            batch = encoded.expand(first) if mode == "solutions" else [first]
-            for sol in batch:
-                problem = validate(puzzle, sol)
-                if problem is not None:
-                    raise EncodingError(f"{encoded.base} encoding gave an invalid solution: {problem}")
-            if mode == "solutions":
-                new = [encoded.literals(first)]
-            else:
-                members = orbit(puzzle, first, turns=(mode == "unique"))
-                new = list({tuple(lits) for lits in map(encoded.literals, members) if lits is not None})
-            for sol in batch:
-                yield sol
-                found += 1
-                if limit is not None and found >= limit:
-                    return
-            clauses = [[-lit for lit in lits] for lits in new]
-            if solver in NON_INCREMENTAL:
-                blocks.extend(clauses)
-                s.delete()
-                s = Solver(name=solver, bootstrap_with=encoded.cnf.clauses + blocks)
-            else:
-                for c in clauses:
-                    s.add_clause(c)
-    finally:
-        if solver not in NON_INCREMENTAL:
-            stats.add(s)
-        s.delete()
+    with Enumerator(encoded, solver, stats) as e:
+        yield from e.solutions(mode, limit)
 
 
 def solve(encoded: Encoded, solver: str = "cadical195", stats: Stats | None = None) -> Solution | None:
@@ -124,6 +164,12 @@ def solve(encoded: Encoded, solver: str = "cadical195", stats: Stats | None = No
 
 def count(encoded: Encoded, solver: str = "cadical195", mode: str = "solutions", stats: Stats | None = None) -> int:
     return sum(1 for _ in solutions(encoded, solver, mode, stats=stats))
+
+
+def count_modes(encoded: Encoded, solver: str = "cadical195", modes=MODES, stats: Stats | None = None) -> dict[str, int]:
+    """Several counts with one solver."""
+    with Enumerator(encoded, solver, stats) as e:
+        return {m: sum(1 for _ in e.solutions(m)) for m in modes}
 
 
 # ---------------------------------------------------------------------------- timeouts
@@ -171,8 +217,8 @@ def call_with_timeout(fn: Callable, args: tuple, timeout: float | None) -> Any:
     return value
 
 
-__all__ = ["EncodingError", "MODES", "Stats", "Timeout", "call_with_timeout", "count", "solve", "solutions",
-           "solver_names"]
+__all__ = ["EncodingError", "Enumerator", "MODES", "Stats", "Timeout", "call_with_timeout", "count", "count_modes",
+           "solve", "solutions", "solver_names"]
 
 
 # ---------------------------------------------------------------------------- whole jobs
@@ -213,8 +259,7 @@ def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, 
     t1 = time.perf_counter()
     res.encode_seconds = t1 - t0
     if task == "count":
-        for mode in modes:
-            res.counts[mode] = count(encoded, solver, mode, stats=res.stats)
+        res.counts = count_modes(encoded, solver, modes, stats=res.stats)
         res.status = "SAT" if any(res.counts.values()) else "UNSAT"
     else:
         res.solutions = list(solutions(encoded, solver, modes[0], limit=limit, stats=res.stats))

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import product
 from typing import Iterable
 
 from .puzzle import Puzzle, Solution, rotate
@@ -55,17 +54,32 @@ def count(puzzle: Puzzle, solutions: Iterable[Solution]) -> Counts:
 
 
 def solutions_of_picture(puzzle: Puzzle, pic: Picture) -> list[Solution]:
-    """Every labelled assignment (each tile used once) that shows ``pic``; clues are not consulted."""
+    """Every solution (each tile once, frame and clues respected) that shows ``pic``."""
     shows: dict[tuple, list[tuple[int, int]]] = {}
     for t in range(len(puzzle.tiles)):
         for r in range(4):
             shows.setdefault(puzzle.oriented(t, r), []).append((t, r))
-    options = [shows.get(labels, []) for labels in pic]
-    out = []
-    for combo in product(*options):
-        tiles = [t for t, _ in combo]
-        if len(set(tiles)) == len(tiles):
-            out.append(Solution(tuple(combo)))
+    options = []
+    for cell, labels in enumerate(pic):
+        ok = set(puzzle.allowed[cell])
+        options.append([p for p in shows.get(labels, ()) if p in ok])
+    out: list[Solution] = []
+    chosen: list[tuple[int, int]] = []
+    used: set[int] = set()
+
+    def extend(i: int) -> None:
+        if i == len(options):
+            out.append(Solution(tuple(chosen)))
+            return
+        for t, r in options[i]:
+            if t not in used:
+                used.add(t)
+                chosen.append((t, r))
+                extend(i + 1)
+                chosen.pop()
+                used.discard(t)
+
+    extend(0)
     return out
 
 

@@ -127,6 +127,16 @@ def at_most_one(lits: list[int], pool: IDPool, card: str) -> list[list[int]]:
     return CardEnc.atmost(lits=lits, bound=1, vpool=pool, encoding=getattr(EncType, card)).clauses
 
 
+def make_cnf(clauses: list[list[int]], nv: int) -> CNF:
+    """A :class:`CNF` around ready clauses.  ``CNF.append``/``extend`` also register every formula in
+    PySAT's process-wide variable pool, whose interval list then grows with each new formula and
+    slows long runs (thousands of puzzles in a cross-check) to a crawl; this does not."""
+    cnf = CNF()
+    cnf.clauses = clauses
+    cnf.nv = nv  # every variable, auxiliaries included, comes from the encoding's IDPool
+    return cnf
+
+
 def true_set(model: Iterable[int]) -> set[int]:
     return {lit for lit in model if lit > 0}
 

@@ -40,10 +40,10 @@ from __future__ import annotations
 
 from itertools import product
 
-from pysat.formula import CNF, IDPool
+from pysat.formula import IDPool
 
 from ..puzzle import Puzzle, Solution
-from . import Encoded, Options, exactly_one, placements, true_set
+from . import Encoded, Options, make_cnf, exactly_one, placements, true_set
 
 TRUE, FALSE = object(), object()
 
@@ -111,15 +111,15 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
             return TRUE if lab == puzzle.frame else FALSE
         return o.get((c, d, lab), FALSE)
 
-    cnf = CNF()
+    clauses: list[list[int]] = []
     for c in board.cells:
-        cnf.extend(exactly_one([p[c, t] for t in sorted(rots[c])], pool, card))
+        clauses.extend(exactly_one([p[c, t] for t in sorted(rots[c])], pool, card))
     for t in range(len(puzzle.tiles)):
-        cnf.extend(exactly_one([v for (c, u), v in p.items() if u == t], pool, card))
+        clauses.extend(exactly_one([v for (c, u), v in p.items() if u == t], pool, card))
     for k in range(len(adjs)):
-        cnf.extend(exactly_one([v for (j, _), v in e.items() if j == k], pool, card))
+        clauses.extend(exactly_one([v for (j, _), v in e.items() if j == k], pool, card))
     for c, d in free_outside:
-        cnf.extend(exactly_one([o[c, d, lab] for lab in shows[c][d]], pool, card))
+        clauses.extend(exactly_one([o[c, d, lab] for lab in shows[c][d]], pool, card))
     cache: dict = {}
     for (c, t), v in p.items():
         rs = rots[c][t]
@@ -139,14 +139,14 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
                 lits = [side(c, last, lab) for lab in ext]
                 if TRUE in lits:
                     continue
-                cnf.append(clause + [lit for lit in lits if lit is not FALSE])
+                clauses.append(clause + [lit for lit in lits if lit is not FALSE])
     if options.redundant:
         for (k, lab), v in e.items():
             adj = adjs[k]
             for c, d, shown in ((adj.a, adj.side_a, lab), (adj.b, adj.side_b, puzzle.partner(lab))):
-                cnf.append([-v] + [p[c, t] for t in sorted(rots[c])
+                clauses.append([-v] + [p[c, t] for t in sorted(rots[c])
                                    if any(puzzle.oriented(t, r)[d] == shown for r in rots[c][t])])
-    cnf.nv = max(cnf.nv, pool.top)
+    cnf = make_cnf(clauses, pool.top)
 
     def label_at(true: set, c: int, d: int):
         for lab in shows[c][d]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from pysat.formula import CNF, IDPool
+from pysat.formula import IDPool
 
 from ..puzzle import Adjacency, Puzzle, Solution
-from . import Encoded, Options, exactly_one, placements, true_set
+from . import Encoded, Options, make_cnf, exactly_one, placements, true_set
 
 
 def placement_formula(puzzle: Puzzle, options: Options, base: str, adjacency: Callable) -> Encoded:
@@ -17,14 +17,14 @@ def placement_formula(puzzle: Puzzle, options: Options, base: str, adjacency: Ca
     pool = IDPool()
     allowed = placements(puzzle, options)
     x = {(c, t, r): pool.id(("x", c, t, r)) for c, cell in enumerate(allowed) for t, r in cell}
-    cnf = CNF()
+    clauses: list[list[int]] = []
     for c, cell in enumerate(allowed):
-        cnf.extend(exactly_one([x[c, t, r] for t, r in cell], pool, options.card))
+        clauses.extend(exactly_one([x[c, t, r] for t, r in cell], pool, options.card))
     by_tile: dict[int, list[int]] = {t: [] for t in range(len(puzzle.tiles))}
     for (c, t, r), v in x.items():
         by_tile[t].append(v)
     for t in range(len(puzzle.tiles)):
-        cnf.extend(exactly_one(by_tile[t], pool, options.card))
+        clauses.extend(exactly_one(by_tile[t], pool, options.card))
 
     def groups(cell: int, side: int) -> dict:
         out: dict = {}
@@ -34,19 +34,19 @@ def placement_formula(puzzle: Puzzle, options: Options, base: str, adjacency: Ca
 
     for adj in puzzle.board.adjacencies:
         if adj.a != adj.b:  # self-loops are in puzzle.allowed
-            cnf.extend(adjacency(puzzle, adj, groups(adj.a, adj.side_a), groups(adj.b, adj.side_b), options.redundant))
-    cnf.nv = max(cnf.nv, pool.top)
+            clauses.extend(adjacency(puzzle, adj, groups(adj.a, adj.side_a), groups(adj.b, adj.side_b), options.redundant))
+    cnf = make_cnf(clauses, pool.top)
     return Encoded(puzzle, base, options, cnf, pool, decision=sorted(x.values()),
-                   decode=lambda model: decode(puzzle, pool, model),
+                   decode=lambda model: decode(puzzle, x, model),
                    literals=lambda s: literals(x, s))
 
 
-def decode(puzzle: Puzzle, pool: IDPool, model) -> Solution:
+def decode(puzzle: Puzzle, x: dict, model) -> Solution:
+    true = true_set(model)
     cells: dict[int, tuple[int, int]] = {}
-    for v in true_set(model):
-        key = pool.obj(v)
-        if key and key[0] == "x":
-            cells[key[1]] = (key[2], key[3])
+    for (c, t, r), v in x.items():
+        if v in true:
+            cells[c] = (t, r)
     return Solution(tuple(cells.get(c, (-1, -1)) for c in range(puzzle.n)))
 
 

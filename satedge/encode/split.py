@@ -36,10 +36,10 @@ Source
 
 from __future__ import annotations
 
-from pysat.formula import CNF, IDPool
+from pysat.formula import IDPool
 
 from ..puzzle import Puzzle, Solution
-from . import Encoded, Options, at_most_one, exactly_one, placements, true_set
+from . import Encoded, Options, make_cnf, at_most_one, exactly_one, placements, true_set
 
 
 def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
@@ -53,14 +53,14 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
     sides = sorted({(adj.a, adj.side_a) for adj in adjs} | {(adj.b, adj.side_b) for adj in adjs})
     labels = {(c, d): sorted({puzzle.oriented(t, r)[d] for t, r in allowed[c]}, key=puzzle.label_id.get) for c, d in sides}
     s = {(c, d, lab): pool.id(("s", c, d, lab)) for (c, d), labs in labels.items() for lab in labs}
-    cnf = CNF()
+    clauses: list[list[int]] = []
     card = options.card
     for c in board.cells:
-        cnf.extend(exactly_one([p[c, t] for t in tiles_of[c]], pool, card))
+        clauses.extend(exactly_one([p[c, t] for t in tiles_of[c]], pool, card))
     for t in range(len(puzzle.tiles)):
-        cnf.extend(exactly_one([v for (c, u), v in p.items() if u == t], pool, card))
+        clauses.extend(exactly_one([v for (c, u), v in p.items() if u == t], pool, card))
     for c in board.cells:
-        cnf.extend(exactly_one([q[c, r] for r in range(4)], pool, card))
+        clauses.extend(exactly_one([q[c, r] for r in range(4)], pool, card))
     sides_of: dict[int, list[int]] = {}
     for c, d in sides:
         sides_of.setdefault(c, []).append(d)
@@ -69,34 +69,30 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
         for t in tiles_of[c]:
             for r in range(4):
                 if (t, r) not in ok:
-                    cnf.append([-p[c, t], -q[c, r]])
+                    clauses.append([-p[c, t], -q[c, r]])
         for t, r in allowed[c]:
             shown = puzzle.oriented(t, r)
             for d in sides_of.get(c, ()):
-                cnf.append([-p[c, t], -q[c, r], s[c, d, shown[d]]])
+                clauses.append([-p[c, t], -q[c, r], s[c, d, shown[d]]])
     for c, d in sides:
-        cnf.extend(at_most_one([s[c, d, lab] for lab in labels[c, d]], pool, card))
+        clauses.extend(at_most_one([s[c, d, lab] for lab in labels[c, d]], pool, card))
     for adj in adjs:
         for (a, da), (b, db) in (((adj.a, adj.side_a), (adj.b, adj.side_b)), ((adj.b, adj.side_b), (adj.a, adj.side_a))):
             for lab in labels[a, da]:
                 other = s.get((b, db, puzzle.partner(lab)))
-                cnf.append([-s[a, da, lab]] + ([other] if other else []))
+                clauses.append([-s[a, da, lab]] + ([other] if other else []))
     if options.redundant:
         for c, d in sides:
-            cnf.append([s[c, d, lab] for lab in labels[c, d]])
+            clauses.append([s[c, d, lab] for lab in labels[c, d]])
             for lab in labels[c, d]:
                 showing = sorted({t for t, r in allowed[c] if puzzle.oriented(t, r)[d] == lab})
-                cnf.append([-s[c, d, lab]] + [p[c, t] for t in showing])
-    cnf.nv = max(cnf.nv, pool.top)
+                clauses.append([-s[c, d, lab]] + [p[c, t] for t in showing])
+    cnf = make_cnf(clauses, pool.top)
 
     def decode(model) -> Solution:
-        tile, rot = {}, {}
-        for v in true_set(model):
-            key = pool.obj(v)
-            if key and key[0] == "p":
-                tile[key[1]] = key[2]
-            elif key and key[0] == "q":
-                rot[key[1]] = key[2]
+        true = true_set(model)
+        tile = {c: t for (c, t), v in p.items() if v in true}
+        rot = {c: r for (c, r), v in q.items() if v in true}
         return Solution(tuple((tile.get(c, -1), rot.get(c, -1)) for c in board.cells))
 
     def literals(solution: Solution) -> list[int] | None:

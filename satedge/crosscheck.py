@@ -1,0 +1,206 @@
+"""Solver-equivalence cross-check: every encoding x solver configuration against the backtracker.
+
+For every puzzle hypothesis generates (see :mod:`satedge.strategies`), each configuration must
+give exactly the backtracker's solution set (with ``symmetry: rotation``: one solution per
+board-turn orbit when the symmetry breaking applies), the same ``distinct`` and ``unique``
+counts, only solutions the checker accepts, and a DIMACS text that PySAT reads back into the
+same clauses.  A mismatch is shrunk by hypothesis to a small puzzle.
+
+Check your own encoding (any callable ``(puzzle, options) -> Encoded``) with one call::
+
+    from satedge.crosscheck import check_encoding
+    report = check_encoding(my_encode, examples=200)
+    assert report.ok, report.describe()
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from hypothesis import HealthCheck, Phase, assume, given, seed as hseed, settings
+from pysat.formula import CNF
+
+from . import backtrack, dimacs, solving, symmetry
+from .encode import CARDS, Encoded, Options, bases, symmetry_breaking
+from .encode.presets import presets
+from .formats import puzzle_to_yaml, solution_to_json
+from .puzzle import Puzzle, Solution
+from .strategies import puzzles
+
+MAX_SOLUTIONS = 200  # larger solution sets are skipped: enumerating them through SAT is slow
+
+
+@dataclass(frozen=True)
+class Config:
+    """One configuration to check: an encoding (by name, or a callable) with options and a solver."""
+
+    name: str
+    solver: str
+    options: Options = Options()
+    base: str | None = None
+    encoding: Callable[[Puzzle, Options], Encoded] | None = field(default=None, compare=False)
+
+    def encode(self, puzzle: Puzzle) -> Encoded:
+        fn = self.encoding or bases()[self.base]
+        return fn(puzzle, self.options)
+
+    def describe(self) -> str:
+        o = self.options
+        return (f"{self.name} (card {o.card}, symmetry {o.symmetry}, redundant {str(o.redundant).lower()}) "
+                f"with {self.solver}")
+
+
+def default_configs(encodings: list[str] | None = None, solvers: list[str] | None = None) -> list[Config]:
+    """Without ``encodings``: every preset with each solver (default cadical195 and minisat22),
+    each base encoding with every exactly-one encoding (every other one with redundant clauses),
+    and each base with symmetry breaking (cadical195).  With ``encodings`` (preset or base names): each with
+    each solver."""
+    from .encode.presets import resolve
+
+    solvers = solvers or ["cadical195", "minisat22"]
+    for s in solvers:
+        solving.check_solver(s)
+    if encodings:
+        return [Config(p.name, s, p.options, p.base) for e in encodings for p in [resolve(e)] for s in solvers]
+    out = [Config(p.name, s, p.options, p.base) for p in presets().values() for s in solvers]
+    for b in bases():
+        out += [Config(b, solvers[0], Options(card=c, redundant=bool(i % 2)), b) for i, c in enumerate(CARDS)]
+        out.append(Config(b, solvers[0], Options(symmetry="rotation"), b))
+    return out
+
+
+@dataclass
+class Mismatch:
+    config: Config
+    puzzle: Puzzle
+    problem: str
+    missing: list[Solution] = field(default_factory=list)
+    extra: list[Solution] = field(default_factory=list)
+
+    def describe(self) -> str:
+        lines = [f"configuration: {self.config.describe()}", f"problem: {self.problem}", "puzzle:",
+                 puzzle_to_yaml(self.puzzle.with_(planted=None)).rstrip()]
+        for title, sols in (("missing (backtracker has them, the encoding not)", self.missing),
+                            ("extra (the encoding gives them, the backtracker not)", self.extra)):
+            if sols:
+                lines.append(f"{title}: {len(sols)}")
+                lines += [f"  {solution_to_json(self.puzzle, s)}" for s in sols[:5]]
+        return "\n".join(lines)
+
+
+def check_puzzle(puzzle: Puzzle, configs: list[Config], expected: set[Solution] | None = None) -> tuple[int, Mismatch | None]:
+    """Check one puzzle against every configuration: ``(checks made, first mismatch or None)``."""
+    if expected is None:
+        expected = set(backtrack.solutions(puzzle))
+    counts = symmetry.count(puzzle, expected)
+    checks = 0
+    for config in configs:
+        def fail(problem: str, got: list[Solution] | None = None) -> tuple[int, Mismatch]:
+            got_set = set(got or [])
+            return checks, Mismatch(config, puzzle, problem,
+                                    missing=sorted(expected - got_set, key=repr) if got is not None else [],
+                                    extra=sorted(got_set - expected, key=repr) if got is not None else [])
+
+        try:
+            encoded = config.encode(puzzle)
+            checks += 1
+            back = CNF(from_string=dimacs.to_text(encoded)).clauses
+            if back != encoded.cnf.clauses:
+                return fail("the DIMACS text does not read back into the same clauses")
+            checks += 1
+            with solving.Enumerator(encoded, config.solver) as enum:
+                got = list(enum.solutions())
+                if len(got) != len(set(got)):
+                    return fail(f"{len(got) - len(set(got))} solutions found twice", got)
+                brk = symmetry_breaking(puzzle) if config.options.symmetry == "rotation" else None
+                if brk is not None:
+                    turns = len(puzzle.board.turns())
+                    if not set(got) <= expected or len(got) * turns != len(expected):
+                        return fail(f"{len(got)} solutions with symmetry breaking, expected {len(expected)} / {turns}", got)
+                    checks += 1
+                    continue
+                if set(got) != expected:
+                    return fail(f"{len(got)} solutions, the backtracker has {len(expected)}", got)
+                checks += 1
+                for mode in ("distinct", "unique"):
+                    n = sum(1 for _ in enum.solutions(mode))
+                    if n != getattr(counts, mode):
+                        return fail(f"{mode} count {n}, the backtracker's is {getattr(counts, mode)}")
+                    checks += 1
+        except solving.EncodingError as e:  # a decoded solution failed the checker
+            return checks, Mismatch(config, puzzle, str(e), extra=[e.solution])
+    return checks, None
+
+
+@dataclass
+class Report:
+    examples: int = 0
+    checks: int = 0
+    seconds: float = 0.0
+    mismatch: Mismatch | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.mismatch is None
+
+    def as_json(self) -> dict:
+        return {"examples": self.examples, "checks": self.checks, "mismatches": 0 if self.ok else 1,
+                "seconds": round(self.seconds, 3)}
+
+    def describe(self) -> str:
+        head = f"{self.examples} puzzles, {self.checks} checks, {self.seconds:.1f} s: "
+        return head + ("no mismatch" if self.ok else "MISMATCH\n" + self.mismatch.describe())
+
+
+def _explore(configs: list[Config], examples: int, seed: int, max_cells: int) -> Report:
+    report = Report()
+
+    @hseed(seed)
+    @settings(max_examples=examples, database=None, deadline=None, derandomize=False,
+              phases=[Phase.generate, Phase.shrink], suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
+    @given(puzzles(max_cells=max_cells, max_rows=max_cells, max_cols=max_cells))
+    def prop(puzzle: Puzzle) -> None:
+        expected = set(backtrack.solutions(puzzle, limit=MAX_SOLUTIONS + 1))
+        assume(len(expected) <= MAX_SOLUTIONS)
+        checks, mismatch = check_puzzle(puzzle, configs, expected)
+        if report.mismatch is None:  # count the exploration, not the shrinking
+            report.examples += 1
+            report.checks += checks
+        if mismatch is not None:
+            report.mismatch = mismatch  # the last one hypothesis runs is the shrunk one
+            raise AssertionError(mismatch.problem)
+
+    try:
+        prop()
+    except AssertionError:
+        pass
+    return report
+
+
+def run(configs: list[Config], examples: int = 100, seed: int = 0, max_cells: int = 6, workers: int = 1) -> Report:
+    """Cross-check ``configs`` on ``examples`` generated puzzles, the configurations spread over
+    ``workers`` processes (each sees the same puzzles)."""
+    t0 = time.perf_counter()
+    workers = max(1, min(workers, len(configs)))
+    chunks = [configs[i::workers] for i in range(workers)]
+    if workers == 1:
+        reports = [_explore(chunks[0], examples, seed, max_cells)]
+    else:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            reports = pool.starmap(_explore, [(c, examples, seed, max_cells) for c in chunks])
+    out = Report(examples=max(r.examples for r in reports), checks=sum(r.checks for r in reports))
+    out.mismatch = next((r.mismatch for r in reports if r.mismatch is not None), None)
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+def check_encoding(encoding: Callable[[Puzzle, Options], Encoded], examples: int = 100, seed: int = 0,
+                   solvers: tuple[str, ...] = ("cadical195",), options: Options = Options(), max_cells: int = 6,
+                   name: str | None = None) -> Report:
+    """Cross-check your own encoding callable against the backtracker, in one call."""
+    label = name or getattr(encoding, "__name__", "custom")
+    configs = [Config(label, s, options, encoding=encoding) for s in solvers]
+    return run(configs, examples=examples, seed=seed, max_cells=max_cells)

@@ -1,0 +1,178 @@
+"""Self-describing DIMACS: export, header reading, and solver output parsing.
+
+The comment header records the satedge version, the puzzle (name, path, sha256 of its
+canonical YAML), the encoding and its options, the meaning of every decision variable
+(``c var 17 x 0 1 3``), and the projection set as model counters read it (``c p show ... 0``
+and ``c ind ... 0``).  One ``c satedge {...}`` JSON line carries the same facts for programs.
+``.cnf.gz`` and ``.cnf.xz`` are compressed; clauses are written in chunks as they are
+formatted, never as one big string.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import lzma
+import os
+from pathlib import Path
+from typing import IO, Iterable
+
+from . import __version__
+from .encode import Encoded
+from .errors import SatedgeError
+from .formats import puzzle_to_yaml
+
+CHUNK = 20000
+
+
+def puzzle_hash(puzzle) -> str:
+    """sha256 of the puzzle's canonical YAML (its planted solution left out)."""
+    return hashlib.sha256(puzzle_to_yaml(puzzle.with_(planted=None)).encode()).hexdigest()
+
+
+def header_lines(encoded: Encoded, preset_name: str | None = None, puzzle_path: str | None = None) -> list[str]:
+    p = encoded.puzzle
+    info = {
+        "satedge": __version__,
+        "puzzle": {"name": p.name, "path": puzzle_path, "sha256": puzzle_hash(p)},
+        "encoding": {"name": preset_name or encoded.base, "base": encoded.base, **encoded.options.as_dict()},
+        "variables": encoded.nv,
+        "clauses": len(encoded.cnf.clauses),
+        "decision": len(encoded.decision),
+    }
+    lines = [
+        f"c satedge {__version__}: edge-matching puzzle in CNF",
+        f"c puzzle: {p.name}",
+        f"c puzzle path: {puzzle_path or '-'}",
+        f"c puzzle sha256: {info['puzzle']['sha256']}",
+        f"c encoding: {info['encoding']['name']} (base {encoded.base}, card {encoded.options.card}, "
+        f"symmetry {encoded.options.symmetry}, redundant {str(encoded.options.redundant).lower()})",
+        "c satedge " + json.dumps(info, separators=(",", ":")),
+        "c decision variables (var id, then its meaning):",
+    ]
+    for v in encoded.decision:
+        lines.append("c var " + " ".join(map(str, (v, *encoded.pool.obj(v)))))
+    show = " ".join(map(str, encoded.decision))
+    lines += [f"c p show {show} 0", f"c ind {show} 0"]
+    return lines
+
+
+def _open_write(path: Path, kind: str) -> IO[str]:
+    if kind.endswith(".gz"):
+        return gzip.open(path, "wt", encoding="utf-8", compresslevel=6)
+    if kind.endswith(".xz"):
+        return lzma.open(path, "wt", encoding="utf-8", preset=1)
+    return open(path, "w", encoding="utf-8")
+
+
+def write_dimacs(encoded: Encoded, out: Path | str | IO[str], preset_name: str | None = None,
+                 puzzle_path: str | None = None) -> int:
+    """Write the formula; ``out`` is a path (``.gz``/``.xz`` compress; written through a temporary
+    file and renamed, so a failure leaves nothing behind) or an open text stream.  Returns bytes
+    written (uncompressed)."""
+    if not isinstance(out, (str, os.PathLike)):
+        return _write(encoded, out, preset_name, puzzle_path)
+    path = Path(out)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with _open_write(tmp, path.name) as fh:
+            n = _write(encoded, fh, preset_name, puzzle_path)
+        os.replace(tmp, path)
+        return n
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _write(encoded: Encoded, fh: IO[str], preset_name, puzzle_path) -> int:
+    clauses = encoded.cnf.clauses
+    head = "\n".join(header_lines(encoded, preset_name, puzzle_path)) + f"\np cnf {encoded.nv} {len(clauses)}\n"
+    fh.write(head)
+    total = len(head)
+    for i in range(0, len(clauses), CHUNK):
+        text = "".join([" ".join(map(str, c)) + " 0\n" for c in clauses[i:i + CHUNK]])
+        fh.write(text)
+        total += len(text)
+    return total
+
+
+def to_text(encoded: Encoded, preset_name: str | None = None, puzzle_path: str | None = None) -> str:
+    buf = io.StringIO()
+    _write(encoded, buf, preset_name, puzzle_path)
+    return buf.getvalue()
+
+
+# ---------------------------------------------------------------------------- reading
+def open_text(path: Path | str) -> IO[str]:
+    path = Path(path)
+    try:
+        if path.name.endswith(".gz"):
+            return gzip.open(path, "rt", encoding="utf-8")
+        if path.name.endswith(".xz"):
+            return lzma.open(path, "rt", encoding="utf-8")
+        return open(path, encoding="utf-8")
+    except FileNotFoundError:
+        raise SatedgeError("no such file", path) from None
+
+
+def read_header(path: Path | str) -> dict:
+    """The ``c satedge {...}`` facts and the ``p cnf`` line of an exported file."""
+    info: dict | None = None
+    try:
+        with open_text(path) as fh:
+            for line in fh:
+                if line.startswith("c satedge {"):
+                    info = json.loads(line[len("c satedge "):])
+                elif line.startswith("p cnf"):
+                    parts = line.split()
+                    if len(parts) != 4 or not all(x.isdigit() for x in parts[2:]):
+                        raise SatedgeError(f"bad problem line {line.strip()!r}", path)
+                    if info is None:
+                        raise SatedgeError("no satedge header: this file was not written by satedge encode", path)
+                    info["p"] = (int(parts[2]), int(parts[3]))
+                    return info
+                elif not line.startswith("c") and line.strip():
+                    break
+    except (OSError, EOFError, lzma.LZMAError, gzip.BadGzipFile, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise SatedgeError(f"not a readable CNF file ({e.__class__.__name__})", path) from None
+    raise SatedgeError("no 'p cnf' line: truncated or not a CNF file", path)
+
+
+def parse_model(text: str, path: Path | str, nv: int) -> list[int] | None:
+    """Literals from a solver's output (``s``/``v`` lines or bare literals); ``None`` for UNSAT."""
+    lits: list[int] = []
+    status = None
+    for lineno, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if not s or s.startswith("c"):
+            continue
+        if s.startswith("s "):
+            status = s[2:].strip()
+            if status == "UNSATISFIABLE":
+                return None
+            if status != "SATISFIABLE":
+                raise SatedgeError(f"line {lineno}: solver status {status!r}, no model", path)
+            continue
+        words = s[2:].split() if s.startswith("v ") else s.split()
+        for w in words:
+            try:
+                lit = int(w)
+            except ValueError:
+                raise SatedgeError(f"line {lineno}: {w!r} is not a literal", path) from None
+            if abs(lit) > nv:
+                raise SatedgeError(f"line {lineno}: literal {lit} out of range: the formula has {nv} variables", path)
+            if lit:
+                lits.append(lit)
+    if not lits:
+        raise SatedgeError("no model: expected 's SATISFIABLE' and 'v ... 0' lines or a list of literals", path)
+    return lits
+
+
+def write_plain(clauses: Iterable[list[int]], nv: int, fh: IO[str]) -> None:
+    """A bare DIMACS formula (for external solvers)."""
+    clauses = list(clauses)
+    fh.write(f"p cnf {nv} {len(clauses)}\n")
+    for i in range(0, len(clauses), CHUNK):
+        fh.write("".join([" ".join(map(str, c)) + " 0\n" for c in clauses[i:i + CHUNK]]))
