@@ -40,6 +40,8 @@ def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
     p.add_argument("--symmetry", choices=["none", "rotation"], help="break the board-rotation symmetry")
     p.add_argument("--redundant", choices=["true", "false"], help="add implied clauses")
     p.add_argument("--solver", default="cadical195", help="a PySAT solver name (see `satedge solvers`)")
+    p.add_argument("--solver-cmd", metavar="COMMAND", help="a DIMACS solver binary instead, e.g. 'cadical -q' "
+                   "(run on the exported CNF; enumeration re-runs it with blocking clauses)")
     p.add_argument("--timeout", type=float, metavar="SECONDS", help="stop after this long: status TIMEOUT, exit 3")
     if count:
         p.add_argument("--mode", choices=MODES, help="count only this (default: all three)")
@@ -59,7 +61,8 @@ def _job_args(args) -> dict:
         return {"method": "backtrack", "timeout": args.timeout}
     redundant = None if args.redundant is None else args.redundant == "true"
     preset = resolve(args.encoding, card=args.card, symmetry=args.symmetry, redundant=redundant)
-    return {"method": "sat", "preset": preset, "solver": check_solver(args.solver), "timeout": args.timeout}
+    solver = f"cmd:{args.solver_cmd}" if args.solver_cmd else args.solver
+    return {"method": "sat", "preset": preset, "solver": check_solver(solver), "timeout": args.timeout}
 
 
 def _cmd_solve(args) -> int:
@@ -205,6 +208,77 @@ def _cmd_crosscheck(args) -> int:
     return 0 if report.ok else 1
 
 
+def _preset_from_args(args):
+    from .encode.presets import resolve
+
+    redundant = None if args.redundant is None else args.redundant == "true"
+    return resolve(args.encoding, card=args.card, symmetry=args.symmetry, redundant=redundant)
+
+
+def _cmd_encode(args) -> int:
+    from .dimacs import write_dimacs
+    from .encode.presets import encode_preset, presets
+    from .formats import write_atomic
+
+    if args.all_presets:
+        if not args.output or args.output == "-":
+            raise SatedgeError("--all-presets needs -o DIR")
+        out = Path(args.output)
+        out.mkdir(parents=True, exist_ok=True)
+        rows = ["file,puzzle,encoding,variables,clauses,bytes"]
+        for path in args.puzzles:
+            puzzle = load_puzzle(path)
+            for p in presets().values():
+                e = encode_preset(puzzle, p)
+                f = out / f"{Path(path).stem}.{p.name}.cnf{args.compress}"
+                n = write_dimacs(e, f, p.name, str(path))
+                rows.append(f"{f.name},{path},{p.name},{e.nv},{len(e.cnf.clauses)},{f.stat().st_size if args.compress else n}")
+        write_atomic(out / "manifest.csv", "\n".join(rows) + "\n")
+        print(f"{len(rows) - 1} formulas and manifest.csv written to {out}/", file=sys.stderr)
+        return 0
+    if len(args.puzzles) != 1:
+        raise SatedgeError("encode takes one puzzle (or --all-presets with -o DIR)")
+    path = args.puzzles[0]
+    preset = _preset_from_args(args)
+    e = encode_preset(load_puzzle(path), preset)
+    if args.output in (None, "-"):
+        write_dimacs(e, sys.stdout, preset.name, str(path))
+    else:
+        write_dimacs(e, args.output, preset.name, str(path))
+    return 0
+
+
+def _cmd_decode(args) -> int:
+    from .dimacs import decode_file
+
+    puzzle, solution, problem = decode_file(args.cnf, args.model, args.puzzle)
+    if solution is None:
+        print("UNSATISFIABLE")
+        return 1
+    if args.json:
+        print(json.dumps({"puzzle": str(args.puzzle or puzzle.name), "status": "SAT" if problem is None else "INVALID",
+                          "solution": solution_to_json(puzzle, solution)}))
+    else:
+        print(ascii_grid(puzzle, solution, color=sys.stdout.isatty()))
+    if problem is not None:
+        print(f"invalid: {problem}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _cmd_solvers(args) -> int:
+    from .solving import solver_binaries, solver_names
+
+    names, binaries = solver_names(), solver_binaries()
+    if args.json:
+        print(json.dumps({"pysat": names, "binaries": binaries}))
+    else:
+        print("PySAT solvers: " + ", ".join(names))
+        print("solver binaries on PATH: " + (", ".join(f"{k} ({v})" for k, v in binaries.items()) or "none"))
+        print("use a binary with --solver-cmd 'cadical -q'")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="satedge", description="Edge-matching puzzles and their SAT encodings.")
     parser.add_argument("--version", action="version", version=f"satedge {__version__}")
@@ -227,6 +301,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--puzzle", metavar="PUZZLE", help="also give variables and clauses for this puzzle")
     p.add_argument("--json", action="store_true", help="a JSON list of objects")
     p.set_defaults(func=_cmd_encodings)
+
+    p = sub.add_parser("encode", help="export a puzzle as self-describing DIMACS CNF")
+    p.add_argument("puzzles", nargs="+", metavar="PUZZLE")
+    p.add_argument("--encoding", default="edgecolor-heule2008", metavar="PRESET|BASE", help="default edgecolor-heule2008")
+    p.add_argument("--card")
+    p.add_argument("--symmetry", choices=["none", "rotation"])
+    p.add_argument("--redundant", choices=["true", "false"])
+    p.add_argument("-o", "--output", metavar="FILE|DIR", help="file (.cnf, .cnf.gz, .cnf.xz) or - for stdout (default)")
+    p.add_argument("--all-presets", action="store_true", help="every puzzle x every preset into -o DIR, with manifest.csv")
+    p.add_argument("--compress", choices=["", ".gz", ".xz"], default="", help="with --all-presets: compress each file")
+    p.set_defaults(func=_cmd_encode)
+
+    p = sub.add_parser("decode", help="turn a solver's model of an exported CNF back into a checked solution")
+    p.add_argument("cnf", metavar="FILE.cnf")
+    p.add_argument("model", metavar="MODEL", help="solver output (s/v lines) or a list of literals; - for stdin")
+    p.add_argument("--puzzle", metavar="PUZZLE", help="the puzzle, when not at the path in the header")
+    p.add_argument("--json", action="store_true", help="the solution as solve --json prints it")
+    p.set_defaults(func=_cmd_decode)
+
+    p = sub.add_parser("solvers", help="list the PySAT solvers and the solver binaries on PATH")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_solvers)
 
     p = sub.add_parser("generate", help="generate random puzzles (uniform, or planted with a known solution)")
     p.add_argument("--model", choices=["planted", "uniform"], default="planted")

@@ -176,3 +176,58 @@ def write_plain(clauses: Iterable[list[int]], nv: int, fh: IO[str]) -> None:
     fh.write(f"p cnf {nv} {len(clauses)}\n")
     for i in range(0, len(clauses), CHUNK):
         fh.write("".join([" ".join(map(str, c)) + " 0\n" for c in clauses[i:i + CHUNK]]))
+
+
+def decode_file(cnf_path, model_path, puzzle_path=None):
+    """``(puzzle, solution or None for UNSAT, checker's complaint or None)`` for a model of an
+    exported formula.  The puzzle comes from the header (or ``puzzle_path``) and must have the
+    recorded hash; the formula is rebuilt and must match the file; the model must satisfy it."""
+    import sys
+
+    from pysat.formula import CNF
+
+    from .encode import Options, bases
+    from .checker import validate
+    from .formats import load_puzzle
+
+    info = read_header(cnf_path)
+    where = puzzle_path or info["puzzle"].get("path")
+    if not where:
+        raise SatedgeError("the header names no puzzle file: give --puzzle", cnf_path)
+    puzzle = load_puzzle(where)
+    if puzzle_hash(puzzle) != info["puzzle"]["sha256"]:
+        raise SatedgeError(f"puzzle {where} does not match the formula (sha256 differs from the header's)", cnf_path)
+    enc = info["encoding"]
+    try:
+        encoded = bases()[enc["base"]](puzzle, Options(card=enc["card"], symmetry=enc["symmetry"], redundant=enc["redundant"]))
+    except (KeyError, TypeError):
+        raise SatedgeError("the header's encoding is not one satedge knows", cnf_path) from None
+    if (encoded.nv, len(encoded.cnf.clauses)) != info["p"]:
+        raise SatedgeError(f"the formula has {info['p'][0]} variables and {info['p'][1]} clauses, "
+                           f"re-encoding gives {encoded.nv} and {len(encoded.cnf.clauses)}", cnf_path)
+    try:
+        with open_text(cnf_path) as fh:
+            clauses = CNF(from_fp=fh).clauses
+    except (ValueError, OSError, EOFError, lzma.LZMAError, gzip.BadGzipFile) as e:
+        raise SatedgeError(f"cannot read the clauses (truncated or not DIMACS): {e}", cnf_path) from None
+    if clauses != encoded.cnf.clauses:
+        raise SatedgeError("the clauses differ from the re-encoded formula: truncated or edited file", cnf_path)
+    if str(model_path) == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            text = Path(model_path).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise SatedgeError("no such file", model_path) from None
+        except (OSError, UnicodeDecodeError):
+            raise SatedgeError("cannot read the model", model_path) from None
+    model = parse_model(text, model_path, encoded.nv)
+    if model is None:
+        return puzzle, None, None
+    true = {lit for lit in model}
+    for i, clause in enumerate(clauses, 1):
+        if not any(lit in true for lit in clause) and all(-lit in true for lit in clause):
+            raise SatedgeError(f"the model falsifies clause {i} ({' '.join(map(str, clause))} 0): "
+                               "is it a model of another formula?", model_path)
+    solution = encoded.decode(model)
+    return puzzle, solution, validate(puzzle, solution)

@@ -15,6 +15,12 @@ the independent checker; a failure raises :class:`EncodingError`.
 from __future__ import annotations
 
 import multiprocessing
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import tempfile
 import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
@@ -46,9 +52,67 @@ def solver_names() -> list[str]:
 
 
 def check_solver(name: str) -> str:
+    """A PySAT solver name, or ``cmd:<command line>`` for a DIMACS solver binary."""
+    if name.startswith("cmd:"):
+        words = shlex.split(name[4:])
+        if not words or shutil.which(words[0]) is None:
+            raise SatedgeError(f"solver command {name[4:]!r} not found on PATH")
+        return name
     if name not in solver_names():
         raise SatedgeError(f"unknown solver {name!r}; choose from {', '.join(solver_names())}")
     return name
+
+
+KNOWN_BINARIES = ("cadical", "kissat", "minisat", "glucose", "glucose-syrup", "cryptominisat5", "lingeling",
+                  "plingeling", "picosat", "clasp", "varisat", "mergesat")
+
+
+def solver_binaries() -> dict[str, str]:
+    """Well-known DIMACS solver binaries found on PATH, with their paths."""
+    return {b: shutil.which(b) for b in KNOWN_BINARIES if shutil.which(b)}
+
+
+class ExternalSolver:
+    """A DIMACS solver binary behind PySAT's interface (non-incremental: each ``solve`` writes the
+    formula to a temporary file and runs the command on it; exit 10 SAT, 20 UNSAT)."""
+
+    def __init__(self, command: str, bootstrap_with: list[list[int]] = (), nv: int = 0):
+        self.command = shlex.split(command)
+        self.clauses = list(bootstrap_with)
+        self.nv = max([nv] + [abs(lit) for c in self.clauses for lit in c])
+        self.model: list[int] | None = None
+
+    def solve(self) -> bool:
+        from .dimacs import parse_model, write_plain
+
+        with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as fh:
+            write_plain(self.clauses, self.nv, fh)
+        try:
+            r = subprocess.run(self.command + [fh.name], capture_output=True, text=True)
+        finally:
+            os.unlink(fh.name)
+        if r.returncode == 20:
+            return False
+        if r.returncode != 10:
+            raise SatedgeError(f"solver command {' '.join(self.command)!r} exited with {r.returncode}: "
+                               f"{(r.stderr or r.stdout).strip().splitlines()[-1:] or ['no output']}")
+        self.model = parse_model(r.stdout, self.command[0], self.nv)
+        return self.model is not None
+
+    def get_model(self) -> list[int] | None:
+        return self.model
+
+    def accum_stats(self) -> dict:
+        raise NotImplementedError("an external binary reports no statistics")
+
+    def delete(self) -> None:
+        self.model = None
+
+
+def new_solver(name: str, clauses: list[list[int]], nv: int):
+    if name.startswith("cmd:"):
+        return ExternalSolver(name[4:], clauses, nv)
+    return Solver(name=name, bootstrap_with=clauses)
 
 
 @dataclass
@@ -79,7 +143,7 @@ class Enumerator:
         self.stats = stats if stats is not None else Stats()
         self.top = encoded.nv
         self.solver: Solver | None = None
-        if solver not in NON_INCREMENTAL:
+        if solver not in NON_INCREMENTAL and not solver.startswith("cmd:"):
             self.solver = Solver(name=solver, bootstrap_with=encoded.cnf.clauses)
 
     def close(self) -> None:
@@ -112,7 +176,7 @@ class Enumerator:
                 if incremental:
                     sat = s.solve(assumptions=[act])
                 else:
-                    s = Solver(name=self.name, bootstrap_with=encoded.cnf.clauses + blocks)
+                    s = new_solver(self.name, encoded.cnf.clauses + blocks, encoded.nv)
                     sat = s.solve()
                     stats.add(s)
                 if not sat:
@@ -178,6 +242,7 @@ class Timeout(Exception):
 
 
 def _child(conn, fn, args) -> None:
+    os.setpgrp()  # its own process group: a timeout kills solver binaries it started too
     try:
         conn.send(("ok", fn(*args)))
     except SatedgeError as e:
@@ -206,8 +271,10 @@ def call_with_timeout(fn: Callable, args: tuple, timeout: float | None) -> Any:
         except EOFError:
             raise RuntimeError(f"the solver process died (exit code {proc.exitcode})") from None
     finally:
-        if proc.is_alive():
-            proc.kill()
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
         proc.join()
         recv.close()
     if kind == "bad":

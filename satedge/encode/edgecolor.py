@@ -103,21 +103,34 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
     free_outside = sorted(board.outer) if puzzle.frame is None else []
     o = {(c, d, lab): pool.id(("o", c, d, lab)) for c, d in free_outside for lab in shows[c][d]}
 
+    side_map: list[list[dict]] = [[{} for _ in range(4)] for _ in board.cells]  # label -> literal / TRUE
+    for c in board.cells:
+        for d in range(4):
+            if (c, d) in edge_of:
+                k, first = edge_of[c, d]
+                for lab in shows[c][d]:
+                    v = e.get((k, lab if first else puzzle.partner(lab)))
+                    if v is not None:
+                        side_map[c][d][lab] = v
+            elif puzzle.frame is not None:
+                side_map[c][d][puzzle.frame] = TRUE
+            else:
+                side_map[c][d] = {lab: o[c, d, lab] for lab in shows[c][d]}
+
     def side(c: int, d: int, lab):
-        if (c, d) in edge_of:
-            k, first = edge_of[c, d]
-            return e.get((k, lab if first else puzzle.partner(lab)), FALSE)
-        if puzzle.frame is not None:
-            return TRUE if lab == puzzle.frame else FALSE
-        return o.get((c, d, lab), FALSE)
+        return side_map[c][d].get(lab, FALSE)
 
     clauses: list[list[int]] = []
     for c in board.cells:
         clauses.extend(exactly_one([p[c, t] for t in sorted(rots[c])], pool, card))
-    for t in range(len(puzzle.tiles)):
-        clauses.extend(exactly_one([v for (c, u), v in p.items() if u == t], pool, card))
-    for k in range(len(adjs)):
-        clauses.extend(exactly_one([v for (j, _), v in e.items() if j == k], pool, card))
+    by_tile: list[list[int]] = [[] for _ in puzzle.tiles]
+    for (c, t), v in p.items():
+        by_tile[t].append(v)
+    by_edge: list[list[int]] = [[] for _ in adjs]
+    for (k, _), v in e.items():
+        by_edge[k].append(v)
+    for lits in by_tile + by_edge:
+        clauses.extend(exactly_one(lits, pool, card))
     for c, d in free_outside:
         clauses.extend(exactly_one([o[c, d, lab] for lab in shows[c][d]], pool, card))
     cache: dict = {}

@@ -57,8 +57,11 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
     card = options.card
     for c in board.cells:
         clauses.extend(exactly_one([p[c, t] for t in tiles_of[c]], pool, card))
-    for t in range(len(puzzle.tiles)):
-        clauses.extend(exactly_one([v for (c, u), v in p.items() if u == t], pool, card))
+    by_tile: list[list[int]] = [[] for _ in puzzle.tiles]
+    for (c, t), v in p.items():
+        by_tile[t].append(v)
+    for lits in by_tile:
+        clauses.extend(exactly_one(lits, pool, card))
     for c in board.cells:
         clauses.extend(exactly_one([q[c, r] for r in range(4)], pool, card))
     sides_of: dict[int, list[int]] = {}

@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""Benchmark: export the 16x16 Eternity II puzzle as DIMACS (a script, not a unit test).
+
+    SATEDGE_BENCHMARKS=../shared/benchmarks .venv/bin/python experiments/bench-export.py [PRESET]
+
+Prints the encode and write times, the formula size and the peak memory of the process.
+"""
+
+import os
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from satedge.dimacs import write_dimacs
+from satedge.encode.presets import encode_preset, resolve
+from satedge.formats import load_puzzle
+
+
+def main() -> None:
+    bench = Path(os.environ.get("SATEDGE_BENCHMARKS", Path(__file__).resolve().parents[2] / "shared" / "benchmarks"))
+    e2 = bench / "eternity2" / "e2.puz"
+    if not e2.exists():
+        sys.exit(f"{e2} not found: set SATEDGE_BENCHMARKS")
+    preset = resolve(sys.argv[1] if len(sys.argv) > 1 else "edgecolor-heule2008")
+    puzzle = load_puzzle(e2)
+    t0 = time.perf_counter()
+    encoded = encode_preset(puzzle, preset)
+    t1 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as d:
+        n = write_dimacs(encoded, Path(d) / "e2.cnf", preset.name, str(e2))
+    t2 = time.perf_counter()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"Eternity II, {preset.name}: {encoded.nv} variables, {len(encoded.cnf.clauses)} clauses, {n / 1e6:.1f} MB; "
+          f"encode {t1 - t0:.2f} s + write {t2 - t1:.2f} s = {t2 - t0:.2f} s; peak memory {peak:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+"""DIMACS export and import: self-describing header, round trip, independent solvers, decode."""
+
+import csv
+import json
+import shutil
+import subprocess
+
+import pytest
+from pysat.formula import CNF
+from pysat.solvers import Solver
+
+from conftest import PUZZLES
+from satedge.checker import validate
+from satedge.dimacs import read_header, write_dimacs
+from satedge.encode.presets import encode_preset, presets
+from satedge.formats import load_puzzle
+
+HUNDE = PUZZLES / "hunde-spiel.yaml"
+
+
+def export(run_cli, tmp_path, preset, suffix=".cnf"):
+    f = tmp_path / f"h.{preset}{suffix}"
+    code, out, err = run_cli("encode", HUNDE, "--encoding", preset, "-o", f)
+    assert (code, err) == (0, "")
+    return f
+
+
+def declared_projection(path):
+    with open(path) as fh:
+        for line in fh:
+            if line.startswith("c p show "):
+                return [int(x) for x in line.split()[3:-1]]
+    raise AssertionError("no c p show line")
+
+
+@pytest.mark.parametrize("preset", sorted(presets()))
+def test_independent_pysat_enumeration(run_cli, tmp_path, preset):
+    f = export(run_cli, tmp_path, preset)
+    cnf = CNF(from_file=str(f))
+    show = declared_projection(f)
+    models = 0
+    with Solver(name="glucose4", bootstrap_with=cnf.clauses) as s:
+        while s.solve():
+            model = s.get_model()
+            models += 1
+            mf = tmp_path / f"m{models}.txt"
+            mf.write_text(" ".join(map(str, model)) + " 0\n")  # a bare list of literals
+            code, out, err = run_cli("decode", f, mf, "--json")
+            assert code == 0 and err == "", err
+            assert json.loads(out)["status"] == "SAT"
+            s.add_clause([-model[v - 1] for v in show])
+    assert models == 16  # edgecolor: no self-symmetric tile in Hunde-Spiel, so models = solutions
+
+
+@pytest.mark.skipif(shutil.which("cadical") is None, reason="Debian's cadical binary is not installed (.ci/run installs it)")
+@pytest.mark.parametrize("preset", sorted(presets()))
+def test_cadical_binary(run_cli, tmp_path, preset):
+    f = export(run_cli, tmp_path, preset, ".cnf.gz")
+    r = subprocess.run(["cadical", "-q", str(f)], capture_output=True, text=True)
+    assert r.returncode == 10 and r.stdout.startswith("s SATISFIABLE")
+    mf = tmp_path / "model.txt"
+    mf.write_text(r.stdout)
+    code, out, _ = run_cli("decode", f, mf, "--json")
+    puzzle = load_puzzle(HUNDE)
+    from satedge.formats import solution_from_json
+
+    assert code == 0 and validate(puzzle, solution_from_json(json.loads(out), puzzle)) is None
+
+
+@pytest.mark.skipif(shutil.which("cadical") is None, reason="Debian's cadical binary is not installed (.ci/run installs it)")
+def test_solver_cmd_counts(run_cli):
+    code, out, _ = run_cli("count", HUNDE, "--solver-cmd", "cadical -q", "--encoding", "support-seqcounter", "--json")
+    row = json.loads(out)
+    assert code == 0 and (row["solutions"], row["distinct"], row["unique"]) == (16, 8, 2)
+    assert row["solver"] == "cmd:cadical -q"
+
+
+@pytest.mark.parametrize("suffix", [".cnf", ".cnf.gz", ".cnf.xz"])
+@pytest.mark.parametrize("preset", sorted(presets()))
+def test_round_trip(tmp_path, preset, suffix):
+    e = encode_preset(load_puzzle(HUNDE), presets()[preset])
+    f = tmp_path / f"x{suffix}"
+    write_dimacs(e, f, preset, str(HUNDE))
+    back = CNF(from_file=str(f))
+    assert back.clauses == e.cnf.clauses and back.nv == e.nv
+    info = read_header(f)
+    assert info["encoding"]["name"] == preset and info["p"] == (e.nv, len(e.cnf.clauses))
+    assert len(declared_projection(f) if suffix == ".cnf" else e.decision) == len(e.decision)
+
+
+def test_header_describes_variables(run_cli, tmp_path):
+    f = export(run_cli, tmp_path, "direct-pairwise")
+    text = f.read_text()
+    assert "c var 1 x 0 0 0\n" in text and "c encoding: direct-pairwise (base direct, card pairwise" in text
+    assert "c puzzle path: " in text and "c ind 1 2 3 " in text
+
+
+def test_stdout_and_batch(run_cli, tmp_path):
+    code, out, _ = run_cli("encode", HUNDE, "--encoding", "split", "--card", "ladder")
+    assert code == 0 and "\np cnf " in out
+    code, _, err = run_cli("encode", HUNDE, PUZZLES / "insects.yaml", "--all-presets", "-o", tmp_path / "all")
+    assert code == 0
+    rows = list(csv.DictReader(open(tmp_path / "all" / "manifest.csv")))
+    assert len(rows) == 2 * len(presets())
+    assert list(rows[0]) == ["file", "puzzle", "encoding", "variables", "clauses", "bytes"]
+    for r in rows:
+        f = tmp_path / "all" / r["file"]
+        assert int(r["bytes"]) == f.stat().st_size
+        assert len(CNF(from_file=str(f)).clauses) == int(r["clauses"])
+
+
+def test_decode_unsat_and_competition_format(run_cli, tmp_path):
+    f = export(run_cli, tmp_path, "support-seqcounter")
+    m = tmp_path / "unsat.txt"
+    m.write_text("c solver says\ns UNSATISFIABLE\n")
+    assert run_cli("decode", f, m) == (1, "UNSATISFIABLE\n", "")
+
+
+def bad(run_cli, *argv):
+    code, out, err = run_cli(*argv)
+    assert code == 2 and out == "" and err.count("\n") == 1, (code, out, err)
+    return err
+
+
+def test_decode_bad_input(run_cli, tmp_path):
+    f = export(run_cli, tmp_path, "direct-pairwise")
+    nv = read_header(f)["p"][0]
+    good = CNF(from_file=str(f))
+    with Solver(name="minisat22", bootstrap_with=good.clauses) as s:
+        s.solve()
+        model = s.get_model()
+    m = tmp_path / "m.txt"
+    m.write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+    assert run_cli("decode", f, m)[0] == 0
+    # literal out of range
+    m2 = tmp_path / "m2.txt"
+    m2.write_text(f"v 1 -2 {nv + 5} 0\n")
+    assert bad(run_cli, "decode", f, m2) == f"satedge: error: {m2}: line 1: literal {nv + 5} out of range: the formula has {nv} variables\n"
+    # garbage model
+    m3 = tmp_path / "m3.txt"
+    m3.write_text("v 1 two 3\n")
+    assert bad(run_cli, "decode", f, m3) == f"satedge: error: {m3}: line 1: 'two' is not a literal\n"
+    # a model of another formula: every variable negated falsifies the exactly-one clauses
+    m4 = tmp_path / "m4.txt"
+    m4.write_text(" ".join(str(-v) for v in range(1, nv + 1)) + " 0\n")
+    assert "the model falsifies clause 1 (" in bad(run_cli, "decode", f, m4)
+    # truncated CNF
+    t = tmp_path / "trunc.cnf"
+    text = f.read_text()
+    t.write_text(text[: len(text) // 2])
+    assert "cannot read the clauses (truncated or not DIMACS)" in bad(run_cli, "decode", t, m)
+    # garbage CNF
+    g = tmp_path / "garbage.cnf"
+    g.write_bytes(b"\x00\xffnot a cnf")
+    assert bad(run_cli, "decode", g, m).startswith(f"satedge: error: {g}: ")
+    # no header
+    h = tmp_path / "plain.cnf"
+    h.write_text("p cnf 2 1\n1 2 0\n")
+    assert bad(run_cli, "decode", h, m) == f"satedge: error: {h}: no satedge header: this file was not written by satedge encode\n"
+    # hash mismatch: another puzzle given
+    assert "does not match the formula (sha256 differs" in bad(run_cli, "decode", f, m, "--puzzle", PUZZLES / "insects.yaml")
+    # no model at all
+    e = tmp_path / "empty.txt"
+    e.write_text("c nothing\n")
+    assert "no model" in bad(run_cli, "decode", f, e)
