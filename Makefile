@@ -14,13 +14,15 @@ $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
 	touch $@
 
 demo: $(VENV)/.installed-all
-	$(BIN)/satedge count puzzles/*.yaml
+	$(BIN)/satedge run experiments/demo.yaml --out out/demo --resume
+	$(BIN)/satedge report out/demo --compare edgecolor-heule2008/cadical195 support-seqcounter/cadical195
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q
 
 bench: $(VENV)/.installed-test
-	$(BIN)/python benchmarks/backtrack.py
+	$(BIN)/python experiments/bench-backtrack.py
+	$(BIN)/python experiments/bench-export.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

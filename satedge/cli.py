@@ -279,6 +279,29 @@ def _cmd_solvers(args) -> int:
     return 0
 
 
+def _cmd_run(args) -> int:
+    from .experiment.report import report
+    from .experiment.runner import run_experiment
+    from .experiment.spec import load_spec
+
+    spec = load_spec(args.spec)
+    out = Path(args.out or Path("out") / spec.name)
+    n = run_experiment(spec, out, workers=args.workers, resume=args.resume, executor=args.executor,
+                       scheduler=args.scheduler)
+    print(f"{spec.name}: {n} runs done, {len(spec.runs) - n} were there already; results in {out}/results.jsonl",
+          file=sys.stderr)
+    return 0
+
+
+def _cmd_report(args) -> int:
+    from .experiment.report import report
+
+    table, files = report(Path(args.dir), tuple(args.compare) if args.compare else None, with_plots=not args.no_plots)
+    print(table)
+    print(f"\nsummary.csv and {len(files)} plot files in {args.dir}/", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="satedge", description="Edge-matching puzzles and their SAT encodings.")
     parser.add_argument("--version", action="version", version=f"satedge {__version__}")
@@ -349,6 +372,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: one per core)")
     p.add_argument("--json", action="store_true", help='one object {"examples", "checks", "mismatches", "seconds"}')
     p.set_defaults(func=_cmd_crosscheck)
+
+    p = sub.add_parser("run", help="run an experiment spec: every puzzle x encoding x solver, isolated and limited")
+    p.add_argument("spec", metavar="SPEC", help="experiment spec (YAML, see experiments/demo.yaml)")
+    p.add_argument("--out", metavar="DIR", help="results folder (default out/NAME)")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="runs at a time (default: one per core)")
+    p.add_argument("--resume", action="store_true", help="finish an interrupted experiment, running nothing twice")
+    p.add_argument("--executor", choices=["local", "dask"], default="local")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://10.0.0.1:8786")
+    p.set_defaults(func=_cmd_run)
+
+    p = sub.add_parser("report", help="tables and plots of an experiment's results")
+    p.add_argument("dir", metavar="DIR")
+    p.add_argument("--compare", nargs=2, metavar=("A", "B"), help="scatter plot of two configurations ENCODING/SOLVER")
+    p.add_argument("--no-plots", action="store_true", help="only the table and summary.csv")
+    p.set_defaults(func=_cmd_report)
 
     p = sub.add_parser("check", help="validate a solution (JSON as solve --json prints it, or .sol)")
     p.add_argument("puzzle", metavar="PUZZLE")

@@ -1,0 +1,1 @@
+"""Encoding comparison experiments: specs, isolated runs, executors, reports."""

@@ -1,0 +1,87 @@
+"""Where runs execute: on this machine (``local``) or on a Dask cluster (``dask``).
+
+Either way a run is :func:`run_payload`: a fresh ``python -m satedge.experiment.worker`` process
+in its own session, killed with its whole process group at the timeout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from typing import Callable, Iterable
+
+from ..errors import SatedgeError
+
+GRACE = 0.5  # seconds between a run's timeout and the kill
+
+
+def run_payload(payload: dict, timeout: float) -> dict:
+    """Execute one run in its own process; always returns a result (TIMEOUT, MEMOUT, ERROR too)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "satedge.experiment.worker"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(json.dumps(payload), timeout=timeout + GRACE)
+    except subprocess.TimeoutExpired:
+        _kill(proc)
+        return {"status": "TIMEOUT", "wall_seconds": round(time.perf_counter() - t0, 3)}
+    finally:
+        _kill(proc)  # nothing of the run's session survives it
+    wall = round(time.perf_counter() - t0, 3)
+    try:
+        result = json.loads(out.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        tail = (err or "").strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
+        memout = any(k in (err or "") for k in ("MemoryError", "bad_alloc", "Cannot allocate", "out of memory"))
+        result = {"status": "MEMOUT" if memout else "ERROR", "error": tail[0]}
+    solve = result.get("solve_seconds")
+    if result.get("status") in ("SAT", "UNSAT") and solve is not None and (result.get("encode_seconds") or 0) + solve > timeout:
+        result["status"] = "TIMEOUT"  # finished, but past the limit
+    result["wall_seconds"] = wall
+    return result
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()
+
+
+def run_local(jobs: Iterable[tuple[str, dict]], timeout: float, workers: int, done: Callable[[str, dict], None]) -> None:
+    """Run ``(id, payload)`` jobs, ``workers`` at a time; ``done(id, result)`` as each ends."""
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        futures = {pool.submit(run_payload, payload, timeout): rid for rid, payload in jobs}
+        for f in as_completed(futures):
+            done(futures[f], f.result())
+
+
+def run_dask(jobs: Iterable[tuple[str, dict]], timeout: float, scheduler: str | None, done: Callable[[str, dict], None],
+             client=None) -> None:
+    """The same runs on a Dask distributed cluster (``Client(scheduler)``), results streaming back."""
+    try:
+        from dask.distributed import Client, as_completed as dask_completed
+    except ImportError:
+        raise SatedgeError("the dask executor needs the 'dist' extra: pip install 'satedge[dist]'") from None
+    own = client is None
+    if own:
+        if not scheduler:
+            raise SatedgeError("--executor dask needs --scheduler ADDRESS")
+        try:
+            client = Client(scheduler, timeout="10s")
+        except OSError as e:
+            raise SatedgeError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+    try:
+        futures = {client.submit(run_payload, payload, timeout, pure=False, key=f"satedge-run-{rid}"): rid
+                   for rid, payload in jobs}
+        for f in dask_completed(list(futures)):
+            done(futures[f], f.result())
+    finally:
+        if own:
+            client.close()

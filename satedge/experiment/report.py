@@ -1,0 +1,152 @@
+"""``satedge report``: per encoding x solver, what the runs of an experiment found.
+
+A Markdown table on stdout, ``summary.csv``, and PNG + SVG plots (matplotlib, extra ``plot``):
+``cactus`` (instances solved against time), ``sizes`` (formula size per encoding) and, with
+``--compare A B``, ``scatter`` (time of A against time of B on the same instances).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import statistics
+from pathlib import Path
+
+from ..errors import SatedgeError
+from .runner import RESULTS, read_results
+
+SOLVED = ("SAT", "UNSAT")
+COLUMNS = ["configuration", "runs", "solved", "timeouts", "memouts", "errors", "par2", "median_s", "mean_s",
+           "conflicts", "variables", "clauses"]
+
+
+def config_of(r: dict) -> str:
+    return f"{r['encoding']}/{r['solver']}"
+
+
+def run_time(r: dict) -> float:
+    return (r.get("encode_seconds") or 0.0) + (r.get("solve_seconds") or 0.0)
+
+
+def summarize(rows: list[dict]) -> list[dict]:
+    """One line per configuration, best PAR-2 first."""
+    groups: dict[str, list[dict]] = {}
+    for r in rows:
+        groups.setdefault(config_of(r), []).append(r)
+    out = []
+    for name, rs in groups.items():
+        solved = [r for r in rs if r["status"] in SOLVED]
+        times = [run_time(r) for r in solved]
+        par2 = statistics.fmean(run_time(r) if r["status"] in SOLVED else 2 * r["timeout"] for r in rs)
+        conflicts = [r["stats"]["conflicts"] for r in solved if r.get("stats")]
+        mean_of = lambda key: statistics.fmean([r[key] for r in rs if r.get(key) is not None] or [0])  # noqa: E731
+        out.append({
+            "configuration": name, "runs": len(rs), "solved": len(solved),
+            "timeouts": sum(r["status"] == "TIMEOUT" for r in rs), "memouts": sum(r["status"] == "MEMOUT" for r in rs),
+            "errors": sum(r["status"] == "ERROR" for r in rs), "par2": round(par2, 3),
+            "median_s": round(statistics.median(times), 3) if times else None,
+            "mean_s": round(statistics.fmean(times), 3) if times else None,
+            "conflicts": round(statistics.fmean(conflicts)) if conflicts else None,
+            "variables": round(mean_of("variables")), "clauses": round(mean_of("clauses")),
+        })
+    return sorted(out, key=lambda s: (s["par2"], s["configuration"]))
+
+
+def markdown(summary: list[dict]) -> str:
+    def cell(v) -> str:
+        return "-" if v is None else f"{v:,}" if isinstance(v, int) else str(v)
+
+    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    lines += ["| " + " | ".join(cell(s[c]) for c in COLUMNS) + " |" for s in summary]
+    return "\n".join(lines)
+
+
+def write_csv(summary: list[dict], path: Path) -> None:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=COLUMNS)
+    w.writeheader()
+    w.writerows(summary)
+    path.write_text(buf.getvalue(), encoding="utf-8")
+
+
+def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -> list[Path]:
+    """Cactus, size and (with ``compare``) scatter plots as PNG and SVG; the files written."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise SatedgeError("plots need matplotlib: pip install 'satedge[plot]'") from None
+    written: list[Path] = []
+
+    def save(fig, stem: str) -> None:
+        for ext in ("png", "svg"):
+            f = out / f"{stem}.{ext}"
+            fig.savefig(f, dpi=150, bbox_inches="tight")
+            written.append(f)
+        plt.close(fig)
+
+    configs = sorted({config_of(r) for r in rows})
+    timeout = max(r["timeout"] for r in rows)
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for name in configs:
+        times = sorted(run_time(r) for r in rows if config_of(r) == name and r["status"] in SOLVED)
+        if times:
+            ax.step(range(1, len(times) + 1), times, where="post", marker=".", label=name)
+    ax.set_xlabel("instances solved")
+    ax.set_ylabel("time per instance (s, log scale)")
+    ax.set_yscale("log")
+    ax.set_title(f"Cactus plot: {rows[0]['experiment']} (timeout {timeout:g} s)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left")
+    save(fig, "cactus")
+
+    encodings = sorted({r["encoding"] for r in rows if r.get("clauses")})
+    if encodings:
+        fig, ax = plt.subplots(figsize=(8, 4))
+        clauses = [statistics.fmean(r["clauses"] for r in rows if r["encoding"] == e and r.get("clauses")) for e in encodings]
+        variables = [statistics.fmean(r["variables"] for r in rows if r["encoding"] == e and r.get("variables")) for e in encodings]
+        xs = range(len(encodings))
+        ax.bar([x - 0.2 for x in xs], variables, width=0.4, label="variables")
+        ax.bar([x + 0.2 for x in xs], clauses, width=0.4, label="clauses")
+        ax.set_xticks(list(xs), encodings, rotation=20, ha="right", fontsize=8)
+        ax.set_yscale("log")
+        ax.set_ylabel("mean over the instances (log scale)")
+        ax.set_title("Formula size per encoding")
+        ax.legend()
+        ax.grid(True, axis="y", which="both", alpha=0.3)
+        save(fig, "sizes")
+
+    if compare:
+        a, b = compare
+        for name in compare:
+            if name not in configs:
+                raise SatedgeError(f"--compare: no configuration {name!r}; there are {', '.join(configs)}")
+        key = lambda r: (r["puzzle_sha256"], r["repetition"])  # noqa: E731
+        ta = {key(r): (run_time(r) if r["status"] in SOLVED else timeout) for r in rows if config_of(r) == a}
+        tb = {key(r): (run_time(r) if r["status"] in SOLVED else timeout) for r in rows if config_of(r) == b}
+        common = sorted(set(ta) & set(tb))
+        fig, ax = plt.subplots(figsize=(5.5, 5.5))
+        ax.scatter([ta[k] for k in common], [tb[k] for k in common], s=18)
+        lo = max(1e-3, min([ta[k] for k in common] + [tb[k] for k in common] + [timeout]) / 2)
+        ax.plot([lo, timeout * 1.2], [lo, timeout * 1.2], color="grey", linewidth=0.8)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel(f"{a} (s)")
+        ax.set_ylabel(f"{b} (s)")
+        ax.set_title(f"{len(common)} instances; timeouts at {timeout:g} s")
+        ax.grid(True, which="both", alpha=0.3)
+        save(fig, "scatter")
+    return written
+
+
+def report(out: Path, compare: tuple[str, str] | None = None, with_plots: bool = True) -> tuple[str, list[Path]]:
+    """The Markdown table (also ``summary.csv``) and the plots of an experiment folder."""
+    rows = read_results(out / RESULTS)
+    if not rows:
+        raise SatedgeError(f"no results in {out / RESULTS}")
+    summary = summarize(rows)
+    write_csv(summary, out / "summary.csv")
+    files = plots(rows, out, compare) if with_plots else []
+    return markdown(summary), files

@@ -1,0 +1,105 @@
+"""``satedge run``: every run of a spec, isolated, limited, appended to ``DIR/results.jsonl``.
+
+A result line is written and flushed when its run ends, so killing the runner loses at most the
+runs in flight; ``resume`` skips every run whose id is already in the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from ..errors import SatedgeError
+from ..formats import puzzle_to_yaml
+from .executors import run_dask, run_local
+from .spec import Run, Spec
+
+RESULTS = "results.jsonl"
+
+
+def payload(run: Run, spec: Spec) -> dict:
+    return {"puzzle_yaml": puzzle_to_yaml(run.puzzle.with_(planted=None)), "encoding": run.preset.name,
+            "base": run.preset.base, "options": run.preset.options.as_dict(), "solver": run.solver,
+            "task": run.task, "mode": run.mode, "memory_mb": spec.memory}
+
+
+def row(run: Run, spec: Spec, result: dict) -> dict:
+    p = run.puzzle
+    out = {"id": run.id, "experiment": spec.name, "puzzle": run.puzzle_path, "puzzle_name": p.name,
+           "puzzle_sha256": run.puzzle_sha256, "rows": p.rows, "cols": p.cols, "encoding": run.preset.name,
+           "base": run.preset.base, "options": run.preset.options.as_dict(), "solver": run.solver,
+           "task": run.task, "mode": run.mode, "repetition": run.repetition, "timeout": spec.timeout,
+           "memory_mb": spec.memory}
+    out.update(result)
+    return out
+
+
+def read_results(path: Path) -> list[dict]:
+    """The complete lines of a results file (a line cut short by a kill is dropped)."""
+    rows = []
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return rows
+
+
+class Progress:
+    """done/total and ETA on stderr, only when stderr is a terminal."""
+
+    def __init__(self, total: int, stream=sys.stderr):
+        self.total, self.done, self.t0, self.stream = total, 0, time.monotonic(), stream
+        self.live = stream.isatty()
+
+    def step(self) -> None:
+        self.done += 1
+        if not self.live:
+            return
+        elapsed = time.monotonic() - self.t0
+        eta = elapsed / self.done * (self.total - self.done) if self.done else 0
+        width = 30
+        fill = int(width * self.done / max(1, self.total))
+        self.stream.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {self.done}/{self.total} ETA {int(eta) // 60}:{int(eta) % 60:02d} ")
+        if self.done == self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def run_experiment(spec: Spec, out: Path, workers: int = 1, resume: bool = False, executor: str = "local",
+                   scheduler: str | None = None, client=None) -> int:
+    """Run what is left of ``spec`` into ``out``; returns the number of runs executed."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / RESULTS
+    done_rows = read_results(path)
+    if done_rows and not resume:
+        raise SatedgeError(f"{len(done_rows)} results already there: use --resume to finish them, or another --out", path)
+    if done_rows:  # rewrite without a torn last line, so appends start on a fresh line
+        text = "".join(json.dumps(r) + "\n" for r in done_rows)
+        if text != path.read_text(encoding="utf-8"):
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, path)
+    finished = {r.get("id") for r in done_rows}
+    todo = [r for r in spec.runs if r.id not in finished]
+    by_id = {r.id: r for r in todo}
+    progress = Progress(len(todo))
+    with open(path, "a", encoding="utf-8") as fh:
+        def done(rid: str, result: dict) -> None:
+            fh.write(json.dumps(row(by_id[rid], spec, result)) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+            progress.step()
+
+        jobs = [(r.id, payload(r, spec)) for r in todo]
+        if executor == "dask":
+            run_dask(jobs, spec.timeout, scheduler, done, client=client)
+        elif executor == "local":
+            run_local(jobs, spec.timeout, workers, done)
+        else:
+            raise SatedgeError(f"unknown executor {executor!r}; choose local or dask")
+    return len(todo)

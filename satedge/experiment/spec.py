@@ -1,0 +1,177 @@
+"""Experiment specs: YAML files that say which puzzles, encodings, solvers and limits to run.
+
+```yaml
+name: demo
+puzzles:                       # paths are relative to the spec file
+  - ../puzzles/*.yaml          # globs of any supported format
+  - generate: {rows: 5, colors: 6, border_colors: 2, frame: true, seeds: [1, 2, 3]}
+encodings:                     # preset names, base names, or inline base + options
+  - edgecolor-heule2008
+  - {base: support, card: totalizer, symmetry: rotation}
+solvers: [cadical195, glucose4, "cmd:cadical -q"]
+task: solve                    # or {count: solutions | distinct | unique}
+timeout: 60                    # seconds per run
+memory: 4096                   # MB per run
+repeat: 1
+```
+
+Everything is checked before any run starts; every problem is listed in one error.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from ..encode import Options
+from ..encode.presets import Preset, resolve
+from ..errors import SatedgeError
+from ..formats import load_puzzle, puzzle_to_yaml
+from ..generate import Params, generate
+from ..puzzle import Puzzle
+from ..solving import MODES, check_solver
+
+KEYS = {"name", "puzzles", "encodings", "solvers", "task", "timeout", "memory", "repeat"}
+GEN_KEYS = {"rows", "cols", "colors", "border_colors", "matching", "frame", "topology", "clues", "model", "seeds"}
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run: a puzzle, an encoding, a solver, a task, a repetition."""
+
+    puzzle_path: str
+    puzzle: Puzzle
+    preset: Preset
+    solver: str
+    task: str
+    mode: str
+    repetition: int
+
+    @property
+    def puzzle_sha256(self) -> str:
+        return hashlib.sha256(puzzle_to_yaml(self.puzzle.with_(planted=None)).encode()).hexdigest()
+
+    @property
+    def id(self) -> str:
+        key = [self.puzzle_sha256, self.preset.base, self.preset.options.as_dict(), self.solver, self.task, self.mode,
+               self.repetition]
+        return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+
+
+@dataclass
+class Spec:
+    name: str
+    path: Path
+    runs: list[Run] = field(default_factory=list)
+    timeout: float = 60.0
+    memory: int = 4096
+    task: str = "solve"
+    mode: str = "solutions"
+
+
+def _puzzles(entries, base: Path, problems: list[str]) -> list[tuple[str, Puzzle]]:
+    out: list[tuple[str, Puzzle]] = []
+    for entry in entries if isinstance(entries, list) else [entries]:
+        if isinstance(entry, str):
+            pattern = entry if Path(entry).is_absolute() else str(base / entry)
+            files = sorted(glob.glob(pattern))
+            if not files:
+                problems.append(f"no file matches {entry!r}")
+            for f in files:
+                try:
+                    out.append((str(Path(f)), load_puzzle(f)))
+                except SatedgeError as e:
+                    problems.append(str(e))
+        elif isinstance(entry, dict) and set(entry) == {"generate"} and isinstance(entry["generate"], dict):
+            g = dict(entry["generate"])
+            unknown = sorted(set(g) - GEN_KEYS)
+            if unknown:
+                problems.append(f"unknown generate key(s) {', '.join(unknown)}")
+                continue
+            seeds = g.pop("seeds", [0])
+            g.setdefault("cols", g.get("rows", 4))
+            try:
+                params = Params(**g)
+                for s in seeds if isinstance(seeds, list) else [seeds]:
+                    p = generate(params, int(s))
+                    out.append((f"generated:{p.name}", p))
+            except (SatedgeError, TypeError, ValueError) as e:
+                problems.append(f"generate {entry['generate']}: {e}")
+        else:
+            problems.append(f"a puzzles entry is a glob or {{generate: {{...}}}}, not {entry!r}")
+    return out
+
+
+def _encodings(entries, problems: list[str]) -> list[Preset]:
+    out = []
+    for entry in entries if isinstance(entries, list) else [entries]:
+        try:
+            if isinstance(entry, str):
+                out.append(resolve(entry))
+            elif isinstance(entry, dict) and "base" in entry:
+                opts = {k: v for k, v in entry.items() if k not in ("base", "name")}
+                p = resolve(entry["base"])
+                options = Options(**opts)
+                label = entry.get("name") or p.name + "".join(f"+{k}={str(v).lower()}" for k, v in sorted(opts.items()))
+                out.append(Preset(label, p.base, options))
+            else:
+                problems.append(f"an encoding is a name or {{base: ..., card: ...}}, not {entry!r}")
+        except (SatedgeError, TypeError) as e:
+            problems.append(str(e).replace("__init__() got an ", ""))
+    return out
+
+
+def load_spec(path: str | Path) -> Spec:
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SatedgeError("no such file", path) from None
+    except (OSError, yaml.YAMLError) as e:
+        raise SatedgeError(f"not a readable YAML spec: {e.__class__.__name__}", path) from None
+    if not isinstance(data, dict):
+        raise SatedgeError("a spec is a mapping with name, puzzles, encodings, solvers, task, timeout", path)
+    problems: list[str] = []
+    unknown = sorted(set(map(str, data)) - KEYS)
+    if unknown:
+        problems.append(f"unknown key(s) {', '.join(unknown)}")
+    for key in ("name", "puzzles", "encodings", "solvers"):
+        if key not in data:
+            problems.append(f"missing key {key!r}")
+    puzzles = _puzzles(data.get("puzzles") or [], path.parent, problems)
+    presets = _encodings(data.get("encodings") or [], problems)
+    solvers = []
+    for s in data.get("solvers") or []:
+        try:
+            solvers.append(check_solver(str(s)) if s != "backtrack" else "backtrack")
+        except SatedgeError as e:
+            problems.append(str(e))
+    task, mode = data.get("task", "solve"), "solutions"
+    if isinstance(task, dict) and set(task) == {"count"}:
+        task, mode = "count", task["count"]
+        if mode not in MODES:
+            problems.append(f"count mode must be one of {', '.join(MODES)}, not {mode!r}")
+    elif task != "solve":
+        problems.append(f"task must be solve or {{count: MODE}}, not {task!r}")
+    timeout, memory, repeat = data.get("timeout", 60), data.get("memory", 4096), data.get("repeat", 1)
+    for key, v in (("timeout", timeout), ("memory", memory), ("repeat", repeat)):
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or v <= 0:
+            problems.append(f"{key} must be a positive number, not {v!r}")
+    if problems:
+        raise SatedgeError("; ".join(problems), path)
+    spec = Spec(str(data["name"]), path, timeout=float(timeout), memory=int(memory), task=task, mode=mode)
+    seen = set()
+    for rep in range(int(repeat)):
+        for ppath, puzzle in puzzles:
+            for solver in solvers:
+                for preset in presets if solver != "backtrack" else [Preset("backtrack", "backtrack", Options())]:
+                    run = Run(ppath, puzzle, preset, solver, task, mode, rep)
+                    if run.id not in seen:
+                        seen.add(run.id)
+                        spec.runs.append(run)
+    return spec

@@ -1,0 +1,89 @@
+"""One experiment run in its own process: ``python -m satedge.experiment.worker`` reads a JSON
+payload on stdin and writes one JSON result on stdout.
+
+The process caps its own address space (``RLIMIT_AS``) at the run's memory limit; the runner
+kills its whole session at the timeout.  A run that runs out of memory reports ``MEMOUT``.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import resource
+import socket
+import sys
+import time
+
+
+def environment() -> dict:
+    import pysat
+
+    from .. import __version__
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as fh:
+            cpu = next((line.split(":", 1)[1].strip() for line in fh if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    return {"satedge": __version__, "pysat": getattr(pysat, "__version__", "?"), "python": platform.python_version(),
+            "host": socket.gethostname(), "cpu": cpu}
+
+
+def execute(payload: dict) -> dict:
+    """Run one payload in this process and return its result fields."""
+    from ..encode import Options
+    from ..encode.presets import Preset, encode_preset
+    from ..formats import puzzle_from_dict
+    from ..solving import Enumerator, Stats
+    from .. import backtrack, symmetry
+
+    import yaml
+
+    out: dict = {"status": "ERROR", "variables": None, "clauses": None, "encode_seconds": None,
+                 "solve_seconds": None, "models": 0, "stats": None}
+    puzzle = puzzle_from_dict(yaml.safe_load(payload["puzzle_yaml"]))
+    task, mode = payload["task"], payload["mode"]
+    t0 = time.perf_counter()
+    if payload["solver"] == "backtrack":
+        sols = backtrack.solutions(puzzle, limit=1 if task == "solve" else None)
+        if task == "count" and mode != "solutions":
+            c = symmetry.count(puzzle, sols)
+            n = getattr(c, mode)
+        else:
+            n = sum(1 for _ in sols)
+        out.update(models=n, solve_seconds=time.perf_counter() - t0, encode_seconds=0.0)
+    else:
+        preset = Preset(payload["encoding"], payload["base"], Options(**payload["options"]))
+        encoded = encode_preset(puzzle, preset)
+        t1 = time.perf_counter()
+        out.update(variables=encoded.nv, clauses=len(encoded.cnf.clauses), encode_seconds=t1 - t0)
+        stats = Stats()
+        with Enumerator(encoded, payload["solver"], stats) as e:
+            n = sum(1 for _ in e.solutions(mode, limit=1 if task == "solve" else None))
+        out.update(models=n, solve_seconds=time.perf_counter() - t1, stats=stats.counters, solver_calls=stats.calls)
+    out["status"] = "SAT" if n else "UNSAT"
+    return out
+
+
+def main() -> None:
+    payload = json.loads(sys.stdin.read())
+    limit = int(payload["memory_mb"]) * 1024 * 1024
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ValueError, OSError):
+        pass
+    try:
+        out = execute(payload)
+    except MemoryError:
+        out = {"status": "MEMOUT"}
+    except Exception as e:  # noqa: BLE001 - every failure of a run is a result
+        out = {"status": "ERROR", "error": f"{e.__class__.__name__}: {e}"}
+    out["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    out["env"] = environment()
+    sys.stdout.write(json.dumps(out) + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

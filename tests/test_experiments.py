@@ -1,0 +1,156 @@
+"""Experiments: spec validation, isolated runs with timeouts, resume after SIGKILL, Dask, reports."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import ROOT
+from satedge.experiment.report import report
+from satedge.experiment.runner import read_results, run_experiment
+from satedge.experiment.spec import load_spec
+
+SMALL = """name: small
+puzzles:
+  - {root}/puzzles/hunde-spiel.yaml
+  - {root}/puzzles/insects.yaml
+  - generate: {{rows: 4, colors: 4, border_colors: 2, frame: true, seeds: [1, 2]}}
+encodings: [support-seqcounter, {{base: edgecolor, card: ladder}}]
+solvers: [cadical195, glucose4]
+task: solve
+timeout: 20
+memory: 2048
+"""
+
+
+def write_spec(tmp_path, text=SMALL, name="spec.yaml"):
+    f = tmp_path / name
+    f.write_text(text.format(root=ROOT))
+    return f
+
+
+def test_spec_runs_and_ids(tmp_path):
+    spec = load_spec(write_spec(tmp_path))
+    assert len(spec.runs) == 4 * 2 * 2
+    assert len({r.id for r in spec.runs}) == 16
+    assert {r.preset.name for r in spec.runs} == {"support-seqcounter", "edgecolor+card=ladder"}
+
+
+def test_spec_validation_lists_every_problem(run_cli, tmp_path):
+    f = write_spec(tmp_path, """name: bad
+puzzles: [nowhere/*.yaml]
+encodings: [nope]
+solvers: [cadical195, minisat99]
+colour: red
+timeout: -1
+""")
+    code, out, err = run_cli("run", f, "--out", tmp_path / "o")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"satedge: error: {f}: unknown key(s) colour; no file matches 'nowhere/*.yaml'; "
+                          "unknown encoding 'nope'; choose from ")
+    assert "unknown solver 'minisat99'" in err and "timeout must be a positive number, not -1" in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_run_report_and_plots(run_cli, tmp_path):
+    out = tmp_path / "out"
+    code, _, err = run_cli("run", write_spec(tmp_path), "--out", out, "--workers", "2")
+    assert code == 0
+    rows = read_results(out / "results.jsonl")
+    assert len(rows) == 16 and {r["status"] for r in rows} == {"SAT"}
+    r = rows[0]
+    for key in ("id", "puzzle", "puzzle_sha256", "encoding", "options", "solver", "task", "status", "variables",
+                "clauses", "encode_seconds", "solve_seconds", "models", "stats", "peak_memory_mb", "env"):
+        assert key in r, key
+    assert set(r["env"]) == {"satedge", "pysat", "python", "host", "cpu"}
+    assert set(r["stats"]) == {"conflicts", "decisions", "propagations", "restarts"}
+    code, table, _ = run_cli("report", out, "--compare", "support-seqcounter/cadical195", "edgecolor+card=ladder/glucose4")
+    assert code == 0 and table.splitlines()[0].startswith("| configuration | runs | solved | timeouts |")
+    assert len(table.splitlines()) == 2 + 4
+    assert (out / "summary.csv").read_text().startswith("configuration,runs,solved,timeouts")
+    for stem in ("cactus", "sizes", "scatter"):
+        for ext in ("png", "svg"):
+            assert (out / f"{stem}.{ext}").stat().st_size > 1000
+    code, _, err = run_cli("run", write_spec(tmp_path), "--out", out)
+    assert code == 2 and "16 results already there: use --resume" in err
+
+
+def worker_processes():
+    found = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                cmd = open(f"/proc/{d}/cmdline", "rb").read()
+            except OSError:
+                continue
+            if b"satedge.experiment.worker" in cmd:
+                found.append(int(d))
+    return found
+
+
+def test_timeout_kills_run(tmp_path):
+    from satedge.formats import save_puzzle
+    from satedge.generate import Params, generate
+
+    save_puzzle(generate(Params(rows=7, cols=7, colors=8, border_colors=3, frame=True), seed=1), tmp_path / "hard.yaml")
+    f = write_spec(tmp_path, f"""name: hard
+puzzles: [hard.yaml]
+encodings: [support-seqcounter]
+solvers: [cadical195]
+timeout: 2
+""")
+    t0 = time.monotonic()
+    run_experiment(load_spec(f), tmp_path / "out", workers=1)
+    elapsed = time.monotonic() - t0
+    (row,) = read_results(tmp_path / "out" / "results.jsonl")
+    assert row["status"] == "TIMEOUT" and row["wall_seconds"] < 3.0
+    assert elapsed < 4.0
+    assert worker_processes() == []
+
+
+def test_sigkill_then_resume(tmp_path):
+    spec_text = SMALL.replace("seeds: [1, 2]", "seeds: [1, 2, 3, 4, 5, 6]")
+    f = write_spec(tmp_path, spec_text)
+    total = len(load_spec(f).runs)
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "satedge", "run", str(f), "--out", str(out), "--workers", "1"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    results = out / "results.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if results.exists() and len(read_results(results)) >= 3:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    before = len(read_results(results))
+    assert 3 <= before < total
+    r = subprocess.run([sys.executable, "-m", "satedge", "run", str(f), "--out", str(out), "--resume"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    rows = read_results(results)
+    ids = [row["id"] for row in rows]
+    assert len(ids) == total and len(set(ids)) == total
+    assert {run.id for run in load_spec(f).runs} == set(ids)
+
+
+def test_dask_same_rows_as_local(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    f = write_spec(tmp_path)
+    run_experiment(load_spec(f), tmp_path / "local", workers=2)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None,
+                                  protocol="tcp", host="127.0.0.1") as cluster:
+        code = subprocess.run([sys.executable, "-m", "satedge", "run", str(f), "--out", str(tmp_path / "dask"),
+                               "--executor", "dask", "--scheduler", cluster.scheduler_address],
+                              capture_output=True, text=True)
+        assert code.returncode == 0, code.stderr
+    timing = {"encode_seconds", "solve_seconds", "wall_seconds", "peak_memory_mb", "stats", "solver_calls"}
+
+    def strip(rows):
+        return sorted((json.dumps({k: v for k, v in r.items() if k not in timing}, sort_keys=True) for r in rows))
+
+    assert strip(read_results(tmp_path / "local" / "results.jsonl")) == strip(read_results(tmp_path / "dask" / "results.jsonl"))
