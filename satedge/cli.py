@@ -302,6 +302,31 @@ def _cmd_report(args) -> int:
     return 0
 
 
+def _cmd_render(args) -> int:
+    from .render import save_picture, to_svg
+
+    puzzle = load_puzzle(args.puzzle)
+    solution = None
+    if args.solution:
+        solution = load_solution(args.solution, puzzle)
+        problem = validate(puzzle, solution)
+        if problem is not None:
+            raise SatedgeError(f"not a solution: {problem}", args.solution)
+    elif args.solve:
+        from .solving import run
+
+        res = run(puzzle, "solve", method="backtrack" if puzzle.n <= 16 else "sat", limit=1)
+        if not res.solutions:
+            print(f"{args.puzzle}: UNSAT, nothing to draw", file=sys.stderr)
+            return 1
+        solution = res.solutions[0]
+    if args.output in (None, "-"):
+        sys.stdout.write(to_svg(puzzle, solution))
+    else:
+        save_picture(puzzle, solution, args.output)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="satedge", description="Edge-matching puzzles and their SAT encodings.")
     parser.add_argument("--version", action="version", version=f"satedge {__version__}")
@@ -387,6 +412,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--compare", nargs=2, metavar=("A", "B"), help="scatter plot of two configurations ENCODING/SOLVER")
     p.add_argument("--no-plots", action="store_true", help="only the table and summary.csv")
     p.set_defaults(func=_cmd_report)
+
+    p = sub.add_parser("render", help="draw a puzzle (its tiles) or a solution as SVG or PNG")
+    p.add_argument("puzzle", metavar="PUZZLE")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--solution", metavar="FILE", help="a JSON or .sol solution to draw")
+    g.add_argument("--solve", action="store_true", help="solve the puzzle and draw the first solution")
+    p.add_argument("-o", "--output", metavar="OUT", help="OUT.svg or OUT.png (matplotlib); default: SVG on stdout")
+    p.set_defaults(func=_cmd_render)
 
     p = sub.add_parser("check", help="validate a solution (JSON as solve --json prints it, or .sol)")
     p.add_argument("puzzle", metavar="PUZZLE")

@@ -72,6 +72,8 @@ def test_run_report_and_plots(run_cli, tmp_path):
     assert code == 0 and table.splitlines()[0].startswith("| configuration | runs | solved | timeouts |")
     assert len(table.splitlines()) == 2 + 4
     assert (out / "summary.csv").read_text().startswith("configuration,runs,solved,timeouts")
+    assert sorted(f.name for f in (out / "pictures").iterdir()) == [
+        "hunde-spiel.png", "hunde-spiel.svg", "insects.png", "insects.svg"]
     for stem in ("cactus", "sizes", "scatter"):
         for ext in ("png", "svg"):
             assert (out / f"{stem}.{ext}").stat().st_size > 1000

@@ -141,6 +141,31 @@ def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -
     return written
 
 
+def pictures(rows: list[dict], out: Path, with_png: bool) -> list[Path]:
+    """The first solution of every small puzzle file in the experiment (the seed puzzles among them),
+    drawn into ``out/pictures/``."""
+    from .. import backtrack
+    from ..formats import load_puzzle
+    from ..render import save_picture
+
+    written = []
+    for path in sorted({r["puzzle"] for r in rows if not r["puzzle"].startswith("generated:")}):
+        if not Path(path).exists() or not any(r["puzzle"] == path and r["status"] == "SAT" for r in rows):
+            continue
+        puzzle = load_puzzle(path)
+        if puzzle.n > 16:
+            continue
+        solution = backtrack.solve(puzzle)
+        if solution is None:
+            continue
+        (out / "pictures").mkdir(exist_ok=True)
+        for ext in (".svg", ".png") if with_png else (".svg",):
+            f = out / "pictures" / (Path(path).stem + ext)
+            save_picture(puzzle, solution, f)
+            written.append(f)
+    return written
+
+
 def report(out: Path, compare: tuple[str, str] | None = None, with_plots: bool = True) -> tuple[str, list[Path]]:
     """The Markdown table (also ``summary.csv``) and the plots of an experiment folder."""
     rows = read_results(out / RESULTS)
@@ -149,4 +174,5 @@ def report(out: Path, compare: tuple[str, str] | None = None, with_plots: bool =
     summary = summarize(rows)
     write_csv(summary, out / "summary.csv")
     files = plots(rows, out, compare) if with_plots else []
+    files += pictures(rows, out, with_png=with_plots)
     return markdown(summary), files

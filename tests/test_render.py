@@ -1,0 +1,69 @@
+"""Pictures: SVG structure, and the PNG's colours on both sides of every interior edge."""
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from conftest import PUZZLES, SEEDS
+from satedge import backtrack
+from satedge.formats import load_puzzle
+from satedge.render import PAD, PNG_SCALE, TILE, label_colours, to_svg
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.mark.parametrize("name", sorted(SEEDS))
+def test_svg_four_polygons_per_tile(run_cli, tmp_path, name):
+    out = tmp_path / f"{name}.svg"
+    assert run_cli("render", PUZZLES / f"{name}.yaml", "--solve", "-o", out)[0] == 0
+    root = ET.parse(out).getroot()
+    polygons = root.findall(f"{SVG}polygon")
+    assert root.tag == f"{SVG}svg" and len(polygons) == 4 * 9
+    texts = [t.text for t in root.findall(f"{SVG}text")]
+    assert sorted(t for t in texts if t.isdigit()) == sorted(str(i) for i in range(9))
+    assert texts.count("+") + texts.count("\u2212") == 36  # a half mark on every edge of every tile
+
+
+def test_tile_set_and_clue_marks():
+    p = load_puzzle(PUZZLES / "hunde-spiel.yaml")
+    root = ET.fromstring(to_svg(p))  # no solution: the tiles in file order
+    assert len(root.findall(f"{SVG}polygon")) == 36 and len(root.findall(f"{SVG}rect")) == 1
+    from satedge.puzzle import Clue
+
+    clued = p.with_(clues=(Clue(0, 0, 0, 1),))
+    sol = next(backtrack.solutions(clued))
+    rects = ET.fromstring(to_svg(clued, sol)).findall(f"{SVG}rect")
+    assert len(rects) == 2 and rects[1].get("stroke") == "black"  # the background and the clue mark
+
+
+def test_png_edges_show_one_pattern(run_cli, tmp_path):
+    pytest.importorskip("matplotlib")
+    import matplotlib.image as mpimg
+
+    puzzle = load_puzzle(PUZZLES / "hunde-spiel.yaml")
+    out = tmp_path / "h.png"
+    assert run_cli("render", PUZZLES / "hunde-spiel.yaml", "--solve", "-o", out)[0] == 0
+    solution = next(backtrack.solutions(puzzle))  # render --solve draws the first solution
+    img = mpimg.imread(out)[:, :, :3] * 255
+    colours = {x: tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for x, c in label_colours(puzzle).items()}
+
+    def label_at(x, y):
+        px = img[int(y * PNG_SCALE), int(x * PNG_SCALE)]
+        return min(colours, key=lambda lab: sum((px[i] - colours[lab][i]) ** 2 for i in range(3)))
+
+    def inside(cell, side):
+        """A point in the cell's triangle on that side: 5 units in from the edge, 14 along it."""
+        row, col = divmod(cell, puzzle.cols)
+        x0, y0 = PAD + col * TILE, PAD + row * TILE
+        mid = TILE / 2
+        return [(x0 + mid + 14, y0 + 5), (x0 + TILE - 5, y0 + mid + 14),
+                (x0 + mid + 14, y0 + TILE - 5), (x0 + 5, y0 + mid + 14)][side]
+
+    edges = 0
+    for adj in puzzle.board.adjacencies:
+        a = label_at(*inside(adj.a, adj.side_a))
+        b = label_at(*inside(adj.b, adj.side_b))
+        assert a == puzzle.oriented(*solution.placements[adj.a])[adj.side_a]
+        assert a[:-1] == b[:-1] and a[-1] != b[-1], (adj, a, b)
+        edges += 1
+    assert edges == 12
