@@ -42,6 +42,8 @@ def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
     p.add_argument("--solver", default="cadical195", help="a PySAT solver name (see `satedge solvers`)")
     p.add_argument("--solver-cmd", metavar="COMMAND", help="a DIMACS solver binary instead, e.g. 'cadical -q' "
                    "(run on the exported CNF; enumeration re-runs it with blocking clauses)")
+    p.add_argument("--cpsat-workers", type=int, default=1, metavar="N",
+                   help="search workers of --solver cpsat (default 1, for fair comparisons)")
     p.add_argument("--timeout", type=float, metavar="SECONDS", help="stop after this long: status TIMEOUT, exit 3")
     if count:
         p.add_argument("--mode", choices=MODES, help="count only this (default: all three)")
@@ -59,10 +61,13 @@ def _job_args(args) -> dict:
         raise SatedgeError("--timeout must be positive")
     if args.method == "backtrack":
         return {"method": "backtrack", "timeout": args.timeout}
+    if args.solver == "cpsat" and args.cpsat_workers < 1:
+        raise SatedgeError("--cpsat-workers must be at least 1")
     redundant = None if args.redundant is None else args.redundant == "true"
     preset = resolve(args.encoding, card=args.card, symmetry=args.symmetry, redundant=redundant)
     solver = f"cmd:{args.solver_cmd}" if args.solver_cmd else args.solver
-    return {"method": "sat", "preset": preset, "solver": check_solver(solver), "timeout": args.timeout}
+    return {"method": "sat", "preset": preset, "solver": check_solver(solver), "timeout": args.timeout,
+            "cpsat_workers": args.cpsat_workers}
 
 
 def _cmd_solve(args) -> int:
@@ -111,7 +116,7 @@ def _cmd_count(args) -> int:
         if args.json:
             obj = {"puzzle": path, **counts, "method": args.method, "seconds": round(seconds, 6)}
             if args.method == "sat":
-                obj.update(encoding=job["preset"].name, solver=job["solver"], variables=res.variables, clauses=res.clauses)
+                obj.update(encoding="cpsat" if job["solver"] == "cpsat" else job["preset"].name, solver=job["solver"], variables=res.variables, clauses=res.clauses)
             if res.status == "TIMEOUT":
                 obj["status"] = "TIMEOUT"
             print(json.dumps(obj), flush=True)
@@ -119,7 +124,8 @@ def _cmd_count(args) -> int:
             print(f"{path}: TIMEOUT after {args.timeout:g} s")
         else:
             shown = ", ".join(f"{v} {k}" for k, v in counts.items() if v is not None)
-            how = args.method if args.method == "backtrack" else f"{job['preset'].name}, {job['solver']}"
+            how = args.method if args.method == "backtrack" else \
+                "cpsat" if job["solver"] == "cpsat" else f"{job['preset'].name}, {job['solver']}"
             print(f"{path}: {shown} ({how}, {seconds:.3f} s)", flush=True)
     return status
 

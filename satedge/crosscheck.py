@@ -26,6 +26,7 @@ from pysat.formula import CNF
 from . import backtrack, dimacs, solving, symmetry
 from .encode import CARDS, Encoded, Options, bases, symmetry_breaking
 from .encode.presets import presets
+from .checker import validate
 from .formats import puzzle_to_yaml, solution_to_json
 from .puzzle import Puzzle, Solution
 from .strategies import puzzles
@@ -60,12 +61,16 @@ def default_configs(encodings: list[str] | None = None, solvers: list[str] | Non
     each solver."""
     from .encode.presets import resolve
 
-    solvers = solvers or ["cadical195", "minisat22"]
+    solvers = solvers or ["cadical195", "minisat22"]  # "cpsat" among them: the CP-SAT baseline too
     for s in solvers:
         solving.check_solver(s)
+    out = [Config("cpsat", "cpsat")] if "cpsat" in solvers else []
+    solvers = [s for s in solvers if s != "cpsat"]
     if encodings:
-        return [Config(p.name, s, p.options, p.base) for e in encodings for p in [resolve(e)] for s in solvers]
-    out = [Config(p.name, s, p.options, p.base) for p in presets().values() for s in solvers]
+        return out + [Config(p.name, s, p.options, p.base) for e in encodings for p in [resolve(e)] for s in solvers]
+    if not solvers:
+        return out
+    out += [Config(p.name, s, p.options, p.base) for p in presets().values() for s in solvers]
     for b in bases():
         out += [Config(b, solvers[0], Options(card=c, redundant=bool(i % 2)), b) for i, c in enumerate(CARDS)]
         out.append(Config(b, solvers[0], Options(symmetry="rotation"), b))
@@ -105,6 +110,17 @@ def check_puzzle(puzzle: Puzzle, configs: list[Config], expected: set[Solution] 
                                     extra=sorted(got_set - expected, key=repr) if got is not None else [])
 
         try:
+            if config.solver == "cpsat":
+                from . import cpsat
+
+                got = list(cpsat.solutions(puzzle))
+                bad = next((s for s in got if validate(puzzle, s) is not None), None)
+                if bad is not None:
+                    return checks, Mismatch(config, puzzle, f"cpsat gave an invalid solution: {validate(puzzle, bad)}", extra=[bad])
+                if len(got) != len(set(got)) or set(got) != expected:
+                    return fail(f"{len(got)} solutions, the backtracker has {len(expected)}", got)
+                checks += 1
+                continue
             encoded = config.encode(puzzle)
             checks += 1
             back = CNF(from_string=dimacs.to_text(encoded)).clauses

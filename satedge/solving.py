@@ -53,13 +53,16 @@ def solver_names() -> list[str]:
 
 def check_solver(name: str) -> str:
     """A PySAT solver name, or ``cmd:<command line>`` for a DIMACS solver binary."""
+    if name == "cpsat":
+        return name
     if name.startswith("cmd:"):
         words = shlex.split(name[4:])
         if not words or shutil.which(words[0]) is None:
             raise SatedgeError(f"solver command {name[4:]!r} not found on PATH")
         return name
     if name not in solver_names():
-        raise SatedgeError(f"unknown solver {name!r}; choose from {', '.join(solver_names())}")
+        raise SatedgeError(f"unknown solver {name!r}; choose from {', '.join(solver_names())}, cpsat, "
+                           "or cmd:COMMAND")
     return name
 
 
@@ -303,14 +306,40 @@ class Result:
     stats: Stats = field(default_factory=Stats)
 
 
-def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, ...], limit: int | None) -> Result:
+def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, ...], limit: int | None,
+         cpsat_workers: int = 1) -> Result:
     import time
 
-    from . import backtrack, symmetry
+    from . import backtrack, cpsat, symmetry
     from .encode.presets import encode_preset
 
     res = Result("UNSAT")
     t0 = time.perf_counter()
+    if method == "sat" and solver == "cpsat":
+        sols = list(cpsat.solutions(puzzle, limit=1 if task == "solve" and limit == 1 else None,
+                                    workers=cpsat_workers, stats=res.stats.counters))
+        for sol in sols:
+            problem = validate(puzzle, sol)
+            if problem is not None:
+                raise EncodingError(f"cpsat gave an invalid solution: {problem}", sol)
+        if task == "count":
+            c = symmetry.count(puzzle, sols)
+            res.counts = {m: getattr(c, m) for m in modes}
+        else:
+            res.solutions = sols if task != "solve" or modes[0] == "solutions" else []
+            if modes[0] != "solutions":  # one per picture (up to turns)
+                seen, keep = set(), []
+                for sol in sols:
+                    pic = symmetry.picture(puzzle, sol)
+                    key = symmetry.canonical(puzzle, pic) if modes[0] == "unique" else pic
+                    if key not in seen:
+                        seen.add(key)
+                        keep.append(sol)
+                res.solutions = keep
+            res.solutions = res.solutions[:limit] if limit is not None else res.solutions
+        res.status = "SAT" if sols else "UNSAT"
+        res.solve_seconds = time.perf_counter() - t0
+        return res
     if method == "backtrack":
         if task == "count":
             c = symmetry.count(puzzle, backtrack.solutions(puzzle))
@@ -336,7 +365,8 @@ def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, 
 
 
 def run(puzzle, task: str = "solve", method: str = "sat", preset=None, solver: str = "cadical195",
-        modes: tuple[str, ...] = ("solutions",), limit: int | None = None, timeout: float | None = None) -> Result:
+        modes: tuple[str, ...] = ("solutions",), limit: int | None = None, timeout: float | None = None,
+        cpsat_workers: int = 1) -> Result:
     """Solve (``task="solve"``, up to ``limit`` solutions) or count (``task="count"``, each of
     ``modes``) with the backtracker or a SAT encoding, killed after ``timeout`` seconds."""
     if method == "sat":
@@ -346,7 +376,7 @@ def run(puzzle, task: str = "solve", method: str = "sat", preset=None, solver: s
 
             preset = resolve(DEFAULT_ENCODING)
     try:
-        return call_with_timeout(_job, (puzzle, method, preset, solver, task, modes, limit), timeout)
+        return call_with_timeout(_job, (puzzle, method, preset, solver, task, modes, limit, cpsat_workers), timeout)
     except Timeout:
         return Result("TIMEOUT")
 

@@ -148,7 +148,7 @@ def load_spec(path: str | Path) -> Spec:
     solvers = []
     for s in data.get("solvers") or []:
         try:
-            solvers.append(check_solver(str(s)) if s != "backtrack" else "backtrack")
+            solvers.append(check_solver(str(s)) if s != "backtrack" else "backtrack")  # cpsat passes too
         except SatedgeError as e:
             problems.append(str(e))
     task, mode = data.get("task", "solve"), "solutions"
@@ -169,7 +169,8 @@ def load_spec(path: str | Path) -> Spec:
     for rep in range(int(repeat)):
         for ppath, puzzle in puzzles:
             for solver in solvers:
-                for preset in presets if solver != "backtrack" else [Preset("backtrack", "backtrack", Options())]:
+                own = solver in ("backtrack", "cpsat")  # these ignore the encodings: one run per puzzle
+                for preset in presets if not own else [Preset(solver, solver, Options())]:
                     run = Run(ppath, puzzle, preset, solver, task, mode, rep)
                     if run.id not in seen:
                         seen.add(run.id)

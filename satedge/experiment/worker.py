@@ -45,7 +45,17 @@ def execute(payload: dict) -> dict:
     puzzle = puzzle_from_dict(yaml.safe_load(payload["puzzle_yaml"]))
     task, mode = payload["task"], payload["mode"]
     t0 = time.perf_counter()
-    if payload["solver"] == "backtrack":
+    if payload["solver"] == "cpsat":
+        from .. import cpsat
+        from ..checker import validate
+
+        counters: dict = {}
+        sols = list(cpsat.solutions(puzzle, limit=1 if task == "solve" else None, stats=counters))
+        if any(validate(puzzle, s) is not None for s in sols):
+            raise RuntimeError("cpsat gave an invalid solution")
+        n = getattr(symmetry.count(puzzle, sols), mode) if task == "count" else len(sols)
+        out.update(models=n, solve_seconds=time.perf_counter() - t0, encode_seconds=0.0, stats=counters)
+    elif payload["solver"] == "backtrack":
         sols = backtrack.solutions(puzzle, limit=1 if task == "solve" else None)
         if task == "count" and mode != "solutions":
             c = symmetry.count(puzzle, sols)
