@@ -156,3 +156,23 @@ def test_dask_same_rows_as_local(tmp_path):
         return sorted((json.dumps({k: v for k, v in r.items() if k not in timing}, sort_keys=True) for r in rows))
 
     assert strip(read_results(tmp_path / "local" / "results.jsonl")) == strip(read_results(tmp_path / "dask" / "results.jsonl"))
+
+
+def test_encode_task_and_optional_globs(tmp_path, monkeypatch):
+    monkeypatch.setenv("SATEDGE_BENCHMARKS", str(tmp_path / "absent"))
+    f = write_spec(tmp_path, f"""name: enc
+puzzles:
+  - {{root}}/puzzles/hunde-spiel.yaml
+  - optional: $SATEDGE_BENCHMARKS/eternity2/e2.puz
+encodings: [direct, edgecolor]
+task: encode
+timeout: 30
+""")
+    spec = load_spec(f)
+    assert len(spec.runs) == 2 and {r.solver for r in spec.runs} == {"-"}
+    run_experiment(spec, tmp_path / "out")
+    rows = {r["base"]: r for r in read_results(tmp_path / "out" / "results.jsonl")}
+    assert rows["direct"]["status"] == "ENCODED"
+    assert (rows["direct"]["variables"], rows["direct"]["clauses"]) == (324, 23406)
+    # 18 exactly-one clauses of 36 literals; every other clause binary
+    assert rows["direct"]["literals"] == 18 * 36 + 2 * (23406 - 18) and rows["direct"]["dimacs_bytes"] > 100000

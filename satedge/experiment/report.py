@@ -15,7 +15,7 @@ from pathlib import Path
 from ..errors import SatedgeError
 from .runner import RESULTS, read_results
 
-SOLVED = ("SAT", "UNSAT")
+SOLVED = ("SAT", "UNSAT", "ENCODED")
 COLUMNS = ["configuration", "runs", "solved", "timeouts", "memouts", "errors", "par2", "median_s", "mean_s",
            "conflicts", "variables", "clauses"]
 

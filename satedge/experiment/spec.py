@@ -4,12 +4,13 @@
 name: demo
 puzzles:                       # paths are relative to the spec file
   - ../puzzles/*.yaml          # globs of any supported format
+  - optional: $SATEDGE_BENCHMARKS/eternity2/e2.puz   # skipped when absent
   - generate: {rows: 5, colors: 6, border_colors: 2, frame: true, seeds: [1, 2, 3]}
 encodings:                     # preset names, base names, or inline base + options
   - edgecolor-heule2008
   - {base: support, card: totalizer, symmetry: rotation}
 solvers: [cadical195, glucose4, "cmd:cadical -q"]
-task: solve                    # or {count: solutions | distinct | unique}
+task: solve                    # encode (no solver), or {count: solutions | distinct | unique}
 timeout: 60                    # seconds per run
 memory: 4096                   # MB per run
 repeat: 1
@@ -23,6 +24,7 @@ from __future__ import annotations
 import glob
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,10 +79,14 @@ class Spec:
 def _puzzles(entries, base: Path, problems: list[str]) -> list[tuple[str, Puzzle]]:
     out: list[tuple[str, Puzzle]] = []
     for entry in entries if isinstance(entries, list) else [entries]:
+        optional = isinstance(entry, dict) and set(entry) == {"optional"}
+        if optional:
+            entry = entry["optional"]
         if isinstance(entry, str):
-            pattern = entry if Path(entry).is_absolute() else str(base / entry)
+            expanded = os.path.expandvars(entry.replace("$SATEDGE_BENCHMARKS", benchmarks()))
+            pattern = expanded if Path(expanded).is_absolute() else str(base / expanded)
             files = sorted(glob.glob(pattern))
-            if not files:
+            if not files and not optional:
                 problems.append(f"no file matches {entry!r}")
             for f in files:
                 try:
@@ -103,8 +109,13 @@ def _puzzles(entries, base: Path, problems: list[str]) -> list[tuple[str, Puzzle
             except (SatedgeError, TypeError, ValueError) as e:
                 problems.append(f"generate {entry['generate']}: {e}")
         else:
-            problems.append(f"a puzzles entry is a glob or {{generate: {{...}}}}, not {entry!r}")
+            problems.append(f"a puzzles entry is a glob, {{optional: GLOB}} or {{generate: {{...}}}}, not {entry!r}")
     return out
+
+
+def benchmarks() -> str:
+    """``$SATEDGE_BENCHMARKS``, default ``../shared/benchmarks`` (from the working directory)."""
+    return os.environ.get("SATEDGE_BENCHMARKS") or str(Path("../shared/benchmarks").resolve())
 
 
 def _encodings(entries, problems: list[str]) -> list[Preset]:
@@ -140,7 +151,7 @@ def load_spec(path: str | Path) -> Spec:
     unknown = sorted(set(map(str, data)) - KEYS)
     if unknown:
         problems.append(f"unknown key(s) {', '.join(unknown)}")
-    for key in ("name", "puzzles", "encodings", "solvers"):
+    for key in ("name", "puzzles", "encodings") + (() if data.get("task") == "encode" else ("solvers",)):
         if key not in data:
             problems.append(f"missing key {key!r}")
     puzzles = _puzzles(data.get("puzzles") or [], path.parent, problems)
@@ -152,12 +163,14 @@ def load_spec(path: str | Path) -> Spec:
         except SatedgeError as e:
             problems.append(str(e))
     task, mode = data.get("task", "solve"), "solutions"
-    if isinstance(task, dict) and set(task) == {"count"}:
+    if task == "encode":
+        solvers = ["-"]  # encoding only: no solver runs
+    elif isinstance(task, dict) and set(task) == {"count"}:
         task, mode = "count", task["count"]
         if mode not in MODES:
             problems.append(f"count mode must be one of {', '.join(MODES)}, not {mode!r}")
     elif task != "solve":
-        problems.append(f"task must be solve or {{count: MODE}}, not {task!r}")
+        problems.append(f"task must be solve, encode or {{count: MODE}}, not {task!r}")
     timeout, memory, repeat = data.get("timeout", 60), data.get("memory", 4096), data.get("repeat", 1)
     for key, v in (("timeout", timeout), ("memory", memory), ("repeat", repeat)):
         if not isinstance(v, (int, float)) or isinstance(v, bool) or v <= 0:

@@ -45,6 +45,23 @@ def execute(payload: dict) -> dict:
     puzzle = puzzle_from_dict(yaml.safe_load(payload["puzzle_yaml"]))
     task, mode = payload["task"], payload["mode"]
     t0 = time.perf_counter()
+    if task == "encode":
+        from ..dimacs import write_dimacs
+
+        class Sink:
+            def write(self, text: str) -> None:
+                pass
+
+        preset = Preset(payload["encoding"], payload["base"], Options(**payload["options"]))
+        encoded = encode_preset(puzzle, preset)
+        t1 = time.perf_counter()
+        literals = sum(map(len, encoded.cnf.clauses))
+        size = write_dimacs(encoded, Sink(), preset.name)
+        t2 = time.perf_counter()
+        out.update(status="ENCODED", variables=encoded.nv, clauses=len(encoded.cnf.clauses), literals=literals,
+                   encode_seconds=t1 - t0, write_seconds=t2 - t1, dimacs_bytes=size, solve_seconds=0.0,
+                   literals_per_second=round(literals / max(t1 - t0, 1e-9)))
+        return out
     if payload["solver"] == "cpsat":
         from .. import cpsat
         from ..checker import validate
