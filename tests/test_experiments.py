@@ -82,14 +82,16 @@ def test_run_report_and_plots(run_cli, tmp_path):
 
 
 def worker_processes():
+    """Run processes started by this test process (other experiments may run on the machine)."""
     found = []
     for d in os.listdir("/proc"):
         if d.isdigit():
             try:
                 cmd = open(f"/proc/{d}/cmdline", "rb").read()
-            except OSError:
+                ppid = int(open(f"/proc/{d}/stat").read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
                 continue
-            if b"satedge.experiment.worker" in cmd:
+            if b"satedge.experiment.worker" in cmd and ppid == os.getpid():
                 found.append(int(d))
     return found
 
