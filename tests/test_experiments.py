@@ -178,3 +178,7 @@ timeout: 30
     assert (rows["direct"]["variables"], rows["direct"]["clauses"]) == (324, 23406)
     # 18 exactly-one clauses of 36 literals; every other clause binary
     assert rows["direct"]["literals"] == 18 * 36 + 2 * (23406 - 18) and rows["direct"]["dimacs_bytes"] > 100000
+    table, _ = report(tmp_path / "out", with_plots=False)
+    lines = table.splitlines()
+    assert lines[0].startswith("| puzzle | cells | encoding | status | variables | clauses | literals |")
+    assert len(lines) == 4 and "| 9 | direct | ENCODED | 324 | 23,406 | 47,424 |" in lines[2]

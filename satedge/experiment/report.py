@@ -52,18 +52,18 @@ def summarize(rows: list[dict]) -> list[dict]:
     return sorted(out, key=lambda s: (s["par2"], s["configuration"]))
 
 
-def markdown(summary: list[dict]) -> str:
+def markdown(summary: list[dict], columns: list[str] = COLUMNS) -> str:
     def cell(v) -> str:
         return "-" if v is None else f"{v:,}" if isinstance(v, int) else str(v)
 
-    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-    lines += ["| " + " | ".join(cell(s[c]) for c in COLUMNS) + " |" for s in summary]
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(cell(s[c]) for c in columns) + " |" for s in summary]
     return "\n".join(lines)
 
 
-def write_csv(summary: list[dict], path: Path) -> None:
+def write_csv(summary: list[dict], path: Path, columns: list[str] = COLUMNS) -> None:
     buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=COLUMNS)
+    w = csv.DictWriter(buf, fieldnames=columns)
     w.writeheader()
     w.writerows(summary)
     path.write_text(buf.getvalue(), encoding="utf-8")
@@ -166,11 +166,36 @@ def pictures(rows: list[dict], out: Path, with_png: bool) -> list[Path]:
     return written
 
 
+ENCODE_COLUMNS = ["puzzle", "cells", "encoding", "status", "variables", "clauses", "literals", "encode_s",
+                  "literals_per_s", "dimacs_mb", "write_s", "peak_mb"]
+
+
+def encode_table(rows: list[dict]) -> list[dict]:
+    """For ``task: encode``: one line per puzzle x encoding, smallest boards first."""
+    out = []
+    for r in sorted(rows, key=lambda r: (r["rows"] * r["cols"], r["puzzle_name"], r["encoding"])):
+        done = r["status"] == "ENCODED"
+        out.append({"puzzle": r["puzzle_name"], "cells": r["rows"] * r["cols"], "encoding": r["encoding"],
+                    "status": r["status"], "variables": r.get("variables") if done else None,
+                    "clauses": r.get("clauses") if done else None, "literals": r.get("literals") if done else None,
+                    "encode_s": round(r["encode_seconds"], 2) if done else None,
+                    "literals_per_s": r.get("literals_per_second") if done else None,
+                    "dimacs_mb": round(r["dimacs_bytes"] / 1e6, 1) if done else None,
+                    "write_s": round(r["write_seconds"], 2) if done else None,
+                    "peak_mb": r.get("peak_memory_mb")})
+    return out
+
+
 def report(out: Path, compare: tuple[str, str] | None = None, with_plots: bool = True) -> tuple[str, list[Path]]:
     """The Markdown table (also ``summary.csv``) and the plots of an experiment folder."""
     rows = read_results(out / RESULTS)
     if not rows:
         raise SatedgeError(f"no results in {out / RESULTS}")
+    if all(r["task"] == "encode" for r in rows):
+        table = encode_table(rows)
+        write_csv(table, out / "summary.csv", ENCODE_COLUMNS)
+        files = plots(rows, out) if with_plots else []
+        return markdown(table, ENCODE_COLUMNS), files
     summary = summarize(rows)
     write_csv(summary, out / "summary.csv")
     files = plots(rows, out, compare) if with_plots else []
