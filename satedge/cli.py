@@ -286,7 +286,6 @@ def _cmd_solvers(args) -> int:
 
 
 def _cmd_run(args) -> int:
-    from .experiment.report import report
     from .experiment.runner import run_experiment
     from .experiment.spec import load_spec
 

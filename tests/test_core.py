@@ -8,7 +8,7 @@ from oracle import brute_force
 from satedge import backtrack, symmetry
 from satedge.checker import validate
 from satedge.formats import load_puzzle, load_solution, puzzle_to_yaml, save_puzzle, save_solution
-from satedge.puzzle import Clue, Puzzle, Solution
+from satedge.puzzle import Clue, Puzzle
 from conftest import PUZZLES, SEEDS
 
 
@@ -32,7 +32,6 @@ def test_count_cli_json(run_cli):
 def test_one_tough_puzzle_partial_grids():
     """The seed's search keeps 36, 138, 470, 1350, 474, 144, 175, 28, 4 partial grids."""
     puzzle = load_puzzle(PUZZLES / "one-tough-puzzle.yaml")
-    from itertools import permutations
 
     kept = []
     for k in range(1, 10):

@@ -2,13 +2,12 @@
 against the backtracker; the sizes stated in each docstring; timeouts that stop."""
 
 import json
-import math
 import subprocess
 import sys
 import time
 
 import pytest
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import assume, given, strategies as st
 
 from conftest import PUZZLES, SEEDS
 from satedge import backtrack

@@ -101,7 +101,7 @@ def test_timeout_kills_run(tmp_path):
     from satedge.generate import Params, generate
 
     save_puzzle(generate(Params(rows=7, cols=7, colors=8, border_colors=3, frame=True), seed=1), tmp_path / "hard.yaml")
-    f = write_spec(tmp_path, f"""name: hard
+    f = write_spec(tmp_path, """name: hard
 puzzles: [hard.yaml]
 encodings: [support-seqcounter]
 solvers: [cadical195]
@@ -162,9 +162,9 @@ def test_dask_same_rows_as_local(tmp_path):
 
 def test_encode_task_and_optional_globs(tmp_path, monkeypatch):
     monkeypatch.setenv("SATEDGE_BENCHMARKS", str(tmp_path / "absent"))
-    f = write_spec(tmp_path, f"""name: enc
+    f = write_spec(tmp_path, """name: enc
 puzzles:
-  - {{root}}/puzzles/hunde-spiel.yaml
+  - {root}/puzzles/hunde-spiel.yaml
   - optional: $SATEDGE_BENCHMARKS/eternity2/e2.puz
 encodings: [direct, edgecolor]
 task: encode

@@ -6,7 +6,7 @@ from typing import Callable
 
 from pysat.formula import IDPool
 
-from ..puzzle import Adjacency, Puzzle, Solution
+from ..puzzle import Puzzle, Solution
 from . import Encoded, Options, make_cnf, exactly_one, placements, true_set
 
 
@@ -80,5 +80,3 @@ def supports(puzzle: Puzzle, ga: dict, gb: dict) -> list[list[int]]:
             out.append([-v] + [w for w, u in ys if u != t])
     return out
 
-
-__all__ = ["Adjacency", "placement_formula", "conflicts", "supports"]
