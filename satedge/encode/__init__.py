@@ -81,9 +81,6 @@ class Encoded:
     def nv(self) -> int:
         return max(self.cnf.nv, self.pool.top)
 
-    def meaning(self, var: int) -> tuple | None:
-        return self.pool.obj(var)
-
 
 # ---------------------------------------------------------------------------- shared pieces
 def symmetry_breaking(puzzle: Puzzle) -> tuple[int, tuple[int, ...]] | None:
