@@ -303,7 +303,7 @@ def _cmd_report(args) -> int:
 
     table, files = report(Path(args.dir), tuple(args.compare) if args.compare else None, with_plots=not args.no_plots)
     print(table)
-    print(f"\nsummary.csv and {len(files)} plot files in {args.dir}/", file=sys.stderr)
+    print(f"\nsummary.csv and {len(files)} plot and picture files in {args.dir}/", file=sys.stderr)
     return 0
 
 
