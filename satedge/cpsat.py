@@ -50,7 +50,11 @@ def build(puzzle: Puzzle):
 
 def solutions(puzzle: Puzzle, limit: int | None = None, workers: int = 1, stats: dict | None = None,
               time_limit: float | None = None) -> Iterator[Solution]:
-    """Every solution (or the first ``limit``), found by CP-SAT's solution enumeration."""
+    """Every solution (or the first ``limit``), found by CP-SAT's solution enumeration, each checked
+    by the independent checker (:class:`satedge.solving.EncodingError` when one fails)."""
+    from .checker import validate
+    from .solving import EncodingError
+
     cp_model = _cp()
     m, tile, rot = build(puzzle)
     found: list[Solution] = []
@@ -70,4 +74,8 @@ def solutions(puzzle: Puzzle, limit: int | None = None, workers: int = 1, stats:
     if stats is not None:
         stats.update(conflicts=int(solver.NumConflicts()), decisions=int(solver.NumBranches()),
                      propagations=0, restarts=0)
-    yield from found
+    for sol in found:
+        problem = validate(puzzle, sol)
+        if problem is not None:
+            raise EncodingError(f"cpsat gave an invalid solution: {problem}", sol)
+        yield sol

@@ -32,13 +32,11 @@ def environment() -> dict:
 
 def execute(payload: dict) -> dict:
     """Run one payload in this process and return its result fields."""
+    import yaml
+
     from ..encode import Options
     from ..encode.presets import Preset, encode_preset
     from ..formats import puzzle_from_dict
-    from ..solving import Enumerator, Stats
-    from .. import backtrack, symmetry
-
-    import yaml
 
     out: dict = {"status": "ERROR", "variables": None, "clauses": None, "encode_seconds": None,
                  "solve_seconds": None, "models": 0, "stats": None}
@@ -62,33 +60,17 @@ def execute(payload: dict) -> dict:
                    encode_seconds=t1 - t0, write_seconds=t2 - t1, dimacs_bytes=size, solve_seconds=0.0,
                    literals_per_second=round(literals / max(t1 - t0, 1e-9)))
         return out
-    if payload["solver"] == "cpsat":
-        from .. import cpsat
-        from ..checker import validate
+    from ..solving import run
 
-        counters: dict = {}
-        sols = list(cpsat.solutions(puzzle, limit=1 if task == "solve" else None, stats=counters))
-        if any(validate(puzzle, s) is not None for s in sols):
-            raise RuntimeError("cpsat gave an invalid solution")
-        n = getattr(symmetry.count(puzzle, sols), mode) if task == "count" else len(sols)
-        out.update(models=n, solve_seconds=time.perf_counter() - t0, encode_seconds=0.0, stats=counters)
-    elif payload["solver"] == "backtrack":
-        sols = backtrack.solutions(puzzle, limit=1 if task == "solve" else None)
-        if task == "count" and mode != "solutions":
-            c = symmetry.count(puzzle, sols)
-            n = getattr(c, mode)
-        else:
-            n = sum(1 for _ in sols)
-        out.update(models=n, solve_seconds=time.perf_counter() - t0, encode_seconds=0.0)
-    else:
-        preset = Preset(payload["encoding"], payload["base"], Options(**payload["options"]))
-        encoded = encode_preset(puzzle, preset)
-        t1 = time.perf_counter()
-        out.update(variables=encoded.nv, clauses=len(encoded.cnf.clauses), encode_seconds=t1 - t0)
-        stats = Stats()
-        with Enumerator(encoded, payload["solver"], stats) as e:
-            n = sum(1 for _ in e.solutions(mode, limit=1 if task == "solve" else None))
-        out.update(models=n, solve_seconds=time.perf_counter() - t1, stats=stats.counters, solver_calls=stats.calls)
+    own = payload["solver"] in ("backtrack", "cpsat")  # they ignore the encoding
+    res = run(puzzle, task, method="backtrack" if payload["solver"] == "backtrack" else "sat",
+              preset=None if own else Preset(payload["encoding"], payload["base"], Options(**payload["options"])),
+              solver=payload["solver"], modes=(mode,), limit=1 if task == "solve" else None)
+    n = res.counts.get(mode, 0) if task == "count" else len(res.solutions)
+    out.update(models=n, encode_seconds=res.encode_seconds, solve_seconds=res.solve_seconds,
+               variables=res.variables or None, clauses=res.clauses or None)
+    if payload["solver"] != "backtrack":
+        out.update(stats=res.stats.counters, solver_calls=res.stats.calls)
     out["status"] = "SAT" if n else "UNSAT"
     return out
 
