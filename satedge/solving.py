@@ -22,6 +22,7 @@ import signal
 import subprocess
 import tempfile
 import traceback
+from itertools import islice
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -322,17 +323,7 @@ def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, 
             c = symmetry.count(puzzle, sols)
             res.counts = {m: getattr(c, m) for m in modes}
         else:
-            res.solutions = sols if task != "solve" or modes[0] == "solutions" else []
-            if modes[0] != "solutions":  # one per picture (up to turns)
-                seen, keep = set(), []
-                for sol in sols:
-                    pic = symmetry.picture(puzzle, sol)
-                    key = symmetry.canonical(puzzle, pic) if modes[0] == "unique" else pic
-                    if key not in seen:
-                        seen.add(key)
-                        keep.append(sol)
-                res.solutions = keep
-            res.solutions = res.solutions[:limit] if limit is not None else res.solutions
+            res.solutions = list(islice(symmetry.one_per_picture(puzzle, sols, modes[0]), limit))
         res.status = "SAT" if sols else "UNSAT"
         res.solve_seconds = time.perf_counter() - t0
         return res
@@ -342,7 +333,7 @@ def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, 
             res.counts = {"solutions": c.solutions, "distinct": c.distinct, "unique": c.unique}
             res.status = "SAT" if c.solutions else "UNSAT"
         else:
-            res.solutions = list(backtrack.solutions(puzzle, limit=limit))
+            res.solutions = list(islice(symmetry.one_per_picture(puzzle, backtrack.solutions(puzzle), modes[0]), limit))
             res.status = "SAT" if res.solutions else "UNSAT"
         res.solve_seconds = time.perf_counter() - t0
         return res

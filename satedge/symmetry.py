@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from .puzzle import Puzzle, Solution, rotate
 
@@ -51,6 +51,21 @@ def count(puzzle: Puzzle, solutions: Iterable[Solution]) -> Counts:
         n += 1
         pictures.add(picture(puzzle, s))
     return Counts(n, len(pictures), len({canonical(puzzle, p) for p in pictures}))
+
+
+def one_per_picture(puzzle: Puzzle, solutions: Iterable[Solution], mode: str = "distinct") -> Iterator[Solution]:
+    """The first solution of each picture (``distinct``) or of each picture up to board turns
+    (``unique``); ``solutions`` passes everything through.  Streams."""
+    if mode == "solutions":
+        yield from solutions
+        return
+    seen = set()
+    for s in solutions:
+        pic = picture(puzzle, s)
+        key = canonical(puzzle, pic) if mode == "unique" else pic
+        if key not in seen:
+            seen.add(key)
+            yield s
 
 
 def solutions_of_picture(puzzle: Puzzle, pic: Picture) -> list[Solution]:

@@ -82,9 +82,11 @@ def test_encodings_json(run_cli):
     assert (rows["direct-pairwise"]["variables"], rows["direct-pairwise"]["clauses"]) == (324, 23406)
 
 
-def test_solve_modes_and_limit(run_cli):
-    code, out, _ = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--all", "--mode", "distinct", "--json")
-    assert len(json.loads(out)["solutions"]) == 8
+@pytest.mark.parametrize("how", [[], ["--method", "backtrack"], ["--solver", "cpsat"]], ids=["sat", "backtrack", "cpsat"])
+def test_solve_modes_and_limit(run_cli, how):
+    for mode, n in (("solutions", 16), ("distinct", 8), ("unique", 2)):
+        code, out, _ = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--all", "--mode", mode, "--json", *how)
+        assert len(json.loads(out)["solutions"]) == n, mode
     code, out, _ = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--limit", "3", "--json")
     assert len(json.loads(out)["solutions"]) == 3
 
