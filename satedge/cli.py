@@ -54,7 +54,6 @@ def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
 
 
 def _job_args(args) -> dict:
-    from .encode.presets import resolve
     from .solving import check_solver
 
     if args.timeout is not None and args.timeout <= 0:
@@ -63,10 +62,8 @@ def _job_args(args) -> dict:
         return {"method": "backtrack", "timeout": args.timeout}
     if args.solver == "cpsat" and args.cpsat_workers < 1:
         raise SatedgeError("--cpsat-workers must be at least 1")
-    redundant = None if args.redundant is None else args.redundant == "true"
-    preset = resolve(args.encoding, card=args.card, symmetry=args.symmetry, redundant=redundant)
     solver = f"cmd:{args.solver_cmd}" if args.solver_cmd else args.solver
-    return {"method": "sat", "preset": preset, "solver": check_solver(solver), "timeout": args.timeout,
+    return {"method": "sat", "preset": _preset_from_args(args), "solver": check_solver(solver), "timeout": args.timeout,
             "cpsat_workers": args.cpsat_workers}
 
 
@@ -111,12 +108,13 @@ def _cmd_count(args) -> int:
         res = run(puzzle, "count", modes=modes, **job)
         seconds = time.perf_counter() - t0
         counts = {m: res.counts.get(m) for m in MODES}
+        encoding = None if args.method == "backtrack" else "cpsat" if job["solver"] == "cpsat" else job["preset"].name
         if res.status == "TIMEOUT":
             status = 3
         if args.json:
             obj = {"puzzle": path, **counts, "method": args.method, "seconds": round(seconds, 6)}
             if args.method == "sat":
-                obj.update(encoding="cpsat" if job["solver"] == "cpsat" else job["preset"].name, solver=job["solver"], variables=res.variables, clauses=res.clauses)
+                obj.update(encoding=encoding, solver=job["solver"], variables=res.variables, clauses=res.clauses)
             if res.status == "TIMEOUT":
                 obj["status"] = "TIMEOUT"
             print(json.dumps(obj), flush=True)
@@ -124,8 +122,7 @@ def _cmd_count(args) -> int:
             print(f"{path}: TIMEOUT after {args.timeout:g} s")
         else:
             shown = ", ".join(f"{v} {k}" for k, v in counts.items() if v is not None)
-            how = args.method if args.method == "backtrack" else \
-                "cpsat" if job["solver"] == "cpsat" else f"{job['preset'].name}, {job['solver']}"
+            how = args.method if encoding is None else encoding if encoding == "cpsat" else f"{encoding}, {job['solver']}"
             print(f"{path}: {shown} ({how}, {seconds:.3f} s)", flush=True)
     return status
 

@@ -37,6 +37,7 @@ from .symmetry import orbit
 MODES = ("solutions", "distinct", "unique")
 NON_INCREMENTAL = {"kissat404"}
 STAT_KEYS = ("conflicts", "decisions", "propagations", "restarts")
+DEFAULT_ENCODING = "support-seqcounter"
 
 
 class EncodingError(RuntimeError):
@@ -73,17 +74,18 @@ KNOWN_BINARIES = ("cadical", "kissat", "minisat", "glucose", "glucose-syrup", "c
 
 def solver_binaries() -> dict[str, str]:
     """Well-known DIMACS solver binaries found on PATH, with their paths."""
-    return {b: shutil.which(b) for b in KNOWN_BINARIES if shutil.which(b)}
+    found = {b: shutil.which(b) for b in KNOWN_BINARIES}
+    return {b: path for b, path in found.items() if path}
 
 
 class ExternalSolver:
     """A DIMACS solver binary behind PySAT's interface (non-incremental: each ``solve`` writes the
     formula to a temporary file and runs the command on it; exit 10 SAT, 20 UNSAT)."""
 
-    def __init__(self, command: str, bootstrap_with: list[list[int]] = (), nv: int = 0):
+    def __init__(self, command: str, bootstrap_with: list[list[int]], nv: int):
         self.command = shlex.split(command)
-        self.clauses = list(bootstrap_with)
-        self.nv = max([nv] + [abs(lit) for c in self.clauses for lit in c])
+        self.clauses = bootstrap_with
+        self.nv = nv  # the formula's variables; blocking clauses use no others
         self.model: list[int] | None = None
 
     def solve(self) -> bool:
@@ -231,7 +233,7 @@ def solve(encoded: Encoded, solver: str = "cadical195", stats: Stats | None = No
 
 
 def count(encoded: Encoded, solver: str = "cadical195", mode: str = "solutions", stats: Stats | None = None) -> int:
-    return sum(1 for _ in solutions(encoded, solver, mode, stats=stats))
+    return count_modes(encoded, solver, (mode,), stats)[mode]
 
 
 def count_modes(encoded: Encoded, solver: str = "cadical195", modes=MODES, stats: Stats | None = None) -> dict[str, int]:
@@ -286,10 +288,6 @@ def call_with_timeout(fn: Callable, args: tuple, timeout: float | None) -> Any:
     if kind == "crash":
         raise RuntimeError(value)
     return value
-
-
-__all__ = ["EncodingError", "Enumerator", "MODES", "Stats", "Timeout", "call_with_timeout", "count", "count_modes",
-           "solve", "solutions", "solver_names"]
 
 
 # ---------------------------------------------------------------------------- whole jobs
@@ -367,5 +365,3 @@ def run(puzzle, task: str = "solve", method: str = "sat", preset=None, solver: s
     except Timeout:
         return Result("TIMEOUT")
 
-
-DEFAULT_ENCODING = "support-seqcounter"

@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import yaml
@@ -33,7 +34,8 @@ import yaml
 from ..encode import Options
 from ..encode.presets import Preset, resolve
 from ..errors import SatedgeError
-from ..formats import load_puzzle, puzzle_to_yaml
+from ..dimacs import puzzle_hash
+from ..formats import load_puzzle
 from ..generate import Params, generate
 from ..puzzle import Puzzle
 from ..solving import MODES, check_solver
@@ -54,11 +56,11 @@ class Run:
     mode: str
     repetition: int
 
-    @property
+    @cached_property
     def puzzle_sha256(self) -> str:
-        return hashlib.sha256(puzzle_to_yaml(self.puzzle.with_(planted=None)).encode()).hexdigest()
+        return puzzle_hash(self.puzzle)
 
-    @property
+    @cached_property
     def id(self) -> str:
         key = [self.puzzle_sha256, self.preset.base, self.preset.options.as_dict(), self.solver, self.task, self.mode,
                self.repetition]
