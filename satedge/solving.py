@@ -175,12 +175,15 @@ class Enumerator:
         act = self.top
         blocks: list[list[int]] = []
         found = 0
+        blocked = False
         s = self.solver if incremental else None
         try:
             while True:
                 stats.calls += 1
                 if incremental:
-                    sat = s.solve(assumptions=[act])
+                    # no assumption before the first blocking clause: CaDiCaL searches very
+                    # differently under one (25 s instead of 0.07 s on a 7x7 framed puzzle)
+                    sat = s.solve(assumptions=[act]) if blocked else s.solve()
                 else:
                     s = new_solver(self.name, encoded.cnf.clauses + blocks, encoded.nv)
                     sat = s.solve()
@@ -208,6 +211,7 @@ class Enumerator:
                     found += 1
                     if limit is not None and found >= limit:
                         return
+                blocked = True
                 for lits in new:
                     if incremental:
                         s.add_clause([-lit for lit in lits] + [-act])
