@@ -141,10 +141,15 @@ class Stats:
 class Enumerator:
     """One solver for several enumerations of the same formula.  Each enumeration's blocking
     clauses carry a fresh activation literal, switched off when it ends, so the solver (and what
-    it learnt) is reused.  Solvers without incremental solving start afresh each time."""
+    it learnt) is reused.  With ``reuse=False`` (one enumeration only) blocking clauses are
+    plain and no search runs under an assumption.  Solvers without incremental solving start
+    afresh each time."""
 
-    def __init__(self, encoded: Encoded, solver: str = "cadical195", stats: Stats | None = None):
+    def __init__(self, encoded: Encoded, solver: str = "cadical195", stats: Stats | None = None,
+                 reuse: bool = True):
         self.encoded = encoded
+        self.reuse = reuse
+        self.spent = False
         self.name = check_solver(solver)
         self.stats = stats if stats is not None else Stats()
         self.top = encoded.nv
@@ -171,8 +176,13 @@ class Enumerator:
             return
         encoded, puzzle, stats = self.encoded, self.encoded.puzzle, self.stats
         incremental = self.solver is not None
-        self.top += 1
-        act = self.top
+        if self.spent:
+            raise RuntimeError("an Enumerator made with reuse=False enumerates once")
+        self.spent = not self.reuse
+        act = None
+        if self.reuse:
+            self.top += 1
+            act = self.top
         blocks: list[list[int]] = []
         found = 0
         blocked = False
@@ -183,7 +193,7 @@ class Enumerator:
                 if incremental:
                     # no assumption before the first blocking clause: CaDiCaL searches very
                     # differently under one (25 s instead of 0.07 s on a 7x7 framed puzzle)
-                    sat = s.solve(assumptions=[act]) if blocked else s.solve()
+                    sat = s.solve(assumptions=[act]) if blocked and act else s.solve()
                 else:
                     s = new_solver(self.name, encoded.cnf.clauses + blocks, encoded.nv)
                     sat = s.solve()
@@ -214,12 +224,13 @@ class Enumerator:
                 blocked = True
                 for lits in new:
                     if incremental:
-                        s.add_clause([-lit for lit in lits] + [-act])
+                        s.add_clause([-lit for lit in lits] + ([-act] if act else []))
                     else:
                         blocks.append([-lit for lit in lits])
         finally:
             if incremental:
-                s.add_clause([-act])  # this enumeration's blocking clauses are off from now on
+                if act:
+                    s.add_clause([-act])  # this enumeration's blocking clauses are off from now on
             elif s is not None:
                 s.delete()
 
@@ -227,7 +238,7 @@ class Enumerator:
 def solutions(encoded: Encoded, solver: str = "cadical195", mode: str = "solutions",
               limit: int | None = None, stats: Stats | None = None) -> Iterator[Solution]:
     """Stream the solutions of an encoded puzzle (see the module docstring for ``mode``)."""
-    with Enumerator(encoded, solver, stats) as e:
+    with Enumerator(encoded, solver, stats, reuse=False) as e:
         yield from e.solutions(mode, limit)
 
 
@@ -242,7 +253,7 @@ def count(encoded: Encoded, solver: str = "cadical195", mode: str = "solutions",
 
 def count_modes(encoded: Encoded, solver: str = "cadical195", modes=MODES, stats: Stats | None = None) -> dict[str, int]:
     """Several counts with one solver."""
-    with Enumerator(encoded, solver, stats) as e:
+    with Enumerator(encoded, solver, stats, reuse=len(modes) > 1) as e:
         return {m: sum(1 for _ in e.solutions(m)) for m in modes}
 
 

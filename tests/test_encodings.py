@@ -247,3 +247,28 @@ def test_first_solve_has_no_assumption():
     assert solve(encoded, "cadical195", stats=stats) is not None
     assert stats.counters["conflicts"] == plain.accum_stats()["conflicts"]
     plain.delete()
+
+
+def test_edgecolor_redundant_sizes():
+    """Side supports (two per edge value) and corner supports (16 per corner: every side of every
+    cell can show the four labels) on the 2x3 torus."""
+    puzzle = SIZE_PUZZLES[2]
+    n = puzzle.n
+    plain = encode(puzzle, "edgecolor")
+    e = encode(puzzle, "edgecolor", Options(redundant=True))
+    edges = len(puzzle.board.adjacencies)
+    assert len(e.cnf.clauses) - len(plain.cnf.clauses) == 2 * edges * 4 + n * 4 * 16
+
+
+
+def test_enumerator_reuse():
+    """A reusable enumerator counts twice with one solver; a one-shot one refuses a second run."""
+    from satedge.solving import Enumerator
+
+    e = encode(SEED_PUZZLES["hunde-spiel"], "support")
+    with Enumerator(e) as en:
+        assert [sum(1 for _ in en.solutions(m)) for m in ("solutions", "distinct", "solutions")] == [16, 8, 16]
+    with Enumerator(e, reuse=False) as en:
+        assert sum(1 for _ in en.solutions("distinct")) == 8
+        with pytest.raises(RuntimeError, match="reuse=False enumerates once"):
+            next(en.solutions())

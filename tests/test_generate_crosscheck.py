@@ -6,7 +6,7 @@ import json
 
 import pytest
 import yaml
-from hypothesis import given
+from hypothesis import given, settings
 
 from satedge import backtrack, crosscheck
 from satedge.checker import validate
@@ -149,6 +149,7 @@ def test_crosscheck_cli_json(run_cli):
 def test_strategy_covers_features():
     seen = set()
 
+    @settings(max_examples=300, derandomize=True)  # a fixed sample: this test must not flake
     @given(puzzles(max_cells=6))
     def collect(p):
         seen.add((p.matching, p.topology, p.frame is not None, bool(p.clues), len(set(p.tiles)) < len(p.tiles)))
