@@ -19,15 +19,21 @@ Clauses (sizes for ``card: pairwise``)
       side(d+1) in next(l)`` (16 when the four labels differ); levels 3 and 4 (prefixes of two and
       three sides) only for tiles with repeated labels, and only until the clauses admit exactly
       the rotations of the tile.  A side fixed by the frame drops out of its clauses.
-    * ``redundant: true``: ``e[k, v] -> OR p`` over the tiles that can show v on each end of edge k
-      (``2 sum_k |Dom(k)|`` clauses).
+    * ``redundant: true``: side supports, ``e[k, v] -> OR p`` over the tiles that can show v on
+      each end of edge k (``2 sum_k |Dom(k)|`` clauses), and corner supports: for each cell c,
+      each corner (sides d, d+1) and labels a, b they can show, ``side(d)=a & side(d+1)=b -> OR
+      p[c, t]`` over the tiles with a rotation showing a, b there, a binary nogood when there is
+      none (``sum_c sum_d |Lab(c, d)| |Lab(c, d+1)|`` clauses on a torus; a corner with a frame
+      side has one clause per label of the other side, a corner with two frame sides none).
 
 A model fixes the tiles and every label shown; the rotation is read off the labels (a tile
 that looks the same in several rotations stands for all of them: see ``expand``).
 
 Source
     M. J. H. Heule, "Solving edge-matching problems with satisfiability solvers", SAT 2008
-    workshop SAT/CSP benchmarks, the compact encoding with colour variables on the edges.
+    workshop SAT/CSP benchmarks, the compact encoding with colour variables on the edges; its
+    redundant clauses guide the search.  The corner supports are satedge's: they make unit
+    propagation see which pairs of colours no remaining tile can show at a corner.
 
 >>> from satedge.puzzle import Puzzle
 >>> p = Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0)
@@ -73,6 +79,27 @@ def tile_templates(rows: list[tuple]) -> list[tuple[int, tuple, list]]:
         out += level
         if set(admitted) == target:
             break
+    return out
+
+
+def corner_supports(puzzle: Puzzle, allowed, p: dict, side) -> list[list[int]]:
+    """For each cell, each corner (sides d and d+1) and each labels a, b those sides can show:
+    ``side(d)=a & side(d+1)=b -> OR p[c, t]`` over the tiles with a rotation showing a then b;
+    a binary nogood when no tile does.  A side fixed by the frame drops out."""
+    out = []
+    for c, cell in enumerate(allowed):
+        shown = [puzzle.oriented(t, r) for t, r in cell]
+        for d in range(4):
+            d2 = (d + 1) % 4
+            support: dict[tuple, set[int]] = {}
+            for (t, _), labels in zip(cell, shown):
+                support.setdefault((labels[d], labels[d2]), set()).add(p[c, t])
+            for a in sorted({x[d] for x in shown}, key=puzzle.label_id.get):
+                for b in sorted({x[d2] for x in shown}, key=puzzle.label_id.get):
+                    la, lb = side(c, d, a), side(c, d2, b)
+                    if la is FALSE or lb is FALSE or (la is TRUE and lb is TRUE):
+                        continue
+                    out.append([-x for x in (la, lb) if x is not TRUE] + sorted(support.get((a, b), ())))
     return out
 
 
@@ -159,6 +186,7 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
             for c, d, shown in ((adj.a, adj.side_a, lab), (adj.b, adj.side_b, puzzle.partner(lab))):
                 clauses.append([-v] + [p[c, t] for t in sorted(rots[c])
                                    if any(puzzle.oriented(t, r)[d] == shown for r in rots[c][t])])
+        clauses += corner_supports(puzzle, allowed, p, side)
     cnf = make_cnf(clauses, pool.top)
 
     def label_at(true: set, c: int, d: int):
