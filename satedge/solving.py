@@ -185,7 +185,6 @@ class Enumerator:
             act = self.top
         blocks: list[list[int]] = []
         found = 0
-        blocked = False
         s = self.solver if incremental else None
         try:
             while True:
@@ -193,7 +192,7 @@ class Enumerator:
                 if incremental:
                     # no assumption before the first blocking clause: CaDiCaL searches very
                     # differently under one (25 s instead of 0.07 s on a 7x7 framed puzzle)
-                    sat = s.solve(assumptions=[act]) if blocked and act else s.solve()
+                    sat = s.solve(assumptions=[act]) if act and found else s.solve()
                 else:
                     s = new_solver(self.name, encoded.cnf.clauses + blocks, encoded.nv)
                     sat = s.solve()
@@ -221,7 +220,6 @@ class Enumerator:
                     found += 1
                     if limit is not None and found >= limit:
                         return
-                blocked = True
                 for lits in new:
                     if incremental:
                         s.add_clause([-lit for lit in lits] + ([-act] if act else []))

@@ -82,20 +82,20 @@ def tile_templates(rows: list[tuple]) -> list[tuple[int, tuple, list]]:
     return out
 
 
-def corner_supports(puzzle: Puzzle, allowed, p: dict, side) -> list[list[int]]:
+def corner_supports(puzzle: Puzzle, allowed, shows, p: dict, side) -> list[list[int]]:
     """For each cell, each corner (sides d and d+1) and each labels a, b those sides can show:
     ``side(d)=a & side(d+1)=b -> OR p[c, t]`` over the tiles with a rotation showing a then b;
     a binary nogood when no tile does.  A side fixed by the frame drops out."""
     out = []
     for c, cell in enumerate(allowed):
-        shown = [puzzle.oriented(t, r) for t, r in cell]
         for d in range(4):
             d2 = (d + 1) % 4
             support: dict[tuple, set[int]] = {}
-            for (t, _), labels in zip(cell, shown):
+            for t, r in cell:
+                labels = puzzle.oriented(t, r)
                 support.setdefault((labels[d], labels[d2]), set()).add(p[c, t])
-            for a in sorted({x[d] for x in shown}, key=puzzle.label_id.get):
-                for b in sorted({x[d2] for x in shown}, key=puzzle.label_id.get):
+            for a in shows[c][d]:
+                for b in shows[c][d2]:
                     la, lb = side(c, d, a), side(c, d2, b)
                     if la is FALSE or lb is FALSE or (la is TRUE and lb is TRUE):
                         continue
@@ -186,7 +186,7 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
             for c, d, shown in ((adj.a, adj.side_a, lab), (adj.b, adj.side_b, puzzle.partner(lab))):
                 clauses.append([-v] + [p[c, t] for t in sorted(rots[c])
                                    if any(puzzle.oriented(t, r)[d] == shown for r in rots[c][t])])
-        clauses += corner_supports(puzzle, allowed, p, side)
+        clauses += corner_supports(puzzle, allowed, shows, p, side)
     cnf = make_cnf(clauses, pool.top)
 
     def label_at(true: set, c: int, d: int):
