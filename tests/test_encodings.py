@@ -14,6 +14,7 @@ from satedge import backtrack
 from satedge.encode import CARDS, Options, bases, encode, placements, symmetry_breaking
 from satedge.encode.presets import encode_preset, presets
 from satedge.formats import load_puzzle
+from satedge.generate import Params, generate
 from satedge.puzzle import Puzzle
 from satedge.solving import count, solutions
 from satedge.strategies import puzzles
@@ -122,6 +123,18 @@ def test_symmetry_breaking_property(puzzle, base):
         assert len(got) * len(puzzle.board.turns()) == len(expected)
     else:
         assert got == expected
+
+
+def test_symmetry_breaking_keeps_a_corner_tile_in_the_top_left_corner():
+    puzzle = generate(Params(rows=3, cols=3, colors=2, frame=True), seed=7)
+    expected = set(backtrack.solutions(puzzle))
+    assert len(expected) == 192
+    tile, cells, rotations = symmetry_breaking(puzzle)
+    assert (tile, cells, rotations) == (2, (0,), (0, 1, 2, 3)) and puzzle.tiles[2].count(0) == 2
+    for base in sorted(bases()):
+        got = list(solutions(encode(puzzle, base, Options(symmetry="rotation")), "cadical195"))
+        assert len(got) == 48 and set(got) <= expected, base
+        assert {s.placements[0][0] for s in got} == {2}, base
 
 
 # ------------------------------------------------------------------ sizes stated in the docstrings

@@ -83,20 +83,43 @@ class Encoded:
 
 
 # ---------------------------------------------------------------------------- shared pieces
-def symmetry_breaking(puzzle: Puzzle) -> tuple[int, tuple[int, ...]] | None:
-    """``(tile, kept rotations)`` that break the whole-board rotation symmetry, or ``None``.
+def symmetry_breaking(puzzle: Puzzle) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
+    """``(tile, cells, rotations)``: keeping ``tile`` to those cells and rotations breaks the
+    whole-board rotation symmetry; ``None`` when no rule applies.
 
-    It applies when the puzzle has no clues (a clue already breaks the symmetry) and some tile
-    looks different in all four rotations; the first such tile keeps rotation 0 on a square
-    board ({0, 1} on a non-square one).  Turning the board turns every tile, so exactly one
-    solution in each orbit of 4 (square) or 2 (non-square) survives: the model count becomes
-    solutions / 4 or solutions / 2.
+    It applies when the puzzle has no clues (a clue already breaks the symmetry).  Two rules,
+    the first that applies:
+
+    * *corner*: a tile that fits only cells the board's turns bring onto cell 0 (a corner tile
+      of a framed board) is kept to cell 0, the top-left corner: one unit clause;
+    * *rotation*: the first tile that looks different in all four rotations keeps rotation 0
+      on a square board ({0, 1} on a non-square one).
+
+    Either way exactly one solution in each orbit of 4 (square) or 2 (non-square) survives:
+    the model count becomes solutions / 4 or solutions / 2.
+
+    >>> from satedge.puzzle import Puzzle
+    >>> framed = Puzzle(rows=2, cols=2, frame=0, tiles=((0, 1, 2, 0), (0, 0, 1, 2), (1, 0, 0, 2), (2, 1, 0, 0)))
+    >>> symmetry_breaking(framed)
+    (0, (0,), (0, 1, 2, 3))
+    >>> symmetry_breaking(Puzzle(rows=1, cols=3, tiles=((1, 2, 1, 2), (1, 2, 3, 4), (3, 3, 4, 4))))
+    (1, (0, 1, 2), (0, 1))
     """
     if puzzle.clues:
         return None
+    board = puzzle.board
+    corner = {board.turn_cell(0, k) for k in board.turns()}
+    if len(corner) == len(board.turns()):
+        cells_of: dict[int, set[int]] = {}
+        for c, cell in enumerate(puzzle.allowed):
+            for t, _ in cell:
+                cells_of.setdefault(t, set()).add(c)
+        for t in range(len(puzzle.tiles)):
+            if 0 in cells_of.get(t, ()) and cells_of[t] <= corner:
+                return t, (0,), (0, 1, 2, 3)
     for t, labels in enumerate(puzzle.tiles):
         if self_symmetry(labels) == 1:
-            return t, ((0,) if puzzle.rows == puzzle.cols else (0, 1))
+            return t, tuple(board.cells), ((0,) if puzzle.rows == puzzle.cols else (0, 1))
     return None
 
 
@@ -106,8 +129,9 @@ def placements(puzzle: Puzzle, options: Options) -> tuple[tuple[tuple[int, int],
     if options.symmetry == "rotation":
         brk = symmetry_breaking(puzzle)
         if brk is not None:
-            tile, keep = brk
-            allowed = tuple(tuple(p for p in cell if p[0] != tile or p[1] in keep) for cell in allowed)
+            tile, cells, keep = brk
+            allowed = tuple(tuple(p for p in cell if p[0] != tile or (c in cells and p[1] in keep))
+                            for c, cell in enumerate(allowed))
     return allowed
 
 
