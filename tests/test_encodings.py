@@ -34,10 +34,15 @@ def three_counts(encoded, solver):
 
 @pytest.mark.parametrize("preset", sorted(presets()))
 def test_seed_counts_presets(preset):
+    broken = presets()[preset].options.symmetry == "rotation"
     for name, puzzle in SEED_PUZZLES.items():
         e = encode_preset(puzzle, presets()[preset])
+        solutions_, distinct, unique = SEEDS[name]
+        # with the board-turn symmetry broken one solution per orbit of 4 is left (no seed
+        # picture looks the same turned), and the count up to board turns stays
+        expected = (solutions_ // 4, distinct // 4, unique) if broken else SEEDS[name]
         for solver in SOLVERS:
-            assert three_counts(e, solver) == SEEDS[name], (name, solver)
+            assert three_counts(e, solver) == expected, (name, solver)
 
 
 @pytest.mark.parametrize("base", sorted(bases()))

@@ -70,7 +70,14 @@ def test_run_report_and_plots(run_cli, tmp_path):
     assert set(r["stats"]) == {"conflicts", "decisions", "propagations", "restarts"}
     code, table, _ = run_cli("report", out, "--compare", "support-seqcounter/cadical195", "edgecolor+card=ladder/glucose4")
     assert code == 0 and table.splitlines()[0].startswith("| configuration | runs | solved | timeouts |")
-    assert len(table.splitlines()) == 2 + 4
+    summary, per_puzzle = table.split("\n\nSeconds per puzzle (encode + solve):\n\n")
+    assert len(summary.splitlines()) == 2 + 4
+    configs = [line.split(" | ")[0][2:] for line in summary.splitlines()[2:]]
+    lines = per_puzzle.splitlines()
+    assert lines[0] == "| puzzle | " + " | ".join(configs) + " |" and len(lines) == 2 + 4
+    assert [line.split(" | ")[0][2:] for line in lines[2:]] == [
+        "Das verflixte Hunde-Spiel", "Insects", "planted-4x4-c4-b2-s1", "planted-4x4-c4-b2-s2"]
+    assert all(float(x) >= 0 for line in lines[2:] for x in line.strip("| ").split(" | ")[1:])
     assert (out / "summary.csv").read_text().startswith("configuration,runs,solved,timeouts")
     assert sorted(f.name for f in (out / "pictures").iterdir()) == [
         "hunde-spiel.png", "hunde-spiel.svg", "insects.png", "insects.svg"]

@@ -1,6 +1,7 @@
 """``satedge report``: per encoding x solver, what the runs of an experiment found.
 
-A Markdown table on stdout, ``summary.csv``, and PNG + SVG plots (matplotlib, extra ``plot``):
+A Markdown table on stdout (for solve and count tasks also the seconds per puzzle and
+configuration), ``summary.csv``, and PNG + SVG plots (matplotlib, extra ``plot``):
 ``cactus`` (instances solved against time), ``sizes`` (formula size per encoding) and, with
 ``--compare A B``, ``scatter`` (time of A against time of B on the same instances).
 """
@@ -52,12 +53,23 @@ def summarize(rows: list[dict]) -> list[dict]:
     return sorted(out, key=lambda s: (s["par2"], s["configuration"]))
 
 
+def per_puzzle(rows: list[dict]) -> tuple[list[dict], list[str]]:
+    """Seconds per puzzle (rows) and configuration (columns, best PAR-2 first); a run that did
+    not finish shows its status."""
+    configs = [s["configuration"] for s in summarize(rows)]
+    table: dict[str, dict] = {}
+    for r in rows:
+        line = table.setdefault(r["puzzle_name"], {"puzzle": r["puzzle_name"]})
+        line[config_of(r)] = round(run_time(r), 1) if r["status"] in SOLVED else r["status"]
+    return [table[k] for k in sorted(table)], ["puzzle"] + configs
+
+
 def markdown(summary: list[dict], columns: list[str] = COLUMNS) -> str:
     def cell(v) -> str:
         return "-" if v is None else f"{v:,}" if isinstance(v, int) else str(v)
 
     lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-    lines += ["| " + " | ".join(cell(s[c]) for c in columns) + " |" for s in summary]
+    lines += ["| " + " | ".join(cell(s.get(c)) for c in columns) + " |" for s in summary]
     return "\n".join(lines)
 
 
@@ -200,4 +212,5 @@ def report(out: Path, compare: tuple[str, str] | None = None, with_plots: bool =
     write_csv(summary, out / "summary.csv")
     files = plots(rows, out, compare) if with_plots else []
     files += pictures(rows, out, with_png=with_plots)
-    return markdown(summary), files
+    table, columns = per_puzzle(rows)
+    return markdown(summary) + "\n\nSeconds per puzzle (encode + solve):\n\n" + markdown(table, columns), files
