@@ -39,7 +39,8 @@ def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
                                   "sortnetwrk, cardnetwrk, mtotalizer, kmtotalizer")
     p.add_argument("--symmetry", choices=["none", "rotation"], help="break the board-rotation symmetry")
     p.add_argument("--redundant", choices=["true", "false"], help="add implied clauses")
-    p.add_argument("--solver", default="cadical195", help="a PySAT solver name (see `satedge solvers`)")
+    p.add_argument("--solver", default="cadical195", help="a PySAT solver name (see `satedge solvers`); CaDiCaL "
+                   "takes options after a colon: its configurations sat and unsat, and seed=N (cadical195:sat,seed=2)")
     p.add_argument("--solver-cmd", metavar="COMMAND", help="a DIMACS solver binary instead, e.g. 'cadical -q' "
                    "(run on the exported CNF; enumeration re-runs it with blocking clauses)")
     p.add_argument("--cpsat-workers", type=int, default=1, metavar="N",
@@ -278,6 +279,7 @@ def _cmd_solvers(args) -> int:
     else:
         print("PySAT solvers: " + ", ".join(names))
         print("solver binaries on PATH: " + (", ".join(f"{k} ({v})" for k, v in binaries.items()) or "none"))
+        print("CaDiCaL with options: cadical195:sat, cadical195:unsat,seed=3 (its configurations and seed=N)")
         print("use a binary with --solver-cmd 'cadical -q'")
     return 0
 

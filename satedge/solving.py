@@ -53,8 +53,43 @@ def solver_names() -> list[str]:
     return sorted(k for k, v in vars(SolverNames).items() if not k.startswith("_") and isinstance(v, tuple))
 
 
+# CaDiCaL's own named configurations (its --sat and --unsat options, src/config.cpp)
+CADICAL_CONFIGS = {
+    "sat": {"elimreleff": 10, "stabilizeonly": 1, "subsumereleff": 60},
+    "unsat": {"stabilize": 0, "walk": 0},
+}
+CONFIGURABLE = ("cadical153", "cadical195", "cadical300")
+
+
+def solver_options(name: str) -> tuple[str, dict[str, int]]:
+    """Split ``NAME:ITEM,ITEM`` into the PySAT solver name and the options to set.  An item is one
+    of CaDiCaL's configurations (``sat``, ``unsat``) or ``seed=N``; only CaDiCaL takes them.
+
+    >>> solver_options("cadical195:sat,seed=2")
+    ('cadical195', {'elimreleff': 10, 'stabilizeonly': 1, 'subsumereleff': 60, 'seed': 2})
+    >>> solver_options("kissat404")
+    ('kissat404', {})
+    """
+    base, colon, rest = name.partition(":")
+    if not colon:
+        return name, {}
+    if base not in CONFIGURABLE:
+        raise SatedgeError(f"solver {base!r} takes no options; only {', '.join(CONFIGURABLE)} do")
+    options: dict[str, int] = {}
+    for item in rest.split(","):
+        key, eq, value = item.partition("=")
+        if not eq and key in CADICAL_CONFIGS:
+            options.update(CADICAL_CONFIGS[key])
+        elif eq and key == "seed" and value.isdigit():
+            options["seed"] = int(value)
+        else:
+            raise SatedgeError(f"solver option {item!r} of {name!r}: use {', '.join(CADICAL_CONFIGS)} or seed=N")
+    return base, options
+
+
 def check_solver(name: str) -> str:
-    """A PySAT solver name, or ``cmd:<command line>`` for a DIMACS solver binary."""
+    """A PySAT solver name (CaDiCaL's with options: ``cadical195:sat,seed=2``), ``cpsat``, or
+    ``cmd:<command line>`` for a DIMACS solver binary."""
     if name == "cpsat":
         return name
     if name.startswith("cmd:"):
@@ -62,8 +97,9 @@ def check_solver(name: str) -> str:
         if not words or shutil.which(words[0]) is None:
             raise SatedgeError(f"solver command {name[4:]!r} not found on PATH")
         return name
-    if name not in solver_names():
-        raise SatedgeError(f"unknown solver {name!r}; choose from {', '.join(solver_names())}, cpsat, "
+    base, _ = solver_options(name)
+    if base not in solver_names():
+        raise SatedgeError(f"unknown solver {base!r}; choose from {', '.join(solver_names())}, cpsat, "
                            "or cmd:COMMAND")
     return name
 
@@ -116,9 +152,14 @@ class ExternalSolver:
 
 
 def new_solver(name: str, clauses: list[list[int]], nv: int):
+    """A solver holding ``clauses``: a PySAT solver configured as ``name`` says, or a binary."""
     if name.startswith("cmd:"):
         return ExternalSolver(name[4:], clauses, nv)
-    return Solver(name=name, bootstrap_with=clauses)
+    base, options = solver_options(name)
+    solver = Solver(name=base, bootstrap_with=clauses)
+    if options:
+        solver.configure(options)
+    return solver
 
 
 @dataclass
@@ -155,7 +196,7 @@ class Enumerator:
         self.top = encoded.nv
         self.solver: Solver | None = None
         if solver not in NON_INCREMENTAL and not solver.startswith("cmd:"):
-            self.solver = Solver(name=solver, bootstrap_with=encoded.cnf.clauses)
+            self.solver = new_solver(solver, encoded.cnf.clauses, encoded.nv)
 
     def close(self) -> None:
         if self.solver is not None:

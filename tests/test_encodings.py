@@ -76,6 +76,12 @@ def test_cli_unknown_names(run_cli):
     assert code == 2 and err.startswith("satedge: error: unknown encoding 'nope'; choose from direct-pairwise, ")
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--solver", "nope")
     assert code == 2 and err.startswith("satedge: error: unknown solver 'nope'; choose from cadical103, ")
+    for solver, message in (
+            ("kissat404:sat", "solver 'kissat404' takes no options; only cadical153, cadical195, cadical300 do"),
+            ("cadical195:fast", "solver option 'fast' of 'cadical195:fast': use sat, unsat or seed=N"),
+            ("cadical195:seed=x", "solver option 'seed=x' of 'cadical195:seed=x': use sat, unsat or seed=N")):
+        code, out, err = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--solver", solver)
+        assert (code, out, err) == (2, "", f"satedge: error: {message}\n")
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--card", "nope")
     assert code == 2 and err.startswith("satedge: error: unknown card encoding 'nope'; choose from pairwise, ")
 
@@ -290,3 +296,26 @@ def test_enumerator_reuse():
         assert sum(1 for _ in en.solutions("distinct")) == 8
         with pytest.raises(RuntimeError, match="reuse=False enumerates once"):
             next(en.solutions())
+
+
+def test_solver_options_configure_cadical():
+    """``cadical195:sat,seed=2`` is CaDiCaL configured as its --sat option and seed 2 say: the
+    same first search as a PySAT solver configured by hand, and another than the default's."""
+    from pysat.solvers import Solver
+
+    from satedge.generate import Params, generate
+    from satedge.solving import CADICAL_CONFIGS, Stats, solve
+
+    puzzle = generate(Params(rows=7, cols=7, colors=10, border_colors=3, frame=True), 2)
+    encoded = encode(puzzle, "edgecolor", Options(card="seqcounter"))
+    by_hand = Solver(name="cadical195", bootstrap_with=encoded.cnf.clauses)
+    by_hand.configure(dict(CADICAL_CONFIGS["sat"], seed=2))
+    assert by_hand.solve()
+    conflicts = {}
+    for name in ("cadical195", "cadical195:sat,seed=2"):
+        stats = Stats()
+        assert solve(encoded, name, stats=stats) is not None
+        conflicts[name] = stats.counters["conflicts"]
+    assert conflicts["cadical195:sat,seed=2"] == by_hand.accum_stats()["conflicts"] != conflicts["cadical195"]
+    by_hand.delete()
+    assert three_counts(encode(SEED_PUZZLES["hunde-spiel"], "edgecolor"), "cadical195:unsat,seed=7") == (16, 8, 2)
