@@ -189,3 +189,29 @@ timeout: 30
     lines = table.splitlines()
     assert lines[0].startswith("| puzzle | cells | encoding | status | variables | clauses | literals |")
     assert len(lines) == 4 and "| 9 | direct | ENCODED | 324 | 23,406 | 47,424 |" in lines[2]
+
+
+def test_committed_specs_load(monkeypatch):
+    """Every spec in experiments/ is valid; the two solve benchmarks have the runs their comments
+    state (bench-solve: 35 generated puzzles x 19 configurations without $SATEDGE_BENCHMARKS)."""
+    monkeypatch.setenv("SATEDGE_BENCHMARKS", str(ROOT / "no-such-folder"))
+    runs = {f.stem: len(load_spec(f).runs) for f in sorted((ROOT / "experiments").glob("*.yaml"))}
+    assert runs["bench-solve"] == 35 * 19 and runs["bench-solve-quick"] == 10 * 5
+    assert set(runs) >= {"demo", "bench-encode", "bench-enumerate", "bench-solve-variants"}
+
+
+def test_per_puzzle_table_repeats_and_shared_names():
+    from satedge.experiment.report import per_puzzle
+
+    def row(path, name, solver, status, seconds):
+        return {"puzzle": path, "puzzle_name": name, "encoding": "support", "solver": solver, "status": status,
+                "encode_seconds": 0.5, "solve_seconds": seconds, "timeout": 10}
+
+    rows = [row("a/puzzle.puz", "puzzle", "minisat22", "SAT", 1.5), row("a/puzzle.puz", "puzzle", "minisat22", "SAT", 3.5),
+            row("b/puzzle.puz", "puzzle", "minisat22", "SAT", 0.5), row("b/puzzle.puz", "puzzle", "glucose4", "TIMEOUT", None),
+            row("c.yaml", "seed", "glucose4", "SAT", 2.0), row("c.yaml", "seed", "minisat22", "SAT", 1.0)]
+    table, columns = per_puzzle(rows)
+    assert columns == ["puzzle", "support/minisat22", "support/glucose4"]
+    assert table == [{"puzzle": "a/puzzle.puz", "support/minisat22": 3.0},
+                     {"puzzle": "b/puzzle.puz", "support/glucose4": "TIMEOUT", "support/minisat22": 1.0},
+                     {"puzzle": "seed", "support/glucose4": 2.5, "support/minisat22": 1.5}]

@@ -54,14 +54,23 @@ def summarize(rows: list[dict]) -> list[dict]:
 
 
 def per_puzzle(rows: list[dict]) -> tuple[list[dict], list[str]]:
-    """Seconds per puzzle (rows) and configuration (columns, best PAR-2 first); a run that did
-    not finish shows its status."""
+    """Seconds per puzzle (rows, by name; by file where two files share a name) and configuration
+    (columns, best PAR-2 first): the mean over repetitions, or the status of a run that did not
+    finish."""
     configs = [s["configuration"] for s in summarize(rows)]
-    table: dict[str, dict] = {}
+    names: dict[str, set[str]] = {}
     for r in rows:
-        line = table.setdefault(r["puzzle_name"], {"puzzle": r["puzzle_name"]})
-        line[config_of(r)] = round(run_time(r), 1) if r["status"] in SOLVED else r["status"]
-    return [table[k] for k in sorted(table)], ["puzzle"] + configs
+        names.setdefault(r["puzzle_name"], set()).add(r["puzzle"])
+    runs: dict[tuple[str, str], list[dict]] = {}
+    for r in rows:
+        label = r["puzzle_name"] if len(names[r["puzzle_name"]]) == 1 else r["puzzle"]
+        runs.setdefault((label, config_of(r)), []).append(r)
+    table: dict[str, dict] = {}
+    for (label, config), rs in sorted(runs.items()):
+        failed = [r["status"] for r in rs if r["status"] not in SOLVED]
+        table.setdefault(label, {"puzzle": label})[config] = (
+            failed[0] if failed else round(statistics.fmean(map(run_time, rs)), 1))
+    return list(table.values()), ["puzzle"] + configs
 
 
 def markdown(summary: list[dict], columns: list[str] = COLUMNS) -> str:
