@@ -215,7 +215,6 @@ def test_edgecolor_sizes_distinct_labels():
 def hard_puzzle(path):
     """A framed two-set 7x7 with 8 colours: support-seqcounter + CaDiCaL needs well over 30 s."""
     from satedge.formats import save_puzzle
-    from satedge.generate import Params, generate
 
     save_puzzle(generate(Params(rows=7, cols=7, colors=8, border_colors=3, frame=True), seed=1), path)
     return path
@@ -260,7 +259,6 @@ def test_first_solve_has_no_assumption():
     differently under an assumption (1,397 conflicts plain, about 170,000 under one, here)."""
     from pysat.solvers import Solver
 
-    from satedge.generate import Params, generate
     from satedge.solving import Stats, solve
 
     puzzle = generate(Params(rows=7, cols=7, colors=10, border_colors=3, frame=True), 2)
@@ -303,7 +301,6 @@ def test_solver_options_configure_cadical():
     same first search as a PySAT solver configured by hand, and another than the default's."""
     from pysat.solvers import Solver
 
-    from satedge.generate import Params, generate
     from satedge.solving import CADICAL_CONFIGS, Stats, solve
 
     puzzle = generate(Params(rows=7, cols=7, colors=10, border_colors=3, frame=True), 2)

@@ -201,7 +201,7 @@ def test_committed_specs_load(monkeypatch):
 
 
 def test_per_puzzle_table_repeats_and_shared_names():
-    from satedge.experiment.report import per_puzzle
+    from satedge.experiment.report import per_puzzle, summarize
 
     def row(path, name, solver, status, seconds):
         return {"puzzle": path, "puzzle_name": name, "encoding": "support", "solver": solver, "status": status,
@@ -210,7 +210,7 @@ def test_per_puzzle_table_repeats_and_shared_names():
     rows = [row("a/puzzle.puz", "puzzle", "minisat22", "SAT", 1.5), row("a/puzzle.puz", "puzzle", "minisat22", "SAT", 3.5),
             row("b/puzzle.puz", "puzzle", "minisat22", "SAT", 0.5), row("b/puzzle.puz", "puzzle", "glucose4", "TIMEOUT", None),
             row("c.yaml", "seed", "glucose4", "SAT", 2.0), row("c.yaml", "seed", "minisat22", "SAT", 1.0)]
-    table, columns = per_puzzle(rows)
+    table, columns = per_puzzle(rows, summarize(rows))
     assert columns == ["puzzle", "support/minisat22", "support/glucose4"]
     assert table == [{"puzzle": "a/puzzle.puz", "support/minisat22": 3.0},
                      {"puzzle": "b/puzzle.puz", "support/glucose4": "TIMEOUT", "support/minisat22": 1.0},

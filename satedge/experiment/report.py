@@ -53,11 +53,11 @@ def summarize(rows: list[dict]) -> list[dict]:
     return sorted(out, key=lambda s: (s["par2"], s["configuration"]))
 
 
-def per_puzzle(rows: list[dict]) -> tuple[list[dict], list[str]]:
+def per_puzzle(rows: list[dict], summary: list[dict]) -> tuple[list[dict], list[str]]:
     """Seconds per puzzle (rows, by name; by file where two files share a name) and configuration
-    (columns, best PAR-2 first): the mean over repetitions, or the status of a run that did not
-    finish."""
-    configs = [s["configuration"] for s in summarize(rows)]
+    (columns, in the order of ``summary``, the :func:`summarize` of ``rows``): the mean over
+    repetitions, or the status of a run that did not finish."""
+    configs = [s["configuration"] for s in summary]
     names: dict[str, set[str]] = {}
     for r in rows:
         names.setdefault(r["puzzle_name"], set()).add(r["puzzle"])
@@ -221,5 +221,5 @@ def report(out: Path, compare: tuple[str, str] | None = None, with_plots: bool =
     write_csv(summary, out / "summary.csv")
     files = plots(rows, out, compare) if with_plots else []
     files += pictures(rows, out, with_png=with_plots)
-    table, columns = per_puzzle(rows)
+    table, columns = per_puzzle(rows, summary)
     return markdown(summary) + "\n\nSeconds per puzzle (encode + solve):\n\n" + markdown(table, columns), files
