@@ -22,7 +22,8 @@ def ascii_grid(puzzle: Puzzle, solution: Solution, color: bool = False) -> str:
     """
     texts = {x: str(x) for x in puzzle.labels}
     w = max(len(t) for t in texts.values())
-    inner = max(2 * w + 5, 7)
+    tag = len(f"{len(puzzle.tiles) - 1}/3")
+    inner = max(2 * w + tag + 2, 7)
     if inner % 2 == 0:
         inner += 1
 

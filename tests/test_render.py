@@ -7,7 +7,8 @@ import pytest
 from conftest import PUZZLES, SEEDS
 from satedge import backtrack
 from satedge.formats import load_puzzle
-from satedge.render import PAD, PNG_SCALE, TILE, label_colours, to_svg
+from satedge.puzzle import Puzzle, Solution
+from satedge.render import PAD, PNG_SCALE, TILE, ascii_grid, label_colours, to_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -67,3 +68,13 @@ def test_png_edges_show_one_pattern(run_cli, tmp_path):
         assert a[:-1] == b[:-1] and a[-1] != b[-1], (adj, a, b)
         edges += 1
     assert edges == 12
+
+
+def test_ascii_grid_widens_cells_for_two_digit_tiles_and_labels():
+    tiles = tuple((i, i + 1, i, i + 1) for i in range(10, 21))  # tiles 0..10, labels 10..21
+    p = Puzzle(rows=1, cols=11, tiles=tiles)
+    lines = ascii_grid(p, Solution(tuple((t, 0) for t in range(11)))).splitlines()
+    assert {len(line) for line in lines} == {1 + 11 * 12}
+    middle = lines[2].split("|")[1:-1]
+    assert middle[0] == "11  0/0  11" and middle[10] == "21 10/0  21"
+    assert lines[1].split("|")[1:-1][10] == "    20     "
