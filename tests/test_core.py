@@ -3,12 +3,15 @@
 import json
 
 import pytest
+from hypothesis import given, settings
 
 from oracle import brute_force
-from satedge import backtrack, symmetry
+from satedge import backtrack, backtrack_jit, symmetry
 from satedge.checker import validate
 from satedge.formats import load_puzzle, load_solution, puzzle_to_yaml, save_puzzle, save_solution
+from satedge.generate import Params, generate
 from satedge.puzzle import Clue, Puzzle
+from satedge.strategies import puzzles
 from conftest import PUZZLES, SEEDS
 
 
@@ -144,9 +147,32 @@ SMALL = [
 ]
 
 
+@pytest.mark.parametrize("compiled", [False, True], ids=["python", "numba"])
 @pytest.mark.parametrize("puzzle", SMALL, ids=["comp2x2", "torus2x2", "frame2x2", "torus1x3"])
-def test_backtracker_equals_brute_force(puzzle):
-    assert set(backtrack.solutions(puzzle)) == brute_force(puzzle)
+def test_backtracker_equals_brute_force(puzzle, compiled):
+    assert set(backtrack.solutions(puzzle, compiled=compiled)) == brute_force(puzzle)
+
+
+@settings(max_examples=300, deadline=None)
+@given(puzzles(max_rows=4, max_cols=4, max_cells=9, max_colors=3))
+def test_compiled_search_gives_the_same_solutions_in_the_same_order(puzzle):
+    # uniform tile sets on a torus can have millions of solutions: the first 5,000 in order
+    first = list(backtrack.solutions(puzzle, limit=5000, compiled=False))
+    assert list(backtrack.solutions(puzzle, limit=5000, compiled=True)) == first
+
+
+def test_compiled_search_on_a_3x4_torus_checks_third_and_fourth_neighbours(monkeypatch):
+    # on a 3x4 torus the last column's cells have three placed neighbours and the last cell four:
+    # two keyed, the others checked one by one
+    p = generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)
+    py = list(backtrack.solutions(p, compiled=False))
+    assert len(py) == 4224
+    assert list(backtrack.solutions(p, compiled=True)) == py
+    monkeypatch.setattr(backtrack_jit, "BUDGET", 7)  # pause and resume every 7 candidates
+    assert list(backtrack.solutions(p, compiled=True)) == py
+    assert backtrack.compiled_available(p)  # 12 cells x 4 x 4 labels = 192 table entries
+    monkeypatch.setattr(backtrack, "MAX_TABLE", 191)
+    assert not backtrack.compiled_available(p)
 
 
 def test_limit_streams():

@@ -8,6 +8,7 @@ kills its whole session at the timeout.  A run that runs out of memory reports `
 from __future__ import annotations
 
 import json
+from importlib.metadata import PackageNotFoundError, version
 import platform
 import resource
 import socket
@@ -26,8 +27,12 @@ def environment() -> dict:
             cpu = next((line.split(":", 1)[1].strip() for line in fh if line.startswith("model name")), cpu)
     except OSError:
         pass
+    try:
+        numba = version("numba")  # the backtracker runs compiled when it is there
+    except PackageNotFoundError:
+        numba = None
     return {"satedge": __version__, "pysat": getattr(pysat, "__version__", "?"), "python": platform.python_version(),
-            "host": socket.gethostname(), "cpu": cpu}
+            "numba": numba, "host": socket.gethostname(), "cpu": cpu}
 
 
 def execute(payload: dict) -> dict:
