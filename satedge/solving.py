@@ -381,9 +381,12 @@ def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, 
         return res
     if method == "backtrack":
         if task == "count":
-            c = symmetry.count(puzzle, backtrack.solutions(puzzle))
-            res.counts = {"solutions": c.solutions, "distinct": c.distinct, "unique": c.unique}
-            res.status = "SAT" if c.solutions else "UNSAT"
+            if set(modes) == {"solutions"}:  # no pictures to canonicalize
+                res.counts = {"solutions": sum(1 for _ in backtrack.solutions(puzzle))}
+            else:
+                c = symmetry.count(puzzle, backtrack.solutions(puzzle))
+                res.counts = {m: getattr(c, m) for m in modes}
+            res.status = "SAT" if any(res.counts.values()) else "UNSAT"
         else:
             res.solutions = list(islice(symmetry.one_per_picture(puzzle, backtrack.solutions(puzzle), modes[0]), limit))
             res.status = "SAT" if res.solutions else "UNSAT"
