@@ -359,6 +359,17 @@ class Result:
     stats: Stats = field(default_factory=Stats)
 
 
+def _counts(puzzle, sols, modes: tuple[str, ...]) -> dict[str, int]:
+    """The counts ``modes`` asks for of a complete set of solutions; pictures are only made and
+    canonicalized when a mode needs them."""
+    from . import symmetry
+
+    if set(modes) == {"solutions"}:
+        return {"solutions": sum(1 for _ in sols)}
+    c = symmetry.count(puzzle, sols)
+    return {m: getattr(c, m) for m in modes}
+
+
 def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, ...], limit: int | None,
          cpsat_workers: int = 1) -> Result:
     import time
@@ -372,8 +383,7 @@ def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, 
         sols = list(cpsat.solutions(puzzle, limit=1 if task == "solve" and limit == 1 else None,
                                     workers=cpsat_workers, stats=res.stats.counters))
         if task == "count":
-            c = symmetry.count(puzzle, sols)
-            res.counts = {m: getattr(c, m) for m in modes}
+            res.counts = _counts(puzzle, sols, modes)
         else:
             res.solutions = list(islice(symmetry.one_per_picture(puzzle, sols, modes[0]), limit))
         res.status = "SAT" if sols else "UNSAT"
@@ -381,11 +391,7 @@ def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, 
         return res
     if method == "backtrack":
         if task == "count":
-            if set(modes) == {"solutions"}:  # no pictures to canonicalize
-                res.counts = {"solutions": sum(1 for _ in backtrack.solutions(puzzle))}
-            else:
-                c = symmetry.count(puzzle, backtrack.solutions(puzzle))
-                res.counts = {m: getattr(c, m) for m in modes}
+            res.counts = _counts(puzzle, backtrack.solutions(puzzle), modes)
             res.status = "SAT" if any(res.counts.values()) else "UNSAT"
         else:
             res.solutions = list(islice(symmetry.one_per_picture(puzzle, backtrack.solutions(puzzle), modes[0]), limit))

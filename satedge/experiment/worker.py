@@ -8,12 +8,12 @@ kills its whole session at the timeout.  A run that runs out of memory reports `
 from __future__ import annotations
 
 import json
-from importlib.metadata import PackageNotFoundError, version
 import platform
 import resource
 import socket
 import sys
 import time
+from importlib.metadata import PackageNotFoundError, version
 
 
 def environment() -> dict:
