@@ -6,7 +6,8 @@ neighbours demand, so no candidate is ever tested twice; frame, clues and self-l
 already folded into :attr:`Puzzle.allowed`.  Tiles in use are a bit mask.
 
 With numba installed (the extra ``fast``) the same search runs compiled
-(:mod:`satedge.backtrack_jit`): the same solutions in the same order, about 20 times faster.
+(:mod:`satedge.backtrack_jit`): the same solutions in the same order, about 20 times faster;
+and with ``workers`` processes, each solution once, in no fixed order.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from importlib.util import find_spec
 from itertools import islice
 from typing import Iterator
 
+from .errors import SatedgeError
 from .puzzle import Puzzle, Solution
 
 # the compiled search keeps a dense cells x labels x labels table; beyond this many entries the
@@ -43,9 +45,12 @@ def _neighbours(puzzle: Puzzle):
     return order, ids, need, checks
 
 
-def solutions(puzzle: Puzzle, limit: int | None = None, compiled: bool | None = None) -> Iterator[Solution]:
+def solutions(puzzle: Puzzle, limit: int | None = None, compiled: bool | None = None,
+              workers: int = 1) -> Iterator[Solution]:
     """Every solution of ``puzzle``, lazily, in a fixed order; ``compiled``: run the numba search
-    (None: when numba is installed and its table fits, False: the pure-Python loop).
+    (None: when numba is installed and its table fits, False: the pure-Python loop);
+    ``workers > 1``: the compiled search in that many processes, each solution once, in no
+    fixed order.
 
     >>> from satedge.puzzle import Puzzle
     >>> p = Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0)
@@ -54,8 +59,25 @@ def solutions(puzzle: Puzzle, limit: int | None = None, compiled: bool | None = 
     >>> [s.placements for s in solutions(p, compiled=False)]
     [((0, 0), (1, 0)), ((1, 2), (0, 2))]
     """
+    if workers > 1:
+        if compiled is False or not compiled_available(puzzle):
+            raise SatedgeError("backtracking with several workers needs the compiled search: numba (pip install "
+                               f"'satedge[fast]') and at most {MAX_TABLE:,} cells x labels x labels")
+        return _parallel(puzzle, workers, limit)
     it = _search(puzzle, compiled)
     return it if limit is None else islice(it, limit)
+
+
+def _parallel(puzzle: Puzzle, workers: int, limit: int | None) -> Iterator[Solution]:
+    from .backtrack_jit import parallel_search, tables
+
+    _, ids, need, checks = _neighbours(puzzle)
+    found = parallel_search(tables(puzzle, checks, ids, need), workers, limit)
+    try:
+        for placed in islice(found, limit):
+            yield Solution(tuple([(o >> 2, o & 3) for o in placed]))
+    finally:
+        found.close()  # stops the worker processes
 
 
 def compiled_available(puzzle: Puzzle) -> bool:
@@ -69,9 +91,9 @@ def _search(puzzle: Puzzle, compiled: bool | None = None) -> Iterator[Solution]:
     if compiled is None:
         compiled = compiled_available(puzzle)
     if compiled:
-        from .backtrack_jit import search
+        from .backtrack_jit import search, tables
 
-        for placed in search(puzzle, checks, ids, need):
+        for placed in search(tables(puzzle, checks, ids, need)):
             yield Solution(tuple([(o >> 2, o & 3) for o in placed]))
         return
     # per cell, a table from the labels its placed neighbours demand (one label, or a tuple of
@@ -125,6 +147,6 @@ def _search(puzzle: Puzzle, compiled: bool | None = None) -> Iterator[Solution]:
         stack[i] = iter(index[i].get(key, ()))
 
 
-def solve(puzzle: Puzzle, compiled: bool | None = None) -> Solution | None:
-    """The first solution, or ``None``."""
-    return next(_search(puzzle, compiled), None)
+def solve(puzzle: Puzzle, compiled: bool | None = None, workers: int = 1) -> Solution | None:
+    """The first solution found, or ``None``."""
+    return next(solutions(puzzle, 1, compiled, workers), None)

@@ -5,11 +5,18 @@ order, the same candidates in the same order, so the same solutions in the same 
 pure-Python loop, about 20 times faster.  Only the arrays change: a cell's candidates are
 looked up by the labels of its first two placed neighbours in a dense ``cells x L x L`` table
 (L labels), and further neighbours (on a torus) are checked one by one.
+
+With ``workers > 1`` (:func:`parallel_search`) the tree is cut at a depth where it has many
+subtrees; worker processes search the subtrees, first to last as workers come free, and
+every solution is found exactly once, though not in the sequential order.
 """
 
 from __future__ import annotations
 
-from typing import Iterator
+import multiprocessing
+import os
+import signal
+from typing import Iterator, NamedTuple
 
 import numba
 import numpy as np
@@ -19,22 +26,24 @@ import numpy as np
 DONE, FOUND, PAUSED = 0, 1, 2
 # candidates tried per call of advance(): about a second, so that Ctrl-C is seen between calls
 BUDGET = 100_000_000
+# with workers, cut the tree where it has at least this many subtrees per worker
+SUBTREES_PER_WORKER = 256
 
 
 @numba.njit(cache=True)
 def advance(ndeps, dep_cell, dep_side, own_side, need, shown, n_labels, start, stop, cand,
-            placed, pos, end, used, depth, budget):
-    """Run the search from ``depth[0]`` until the next solution (FOUND, ``placed`` holds it), the
-    end (DONE) or ``budget`` candidates (PAUSED).  The state arrays ``placed, pos, end, used,
-    depth`` carry over calls."""
+            placed, pos, end, used, depth, floor, last, budget):
+    """Run the search from ``depth[0]`` until the next placement of cells ``0..last`` (FOUND,
+    ``placed`` holds it), the end (DONE) or ``budget`` candidates (PAUSED).  Cells below
+    ``floor`` stay as placed.  The state arrays ``placed, pos, end, used, depth`` carry over
+    calls."""
     i = depth[0]
-    last = len(placed) - 1
     while True:
         if pos[i] >= end[i]:
             i -= 1
-            if i < 0:
-                depth[0] = 0
-                pos[0] = end[0]
+            if i < floor:
+                depth[0] = floor
+                pos[floor] = end[floor]
                 return DONE
             used[placed[i] >> 2] = False
             continue
@@ -69,12 +78,28 @@ def advance(ndeps, dep_cell, dep_side, own_side, need, shown, n_labels, start, s
         end[i] = stop[i, key]
 
 
-def search(puzzle, checks, shown: list[tuple[int, ...]], need: list[tuple[int, ...]]) -> Iterator[list[int]]:
-    """Placements (``tile * 4 + rotation`` per cell, row-major) of every solution, lazily.
+class Tables(NamedTuple):
+    """The search's read-only arrays (the first ten arguments of :func:`advance`) and the number
+    of tiles."""
 
-    ``checks`` per cell lists ``(own side, earlier cell, its side)`` for its placed neighbours;
-    ``shown[o]`` and ``need[o]`` are the label ids that placement ``o`` shows on its four sides
-    and the ids that fit them (from :func:`satedge.backtrack._neighbours`)."""
+    ndeps: np.ndarray
+    dep_cell: np.ndarray
+    dep_side: np.ndarray
+    own_side: np.ndarray
+    need: np.ndarray
+    shown: np.ndarray
+    n_labels: int
+    start: np.ndarray
+    stop: np.ndarray
+    cand: np.ndarray
+    n_tiles: int
+
+
+def tables(puzzle, checks, shown: list[tuple[int, ...]], need: list[tuple[int, ...]]) -> Tables:
+    """The arrays for ``puzzle``: ``checks`` per cell lists ``(own side, earlier cell, its side)``
+    for its placed neighbours; ``shown[o]`` and ``need[o]`` are the label ids that placement
+    ``o = tile * 4 + rotation`` shows on its four sides and the ids that fit them (from
+    :func:`satedge.backtrack._neighbours`)."""
     n = len(checks)
     n_labels = len(puzzle.label_id)
     width = max(len(c) for c in checks) if n else 0
@@ -100,19 +125,100 @@ def search(puzzle, checks, shown: list[tuple[int, ...]], need: list[tuple[int, .
             start[i, key] = len(cand)
             cand.extend(os_)
             stop[i, key] = len(cand)
-    flat_need = np.array([x for labels in need for x in labels] or [0], np.int64)
-    flat_shown = np.array([x for labels in shown for x in labels] or [0], np.int64)
-    cand_arr = np.array(cand or [0], np.int64)
+    return Tables(ndeps, dep_cell, dep_side, own_side,
+                  np.array([x for labels in need for x in labels] or [0], np.int64),
+                  np.array([x for labels in shown for x in labels] or [0], np.int64),
+                  n_labels, start, stop, np.array(cand or [0], np.int64), len(puzzle.tiles))
+
+
+def run(t: Tables, prefix: list[int], last: int, parent: int | None = None) -> Iterator[list[int]]:
+    """Placements of cells ``0..last`` that extend ``prefix`` (the placements of the first
+    cells), lazily, in the search order; with ``parent``, it stops early once the process with
+    that id is no longer this one's parent."""
+    n = len(t.ndeps)
     placed = np.zeros(n, np.int64)
     pos = np.zeros(n, np.int64)
     end = np.zeros(n, np.int64)
-    used = np.zeros(len(puzzle.tiles), np.bool_)
+    used = np.zeros(t.n_tiles, np.bool_)
     depth = np.zeros(1, np.int64)
-    pos[0], end[0] = start[0, 0], stop[0, 0]
+    floor = len(prefix)
+    if floor > last:
+        yield list(prefix)
+        return
+    for i, o in enumerate(prefix):
+        placed[i] = o
+        used[o >> 2] = True
+    key = 0
+    for q in range(min(int(t.ndeps[floor]), 2)):
+        key = key * t.n_labels + int(t.need[placed[t.dep_cell[floor, q]] * 4 + t.dep_side[floor, q]])
+    pos[floor], end[floor], depth[0] = t.start[floor, key], t.stop[floor, key], floor
     while True:
-        outcome = advance(ndeps, dep_cell, dep_side, own_side, flat_need, flat_shown, n_labels, start, stop,
-                          cand_arr, placed, pos, end, used, depth, BUDGET)
+        outcome = advance(*t[:10], placed, pos, end, used, depth, floor, last, BUDGET)
         if outcome == DONE:
             return
         if outcome == FOUND:
-            yield placed.tolist()
+            yield placed[:last + 1].tolist()
+        elif parent is not None and os.getppid() != parent:
+            return
+
+
+def search(t: Tables) -> Iterator[list[int]]:
+    """Placements (``tile * 4 + rotation`` per cell, row-major) of every solution, lazily."""
+    return run(t, [], len(t.ndeps) - 1)
+
+
+# ---------------------------------------------------------------------------- with workers
+def cut(t: Tables, workers: int) -> tuple[int, list[list[int]]]:
+    """The shallowest depth at which the tree has at least ``SUBTREES_PER_WORKER * workers``
+    subtrees (or the last cell), and the placements of the cells above it."""
+    n = len(t.ndeps)
+    d, prefixes = 0, [[]]
+    while d < n - 1 and 0 < len(prefixes) < SUBTREES_PER_WORKER * workers:
+        d += 1
+        prefixes = list(run(t, [], d - 1))
+    return d, prefixes
+
+
+_TABLES: Tables | None = None  # a worker process's copy, set once by _init
+
+
+def _init(t: Tables) -> None:
+    global _TABLES
+    _TABLES = t
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the pool
+
+
+def _subtree(task: tuple[list[int], int | None, int]) -> list[list[int]]:
+    """A worker's task: the solutions (up to ``limit``) that extend ``prefix``; it gives up when
+    the process that started it is gone."""
+    prefix, limit, parent = task
+    found: list[list[int]] = []
+    for placed in run(_TABLES, prefix, len(_TABLES.ndeps) - 1, parent):
+        found.append(placed)
+        if limit is not None and len(found) >= limit:
+            break
+    if os.getppid() != parent:
+        os._exit(0)  # nobody is left to take the answer
+    return found
+
+
+def parallel_search(t: Tables, workers: int, limit: int | None = None) -> Iterator[list[int]]:
+    """Placements of every solution (at most ``limit``), searched by ``workers`` processes; each
+    solution once, in no fixed order.  The processes stop when the iterator is closed."""
+    n = len(t.ndeps)
+    if n == 0:
+        yield from search(t)
+        return
+    _, prefixes = cut(t, workers)
+    if len(prefixes) <= 1 or workers == 1:
+        for prefix in prefixes:
+            yield from run(t, prefix, n - 1)
+        return
+    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_init, initargs=(t,))
+    try:
+        tasks = [(prefix, limit, os.getpid()) for prefix in prefixes]
+        for found in pool.imap_unordered(_subtree, tasks):
+            yield from found
+    finally:
+        pool.terminate()
+        pool.join()

@@ -43,8 +43,9 @@ def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
                    "takes options after a colon: its configurations sat and unsat, and seed=N (cadical195:sat,seed=2)")
     p.add_argument("--solver-cmd", metavar="COMMAND", help="a DIMACS solver binary instead, e.g. 'cadical -q' "
                    "(run on the exported CNF; enumeration re-runs it with blocking clauses)")
-    p.add_argument("--cpsat-workers", type=int, default=1, metavar="N",
-                   help="search workers of --solver cpsat (default 1, for fair comparisons)")
+    p.add_argument("--workers", "--cpsat-workers", type=int, default=1, metavar="N",
+                   help="processes of --method backtrack (it needs the extra fast), or search workers of "
+                        "--solver cpsat (default 1, for fair comparisons)")
     p.add_argument("--timeout", type=float, metavar="SECONDS", help="stop after this long: status TIMEOUT, exit 3")
     if count:
         p.add_argument("--mode", choices=MODES, help="count only this (default: all three)")
@@ -59,13 +60,15 @@ def _job_args(args) -> dict:
 
     if args.timeout is not None and args.timeout <= 0:
         raise SatedgeError("--timeout must be positive")
+    if args.workers < 1:
+        raise SatedgeError("--workers must be at least 1")
     if args.method == "backtrack":
-        return {"method": "backtrack", "timeout": args.timeout}
-    if args.solver == "cpsat" and args.cpsat_workers < 1:
-        raise SatedgeError("--cpsat-workers must be at least 1")
+        return {"method": "backtrack", "timeout": args.timeout, "workers": args.workers}
     solver = f"cmd:{args.solver_cmd}" if args.solver_cmd else args.solver
+    if args.workers > 1 and solver != "cpsat":
+        raise SatedgeError("--workers applies to --method backtrack and --solver cpsat only")
     return {"method": "sat", "preset": _preset_from_args(args), "solver": check_solver(solver), "timeout": args.timeout,
-            "cpsat_workers": args.cpsat_workers}
+            "workers": args.workers}
 
 
 def _cmd_solve(args) -> int:

@@ -87,6 +87,25 @@ def solver_options(name: str) -> tuple[str, dict[str, int]]:
     return base, options
 
 
+def own_solver(name: str) -> tuple[str, int] | None:
+    """For the two solvers of an experiment spec that are not PySAT's, ``cpsat`` and
+    ``backtrack``, optionally with ``:workers=N``, their name and number of workers; ``None``
+    for any other name.
+
+    >>> own_solver("backtrack:workers=2"), own_solver("cpsat"), own_solver("kissat404")
+    (('backtrack', 2), ('cpsat', 1), None)
+    """
+    base, colon, rest = name.partition(":")
+    if base not in ("cpsat", "backtrack"):
+        return None
+    if not colon:
+        return base, 1
+    key, _, value = rest.partition("=")
+    if key != "workers" or not value.isdigit() or int(value) < 1:
+        raise SatedgeError(f"solver {name!r}: {base} takes one option, workers=N (N at least 1)")
+    return base, int(value)
+
+
 def check_solver(name: str) -> str:
     """A PySAT solver name (CaDiCaL's with options: ``cadical195:sat,seed=2``), ``cpsat``, or
     ``cmd:<command line>`` for a DIMACS solver binary."""
@@ -320,7 +339,7 @@ def call_with_timeout(fn: Callable, args: tuple, timeout: float | None) -> Any:
         return fn(*args)
     ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(send, fn, args), daemon=True)
+    proc = ctx.Process(target=_child, args=(send, fn, args))  # not a daemon: it may start workers
     proc.start()
     send.close()
     try:
@@ -371,7 +390,7 @@ def _counts(puzzle, sols, modes: tuple[str, ...]) -> dict[str, int]:
 
 
 def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, ...], limit: int | None,
-         cpsat_workers: int = 1) -> Result:
+         workers: int = 1) -> Result:
     import time
 
     from . import backtrack, cpsat, symmetry
@@ -381,7 +400,7 @@ def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, 
     t0 = time.perf_counter()
     if method == "sat" and solver == "cpsat":
         sols = list(cpsat.solutions(puzzle, limit=1 if task == "solve" and limit == 1 else None,
-                                    workers=cpsat_workers, stats=res.stats.counters))
+                                    workers=workers, stats=res.stats.counters))
         if task == "count":
             res.counts = _counts(puzzle, sols, modes)
         else:
@@ -391,10 +410,12 @@ def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, 
         return res
     if method == "backtrack":
         if task == "count":
-            res.counts = _counts(puzzle, backtrack.solutions(puzzle), modes)
+            res.counts = _counts(puzzle, backtrack.solutions(puzzle, workers=workers), modes)
             res.status = "SAT" if any(res.counts.values()) else "UNSAT"
         else:
-            res.solutions = list(islice(symmetry.one_per_picture(puzzle, backtrack.solutions(puzzle), modes[0]), limit))
+            # one_per_picture may skip solutions: ask the workers for all, stop after ``limit``
+            found = backtrack.solutions(puzzle, limit if modes[0] == "solutions" else None, workers=workers)
+            res.solutions = list(islice(symmetry.one_per_picture(puzzle, found, modes[0]), limit))
             res.status = "SAT" if res.solutions else "UNSAT"
         res.solve_seconds = time.perf_counter() - t0
         return res
@@ -414,9 +435,10 @@ def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, 
 
 def run(puzzle, task: str = "solve", method: str = "sat", preset=None, solver: str = "cadical195",
         modes: tuple[str, ...] = ("solutions",), limit: int | None = None, timeout: float | None = None,
-        cpsat_workers: int = 1) -> Result:
+        workers: int = 1) -> Result:
     """Solve (``task="solve"``, up to ``limit`` solutions) or count (``task="count"``, each of
-    ``modes``) with the backtracker or a SAT encoding, killed after ``timeout`` seconds."""
+    ``modes``) with the backtracker or a SAT encoding, killed after ``timeout`` seconds;
+    ``workers``: processes of the backtracker, search workers of ``solver="cpsat"``."""
     if method == "sat":
         check_solver(solver)
         if preset is None:
@@ -424,7 +446,7 @@ def run(puzzle, task: str = "solve", method: str = "sat", preset=None, solver: s
 
             preset = resolve(DEFAULT_ENCODING)
     try:
-        return call_with_timeout(_job, (puzzle, method, preset, solver, task, modes, limit, cpsat_workers), timeout)
+        return call_with_timeout(_job, (puzzle, method, preset, solver, task, modes, limit, workers), timeout)
     except Timeout:
         return Result("TIMEOUT")
 

@@ -74,6 +74,15 @@ def test_bad_option_one_line(run_cli):
     assert code == 2 and err.count("\n") == 1 and err.startswith("satedge: error: argument --method: invalid choice: 'magic'")
 
 
+@pytest.mark.parametrize("args,message", [
+    (["--workers", "0"], "--workers must be at least 1"),
+    (["--solver", "kissat404", "--workers", "2"], "--workers applies to --method backtrack and --solver cpsat only"),
+])
+def test_bad_workers(run_cli, args, message):
+    code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", *args)
+    assert (code, out, err) == (2, "", f"satedge: error: {message}\n")
+
+
 def test_console_script_no_traceback(tmp_path):
     f = tmp_path / "p.yaml"
     f.write_text("rows: 1\n")

@@ -1,13 +1,17 @@
 """Core: model, counts, formats, checker and the backtracker against a brute-force oracle."""
 
 import json
+import multiprocessing
+from itertools import islice
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from oracle import brute_force
 from satedge import backtrack, backtrack_jit, symmetry
 from satedge.checker import validate
+from satedge.errors import SatedgeError
 from satedge.formats import load_puzzle, load_solution, puzzle_to_yaml, save_puzzle, save_solution
 from satedge.generate import Params, generate
 from satedge.puzzle import Clue, Puzzle
@@ -35,6 +39,11 @@ def test_count_cli_json(run_cli):
         row = json.loads(out)
         assert code == 0 and {k: row[k] for k in ("solutions", "distinct", "unique")} == {
             m: expected if m == mode else None for m in ("solutions", "distinct", "unique")}
+    code, out, _ = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--method", "backtrack", "--workers", "2", "--json")
+    assert code == 0 and [json.loads(out)[m] for m in ("solutions", "distinct", "unique")] == [16, 8, 2]
+    code, out, _ = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--method", "backtrack", "--workers", "2",
+                           "--mode", "unique", "--all", "--timeout", "60", "--json")
+    assert code == 0 and len(json.loads(out)["solutions"]) == 2
 
 
 def test_one_tough_puzzle_partial_grids():
@@ -178,6 +187,39 @@ def test_compiled_search_on_a_3x4_torus_checks_third_and_fourth_neighbours(monke
     assert backtrack.compiled_available(p)  # 12 cells x 4 x 4 labels = 192 table entries
     monkeypatch.setattr(backtrack, "MAX_TABLE", 191)
     assert not backtrack.compiled_available(p)
+
+
+@settings(max_examples=200, deadline=None)
+@given(puzzles(max_rows=4, max_cols=4, max_cells=9, max_colors=3), st.integers(1, 3))
+def test_subtrees_of_the_cut_give_the_whole_search_in_order(puzzle, workers):
+    # the parallel search's unit of work: searched one after another in the cut's order, the
+    # subtrees give exactly the sequential search
+    _, ids, need, checks = backtrack._neighbours(puzzle)
+    t = backtrack_jit.tables(puzzle, checks, ids, need)
+    depth, prefixes = backtrack_jit.cut(t, workers)
+    assert all(len(p) == depth for p in prefixes)
+    joined = (s for p in prefixes for s in backtrack_jit.run(t, p, len(checks) - 1))
+    assert list(islice(joined, 5000)) == list(islice(backtrack_jit.search(t), 5000))
+
+
+def test_workers_find_every_solution_once(monkeypatch):
+    p = generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)
+    monkeypatch.setattr(backtrack_jit, "SUBTREES_PER_WORKER", 30)
+    depth, prefixes = backtrack_jit.cut(backtrack_jit.tables(p, *_tables_args(p)), 2)
+    assert (depth, len(prefixes)) == (2, 630)  # 48 placements of the first cell are too few
+    found = list(backtrack.solutions(p, workers=2))
+    assert len(found) == 4224 and set(found) == set(backtrack.solutions(p))
+    first = list(backtrack.solutions(p, limit=10, workers=3))
+    assert len(set(first)) == 10 and all(validate(p, s) is None for s in first)
+    assert multiprocessing.active_children() == []  # closed early: the workers are gone
+    assert backtrack.solve(p, workers=2) in set(found)
+    with pytest.raises(SatedgeError, match=r"several workers needs the compiled search: numba"):
+        backtrack.solutions(p, workers=2, compiled=False)
+
+
+def _tables_args(p):
+    _, ids, need, checks = backtrack._neighbours(p)
+    return checks, ids, need
 
 
 def test_limit_streams():

@@ -44,7 +44,7 @@ def test_spec_validation_lists_every_problem(run_cli, tmp_path):
     f = write_spec(tmp_path, """name: bad
 puzzles: [nowhere/*.yaml]
 encodings: [nope]
-solvers: [cadical195, minisat99]
+solvers: [cadical195, minisat99, "backtrack:threads=2"]
 colour: red
 timeout: -1
 """)
@@ -52,7 +52,8 @@ timeout: -1
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err.startswith(f"satedge: error: {f}: unknown key(s) colour; no file matches 'nowhere/*.yaml'; "
                           "unknown encoding 'nope'; choose from ")
-    assert "unknown solver 'minisat99'" in err and "timeout must be a positive number, not -1" in err
+    assert "unknown solver 'minisat99'" in err and "solver 'backtrack:threads=2': backtrack takes one option, " \
+        "workers=N (N at least 1)" in err and "timeout must be a positive number, not -1" in err
     assert not (tmp_path / "o").exists()
 
 

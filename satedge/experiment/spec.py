@@ -9,7 +9,8 @@ puzzles:                       # paths are relative to the spec file
 encodings:                     # preset names, base names, or inline base + options
   - edgecolor-heule2008
   - {base: support, card: totalizer, symmetry: rotation}
-solvers: [cadical195, glucose4, "cmd:cadical -q"]
+solvers: [cadical195, glucose4, "cmd:cadical -q", cpsat, backtrack]   # cpsat and backtrack
+                               # ignore the encodings; "backtrack:workers=2": two processes
 task: solve                    # encode (no solver), or {count: solutions | distinct | unique}
 timeout: 60                    # seconds per run
 memory: 4096                   # MB per run
@@ -38,7 +39,7 @@ from ..dimacs import puzzle_hash
 from ..formats import load_puzzle
 from ..generate import Params, generate
 from ..puzzle import Puzzle
-from ..solving import MODES, check_solver
+from ..solving import MODES, check_solver, own_solver
 
 KEYS = {"name", "puzzles", "encodings", "solvers", "task", "timeout", "memory", "repeat"}
 GEN_KEYS = {"rows", "cols", "colors", "border_colors", "matching", "frame", "topology", "clues", "model", "seeds"}
@@ -161,7 +162,7 @@ def load_spec(path: str | Path) -> Spec:
     solvers = []
     for s in data.get("solvers") or []:
         try:
-            solvers.append(check_solver(str(s)) if s != "backtrack" else "backtrack")  # cpsat passes too
+            solvers.append(str(s) if own_solver(str(s)) else check_solver(str(s)))
         except SatedgeError as e:
             problems.append(str(e))
     task, mode = data.get("task", "solve"), "solutions"
@@ -184,7 +185,7 @@ def load_spec(path: str | Path) -> Spec:
     for rep in range(int(repeat)):
         for ppath, puzzle in puzzles:
             for solver in solvers:
-                own = solver in ("backtrack", "cpsat")  # these ignore the encodings: one run per puzzle
+                own = own_solver(solver) is not None  # these ignore the encodings: one run per puzzle
                 for preset in presets if not own else [Preset(solver, solver, Options())]:
                     run = Run(ppath, puzzle, preset, solver, task, mode, rep)
                     if run.id not in seen:
