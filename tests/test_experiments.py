@@ -193,11 +193,12 @@ timeout: 30
 
 
 def test_committed_specs_load(monkeypatch):
-    """Every spec in experiments/ is valid; the two solve benchmarks have the runs their comments
+    """Every spec in experiments/ is valid; the solve benchmarks have the runs their comments
     state (bench-solve: 35 generated puzzles x 20 configurations without $SATEDGE_BENCHMARKS)."""
     monkeypatch.setenv("SATEDGE_BENCHMARKS", str(ROOT / "no-such-folder"))
     runs = {f.stem: len(load_spec(f).runs) for f in sorted((ROOT / "experiments").glob("*.yaml"))}
     assert runs["bench-solve"] == 35 * 20 and runs["bench-solve-quick"] == 10 * 6
+    assert runs["bench-solve-2cores"] == 10 * 2  # each solver ignores the encoding: one run per puzzle
     assert set(runs) >= {"demo", "bench-encode", "bench-enumerate", "bench-solve-variants"}
 
 
