@@ -206,9 +206,6 @@ def parallel_search(t: Tables, workers: int, limit: int | None = None) -> Iterat
     """Placements of every solution (at most ``limit``), searched by ``workers`` processes; each
     solution once, in no fixed order.  The processes stop when the iterator is closed."""
     n = len(t.ndeps)
-    if n == 0:
-        yield from search(t)
-        return
     _, prefixes = cut(t, workers)
     if len(prefixes) <= 1 or workers == 1:
         for prefix in prefixes:
