@@ -68,14 +68,18 @@ def solutions(puzzle: Puzzle, limit: int | None = None, compiled: bool | None = 
     return it if limit is None else islice(it, limit)
 
 
+def _solution(placed) -> Solution:
+    """The solution of placements ``tile * 4 + rotation``, one per cell."""
+    return Solution(tuple([(o >> 2, o & 3) for o in placed]))
+
+
 def _parallel(puzzle: Puzzle, workers: int, limit: int | None) -> Iterator[Solution]:
     from .backtrack_jit import parallel_search, tables
 
-    _, ids, need, checks = _neighbours(puzzle)
-    found = parallel_search(tables(puzzle, checks, ids, need), workers, limit)
+    found = parallel_search(tables(puzzle), workers, limit)
     try:
         for placed in islice(found, limit):
-            yield Solution(tuple([(o >> 2, o & 3) for o in placed]))
+            yield _solution(placed)
     finally:
         found.close()  # stops the worker processes
 
@@ -87,15 +91,14 @@ def compiled_available(puzzle: Puzzle) -> bool:
 
 
 def _search(puzzle: Puzzle, compiled: bool | None = None) -> Iterator[Solution]:
-    order, ids, need, checks = _neighbours(puzzle)
     if compiled is None:
         compiled = compiled_available(puzzle)
     if compiled:
         from .backtrack_jit import search, tables
 
-        for placed in search(tables(puzzle, checks, ids, need)):
-            yield Solution(tuple([(o >> 2, o & 3) for o in placed]))
+        yield from map(_solution, search(tables(puzzle)))
         return
+    order, ids, need, checks = _neighbours(puzzle)
     # per cell, a table from the labels its placed neighbours demand (one label, or a tuple of
     # labels for several neighbours) to the fitting placements
     index: list[dict] = []
@@ -128,7 +131,7 @@ def _search(puzzle: Puzzle, compiled: bool | None = None) -> Iterator[Solution]:
             continue
         placed[i] = o
         if i == last:
-            yield Solution(tuple([(o >> 2, o & 3) for o in placed]))
+            yield _solution(placed)
             continue
         used |= 1 << (o >> 2)
         i += 1

@@ -95,11 +95,13 @@ class Tables(NamedTuple):
     n_tiles: int
 
 
-def tables(puzzle, checks, shown: list[tuple[int, ...]], need: list[tuple[int, ...]]) -> Tables:
-    """The arrays for ``puzzle``: ``checks`` per cell lists ``(own side, earlier cell, its side)``
-    for its placed neighbours; ``shown[o]`` and ``need[o]`` are the label ids that placement
-    ``o = tile * 4 + rotation`` shows on its four sides and the ids that fit them (from
-    :func:`satedge.backtrack._neighbours`)."""
+def tables(puzzle) -> Tables:
+    """The arrays for ``puzzle``, from :func:`satedge.backtrack._neighbours`: per cell its placed
+    neighbours ``(own side, earlier cell, its side)``; per placement ``o = tile * 4 + rotation``
+    the label ids it shows on its four sides and the ids that fit them."""
+    from .backtrack import _neighbours
+
+    _, shown, need, checks = _neighbours(puzzle)
     n = len(checks)
     n_labels = len(puzzle.label_id)
     width = max(len(c) for c in checks) if n else 0
@@ -207,7 +209,7 @@ def parallel_search(t: Tables, workers: int, limit: int | None = None) -> Iterat
     solution once, in no fixed order.  The processes stop when the iterator is closed."""
     n = len(t.ndeps)
     _, prefixes = cut(t, workers)
-    if len(prefixes) <= 1 or workers == 1:
+    if len(prefixes) <= 1:
         for prefix in prefixes:
             yield from run(t, prefix, n - 1)
         return

@@ -194,18 +194,17 @@ def test_compiled_search_on_a_3x4_torus_checks_third_and_fourth_neighbours(monke
 def test_subtrees_of_the_cut_give_the_whole_search_in_order(puzzle, workers):
     # the parallel search's unit of work: searched one after another in the cut's order, the
     # subtrees give exactly the sequential search
-    _, ids, need, checks = backtrack._neighbours(puzzle)
-    t = backtrack_jit.tables(puzzle, checks, ids, need)
+    t = backtrack_jit.tables(puzzle)
     depth, prefixes = backtrack_jit.cut(t, workers)
     assert all(len(p) == depth for p in prefixes)
-    joined = (s for p in prefixes for s in backtrack_jit.run(t, p, len(checks) - 1))
+    joined = (s for p in prefixes for s in backtrack_jit.run(t, p, puzzle.n - 1))
     assert list(islice(joined, 5000)) == list(islice(backtrack_jit.search(t), 5000))
 
 
 def test_workers_find_every_solution_once(monkeypatch):
     p = generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)
     monkeypatch.setattr(backtrack_jit, "SUBTREES_PER_WORKER", 30)
-    depth, prefixes = backtrack_jit.cut(backtrack_jit.tables(p, *_tables_args(p)), 2)
+    depth, prefixes = backtrack_jit.cut(backtrack_jit.tables(p), 2)
     assert (depth, len(prefixes)) == (2, 630)  # 48 placements of the first cell are too few
     found = list(backtrack.solutions(p, workers=2))
     assert len(found) == 4224 and set(found) == set(backtrack.solutions(p))
@@ -215,11 +214,6 @@ def test_workers_find_every_solution_once(monkeypatch):
     assert backtrack.solve(p, workers=2) in set(found)
     with pytest.raises(SatedgeError, match=r"several workers needs the compiled search: numba"):
         backtrack.solutions(p, workers=2, compiled=False)
-
-
-def _tables_args(p):
-    _, ids, need, checks = backtrack._neighbours(p)
-    return checks, ids, need
 
 
 def test_limit_streams():
