@@ -38,35 +38,40 @@ def advance(ndeps, dep_cell, dep_side, own_side, need, shown, n_labels, start, s
     ``floor`` stay as placed.  The state arrays ``placed, pos, end, used, depth`` carry over
     calls."""
     i = depth[0]
+    p, e = pos[i], end[i]  # the current cell's next candidate and end, kept out of the arrays
     while True:
-        if pos[i] >= end[i]:
+        if p >= e:
             i -= 1
             if i < floor:
                 depth[0] = floor
                 pos[floor] = end[floor]
                 return DONE
             used[placed[i] >> 2] = False
+            p, e = pos[i], end[i]
             continue
         if budget == 0:
-            depth[0] = i
+            depth[0], pos[i] = i, p
             return PAUSED
         budget -= 1
-        o = cand[pos[i]]
-        pos[i] += 1
+        o = cand[p]
+        p += 1
         if used[o >> 2]:
             continue
-        fits = True
-        for q in range(2, ndeps[i]):
-            if shown[o * 4 + own_side[i, q]] != need[placed[dep_cell[i, q]] * 4 + dep_side[i, q]]:
-                fits = False
-                break
-        if not fits:
-            continue
+        k = ndeps[i]
+        if k > 2:
+            fits = True
+            for q in range(2, k):
+                if shown[o * 4 + own_side[i, q]] != need[placed[dep_cell[i, q]] * 4 + dep_side[i, q]]:
+                    fits = False
+                    break
+            if not fits:
+                continue
         placed[i] = o
         if i == last:
-            depth[0] = i
+            depth[0], pos[i] = i, p
             return FOUND
         used[o >> 2] = True
+        pos[i] = p
         i += 1
         k = ndeps[i]
         key = 0
@@ -74,8 +79,8 @@ def advance(ndeps, dep_cell, dep_side, own_side, need, shown, n_labels, start, s
             key = need[placed[dep_cell[i, 0]] * 4 + dep_side[i, 0]]
         if k >= 2:
             key = key * n_labels + need[placed[dep_cell[i, 1]] * 4 + dep_side[i, 1]]
-        pos[i] = start[i, key]
-        end[i] = stop[i, key]
+        p, e = start[i, key], stop[i, key]
+        end[i] = e
 
 
 class Tables(NamedTuple):
