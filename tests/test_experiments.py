@@ -199,6 +199,7 @@ def test_committed_specs_load(monkeypatch):
     runs = {f.stem: len(load_spec(f).runs) for f in sorted((ROOT / "experiments").glob("*.yaml"))}
     assert runs["bench-solve"] == 35 * 20 and runs["bench-solve-quick"] == 10 * 6
     assert runs["bench-solve-2cores"] == 10 * 2  # each solver ignores the encoding: one run per puzzle
+    assert runs["bench-solve-backtrack"] == 35  # the generated puzzles, one solver
     assert set(runs) >= {"demo", "bench-encode", "bench-enumerate", "bench-solve-variants"}
 
 
