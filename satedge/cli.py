@@ -289,9 +289,11 @@ def _cmd_solvers(args) -> int:
 
 def _cmd_run(args) -> int:
     from .experiment.runner import run_experiment
-    from .experiment.spec import load_spec
+    from .experiment.spec import load_spec, select
 
     spec = load_spec(args.spec)
+    if args.only:
+        spec = select(spec, args.only)
     out = Path(args.out or Path("out") / spec.name)
     n = run_experiment(spec, out, workers=args.workers, resume=args.resume, executor=args.executor,
                        scheduler=args.scheduler)
@@ -410,6 +412,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR", help="results folder (default out/NAME)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="runs at a time (default: one per core)")
     p.add_argument("--resume", action="store_true", help="finish an interrupted experiment, running nothing twice")
+    p.add_argument("--only", action="append", metavar="CONFIG", help="only the configurations ENCODING/SOLVER that "
+                   "match this shell pattern, e.g. 'edgecolor-corners-sym/kissat404' or '*/cpsat' (repeatable)")
     p.add_argument("--executor", choices=["local", "dask"], default="local")
     p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://10.0.0.1:8786")
     p.set_defaults(func=_cmd_run)

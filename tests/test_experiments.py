@@ -12,7 +12,7 @@ import pytest
 from conftest import ROOT
 from satedge.experiment.report import report
 from satedge.experiment.runner import read_results, run_experiment
-from satedge.experiment.spec import load_spec
+from satedge.experiment.spec import load_spec, select
 
 SMALL = """name: small
 puzzles:
@@ -87,6 +87,27 @@ def test_run_report_and_plots(run_cli, tmp_path):
             assert (out / f"{stem}.{ext}").stat().st_size > 1000
     code, _, err = run_cli("run", write_spec(tmp_path), "--out", out)
     assert code == 2 and "16 results already there: use --resume" in err
+
+
+def test_only_runs_a_slice_and_resume_the_rest(run_cli, tmp_path):
+    spec = load_spec(write_spec(tmp_path))
+    assert {r.config for r in select(spec, ["support-seqcounter/*"]).runs} == {
+        "support-seqcounter/cadical195", "support-seqcounter/glucose4"}
+    assert len(select(spec, ["support-seqcounter/*"]).runs) == 8 and len(spec.runs) == 16
+    assert len(select(spec, ["*/glucose4", "support-seqcounter/cadical195"]).runs) == 12
+    f = write_spec(tmp_path, SMALL.replace("solvers: [cadical195, glucose4]", "solvers: [cadical195, backtrack]")
+                   .replace("  - generate: {{rows: 4, colors: 4, border_colors: 2, frame: true, seeds: [1, 2]}}\n", ""))
+    out = tmp_path / "out"
+    code, _, err = run_cli("run", f, "--out", out, "--only", "nope/*", "--only", "*/backtrack", "--only", "x")
+    assert code == 2 and err == (f"satedge: error: {f}: 'nope/*', 'x' matches no configuration of the spec; it has "
+                                 "support-seqcounter/cadical195, edgecolor+card=ladder/cadical195, backtrack/backtrack\n")
+    assert not out.exists()
+    code, _, err = run_cli("run", f, "--out", out, "--only", "*/backtrack")
+    assert code == 0 and err.startswith("small: 2 runs done, 0 were there already")
+    assert [(r["solver"], r["status"]) for r in read_results(out / "results.jsonl")] == [("backtrack", "SAT")] * 2
+    code, _, err = run_cli("run", f, "--out", out, "--resume")
+    assert code == 0 and err.startswith("small: 4 runs done, 2 were there already")
+    assert sorted(r["id"] for r in read_results(out / "results.jsonl")) == sorted(r.id for r in load_spec(f).runs)
 
 
 def worker_processes():

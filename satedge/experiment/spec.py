@@ -22,11 +22,12 @@ Everything is checked before any run starts; every problem is listed in one erro
 
 from __future__ import annotations
 
+import fnmatch
 import glob
 import hashlib
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -66,6 +67,11 @@ class Run:
         key = [self.puzzle_sha256, self.preset.base, self.preset.options.as_dict(), self.solver, self.task, self.mode,
                self.repetition]
         return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+
+    @property
+    def config(self) -> str:
+        """``ENCODING/SOLVER``, the configuration as reports name it."""
+        return f"{self.preset.name}/{self.solver}"
 
 
 @dataclass
@@ -192,3 +198,15 @@ def load_spec(path: str | Path) -> Spec:
                         seen.add(run.id)
                         spec.runs.append(run)
     return spec
+
+
+def select(spec: Spec, patterns: list[str]) -> Spec:
+    """The runs of ``spec`` whose configuration ``ENCODING/SOLVER`` matches one of the shell-style
+    ``patterns`` (``edgecolor-corners-sym/kissat404``, ``*/cpsat``): a slice of a large matrix to
+    run now, the rest later into the same results."""
+    configs = list(dict.fromkeys(r.config for r in spec.runs))
+    unmatched = [p for p in patterns if not any(fnmatch.fnmatchcase(c, p) for c in configs)]
+    if unmatched:
+        raise SatedgeError(f"{', '.join(map(repr, unmatched))} matches no configuration of the spec; "
+                           f"it has {', '.join(configs)}", spec.path)
+    return replace(spec, runs=[r for r in spec.runs if any(fnmatch.fnmatchcase(r.config, p) for p in patterns)])
