@@ -213,6 +213,20 @@ timeout: 30
     assert len(lines) == 4 and "| 9 | direct | ENCODED | 324 | 23,406 | 47,424 |" in lines[2]
 
 
+def test_relative_benchmarks_folder_is_taken_from_the_working_directory(tmp_path, monkeypatch):
+    (tmp_path / "bm" / "suite").mkdir(parents=True)
+    (tmp_path / "bm" / "suite" / "a.yaml").write_text((ROOT / "puzzles" / "insects.yaml").read_text())
+    (tmp_path / "specs").mkdir()
+    f = write_spec(tmp_path / "specs", """name: rel
+puzzles: [{{optional: $SATEDGE_BENCHMARKS/suite/*.yaml}}]
+encodings: [direct]
+solvers: [cadical195]
+""")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SATEDGE_BENCHMARKS", "bm")
+    assert [r.puzzle_path for r in load_spec(f).runs] == [str(tmp_path / "bm" / "suite" / "a.yaml")]
+
+
 def test_committed_specs_load(monkeypatch):
     """Every spec in experiments/ is valid; the solve benchmarks have the runs their comments
     state (bench-solve: 35 generated puzzles x 20 configurations without $SATEDGE_BENCHMARKS)."""

@@ -123,8 +123,9 @@ def _puzzles(entries, base: Path, problems: list[str]) -> list[tuple[str, Puzzle
 
 
 def benchmarks() -> str:
-    """``$SATEDGE_BENCHMARKS``, default ``../shared/benchmarks`` (from the working directory)."""
-    return os.environ.get("SATEDGE_BENCHMARKS") or str(Path("../shared/benchmarks").resolve())
+    """``$SATEDGE_BENCHMARKS``, default ``../shared/benchmarks``; a relative path is taken from the
+    working directory, where the user typed it, not from the spec's folder."""
+    return str(Path(os.environ.get("SATEDGE_BENCHMARKS") or "../shared/benchmarks").resolve())
 
 
 def _encodings(entries, problems: list[str]) -> list[Preset]:
