@@ -99,9 +99,11 @@ def test_only_runs_a_slice_and_resume_the_rest(run_cli, tmp_path):
                    .replace("  - generate: {{rows: 4, colors: 4, border_colors: 2, frame: true, seeds: [1, 2]}}\n", ""))
     out = tmp_path / "out"
     code, _, err = run_cli("run", f, "--out", out, "--only", "nope/*", "--only", "*/backtrack", "--only", "x")
-    assert code == 2 and err == (f"satedge: error: {f}: 'nope/*', 'x' matches no configuration of the spec; it has "
+    assert code == 2 and err == (f"satedge: error: {f}: 'nope/*', 'x' match no configuration of the spec; it has "
                                  "support-seqcounter/cadical195, edgecolor+card=ladder/cadical195, backtrack/backtrack\n")
     assert not out.exists()
+    code, _, err = run_cli("run", f, "--out", out, "--only", "edgecolor/*")
+    assert code == 2 and err.startswith(f"satedge: error: {f}: 'edgecolor/*' matches no configuration of the spec; ")
     code, _, err = run_cli("run", f, "--out", out, "--only", "*/backtrack")
     assert code == 0 and err.startswith("small: 2 runs done, 0 were there already")
     assert [(r["solver"], r["status"]) for r in read_results(out / "results.jsonl")] == [("backtrack", "SAT")] * 2

@@ -208,6 +208,7 @@ def select(spec: Spec, patterns: list[str]) -> Spec:
     configs = list(dict.fromkeys(r.config for r in spec.runs))
     unmatched = [p for p in patterns if not any(fnmatch.fnmatchcase(c, p) for c in configs)]
     if unmatched:
-        raise SatedgeError(f"{', '.join(map(repr, unmatched))} matches no configuration of the spec; "
+        verb = "matches" if len(unmatched) == 1 else "match"
+        raise SatedgeError(f"{', '.join(map(repr, unmatched))} {verb} no configuration of the spec; "
                            f"it has {', '.join(configs)}", spec.path)
     return replace(spec, runs=[r for r in spec.runs if any(fnmatch.fnmatchcase(r.config, p) for p in patterns)])
