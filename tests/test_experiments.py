@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+from importlib.metadata import version
 
 import pytest
 
@@ -67,7 +68,8 @@ def test_run_report_and_plots(run_cli, tmp_path):
     for key in ("id", "puzzle", "puzzle_sha256", "encoding", "options", "solver", "task", "status", "variables",
                 "clauses", "encode_seconds", "solve_seconds", "models", "stats", "peak_memory_mb", "env"):
         assert key in r, key
-    assert set(r["env"]) == {"satedge", "pysat", "python", "numba", "host", "cpu"}
+    assert set(r["env"]) == {"satedge", "pysat", "python", "numba", "ortools", "host", "cpu"}
+    assert (r["env"]["numba"], r["env"]["ortools"]) == (version("numba"), version("ortools"))  # both in the test extra
     assert set(r["stats"]) == {"conflicts", "decisions", "propagations", "restarts"}
     code, table, _ = run_cli("report", out, "--compare", "support-seqcounter/cadical195", "edgecolor+card=ladder/glucose4")
     assert code == 0 and table.splitlines()[0].startswith("| configuration | runs | solved | timeouts |")

@@ -27,12 +27,17 @@ def environment() -> dict:
             cpu = next((line.split(":", 1)[1].strip() for line in fh if line.startswith("model name")), cpu)
     except OSError:
         pass
-    try:
-        numba = version("numba")  # the backtracker runs compiled when it is there
-    except PackageNotFoundError:
-        numba = None
     return {"satedge": __version__, "pysat": getattr(pysat, "__version__", "?"), "python": platform.python_version(),
-            "numba": numba, "host": socket.gethostname(), "cpu": cpu}
+            # the optional extras behind the backtracker's compiled loop and the cpsat solver
+            "numba": _installed("numba"), "ortools": _installed("ortools"),
+            "host": socket.gethostname(), "cpu": cpu}
+
+
+def _installed(package: str) -> str | None:
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return None
 
 
 def execute(payload: dict) -> dict:
