@@ -6,7 +6,6 @@
 Prints the encode and write times, the formula size and the peak memory of the process.
 """
 
-import os
 import resource
 import sys
 import tempfile
@@ -15,12 +14,12 @@ from pathlib import Path
 
 from satedge.dimacs import write_dimacs
 from satedge.encode.presets import encode_preset, resolve
+from satedge.experiment.spec import benchmarks
 from satedge.formats import load_puzzle
 
 
 def main() -> None:
-    bench = Path(os.environ.get("SATEDGE_BENCHMARKS", Path(__file__).resolve().parents[2] / "shared" / "benchmarks"))
-    e2 = bench / "eternity2" / "e2.puz"
+    e2 = Path(benchmarks()) / "eternity2" / "e2.puz"
     if not e2.exists():
         sys.exit(f"{e2} not found: set SATEDGE_BENCHMARKS")
     preset = resolve(sys.argv[1] if len(sys.argv) > 1 else "edgecolor-heule2008")

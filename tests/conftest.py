@@ -21,7 +21,9 @@ SEEDS = {
 
 
 def benchmarks_dir() -> Path:
-    return Path(os.environ.get("SATEDGE_BENCHMARKS", ROOT.parent / "shared" / "benchmarks"))
+    """As satedge.experiment.spec.benchmarks(), but the default is taken from the project's folder, not
+    the working directory, so that pytest finds ../shared from anywhere."""
+    return Path(os.environ.get("SATEDGE_BENCHMARKS") or ROOT.parent / "shared" / "benchmarks")
 
 
 @pytest.fixture
