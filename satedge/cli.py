@@ -137,7 +137,8 @@ def _cmd_encodings(args) -> int:
     puzzle = load_puzzle(args.puzzle) if args.puzzle else None
     rows = []
     for p in presets().values():
-        row = {"name": p.name, "base": p.base, "options": p.options.as_dict(), "description": p.description}
+        row = {"name": p.name, "base": p.base, "options": p.options.as_dict(), "description": p.description,
+               "reference": p.reference}
         if puzzle is not None:
             e = encode_preset(puzzle, p)
             row.update(variables=e.nv, clauses=len(e.cnf.clauses))
@@ -149,6 +150,8 @@ def _cmd_encodings(args) -> int:
         size = f"  {r['variables']} variables, {r['clauses']} clauses" if puzzle is not None else ""
         opts = ", ".join(f"{k}={v}" for k, v in r["options"].items())
         print(f"{r['name']}: {r['base']} ({opts}){size}\n    {r['description']}")
+        if r["reference"]:
+            print(f"    source: {r['reference']}")
     return 0
 
 

@@ -14,8 +14,6 @@ from typing import Iterator
 from .errors import SatedgeError
 from .puzzle import Puzzle, Solution
 
-NAME = "cpsat"
-
 
 def _cp():
     try:

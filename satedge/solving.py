@@ -183,17 +183,20 @@ def new_solver(name: str, clauses: list[list[int]], nv: int):
 
 @dataclass
 class Stats:
-    """Accumulated solver statistics (``accum_stats``) and call counts of one enumeration."""
+    """Accumulated solver statistics (``accum_stats``) and call counts of one enumeration;
+    ``reported``: whether the solver gave any (Kissat and solver binaries give none)."""
 
     calls: int = 0
     models: int = 0
     counters: dict = field(default_factory=lambda: dict.fromkeys(STAT_KEYS, 0))
+    reported: bool = False
 
     def add(self, solver: Solver) -> None:
         try:
             got = solver.accum_stats() or {}
         except NotImplementedError:  # kissat exposes none
             return
+        self.reported = True
         for k in STAT_KEYS:
             self.counters[k] = self.counters.get(k, 0) + int(got.get(k, 0))
 
@@ -401,6 +404,7 @@ def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, 
     if method == "sat" and solver == "cpsat":
         sols = list(cpsat.solutions(puzzle, limit=1 if task == "solve" and limit == 1 else None,
                                     workers=workers, stats=res.stats.counters))
+        res.stats.reported = True
         if task == "count":
             res.counts = _counts(puzzle, sols, modes)
         else:

@@ -92,6 +92,7 @@ def test_encodings_json(run_cli):
     assert rows["direct-pairwise"]["base"] == "direct"
     assert rows["direct-pairwise"]["options"] == {"card": "pairwise", "symmetry": "none", "redundant": False}
     assert (rows["direct-pairwise"]["variables"], rows["direct-pairwise"]["clauses"]) == (324, 23406)
+    assert rows["edgecolor-heule2008"]["reference"] == "Heule 2008, Solving edge-matching problems with satisfiability solvers"
 
 
 @pytest.mark.parametrize("how", [[], ["--method", "backtrack"], ["--solver", "cpsat"]], ids=["sat", "backtrack", "cpsat"])
@@ -269,6 +270,18 @@ def test_first_solve_has_no_assumption():
     assert solve(encoded, "cadical195", stats=stats) is not None
     assert stats.counters["conflicts"] == plain.accum_stats()["conflicts"]
     plain.delete()
+
+
+def test_stats_reported_only_by_solvers_that_give_them():
+    """Kissat exposes no statistics: its runs say so instead of claiming 0 conflicts."""
+    from satedge.solving import run
+
+    puzzle = SEED_PUZZLES["hunde-spiel"]
+    cadical, kissat = run(puzzle, solver="cadical195"), run(puzzle, solver="kissat404")
+    assert (cadical.status, kissat.status) == ("SAT", "SAT")
+    assert cadical.stats.reported and cadical.stats.counters["decisions"] > 0
+    assert not kissat.stats.reported and kissat.stats.counters == dict.fromkeys(("conflicts", "decisions",
+                                                                                 "propagations", "restarts"), 0)
 
 
 def test_edgecolor_redundant_sizes():

@@ -239,7 +239,8 @@ def test_committed_specs_load(monkeypatch):
     assert runs["bench-solve"] == 35 * 20 and runs["bench-solve-quick"] == 10 * 6
     assert runs["bench-solve-2cores"] == 10 * 2  # each solver ignores the encoding: one run per puzzle
     assert runs["bench-solve-backtrack"] == 35  # the generated puzzles, one solver
-    assert set(runs) >= {"demo", "bench-encode", "bench-enumerate", "bench-solve-variants"}
+    assert set(runs) == {"demo", "bench-encode", "bench-enumerate", "bench-solve", "bench-solve-quick",
+                         "bench-solve-2cores", "bench-solve-backtrack"}
 
 
 def test_per_puzzle_table_repeats_and_shared_names():
@@ -257,3 +258,21 @@ def test_per_puzzle_table_repeats_and_shared_names():
     assert table == [{"puzzle": "a/puzzle.puz", "support/minisat22": 3.0},
                      {"puzzle": "b/puzzle.puz", "support/glucose4": "TIMEOUT", "support/minisat22": 1.0},
                      {"puzzle": "seed", "support/glucose4": 2.5, "support/minisat22": 1.5}]
+
+
+def test_summary_leaves_unknown_figures_empty():
+    """No conflicts for a solver that gives no statistics, no formula size for the backtracker:
+    '-' in the table, not 0."""
+    from satedge.experiment.report import markdown, summarize
+
+    def row(encoding, solver, stats, size):
+        return {"puzzle": "p.yaml", "puzzle_name": "p", "encoding": encoding, "solver": solver, "status": "SAT",
+                "encode_seconds": 0.0, "solve_seconds": 1.0, "timeout": 10, "stats": stats,
+                "variables": size, "clauses": size}
+
+    rows = [row("support", "kissat404", None, 100), row("support", "cadical195", {"conflicts": 7}, 100),
+            row("backtrack", "backtrack", None, None)]
+    lines = markdown(summarize(rows)).splitlines()[2:]
+    assert lines == ["| backtrack/backtrack | 1 | 1 | 0 | 0 | 0 | 1.0 | 1.0 | 1.0 | - | - | - |",
+                     "| support/cadical195 | 1 | 1 | 0 | 0 | 0 | 1.0 | 1.0 | 1.0 | 7 | 100 | 100 |",
+                     "| support/kissat404 | 1 | 1 | 0 | 0 | 0 | 1.0 | 1.0 | 1.0 | - | 100 | 100 |"]

@@ -40,7 +40,7 @@ def summarize(rows: list[dict]) -> list[dict]:
         times = [run_time(r) for r in solved]
         par2 = statistics.fmean(run_time(r) if r["status"] in SOLVED else 2 * r["timeout"] for r in rs)
         conflicts = [r["stats"]["conflicts"] for r in solved if r.get("stats")]
-        mean_of = lambda key: statistics.fmean([r[key] for r in rs if r.get(key) is not None] or [0])  # noqa: E731
+        sizes = {key: [r[key] for r in rs if r.get(key) is not None] for key in ("variables", "clauses")}
         out.append({
             "configuration": name, "runs": len(rs), "solved": len(solved),
             "timeouts": sum(r["status"] == "TIMEOUT" for r in rs), "memouts": sum(r["status"] == "MEMOUT" for r in rs),
@@ -48,7 +48,7 @@ def summarize(rows: list[dict]) -> list[dict]:
             "median_s": round(statistics.median(times), 3) if times else None,
             "mean_s": round(statistics.fmean(times), 3) if times else None,
             "conflicts": round(statistics.fmean(conflicts)) if conflicts else None,
-            "variables": round(mean_of("variables")), "clauses": round(mean_of("clauses")),
+            **{key: round(statistics.fmean(v)) if v else None for key, v in sizes.items()},
         })
     return sorted(out, key=lambda s: (s["par2"], s["configuration"]))
 

@@ -81,7 +81,7 @@ def execute(payload: dict) -> dict:
     out.update(models=n, encode_seconds=res.encode_seconds, solve_seconds=res.solve_seconds,
                variables=res.variables or None, clauses=res.clauses or None)
     if solver != "backtrack":
-        out.update(stats=res.stats.counters, solver_calls=res.stats.calls)
+        out.update(stats=res.stats.counters if res.stats.reported else None, solver_calls=res.stats.calls)
     out["status"] = "SAT" if n else "UNSAT"
     return out
 
