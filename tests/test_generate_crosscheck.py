@@ -135,7 +135,8 @@ def test_harness_catches_broken_encoding():
 
 def test_harness_passes_real_encoding():
     report = crosscheck.check_encoding(support_encode, examples=40, seed=3, solvers=("cadical195", "glucose4"))
-    assert report.ok and report.examples == 40 and report.checks >= 40 * 2 * 4
+    # per puzzle and solver: encode, DIMACS round trip, solution set, distinct and unique counts
+    assert report.ok and report.examples == 40 and report.checks == 40 * 2 * 5
 
 
 def test_crosscheck_cli_json(run_cli):
