@@ -114,8 +114,9 @@ def test_only_runs_a_slice_and_resume_the_rest(run_cli, tmp_path):
     assert sorted(r["id"] for r in read_results(out / "results.jsonl")) == sorted(r.id for r in load_spec(f).runs)
 
 
-def worker_processes():
-    """Run processes started by this test process (other experiments may run on the machine)."""
+def worker_processes(parent=None):
+    """Run processes started by ``parent`` (default: this test process; other experiments may run
+    on the machine)."""
     found = []
     for d in os.listdir("/proc"):
         if d.isdigit():
@@ -124,7 +125,7 @@ def worker_processes():
                 ppid = int(open(f"/proc/{d}/stat").read().rsplit(")", 1)[1].split()[1])
             except (OSError, ValueError, IndexError):
                 continue
-            if b"satedge.experiment.worker" in cmd and ppid == os.getpid():
+            if b"satedge.experiment.worker" in cmd and ppid == (parent or os.getpid()):
                 found.append(int(d))
     return found
 
@@ -147,6 +148,37 @@ timeout: 2
     assert row["status"] == "TIMEOUT" and row["wall_seconds"] < 3.0
     assert elapsed < 4.0
     assert worker_processes() == []
+
+
+def test_ctrl_c_stops_the_runs_under_way_and_drops_the_rest(tmp_path):
+    from satedge.formats import save_puzzle
+    from satedge.generate import Params, generate
+
+    for seed in (1, 5):  # framed 7x7 with 8 colours: no run ends in the moment before the signal
+        save_puzzle(generate(Params(rows=7, cols=7, colors=8, border_colors=3, frame=True), seed=seed),
+                    tmp_path / f"hard{seed}.yaml")
+    f = write_spec(tmp_path, """name: hard
+puzzles: [hard1.yaml, hard5.yaml]
+encodings: [support-seqcounter]
+solvers: [cadical195, glucose4]
+timeout: 120
+""")
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "satedge", "run", str(f), "--out", str(out), "--workers", "2"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while len(worker_processes(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(worker_processes(proc.pid)) == 2
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=30)  # before: every run of the spec ran to its end first
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise
+    assert proc.returncode == 130, err
+    assert worker_processes(proc.pid) == []
+    assert not (out / "results.jsonl").exists() or read_results(out / "results.jsonl") == []
 
 
 def test_sigkill_then_resume(tmp_path):

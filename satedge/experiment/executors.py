@@ -20,11 +20,14 @@ from ..errors import SatedgeError
 GRACE = 0.5  # seconds between a run's timeout and the kill
 
 
-def run_payload(payload: dict, timeout: float) -> dict:
-    """Execute one run in its own process; always returns a result (TIMEOUT, MEMOUT, ERROR too)."""
+def run_payload(payload: dict, timeout: float, live: set | None = None) -> dict:
+    """Execute one run in its own process; always returns a result (TIMEOUT, MEMOUT, ERROR too).
+    ``live``: a set that holds the process while it runs, so that the caller can kill it."""
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "satedge.experiment.worker"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    if live is not None:
+        live.add(proc)
     try:
         out, err = proc.communicate(json.dumps(payload), timeout=timeout + GRACE)
     except subprocess.TimeoutExpired:
@@ -32,6 +35,8 @@ def run_payload(payload: dict, timeout: float) -> dict:
         return {"status": "TIMEOUT", "wall_seconds": round(time.perf_counter() - t0, 3)}
     finally:
         _kill(proc)  # nothing of the run's session survives it
+        if live is not None:
+            live.discard(proc)
     wall = round(time.perf_counter() - t0, 3)
     try:
         result = json.loads(out.strip().splitlines()[-1])
@@ -55,11 +60,22 @@ def _kill(proc: subprocess.Popen) -> None:
 
 
 def run_local(jobs: Iterable[tuple[str, dict]], timeout: float, workers: int, done: Callable[[str, dict], None]) -> None:
-    """Run ``(id, payload)`` jobs, ``workers`` at a time; ``done(id, result)`` as each ends."""
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        futures = {pool.submit(run_payload, payload, timeout): rid for rid, payload in jobs}
+    """Run ``(id, payload)`` jobs, ``workers`` at a time; ``done(id, result)`` as each ends.  When
+    this is interrupted (Ctrl-C, or ``done`` raises), the runs not yet started are dropped and
+    those under way are killed, with no ``done`` for them."""
+    live: set = set()
+    pool = ThreadPoolExecutor(max_workers=max(1, workers))
+    try:
+        futures = {pool.submit(run_payload, payload, timeout, live): rid for rid, payload in jobs}
         for f in as_completed(futures):
             done(futures[f], f.result())
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in list(live):
+            _kill(proc)
+        raise
+    finally:
+        pool.shutdown(wait=True)
 
 
 def run_dask(jobs: Iterable[tuple[str, dict]], timeout: float, scheduler: str | None, done: Callable[[str, dict], None],
