@@ -182,6 +182,47 @@ timeout: 120
     assert not (out / "results.jsonl").exists() or read_results(out / "results.jsonl") == []
 
 
+def test_a_run_that_starts_while_the_others_are_killed_is_killed_too(tmp_path, monkeypatch):
+    from satedge.experiment import executors
+    from satedge.experiment.runner import payload
+    from satedge.formats import save_puzzle
+    from satedge.generate import Params, generate
+
+    save_puzzle(generate(Params(rows=7, cols=7, colors=8, border_colors=3, frame=True), seed=1), tmp_path / "hard.yaml")
+    f = write_spec(tmp_path, """name: race
+puzzles: [demo.yaml, hard.yaml]
+encodings: [support-seqcounter]
+solvers: [cadical195]
+timeout: 120
+""")
+    (tmp_path / "demo.yaml").write_text((ROOT / "puzzles" / "hunde-spiel.yaml").read_text())
+    spec = load_spec(f)
+    jobs = [(r.id, payload(r, spec)) for r in sorted(spec.runs, key=lambda r: "hard" in r.puzzle_path)]
+    run_payload, hard, started = executors.run_payload, jobs[1][1], []
+    popen = subprocess.Popen
+
+    def late_run(payload, *args):  # the hard run starts after the easy one has ended
+        if payload is hard:
+            time.sleep(3)
+        return run_payload(payload, *args)
+
+    def recorded_popen(*args, **kwargs):
+        started.append(popen(*args, **kwargs))
+        return started[-1]
+
+    def done(rid, result):
+        raise RuntimeError("stop")
+
+    monkeypatch.setattr(executors, "run_payload", late_run)
+    monkeypatch.setattr(executors.subprocess, "Popen", recorded_popen)
+    t0 = time.monotonic()
+    with pytest.raises(RuntimeError, match="stop"):
+        executors.run_local(jobs, spec.timeout, 2, done)
+    assert len(started) == 2
+    assert started[-1].returncode == -signal.SIGKILL
+    assert time.monotonic() - t0 < 60  # before: the hard run went on to its timeout of 120 s
+
+
 def test_sigkill_then_resume(tmp_path):
     spec_text = SMALL.replace("seeds: [1, 2]", "seeds: [1, 2, 3, 4, 5, 6]")
     f = write_spec(tmp_path, spec_text)

@@ -64,15 +64,19 @@ def run_local(jobs: Iterable[tuple[str, dict]], timeout: float, workers: int, do
     this is interrupted (Ctrl-C, or ``done`` raises), the runs not yet started are dropped and
     those under way are killed, with no ``done`` for them."""
     live: set = set()
+    futures: dict = {}
     pool = ThreadPoolExecutor(max_workers=max(1, workers))
     try:
-        futures = {pool.submit(run_payload, payload, timeout, live): rid for rid, payload in jobs}
+        for rid, payload in jobs:
+            futures[pool.submit(run_payload, payload, timeout, live)] = rid
         for f in as_completed(futures):
             done(futures[f], f.result())
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
-        for proc in list(live):
-            _kill(proc)
+        while not all(f.done() for f in futures):  # a run may be starting while the others die
+            for proc in list(live):
+                _kill(proc)
+            time.sleep(0.05)
         raise
     finally:
         pool.shutdown(wait=True)
