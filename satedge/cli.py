@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -298,8 +299,16 @@ def _cmd_run(args) -> int:
     if args.only:
         spec = select(spec, args.only)
     out = Path(args.out or Path("out") / spec.name)
-    n = run_experiment(spec, out, workers=args.workers, resume=args.resume, executor=args.executor,
-                       scheduler=args.scheduler)
+
+    def stop(signum, frame):  # `kill` stops a run as Ctrl-C does, leaving no run behind
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        n = run_experiment(spec, out, workers=args.workers, resume=args.resume, executor=args.executor,
+                           scheduler=args.scheduler)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     print(f"{spec.name}: {n} runs done, {len(spec.runs) - n} were there already; results in {out}/results.jsonl",
           file=sys.stderr)
     return 0

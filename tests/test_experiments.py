@@ -150,7 +150,8 @@ timeout: 2
     assert worker_processes() == []
 
 
-def test_ctrl_c_stops_the_runs_under_way_and_drops_the_rest(tmp_path):
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_or_kill_stops_the_runs_under_way_and_drops_the_rest(tmp_path, signum, status):
     from satedge.formats import save_puzzle
     from satedge.generate import Params, generate
 
@@ -171,13 +172,13 @@ timeout: 120
         time.sleep(0.05)
     workers = worker_processes(proc.pid)
     assert len(workers) == 2
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     try:
         _, err = proc.communicate(timeout=30)  # before: every run of the spec ran to its end first
     except subprocess.TimeoutExpired:
         proc.kill()
         raise
-    assert proc.returncode == 130, err
+    assert proc.returncode == status, err
     assert [pid for pid in workers if os.path.exists(f"/proc/{pid}")] == []  # orphans would have a new parent
     assert not (out / "results.jsonl").exists() or read_results(out / "results.jsonl") == []
 
