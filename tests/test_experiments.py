@@ -174,7 +174,8 @@ timeout: 120
     assert len(workers) == 2
     proc.send_signal(signum)
     try:
-        _, err = proc.communicate(timeout=30)  # before: every run of the spec ran to its end first
+        # before: SIGINT let every run of the spec go to its end first; SIGTERM left the runs orphaned
+        _, err = proc.communicate(timeout=30)
     except subprocess.TimeoutExpired:
         proc.kill()
         raise
