@@ -393,7 +393,7 @@ def _counts(puzzle, sols, modes: tuple[str, ...]) -> dict[str, int]:
 
 
 def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, ...], limit: int | None,
-         workers: int = 1) -> Result:
+         workers: int = 1, on_encoded: Callable[[Result], None] | None = None) -> Result:
     import time
 
     from . import backtrack, cpsat, symmetry
@@ -427,6 +427,8 @@ def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, 
     res.variables, res.clauses = encoded.nv, len(encoded.cnf.clauses)
     t1 = time.perf_counter()
     res.encode_seconds = t1 - t0
+    if on_encoded is not None:
+        on_encoded(res)
     if task == "count":
         res.counts = count_modes(encoded, solver, modes, stats=res.stats)
         res.status = "SAT" if any(res.counts.values()) else "UNSAT"
@@ -439,10 +441,12 @@ def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, 
 
 def run(puzzle, task: str = "solve", method: str = "sat", preset=None, solver: str = "cadical195",
         modes: tuple[str, ...] = ("solutions",), limit: int | None = None, timeout: float | None = None,
-        workers: int = 1) -> Result:
+        workers: int = 1, on_encoded: Callable[[Result], None] | None = None) -> Result:
     """Solve (``task="solve"``, up to ``limit`` solutions) or count (``task="count"``, each of
     ``modes``) with the backtracker or a SAT encoding, killed after ``timeout`` seconds;
-    ``workers``: processes of the backtracker, search workers of ``solver="cpsat"``."""
+    ``workers``: processes of the backtracker, search workers of ``solver="cpsat"``;
+    ``on_encoded``: called with the result so far (variables, clauses, encode seconds) once a
+    SAT encoding is built, before the solver starts (in the child process, with a timeout)."""
     if method == "sat":
         check_solver(solver)
         if preset is None:
@@ -450,7 +454,8 @@ def run(puzzle, task: str = "solve", method: str = "sat", preset=None, solver: s
 
             preset = resolve(DEFAULT_ENCODING)
     try:
-        return call_with_timeout(_job, (puzzle, method, preset, solver, task, modes, limit, workers), timeout)
+        return call_with_timeout(_job, (puzzle, method, preset, solver, task, modes, limit, workers, on_encoded),
+                                 timeout)
     except Timeout:
         return Result("TIMEOUT")
 

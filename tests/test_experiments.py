@@ -150,6 +150,30 @@ timeout: 2
     assert worker_processes() == []
 
 
+def test_a_timed_out_run_has_its_formula_size(tmp_path):
+    from satedge.encode.presets import encode_preset, resolve
+    from satedge.formats import save_puzzle
+    from satedge.generate import Params, generate
+
+    puzzle = generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), seed=1)  # hours for CaDiCaL
+    save_puzzle(puzzle, tmp_path / "hard.yaml")
+    f = write_spec(tmp_path, """name: hard
+puzzles: [hard.yaml]
+encodings: [support-seqcounter]
+solvers: [cadical195]
+timeout: 10
+""")
+    run_experiment(load_spec(f), tmp_path / "out", workers=1)
+    (row,) = read_results(tmp_path / "out" / "results.jsonl")
+    encoded = encode_preset(puzzle, resolve("support-seqcounter"))
+    assert (row["status"], row["variables"], row["clauses"]) == ("TIMEOUT", encoded.nv, len(encoded.cnf.clauses))
+    assert 0 < row["encode_seconds"] < 10 and row.get("solve_seconds") is None
+    from satedge.experiment.report import summarize
+
+    (summary,) = summarize([row])
+    assert (summary["solved"], summary["variables"], summary["clauses"]) == (0, encoded.nv, len(encoded.cnf.clauses))
+
+
 @pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_ctrl_c_or_kill_stops_the_runs_under_way_and_drops_the_rest(tmp_path, signum, status):
     from satedge.formats import save_puzzle

@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Callable, Iterable
 
 from ..errors import SatedgeError
+from .worker import SOLVING
 
 GRACE = 0.5  # seconds between a run's timeout and the kill
 
@@ -32,23 +33,38 @@ def run_payload(payload: dict, timeout: float, live: set | None = None) -> dict:
         out, err = proc.communicate(json.dumps(payload), timeout=timeout + GRACE)
     except subprocess.TimeoutExpired:
         _kill(proc)
-        return {"status": "TIMEOUT", "wall_seconds": round(time.perf_counter() - t0, 3)}
+        out, _ = proc.communicate()  # what the run wrote before the kill
+        return {**_sizes(_last_line(out)), "status": "TIMEOUT", "wall_seconds": round(time.perf_counter() - t0, 3)}
     finally:
         _kill(proc)  # nothing of the run's session survives it
         if live is not None:
             live.discard(proc)
     wall = round(time.perf_counter() - t0, 3)
-    try:
-        result = json.loads(out.strip().splitlines()[-1])
-    except (IndexError, json.JSONDecodeError):
+    result = _last_line(out)
+    if result.get("status") in (None, SOLVING):  # the run died without its result
         tail = (err or "").strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
         memout = any(k in (err or "") for k in ("MemoryError", "bad_alloc", "Cannot allocate", "out of memory"))
-        result = {"status": "MEMOUT" if memout else "ERROR", "error": tail[0]}
+        result = {**_sizes(result), "status": "MEMOUT" if memout else "ERROR", "error": tail[0]}
     solve = result.get("solve_seconds")
     if result.get("status") in ("SAT", "UNSAT") and solve is not None and (result.get("encode_seconds") or 0) + solve > timeout:
         result["status"] = "TIMEOUT"  # finished, but past the limit
     result["wall_seconds"] = wall
     return result
+
+
+def _last_line(out: str | None) -> dict:
+    """The last JSON line a worker wrote, or ``{}``."""
+    try:
+        return json.loads((out or "").strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        return {}
+
+
+def _sizes(line: dict) -> dict:
+    """The formula's size and encode time from a worker's ``SOLVING`` line, else nothing."""
+    if line.get("status") != SOLVING:
+        return {}
+    return {key: line[key] for key in ("variables", "clauses", "encode_seconds")}
 
 
 def _kill(proc: subprocess.Popen) -> None:

@@ -1,5 +1,7 @@
 """One experiment run in its own process: ``python -m satedge.experiment.worker`` reads a JSON
-payload on stdin and writes one JSON result on stdout.
+payload on stdin and writes one JSON result on stdout, its last line; a SAT run writes the size
+of its formula first, in a line with status ``SOLVING``, so that a run killed at its timeout
+still has it.
 
 The process caps its own address space (``RLIMIT_AS``) at the run's memory limit; the runner
 kills its whole session at the timeout.  A run that runs out of memory reports ``MEMOUT``.
@@ -14,6 +16,9 @@ import socket
 import sys
 import time
 from importlib.metadata import PackageNotFoundError, version
+from typing import Callable
+
+SOLVING = "SOLVING"  # the status of the line with the formula's size, written before the solver starts
 
 
 def environment() -> dict:
@@ -40,8 +45,10 @@ def _installed(package: str) -> str | None:
         return None
 
 
-def execute(payload: dict) -> dict:
-    """Run one payload in this process and return its result fields."""
+def execute(payload: dict, on_encoded: Callable[[dict], None] | None = None) -> dict:
+    """Run one payload in this process and return its result fields; ``on_encoded``: called with
+    the fields known once a SAT encoding is built (variables, clauses, encode seconds), before
+    the solver starts."""
     import yaml
 
     from ..encode import Options
@@ -76,7 +83,10 @@ def execute(payload: dict) -> dict:
     solver, workers = own or (payload["solver"], 1)
     res = run(puzzle, task, method="backtrack" if solver == "backtrack" else "sat",
               preset=None if own else Preset(payload["encoding"], payload["base"], Options(**payload["options"])),
-              solver=solver, modes=(mode,), limit=1 if task == "solve" else None, workers=workers)
+              solver=solver, modes=(mode,), limit=1 if task == "solve" else None, workers=workers,
+              on_encoded=None if on_encoded is None else lambda r: on_encoded(
+                  {"status": SOLVING, "variables": r.variables, "clauses": r.clauses,
+                   "encode_seconds": r.encode_seconds}))
     n = res.counts.get(mode, 0) if task == "count" else len(res.solutions)
     out.update(models=n, encode_seconds=res.encode_seconds, solve_seconds=res.solve_seconds,
                variables=res.variables or None, clauses=res.clauses or None)
@@ -94,7 +104,7 @@ def main() -> None:
     except (ValueError, OSError):
         pass
     try:
-        out = execute(payload)
+        out = execute(payload, _print)
     except MemoryError:
         out = {"status": "MEMOUT"}
     except Exception as e:  # noqa: BLE001 - every failure of a run is a result
@@ -103,7 +113,13 @@ def main() -> None:
     peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     out["peak_memory_mb"] = round(peak / 1024, 1)
     out["env"] = environment()
-    sys.stdout.write(json.dumps(out) + "\n")
+    _print(out)
+
+
+def _print(fields: dict) -> None:
+    """One line of JSON on stdout; the run's last line is its result, an earlier one (status
+    ``SOLVING``) what is known if the run is killed before it ends."""
+    sys.stdout.write(json.dumps(fields) + "\n")
     sys.stdout.flush()
 
 
