@@ -174,6 +174,24 @@ timeout: 10
     assert (summary["solved"], summary["variables"], summary["clauses"]) == (0, encoded.nv, len(encoded.cnf.clauses))
 
 
+def test_a_run_that_fails_while_solving_keeps_its_formula_size(monkeypatch, capsys):
+    import io
+
+    from satedge.experiment import worker
+
+    def execute(payload, on_encoded):
+        on_encoded({"status": worker.SOLVING, "variables": 7, "clauses": 11, "encode_seconds": 0.5})
+        raise MemoryError
+
+    monkeypatch.setattr(worker, "execute", execute)
+    monkeypatch.setattr(worker.resource, "setrlimit", lambda *args: None)
+    monkeypatch.setattr(sys, "stdin", io.StringIO('{"memory_mb": 100}'))
+    worker.main()
+    first, last = map(json.loads, capsys.readouterr().out.splitlines())
+    assert first == {"status": "SOLVING", "variables": 7, "clauses": 11, "encode_seconds": 0.5}
+    assert (last["status"], last["variables"], last["clauses"], last["encode_seconds"]) == ("MEMOUT", 7, 11, 0.5)
+
+
 @pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_ctrl_c_or_kill_stops_the_runs_under_way_and_drops_the_rest(tmp_path, signum, status):
     from satedge.formats import save_puzzle

@@ -103,12 +103,18 @@ def main() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (ValueError, OSError):
         pass
+    sizes: dict = {}  # the SOLVING line's fields, kept for a run that fails while solving
+
+    def solving(fields: dict) -> None:
+        sizes.update(fields)
+        _print(fields)
+
     try:
-        out = execute(payload, _print)
+        out = execute(payload, solving)
     except MemoryError:
-        out = {"status": "MEMOUT"}
+        out = {**sizes, "status": "MEMOUT"}
     except Exception as e:  # noqa: BLE001 - every failure of a run is a result
-        out = {"status": "ERROR", "error": f"{e.__class__.__name__}: {e}"}
+        out = {**sizes, "status": "ERROR", "error": f"{e.__class__.__name__}: {e}"}
     # the largest process: this one or a worker process of the backtracker
     peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     out["peak_memory_mb"] = round(peak / 1024, 1)
