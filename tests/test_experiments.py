@@ -152,6 +152,7 @@ timeout: 2
 
 def test_a_timed_out_run_has_its_formula_size(tmp_path):
     from satedge.encode.presets import encode_preset, resolve
+    from satedge.experiment.report import summarize
     from satedge.formats import save_puzzle
     from satedge.generate import Params, generate
 
@@ -168,8 +169,6 @@ timeout: 10
     encoded = encode_preset(puzzle, resolve("support-seqcounter"))
     assert (row["status"], row["variables"], row["clauses"]) == ("TIMEOUT", encoded.nv, len(encoded.cnf.clauses))
     assert 0 < row["encode_seconds"] < 10 and row.get("solve_seconds") is None
-    from satedge.experiment.report import summarize
-
     (summary,) = summarize([row])
     assert (summary["solved"], summary["variables"], summary["clauses"]) == (0, encoded.nv, len(encoded.cnf.clauses))
 

@@ -61,10 +61,11 @@ def _last_line(out: str | None) -> dict:
 
 
 def _sizes(line: dict) -> dict:
-    """The formula's size and encode time from a worker's ``SOLVING`` line, else nothing."""
+    """The fields of a worker's ``SOLVING`` line (the formula's size and encode time) but its
+    status, else nothing."""
     if line.get("status") != SOLVING:
         return {}
-    return {key: line[key] for key in ("variables", "clauses", "encode_seconds")}
+    return {key: value for key, value in line.items() if key != "status"}
 
 
 def _kill(proc: subprocess.Popen) -> None:
