@@ -76,6 +76,8 @@ def _cmd_solve(args) -> int:
     from .solving import run
 
     job = _job_args(args)
+    if args.limit is not None and args.limit < 1:
+        raise SatedgeError("--limit must be at least 1")
     limit = args.limit if args.limit is not None else (None if args.all else 1)
     want_all = args.all or args.limit is not None
     color = sys.stdout.isatty() and not args.json
@@ -471,6 +473,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except OSError as e:  # a folder that cannot be made, a disk that is full: the file system's word for it
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"satedge: error: {where}{e.strerror or e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
 

@@ -21,7 +21,7 @@ from typing import IO, Iterable
 
 from . import __version__
 from .encode import Encoded
-from .errors import SatedgeError
+from .errors import SatedgeError, cannot_write
 from .formats import puzzle_to_yaml
 
 CHUNK = 20000
@@ -81,6 +81,9 @@ def write_dimacs(encoded: Encoded, out: Path | str | IO[str], preset_name: str |
             n = _write(encoded, fh, preset_name, puzzle_path)
         os.replace(tmp, path)
         return n
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise cannot_write(e, path) from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

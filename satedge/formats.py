@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from .errors import SatedgeError
+from .errors import SatedgeError, cannot_write
 from .puzzle import SIDES, Clue, Puzzle, Solution
 
 PUZZLE_KEYS = {"name", "rows", "cols", "matching", "frame", "topology", "edge_order", "tiles", "clues", "planted"}
@@ -27,11 +27,17 @@ def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
     path = Path(path)
     mode = "wb" if isinstance(data, bytes) else "w"
-    fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as e:
+        raise cannot_write(e, path) from None
     try:
         with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8"})) as fh:
             fh.write(data)
         os.replace(tmp, path)
+    except OSError as e:
+        Path(tmp).unlink(missing_ok=True)
+        raise cannot_write(e, path) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -46,20 +52,25 @@ def _read_text(path: Path) -> str:
         raise SatedgeError(f"cannot read: {e.strerror if isinstance(e, OSError) else 'not UTF-8 text'}", path) from None
 
 
+def read_yaml(path: Path) -> Any:
+    """The YAML document in ``path``; a missing, unreadable or malformed file is a one-line error."""
+    text = _read_text(path)
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark else ""
+        raise SatedgeError(f"not valid YAML{where}: {getattr(e, 'problem', None) or e}", path) from None
+
+
 # ---------------------------------------------------------------------------- puzzles
 def load_puzzle(path: str | os.PathLike) -> Puzzle:
     """Read a puzzle from canonical YAML, ``.puz`` or a ``tile_dict.yaml``."""
     path = Path(path)
-    text = _read_text(path)
     try:
         if path.suffix == ".puz":
-            return _parse_puz(text, path)
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as e:
-            mark = getattr(e, "problem_mark", None)
-            where = f" at line {mark.line + 1}" if mark else ""
-            raise SatedgeError(f"not valid YAML{where}: {getattr(e, 'problem', None) or e}") from None
+            return _parse_puz(_read_text(path), path)
+        data = read_yaml(path)
         if isinstance(data, dict) and data and all(isinstance(k, int) for k in data):
             return _parse_tile_dict(data, path)
         return puzzle_from_dict(data)
@@ -253,7 +264,10 @@ def save_puzzle(puzzle: Puzzle, path: str | os.PathLike) -> None:
     if path.suffix in (".yaml", ".yml"):
         write_atomic(path, puzzle_to_yaml(puzzle))
     elif path.suffix == ".puz":
-        text = puzzle_to_puz(puzzle)
+        try:
+            text = puzzle_to_puz(puzzle)
+        except SatedgeError as e:
+            raise SatedgeError(str(e), path) from None
         if puzzle.clues:
             clue = Solution(tuple((c.tile, c.rotation) for c in puzzle.clues))
             cells = [puzzle.board.cell(c.row, c.col) for c in puzzle.clues]

@@ -147,7 +147,7 @@ def to_png(puzzle: Puzzle, solution: Solution | None, path) -> None:
         from matplotlib.patches import Polygon, Rectangle
         import matplotlib.patheffects as pe
     except ImportError:
-        from .errors import SatedgeError
+        from .errors import SatedgeError, cannot_write
 
         raise SatedgeError("PNG pictures need matplotlib: pip install 'satedge[plot]'") from None
     w, h, polygons, texts, marks = layout(puzzle, solution)
@@ -172,7 +172,7 @@ def save_picture(puzzle: Puzzle, solution: Solution | None, path) -> None:
     """``.svg`` written directly, ``.png`` through matplotlib; nothing half-written on failure."""
     from pathlib import Path
 
-    from .errors import SatedgeError
+    from .errors import SatedgeError, cannot_write
     from .formats import write_atomic
 
     path = Path(path)
@@ -183,6 +183,8 @@ def save_picture(puzzle: Puzzle, solution: Solution | None, path) -> None:
         try:
             to_png(puzzle, solution, tmp)
             tmp.replace(path)
+        except OSError as e:
+            raise cannot_write(e, path) from None
         finally:
             tmp.unlink(missing_ok=True)
     else:

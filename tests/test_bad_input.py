@@ -75,11 +75,12 @@ def test_bad_option_one_line(run_cli):
 
 
 @pytest.mark.parametrize("args,message", [
+    (["--limit", "0"], "--limit must be at least 1"),
     (["--workers", "0"], "--workers must be at least 1"),
     (["--solver", "kissat404", "--workers", "2"], "--workers applies to --method backtrack and --solver cpsat only"),
 ])
 def test_bad_workers(run_cli, args, message):
-    code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", *args)
+    code, out, err = run_cli("solve", PUZZLES / "hunde-spiel.yaml", *args)
     assert (code, out, err) == (2, "", f"satedge: error: {message}\n")
 
 
@@ -88,3 +89,35 @@ def test_console_script_no_traceback(tmp_path):
     f.write_text("rows: 1\n")
     r = subprocess.run([sys.executable, "-m", "satedge", "count", str(f)], capture_output=True, text=True)
     assert (r.returncode, r.stdout, r.stderr) == (2, "", f"satedge: error: {f}: missing key 'cols'\n")
+
+
+@pytest.mark.parametrize("args,target", [
+    (["convert", PUZZLES / "hunde-spiel.yaml", "{d}/no/p.yaml"], "{d}/no/p.yaml: cannot write: No such file or directory"),
+    (["convert", PUZZLES / "hunde-spiel.yaml", "{d}/p.puz"], "{d}/p.puz: .puz holds identical-matching grid puzzles only"),
+    (["encode", PUZZLES / "hunde-spiel.yaml", "-o", "{d}/no/p.cnf.gz"], "{d}/no/p.cnf.gz: cannot write: No such file or directory"),
+    (["render", PUZZLES / "hunde-spiel.yaml", "-o", "{d}/no/p.svg"], "{d}/no/p.svg: cannot write: No such file or directory"),
+    (["generate", "--rows", "2", "--colors", "2", "-o", "{d}/no/p.yaml"], "{d}/no/p.yaml: cannot write: No such file or directory"),
+    (["generate", "--rows", "2", "--colors", "2", "--count", "2", "-o", "{d}/file/sub"], "{d}/file/sub: Not a directory"),
+])
+def test_unwritable_output(run_cli, tmp_path, args, target):
+    (tmp_path / "file").write_text("")
+    code, out, err = run_cli(*[str(a).format(d=tmp_path) for a in args])
+    assert (code, out, err) == (2, "", f"satedge: error: {target.format(d=tmp_path)}\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+@pytest.mark.parametrize("line", ['[]', '{"id": "x"}'])
+def test_results_file_of_something_else(run_cli, tmp_path, line):
+    f = tmp_path / "results.jsonl"
+    f.write_text(line + "\n")
+    assert run_cli("report", tmp_path) == (2, "", f"satedge: error: {f}: line 1 is not a result row (one JSON object with id, "
+                                                  "puzzle, puzzle_name, puzzle_sha256, rows, cols, encoding, solver, task, "
+                                                  "repetition, timeout, status)\n")
+
+
+@pytest.mark.parametrize("command", [["run"], ["encode", PUZZLES / "hunde-spiel.yaml", "--encoding"]])
+def test_bad_yaml_spec_and_preset(run_cli, tmp_path, command):
+    f = tmp_path / "x.yaml"
+    f.write_text("name: [x\n")
+    assert run_cli(*command, f) == (2, "", f"satedge: error: {f}: not valid YAML at line 2: expected ',' or ']', but got "
+                                           "'<stream end>'\n")

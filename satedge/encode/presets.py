@@ -11,9 +11,8 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import yaml
-
 from ..errors import SatedgeError
+from ..formats import read_yaml
 from . import Options, bases
 
 KEYS = {"name", "description", "reference", "base", "options"}
@@ -33,10 +32,7 @@ def folder() -> Path:
 
 
 def load_preset(path: Path) -> Preset:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
-        raise SatedgeError(f"cannot read preset: {e}", path) from None
+    data = read_yaml(path)
     if not isinstance(data, dict) or not {"name", "base"} <= set(data):
         raise SatedgeError("a preset is a mapping with at least name and base", path)
     unknown = sorted(set(data) - KEYS)

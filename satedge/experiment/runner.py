@@ -37,15 +37,23 @@ def row(run: Run, spec: Spec, result: dict) -> dict:
     return out
 
 
+ROW_KEYS = ("id", "puzzle", "puzzle_name", "puzzle_sha256", "rows", "cols", "encoding", "solver", "task", "repetition",
+            "timeout", "status")
+
+
 def read_results(path: Path) -> list[dict]:
-    """The complete lines of a results file (a line cut short by a kill is dropped)."""
+    """The complete lines of a results file (a line cut short by a kill is dropped); a line that is
+    not a result row of satedge's is an error that names the file and the line."""
     rows = []
     if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             try:
-                rows.append(json.loads(line))
+                row = json.loads(line)
             except json.JSONDecodeError:
                 continue
+            if not isinstance(row, dict) or any(k not in row for k in ROW_KEYS):
+                raise SatedgeError(f"line {n} is not a result row (one JSON object with {', '.join(ROW_KEYS)})", path)
+            rows.append(row)
     return rows
 
 

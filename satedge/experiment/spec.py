@@ -31,13 +31,12 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
-import yaml
 
 from ..encode import Options
 from ..encode.presets import Preset, resolve
 from ..errors import SatedgeError
 from ..dimacs import puzzle_hash
-from ..formats import load_puzzle
+from ..formats import load_puzzle, read_yaml
 from ..generate import Params, generate
 from ..puzzle import Puzzle
 from ..solving import MODES, check_solver, own_solver
@@ -149,12 +148,7 @@ def _encodings(entries, problems: list[str]) -> list[Preset]:
 
 def load_spec(path: str | Path) -> Spec:
     path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SatedgeError("no such file", path) from None
-    except (OSError, yaml.YAMLError) as e:
-        raise SatedgeError(f"not a readable YAML spec: {e.__class__.__name__}", path) from None
+    data = read_yaml(path)
     if not isinstance(data, dict):
         raise SatedgeError("a spec is a mapping with name, puzzles, encodings, solvers, task, timeout", path)
     problems: list[str] = []
