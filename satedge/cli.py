@@ -29,18 +29,18 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
-    from .solving import DEFAULT_ENCODING, MODES
+    from .solving import DEFAULT_ENCODING, DEFAULT_SOLVER, MODES
 
     p.add_argument("--method", choices=["sat", "backtrack"], default="sat",
                    help="sat: a SAT encoding through PySAT (default); backtrack: the reference backtracker")
-    p.add_argument("--encoding", default=DEFAULT_ENCODING, metavar="PRESET|BASE",
+    p.add_argument("--encoding", metavar="PRESET|BASE",
                    help=f"a preset from encodings/, a base encoding or a preset file (default {DEFAULT_ENCODING}); "
                         "see `satedge encodings`")
     p.add_argument("--card", help="exactly-one encoding: pairwise, seqcounter, ladder, totalizer, bitwise, "
                                   "sortnetwrk, cardnetwrk, mtotalizer, kmtotalizer")
     p.add_argument("--symmetry", choices=["none", "rotation"], help="break the board-rotation symmetry")
     p.add_argument("--redundant", choices=["true", "false"], help="add implied clauses")
-    p.add_argument("--solver", default="cadical195", help="a PySAT solver name (see `satedge solvers`); CaDiCaL "
+    p.add_argument("--solver", help=f"a PySAT solver name (default {DEFAULT_SOLVER}; see `satedge solvers`); CaDiCaL "
                    "takes options after a colon: its configurations sat and unsat, and seed=N (cadical195:sat,seed=2)")
     p.add_argument("--solver-cmd", metavar="COMMAND", help="a DIMACS solver binary instead, e.g. 'cadical -q' "
                    "(run on the exported CNF; enumeration re-runs it with blocking clauses)")
@@ -57,15 +57,21 @@ def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
 
 
 def _job_args(args) -> dict:
-    from .solving import check_solver
+    from .solving import DEFAULT_ENCODING, DEFAULT_SOLVER, check_solver
 
     if args.timeout is not None and args.timeout <= 0:
         raise SatedgeError("--timeout must be positive")
     if args.workers < 1:
         raise SatedgeError("--workers must be at least 1")
     if args.method == "backtrack":
+        sat_only = {"--encoding": args.encoding, "--card": args.card, "--symmetry": args.symmetry,
+                    "--redundant": args.redundant, "--solver": args.solver, "--solver-cmd": args.solver_cmd}
+        given = [option for option, value in sat_only.items() if value is not None]
+        if given:
+            raise SatedgeError(f"{given[0]} applies to --method sat only")
         return {"method": "backtrack", "timeout": args.timeout, "workers": args.workers}
-    solver = f"cmd:{args.solver_cmd}" if args.solver_cmd else args.solver
+    args.encoding = args.encoding or DEFAULT_ENCODING
+    solver = f"cmd:{args.solver_cmd}" if args.solver_cmd else args.solver or DEFAULT_SOLVER
     if args.workers > 1 and solver != "cpsat":
         raise SatedgeError("--workers applies to --method backtrack and --solver cpsat only")
     return {"method": "sat", "preset": _preset_from_args(args), "solver": check_solver(solver), "timeout": args.timeout,

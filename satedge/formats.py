@@ -141,7 +141,10 @@ def puzzle_from_dict(data: Any) -> Puzzle:
         clues=tuple(clues),
     )
     if planted is not None:
-        puzzle = puzzle.with_(planted=solution_from_json(planted, puzzle))
+        try:
+            puzzle = puzzle.with_(planted=solution_from_json(planted, puzzle))
+        except SatedgeError as e:
+            raise SatedgeError(f"planted: {e}") from None
     return puzzle
 
 

@@ -38,6 +38,7 @@ MODES = ("solutions", "distinct", "unique")
 NON_INCREMENTAL = {"kissat404"}
 STAT_KEYS = ("conflicts", "decisions", "propagations", "restarts")
 DEFAULT_ENCODING = "support-seqcounter"
+DEFAULT_SOLVER = "cadical195"
 
 
 class EncodingError(RuntimeError):
@@ -208,7 +209,7 @@ class Enumerator:
     plain and no search runs under an assumption.  Solvers without incremental solving start
     afresh each time."""
 
-    def __init__(self, encoded: Encoded, solver: str = "cadical195", stats: Stats | None = None,
+    def __init__(self, encoded: Encoded, solver: str = DEFAULT_SOLVER, stats: Stats | None = None,
                  reuse: bool = True):
         self.encoded = encoded
         self.reuse = reuse
@@ -296,23 +297,23 @@ class Enumerator:
                 s.delete()
 
 
-def solutions(encoded: Encoded, solver: str = "cadical195", mode: str = "solutions",
+def solutions(encoded: Encoded, solver: str = DEFAULT_SOLVER, mode: str = "solutions",
               limit: int | None = None, stats: Stats | None = None) -> Iterator[Solution]:
     """Stream the solutions of an encoded puzzle (see the module docstring for ``mode``)."""
     with Enumerator(encoded, solver, stats, reuse=False) as e:
         yield from e.solutions(mode, limit)
 
 
-def solve(encoded: Encoded, solver: str = "cadical195", stats: Stats | None = None) -> Solution | None:
+def solve(encoded: Encoded, solver: str = DEFAULT_SOLVER, stats: Stats | None = None) -> Solution | None:
     """The first solution, or ``None`` when the formula is unsatisfiable."""
     return next(solutions(encoded, solver, limit=1, stats=stats), None)
 
 
-def count(encoded: Encoded, solver: str = "cadical195", mode: str = "solutions", stats: Stats | None = None) -> int:
+def count(encoded: Encoded, solver: str = DEFAULT_SOLVER, mode: str = "solutions", stats: Stats | None = None) -> int:
     return count_modes(encoded, solver, (mode,), stats)[mode]
 
 
-def count_modes(encoded: Encoded, solver: str = "cadical195", modes=MODES, stats: Stats | None = None) -> dict[str, int]:
+def count_modes(encoded: Encoded, solver: str = DEFAULT_SOLVER, modes=MODES, stats: Stats | None = None) -> dict[str, int]:
     """Several counts with one solver."""
     with Enumerator(encoded, solver, stats, reuse=len(modes) > 1) as e:
         return {m: sum(1 for _ in e.solutions(m)) for m in modes}
@@ -439,7 +440,7 @@ def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, 
     return res
 
 
-def run(puzzle, task: str = "solve", method: str = "sat", preset=None, solver: str = "cadical195",
+def run(puzzle, task: str = "solve", method: str = "sat", preset=None, solver: str = DEFAULT_SOLVER,
         modes: tuple[str, ...] = ("solutions",), limit: int | None = None, timeout: float | None = None,
         workers: int = 1, on_encoded: Callable[[Result], None] | None = None) -> Result:
     """Solve (``task="solve"``, up to ``limit`` solutions) or count (``task="count"``, each of

@@ -30,6 +30,7 @@ CASES = [
     ("clue-tile", GOOD + "clues:\n  - {row: 0, col: 0, tile: 5, rotation: 0}\n",
      "clue at row 0, col 0 names tile 5, but tiles are 0..1"),
     ("unknown-key", GOOD + "colour: red\n", "unknown key(s) colour; known: clues, cols, edge_order, frame, matching, name, planted, rows, tiles, topology"),
+    ("planted", GOOD + "planted: 7\n", "planted: a solution is a list of {row, col, tile, rotation} objects"),
     ("not-mapping", "- 1\n- 2\n", "a puzzle file must be a mapping with rows, cols, matching and tiles"),
 ]
 
@@ -76,6 +77,8 @@ def test_bad_option_one_line(run_cli):
 
 @pytest.mark.parametrize("args,message", [
     (["--limit", "0"], "--limit must be at least 1"),
+    (["--method", "backtrack", "--solver", "kissat404"], "--solver applies to --method sat only"),
+    (["--method", "backtrack", "--symmetry", "rotation"], "--symmetry applies to --method sat only"),
     (["--workers", "0"], "--workers must be at least 1"),
     (["--solver", "kissat404", "--workers", "2"], "--workers applies to --method backtrack and --solver cpsat only"),
 ])
