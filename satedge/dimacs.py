@@ -21,8 +21,8 @@ from typing import IO, Iterable
 
 from . import __version__
 from .encode import Encoded
-from .errors import SatedgeError, cannot_write
-from .formats import puzzle_to_yaml
+from .errors import SatedgeError
+from .formats import atomic_output, puzzle_to_yaml
 
 CHUNK = 20000
 
@@ -59,10 +59,10 @@ def header_lines(encoded: Encoded, preset_name: str | None = None, puzzle_path: 
     return lines
 
 
-def _open_write(path: Path, kind: str) -> IO[str]:
-    if kind.endswith(".gz"):
+def _open_write(path: Path) -> IO[str]:
+    if path.suffix == ".gz":
         return gzip.open(path, "wt", encoding="utf-8", compresslevel=6)
-    if kind.endswith(".xz"):
+    if path.suffix == ".xz":
         return lzma.open(path, "wt", encoding="utf-8", preset=1)
     return open(path, "w", encoding="utf-8")
 
@@ -74,19 +74,8 @@ def write_dimacs(encoded: Encoded, out: Path | str | IO[str], preset_name: str |
     written (uncompressed)."""
     if not isinstance(out, (str, os.PathLike)):
         return _write(encoded, out, preset_name, puzzle_path)
-    path = Path(out)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with _open_write(tmp, path.name) as fh:
-            n = _write(encoded, fh, preset_name, puzzle_path)
-        os.replace(tmp, path)
-        return n
-    except OSError as e:
-        tmp.unlink(missing_ok=True)
-        raise cannot_write(e, path) from None
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    with atomic_output(out) as tmp, _open_write(tmp) as fh:
+        return _write(encoded, fh, preset_name, puzzle_path)
 
 
 def _write(encoded: Encoded, fh: IO[str], preset_name, puzzle_path) -> int:

@@ -1,17 +1,18 @@
 """Readers and writers: canonical YAML, ``.puz`` (+ ``.clue``), ``.sol``, JSON solutions and
 the ``tile_dict.yaml`` layout of the Scramble Squares seed.
 
-Every reader raises :class:`SatedgeError` naming the file and the problem.  Every writer
-goes through :func:`write_atomic`, so a failed write never leaves half a file behind.
+Every reader raises :class:`SatedgeError` naming the file and the problem.  Every writer of
+satedge goes through :func:`atomic_output`, so a failed write never leaves half a file behind.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import yaml
 
@@ -23,24 +24,29 @@ CLOCKWISE = list(SIDES)
 
 
 # ---------------------------------------------------------------------------- writing helpers
-def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
+@contextmanager
+def atomic_output(path: str | os.PathLike) -> Iterator[Path]:
+    """A fresh temporary path beside ``path`` (same suffix) to write to: renamed to ``path`` when
+    the block ends, removed if it fails.  A write the file system refuses (a missing folder, a
+    full disk) becomes a one-line error naming ``path``.  The file gets the usual permissions."""
     path = Path(path)
-    mode = "wb" if isinstance(data, bytes) else "w"
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp{path.suffix}")
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as e:
-        raise cannot_write(e, path) from None
-    try:
-        with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8"})) as fh:
-            fh.write(data)
+        yield tmp
         os.replace(tmp, path)
     except OSError as e:
-        Path(tmp).unlink(missing_ok=True)
         raise cannot_write(e, path) from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
+    """Write ``data`` to ``path`` through :func:`atomic_output`."""
+    with atomic_output(path) as tmp:
+        if isinstance(data, bytes):
+            tmp.write_bytes(data)
+        else:
+            tmp.write_text(data, encoding="utf-8")
 
 
 def _read_text(path: Path) -> str:

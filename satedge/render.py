@@ -147,7 +147,7 @@ def to_png(puzzle: Puzzle, solution: Solution | None, path) -> None:
         from matplotlib.patches import Polygon, Rectangle
         import matplotlib.patheffects as pe
     except ImportError:
-        from .errors import SatedgeError, cannot_write
+        from .errors import SatedgeError
 
         raise SatedgeError("PNG pictures need matplotlib: pip install 'satedge[plot]'") from None
     w, h, polygons, texts, marks = layout(puzzle, solution)
@@ -172,20 +172,14 @@ def save_picture(puzzle: Puzzle, solution: Solution | None, path) -> None:
     """``.svg`` written directly, ``.png`` through matplotlib; nothing half-written on failure."""
     from pathlib import Path
 
-    from .errors import SatedgeError, cannot_write
-    from .formats import write_atomic
+    from .errors import SatedgeError
+    from .formats import atomic_output, write_atomic
 
     path = Path(path)
     if path.suffix == ".svg":
         write_atomic(path, to_svg(puzzle, solution))
     elif path.suffix == ".png":
-        tmp = path.with_name(f".{path.name}.tmp.png")
-        try:
+        with atomic_output(path) as tmp:
             to_png(puzzle, solution, tmp)
-            tmp.replace(path)
-        except OSError as e:
-            raise cannot_write(e, path) from None
-        finally:
-            tmp.unlink(missing_ok=True)
     else:
         raise SatedgeError("pictures are .svg or .png", path)

@@ -1,5 +1,6 @@
 """Every bad input ends with exit status 2 and one line naming the file and the problem."""
 
+import os
 import subprocess
 import sys
 
@@ -124,3 +125,20 @@ def test_bad_yaml_spec_and_preset(run_cli, tmp_path, command):
     f.write_text("name: [x\n")
     assert run_cli(*command, f) == (2, "", f"satedge: error: {f}: not valid YAML at line 2: expected ',' or ']', but got "
                                            "'<stream end>'\n")
+
+
+def test_output_files_have_the_usual_permissions(run_cli, tmp_path):
+    """Every writer renames a finished temporary file into place; the file is made like any other
+    (0644 under umask 022, not the 0600 of a private temporary file) and nothing else is left."""
+    hunde, d = PUZZLES / "hunde-spiel.yaml", tmp_path
+    old = os.umask(0o022)
+    try:
+        for args in (["generate", "--rows", "3", "--colors", "3", "--frame", "-o", d / "p.yaml"], ["convert", d / "p.yaml", d / "p.puz"],
+                     ["render", hunde, "-o", d / "p.svg"], ["render", hunde, "-o", d / "p.png"],
+                     ["encode", hunde, "-o", d / "p.cnf"], ["encode", hunde, "-o", d / "p.cnf.gz"],
+                     ["encode", hunde, "-o", d / "p.cnf.xz"]):
+            assert run_cli(*args)[0] == 0
+    finally:
+        os.umask(old)
+    assert {p.name: oct(p.stat().st_mode & 0o777) for p in tmp_path.iterdir()} == dict.fromkeys(
+        ["p.yaml", "p.puz", "p.svg", "p.png", "p.cnf", "p.cnf.gz", "p.cnf.xz"], "0o644")

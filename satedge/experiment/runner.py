@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from ..errors import SatedgeError
-from ..formats import puzzle_to_yaml
+from ..formats import puzzle_to_yaml, write_atomic
 from .executors import run_dask, run_local
 from .spec import Run, Spec
 
@@ -89,9 +89,7 @@ def run_experiment(spec: Spec, out: Path, workers: int = 1, resume: bool = False
     if done_rows:  # rewrite without a torn last line, so appends start on a fresh line
         text = "".join(json.dumps(r) + "\n" for r in done_rows)
         if text != path.read_text(encoding="utf-8"):
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, path)
+            write_atomic(path, text)
     finished = {r.get("id") for r in done_rows}
     todo = [r for r in spec.runs if r.id not in finished]
     by_id = {r.id: r for r in todo}
