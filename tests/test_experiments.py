@@ -89,6 +89,13 @@ def test_run_report_and_plots(run_cli, tmp_path):
             assert (out / f"{stem}.{ext}").stat().st_size > 1000
     code, _, err = run_cli("run", write_spec(tmp_path), "--out", out)
     assert code == 2 and "16 results already there: use --resume" in err
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "results.jsonl").write_bytes((out / "results.jsonl").read_bytes())
+    assert run_cli("report", other, "--compare", "support-seqcounter/cadical195", "nope/glucose4") == (
+        2, "", "satedge: error: --compare: no configuration 'nope/glucose4'; there are edgecolor+card=ladder/cadical195, "
+               "edgecolor+card=ladder/glucose4, support-seqcounter/cadical195, support-seqcounter/glucose4\n")
+    assert [f.name for f in other.iterdir()] == ["results.jsonl"]  # checked before anything is written
 
 
 def test_only_runs_a_slice_and_resume_the_rest(run_cli, tmp_path):

@@ -14,6 +14,7 @@ import statistics
 from pathlib import Path
 
 from ..errors import SatedgeError
+from ..formats import atomic_output, write_atomic
 from .runner import RESULTS, read_results
 
 SOLVED = ("SAT", "UNSAT", "ENCODED")
@@ -87,7 +88,7 @@ def write_csv(summary: list[dict], path: Path, columns: list[str] = COLUMNS) -> 
     w = csv.DictWriter(buf, fieldnames=columns)
     w.writeheader()
     w.writerows(summary)
-    path.write_text(buf.getvalue(), encoding="utf-8")
+    write_atomic(path, buf.getvalue())
 
 
 def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -> list[Path]:
@@ -104,7 +105,8 @@ def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -
     def save(fig, stem: str) -> None:
         for ext in ("png", "svg"):
             f = out / f"{stem}.{ext}"
-            fig.savefig(f, dpi=150, bbox_inches="tight")
+            with atomic_output(f) as tmp:
+                fig.savefig(tmp, dpi=150, bbox_inches="tight")
             written.append(f)
         plt.close(fig)
 
@@ -141,9 +143,6 @@ def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -
 
     if compare:
         a, b = compare
-        for name in compare:
-            if name not in configs:
-                raise SatedgeError(f"--compare: no configuration {name!r}; there are {', '.join(configs)}")
         key = lambda r: (r["puzzle_sha256"], r["repetition"])  # noqa: E731
         ta = {key(r): (run_time(r) if r["status"] in SOLVED else timeout) for r in rows if config_of(r) == a}
         tb = {key(r): (run_time(r) if r["status"] in SOLVED else timeout) for r in rows if config_of(r) == b}
@@ -212,6 +211,10 @@ def report(out: Path, compare: tuple[str, str] | None = None, with_plots: bool =
     rows = read_results(out / RESULTS)
     if not rows:
         raise SatedgeError(f"no results in {out / RESULTS}")
+    configs = sorted({config_of(r) for r in rows})
+    for name in compare or ():  # checked before anything is written
+        if name not in configs:
+            raise SatedgeError(f"--compare: no configuration {name!r}; there are {', '.join(configs)}")
     if all(r["task"] == "encode" for r in rows):
         table = encode_table(rows)
         write_csv(table, out / "summary.csv", ENCODE_COLUMNS)
