@@ -28,6 +28,28 @@ class _Parser(argparse.ArgumentParser):
         raise SatedgeError(message)
 
 
+def _count(text: str) -> int:
+    """argparse type of a number of things (workers, solutions, puzzles): an integer, at least 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, found {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+
+def _seconds(text: str) -> float:
+    """argparse type of a time limit: a positive number of seconds."""
+    try:
+        t = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, found {text!r}") from None
+    if not 0 < t < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be positive and finite, not {text}")
+    return t
+
+
 def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
     from .solving import DEFAULT_ENCODING, DEFAULT_SOLVER, MODES
 
@@ -44,25 +66,21 @@ def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
                    "takes options after a colon: its configurations sat and unsat, and seed=N (cadical195:sat,seed=2)")
     p.add_argument("--solver-cmd", metavar="COMMAND", help="a DIMACS solver binary instead, e.g. 'cadical -q' "
                    "(run on the exported CNF; enumeration re-runs it with blocking clauses)")
-    p.add_argument("--workers", "--cpsat-workers", type=int, default=1, metavar="N",
+    p.add_argument("--workers", "--cpsat-workers", type=_count, default=1, metavar="N",
                    help="processes of --method backtrack (it needs the extra fast), or search workers of "
                         "--solver cpsat (default 1, for fair comparisons)")
-    p.add_argument("--timeout", type=float, metavar="SECONDS", help="stop after this long: status TIMEOUT, exit 3")
+    p.add_argument("--timeout", type=_seconds, metavar="SECONDS", help="stop after this long: status TIMEOUT, exit 3")
     if count:
         p.add_argument("--mode", choices=MODES, help="count only this (default: all three)")
     else:
         p.add_argument("--mode", choices=MODES, default="solutions",
                        help="with --all: every solution, one per picture, or one per picture up to turns")
-        p.add_argument("--limit", type=int, metavar="N", help="at most N solutions (implies --all)")
+        p.add_argument("--limit", type=_count, metavar="N", help="at most N solutions (implies --all)")
 
 
 def _job_args(args) -> dict:
     from .solving import DEFAULT_ENCODING, DEFAULT_SOLVER, check_solver
 
-    if args.timeout is not None and args.timeout <= 0:
-        raise SatedgeError("--timeout must be positive")
-    if args.workers < 1:
-        raise SatedgeError("--workers must be at least 1")
     if args.method == "backtrack":
         sat_only = {"--encoding": args.encoding, "--card": args.card, "--symmetry": args.symmetry,
                     "--redundant": args.redundant, "--solver": args.solver, "--solver-cmd": args.solver_cmd}
@@ -82,8 +100,6 @@ def _cmd_solve(args) -> int:
     from .solving import run
 
     job = _job_args(args)
-    if args.limit is not None and args.limit < 1:
-        raise SatedgeError("--limit must be at least 1")
     limit = args.limit if args.limit is not None else (None if args.all else 1)
     want_all = args.all or args.limit is not None
     color = sys.stdout.isatty() and not args.json
@@ -190,8 +206,6 @@ def _cmd_generate(args) -> int:
     from .formats import puzzle_to_yaml, write_atomic
     from .generate import Params, generate
 
-    if args.count < 1:
-        raise SatedgeError("--count must be at least 1")
     params = Params(rows=args.rows, cols=args.cols, colors=args.colors, border_colors=args.border_colors,
                     matching=args.matching, frame=args.frame, topology=args.topology, clues=args.clues, model=args.model)
     puzzles = [generate(params, seed) for seed in range(args.seed, args.seed + args.count)]
@@ -412,25 +426,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--topology", choices=["grid", "torus"], default="grid")
     p.add_argument("--clues", type=int, default=0, metavar="N", help="clue N planted placements")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="first seed (same seed, same file)")
-    p.add_argument("--count", type=int, default=1, metavar="K", help="K puzzles, seeds S..S+K-1")
+    p.add_argument("--count", type=_count, default=1, metavar="K", help="K puzzles, seeds S..S+K-1")
     p.add_argument("-o", "--output", metavar="DIR|FILE", help="a folder (one YAML per puzzle) or a file; default stdout")
     p.set_defaults(func=_cmd_generate)
 
     p = sub.add_parser("crosscheck", help="cross-check encodings x solvers against the backtracker on generated puzzles")
-    p.add_argument("--examples", type=int, default=100, metavar="N", help="generated puzzles (default 100)")
+    p.add_argument("--examples", type=_count, default=100, metavar="N", help="generated puzzles (default 100)")
     p.add_argument("--seed", type=int, default=0, metavar="S")
     p.add_argument("--encodings", nargs="+", metavar="E", help="presets or base encodings (default: every preset, "
                    "and every base with every exactly-one encoding, symmetry breaking and redundant clauses)")
     p.add_argument("--solvers", nargs="+", metavar="S", help="PySAT solvers (default cadical195 minisat22)")
-    p.add_argument("--max-cells", type=int, default=6, metavar="M", help="largest board, in cells (default 6)")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: one per core)")
+    p.add_argument("--max-cells", type=_count, default=6, metavar="M", help="largest board, in cells (default 6)")
+    p.add_argument("--workers", type=_count, default=os.cpu_count() or 1, help="processes (default: one per core)")
     p.add_argument("--json", action="store_true", help='one object {"examples", "checks", "mismatches", "seconds"}')
     p.set_defaults(func=_cmd_crosscheck)
 
     p = sub.add_parser("run", help="run an experiment spec: every puzzle x encoding x solver, isolated and limited")
     p.add_argument("spec", metavar="SPEC", help="experiment spec (YAML, see experiments/demo.yaml)")
     p.add_argument("--out", metavar="DIR", help="results folder (default out/NAME)")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="runs at a time (default: one per core)")
+    p.add_argument("--workers", type=_count, default=os.cpu_count() or 1, help="runs at a time (default: one per core)")
     p.add_argument("--resume", action="store_true", help="finish an interrupted experiment, running nothing twice")
     p.add_argument("--only", action="append", metavar="CONFIG", help="only the configurations ENCODING/SOLVER that "
                    "match this shell pattern, e.g. 'edgecolor-corners-sym/kissat404' or '*/cpsat' (repeatable)")

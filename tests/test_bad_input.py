@@ -77,10 +77,14 @@ def test_bad_option_one_line(run_cli):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--limit", "0"], "--limit must be at least 1"),
+    (["--limit", "0"], "argument --limit: must be at least 1, not 0"),
+    (["--timeout", "-1"], "argument --timeout: must be positive and finite, not -1"),
+    (["--timeout", "nan"], "argument --timeout: must be positive and finite, not nan"),
+    (["--timeout", "inf"], "argument --timeout: must be positive and finite, not inf"),
     (["--method", "backtrack", "--solver", "kissat404"], "--solver applies to --method sat only"),
     (["--method", "backtrack", "--symmetry", "rotation"], "--symmetry applies to --method sat only"),
-    (["--workers", "0"], "--workers must be at least 1"),
+    (["--workers", "0"], "argument --workers/--cpsat-workers: must be at least 1, not 0"),
+    (["--workers", "two"], "argument --workers/--cpsat-workers: expected an integer, found 'two'"),
     (["--solver", "kissat404", "--workers", "2"], "--workers applies to --method backtrack and --solver cpsat only"),
 ])
 def test_bad_workers(run_cli, args, message):
@@ -142,3 +146,13 @@ def test_output_files_have_the_usual_permissions(run_cli, tmp_path):
         os.umask(old)
     assert {p.name: oct(p.stat().st_mode & 0o777) for p in tmp_path.iterdir()} == dict.fromkeys(
         ["p.yaml", "p.puz", "p.svg", "p.png", "p.cnf", "p.cnf.gz", "p.cnf.xz"], "0o644")
+
+
+@pytest.mark.parametrize("args,message", [
+    (["crosscheck", "--examples", "0"], "argument --examples: must be at least 1, not 0"),
+    (["crosscheck", "--max-cells", "0"], "argument --max-cells: must be at least 1, not 0"),
+    (["generate", "--count", "0"], "argument --count: must be at least 1, not 0"),
+    (["run", "experiments/demo.yaml", "--workers", "-2"], "argument --workers: must be at least 1, not -2"),
+])
+def test_counts_below_one(run_cli, args, message):
+    assert run_cli(*args) == (2, "", f"satedge: error: {message}\n")

@@ -48,13 +48,16 @@ encodings: [nope]
 solvers: [cadical195, minisat99, "backtrack:threads=2"]
 colour: red
 timeout: -1
+memory: 4096.5
+repeat: true
 """)
     code, out, err = run_cli("run", f, "--out", tmp_path / "o")
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err.startswith(f"satedge: error: {f}: unknown key(s) colour; no file matches 'nowhere/*.yaml'; "
                           "unknown encoding 'nope'; choose from ")
     assert "unknown solver 'minisat99'" in err and "solver 'backtrack:threads=2': backtrack takes one option, " \
-        "workers=N (N at least 1)" in err and "timeout must be a positive number, not -1" in err
+        "workers=N (N at least 1)" in err and "timeout must be a positive number, not -1; memory must be a positive integer, " \
+        "not 4096.5; repeat must be a positive integer, not True" in err
     assert not (tmp_path / "o").exists()
 
 

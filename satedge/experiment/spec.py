@@ -176,9 +176,11 @@ def load_spec(path: str | Path) -> Spec:
     elif task != "solve":
         problems.append(f"task must be solve, encode or {{count: MODE}}, not {task!r}")
     timeout, memory, repeat = data.get("timeout", 60), data.get("memory", 4096), data.get("repeat", 1)
-    for key, v in (("timeout", timeout), ("memory", memory), ("repeat", repeat)):
-        if not isinstance(v, (int, float)) or isinstance(v, bool) or v <= 0:
-            problems.append(f"{key} must be a positive number, not {v!r}")
+    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not 0 < timeout < float("inf"):
+        problems.append(f"timeout must be a positive number, not {timeout!r}")
+    for key, v in (("memory", memory), ("repeat", repeat)):
+        if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
+            problems.append(f"{key} must be a positive integer, not {v!r}")
     if problems:
         raise SatedgeError("; ".join(problems), path)
     spec = Spec(str(data["name"]), path, timeout=float(timeout), memory=int(memory), task=task, mode=mode)
