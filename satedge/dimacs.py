@@ -117,6 +117,11 @@ def read_header(path: Path | str) -> dict:
             for line in fh:
                 if line.startswith("c satedge {"):
                     info = json.loads(line[len("c satedge "):])
+                    puzzle = info.get("puzzle") if isinstance(info, dict) else None
+                    if not (isinstance(puzzle, dict) and isinstance(puzzle.get("sha256"), str)
+                            and isinstance(puzzle.get("path", ""), str) and isinstance(info.get("encoding"), dict)):
+                        raise SatedgeError("the 'c satedge' header line lacks the puzzle's sha256 or the encoding: "
+                                           "edited or damaged", path)
                 elif line.startswith("p cnf"):
                     parts = line.split()
                     if len(parts) != 4 or not all(x.isdigit() for x in parts[2:]):

@@ -165,3 +165,8 @@ def test_decode_bad_input(run_cli, tmp_path):
     e = tmp_path / "empty.txt"
     e.write_text("c nothing\n")
     assert "no model" in bad(run_cli, "decode", f, e)
+    # a header line whose facts were edited away
+    d = tmp_path / "damaged.cnf"
+    d.write_text(f.read_text().replace('"sha256":', '"sha":', 1))
+    assert bad(run_cli, "decode", d, m) == (f"satedge: error: {d}: the 'c satedge' header line lacks the puzzle's sha256 "
+                                            "or the encoding: edited or damaged\n")
