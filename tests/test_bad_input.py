@@ -156,3 +156,25 @@ def test_output_files_have_the_usual_permissions(run_cli, tmp_path):
 ])
 def test_counts_below_one(run_cli, args, message):
     assert run_cli(*args) == (2, "", f"satedge: error: {message}\n")
+
+
+@pytest.mark.parametrize("text,message", [
+    ("name: p\nbase: edgecolor\noptions: seqcounter\n", "options must be a mapping of card, symmetry and redundant, not 'seqcounter'"),
+    ("name: p\nbase: [edgecolor]\n", "unknown base encoding ['edgecolor']; choose from direct, support, split, edgecolor"),
+    ("name: p\nbase: edgecolor\noptions: {1: x}\n", "unknown option(s) 1"),
+])
+def test_bad_preset_file(run_cli, tmp_path, text, message):
+    f = tmp_path / "p.yaml"
+    f.write_text(text)
+    assert run_cli("encode", PUZZLES / "hunde-spiel.yaml", "--encoding", f) == (2, "", f"satedge: error: {f}: {message}\n")
+
+
+@pytest.mark.parametrize("lines,message", [
+    ("puzzles: [{generate: {rows: 2, 3: 1}}]\nsolvers: cadical195\n", "unknown generate key(s) 3"),
+    ("puzzles: []\nsolvers: 7\n", "unknown solver '7'; choose from "),
+])
+def test_bad_spec_values(run_cli, tmp_path, lines, message):
+    f = tmp_path / "s.yaml"
+    f.write_text("name: s\nencodings: [support]\n" + lines)
+    code, out, err = run_cli("run", f, "--out", tmp_path / "o")
+    assert (code, out) == (2, "") and err.startswith(f"satedge: error: {f}: {message}") and err.count("\n") == 1

@@ -35,13 +35,15 @@ def load_preset(path: Path) -> Preset:
     data = read_yaml(path)
     if not isinstance(data, dict) or not {"name", "base"} <= set(data):
         raise SatedgeError("a preset is a mapping with at least name and base", path)
-    unknown = sorted(set(data) - KEYS)
+    unknown = sorted(map(str, set(data) - KEYS))
     if unknown:
         raise SatedgeError(f"unknown key(s) {', '.join(unknown)}", path)
-    if data["base"] not in bases():
+    if not isinstance(data["base"], str) or data["base"] not in bases():
         raise SatedgeError(f"unknown base encoding {data['base']!r}; choose from {', '.join(bases())}", path)
     opts = data.get("options") or {}
-    bad = sorted(set(opts) - {"card", "symmetry", "redundant"})
+    if not isinstance(opts, dict):
+        raise SatedgeError(f"options must be a mapping of card, symmetry and redundant, not {opts!r}", path)
+    bad = sorted(map(str, set(opts) - {"card", "symmetry", "redundant"}))
     if bad:
         raise SatedgeError(f"unknown option(s) {', '.join(bad)}", path)
     try:

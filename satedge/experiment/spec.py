@@ -103,7 +103,7 @@ def _puzzles(entries, base: Path, problems: list[str]) -> list[tuple[str, Puzzle
                     problems.append(str(e))
         elif isinstance(entry, dict) and set(entry) == {"generate"} and isinstance(entry["generate"], dict):
             g = dict(entry["generate"])
-            unknown = sorted(set(g) - GEN_KEYS)
+            unknown = sorted(map(str, set(g) - GEN_KEYS))
             if unknown:
                 problems.append(f"unknown generate key(s) {', '.join(unknown)}")
                 continue
@@ -161,7 +161,8 @@ def load_spec(path: str | Path) -> Spec:
     puzzles = _puzzles(data.get("puzzles") or [], path.parent, problems)
     presets = _encodings(data.get("encodings") or [], problems)
     solvers = []
-    for s in data.get("solvers") or []:
+    entries = data.get("solvers") or []
+    for s in entries if isinstance(entries, list) else [entries]:
         try:
             solvers.append(str(s) if own_solver(str(s)) else check_solver(str(s)))
         except SatedgeError as e:
