@@ -134,6 +134,8 @@ def puzzle_from_dict(data: Any) -> Puzzle:
     if frame is not None:
         frame = _label(frame, matching, "frame") if matching == "identical" else frame
     clues = []
+    if not isinstance(data.get("clues") or [], list):
+        raise SatedgeError("clues must be a list of {row, col, tile, rotation} mappings")
     for k, c in enumerate(data.get("clues") or []):
         if not isinstance(c, dict) or set(c) != {"row", "col", "tile", "rotation"}:
             raise SatedgeError(f"clue {k} must be a mapping with row, col, tile and rotation")

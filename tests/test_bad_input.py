@@ -31,6 +31,7 @@ CASES = [
     ("clue-tile", GOOD + "clues:\n  - {row: 0, col: 0, tile: 5, rotation: 0}\n",
      "clue at row 0, col 0 names tile 5, but tiles are 0..1"),
     ("unknown-key", GOOD + "colour: red\n", "unknown key(s) colour; known: clues, cols, edge_order, frame, matching, name, planted, rows, tiles, topology"),
+    ("clues-not-list", GOOD + "clues: 3\n", "clues must be a list of {row, col, tile, rotation} mappings"),
     ("planted", GOOD + "planted: 7\n", "planted: a solution is a list of {row, col, tile, rotation} objects"),
     ("not-mapping", "- 1\n- 2\n", "a puzzle file must be a mapping with rows, cols, matching and tiles"),
 ]
