@@ -317,6 +317,8 @@ def _cmd_run(args) -> int:
     from .experiment.runner import run_experiment
     from .experiment.spec import load_spec, select
 
+    if args.scheduler and args.executor != "dask":
+        raise SatedgeError("--scheduler applies to --executor dask only")
     spec = load_spec(args.spec)
     if args.only:
         spec = select(spec, args.only)

@@ -403,3 +403,16 @@ def test_summary_leaves_unknown_figures_empty():
     assert lines == ["| backtrack/backtrack | 1 | 1 | 0 | 0 | 0 | 1.0 | 1.0 | 1.0 | - | - | - |",
                      "| support/cadical195 | 1 | 1 | 0 | 0 | 0 | 1.0 | 1.0 | 1.0 | 7 | 100 | 100 |",
                      "| support/kissat404 | 1 | 1 | 0 | 0 | 0 | 1.0 | 1.0 | 1.0 | - | 100 | 100 |"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler applies to --executor dask only"),
+    (["--executor", "dask"], "--executor dask needs --scheduler ADDRESS"),
+    (["--executor", "dask", "--scheduler", "tcp://127.0.0.1:1"],
+     "cannot reach the Dask scheduler at tcp://127.0.0.1:1: Timed out trying to connect to tcp://127.0.0.1:1 after 10 s"),
+])
+def test_dask_options_checked_before_anything_is_written(run_cli, tmp_path, args, message):
+    pytest.importorskip("dask.distributed")
+    out = tmp_path / "out"
+    assert run_cli("run", write_spec(tmp_path), "--out", out, *args) == (2, "", f"satedge: error: {message}\n")
+    assert not out.exists()

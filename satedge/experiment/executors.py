@@ -99,26 +99,26 @@ def run_local(jobs: Iterable[tuple[str, dict]], timeout: float, workers: int, do
         pool.shutdown(wait=True)
 
 
-def run_dask(jobs: Iterable[tuple[str, dict]], timeout: float, scheduler: str | None, done: Callable[[str, dict], None],
-             client=None) -> None:
-    """The same runs on a Dask distributed cluster (``Client(scheduler)``), results streaming back."""
+def connect(scheduler: str | None):
+    """A ``dask.distributed.Client`` of the scheduler at ``scheduler``; a one-line error when the
+    extra is missing, no address is given or the scheduler does not answer within 10 s."""
     try:
-        from dask.distributed import Client, as_completed as dask_completed
+        from dask.distributed import Client
     except ImportError:
         raise SatedgeError("the dask executor needs the 'dist' extra: pip install 'satedge[dist]'") from None
-    own = client is None
-    if own:
-        if not scheduler:
-            raise SatedgeError("--executor dask needs --scheduler ADDRESS")
-        try:
-            client = Client(scheduler, timeout="10s")
-        except OSError as e:
-            raise SatedgeError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+    if not scheduler:
+        raise SatedgeError("--executor dask needs --scheduler ADDRESS")
     try:
-        futures = {client.submit(run_payload, payload, timeout, pure=False, key=f"satedge-run-{rid}"): rid
-                   for rid, payload in jobs}
-        for f in dask_completed(list(futures)):
-            done(futures[f], f.result())
-    finally:
-        if own:
-            client.close()
+        return Client(scheduler, timeout="10s")
+    except OSError as e:
+        raise SatedgeError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+
+
+def run_dask(jobs: Iterable[tuple[str, dict]], timeout: float, client, done: Callable[[str, dict], None]) -> None:
+    """The same runs on a Dask distributed cluster through ``client``, results streaming back."""
+    from dask.distributed import as_completed as dask_completed
+
+    futures = {client.submit(run_payload, payload, timeout, pure=False, key=f"satedge-run-{rid}"): rid
+               for rid, payload in jobs}
+    for f in dask_completed(list(futures)):
+        done(futures[f], f.result())

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..errors import SatedgeError
 from ..formats import puzzle_to_yaml, write_atomic
-from .executors import run_dask, run_local
+from .executors import connect, run_dask, run_local
 from .spec import Run, Spec
 
 RESULTS = "results.jsonl"
@@ -80,7 +80,17 @@ class Progress:
 
 def run_experiment(spec: Spec, out: Path, workers: int = 1, resume: bool = False, executor: str = "local",
                    scheduler: str | None = None, client=None) -> int:
-    """Run what is left of ``spec`` into ``out``; returns the number of runs executed."""
+    """Run what is left of ``spec`` into ``out``; returns the number of runs executed.  With
+    ``executor="dask"``, the runs go to ``client``, or to a client of ``scheduler`` made (before
+    anything is written) and closed here."""
+    if executor not in ("local", "dask"):
+        raise SatedgeError(f"unknown executor {executor!r}; choose local or dask")
+    if executor == "dask" and client is None:
+        client = connect(scheduler)
+        try:
+            return run_experiment(spec, out, workers, resume, executor, client=client)
+        finally:
+            client.close()
     out.mkdir(parents=True, exist_ok=True)
     path = out / RESULTS
     done_rows = read_results(path)
@@ -103,9 +113,7 @@ def run_experiment(spec: Spec, out: Path, workers: int = 1, resume: bool = False
 
         jobs = [(r.id, payload(r, spec)) for r in todo]
         if executor == "dask":
-            run_dask(jobs, spec.timeout, scheduler, done, client=client)
-        elif executor == "local":
-            run_local(jobs, spec.timeout, workers, done)
+            run_dask(jobs, spec.timeout, client, done)
         else:
-            raise SatedgeError(f"unknown executor {executor!r}; choose local or dask")
+            run_local(jobs, spec.timeout, workers, done)
     return len(todo)
