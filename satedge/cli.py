@@ -7,10 +7,12 @@ Exit statuses: 0 success, 1 a negative answer (UNSAT, invalid solution, mismatch
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -165,8 +167,10 @@ def _cmd_encodings(args) -> int:
         row = {"name": p.name, "base": p.base, "options": p.options.as_dict(), "description": p.description,
                "reference": p.reference}
         if puzzle is not None:
-            e = encode_preset(puzzle, p)
+            with _memory_guard(args.memory, f"{args.puzzle}: encoding {p.name}"):
+                e = encode_preset(puzzle, p)
             row.update(variables=e.nv, clauses=len(e.cnf.clauses))
+            del e  # before the next preset is built
         rows.append(row)
     if args.json:
         print(json.dumps(rows))
@@ -248,6 +252,43 @@ def _preset_from_args(args):
     return resolve(args.encoding, card=args.card, symmetry=args.symmetry, redundant=redundant)
 
 
+@contextlib.contextmanager
+def _memory_guard(limit_mb: int | None, what: str):
+    """Stop the process with one ``satedge: error:`` line (exit 2) once it holds more than
+    ``limit_mb`` MB (default: 80% of the memory available when it starts).  A formula too big for
+    the machine would otherwise end in the kernel's OOM killer: PySAT's C++ cardinality encoder
+    aborts when an allocation fails, so no MemoryError comes.  Linux only (``/proc``); elsewhere
+    no guard.  Wrap only the encoding, never a write, so that no temporary file is left."""
+    statm, meminfo = Path("/proc/self/statm"), Path("/proc/meminfo")
+    if not (statm.exists() and meminfo.exists()):
+        yield
+        return
+    if limit_mb is None:
+        available = next(int(line.split()[1]) for line in meminfo.read_text().splitlines()
+                         if line.startswith("MemAvailable:"))
+        limit_mb = int(available / 1024 * 0.8)
+    page_mb = os.sysconf("SC_PAGE_SIZE") / 2**20
+    done = threading.Event()
+
+    def watch() -> None:
+        while True:
+            if int(statm.read_text().split()[1]) * page_mb > limit_mb:
+                sys.stderr.write(f"satedge: error: {what} needs more than {limit_mb} MB of memory "
+                                 "(--memory MB to allow more)\n")
+                sys.stderr.flush()
+                os._exit(2)
+            if done.wait(0.05):
+                return
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
+
+
 def _cmd_encode(args) -> int:
     from .dimacs import write_dimacs
     from .encode.presets import encode_preset, presets
@@ -262,7 +303,8 @@ def _cmd_encode(args) -> int:
         for path in args.puzzles:
             puzzle = load_puzzle(path)
             for p in presets().values():
-                e = encode_preset(puzzle, p)
+                with _memory_guard(args.memory, f"{path}: encoding {p.name}"):
+                    e = encode_preset(puzzle, p)
                 f = out / f"{Path(path).stem}.{p.name}.cnf{args.compress}"
                 n = write_dimacs(e, f, p.name, str(path))
                 rows.append(f"{f.name},{path},{p.name},{e.nv},{len(e.cnf.clauses)},{f.stat().st_size if args.compress else n}")
@@ -273,7 +315,9 @@ def _cmd_encode(args) -> int:
         raise SatedgeError("encode takes one puzzle (or --all-presets with -o DIR)")
     path = args.puzzles[0]
     preset = _preset_from_args(args)
-    e = encode_preset(load_puzzle(path), preset)
+    puzzle = load_puzzle(path)
+    with _memory_guard(args.memory, f"{path}: encoding {preset.name}"):
+        e = encode_preset(puzzle, preset)
     if args.output in (None, "-"):
         write_dimacs(e, sys.stdout, preset.name, str(path))
     else:
@@ -393,6 +437,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("encodings", help="list the encoding presets (with --puzzle: their sizes)")
     p.add_argument("--puzzle", metavar="PUZZLE", help="also give variables and clauses for this puzzle")
     p.add_argument("--json", action="store_true", help="a JSON list of objects")
+    p.add_argument("--memory", type=_count, metavar="MB", help="stop with an error when encoding takes more than this "
+                   "(default: 80%% of the memory available at the start)")
     p.set_defaults(func=_cmd_encodings)
 
     p = sub.add_parser("encode", help="export a puzzle as self-describing DIMACS CNF")
@@ -404,6 +450,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="FILE|DIR", help="file (.cnf, .cnf.gz, .cnf.xz) or - for stdout (default)")
     p.add_argument("--all-presets", action="store_true", help="every puzzle x every preset into -o DIR, with manifest.csv")
     p.add_argument("--compress", choices=["", ".gz", ".xz"], default="", help="with --all-presets: compress each file")
+    p.add_argument("--memory", type=_count, metavar="MB", help="stop with an error when encoding takes more than this "
+                   "(default: 80%% of the memory available at the start)")
     p.set_defaults(func=_cmd_encode)
 
     p = sub.add_parser("decode", help="turn a solver's model of an exported CNF back into a checked solution")

@@ -4,6 +4,8 @@ import csv
 import json
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from pysat.formula import CNF
@@ -13,7 +15,8 @@ from conftest import PUZZLES
 from satedge.checker import validate
 from satedge.dimacs import read_header, write_dimacs
 from satedge.encode.presets import encode_preset, presets
-from satedge.formats import load_puzzle
+from satedge.formats import load_puzzle, save_puzzle
+from satedge.generate import Params, generate
 
 HUNDE = PUZZLES / "hunde-spiel.yaml"
 
@@ -170,3 +173,17 @@ def test_decode_bad_input(run_cli, tmp_path):
     d.write_text(f.read_text().replace('"sha256":', '"sha":', 1))
     assert bad(run_cli, "decode", d, m) == (f"satedge: error: {d}: the 'c satedge' header line lacks the puzzle's sha256 "
                                             "or the encoding: edited or damaged\n")
+
+
+def test_encoding_beyond_memory_is_an_error(tmp_path):
+    """A formula bigger than --memory stops the command with one line and leaves no file (the
+    guard reads /proc, so Linux only)."""
+    if not Path("/proc/self/statm").exists():
+        pytest.skip("no /proc: the memory guard is Linux only")
+    puzzle, out = tmp_path / "p.yaml", tmp_path / "p.cnf"
+    save_puzzle(generate(Params(rows=8, cols=8, colors=10, border_colors=3, frame=True), 1), puzzle)
+    r = subprocess.run([sys.executable, "-m", "satedge", "encode", str(puzzle), "--encoding", "direct-pairwise",
+                        "--memory", "150", "-o", str(out)], capture_output=True, text=True)
+    assert (r.returncode, r.stdout, r.stderr) == (2, "", f"satedge: error: {puzzle}: encoding direct-pairwise needs "
+                                                         "more than 150 MB of memory (--memory MB to allow more)\n")
+    assert [f.name for f in tmp_path.iterdir()] == ["p.yaml"]
