@@ -52,6 +52,11 @@ def _seconds(text: str) -> float:
     return t
 
 
+def _add_memory(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--memory", type=_count, metavar="MB", help="stop with an error when encoding takes more than this "
+                   "(default: 80%% of the memory available at the start)")
+
+
 def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
     from .solving import DEFAULT_ENCODING, DEFAULT_SOLVER, MODES
 
@@ -81,7 +86,7 @@ def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
 
 
 def _job_args(args) -> dict:
-    from .solving import DEFAULT_ENCODING, DEFAULT_SOLVER, check_solver
+    from .solving import DEFAULT_SOLVER, check_solver
 
     if args.method == "backtrack":
         sat_only = {"--encoding": args.encoding, "--card": args.card, "--symmetry": args.symmetry,
@@ -90,7 +95,6 @@ def _job_args(args) -> dict:
         if given:
             raise SatedgeError(f"{given[0]} applies to --method sat only")
         return {"method": "backtrack", "timeout": args.timeout, "workers": args.workers}
-    args.encoding = args.encoding or DEFAULT_ENCODING
     solver = f"cmd:{args.solver_cmd}" if args.solver_cmd else args.solver or DEFAULT_SOLVER
     if args.workers > 1 and solver != "cpsat":
         raise SatedgeError("--workers applies to --method backtrack and --solver cpsat only")
@@ -247,9 +251,10 @@ def _cmd_crosscheck(args) -> int:
 
 def _preset_from_args(args):
     from .encode.presets import resolve
+    from .solving import DEFAULT_ENCODING
 
     redundant = None if args.redundant is None else args.redundant == "true"
-    return resolve(args.encoding, card=args.card, symmetry=args.symmetry, redundant=redundant)
+    return resolve(args.encoding or DEFAULT_ENCODING, card=args.card, symmetry=args.symmetry, redundant=redundant)
 
 
 @contextlib.contextmanager
@@ -437,8 +442,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("encodings", help="list the encoding presets (with --puzzle: their sizes)")
     p.add_argument("--puzzle", metavar="PUZZLE", help="also give variables and clauses for this puzzle")
     p.add_argument("--json", action="store_true", help="a JSON list of objects")
-    p.add_argument("--memory", type=_count, metavar="MB", help="stop with an error when encoding takes more than this "
-                   "(default: 80%% of the memory available at the start)")
+    _add_memory(p)
     p.set_defaults(func=_cmd_encodings)
 
     p = sub.add_parser("encode", help="export a puzzle as self-describing DIMACS CNF")
@@ -450,8 +454,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="FILE|DIR", help="file (.cnf, .cnf.gz, .cnf.xz) or - for stdout (default)")
     p.add_argument("--all-presets", action="store_true", help="every puzzle x every preset into -o DIR, with manifest.csv")
     p.add_argument("--compress", choices=["", ".gz", ".xz"], default="", help="with --all-presets: compress each file")
-    p.add_argument("--memory", type=_count, metavar="MB", help="stop with an error when encoding takes more than this "
-                   "(default: 80%% of the memory available at the start)")
+    _add_memory(p)
     p.set_defaults(func=_cmd_encode)
 
     p = sub.add_parser("decode", help="turn a solver's model of an exported CNF back into a checked solution")

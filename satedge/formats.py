@@ -133,10 +133,10 @@ def puzzle_from_dict(data: Any) -> Puzzle:
     frame = data.get("frame")
     if frame is not None:
         frame = _label(frame, matching, "frame") if matching == "identical" else frame
-    clues = []
-    if not isinstance(data.get("clues") or [], list):
+    clues, given = [], data.get("clues") or []
+    if not isinstance(given, list):
         raise SatedgeError("clues must be a list of {row, col, tile, rotation} mappings")
-    for k, c in enumerate(data.get("clues") or []):
+    for k, c in enumerate(given):
         if not isinstance(c, dict) or set(c) != {"row", "col", "tile", "rotation"}:
             raise SatedgeError(f"clue {k} must be a mapping with row, col, tile and rotation")
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in c.values()):

@@ -31,7 +31,6 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
-
 from ..encode import Options
 from ..encode.presets import Preset, resolve
 from ..errors import SatedgeError
