@@ -102,9 +102,20 @@ def _job_args(args) -> dict:
             "workers": args.workers}
 
 
-def _cmd_solve(args) -> int:
+def _run(path: str, puzzle, *args, **kwargs):
+    """:func:`satedge.solving.run`, its errors (a solver binary that fails, a process that dies)
+    naming the puzzle file."""
     from .solving import run
 
+    try:
+        return run(puzzle, *args, **kwargs)
+    except SatedgeError as e:
+        if e.path is None:
+            raise SatedgeError(str(e), path) from None
+        raise
+
+
+def _cmd_solve(args) -> int:
     job = _job_args(args)
     limit = args.limit if args.limit is not None else (None if args.all else 1)
     want_all = args.all or args.limit is not None
@@ -112,7 +123,7 @@ def _cmd_solve(args) -> int:
     status = 0
     for path in args.puzzles:
         puzzle = load_puzzle(path)
-        res = run(puzzle, "solve", modes=(args.mode,), limit=limit, **job)
+        res = _run(path, puzzle, "solve", modes=(args.mode,), limit=limit, **job)
         if res.status == "TIMEOUT":
             status = 3
         elif res.status == "UNSAT":
@@ -132,7 +143,7 @@ def _cmd_solve(args) -> int:
 
 
 def _cmd_count(args) -> int:
-    from .solving import MODES, run
+    from .solving import MODES
 
     job = _job_args(args)
     modes = (args.mode,) if args.mode else MODES
@@ -140,7 +151,7 @@ def _cmd_count(args) -> int:
     for path in args.puzzles:
         puzzle = load_puzzle(path)
         t0 = time.perf_counter()
-        res = run(puzzle, "count", modes=modes, **job)
+        res = _run(path, puzzle, "count", modes=modes, **job)
         seconds = time.perf_counter() - t0
         counts = {m: res.counts.get(m) for m in MODES}
         encoding = None if args.method == "backtrack" else "cpsat" if job["solver"] == "cpsat" else job["preset"].name

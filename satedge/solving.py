@@ -352,7 +352,11 @@ def call_with_timeout(fn: Callable, args: tuple, timeout: float | None) -> Any:
         try:
             kind, value = recv.recv()
         except EOFError:
-            raise RuntimeError(f"the solver process died (exit code {proc.exitcode})") from None
+            proc.join()
+            code = proc.exitcode or 0
+            how = (f"killed by signal {-code}" + (", perhaps by the kernel for lack of memory" if code == -9 else "")
+                   if code < 0 else f"exit status {code}")
+            raise SatedgeError(f"the solving process died ({how})") from None
     finally:
         try:
             os.killpg(proc.pid, signal.SIGKILL)

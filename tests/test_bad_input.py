@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from conftest import PUZZLES
+from satedge.errors import SatedgeError
 
 GOOD = """name: t
 rows: 1
@@ -179,3 +180,20 @@ def test_bad_spec_values(run_cli, tmp_path, lines, message):
     f.write_text("name: s\nencodings: [support]\n" + lines)
     code, out, err = run_cli("run", f, "--out", tmp_path / "o")
     assert (code, out) == (2, "") and err.startswith(f"satedge: error: {f}: {message}") and err.count("\n") == 1
+
+
+def _die() -> None:
+    os.kill(os.getpid(), 9)
+
+
+def test_a_solving_process_that_dies_is_a_one_line_error(run_cli):
+    """With --timeout the job runs in a child process; when it dies (the kernel's OOM killer sends
+    signal 9) the command names the puzzle and the signal instead of printing a traceback."""
+    from satedge.solving import call_with_timeout
+
+    with pytest.raises(SatedgeError, match=r"^the solving process died \(killed by signal 9, perhaps by the kernel "
+                                           r"for lack of memory\)$"):
+        call_with_timeout(_die, (), 10)
+    hunde = PUZZLES / "hunde-spiel.yaml"
+    assert run_cli("count", hunde, "--solver-cmd", "false", "--timeout", "10") == (
+        2, "", f"satedge: error: {hunde}: solver command 'false' exited with 1: ['no output']\n")
