@@ -22,6 +22,9 @@ from .puzzle import Puzzle, Solution
 # the compiled search keeps a dense cells x labels x labels table; beyond this many entries the
 # pure-Python loop (a dict per cell) runs instead
 MAX_TABLE = 4_000_000
+# up to this many cells the pure-Python loop runs by default: loading the compiled search costs
+# about 0.35 s, more than the whole search of a 3x3 seed puzzle in Python (3 ms)
+SMALL = 9
 
 
 def _neighbours(puzzle: Puzzle):
@@ -48,7 +51,8 @@ def _neighbours(puzzle: Puzzle):
 def solutions(puzzle: Puzzle, limit: int | None = None, compiled: bool | None = None,
               workers: int = 1) -> Iterator[Solution]:
     """Every solution of ``puzzle``, lazily, in a fixed order; ``compiled``: run the numba search
-    (None: when numba is installed and its table fits, False: the pure-Python loop);
+    (None: when numba is installed, its table fits and the board has more than ``SMALL`` cells;
+    False: the pure-Python loop);
     ``workers > 1``: the compiled search in that many processes, each solution once, in no
     fixed order.
 
@@ -92,7 +96,7 @@ def compiled_available(puzzle: Puzzle) -> bool:
 
 def _search(puzzle: Puzzle, compiled: bool | None = None) -> Iterator[Solution]:
     if compiled is None:
-        compiled = compiled_available(puzzle)
+        compiled = puzzle.n > SMALL and compiled_available(puzzle)
     if compiled:
         from .backtrack_jit import search, tables
 

@@ -2,6 +2,8 @@
 
 import json
 import multiprocessing
+import subprocess
+import sys
 from itertools import islice
 
 import pytest
@@ -274,3 +276,12 @@ def test_board_suite_solutions_validate(benchmarks, run_cli):
 def test_eternity2_reads(benchmarks):
     p = load_puzzle(benchmarks / "eternity2" / "e2.puz")
     assert (p.rows, p.cols, p.frame, len(p.labels)) == (16, 16, 0, 23)
+
+
+def test_small_boards_skip_loading_the_compiled_search():
+    """Up to 9 cells the pure-Python loop runs by default (loading numba costs more than the search)."""
+    code = ("import sys; from satedge import backtrack; from satedge.formats import load_puzzle; "
+            f"n = sum(1 for _ in backtrack.solutions(load_puzzle({str(PUZZLES / 'hunde-spiel.yaml')!r}))); "
+            "print(n, 'satedge.backtrack_jit' in sys.modules)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert (r.returncode, r.stdout) == (0, "16 False\n")
