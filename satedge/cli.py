@@ -88,14 +88,19 @@ def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
 def _job_args(args) -> dict:
     from .solving import DEFAULT_SOLVER, check_solver
 
+    encoding = {"--encoding": args.encoding, "--card": args.card, "--symmetry": args.symmetry,
+                "--redundant": args.redundant}
+    given = [option for option, value in encoding.items() if value is not None]
     if args.method == "backtrack":
-        sat_only = {"--encoding": args.encoding, "--card": args.card, "--symmetry": args.symmetry,
-                    "--redundant": args.redundant, "--solver": args.solver, "--solver-cmd": args.solver_cmd}
-        given = [option for option, value in sat_only.items() if value is not None]
+        given += [option for option, value in (("--solver", args.solver), ("--solver-cmd", args.solver_cmd)) if value]
         if given:
             raise SatedgeError(f"{given[0]} applies to --method sat only")
         return {"method": "backtrack", "timeout": args.timeout, "workers": args.workers}
+    if args.solver and args.solver_cmd:
+        raise SatedgeError("give --solver or --solver-cmd, not both")
     solver = f"cmd:{args.solver_cmd}" if args.solver_cmd else args.solver or DEFAULT_SOLVER
+    if solver == "cpsat" and given:
+        raise SatedgeError(f"{given[0]} does not apply to --solver cpsat, which has its own model")
     if args.workers > 1 and solver != "cpsat":
         raise SatedgeError("--workers applies to --method backtrack and --solver cpsat only")
     return {"method": "sat", "preset": _preset_from_args(args), "solver": check_solver(solver), "timeout": args.timeout,

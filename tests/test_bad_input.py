@@ -85,6 +85,8 @@ def test_bad_option_one_line(run_cli):
     (["--timeout", "inf"], "argument --timeout: must be positive and finite, not inf"),
     (["--method", "backtrack", "--solver", "kissat404"], "--solver applies to --method sat only"),
     (["--method", "backtrack", "--symmetry", "rotation"], "--symmetry applies to --method sat only"),
+    (["--solver", "cpsat", "--card", "ladder"], "--card does not apply to --solver cpsat, which has its own model"),
+    (["--solver", "glucose4", "--solver-cmd", "cadical -q"], "give --solver or --solver-cmd, not both"),
     (["--workers", "0"], "argument --workers/--cpsat-workers: must be at least 1, not 0"),
     (["--workers", "two"], "argument --workers/--cpsat-workers: expected an integer, found 'two'"),
     (["--solver", "kissat404", "--workers", "2"], "--workers applies to --method backtrack and --solver cpsat only"),

@@ -60,9 +60,10 @@ def read_results(path: Path) -> list[dict]:
 class Progress:
     """done/total and ETA on stderr, only when stderr is a terminal."""
 
-    def __init__(self, total: int, stream=sys.stderr):
-        self.total, self.done, self.t0, self.stream = total, 0, time.monotonic(), stream
-        self.live = stream.isatty()
+    def __init__(self, total: int, stream=None):
+        # sys.stderr looked up now, not when the module was imported (it may have been replaced since)
+        self.total, self.done, self.t0, self.stream = total, 0, time.monotonic(), stream or sys.stderr
+        self.live = self.stream.isatty()
 
     def step(self) -> None:
         self.done += 1
