@@ -53,8 +53,8 @@ def _seconds(text: str) -> float:
 
 
 def _add_memory(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--memory", type=_count, metavar="MB", help="stop with an error when encoding takes more than this "
-                   "(default: 80%% of the memory available at the start)")
+    p.add_argument("--memory", type=_count, metavar="MB", help="stop with an error when the process holds more than "
+                   "this (default: 80%% of the memory available at the start; solve and count: without --timeout)")
 
 
 def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
@@ -77,6 +77,7 @@ def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
                    help="processes of --method backtrack (it needs the extra fast), or search workers of "
                         "--solver cpsat (default 1, for fair comparisons)")
     p.add_argument("--timeout", type=_seconds, metavar="SECONDS", help="stop after this long: status TIMEOUT, exit 3")
+    _add_memory(p)
     if count:
         p.add_argument("--mode", choices=MODES, help="count only this (default: all three)")
     else:
@@ -107,13 +108,16 @@ def _job_args(args) -> dict:
             "workers": args.workers}
 
 
-def _run(path: str, puzzle, *args, **kwargs):
+def _run(path: str, memory: int | None, puzzle, *args, **kwargs):
     """:func:`satedge.solving.run`, its errors (a solver binary that fails, a process that dies)
-    naming the puzzle file."""
+    naming the puzzle file; without a timeout it runs in this process, under the memory guard
+    (with one, in a child process whose death is an error of its own)."""
     from .solving import run
 
+    guard = _memory_guard(memory, f"{path}: solving") if kwargs.get("timeout") is None else contextlib.nullcontext()
     try:
-        return run(puzzle, *args, **kwargs)
+        with guard:
+            return run(puzzle, *args, **kwargs)
     except SatedgeError as e:
         if e.path is None:
             raise SatedgeError(str(e), path) from None
@@ -128,7 +132,7 @@ def _cmd_solve(args) -> int:
     status = 0
     for path in args.puzzles:
         puzzle = load_puzzle(path)
-        res = _run(path, puzzle, "solve", modes=(args.mode,), limit=limit, **job)
+        res = _run(path, args.memory, puzzle, "solve", modes=(args.mode,), limit=limit, **job)
         if res.status == "TIMEOUT":
             status = 3
         elif res.status == "UNSAT":
@@ -156,7 +160,7 @@ def _cmd_count(args) -> int:
     for path in args.puzzles:
         puzzle = load_puzzle(path)
         t0 = time.perf_counter()
-        res = _run(path, puzzle, "count", modes=modes, **job)
+        res = _run(path, args.memory, puzzle, "count", modes=modes, **job)
         seconds = time.perf_counter() - t0
         counts = {m: res.counts.get(m) for m in MODES}
         encoding = None if args.method == "backtrack" else "cpsat" if job["solver"] == "cpsat" else job["preset"].name

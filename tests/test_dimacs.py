@@ -175,15 +175,17 @@ def test_decode_bad_input(run_cli, tmp_path):
                                             "or the encoding: edited or damaged\n")
 
 
-def test_encoding_beyond_memory_is_an_error(tmp_path):
-    """A formula bigger than --memory stops the command with one line and leaves no file (the
-    guard reads /proc, so Linux only)."""
+@pytest.mark.parametrize("command,what", [(["encode"], "encoding direct-pairwise"), (["count"], "solving")])
+def test_beyond_memory_is_an_error(tmp_path, command, what):
+    """A formula bigger than --memory stops encode (and solve or count without --timeout) with one
+    line and leaves no file (the guard reads /proc, so Linux only)."""
     if not Path("/proc/self/statm").exists():
         pytest.skip("no /proc: the memory guard is Linux only")
     puzzle, out = tmp_path / "p.yaml", tmp_path / "p.cnf"
     save_puzzle(generate(Params(rows=8, cols=8, colors=10, border_colors=3, frame=True), 1), puzzle)
-    r = subprocess.run([sys.executable, "-m", "satedge", "encode", str(puzzle), "--encoding", "direct-pairwise",
-                        "--memory", "150", "-o", str(out)], capture_output=True, text=True)
-    assert (r.returncode, r.stdout, r.stderr) == (2, "", f"satedge: error: {puzzle}: encoding direct-pairwise needs "
-                                                         "more than 150 MB of memory (--memory MB to allow more)\n")
+    extra = ["-o", str(out)] if command == ["encode"] else []
+    r = subprocess.run([sys.executable, "-m", "satedge", *command, str(puzzle), "--encoding", "direct-pairwise",
+                        "--memory", "150", *extra], capture_output=True, text=True)
+    assert (r.returncode, r.stdout, r.stderr) == (2, "", f"satedge: error: {puzzle}: {what} needs more than 150 MB "
+                                                         "of memory (--memory MB to allow more)\n")
     assert [f.name for f in tmp_path.iterdir()] == ["p.yaml"]
