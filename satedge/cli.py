@@ -323,6 +323,8 @@ def _cmd_encode(args) -> int:
         if not args.output or args.output == "-":
             raise SatedgeError("--all-presets needs -o DIR")
         out = Path(args.output)
+        if out.exists() and not out.is_dir():
+            raise SatedgeError("-o must be a folder with --all-presets", out)
         out.mkdir(parents=True, exist_ok=True)
         rows = ["file,puzzle,encoding,variables,clauses,bytes"]
         for path in args.puzzles:

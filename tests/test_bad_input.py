@@ -110,6 +110,7 @@ def test_console_script_no_traceback(tmp_path):
     (["render", PUZZLES / "hunde-spiel.yaml", "-o", "{d}/no/p.svg"], "{d}/no/p.svg: cannot write: No such file or directory"),
     (["generate", "--rows", "2", "--colors", "2", "-o", "{d}/no/p.yaml"], "{d}/no/p.yaml: cannot write: No such file or directory"),
     (["generate", "--rows", "2", "--colors", "2", "--count", "2", "-o", "{d}/file/sub"], "{d}/file/sub: Not a directory"),
+    (["encode", PUZZLES / "hunde-spiel.yaml", "--all-presets", "-o", "{d}/file"], "{d}/file: -o must be a folder with --all-presets"),
 ])
 def test_unwritable_output(run_cli, tmp_path, args, target):
     (tmp_path / "file").write_text("")
