@@ -245,9 +245,7 @@ def _cmd_generate(args) -> int:
     if args.count == 1 and path.suffix in (".yaml", ".yml", ".puz"):
         save_puzzle(puzzles[0], path)
         return 0
-    if path.exists() and not path.is_dir():
-        raise SatedgeError("-o must be a folder when --count is more than 1", path)
-    path.mkdir(parents=True, exist_ok=True)
+    _output_folder(path, "when --count is more than 1")
     for p in puzzles:
         write_atomic(path / f"{p.name}.yaml", puzzle_to_yaml(p))
     print(f"{len(puzzles)} puzzles written to {path}/", file=sys.stderr)
@@ -277,13 +275,20 @@ def _preset_from_args(args):
     return resolve(args.encoding or DEFAULT_ENCODING, card=args.card, symmetry=args.symmetry, redundant=redundant)
 
 
+def _output_folder(path: Path, when: str) -> None:
+    """Make the folder ``-o`` names (and its parents); a file there is an error."""
+    if path.exists() and not path.is_dir():
+        raise SatedgeError(f"-o must be a folder {when}", path)
+    path.mkdir(parents=True, exist_ok=True)
+
+
 @contextlib.contextmanager
 def _memory_guard(limit_mb: int | None, what: str):
     """Stop the process with one ``satedge: error:`` line (exit 2) once it holds more than
     ``limit_mb`` MB (default: 80% of the memory available when it starts).  A formula too big for
     the machine would otherwise end in the kernel's OOM killer: PySAT's C++ cardinality encoder
     aborts when an allocation fails, so no MemoryError comes.  Linux only (``/proc``); elsewhere
-    no guard.  Wrap only the encoding, never a write, so that no temporary file is left."""
+    no guard.  Wrap encoding and solving, never a write, so that no temporary file is left."""
     statm, meminfo = Path("/proc/self/statm"), Path("/proc/meminfo")
     if not (statm.exists() and meminfo.exists()):
         yield
@@ -323,9 +328,7 @@ def _cmd_encode(args) -> int:
         if not args.output or args.output == "-":
             raise SatedgeError("--all-presets needs -o DIR")
         out = Path(args.output)
-        if out.exists() and not out.is_dir():
-            raise SatedgeError("-o must be a folder with --all-presets", out)
-        out.mkdir(parents=True, exist_ok=True)
+        _output_folder(out, "with --all-presets")
         rows = ["file,puzzle,encoding,variables,clauses,bytes"]
         for path in args.puzzles:
             puzzle = load_puzzle(path)
