@@ -53,8 +53,8 @@ def _seconds(text: str) -> float:
 
 
 def _add_memory(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--memory", type=_count, metavar="MB", help="stop with an error when the process holds more than "
-                   "this (default: 80%% of the memory available at the start; solve and count: without --timeout)")
+    p.add_argument("--memory", type=_count, metavar="MB", help="stop with an error when encoding or solving holds "
+                   "more than this (default: 80%% of the memory available at the start)")
 
 
 def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
@@ -109,15 +109,15 @@ def _job_args(args) -> dict:
 
 
 def _run(path: str, memory: int | None, puzzle, *args, **kwargs):
-    """:func:`satedge.solving.run`, its errors (a solver binary that fails, a process that dies)
-    naming the puzzle file; without a timeout it runs in this process, under the memory guard
-    (with one, in a child process whose death is an error of its own)."""
-    from .solving import run
+    """:func:`satedge.solving.run` in a child process that is killed beyond ``--memory`` (and
+    after ``--timeout``), its errors naming the puzzle file."""
+    from .solving import OutOfMemory, run
 
-    guard = _memory_guard(memory, f"{path}: solving") if kwargs.get("timeout") is None else contextlib.nullcontext()
+    limit = _memory_limit(memory)
     try:
-        with guard:
-            return run(puzzle, *args, **kwargs)
+        return run(puzzle, *args, memory_mb=limit, **kwargs)
+    except OutOfMemory:
+        raise _beyond_memory(f"{path}: solving", limit) from None
     except SatedgeError as e:
         if e.path is None:
             raise SatedgeError(str(e), path) from None
@@ -182,25 +182,39 @@ def _cmd_count(args) -> int:
     return status
 
 
+def _size(puzzle, preset) -> tuple[int, int]:
+    """Variables and clauses of ``preset``'s formula for ``puzzle``."""
+    from .encode.presets import encode_preset
+
+    e = encode_preset(puzzle, preset)
+    return e.nv, len(e.cnf.clauses)
+
+
 def _cmd_encodings(args) -> int:
-    from .encode.presets import encode_preset, presets
+    from .encode.presets import presets
+    from .solving import OutOfMemory, call_limited
 
     puzzle = load_puzzle(args.puzzle) if args.puzzle else None
+    limit = _memory_limit(args.memory)
     rows = []
     for p in presets().values():
         row = {"name": p.name, "base": p.base, "options": p.options.as_dict(), "description": p.description,
                "reference": p.reference}
         if puzzle is not None:
-            with _memory_guard(args.memory, f"{args.puzzle}: encoding {p.name}"):
-                e = encode_preset(puzzle, p)
-            row.update(variables=e.nv, clauses=len(e.cnf.clauses))
-            del e  # before the next preset is built
+            try:  # each preset in a child process, so that one too big for --memory does not stop the others
+                row["variables"], row["clauses"] = call_limited(_size, (puzzle, p), memory_mb=limit)
+            except OutOfMemory:
+                row["variables"] = row["clauses"] = None
+                row["memory_mb"] = limit
         rows.append(row)
     if args.json:
         print(json.dumps(rows))
         return 0
     for r in rows:
-        size = f"  {r['variables']} variables, {r['clauses']} clauses" if puzzle is not None else ""
+        size = ""
+        if puzzle is not None:
+            size = (f"  {r['variables']} variables, {r['clauses']} clauses" if r["variables"] is not None
+                    else f"  needs more than {r['memory_mb']} MB of memory (--memory MB to allow more)")
         opts = ", ".join(f"{k}={v}" for k, v in r["options"].items())
         print(f"{r['name']}: {r['base']} ({opts}){size}\n    {r['description']}")
         if r["reference"]:
@@ -282,29 +296,41 @@ def _output_folder(path: Path, when: str) -> None:
     path.mkdir(parents=True, exist_ok=True)
 
 
-@contextlib.contextmanager
-def _memory_guard(limit_mb: int | None, what: str):
-    """Stop the process with one ``satedge: error:`` line (exit 2) once it holds more than
-    ``limit_mb`` MB (default: 80% of the memory available when it starts).  A formula too big for
-    the machine would otherwise end in the kernel's OOM killer: PySAT's C++ cardinality encoder
-    aborts when an allocation fails, so no MemoryError comes.  Linux only (``/proc``); elsewhere
-    no guard.  Wrap encoding and solving, never a write, so that no temporary file is left."""
-    statm, meminfo = Path("/proc/self/statm"), Path("/proc/meminfo")
-    if not (statm.exists() and meminfo.exists()):
-        yield
-        return
+def _memory_limit(limit_mb: int | None) -> int | None:
+    """``--memory``, by default 80% of the memory available now; ``None`` (no guard) without
+    Linux's ``/proc``."""
+    meminfo = Path("/proc/meminfo")
+    if not (Path("/proc/self/statm").exists() and meminfo.exists()):
+        return None
     if limit_mb is None:
         available = next(int(line.split()[1]) for line in meminfo.read_text().splitlines()
                          if line.startswith("MemAvailable:"))
         limit_mb = int(available / 1024 * 0.8)
-    page_mb = os.sysconf("SC_PAGE_SIZE") / 2**20
+    return limit_mb
+
+
+def _beyond_memory(what: str, limit_mb: int) -> SatedgeError:
+    return SatedgeError(f"{what} needs more than {limit_mb} MB of memory (--memory MB to allow more)")
+
+
+@contextlib.contextmanager
+def _memory_guard(limit_mb: int | None, what: str):
+    """Stop this process with one ``satedge: error:`` line (exit 2) once it holds more than
+    ``--memory`` (:func:`_memory_limit`).  A formula too big for the machine would otherwise end
+    in the kernel's OOM killer: PySAT's C++ cardinality encoder aborts when an allocation fails,
+    so no MemoryError comes.  Wrap encoding, never a write, so that no temporary file is left;
+    solving runs in a child process that :func:`satedge.solving.call_limited` watches."""
+    limit_mb = _memory_limit(limit_mb)
+    if limit_mb is None:
+        yield
+        return
+    statm, page_mb = Path("/proc/self/statm"), os.sysconf("SC_PAGE_SIZE") / 2**20
     done = threading.Event()
 
     def watch() -> None:
         while True:
             if int(statm.read_text().split()[1]) * page_mb > limit_mb:
-                sys.stderr.write(f"satedge: error: {what} needs more than {limit_mb} MB of memory "
-                                 "(--memory MB to allow more)\n")
+                sys.stderr.write(f"satedge: error: {_beyond_memory(what, limit_mb)}\n")
                 sys.stderr.flush()
                 os._exit(2)
             if done.wait(0.05):

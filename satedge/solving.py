@@ -21,6 +21,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 import traceback
 from itertools import islice
 from dataclasses import dataclass, field
@@ -319,13 +320,40 @@ def count_modes(encoded: Encoded, solver: str = DEFAULT_SOLVER, modes=MODES, sta
         return {m: sum(1 for _ in e.solutions(m)) for m in modes}
 
 
-# ---------------------------------------------------------------------------- timeouts
+# ---------------------------------------------------------------------------- limits
 class Timeout(Exception):
-    """The call ran past its time limit and its process was killed."""
+    """The call ran past its time limit and its processes were killed."""
+
+
+class OutOfMemory(Exception):
+    """The call's processes held more than its memory limit and were killed."""
+
+
+def group_memory_mb(pgid: int) -> float | None:
+    """Resident memory (MB) of the processes in process group ``pgid``: a solving child, the
+    backtracker's workers and solver binaries it started; ``None`` without Linux's ``/proc``.
+
+    >>> group_memory_mb(2**22 + 1) in (0.0, None)  # no such group
+    True
+    """
+    if not os.path.exists("/proc/self/stat"):
+        return None
+    pages = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
+        except OSError:  # the process ended meanwhile
+            continue
+        if int(fields[2]) == pgid:  # fields: state, ppid, pgrp, ... rss (the 22nd)
+            pages += int(fields[21])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 def _child(conn, fn, args) -> None:
-    os.setpgrp()  # its own process group: a timeout kills solver binaries it started too
+    os.setpgrp()  # its own process group: at a limit, the solver binaries it started are killed too
     try:
         conn.send(("ok", fn(*args)))
     except SatedgeError as e:
@@ -336,19 +364,34 @@ def _child(conn, fn, args) -> None:
         conn.close()
 
 
-def call_with_timeout(fn: Callable, args: tuple, timeout: float | None) -> Any:
-    """Run ``fn(*args)`` in a child process and return its result; kill it after ``timeout``
-    seconds and raise :class:`Timeout`.  PySAT's CaDiCaL cannot be interrupted, a process can."""
-    if timeout is None:
+def call_limited(fn: Callable, args: tuple, timeout: float | None = None, memory_mb: float | None = None) -> Any:
+    """Run ``fn(*args)`` in a child process and return its result; kill the child's process group
+    after ``timeout`` seconds (raise :class:`Timeout`) or once it holds more than ``memory_mb`` MB
+    (raise :class:`OutOfMemory`, Linux only).  Without limits, call ``fn`` here.  PySAT's CaDiCaL
+    cannot be interrupted and its C++ encoders abort when memory runs out: a process can be killed.
+
+    >>> call_limited(sum, ([1, 2, 3],), timeout=60, memory_mb=4096)
+    6
+    """
+    if timeout is None and memory_mb is None:
         return fn(*args)
     ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_child, args=(send, fn, args))  # not a daemon: it may start workers
     proc.start()
     send.close()
+    deadline = None if timeout is None else time.monotonic() + timeout
     try:
-        if not recv.poll(timeout):
-            raise Timeout(f"no answer in {timeout:g} s")
+        while True:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise Timeout(f"no answer in {timeout:g} s")
+            step = 0.1 if memory_mb is not None else left
+            if recv.poll(step if left is None else min(step, left)):
+                break
+            held = group_memory_mb(proc.pid) if memory_mb is not None else None
+            if held is not None and held > memory_mb:
+                raise OutOfMemory(f"more than {memory_mb:g} MB of memory")
         try:
             kind, value = recv.recv()
         except EOFError:
@@ -399,8 +442,6 @@ def _counts(puzzle, sols, modes: tuple[str, ...]) -> dict[str, int]:
 
 def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, ...], limit: int | None,
          workers: int = 1, on_encoded: Callable[[Result], None] | None = None) -> Result:
-    import time
-
     from . import backtrack, cpsat, symmetry
     from .encode.presets import encode_preset
 
@@ -446,12 +487,16 @@ def _job(puzzle, method: str, preset, solver: str, task: str, modes: tuple[str, 
 
 def run(puzzle, task: str = "solve", method: str = "sat", preset=None, solver: str = DEFAULT_SOLVER,
         modes: tuple[str, ...] = ("solutions",), limit: int | None = None, timeout: float | None = None,
-        workers: int = 1, on_encoded: Callable[[Result], None] | None = None) -> Result:
+        workers: int = 1, on_encoded: Callable[[Result], None] | None = None,
+        memory_mb: float | None = None) -> Result:
     """Solve (``task="solve"``, up to ``limit`` solutions) or count (``task="count"``, each of
-    ``modes``) with the backtracker or a SAT encoding, killed after ``timeout`` seconds;
-    ``workers``: processes of the backtracker, search workers of ``solver="cpsat"``;
-    ``on_encoded``: called with the result so far (variables, clauses, encode seconds) once a
-    SAT encoding is built, before the solver starts (in the child process, with a timeout)."""
+    ``modes``) with the backtracker or a SAT encoding; ``workers``: processes of the backtracker,
+    search workers of ``solver="cpsat"``; ``on_encoded``: called with the result so far
+    (variables, clauses, encode seconds) once a SAT encoding is built, before the solver starts.
+
+    With a ``timeout`` (seconds) or ``memory_mb`` the job runs in a child process
+    (:func:`call_limited`): after the timeout the result is ``TIMEOUT``; beyond the memory
+    :class:`OutOfMemory` is raised."""
     if method == "sat":
         check_solver(solver)
         if preset is None:
@@ -459,8 +504,8 @@ def run(puzzle, task: str = "solve", method: str = "sat", preset=None, solver: s
 
             preset = resolve(DEFAULT_ENCODING)
     try:
-        return call_with_timeout(_job, (puzzle, method, preset, solver, task, modes, limit, workers, on_encoded),
-                                 timeout)
+        return call_limited(_job, (puzzle, method, preset, solver, task, modes, limit, workers, on_encoded),
+                            timeout, memory_mb)
     except Timeout:
         return Result("TIMEOUT")
 

@@ -192,11 +192,11 @@ def _die() -> None:
 def test_a_solving_process_that_dies_is_a_one_line_error(run_cli):
     """With --timeout the job runs in a child process; when it dies (the kernel's OOM killer sends
     signal 9) the command names the puzzle and the signal instead of printing a traceback."""
-    from satedge.solving import call_with_timeout
+    from satedge.solving import call_limited
 
     with pytest.raises(SatedgeError, match=r"^the solving process died \(killed by signal 9, perhaps by the kernel "
                                            r"for lack of memory\)$"):
-        call_with_timeout(_die, (), 10)
+        call_limited(_die, (), 10)
     hunde = PUZZLES / "hunde-spiel.yaml"
     assert run_cli("count", hunde, "--solver-cmd", "false", "--timeout", "10") == (
         2, "", f"satedge: error: {hunde}: solver command 'false' exited with 1: ['no output']\n")

@@ -175,10 +175,12 @@ def test_decode_bad_input(run_cli, tmp_path):
                                             "or the encoding: edited or damaged\n")
 
 
-@pytest.mark.parametrize("command,what", [(["encode"], "encoding direct-pairwise"), (["count"], "solving")])
+@pytest.mark.parametrize("command,what", [(["encode"], "encoding direct-pairwise"), (["count"], "solving"),
+                                          (["count", "--timeout", "600"], "solving")])
 def test_beyond_memory_is_an_error(tmp_path, command, what):
-    """A formula bigger than --memory stops encode (and solve or count without --timeout) with one
-    line and leaves no file (the guard reads /proc, so Linux only)."""
+    """A formula bigger than --memory stops encode, solve and count (with or without a timeout:
+    then the solving process is watched) with one line and leaves no file (the guard reads /proc,
+    so Linux only)."""
     if not Path("/proc/self/statm").exists():
         pytest.skip("no /proc: the memory guard is Linux only")
     puzzle, out = tmp_path / "p.yaml", tmp_path / "p.cnf"
@@ -189,3 +191,27 @@ def test_beyond_memory_is_an_error(tmp_path, command, what):
     assert (r.returncode, r.stdout, r.stderr) == (2, "", f"satedge: error: {puzzle}: {what} needs more than 150 MB "
                                                          "of memory (--memory MB to allow more)\n")
     assert [f.name for f in tmp_path.iterdir()] == ["p.yaml"]
+
+
+def test_encodings_lists_the_presets_that_fit(tmp_path):
+    """`encodings --puzzle` builds each preset in its own process: one beyond --memory gets no
+    size, and the others are still listed.  (In a fresh process: a child forked from pytest
+    would start out holding pytest's memory.)"""
+    if not Path("/proc/self/statm").exists():
+        pytest.skip("no /proc: the memory guard is Linux only")
+    puzzle = tmp_path / "p.yaml"
+    save_puzzle(generate(Params(rows=8, cols=8, colors=10, border_colors=3, frame=True), 1), puzzle)
+
+    def run(*extra):
+        r = subprocess.run([sys.executable, "-m", "satedge", "encodings", "--puzzle", str(puzzle), "--memory", "150",
+                            *extra], capture_output=True, text=True)
+        assert (r.returncode, r.stderr) == (0, "")
+        return r.stdout
+
+    sizes = {r["name"]: (r["variables"], r["clauses"], r.get("memory_mb")) for r in json.loads(run("--json"))}
+    fitting = {name: encode_preset(load_puzzle(puzzle), p) for name, p in presets().items() if name != "direct-pairwise"}
+    assert sizes == {"direct-pairwise": (None, None, 150),
+                     **{name: (e.nv, len(e.cnf.clauses), None) for name, e in fitting.items()}}
+    assert sizes["support-seqcounter"] == (17200, 56768, None)
+    assert ("direct-pairwise: direct (card=pairwise, symmetry=none, redundant=False)  needs more than 150 MB of "
+            "memory (--memory MB to allow more)\n") in run()
