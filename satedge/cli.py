@@ -7,12 +7,12 @@ Exit statuses: 0 success, 1 a negative answer (UNSAT, invalid solution, mismatch
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
+import shutil
 import signal
 import sys
-import threading
+import tempfile
 import time
 from pathlib import Path
 
@@ -313,71 +313,51 @@ def _beyond_memory(what: str, limit_mb: int) -> SatedgeError:
     return SatedgeError(f"{what} needs more than {limit_mb} MB of memory (--memory MB to allow more)")
 
 
-@contextlib.contextmanager
-def _memory_guard(limit_mb: int | None, what: str):
-    """Stop this process with one ``satedge: error:`` line (exit 2) once it holds more than
-    ``--memory`` (:func:`_memory_limit`).  A formula too big for the machine would otherwise end
-    in the kernel's OOM killer: PySAT's C++ cardinality encoder aborts when an allocation fails,
-    so no MemoryError comes.  Wrap encoding, never a write, so that no temporary file is left;
-    solving runs in a child process that :func:`satedge.solving.call_limited` watches."""
-    limit_mb = _memory_limit(limit_mb)
-    if limit_mb is None:
-        yield
-        return
-    statm, page_mb = Path("/proc/self/statm"), os.sysconf("SC_PAGE_SIZE") / 2**20
-    done = threading.Event()
-
-    def watch() -> None:
-        while True:
-            if int(statm.read_text().split()[1]) * page_mb > limit_mb:
-                sys.stderr.write(f"satedge: error: {_beyond_memory(what, limit_mb)}\n")
-                sys.stderr.flush()
-                os._exit(2)
-            if done.wait(0.05):
-                return
-
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
-    try:
-        yield
-    finally:
-        done.set()
-        watcher.join()
-
-
 def _cmd_encode(args) -> int:
-    from .dimacs import write_dimacs
-    from .encode.presets import encode_preset, presets
+    from .dimacs import export
+    from .encode.presets import presets
     from .formats import write_atomic
+    from .solving import OutOfMemory
 
+    limit = _memory_limit(args.memory)
     if args.all_presets:
         if not args.output or args.output == "-":
             raise SatedgeError("--all-presets needs -o DIR")
         out = Path(args.output)
         _output_folder(out, "with --all-presets")
-        rows = ["file,puzzle,encoding,variables,clauses,bytes"]
+        rows, too_big = ["file,puzzle,encoding,variables,clauses,bytes"], []
         for path in args.puzzles:
             puzzle = load_puzzle(path)
             for p in presets().values():
-                with _memory_guard(args.memory, f"{path}: encoding {p.name}"):
-                    e = encode_preset(puzzle, p)
                 f = out / f"{Path(path).stem}.{p.name}.cnf{args.compress}"
-                n = write_dimacs(e, f, p.name, str(path))
-                rows.append(f"{f.name},{path},{p.name},{e.nv},{len(e.cnf.clauses)},{f.stat().st_size if args.compress else n}")
+                try:
+                    nv, nc, n = export(puzzle, p, f, str(path), limit)
+                except OutOfMemory:  # go on with the others, say so at the end
+                    too_big.append(f"{path} with {p.name}")
+                    continue
+                rows.append(f"{f.name},{path},{p.name},{nv},{nc},{f.stat().st_size if args.compress else n}")
         write_atomic(out / "manifest.csv", "\n".join(rows) + "\n")
-        print(f"{len(rows) - 1} formulas and manifest.csv written to {out}/", file=sys.stderr)
+        written = f"{len(rows) - 1} formulas and manifest.csv written to {out}/"
+        if too_big:
+            raise SatedgeError(f"beyond --memory {limit} MB, not written: {'; '.join(too_big)} ({written})")
+        print(written, file=sys.stderr)
         return 0
     if len(args.puzzles) != 1:
         raise SatedgeError("encode takes one puzzle (or --all-presets with -o DIR)")
     path = args.puzzles[0]
     preset = _preset_from_args(args)
     puzzle = load_puzzle(path)
-    with _memory_guard(args.memory, f"{path}: encoding {preset.name}"):
-        e = encode_preset(puzzle, preset)
-    if args.output in (None, "-"):
-        write_dimacs(e, sys.stdout, preset.name, str(path))
-    else:
-        write_dimacs(e, args.output, preset.name, str(path))
+    try:
+        if args.output not in (None, "-"):
+            export(puzzle, preset, args.output, str(path), limit)
+            return 0
+        with tempfile.TemporaryDirectory(prefix="satedge-") as folder:  # all or nothing on stdout too
+            tmp = Path(folder) / "formula.cnf"
+            export(puzzle, preset, tmp, str(path), limit)
+            with open(tmp, encoding="utf-8") as fh:
+                shutil.copyfileobj(fh, sys.stdout)
+    except OutOfMemory:
+        raise _beyond_memory(f"{path}: encoding {preset.name}", limit) from None
     return 0
 
 

@@ -21,7 +21,7 @@ from typing import IO, Iterable
 
 from . import __version__
 from .encode import Encoded
-from .errors import SatedgeError
+from .errors import SatedgeError, cannot_write
 from .formats import atomic_output, puzzle_to_yaml
 
 CHUNK = 20000
@@ -76,6 +76,30 @@ def write_dimacs(encoded: Encoded, out: Path | str | IO[str], preset_name: str |
         return _write(encoded, out, preset_name, puzzle_path)
     with atomic_output(out) as tmp, _open_write(tmp) as fh:
         return _write(encoded, fh, preset_name, puzzle_path)
+
+
+def export(puzzle, preset, out: Path | str, puzzle_path: str | None = None,
+           memory_mb: float | None = None) -> tuple[int, int, int]:
+    """Encode ``puzzle`` with ``preset`` (:class:`satedge.encode.presets.Preset`) and write the
+    formula to ``out`` (as :func:`write_dimacs`); returns variables, clauses and bytes written
+    (uncompressed).  With ``memory_mb``, encoding and writing run in a child process that is
+    killed once it holds more than that: :class:`satedge.solving.OutOfMemory`, nothing written."""
+    from .solving import call_limited
+
+    with atomic_output(out) as tmp:
+        return call_limited(_encode_and_write, (puzzle, preset, tmp, out, puzzle_path), memory_mb=memory_mb)
+
+
+def _encode_and_write(puzzle, preset, tmp: Path, out, puzzle_path) -> tuple[int, int, int]:
+    from .encode.presets import encode_preset
+
+    encoded = encode_preset(puzzle, preset)
+    try:
+        with _open_write(tmp) as fh:
+            n = _write(encoded, fh, preset.name, puzzle_path)
+    except OSError as e:
+        raise cannot_write(e, out) from None
+    return encoded.nv, len(encoded.cnf.clauses), n
 
 
 def _write(encoded: Encoded, fh: IO[str], preset_name, puzzle_path) -> int:

@@ -193,6 +193,29 @@ def test_beyond_memory_is_an_error(tmp_path, command, what):
     assert [f.name for f in tmp_path.iterdir()] == ["p.yaml"]
 
 
+def test_all_presets_go_on_past_one_beyond_memory(tmp_path):
+    """`encode --all-presets` writes every formula that fits in --memory and the manifest of
+    those, then names the ones it could not write in one error line (exit 2); no temporary file
+    is left behind."""
+    if not Path("/proc/self/statm").exists():
+        pytest.skip("no /proc: the memory guard is Linux only")
+    puzzle, out = tmp_path / "p.yaml", tmp_path / "out"
+    save_puzzle(generate(Params(rows=8, cols=8, colors=10, border_colors=3, frame=True), 1), puzzle)
+    r = subprocess.run([sys.executable, "-m", "satedge", "encode", str(puzzle), "--all-presets", "-o", str(out),
+                        "--memory", "150"], capture_output=True, text=True)
+    assert (r.returncode, r.stdout, r.stderr) == (
+        2, "", f"satedge: error: beyond --memory 150 MB, not written: {puzzle} with direct-pairwise "
+               f"(5 formulas and manifest.csv written to {out}/)\n")
+    names = [n for n in presets() if n != "direct-pairwise"]
+    assert sorted(f.name for f in out.iterdir()) == sorted(["manifest.csv", *(f"p.{n}.cnf" for n in names)])
+    rows = list(csv.DictReader((out / "manifest.csv").open()))
+    assert [row["encoding"] for row in rows] == names
+    for row in rows:
+        f = out / row["file"]
+        assert int(row["bytes"]) == f.stat().st_size
+        assert read_header(f)["encoding"]["name"] == row["encoding"]
+
+
 def test_encodings_lists_the_presets_that_fit(tmp_path):
     """`encodings --puzzle` builds each preset in its own process: one beyond --memory gets no
     size, and the others are still listed.  (In a fresh process: a child forked from pytest
