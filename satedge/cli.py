@@ -13,6 +13,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -403,16 +404,8 @@ def _cmd_run(args) -> int:
     if args.only:
         spec = select(spec, args.only)
     out = Path(args.out or Path("out") / spec.name)
-
-    def stop(signum, frame):  # `kill` stops a run as Ctrl-C does, leaving no run behind
-        raise SystemExit(128 + signum)
-
-    previous = signal.signal(signal.SIGTERM, stop)
-    try:
-        n = run_experiment(spec, out, workers=args.workers, resume=args.resume, executor=args.executor,
-                           scheduler=args.scheduler)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    n = run_experiment(spec, out, workers=args.workers, resume=args.resume, executor=args.executor,
+                       scheduler=args.scheduler)
     print(f"{spec.name}: {n} runs done, {len(spec.runs) - n} were there already; results in {out}/results.jsonl",
           file=sys.stderr)
     return 0
@@ -562,7 +555,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stop(signum, frame):
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; ``kill`` (SIGTERM) and a closed terminal (SIGHUP) stop it as Ctrl-C does,
+    so that it leaves no child process (a solving job, an experiment's runs) and no temporary
+    file behind."""
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        previous = {sig: signal.signal(sig, _stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        return _main(argv)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

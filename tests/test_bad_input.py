@@ -1,13 +1,18 @@
 """Every bad input ends with exit status 2 and one line naming the file and the problem."""
 
 import os
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from conftest import PUZZLES
 from satedge.errors import SatedgeError
+from satedge.formats import save_puzzle
+from satedge.generate import Params, generate
 
 GOOD = """name: t
 rows: 1
@@ -200,3 +205,41 @@ def test_a_solving_process_that_dies_is_a_one_line_error(run_cli):
     hunde = PUZZLES / "hunde-spiel.yaml"
     assert run_cli("count", hunde, "--solver-cmd", "false", "--timeout", "10") == (
         2, "", f"satedge: error: {hunde}: solver command 'false' exited with 1: ['no output']\n")
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for d in os.listdir("/proc"):
+        try:
+            if d.isdigit() and int(open(f"/proc/{d}/stat").read().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(d))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_kill_stops_the_solving_child_too(tmp_path, signum):
+    """`solve` runs its job in a child process of its own process group; `kill` or a closed
+    terminal stops the command, and the child with it, instead of leaving it solving."""
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("reads /proc")
+    hard = tmp_path / "hard.yaml"  # framed 8x8 with 9 colours: no solver finishes it in the second we wait
+    save_puzzle(generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), seed=1), hard)
+    proc = subprocess.Popen([sys.executable, "-m", "satedge", "solve", str(hard)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not _children(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        children = _children(proc.pid)
+        assert len(children) == 1
+        time.sleep(1)
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    time.sleep(0.2)
+    # before: the command died of the signal and its child went on solving, an orphan
+    assert (proc.returncode, out, err) == (128 + signum, "", "")
+    assert [pid for pid in children if os.path.exists(f"/proc/{pid}")] == []
