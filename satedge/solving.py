@@ -1,4 +1,4 @@
-"""Solving and enumeration through PySAT, and timeouts that really stop.
+"""Solving and enumeration through PySAT, and time and memory limits that really stop.
 
 Enumeration blocks each model on the decision variables only, so auxiliary variables never
 yield one solution twice.  Three modes:
