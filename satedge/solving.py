@@ -14,6 +14,7 @@ the independent checker; a failure raises :class:`EncodingError`.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import shlex
@@ -352,8 +353,21 @@ def group_memory_mb(pgid: int) -> float | None:
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
-def _child(conn, fn, args) -> None:
+def die_with_parent(parent: int) -> None:
+    """Have the kernel kill this process when ``parent``, the process that started it, ends, even
+    by SIGKILL, which gives it no chance to clean up (Linux only; elsewhere nothing); if it has
+    ended already, exit now."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it ended before the call: this process has a new parent
+        os._exit(1)
+
+
+def _child(conn, fn, args, parent: int) -> None:
     os.setpgrp()  # its own process group: at a limit, the solver binaries it started are killed too
+    die_with_parent(parent)
     try:
         conn.send(("ok", fn(*args)))
     except SatedgeError as e:
@@ -377,7 +391,7 @@ def call_limited(fn: Callable, args: tuple, timeout: float | None = None, memory
         return fn(*args)
     ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(send, fn, args))  # not a daemon: it may start workers
+    proc = ctx.Process(target=_child, args=(send, fn, args, os.getpid()))  # not a daemon: it may start workers
     proc.start()
     send.close()
     deadline = None if timeout is None else time.monotonic() + timeout

@@ -124,6 +124,14 @@ def test_only_runs_a_slice_and_resume_the_rest(run_cli, tmp_path):
     assert sorted(r["id"] for r in read_results(out / "results.jsonl")) == sorted(r.id for r in load_spec(f).runs)
 
 
+def alive(pid: int) -> bool:
+    """The process exists and is not a zombie (an orphan's may wait for a reaper)."""
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def worker_processes(parent=None):
     """Run processes started by ``parent`` (default: this test process; other experiments may run
     on the machine)."""
@@ -201,7 +209,7 @@ def test_a_run_that_fails_while_solving_keeps_its_formula_size(monkeypatch, caps
     assert (last["status"], last["variables"], last["clauses"], last["encode_seconds"]) == ("MEMOUT", 7, 11, 0.5)
 
 
-@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -9)])
 def test_ctrl_c_or_kill_stops_the_runs_under_way_and_drops_the_rest(tmp_path, signum, status):
     from satedge.formats import save_puzzle
     from satedge.generate import Params, generate
@@ -223,6 +231,8 @@ timeout: 120
         time.sleep(0.05)
     workers = worker_processes(proc.pid)
     assert len(workers) == 2
+    if signum == signal.SIGKILL:
+        time.sleep(3)  # the runs are solving: past their SOLVING line, whose write would fail and end them
     proc.send_signal(signum)
     try:
         # before: SIGINT let every run of the spec go to its end first; SIGTERM left the runs orphaned
@@ -231,7 +241,10 @@ timeout: 120
         proc.kill()
         raise
     assert proc.returncode == status, err
-    assert [pid for pid in workers if os.path.exists(f"/proc/{pid}")] == []  # orphans would have a new parent
+    deadline = time.monotonic() + 10  # SIGKILL: the kernel kills the runs as the runner ends; a run still
+    while any(map(alive, workers)) and time.monotonic() < deadline:  # starting up sees it when it reads its payload
+        time.sleep(0.05)
+    assert [pid for pid in workers if alive(pid)] == []  # orphans would have a new parent
     assert not (out / "results.jsonl").exists() or read_results(out / "results.jsonl") == []
 
 

@@ -30,7 +30,7 @@ def run_payload(payload: dict, timeout: float, live: set | None = None) -> dict:
     if live is not None:
         live.add(proc)
     try:
-        out, err = proc.communicate(json.dumps(payload), timeout=timeout + GRACE)
+        out, err = proc.communicate(json.dumps({**payload, "parent": os.getpid()}), timeout=timeout + GRACE)
     except subprocess.TimeoutExpired:
         _kill(proc)
         out, _ = proc.communicate()  # what the run wrote before the kill

@@ -4,7 +4,8 @@ of its formula first, in a line with status ``SOLVING``, so that a run killed at
 still has it.
 
 The process caps its own address space (``RLIMIT_AS``) at the run's memory limit; the runner
-kills its whole session at the timeout.  A run that runs out of memory reports ``MEMOUT``.
+kills its whole session at the timeout, and the kernel kills the process when the runner ends.
+A run that runs out of memory reports ``MEMOUT``.
 """
 
 from __future__ import annotations
@@ -97,7 +98,11 @@ def execute(payload: dict, on_encoded: Callable[[dict], None] | None = None) -> 
 
 
 def main() -> None:
+    from ..solving import die_with_parent
+
     payload = json.loads(sys.stdin.read())
+    if "parent" in payload:  # the runner's pid: killed by SIGKILL, it cannot kill its runs; the kernel does
+        die_with_parent(payload["parent"])
     limit = int(payload["memory_mb"]) * 1024 * 1024
     try:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
