@@ -153,6 +153,9 @@ class Solution:
     def __len__(self) -> int:
         return len(self.placements)
 
+    def __reduce__(self):  # pickled as its placements: solutions cross from solving processes by the thousand
+        return Solution, (self.placements,)
+
 
 @dataclass(frozen=True)
 class Puzzle:

@@ -2,6 +2,7 @@
 
 import json
 import multiprocessing
+import pickle
 import subprocess
 import sys
 from itertools import islice
@@ -16,7 +17,7 @@ from satedge.checker import validate
 from satedge.errors import SatedgeError
 from satedge.formats import load_puzzle, load_solution, puzzle_to_yaml, save_puzzle, save_solution
 from satedge.generate import Params, generate
-from satedge.puzzle import Clue, Puzzle
+from satedge.puzzle import Clue, Puzzle, Solution
 from satedge.strategies import puzzles
 from conftest import PUZZLES, SEEDS
 
@@ -89,6 +90,8 @@ def test_solution_json_round_trip(run_cli, tmp_path):
     sol = load_solution(f, puzzle)
     save_solution(puzzle, sol, tmp_path / "s.sol")
     assert load_solution(tmp_path / "s.sol", puzzle) == sol
+    copy = pickle.loads(pickle.dumps(sol))  # as solutions come back from a solving process
+    assert (type(copy), copy, validate(puzzle, copy)) == (Solution, sol, None)
 
 
 def test_solve_all_json(run_cli):
