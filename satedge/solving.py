@@ -395,17 +395,20 @@ def call_limited(fn: Callable, args: tuple, timeout: float | None = None, memory
     proc.start()
     send.close()
     deadline = None if timeout is None else time.monotonic() + timeout
+    step = 0.1 if memory_mb is not None else None  # seconds between looks at the memory
     try:
         while True:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 raise Timeout(f"no answer in {timeout:g} s")
-            step = 0.1 if memory_mb is not None else left
-            if recv.poll(step if left is None else min(step, left)):
+            if recv.poll(step if left is None else min(step or left, left)):
                 break
-            held = group_memory_mb(proc.pid) if memory_mb is not None else None
-            if held is not None and held > memory_mb:
-                raise OutOfMemory(f"more than {memory_mb:g} MB of memory")
+            if step is not None:
+                t0 = time.perf_counter()
+                held = group_memory_mb(proc.pid)
+                if held is not None and held > memory_mb:
+                    raise OutOfMemory(f"more than {memory_mb:g} MB of memory")
+                step = max(0.1, 20 * (time.perf_counter() - t0))  # at most 5% of a core, however many processes
         try:
             kind, value = recv.recv()
         except EOFError:
