@@ -368,6 +368,8 @@ def die_with_parent(parent: int) -> None:
 def _child(conn, fn, args, parent: int) -> None:
     os.setpgrp()  # its own process group: at a limit, the solver binaries it started are killed too
     die_with_parent(parent)
+    for sig in (signal.SIGTERM, signal.SIGHUP):  # `kill` ends it at once, even inside a solver's C code,
+        signal.signal(sig, signal.SIG_DFL)        # where the Python handlers a CLI parent installs never run
     try:
         conn.send(("ok", fn(*args)))
     except SatedgeError as e:

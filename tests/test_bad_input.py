@@ -226,23 +226,32 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def _hard_solve(tmp_path) -> tuple[subprocess.Popen, int]:
+    """`satedge solve` started on a puzzle that no solver finishes in the seconds a test waits, and
+    the pid of its solving child process once it is there."""
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("reads /proc")
+    hard = tmp_path / "hard.yaml"  # framed 8x8 with 9 colours
+    save_puzzle(generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), seed=1), hard)
+    proc = subprocess.Popen([sys.executable, "-m", "satedge", "solve", str(hard)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not _children(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    children = _children(proc.pid)
+    if len(children) != 1:
+        proc.kill()
+    assert len(children) == 1
+    time.sleep(1)  # into the solver's C code
+    return proc, children[0]
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL])
 def test_kill_stops_the_solving_child_too(tmp_path, signum):
     """`solve` runs its job in a child process of its own process group; `kill` (even -9) or a
     closed terminal stops the command, and the child with it, instead of leaving it solving."""
-    if not Path("/proc/self/stat").exists():
-        pytest.skip("reads /proc")
-    hard = tmp_path / "hard.yaml"  # framed 8x8 with 9 colours: no solver finishes it in the second we wait
-    save_puzzle(generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), seed=1), hard)
-    proc = subprocess.Popen([sys.executable, "-m", "satedge", "solve", str(hard)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc, child = _hard_solve(tmp_path)
     try:
-        deadline = time.monotonic() + 60
-        while not _children(proc.pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        children = _children(proc.pid)
-        assert len(children) == 1
-        time.sleep(1)
         proc.send_signal(signum)
         out, err = proc.communicate(timeout=30)
     finally:
@@ -250,4 +259,17 @@ def test_kill_stops_the_solving_child_too(tmp_path, signum):
     time.sleep(0.2)
     # before: the command died of the signal and its child went on solving, an orphan
     assert (proc.returncode, out, err) == (-signum if signum == signal.SIGKILL else 128 + signum, "", "")
-    assert [pid for pid in children if _alive(pid)] == []
+    assert not _alive(child)
+
+
+def test_kill_of_the_solving_child_is_a_one_line_error(tmp_path):
+    """`kill` of the solving child itself ends it at once, even inside CaDiCaL's C code, and the
+    command says so in one line."""
+    proc, child = _hard_solve(tmp_path)
+    try:
+        os.kill(child, signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)  # before: the child kept the parent's handler and solved on
+    finally:
+        proc.kill()
+    assert (proc.returncode, out, err) == (2, "", f"satedge: error: {tmp_path / 'hard.yaml'}: the solving process "
+                                                  "died (killed by signal 15)\n")
