@@ -215,7 +215,7 @@ def _cmd_encodings(args) -> int:
         size = ""
         if puzzle is not None:
             size = (f"  {r['variables']} variables, {r['clauses']} clauses" if r["variables"] is not None
-                    else f"  needs more than {r['memory_mb']} MB of memory (--memory MB to allow more)")
+                    else f"  {_too_big(r['memory_mb'])}")
         opts = ", ".join(f"{k}={v}" for k, v in r["options"].items())
         print(f"{r['name']}: {r['base']} ({opts}){size}\n    {r['description']}")
         if r["reference"]:
@@ -301,7 +301,7 @@ def _memory_limit(limit_mb: int | None) -> int | None:
     """``--memory``, by default 80% of the memory available now; ``None`` (no guard) without
     Linux's ``/proc``."""
     meminfo = Path("/proc/meminfo")
-    if not (Path("/proc/self/statm").exists() and meminfo.exists()):
+    if not meminfo.exists():
         return None
     if limit_mb is None:
         available = next(int(line.split()[1]) for line in meminfo.read_text().splitlines()
@@ -310,8 +310,12 @@ def _memory_limit(limit_mb: int | None) -> int | None:
     return limit_mb
 
 
+def _too_big(limit_mb: int) -> str:
+    return f"needs more than {limit_mb} MB of memory (--memory MB to allow more)"
+
+
 def _beyond_memory(what: str, limit_mb: int) -> SatedgeError:
-    return SatedgeError(f"{what} needs more than {limit_mb} MB of memory (--memory MB to allow more)")
+    return SatedgeError(f"{what} {_too_big(limit_mb)}")
 
 
 def _cmd_encode(args) -> int:

@@ -45,3 +45,30 @@ def run_cli(capsys):
         return code, out, err
 
     return run
+
+
+def _stat(pid) -> list[str]:
+    """The fields of /proc/PID/stat after the command name: state, ppid, pgrp, ..."""
+    with open(f"/proc/{pid}/stat") as fh:
+        return fh.read().rsplit(")", 1)[1].split()
+
+
+def alive(pid: int) -> bool:
+    """The process exists and is not a zombie (an orphan's may wait for a reaper)."""
+    try:
+        return _stat(pid)[0] != "Z"
+    except OSError:
+        return False
+
+
+def children(parent: int, command: bytes = b"") -> list[int]:
+    """The processes whose parent is ``parent`` (and whose command line holds ``command``)."""
+    found = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                if int(_stat(d)[1]) == parent and command in open(f"/proc/{d}/cmdline", "rb").read():
+                    found.append(int(d))
+            except (OSError, ValueError, IndexError):
+                continue
+    return found

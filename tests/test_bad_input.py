@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PUZZLES
+from conftest import PUZZLES, alive, children
 from satedge.errors import SatedgeError
 from satedge.formats import save_puzzle
 from satedge.generate import Params, generate
@@ -207,25 +207,6 @@ def test_a_solving_process_that_dies_is_a_one_line_error(run_cli):
         2, "", f"satedge: error: {hunde}: solver command 'false' exited with 1: ['no output']\n")
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    for d in os.listdir("/proc"):
-        try:
-            if d.isdigit() and int(open(f"/proc/{d}/stat").read().rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(d))
-        except OSError:
-            continue
-    return found
-
-
-def _alive(pid: int) -> bool:
-    """The process exists and is not a zombie (an orphan's may wait for a reaper)."""
-    try:
-        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 def _hard_solve(tmp_path) -> tuple[subprocess.Popen, int]:
     """`satedge solve` started on a puzzle that no solver finishes in the seconds a test waits, and
     the pid of its solving child process once it is there."""
@@ -236,14 +217,14 @@ def _hard_solve(tmp_path) -> tuple[subprocess.Popen, int]:
     proc = subprocess.Popen([sys.executable, "-m", "satedge", "solve", str(hard)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    while not _children(proc.pid) and time.monotonic() < deadline:
+    while not children(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    children = _children(proc.pid)
-    if len(children) != 1:
+    found = children(proc.pid)
+    if len(found) != 1:
         proc.kill()
-    assert len(children) == 1
+    assert len(found) == 1
     time.sleep(1)  # into the solver's C code
-    return proc, children[0]
+    return proc, found[0]
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL])
@@ -259,7 +240,7 @@ def test_kill_stops_the_solving_child_too(tmp_path, signum):
     time.sleep(0.2)
     # before: the command died of the signal and its child went on solving, an orphan
     assert (proc.returncode, out, err) == (-signum if signum == signal.SIGKILL else 128 + signum, "", "")
-    assert not _alive(child)
+    assert not alive(child)
 
 
 def test_kill_of_the_solving_child_is_a_one_line_error(tmp_path):

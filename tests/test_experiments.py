@@ -10,7 +10,7 @@ from importlib.metadata import version
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, alive, children
 from satedge.experiment.report import report
 from satedge.experiment.runner import read_results, run_experiment
 from satedge.experiment.spec import load_spec, select
@@ -124,28 +124,10 @@ def test_only_runs_a_slice_and_resume_the_rest(run_cli, tmp_path):
     assert sorted(r["id"] for r in read_results(out / "results.jsonl")) == sorted(r.id for r in load_spec(f).runs)
 
 
-def alive(pid: int) -> bool:
-    """The process exists and is not a zombie (an orphan's may wait for a reaper)."""
-    try:
-        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 def worker_processes(parent=None):
     """Run processes started by ``parent`` (default: this test process; other experiments may run
     on the machine)."""
-    found = []
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                cmd = open(f"/proc/{d}/cmdline", "rb").read()
-                ppid = int(open(f"/proc/{d}/stat").read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            if b"satedge.experiment.worker" in cmd and ppid == (parent or os.getpid()):
-                found.append(int(d))
-    return found
+    return children(parent or os.getpid(), b"satedge.experiment.worker")
 
 
 def test_timeout_kills_run(tmp_path):
