@@ -175,11 +175,12 @@ def test_decode_bad_input(run_cli, tmp_path):
                                             "or the encoding: edited or damaged\n")
 
 
-@pytest.mark.parametrize("command,what", [(["encode"], "encoding direct-pairwise"), (["count"], "solving"),
-                                          (["count", "--timeout", "600"], "solving")])
+@pytest.mark.parametrize("command,what", [(["encode"], "encoding direct-pairwise"),
+                                          (["encode", "-o", "-"], "encoding direct-pairwise"),
+                                          (["count"], "solving"), (["count", "--timeout", "600"], "solving")])
 def test_beyond_memory_is_an_error(tmp_path, command, what):
-    """A formula bigger than --memory stops encode, solve and count (with or without a timeout:
-    then the solving process is watched) with one line and leaves no file (the guard reads /proc,
+    """A formula bigger than --memory stops encode (to a file or to stdout), solve and count (with
+    or without a timeout) with one line and leaves no file and no output (the guard reads /proc,
     so Linux only)."""
     if not Path("/proc/self/statm").exists():
         pytest.skip("no /proc: the memory guard is Linux only")
