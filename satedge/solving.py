@@ -403,7 +403,7 @@ def call_limited(fn: Callable, args: tuple, timeout: float | None = None, memory
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 raise Timeout(f"no answer in {timeout:g} s")
-            if recv.poll(step if left is None else min(step or left, left)):
+            if recv.poll(min(x for x in (step, left) if x is not None)):  # the answer, the next look or the end
                 break
             if step is not None:
                 t0 = time.perf_counter()
