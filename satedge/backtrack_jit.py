@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
 from typing import Iterator, NamedTuple
 
 import numba
@@ -189,10 +188,12 @@ def cut(t: Tables, workers: int) -> tuple[int, list[list[int]]]:
 _TABLES: Tables | None = None  # a worker process's copy, set once by _init
 
 
-def _init(t: Tables) -> None:
+def _init(t: Tables, parent: int) -> None:
+    from .solving import pool_worker
+
     global _TABLES
     _TABLES = t
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the pool
+    pool_worker(parent)
 
 
 def _subtree(task: tuple[list[int], int | None, int]) -> list[list[int]]:
@@ -218,7 +219,7 @@ def parallel_search(t: Tables, workers: int, limit: int | None = None) -> Iterat
         for prefix in prefixes:
             yield from run(t, prefix, n - 1)
         return
-    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_init, initargs=(t,))
+    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_init, initargs=(t, os.getpid()))
     try:
         tasks = [(prefix, limit, os.getpid()) for prefix in prefixes]
         for found in pool.imap_unordered(_subtree, tasks):

@@ -16,6 +16,7 @@ Check your own encoding (any callable ``(puzzle, options) -> Encoded``) with one
 from __future__ import annotations
 
 import multiprocessing
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -201,7 +202,8 @@ def run(configs: list[Config], examples: int = 100, seed: int = 0, max_cells: in
     if workers == 1:
         reports = [_explore(chunks[0], examples, seed, max_cells)]
     else:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        with multiprocessing.get_context("fork").Pool(workers, initializer=solving.pool_worker,
+                                                 initargs=(os.getpid(),)) as pool:
             reports = pool.starmap(_explore, [(c, examples, seed, max_cells) for c in chunks])
     out = Report(examples=max(r.examples for r in reports), checks=sum(r.checks for r in reports))
     out.mismatch = next((r.mismatch for r in reports if r.mismatch is not None), None)

@@ -365,11 +365,28 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
+def default_kill_signals() -> None:
+    """Give SIGTERM and SIGHUP back their default action in a forked process, so that they end it at
+    once.  It inherits the handlers of its parent (the CLI raises SystemExit on them), and a
+    Python handler waits for a solver's C code to return; a pool's ``terminate()`` would hang."""
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
+def pool_worker(parent: int) -> None:
+    """The initializer of a pool's forked workers (``parent``: the pool's process): Ctrl-C is the
+    parent's, which stops the pool; SIGTERM and SIGHUP end a worker at once; and a worker ends
+    with its parent, even when the parent is killed by SIGKILL (else the workers wait forever on
+    the task queue's lock)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    default_kill_signals()
+    die_with_parent(parent)
+
+
 def _child(conn, fn, args, parent: int) -> None:
     os.setpgrp()  # its own process group: at a limit, the solver binaries it started are killed too
     die_with_parent(parent)
-    for sig in (signal.SIGTERM, signal.SIGHUP):  # `kill` ends it at once, even inside a solver's C code,
-        signal.signal(sig, signal.SIG_DFL)        # where the Python handlers a CLI parent installs never run
+    default_kill_signals()
     try:
         conn.send(("ok", fn(*args)))
     except SatedgeError as e:

@@ -254,3 +254,28 @@ def test_kill_of_the_solving_child_is_a_one_line_error(tmp_path):
         proc.kill()
     assert (proc.returncode, out, err) == (2, "", f"satedge: error: {tmp_path / 'hard.yaml'}: the solving process "
                                                   "died (killed by signal 15)\n")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL])
+def test_kill_stops_crosscheck_and_its_pool(tmp_path, signum):
+    """`crosscheck --workers 2` killed (even with -9) while its pool works leaves no worker."""
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("reads /proc")
+    proc = subprocess.Popen([sys.executable, "-m", "satedge", "crosscheck", "--examples", "300", "--workers", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(children(proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = children(proc.pid)
+        assert len(workers) == 2
+        time.sleep(1)
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=30)  # before: the workers kept the CLI's handler and terminate() hung
+    finally:
+        proc.kill()
+    assert (proc.returncode, out, err) == (-signum if signum == signal.SIGKILL else 128 + signum, "", "")
+    deadline = time.monotonic() + 10  # SIGKILL: the kernel ends the workers as the parent ends
+    while any(map(alive, workers)) and time.monotonic() < deadline:  # before: they waited forever on a lock
+        time.sleep(0.05)
+    assert [pid for pid in workers if alive(pid)] == []
