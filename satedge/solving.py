@@ -383,10 +383,11 @@ def pool_worker(parent: int) -> None:
     die_with_parent(parent)
 
 
-def _child(conn, fn, args, parent: int) -> None:
+def _child(conn, fn, args, parent: int, scratch: str) -> None:
     os.setpgrp()  # its own process group: at a limit, the solver binaries it started are killed too
     die_with_parent(parent)
     default_kill_signals()
+    tempfile.tempdir = os.environ["TMPDIR"] = scratch  # its temporary files, removed by the parent
     try:
         conn.send(("ok", fn(*args)))
     except SatedgeError as e:
@@ -402,6 +403,8 @@ def call_limited(fn: Callable, args: tuple, timeout: float | None = None, memory
     after ``timeout`` seconds (raise :class:`Timeout`) or once it holds more than ``memory_mb`` MB
     (raise :class:`OutOfMemory`, Linux only).  Without limits, call ``fn`` here.  PySAT's CaDiCaL
     cannot be interrupted and its C++ encoders abort when memory runs out: a process can be killed.
+    The child's temporary files (a solver binary's formula) go into a folder of their own, which
+    is removed when the call ends, however it ends.
 
     >>> call_limited(sum, ([1, 2, 3],), timeout=60, memory_mb=4096)
     6
@@ -410,7 +413,8 @@ def call_limited(fn: Callable, args: tuple, timeout: float | None = None, memory
         return fn(*args)
     ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(send, fn, args, os.getpid()))  # not a daemon: it may start workers
+    scratch = tempfile.mkdtemp(prefix="satedge-")
+    proc = ctx.Process(target=_child, args=(send, fn, args, os.getpid(), scratch))  # not a daemon: it may start workers
     proc.start()
     send.close()
     deadline = None if timeout is None else time.monotonic() + timeout
@@ -443,6 +447,7 @@ def call_limited(fn: Callable, args: tuple, timeout: float | None = None, memory
             pass
         proc.join()
         recv.close()
+        shutil.rmtree(scratch, ignore_errors=True)
     if kind == "bad":
         raise SatedgeError(value)
     if kind == "crash":

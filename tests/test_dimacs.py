@@ -2,6 +2,7 @@
 
 import csv
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -70,6 +71,30 @@ def test_cadical_binary(run_cli, tmp_path, preset):
     from satedge.formats import solution_from_json
 
     assert code == 0 and validate(puzzle, solution_from_json(json.loads(out), puzzle)) is None
+
+
+@pytest.mark.skipif(shutil.which("cadical") is None, reason="Debian's cadical binary is not installed (.ci/run installs it)")
+def test_a_solver_binary_killed_at_its_timeout_leaves_no_formula_behind(tmp_path):
+    """The formula a solver binary reads is a temporary file; when the binary is killed at the
+    timeout, in `solve` and in an experiment run, the file goes too."""
+    from satedge.experiment.runner import read_results
+
+    hard, scratch = tmp_path / "hard.yaml", tmp_path / "tmp"
+    save_puzzle(generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), 1), hard)
+    scratch.mkdir()
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    r = subprocess.run([sys.executable, "-m", "satedge", "solve", str(hard), "--solver-cmd", "cadical -q",
+                        "--timeout", "2"], env=env, capture_output=True, text=True)
+    assert (r.returncode, r.stdout, r.stderr) == (3, f"{hard}: TIMEOUT\n", "")
+    assert list(scratch.iterdir()) == []  # before: tmpXXXXXXXX.cnf, 2 MB
+    spec = tmp_path / "spec.yaml"
+    spec.write_text('name: t\npuzzles: [hard.yaml]\nencodings: [edgecolor-corners-sym]\nsolvers: ["cmd:cadical -q"]\n'
+                    "timeout: 2\n")
+    r = subprocess.run([sys.executable, "-m", "satedge", "run", str(spec), "--out", str(tmp_path / "out")], env=env,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert [row["status"] for row in read_results(tmp_path / "out" / "results.jsonl")] == ["TIMEOUT"]
+    assert list(scratch.iterdir()) == []
 
 
 @pytest.mark.skipif(shutil.which("cadical") is None, reason="Debian's cadical binary is not installed (.ci/run installs it)")

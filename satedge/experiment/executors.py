@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Callable, Iterable
@@ -24,9 +25,15 @@ GRACE = 0.5  # seconds between a run's timeout and the kill
 def run_payload(payload: dict, timeout: float, live: set | None = None) -> dict:
     """Execute one run in its own process; always returns a result (TIMEOUT, MEMOUT, ERROR too).
     ``live``: a set that holds the process while it runs, so that the caller can kill it."""
+    with tempfile.TemporaryDirectory(prefix="satedge-run-") as scratch:  # the run's temporary files, however it ends
+        return _run_payload(payload, timeout, live, scratch)
+
+
+def _run_payload(payload: dict, timeout: float, live: set | None, scratch: str) -> dict:
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "satedge.experiment.worker"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env={**os.environ, "TMPDIR": scratch})
     if live is not None:
         live.add(proc)
     try:
