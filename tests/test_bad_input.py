@@ -227,10 +227,10 @@ def _hard_solve(tmp_path) -> tuple[subprocess.Popen, int]:
     return proc, found[0]
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGKILL])
 def test_kill_stops_the_solving_child_too(tmp_path, signum):
-    """`solve` runs its job in a child process of its own process group; `kill` (even -9) or a
-    closed terminal stops the command, and the child with it, instead of leaving it solving."""
+    """`solve` runs its job in a child process of its own process group; Ctrl-C, `kill` (even -9)
+    or a closed terminal stops the command, and the child with it, instead of leaving it solving."""
     proc, child = _hard_solve(tmp_path)
     try:
         proc.send_signal(signum)
