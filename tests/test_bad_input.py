@@ -215,7 +215,8 @@ def _hard_solve(tmp_path) -> tuple[subprocess.Popen, int]:
     hard = tmp_path / "hard.yaml"  # framed 8x8 with 9 colours
     save_puzzle(generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), seed=1), hard)
     proc = subprocess.Popen([sys.executable, "-m", "satedge", "solve", str(hard)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "TMPDIR": str(tmp_path)})  # a kill -9 leaves its temporary folder
     deadline = time.monotonic() + 60
     while not children(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -207,7 +207,8 @@ timeout: 120
 """)
     out = tmp_path / "out"
     proc = subprocess.Popen([sys.executable, "-m", "satedge", "run", str(f), "--out", str(out), "--workers", "2"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "TMPDIR": str(tmp_path)})  # a kill -9 leaves its temporary folder
     deadline = time.monotonic() + 60
     while len(worker_processes(proc.pid)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -277,7 +278,8 @@ def test_sigkill_then_resume(tmp_path):
     total = len(load_spec(f).runs)
     out = tmp_path / "out"
     proc = subprocess.Popen([sys.executable, "-m", "satedge", "run", str(f), "--out", str(out), "--workers", "1"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "TMPDIR": str(tmp_path)})  # a kill -9 leaves its temporary folder
     results = out / "results.jsonl"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
