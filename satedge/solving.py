@@ -39,7 +39,7 @@ from .symmetry import orbit
 MODES = ("solutions", "distinct", "unique")
 NON_INCREMENTAL = {"kissat404"}
 STAT_KEYS = ("conflicts", "decisions", "propagations", "restarts")
-DEFAULT_ENCODING = "support-seqcounter"
+DEFAULT_ENCODING = "edgecolor-corners"
 DEFAULT_SOLVER = "cadical195"
 
 
