@@ -186,26 +186,27 @@ def cut(t: Tables, workers: int) -> tuple[int, list[list[int]]]:
 
 
 _TABLES: Tables | None = None  # a worker process's copy, set once by _init
+_PARENT = 0  # the pid of the process that started the worker, set by _init
 
 
 def _init(t: Tables, parent: int) -> None:
     from .solving import pool_worker
 
-    global _TABLES
-    _TABLES = t
+    global _TABLES, _PARENT
+    _TABLES, _PARENT = t, parent
     pool_worker(parent)
 
 
-def _subtree(task: tuple[list[int], int | None, int]) -> list[list[int]]:
+def _subtree(task: tuple[list[int], int | None]) -> list[list[int]]:
     """A worker's task: the solutions (up to ``limit``) that extend ``prefix``; it gives up when
-    the process that started it is gone."""
-    prefix, limit, parent = task
+    the process that started it is gone (where the kernel does not end it with its parent)."""
+    prefix, limit = task
     found: list[list[int]] = []
-    for placed in run(_TABLES, prefix, len(_TABLES.ndeps) - 1, parent):
+    for placed in run(_TABLES, prefix, len(_TABLES.ndeps) - 1, _PARENT):
         found.append(placed)
         if limit is not None and len(found) >= limit:
             break
-    if os.getppid() != parent:
+    if os.getppid() != _PARENT:
         os._exit(0)  # nobody is left to take the answer
     return found
 
@@ -221,7 +222,7 @@ def parallel_search(t: Tables, workers: int, limit: int | None = None) -> Iterat
         return
     pool = multiprocessing.get_context("fork").Pool(workers, initializer=_init, initargs=(t, os.getpid()))
     try:
-        tasks = [(prefix, limit, os.getpid()) for prefix in prefixes]
+        tasks = [(prefix, limit) for prefix in prefixes]
         for found in pool.imap_unordered(_subtree, tasks):
             yield from found
     finally:
