@@ -109,16 +109,15 @@ def _job_args(args) -> dict:
             "workers": args.workers}
 
 
-def _run(path: str, memory: int | None, puzzle, *args, **kwargs):
-    """:func:`satedge.solving.run` in a child process that is killed beyond ``--memory`` (and
-    after ``--timeout``), its errors naming the puzzle file."""
+def _run(path: str, memory_mb: int | None, puzzle, *args, **kwargs):
+    """:func:`satedge.solving.run` in a child process that is killed beyond ``memory_mb``
+    (:func:`_memory_limit`) and after ``--timeout``, its errors naming the puzzle file."""
     from .solving import OutOfMemory, run
 
-    limit = _memory_limit(memory)
     try:
-        return run(puzzle, *args, memory_mb=limit, **kwargs)
+        return run(puzzle, *args, memory_mb=memory_mb, **kwargs)
     except OutOfMemory:
-        raise _beyond_memory(f"{path}: solving", limit) from None
+        raise _beyond_memory(f"{path}: solving", memory_mb) from None
     except SatedgeError as e:
         if e.path is None:
             raise SatedgeError(str(e), path) from None
@@ -127,13 +126,14 @@ def _run(path: str, memory: int | None, puzzle, *args, **kwargs):
 
 def _cmd_solve(args) -> int:
     job = _job_args(args)
+    memory = _memory_limit(args.memory)  # once: "80% of the memory available at the start"
     limit = args.limit if args.limit is not None else (None if args.all else 1)
     want_all = args.all or args.limit is not None
     color = sys.stdout.isatty() and not args.json
     status = 0
     for path in args.puzzles:
         puzzle = load_puzzle(path)
-        res = _run(path, args.memory, puzzle, "solve", modes=(args.mode,), limit=limit, **job)
+        res = _run(path, memory, puzzle, "solve", modes=(args.mode,), limit=limit, **job)
         if res.status == "TIMEOUT":
             status = 3
         elif res.status == "UNSAT":
@@ -156,12 +156,13 @@ def _cmd_count(args) -> int:
     from .solving import MODES
 
     job = _job_args(args)
+    memory = _memory_limit(args.memory)
     modes = (args.mode,) if args.mode else MODES
     status = 0
     for path in args.puzzles:
         puzzle = load_puzzle(path)
         t0 = time.perf_counter()
-        res = _run(path, args.memory, puzzle, "count", modes=modes, **job)
+        res = _run(path, memory, puzzle, "count", modes=modes, **job)
         seconds = time.perf_counter() - t0
         counts = {m: res.counts.get(m) for m in MODES}
         encoding = None if args.method == "backtrack" else "cpsat" if job["solver"] == "cpsat" else job["preset"].name
