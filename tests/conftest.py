@@ -1,4 +1,5 @@
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -72,3 +73,11 @@ def children(parent: int, command: bytes = b"") -> list[int]:
             except (OSError, ValueError, IndexError):
                 continue
     return found
+
+
+def wait_until(condition, seconds: float):
+    """Poll ``condition()`` every 0.05 s until it is true or ``seconds`` have passed; its last value."""
+    deadline = time.monotonic() + seconds
+    while not (value := condition()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return value

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PUZZLES, alive, children
+from conftest import PUZZLES, alive, children, wait_until
 from satedge.errors import SatedgeError
 from satedge.formats import save_puzzle
 from satedge.generate import Params, generate
@@ -217,10 +217,7 @@ def _hard_solve(tmp_path) -> tuple[subprocess.Popen, int]:
     proc = subprocess.Popen([sys.executable, "-m", "satedge", "solve", str(hard)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "TMPDIR": str(tmp_path)})  # a kill -9 leaves its temporary folder
-    deadline = time.monotonic() + 60
-    while not children(proc.pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    found = children(proc.pid)
+    found = wait_until(lambda: children(proc.pid), 60)
     if len(found) != 1:
         proc.kill()
     assert len(found) == 1
@@ -265,9 +262,7 @@ def test_kill_stops_crosscheck_and_its_pool(tmp_path, signum):
     proc = subprocess.Popen([sys.executable, "-m", "satedge", "crosscheck", "--examples", "300", "--workers", "2"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 60
-        while len(children(proc.pid)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: len(children(proc.pid)) >= 2, 60)
         workers = children(proc.pid)
         assert len(workers) == 2
         time.sleep(1)
@@ -276,7 +271,5 @@ def test_kill_stops_crosscheck_and_its_pool(tmp_path, signum):
     finally:
         proc.kill()
     assert (proc.returncode, out, err) == (-signum if signum == signal.SIGKILL else 128 + signum, "", "")
-    deadline = time.monotonic() + 10  # SIGKILL: the kernel ends the workers as the parent ends
-    while any(map(alive, workers)) and time.monotonic() < deadline:  # before: they waited forever on a lock
-        time.sleep(0.05)
-    assert [pid for pid in workers if alive(pid)] == []
+    wait_until(lambda: not any(map(alive, workers)), 10)  # SIGKILL: the kernel ends the workers with the parent
+    assert [pid for pid in workers if alive(pid)] == []  # before: they waited forever on a lock

@@ -10,7 +10,7 @@ from importlib.metadata import version
 
 import pytest
 
-from conftest import ROOT, alive, children
+from conftest import ROOT, alive, children, wait_until
 from satedge.experiment.report import report
 from satedge.experiment.runner import read_results, run_experiment
 from satedge.experiment.spec import load_spec, select
@@ -209,9 +209,7 @@ timeout: 120
     proc = subprocess.Popen([sys.executable, "-m", "satedge", "run", str(f), "--out", str(out), "--workers", "2"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "TMPDIR": str(tmp_path)})  # a kill -9 leaves its temporary folder
-    deadline = time.monotonic() + 60
-    while len(worker_processes(proc.pid)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: len(worker_processes(proc.pid)) >= 2, 60)
     workers = worker_processes(proc.pid)
     assert len(workers) == 2
     if signum == signal.SIGKILL:
@@ -224,9 +222,8 @@ timeout: 120
         proc.kill()
         raise
     assert proc.returncode == status, err
-    deadline = time.monotonic() + 10  # SIGKILL: the kernel kills the runs as the runner ends; a run still
-    while any(map(alive, workers)) and time.monotonic() < deadline:  # starting up sees it when it reads its payload
-        time.sleep(0.05)
+    # SIGKILL: the kernel kills the runs as the runner ends; a run still starting up sees it when it reads its payload
+    wait_until(lambda: not any(map(alive, workers)), 10)
     assert [pid for pid in workers if alive(pid)] == []  # orphans would have a new parent
     assert not (out / "results.jsonl").exists() or read_results(out / "results.jsonl") == []
 
@@ -281,11 +278,7 @@ def test_sigkill_then_resume(tmp_path):
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env={**os.environ, "TMPDIR": str(tmp_path)})  # a kill -9 leaves its temporary folder
     results = out / "results.jsonl"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if results.exists() and len(read_results(results)) >= 3:
-            break
-        time.sleep(0.05)
+    wait_until(lambda: results.exists() and len(read_results(results)) >= 3, 60)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     before = len(read_results(results))
