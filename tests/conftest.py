@@ -1,4 +1,5 @@
 import os
+import signal
 import time
 from pathlib import Path
 
@@ -81,3 +82,9 @@ def wait_until(condition, seconds: float):
     while not (value := condition()) and time.monotonic() < deadline:
         time.sleep(0.05)
     return value
+
+
+def sigint_default() -> None:
+    """``preexec_fn`` of a command a test stops with SIGINT: Ctrl-C's default for it even when the
+    suite itself runs in the background, where SIGINT is ignored and children inherit that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

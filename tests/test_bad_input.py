@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PUZZLES, alive, children, wait_until
+from conftest import PUZZLES, alive, children, sigint_default, wait_until
 from satedge.errors import SatedgeError
 from satedge.formats import save_puzzle
 from satedge.generate import Params, generate
@@ -216,6 +216,7 @@ def _hard_solve(tmp_path) -> tuple[subprocess.Popen, int]:
     save_puzzle(generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), seed=1), hard)
     proc = subprocess.Popen([sys.executable, "-m", "satedge", "solve", str(hard)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,
+                            preexec_fn=sigint_default,
                             env={**os.environ, "TMPDIR": str(tmp_path)})  # a kill -9 leaves its temporary folder
     found = wait_until(lambda: children(proc.pid), 60)
     if len(found) != 1:

@@ -10,7 +10,7 @@ from importlib.metadata import version
 
 import pytest
 
-from conftest import ROOT, alive, children, wait_until
+from conftest import ROOT, alive, children, sigint_default, wait_until
 from satedge.experiment.report import report
 from satedge.experiment.runner import read_results, run_experiment
 from satedge.experiment.spec import load_spec, select
@@ -208,6 +208,7 @@ timeout: 120
     out = tmp_path / "out"
     proc = subprocess.Popen([sys.executable, "-m", "satedge", "run", str(f), "--out", str(out), "--workers", "2"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=sigint_default,
                             env={**os.environ, "TMPDIR": str(tmp_path)})  # a kill -9 leaves its temporary folder
     wait_until(lambda: len(worker_processes(proc.pid)) >= 2, 60)
     workers = worker_processes(proc.pid)
