@@ -66,7 +66,8 @@ def read_yaml(path: Path) -> Any:
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""
-        raise SatedgeError(f"not valid YAML{where}: {getattr(e, 'problem', None) or e}", path) from None
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]  # a reader's error has no problem, two lines
+        raise SatedgeError(f"not valid YAML{where}: {problem}", path) from None
 
 
 # ---------------------------------------------------------------------------- puzzles

@@ -1,5 +1,6 @@
 """Every bad input ends with exit status 2 and one line naming the file and the problem."""
 
+import json
 import os
 import signal
 import subprocess
@@ -131,6 +132,38 @@ def test_results_file_of_something_else(run_cli, tmp_path, line):
     assert run_cli("report", tmp_path) == (2, "", f"satedge: error: {f}: line 1 is not a result row (one JSON object with id, "
                                                   "puzzle, puzzle_name, puzzle_sha256, rows, cols, encoding, solver, task, "
                                                   "repetition, timeout, status)\n")
+
+
+def _good_row() -> dict:
+    return {"id": "x", "puzzle": "p.yaml", "puzzle_name": "p", "puzzle_sha256": "0" * 64, "rows": 3, "cols": 3,
+            "encoding": "support-seqcounter", "solver": "cadical195", "task": "solve", "repetition": 0, "timeout": 5.0,
+            "status": "SAT", "encode_seconds": 0.1, "solve_seconds": 0.2, "variables": 10, "clauses": 20,
+            "stats": {"conflicts": 3}}
+
+
+@pytest.mark.parametrize("change,problem", [
+    ({"puzzle_name": ["p"]}, 'has puzzle_name ["p"], not a string'),
+    ({"rows": "3"}, 'has rows "3", not an integer'),
+    ({"repetition": True}, "has repetition true, not an integer"),
+    ({"timeout": None}, "has timeout null, not a number"),
+    ({"solve_seconds": "fast"}, 'has solve_seconds "fast", not a number'),
+    ({"status": "DONE"}, 'has status "DONE", not one of SAT, UNSAT, ENCODED, TIMEOUT, MEMOUT, ERROR'),
+    ({"stats": {}}, "has stats without a number of conflicts"),
+])
+def test_results_row_with_a_wrong_field(run_cli, tmp_path, change, problem):
+    """A hand-edited results file is a one-line error, not a traceback from deep in the report."""
+    f = tmp_path / "results.jsonl"
+    f.write_text(json.dumps(_good_row()) + "\n" + json.dumps({**_good_row(), **change}) + "\n")
+    assert run_cli("report", tmp_path, "--no-plots") == (2, "", f"satedge: error: {f}: line 2 {problem}\n")
+    f.write_text(json.dumps({**_good_row(), "clauses": None, "stats": None}) + "\n")
+    assert run_cli("report", tmp_path, "--no-plots")[0] == 0
+
+
+def test_yaml_reader_error_is_one_line(run_cli, tmp_path):
+    f = tmp_path / "x.yaml"
+    f.write_text("name: \x04\n")
+    assert run_cli("count", f) == (2, "", f"satedge: error: {f}: not valid YAML: unacceptable character #x0004: "
+                                          "special characters are not allowed\n")
 
 
 @pytest.mark.parametrize("command", [["run"], ["encode", PUZZLES / "hunde-spiel.yaml", "--encoding"]])

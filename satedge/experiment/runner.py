@@ -39,6 +39,31 @@ def row(run: Run, spec: Spec, result: dict) -> dict:
 
 ROW_KEYS = ("id", "puzzle", "puzzle_name", "puzzle_sha256", "rows", "cols", "encoding", "solver", "task", "repetition",
             "timeout", "status")
+STATUSES = ("SAT", "UNSAT", "ENCODED", "TIMEOUT", "MEMOUT", "ERROR")
+_NUMBER = (int, float)
+# the type of every field that resume and report read: those of ROW_KEYS always, the others null or absent
+FIELD_TYPES = {"id": str, "puzzle": str, "puzzle_name": str, "puzzle_sha256": str, "rows": int, "cols": int,
+               "encoding": str, "solver": str, "task": str, "repetition": int, "timeout": _NUMBER, "status": str,
+               "variables": int, "clauses": int, "literals": int, "literals_per_second": int, "dimacs_bytes": int,
+               "encode_seconds": _NUMBER, "solve_seconds": _NUMBER, "write_seconds": _NUMBER,
+               "peak_memory_mb": _NUMBER, "stats": dict}
+_KIND_NAMES = {str: "a string", int: "an integer", _NUMBER: "a number", dict: "a mapping"}
+
+
+def _row_problem(row) -> str | None:
+    """Why ``row`` (a parsed line) is not a result row of satedge's, or ``None``."""
+    if not isinstance(row, dict) or any(k not in row for k in ROW_KEYS):
+        return f"is not a result row (one JSON object with {', '.join(ROW_KEYS)})"
+    for key, kind in FIELD_TYPES.items():
+        value = row.get(key)
+        if (value is not None or key in ROW_KEYS) and (not isinstance(value, kind) or isinstance(value, bool)):
+            return f"has {key} {json.dumps(value)}, not {_KIND_NAMES[kind]}"
+    if row["status"] not in STATUSES:
+        return f"has status {json.dumps(row['status'])}, not one of {', '.join(STATUSES)}"
+    stats = row.get("stats")
+    if stats is not None and (not isinstance(stats.get("conflicts"), int) or isinstance(stats["conflicts"], bool)):
+        return "has stats without a number of conflicts"
+    return None
 
 
 def read_results(path: Path) -> list[dict]:
@@ -51,8 +76,9 @@ def read_results(path: Path) -> list[dict]:
                 row = json.loads(line)
             except json.JSONDecodeError:
                 continue
-            if not isinstance(row, dict) or any(k not in row for k in ROW_KEYS):
-                raise SatedgeError(f"line {n} is not a result row (one JSON object with {', '.join(ROW_KEYS)})", path)
+            problem = _row_problem(row)
+            if problem:
+                raise SatedgeError(f"line {n} {problem}", path)
             rows.append(row)
     return rows
 
