@@ -1,0 +1,52 @@
+"""The README keeps up with the command line: every `satedge` command in its shell blocks parses,
+and every option of every command is in it."""
+
+import re
+import shlex
+
+import pytest
+
+from conftest import ROOT
+from satedge.cli import build_parser
+from satedge.errors import SatedgeError
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def shell_commands() -> list[str]:
+    """The `satedge ...` commands of the README's ```sh blocks, continuation lines joined, comments,
+    redirections and pipes cut off."""
+    commands = []
+    for block in re.findall(r"^```sh\n(.*?)^```", README, re.S | re.M):
+        for line in block.replace("\\\n", " ").splitlines():
+            for part in re.split(r"&&|\||;", line.split(" #")[0]):
+                words = shlex.split(part.split(">")[0])
+                if words[:1] == ["satedge"]:
+                    commands.append(shlex.join(words))
+    return commands
+
+
+def subcommands() -> dict:
+    parser = build_parser()
+    return next(a for a in parser._actions if a.dest == "command").choices
+
+
+def test_the_readme_has_commands_of_every_kind():
+    assert {shlex.split(c)[1] for c in shell_commands()} == set(subcommands())
+
+
+@pytest.mark.parametrize("command", shell_commands())
+def test_every_readme_command_parses(command):
+    try:
+        build_parser().parse_args(shlex.split(command)[1:])
+    except SatedgeError as e:
+        pytest.fail(f"{command}: {e}")
+    except SystemExit as e:  # --help
+        assert e.code == 0
+
+
+def test_every_option_is_in_the_readme():
+    missing = [f"{name} {option}" for name, sub in subcommands().items() for action in sub._actions
+               if action.option_strings and action.dest != "help"
+               and not any(re.search(re.escape(o) + r"(?![\w-])", README) for o in action.option_strings)]
+    assert missing == []
