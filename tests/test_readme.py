@@ -50,3 +50,33 @@ def test_every_option_is_in_the_readme():
                if action.option_strings and action.dest != "help"
                and not any(re.search(re.escape(o) + r"(?![\w-])", README) for o in action.option_strings)]
     assert missing == []
+
+
+def test_the_python_example_runs_and_prints_what_its_comments_say(tmp_path, monkeypatch, capsys):
+    """The README's first Python block, run as written, in a folder with the project's puzzles and
+    a small stand-in for experiments/demo.yaml (the real one takes minutes)."""
+    code = re.findall(r"^```python\n(.*?)^```", README, re.S | re.M)[0]
+    (tmp_path / "puzzles").symlink_to(ROOT / "puzzles")
+    (tmp_path / "experiments").mkdir()
+    (tmp_path / "experiments" / "demo.yaml").write_text(
+        "name: demo\npuzzles: [../puzzles/hunde-spiel.yaml]\nencodings: [support-seqcounter]\n"
+        "solvers: [cadical195, glucose4]\ntask: solve\ntimeout: 60\nmemory: 4000\n")
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "README.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    checked = 0
+    for line in code.splitlines():
+        if not line.startswith("print(") or "  # " not in line:
+            continue
+        comment = line.split("  # ", 1)[1].strip()
+        if comment.endswith("(seconds vary)"):  # all but the last figure
+            expected = comment.removesuffix("(seconds vary)").split()[:-1]
+            assert any(out.split()[:len(expected)] == expected for out in printed), comment
+        elif comment[0] in "({" or comment[0].isupper():  # a printed value, not words about it
+            assert any(out.endswith(comment) for out in printed), comment
+        else:
+            continue
+        checked += 1
+    assert checked == 4
+    assert sorted(p.name for p in (tmp_path / "out" / "demo").iterdir()) == [
+        "cactus.png", "cactus.svg", "pictures", "results.jsonl", "sizes.png", "sizes.svg", "summary.csv"]
