@@ -333,13 +333,15 @@ class OutOfMemory(Exception):
 def group_memory_mb(pgid: int) -> float | None:
     """Resident memory (MB) of the processes in process group ``pgid``: a solving child, the
     backtracker's workers and solver binaries it started; ``None`` without Linux's ``/proc``.
+    With more than one process, each counts its proportional share (PSS) of the pages it shares
+    with others, so that what a forked worker shares with its parent counts once, not in both.
 
     >>> group_memory_mb(2**22 + 1) in (0.0, None)  # no such group
     True
     """
     if not os.path.exists("/proc/self/stat"):
         return None
-    pages = 0
+    rss = {}  # pid: resident pages
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
@@ -349,8 +351,20 @@ def group_memory_mb(pgid: int) -> float | None:
         except OSError:  # the process ended meanwhile
             continue
         if int(fields[2]) == pgid:  # fields: state, ppid, pgrp, ... rss (the 22nd)
-            pages += int(fields[21])
-    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+            rss[pid] = int(fields[21])
+    page_kb = os.sysconf("SC_PAGE_SIZE") / 1024
+    kb = sum((len(rss) > 1 and _pss_kb(pid)) or pages * page_kb for pid, pages in rss.items())
+    return kb / 1024
+
+
+def _pss_kb(pid: str) -> int | None:
+    """The proportional set size of process ``pid`` in kB (Linux 4.14 and later), or ``None``.
+    Reading it walks the process's page tables: about a millisecond per 100 MB."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as fh:
+            return next((int(line.split()[1]) for line in fh if line.startswith("Pss:")), None)
+    except OSError:
+        return None
 
 
 def die_with_parent(parent: int) -> None:

@@ -307,3 +307,21 @@ def test_kill_stops_crosscheck_and_its_pool(tmp_path, signum):
     assert (proc.returncode, out, err) == (-signum if signum == signal.SIGKILL else 128 + signum, "", "")
     wait_until(lambda: not any(map(alive, workers)), 10)  # SIGKILL: the kernel ends the workers with the parent
     assert [pid for pid in workers if alive(pid)] == []  # before: they waited forever on a lock
+
+
+def test_the_memory_guard_counts_pages_forked_processes_share_once():
+    """A process holding 200 MB forks two workers that only read it: the group holds about 200 MB,
+    not 600 (the sum of the three resident sizes, which the guard used to take)."""
+    if not Path("/proc/self/smaps_rollup").exists():
+        pytest.skip("reads /proc/PID/smaps_rollup")
+    from satedge.solving import group_memory_mb
+
+    code = ("import os, time\nblock = bytearray(200 * 2**20)\nblock[::4096] = b'x' * len(block[::4096])\n"
+            "for _ in range(2):\n    if os.fork() == 0:\n        break\ntime.sleep(60)\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
+    try:
+        wait_until(lambda: len(children(proc.pid)) == 2, 30)  # the block was written before the forks
+        assert 200 < group_memory_mb(proc.pid) < 260
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
