@@ -352,8 +352,10 @@ def group_memory_mb(pgid: int) -> float | None:
             continue
         if int(fields[2]) == pgid:  # fields: state, ppid, pgrp, ... rss (the 22nd)
             rss[pid] = int(fields[21])
-    page_kb = os.sysconf("SC_PAGE_SIZE") / 1024
-    kb = sum((len(rss) > 1 and _pss_kb(pid)) or pages * page_kb for pid, pages in rss.items())
+    page_kb, kb = os.sysconf("SC_PAGE_SIZE") / 1024, 0.0
+    for pid, pages in rss.items():
+        pss = _pss_kb(pid) if len(rss) > 1 else None
+        kb += pages * page_kb if pss is None else pss
     return kb / 1024
 
 

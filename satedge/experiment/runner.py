@@ -50,18 +50,22 @@ FIELD_TYPES = {"id": str, "puzzle": str, "puzzle_name": str, "puzzle_sha256": st
 _KIND_NAMES = {str: "a string", int: "an integer", _NUMBER: "a number", dict: "a mapping"}
 
 
+def _is(value, kind) -> bool:
+    return isinstance(value, kind) and not isinstance(value, bool)  # JSON's true is no number
+
+
 def _row_problem(row) -> str | None:
     """Why ``row`` (a parsed line) is not a result row of satedge's, or ``None``."""
     if not isinstance(row, dict) or any(k not in row for k in ROW_KEYS):
         return f"is not a result row (one JSON object with {', '.join(ROW_KEYS)})"
     for key, kind in FIELD_TYPES.items():
         value = row.get(key)
-        if (value is not None or key in ROW_KEYS) and (not isinstance(value, kind) or isinstance(value, bool)):
+        if (value is not None or key in ROW_KEYS) and not _is(value, kind):
             return f"has {key} {json.dumps(value)}, not {_KIND_NAMES[kind]}"
     if row["status"] not in STATUSES:
         return f"has status {json.dumps(row['status'])}, not one of {', '.join(STATUSES)}"
     stats = row.get("stats")
-    if stats is not None and (not isinstance(stats.get("conflicts"), int) or isinstance(stats["conflicts"], bool)):
+    if stats is not None and not _is(stats.get("conflicts"), int):
         return "has stats without a number of conflicts"
     return None
 
