@@ -149,6 +149,8 @@ def _good_row() -> dict:
     ({"solve_seconds": "fast"}, 'has solve_seconds "fast", not a number'),
     ({"status": "DONE"}, 'has status "DONE", not one of SAT, UNSAT, ENCODED, TIMEOUT, MEMOUT, ERROR'),
     ({"stats": {}}, "has stats without a number of conflicts"),
+    ({"status": "ENCODED", "task": "encode", "write_seconds": None}, "has status ENCODED but no write_seconds and "
+                                                                      "no dimacs_bytes"),
 ])
 def test_results_row_with_a_wrong_field(run_cli, tmp_path, change, problem):
     """A hand-edited results file is a one-line error, not a traceback from deep in the report."""

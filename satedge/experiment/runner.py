@@ -40,6 +40,7 @@ def row(run: Run, spec: Spec, result: dict) -> dict:
 ROW_KEYS = ("id", "puzzle", "puzzle_name", "puzzle_sha256", "rows", "cols", "encoding", "solver", "task", "repetition",
             "timeout", "status")
 STATUSES = ("SAT", "UNSAT", "ENCODED", "TIMEOUT", "MEMOUT", "ERROR")
+ENCODED_KEYS = ("encode_seconds", "write_seconds", "dimacs_bytes")  # what an encode task's report needs
 _NUMBER = (int, float)
 # the type of every field that resume and report read: those of ROW_KEYS always, the others null or absent
 FIELD_TYPES = {"id": str, "puzzle": str, "puzzle_name": str, "puzzle_sha256": str, "rows": int, "cols": int,
@@ -64,6 +65,9 @@ def _row_problem(row) -> str | None:
             return f"has {key} {json.dumps(value)}, not {_KIND_NAMES[kind]}"
     if row["status"] not in STATUSES:
         return f"has status {json.dumps(row['status'])}, not one of {', '.join(STATUSES)}"
+    missing = [k for k in ENCODED_KEYS if row.get(k) is None]
+    if row["status"] == "ENCODED" and missing:
+        return f"has status ENCODED but no {' and no '.join(missing)}"
     stats = row.get("stats")
     if stats is not None and not _is(stats.get("conflicts"), int):
         return "has stats without a number of conflicts"
