@@ -407,3 +407,18 @@ def test_dask_options_checked_before_anything_is_written(run_cli, tmp_path, args
     out = tmp_path / "out"
     assert run_cli("run", write_spec(tmp_path), "--out", out, *args) == (2, "", f"satedge: error: {message}\n")
     assert not out.exists()
+
+
+def test_plots_of_rows_with_partial_sizes(tmp_path):
+    """A row with clauses but no variables (hand-edited, or from a run that died) and no experiment
+    name: the size plot takes the rows that have both, the cactus plot the folder's name."""
+    pytest.importorskip("matplotlib")
+    from satedge.experiment.report import plots
+
+    rows = [{"puzzle_sha256": "a", "repetition": 0, "encoding": e, "solver": "cadical195", "status": "SAT",
+             "encode_seconds": 0.1, "solve_seconds": 1.0, "timeout": 10, "variables": v, "clauses": 50}
+            for e, v in (("support", 100), ("direct", None))]
+    files = plots(rows, tmp_path, ("support/cadical195", "direct/cadical195"))
+    assert sorted(f.name for f in files) == ["cactus.png", "cactus.svg", "scatter.png", "scatter.svg", "sizes.png",
+                                             "sizes.svg"]
+    assert b"Cactus plot: " + tmp_path.name.encode() in (tmp_path / "cactus.svg").read_bytes()

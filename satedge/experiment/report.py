@@ -120,16 +120,17 @@ def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -
     ax.set_xlabel("instances solved")
     ax.set_ylabel("time per instance (s, log scale)")
     ax.set_yscale("log")
-    ax.set_title(f"Cactus plot: {rows[0]['experiment']} (timeout {timeout:g} s)")
+    ax.set_title(f"Cactus plot: {rows[0].get('experiment', out.name)} (timeout {timeout:g} s)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="upper left")
     save(fig, "cactus")
 
-    encodings = sorted({r["encoding"] for r in rows if r.get("clauses")})
+    sized = [r for r in rows if r.get("variables") and r.get("clauses")]
+    encodings = sorted({r["encoding"] for r in sized})
     if encodings:
         fig, ax = plt.subplots(figsize=(8, 4))
-        clauses = [statistics.fmean(r["clauses"] for r in rows if r["encoding"] == e and r.get("clauses")) for e in encodings]
-        variables = [statistics.fmean(r["variables"] for r in rows if r["encoding"] == e and r.get("variables")) for e in encodings]
+        clauses = [statistics.fmean(r["clauses"] for r in sized if r["encoding"] == e) for e in encodings]
+        variables = [statistics.fmean(r["variables"] for r in sized if r["encoding"] == e) for e in encodings]
         xs = range(len(encodings))
         ax.bar([x - 0.2 for x in xs], variables, width=0.4, label="variables")
         ax.bar([x + 0.2 for x in xs], clauses, width=0.4, label="clauses")
