@@ -322,7 +322,7 @@ def test_the_memory_guard_counts_pages_forked_processes_share_once():
             "for _ in range(2):\n    if os.fork() == 0:\n        break\ntime.sleep(60)\n")
     proc = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
     try:
-        wait_until(lambda: len(children(proc.pid)) == 2, 30)  # the block was written before the forks
+        assert wait_until(lambda: len(children(proc.pid)) == 2, 30)  # the block was written before the forks
         assert 200 < group_memory_mb(proc.pid) < 260
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
