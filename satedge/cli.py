@@ -436,13 +436,18 @@ def _cmd_render(args) -> int:
         if problem is not None:
             raise SatedgeError(f"not a solution: {problem}", args.solution)
     elif args.solve:
-        from .solving import run
-
-        res = run(puzzle, "solve", method="backtrack" if puzzle.n <= 16 else "sat", limit=1)
+        method = "backtrack" if puzzle.n <= 16 else "sat"
+        res = _run(args.puzzle, _memory_limit(args.memory), puzzle, "solve", method=method, limit=1,
+                   timeout=args.timeout)
+        if res.status == "TIMEOUT":
+            print(f"{args.puzzle}: TIMEOUT after {args.timeout:g} s, nothing to draw", file=sys.stderr)
+            return 3
         if not res.solutions:
             print(f"{args.puzzle}: UNSAT, nothing to draw", file=sys.stderr)
             return 1
         solution = res.solutions[0]
+    elif args.timeout is not None or args.memory is not None:
+        raise SatedgeError(f"{'--timeout' if args.timeout is not None else '--memory'} applies to --solve only")
     if args.output in (None, "-"):
         sys.stdout.write(to_svg(puzzle, solution))
     else:
@@ -545,6 +550,8 @@ def build_parser() -> argparse.ArgumentParser:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--solution", metavar="FILE", help="a JSON or .sol solution to draw")
     g.add_argument("--solve", action="store_true", help="solve the puzzle and draw the first solution")
+    p.add_argument("--timeout", type=_seconds, metavar="SECONDS", help="with --solve: give up after this long, exit 3")
+    _add_memory(p)
     p.add_argument("-o", "--output", metavar="OUT", help="OUT.svg or OUT.png (matplotlib); default: SVG on stdout")
     p.set_defaults(func=_cmd_render)
 

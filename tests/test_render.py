@@ -78,3 +78,20 @@ def test_ascii_grid_widens_cells_for_two_digit_tiles_and_labels():
     middle = lines[2].split("|")[1:-1]
     assert middle[0] == "11  0/0  11" and middle[10] == "21 10/0  21"
     assert lines[1].split("|")[1:-1][10] == "    20     "
+
+
+def test_render_solve_stops_at_its_timeout_and_memory(run_cli, tmp_path):
+    """`render --solve` solves as `solve` does, in a child process under --timeout and --memory;
+    either ends it without a picture."""
+    from satedge.formats import save_puzzle
+    from satedge.generate import Params, generate
+
+    hard, out = tmp_path / "hard.yaml", tmp_path / "p.svg"  # framed 8x8 with 9 colours: far beyond a second
+    save_puzzle(generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), 1), hard)
+    assert run_cli("render", hard, "--solve", "--timeout", "1", "-o", out) == (
+        3, "", f"{hard}: TIMEOUT after 1 s, nothing to draw\n")
+    assert run_cli("render", hard, "--solve", "--memory", "1", "-o", out) == (
+        2, "", f"satedge: error: {hard}: solving needs more than 1 MB of memory (--memory MB to allow more)\n")
+    assert run_cli("render", hard, "--timeout", "1", "-o", out) == (
+        2, "", "satedge: error: --timeout applies to --solve only\n")
+    assert list(tmp_path.iterdir()) == [hard]
