@@ -323,13 +323,13 @@ timeout: 30
 """)
     spec = load_spec(f)
     assert len(spec.runs) == 2 and {r.solver for r in spec.runs} == {"-"}
-    run_experiment(spec, tmp_path / "out")
-    rows = {r["base"]: r for r in read_results(tmp_path / "out" / "results.jsonl")}
+    run_experiment(spec, str(tmp_path / "out"))  # the three take a str as well as a Path
+    rows = {r["base"]: r for r in read_results(str(tmp_path / "out" / "results.jsonl"))}
     assert rows["direct"]["status"] == "ENCODED"
     assert (rows["direct"]["variables"], rows["direct"]["clauses"]) == (324, 23406)
     # 18 exactly-one clauses of 36 literals; every other clause binary
     assert rows["direct"]["literals"] == 18 * 36 + 2 * (23406 - 18) and rows["direct"]["dimacs_bytes"] > 100000
-    table, _ = report(tmp_path / "out", with_plots=False)
+    table, _ = report(str(tmp_path / "out"), with_plots=False)
     lines = table.splitlines()
     assert lines[0].startswith("| puzzle | cells | encoding | status | variables | clauses | literals |")
     assert len(lines) == 4 and "| 9 | direct | ENCODED | 324 | 23,406 | 47,424 |" in lines[2]

@@ -207,8 +207,9 @@ def encode_table(rows: list[dict]) -> list[dict]:
     return out
 
 
-def report(out: Path, compare: tuple[str, str] | None = None, with_plots: bool = True) -> tuple[str, list[Path]]:
+def report(out: str | Path, compare: tuple[str, str] | None = None, with_plots: bool = True) -> tuple[str, list[Path]]:
     """The Markdown table (also ``summary.csv``) and the plots of an experiment folder."""
+    out = Path(out)
     rows = read_results(out / RESULTS)
     if not rows:
         raise SatedgeError(f"no results in {out / RESULTS}")

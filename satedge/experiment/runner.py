@@ -74,10 +74,10 @@ def _row_problem(row) -> str | None:
     return None
 
 
-def read_results(path: Path) -> list[dict]:
+def read_results(path: str | Path) -> list[dict]:
     """The complete lines of a results file (a line cut short by a kill is dropped); a line that is
     not a result row of satedge's is an error that names the file and the line."""
-    rows = []
+    path, rows = Path(path), []
     if path.exists():
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             try:
@@ -113,7 +113,7 @@ class Progress:
         self.stream.flush()
 
 
-def run_experiment(spec: Spec, out: Path, workers: int = 1, resume: bool = False, executor: str = "local",
+def run_experiment(spec: Spec, out: str | Path, workers: int = 1, resume: bool = False, executor: str = "local",
                    scheduler: str | None = None, client=None) -> int:
     """Run what is left of ``spec`` into ``out``; returns the number of runs executed.  With
     ``executor="dask"``, the runs go to ``client``, or to a client of ``scheduler`` made (before
@@ -126,6 +126,7 @@ def run_experiment(spec: Spec, out: Path, workers: int = 1, resume: bool = False
             return run_experiment(spec, out, workers, resume, executor, client=client)
         finally:
             client.close()
+    out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     path = out / RESULTS
     done_rows = read_results(path)
