@@ -49,16 +49,16 @@ def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
             tmp.write_text(data, encoding="utf-8")
 
 
-def _read_text(path: Path) -> str:
+def _read_text(path: str | Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise SatedgeError("no such file", path) from None
     except (OSError, UnicodeDecodeError) as e:
         raise SatedgeError(f"cannot read: {e.strerror if isinstance(e, OSError) else 'not UTF-8 text'}", path) from None
 
 
-def read_yaml(path: Path) -> Any:
+def read_yaml(path: str | Path) -> Any:
     """The YAML document in ``path``; a missing, unreadable or malformed file is a one-line error."""
     text = _read_text(path)
     try:

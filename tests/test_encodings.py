@@ -9,7 +9,7 @@ import time
 import pytest
 from hypothesis import assume, given, strategies as st
 
-from conftest import PUZZLES, SEEDS
+from conftest import PUZZLES, ROOT, SEEDS
 from satedge import backtrack
 from satedge.encode import CARDS, Options, bases, encode, placements, symmetry_breaking
 from satedge.encode.presets import encode_preset, presets
@@ -26,6 +26,11 @@ SEED_PUZZLES = {name: load_puzzle(PUZZLES / f"{name}.yaml") for name in SEEDS}
 def test_presets_exist():
     names = set(presets())
     assert {"direct-pairwise", "support-seqcounter", "split-ladder", "edgecolor-heule2008"} <= names
+    from satedge.encode.presets import load_preset
+
+    p = load_preset(str(ROOT / "encodings" / "split-ladder.yaml"))  # a str path as well as a Path
+    assert (p.name, p.base, p.options.as_dict()) == (
+        "split-ladder", "split", {"card": "ladder", "symmetry": "none", "redundant": False})
 
 
 def three_counts(encoded, solver):

@@ -31,7 +31,7 @@ def folder() -> Path:
     return Path(os.environ.get("SATEDGE_ENCODINGS") or Path(__file__).resolve().parents[2] / "encodings")
 
 
-def load_preset(path: Path) -> Preset:
+def load_preset(path: str | Path) -> Preset:
     data = read_yaml(path)
     if not isinstance(data, dict) or not {"name", "base"} <= set(data):
         raise SatedgeError("a preset is a mapping with at least name and base", path)
