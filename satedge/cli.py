@@ -428,6 +428,8 @@ def _cmd_report(args) -> int:
 def _cmd_render(args) -> int:
     from .render import save_picture, to_svg
 
+    if not args.solve and (args.timeout is not None or args.memory is not None):
+        raise SatedgeError(f"{'--timeout' if args.timeout is not None else '--memory'} applies to --solve only")
     puzzle = load_puzzle(args.puzzle)
     solution = None
     if args.solution:
@@ -446,8 +448,6 @@ def _cmd_render(args) -> int:
             print(f"{args.puzzle}: UNSAT, nothing to draw", file=sys.stderr)
             return 1
         solution = res.solutions[0]
-    elif args.timeout is not None or args.memory is not None:
-        raise SatedgeError(f"{'--timeout' if args.timeout is not None else '--memory'} applies to --solve only")
     if args.output in (None, "-"):
         sys.stdout.write(to_svg(puzzle, solution))
     else:

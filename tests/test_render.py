@@ -94,4 +94,6 @@ def test_render_solve_stops_at_its_timeout_and_memory(run_cli, tmp_path):
         2, "", f"satedge: error: {hard}: solving needs more than 1 MB of memory (--memory MB to allow more)\n")
     assert run_cli("render", hard, "--timeout", "1", "-o", out) == (
         2, "", "satedge: error: --timeout applies to --solve only\n")
+    assert run_cli("render", hard, "--solution", hard, "--memory", "100", "-o", out) == (
+        2, "", "satedge: error: --memory applies to --solve only\n")
     assert list(tmp_path.iterdir()) == [hard]
