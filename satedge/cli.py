@@ -82,8 +82,8 @@ def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
     if count:
         p.add_argument("--mode", choices=MODES, help="count only this (default: all three)")
     else:
-        p.add_argument("--mode", choices=MODES, default="solutions",
-                       help="with --all: every solution, one per picture, or one per picture up to turns")
+        p.add_argument("--mode", choices=MODES, help="with --all or --limit: every solution (default), one per "
+                       "picture, or one per picture up to turns")
         p.add_argument("--limit", type=_count, metavar="N", help="at most N solutions (implies --all)")
 
 
@@ -129,11 +129,13 @@ def _cmd_solve(args) -> int:
     memory = _memory_limit(args.memory)  # once: "80% of the memory available at the start"
     limit = args.limit if args.limit is not None else (None if args.all else 1)
     want_all = args.all or args.limit is not None
+    if args.mode and not want_all:
+        raise SatedgeError("--mode applies with --all or --limit")
     color = sys.stdout.isatty() and not args.json
     status = 0
     for path in args.puzzles:
         puzzle = load_puzzle(path)
-        res = _run(path, memory, puzzle, "solve", modes=(args.mode,), limit=limit, **job)
+        res = _run(path, memory, puzzle, "solve", modes=(args.mode or "solutions",), limit=limit, **job)
         if res.status == "TIMEOUT":
             status = 3
         elif res.status == "UNSAT":
@@ -326,6 +328,8 @@ def _cmd_encode(args) -> int:
     from .solving import OutOfMemory
 
     limit = _memory_limit(args.memory)
+    if args.compress and not args.all_presets:
+        raise SatedgeError("--compress applies to --all-presets; name the file .cnf.gz or .cnf.xz instead")
     if args.all_presets:
         if not args.output or args.output == "-":
             raise SatedgeError("--all-presets needs -o DIR")

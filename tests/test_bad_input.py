@@ -79,6 +79,13 @@ def test_bad_solution_files(run_cli, tmp_path):
     assert (code, err) == (2, f"satedge: error: {f}: not valid JSON: Expecting property name enclosed in double quotes at line 1\n")
 
 
+def test_compress_without_all_presets(run_cli, tmp_path):
+    out = tmp_path / "h.cnf"  # before: --compress was ignored and a plain file written
+    assert run_cli("encode", PUZZLES / "hunde-spiel.yaml", "--compress", ".gz", "-o", out) == (
+        2, "", "satedge: error: --compress applies to --all-presets; name the file .cnf.gz or .cnf.xz instead\n")
+    assert not out.exists()
+
+
 def test_bad_option_one_line(run_cli):
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--method", "magic")
     assert code == 2 and err.count("\n") == 1 and err.startswith("satedge: error: argument --method: invalid choice: 'magic'")
@@ -96,6 +103,7 @@ def test_bad_option_one_line(run_cli):
     (["--workers", "0"], "argument --workers/--cpsat-workers: must be at least 1, not 0"),
     (["--workers", "two"], "argument --workers/--cpsat-workers: expected an integer, found 'two'"),
     (["--solver", "kissat404", "--workers", "2"], "--workers applies to --method backtrack and --solver cpsat only"),
+    (["--mode", "distinct"], "--mode applies with --all or --limit"),  # before: ignored, the first solution
 ])
 def test_bad_workers(run_cli, args, message):
     code, out, err = run_cli("solve", PUZZLES / "hunde-spiel.yaml", *args)
