@@ -24,6 +24,9 @@ from .formats import load_puzzle, load_solution, save_puzzle, solution_to_json
 from .render import ascii_grid
 
 
+EXPORT_ENCODING = "edgecolor-heule2008"  # encode's default: the field's compact reference encoding
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with the project's one-line error and exit status 2."""
 
@@ -198,6 +201,8 @@ def _cmd_encodings(args) -> int:
     from .encode.presets import presets
     from .solving import OutOfMemory, call_limited
 
+    if args.memory is not None and not args.puzzle:
+        raise SatedgeError("--memory applies with --puzzle (it bounds the encoding of each preset)")
     puzzle = load_puzzle(args.puzzle) if args.puzzle else None
     limit = _memory_limit(args.memory)
     rows = []
@@ -285,12 +290,15 @@ def _cmd_crosscheck(args) -> int:
     return 0 if report.ok else 1
 
 
-def _preset_from_args(args):
+def _preset_from_args(args, default: str | None = None):
+    """The preset that --encoding, --card, --symmetry and --redundant name; without --encoding,
+    ``default`` (solve's and count's default encoding if ``None``)."""
     from .encode.presets import resolve
     from .solving import DEFAULT_ENCODING
 
     redundant = None if args.redundant is None else args.redundant == "true"
-    return resolve(args.encoding or DEFAULT_ENCODING, card=args.card, symmetry=args.symmetry, redundant=redundant)
+    return resolve(args.encoding or default or DEFAULT_ENCODING, card=args.card, symmetry=args.symmetry,
+                   redundant=redundant)
 
 
 def _output_folder(path: Path, when: str) -> None:
@@ -331,6 +339,9 @@ def _cmd_encode(args) -> int:
     if args.compress and not args.all_presets:
         raise SatedgeError("--compress applies to --all-presets; name the file .cnf.gz or .cnf.xz instead")
     if args.all_presets:
+        given = [f"--{k}" for k in ("encoding", "card", "symmetry", "redundant") if getattr(args, k) is not None]
+        if given:
+            raise SatedgeError(f"{given[0]} does not go with --all-presets, which writes every preset as it is")
         if not args.output or args.output == "-":
             raise SatedgeError("--all-presets needs -o DIR")
         out = Path(args.output)
@@ -355,7 +366,7 @@ def _cmd_encode(args) -> int:
     if len(args.puzzles) != 1:
         raise SatedgeError("encode takes one puzzle (or --all-presets with -o DIR)")
     path = args.puzzles[0]
-    preset = _preset_from_args(args)
+    preset = _preset_from_args(args, EXPORT_ENCODING)
     puzzle = load_puzzle(path)
     try:
         if args.output not in (None, "-"):
@@ -423,6 +434,8 @@ def _cmd_run(args) -> int:
 def _cmd_report(args) -> int:
     from .experiment.report import report
 
+    if args.compare and args.no_plots:
+        raise SatedgeError("--compare draws a plot; it does not go with --no-plots")
     table, files = report(Path(args.dir), tuple(args.compare) if args.compare else None, with_plots=not args.no_plots)
     print(table)
     print(f"\nsummary.csv and {len(files)} plot and picture files in {args.dir}/", file=sys.stderr)
@@ -485,7 +498,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("encode", help="export a puzzle as self-describing DIMACS CNF")
     p.add_argument("puzzles", nargs="+", metavar="PUZZLE")
-    p.add_argument("--encoding", default="edgecolor-heule2008", metavar="PRESET|BASE", help="default edgecolor-heule2008")
+    p.add_argument("--encoding", metavar="PRESET|BASE", help=f"default {EXPORT_ENCODING}")
     p.add_argument("--card")
     p.add_argument("--symmetry", choices=["none", "rotation"])
     p.add_argument("--redundant", choices=["true", "false"])

@@ -86,6 +86,19 @@ def test_compress_without_all_presets(run_cli, tmp_path):
     assert not out.exists()
 
 
+@pytest.mark.parametrize("args,message", [  # before: each option was ignored
+    (["encode", PUZZLES / "hunde-spiel.yaml", "--all-presets", "--card", "ladder", "-o", "{d}/cnf"],
+     "--card does not go with --all-presets, which writes every preset as it is"),
+    (["encode", PUZZLES / "hunde-spiel.yaml", "--all-presets", "--encoding", "support", "-o", "{d}/cnf"],
+     "--encoding does not go with --all-presets, which writes every preset as it is"),
+    (["encodings", "--memory", "100"], "--memory applies with --puzzle (it bounds the encoding of each preset)"),
+    (["report", "{d}", "--compare", "a/b", "c/d", "--no-plots"], "--compare draws a plot; it does not go with --no-plots"),
+])
+def test_options_that_do_not_go_together(run_cli, tmp_path, args, message):
+    assert run_cli(*[str(a).format(d=tmp_path) for a in args]) == (2, "", f"satedge: error: {message}\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_bad_option_one_line(run_cli):
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--method", "magic")
     assert code == 2 and err.count("\n") == 1 and err.startswith("satedge: error: argument --method: invalid choice: 'magic'")
