@@ -151,7 +151,8 @@ def _cmd_solve(args) -> int:
                 obj["solution"] = solution_to_json(puzzle, res.solutions[0])
             print(json.dumps(obj), flush=True)
         else:
-            print(f"{path}: {res.status}" + (f", {len(res.solutions)} solutions" if want_all and res.status != "TIMEOUT" else ""))
+            n = len(res.solutions)
+            print(f"{path}: {res.status}" + (f", {n} solution{'s' * (n != 1)}" if want_all and res.status != "TIMEOUT" else ""))
             for s in res.solutions:
                 print(ascii_grid(puzzle, s, color=color))
     return status

@@ -47,6 +47,10 @@ def test_count_cli_json(run_cli):
     code, out, _ = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--method", "backtrack", "--workers", "2",
                            "--mode", "unique", "--all", "--timeout", "60", "--json")
     assert code == 0 and len(json.loads(out)["solutions"]) == 2
+    hunde = PUZZLES / "hunde-spiel.yaml"
+    for args, head in ((["--all", "--mode", "unique"], "SAT, 2 solutions"), (["--limit", "1"], "SAT, 1 solution")):
+        code, out, _ = run_cli("solve", hunde, "--method", "backtrack", *args)
+        assert code == 0 and out.splitlines()[0] == f"{hunde}: {head}"
 
 
 def test_one_tough_puzzle_partial_grids():
