@@ -184,7 +184,8 @@ def _cmd_count(args) -> int:
         elif res.status == "TIMEOUT":
             print(f"{path}: TIMEOUT after {args.timeout:g} s")
         else:
-            shown = ", ".join(f"{v} {k}" for k, v in counts.items() if v is not None)
+            shown = ", ".join(f"{v} {'solution' if k == 'solutions' and v == 1 else k}"
+                              for k, v in counts.items() if v is not None)
             how = args.method if encoding is None else encoding if encoding == "cpsat" else f"{encoding}, {job['solver']}"
             print(f"{path}: {shown} ({how}, {seconds:.3f} s)", flush=True)
     return status

@@ -53,6 +53,16 @@ def test_count_cli_json(run_cli):
         assert code == 0 and out.splitlines()[0] == f"{hunde}: {head}"
 
 
+def test_count_text_line(run_cli, tmp_path):
+    f = tmp_path / "g.yaml"  # 4 solutions, the turns of one picture: 1 with the board's turns broken
+    save_puzzle(generate(Params(rows=2, cols=2, colors=6), seed=1), f)
+    code, out, _ = run_cli("count", f, "--symmetry", "rotation")
+    assert code == 0 and out.startswith(f"{f}: 1 solution, 1 distinct, 1 unique (edgecolor-corners+symmetry=rotation, "
+                                        "cadical195, ")
+    code, out, _ = run_cli("count", f, "--method", "backtrack")
+    assert code == 0 and out.startswith(f"{f}: 4 solutions, 4 distinct, 1 unique (backtrack, ")
+
+
 def test_one_tough_puzzle_partial_grids():
     """The seed's search keeps 36, 138, 470, 1350, 474, 144, 175, 28, 4 partial grids."""
     puzzle = load_puzzle(PUZZLES / "one-tough-puzzle.yaml")
