@@ -93,9 +93,7 @@ def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
 def _job_args(args) -> dict:
     from .solving import DEFAULT_SOLVER, check_solver
 
-    encoding = {"--encoding": args.encoding, "--card": args.card, "--symmetry": args.symmetry,
-                "--redundant": args.redundant}
-    given = [option for option, value in encoding.items() if value is not None]
+    given = _encoding_options(args)
     if args.method == "backtrack":
         given += [option for option, value in (("--solver", args.solver), ("--solver-cmd", args.solver_cmd)) if value]
         if given:
@@ -292,6 +290,11 @@ def _cmd_crosscheck(args) -> int:
     return 0 if report.ok else 1
 
 
+def _encoding_options(args) -> list[str]:
+    """Which of --encoding, --card, --symmetry and --redundant were given."""
+    return [f"--{k}" for k in ("encoding", "card", "symmetry", "redundant") if getattr(args, k) is not None]
+
+
 def _preset_from_args(args, default: str | None = None):
     """The preset that --encoding, --card, --symmetry and --redundant name; without --encoding,
     ``default`` (solve's and count's default encoding if ``None``)."""
@@ -341,7 +344,7 @@ def _cmd_encode(args) -> int:
     if args.compress and not args.all_presets:
         raise SatedgeError("--compress applies to --all-presets; name the file .cnf.gz or .cnf.xz instead")
     if args.all_presets:
-        given = [f"--{k}" for k in ("encoding", "card", "symmetry", "redundant") if getattr(args, k) is not None]
+        given = _encoding_options(args)
         if given:
             raise SatedgeError(f"{given[0]} does not go with --all-presets, which writes every preset as it is")
         if not args.output or args.output == "-":
