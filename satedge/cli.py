@@ -61,18 +61,22 @@ def _add_memory(p: argparse.ArgumentParser) -> None:
                    "more than this (default: 80%% of the memory available at the start)")
 
 
-def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
-    from .solving import DEFAULT_ENCODING, DEFAULT_SOLVER, MODES
-
-    p.add_argument("--method", choices=["sat", "backtrack"], default="sat",
-                   help="sat: a SAT encoding through PySAT (default); backtrack: the reference backtracker")
+def _add_encoding(p: argparse.ArgumentParser, default: str) -> None:
     p.add_argument("--encoding", metavar="PRESET|BASE",
-                   help=f"a preset from encodings/, a base encoding or a preset file (default {DEFAULT_ENCODING}); "
+                   help=f"a preset from encodings/, a base encoding or a preset file (default {default}); "
                         "see `satedge encodings`")
     p.add_argument("--card", help="exactly-one encoding: pairwise, seqcounter, ladder, totalizer, bitwise, "
                                   "sortnetwrk, cardnetwrk, mtotalizer, kmtotalizer")
     p.add_argument("--symmetry", choices=["none", "rotation"], help="break the board-rotation symmetry")
     p.add_argument("--redundant", choices=["true", "false"], help="add implied clauses")
+
+
+def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
+    from .solving import DEFAULT_ENCODING, DEFAULT_SOLVER, MODES
+
+    p.add_argument("--method", choices=["sat", "backtrack"], default="sat",
+                   help="sat: a SAT encoding through PySAT (default); backtrack: the reference backtracker")
+    _add_encoding(p, DEFAULT_ENCODING)
     p.add_argument("--solver", help=f"a PySAT solver name (default {DEFAULT_SOLVER}; see `satedge solvers`); CaDiCaL "
                    "takes options after a colon: its configurations sat and unsat, and seed=N (cadical195:sat,seed=2)")
     p.add_argument("--solver-cmd", metavar="COMMAND", help="a DIMACS solver binary instead, e.g. 'cadical -q' "
@@ -503,10 +507,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("encode", help="export a puzzle as self-describing DIMACS CNF")
     p.add_argument("puzzles", nargs="+", metavar="PUZZLE")
-    p.add_argument("--encoding", metavar="PRESET|BASE", help=f"default {EXPORT_ENCODING}")
-    p.add_argument("--card")
-    p.add_argument("--symmetry", choices=["none", "rotation"])
-    p.add_argument("--redundant", choices=["true", "false"])
+    _add_encoding(p, EXPORT_ENCODING)
     p.add_argument("-o", "--output", metavar="FILE|DIR", help="file (.cnf, .cnf.gz, .cnf.xz) or - for stdout (default)")
     p.add_argument("--all-presets", action="store_true", help="every puzzle x every preset into -o DIR, with manifest.csv")
     p.add_argument("--compress", choices=["", ".gz", ".xz"], default="", help="with --all-presets: compress each file")
