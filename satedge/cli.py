@@ -34,6 +34,10 @@ class _Parser(argparse.ArgumentParser):
         raise SatedgeError(message)
 
 
+def _solutions(n: int) -> str:
+    return f"{n} solution{'s' * (n != 1)}"
+
+
 def _count(text: str) -> int:
     """argparse type of a number of things (workers, solutions, puzzles): an integer, at least 1."""
     try:
@@ -95,7 +99,7 @@ def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
 
 
 def _job_args(args) -> dict:
-    from .solving import DEFAULT_SOLVER, check_solver
+    from .solving import DEFAULT_ENCODING, DEFAULT_SOLVER, check_solver
 
     given = _encoding_options(args)
     if args.method == "backtrack":
@@ -110,8 +114,8 @@ def _job_args(args) -> dict:
         raise SatedgeError(f"{given[0]} does not apply to --solver cpsat, which has its own model")
     if args.workers > 1 and solver != "cpsat":
         raise SatedgeError("--workers applies to --method backtrack and --solver cpsat only")
-    return {"method": "sat", "preset": _preset_from_args(args), "solver": check_solver(solver), "timeout": args.timeout,
-            "workers": args.workers}
+    return {"method": "sat", "preset": _preset_from_args(args, DEFAULT_ENCODING), "solver": check_solver(solver),
+            "timeout": args.timeout, "workers": args.workers}
 
 
 def _run(path: str, memory_mb: int | None, puzzle, *args, **kwargs):
@@ -153,8 +157,8 @@ def _cmd_solve(args) -> int:
                 obj["solution"] = solution_to_json(puzzle, res.solutions[0])
             print(json.dumps(obj), flush=True)
         else:
-            n = len(res.solutions)
-            print(f"{path}: {res.status}" + (f", {n} solution{'s' * (n != 1)}" if want_all and res.status != "TIMEOUT" else ""))
+            found = f", {_solutions(len(res.solutions))}" if want_all and res.status != "TIMEOUT" else ""
+            print(f"{path}: {res.status}{found}")
             for s in res.solutions:
                 print(ascii_grid(puzzle, s, color=color))
     return status
@@ -186,7 +190,7 @@ def _cmd_count(args) -> int:
         elif res.status == "TIMEOUT":
             print(f"{path}: TIMEOUT after {args.timeout:g} s")
         else:
-            shown = ", ".join(f"{v} {'solution' if k == 'solutions' and v == 1 else k}"
+            shown = ", ".join(_solutions(v) if k == "solutions" else f"{v} {k}"
                               for k, v in counts.items() if v is not None)
             how = args.method if encoding is None else encoding if encoding == "cpsat" else f"{encoding}, {job['solver']}"
             print(f"{path}: {shown} ({how}, {seconds:.3f} s)", flush=True)
@@ -299,15 +303,13 @@ def _encoding_options(args) -> list[str]:
     return [f"--{k}" for k in ("encoding", "card", "symmetry", "redundant") if getattr(args, k) is not None]
 
 
-def _preset_from_args(args, default: str | None = None):
+def _preset_from_args(args, default: str):
     """The preset that --encoding, --card, --symmetry and --redundant name; without --encoding,
-    ``default`` (solve's and count's default encoding if ``None``)."""
+    ``default``."""
     from .encode.presets import resolve
-    from .solving import DEFAULT_ENCODING
 
     redundant = None if args.redundant is None else args.redundant == "true"
-    return resolve(args.encoding or default or DEFAULT_ENCODING, card=args.card, symmetry=args.symmetry,
-                   redundant=redundant)
+    return resolve(args.encoding or default, card=args.card, symmetry=args.symmetry, redundant=redundant)
 
 
 def _output_folder(path: Path, when: str) -> None:
