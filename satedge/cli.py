@@ -34,8 +34,9 @@ class _Parser(argparse.ArgumentParser):
         raise SatedgeError(message)
 
 
-def _solutions(n: int) -> str:
-    return f"{n} solution{'s' * (n != 1)}"
+def _many(n: int, thing: str) -> str:
+    """'1 solution', '2 solutions': a count and its noun, in the plural unless it is one."""
+    return f"{n} {thing}{'s' * (n != 1)}"
 
 
 def _count(text: str) -> int:
@@ -157,7 +158,7 @@ def _cmd_solve(args) -> int:
                 obj["solution"] = solution_to_json(puzzle, res.solutions[0])
             print(json.dumps(obj), flush=True)
         else:
-            found = f", {_solutions(len(res.solutions))}" if want_all and res.status != "TIMEOUT" else ""
+            found = f", {_many(len(res.solutions), 'solution')}" if want_all and res.status != "TIMEOUT" else ""
             print(f"{path}: {res.status}{found}")
             for s in res.solutions:
                 print(ascii_grid(puzzle, s, color=color))
@@ -190,7 +191,7 @@ def _cmd_count(args) -> int:
         elif res.status == "TIMEOUT":
             print(f"{path}: TIMEOUT after {args.timeout:g} s")
         else:
-            shown = ", ".join(_solutions(v) if k == "solutions" else f"{v} {k}"
+            shown = ", ".join(_many(v, "solution") if k == "solutions" else f"{v} {k}"
                               for k, v in counts.items() if v is not None)
             how = args.method if encoding is None else encoding if encoding == "cpsat" else f"{encoding}, {job['solver']}"
             print(f"{path}: {shown} ({how}, {seconds:.3f} s)", flush=True)
@@ -437,7 +438,7 @@ def _cmd_run(args) -> int:
     out = Path(args.out or Path("out") / spec.name)
     n = run_experiment(spec, out, workers=args.workers, resume=args.resume, executor=args.executor,
                        scheduler=args.scheduler)
-    print(f"{spec.name}: {n} runs done, {len(spec.runs) - n} were there already; results in {out}/results.jsonl",
+    print(f"{spec.name}: {_many(n, 'run')} done, {len(spec.runs) - n} were there already; results in {out}/results.jsonl",
           file=sys.stderr)
     return 0
 

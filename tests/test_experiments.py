@@ -122,6 +122,11 @@ def test_only_runs_a_slice_and_resume_the_rest(run_cli, tmp_path):
     code, _, err = run_cli("run", f, "--out", out, "--resume")
     assert code == 0 and err.startswith("small: 4 runs done, 2 were there already")
     assert sorted(r["id"] for r in read_results(out / "results.jsonl")) == sorted(r.id for r in load_spec(f).runs)
+    rows = (out / "results.jsonl").read_text().splitlines(keepends=True)
+    (out / "results.jsonl").write_text("".join(rows[:-1]))  # a row lost: --resume runs that one again
+    code, _, err = run_cli("run", f, "--out", out, "--resume")
+    assert code == 0 and err.startswith("small: 1 run done, 5 were there already")
+    assert sorted(r["id"] for r in read_results(out / "results.jsonl")) == sorted(r.id for r in load_spec(f).runs)
 
 
 def worker_processes(parent=None):
