@@ -46,7 +46,7 @@ def test_every_readme_command_parses(command):
 
 
 def test_every_option_is_in_the_readme():
-    missing = [f"{name} {option}" for name, sub in subcommands().items() for action in sub._actions
+    missing = [f"{name} {action.option_strings[0]}" for name, sub in subcommands().items() for action in sub._actions
                if action.option_strings and action.dest != "help"
                and not any(re.search(re.escape(o) + r"(?![\w-])", README) for o in action.option_strings)]
     assert missing == []
