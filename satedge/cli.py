@@ -39,15 +39,20 @@ def _many(n: int, thing: str) -> str:
     return f"{n} {thing}{'s' * (n != 1)}"
 
 
-def _count(text: str) -> int:
-    """argparse type of a number of things (workers, solutions, puzzles): an integer, at least 1."""
+def _count(text: str, low: int = 1) -> int:
+    """argparse type of a number of things (workers, solutions, puzzles): an integer, at least ``low``."""
     try:
         n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected an integer, found {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    if n < low:
+        raise argparse.ArgumentTypeError(f"must be at least {low}, not {n}")
     return n
+
+
+def _count0(text: str) -> int:
+    """argparse type of a number of things that may be none (border colours, clues)."""
+    return _count(text, 0)
 
 
 def _seconds(text: str) -> float:
@@ -530,14 +535,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("generate", help="generate random puzzles (uniform, or planted with a known solution)")
     p.add_argument("--model", choices=["planted", "uniform"], default="planted")
-    p.add_argument("--rows", type=int, default=4)
-    p.add_argument("--cols", type=int, default=None, help="default: as many as rows")
-    p.add_argument("--colors", type=int, default=4, help="labels (identical) or patterns (complementary) inside")
-    p.add_argument("--border-colors", type=int, default=0, help="a separate label set between border cells (needs --frame)")
+    p.add_argument("--rows", type=_count, default=4)
+    p.add_argument("--cols", type=_count, default=None, help="default: as many as rows")
+    p.add_argument("--colors", type=_count, default=4, help="labels (identical) or patterns (complementary) inside")
+    p.add_argument("--border-colors", type=_count0, default=0, help="a separate label set between border cells (needs --frame)")
     p.add_argument("--matching", choices=["identical", "complementary"], default="identical")
     p.add_argument("--frame", action="store_true", help="frame label 0 on the outside (identical, grid)")
     p.add_argument("--topology", choices=["grid", "torus"], default="grid")
-    p.add_argument("--clues", type=int, default=0, metavar="N", help="clue N planted placements")
+    p.add_argument("--clues", type=_count0, default=0, metavar="N", help="clue N planted placements")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="first seed (same seed, same file)")
     p.add_argument("--count", type=_count, default=1, metavar="K", help="K puzzles, seeds S..S+K-1")
     p.add_argument("-o", "--output", metavar="DIR|FILE", help="a folder (one YAML per puzzle) or a file; default stdout")

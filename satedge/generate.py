@@ -40,10 +40,9 @@ class Params:
 def _check(p: Params) -> None:
     if p.model not in ("planted", "uniform"):
         raise SatedgeError(f"model must be planted or uniform, not {p.model!r}")
-    if p.rows < 1 or p.cols < 1 or p.colors < 1:
-        raise SatedgeError("rows, cols and colors must be at least 1")
-    if p.border_colors < 0 or p.clues < 0:
-        raise SatedgeError("border colors and clues cannot be negative")
+    for name, low in (("rows", 1), ("cols", 1), ("colors", 1), ("border_colors", 0), ("clues", 0)):
+        if getattr(p, name) < low:
+            raise SatedgeError(f"{name} must be at least {low}, not {getattr(p, name)}")
     if p.frame and (p.matching != "identical" or p.topology != "grid"):
         raise SatedgeError("a frame needs identical matching on a grid")
     if p.border_colors and not p.frame:

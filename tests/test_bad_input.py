@@ -213,6 +213,11 @@ def test_output_files_have_the_usual_permissions(run_cli, tmp_path):
     (["crosscheck", "--examples", "0"], "argument --examples: must be at least 1, not 0"),
     (["crosscheck", "--max-cells", "0"], "argument --max-cells: must be at least 1, not 0"),
     (["generate", "--count", "0"], "argument --count: must be at least 1, not 0"),
+    (["generate", "--rows", "0"], "argument --rows: must be at least 1, not 0"),
+    (["generate", "--cols", "-1"], "argument --cols: must be at least 1, not -1"),
+    (["generate", "--colors", "0"], "argument --colors: must be at least 1, not 0"),
+    (["generate", "--frame", "--border-colors", "-1"], "argument --border-colors: must be at least 0, not -1"),
+    (["generate", "--clues", "-2"], "argument --clues: must be at least 0, not -2"),
     (["run", "experiments/demo.yaml", "--workers", "-2"], "argument --workers: must be at least 1, not -2"),
 ])
 def test_counts_below_one(run_cli, args, message):
@@ -233,6 +238,10 @@ def test_bad_preset_file(run_cli, tmp_path, text, message):
 @pytest.mark.parametrize("lines,message", [
     ("puzzles: [{generate: {rows: 2, 3: 1}}]\nsolvers: cadical195\n", "unknown generate key(s) 3"),
     ("puzzles: []\nsolvers: 7\n", "unknown solver '7'; choose from "),
+    ("puzzles: [{generate: {rows: 3, colors: 0, seeds: [1]}}]\nsolvers: [cadical195]\n",
+     "generate {'rows': 3, 'colors': 0, 'seeds': [1]}: colors must be at least 1, not 0\n"),
+    ("puzzles: [{generate: {rows: 3, colors: 3, clues: -1, seeds: [1]}}]\nsolvers: [cadical195]\n",
+     "generate {'rows': 3, 'colors': 3, 'clues': -1, 'seeds': [1]}: clues must be at least 0, not -1\n"),
 ])
 def test_bad_spec_values(run_cli, tmp_path, lines, message):
     f = tmp_path / "s.yaml"
