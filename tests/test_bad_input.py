@@ -220,7 +220,7 @@ def test_output_files_have_the_usual_permissions(run_cli, tmp_path):
     (["generate", "--clues", "-2"], "argument --clues: must be at least 0, not -2"),
     (["run", "experiments/demo.yaml", "--workers", "-2"], "argument --workers: must be at least 1, not -2"),
 ])
-def test_counts_below_one(run_cli, args, message):
+def test_counts_out_of_range(run_cli, args, message):
     assert run_cli(*args) == (2, "", f"satedge: error: {message}\n")
 
 
