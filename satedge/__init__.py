@@ -4,18 +4,12 @@ The data flows one way: file -> :class:`Puzzle` -> encoding -> CNF -> solver -> 
 :class:`Solution` -> checker / counts / report.
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("satedge")
-except PackageNotFoundError:  # running from a source tree
-    __version__ = "0.1.0"
-
 from .checker import validate
 from .errors import SatedgeError
 from .formats import load_puzzle, load_solution, save_puzzle, save_solution
 from .puzzle import Adjacency, Board, Clue, Puzzle, Solution
 from .symmetry import Counts
+from .version import __version__
 
 __all__ = [
     "Adjacency", "Board", "Clue", "Counts", "Puzzle", "SatedgeError", "Solution",

@@ -12,11 +12,12 @@ and with ``workers`` processes, each solution once, in no fixed order.
 
 from __future__ import annotations
 
-from importlib.util import find_spec
 from itertools import islice
 from typing import Iterator
 
+from . import backtrack_jit
 from .errors import SatedgeError
+from .extras import available
 from .puzzle import Puzzle, Solution
 
 # the compiled search keeps a dense cells x labels x labels table; beyond this many entries the
@@ -77,10 +78,14 @@ def _solution(placed) -> Solution:
     return Solution(tuple([(o >> 2, o & 3) for o in placed]))
 
 
-def _parallel(puzzle: Puzzle, workers: int, limit: int | None) -> Iterator[Solution]:
-    from .backtrack_jit import parallel_search, tables
+def tables(puzzle: Puzzle) -> backtrack_jit.Tables:
+    """The compiled search's arrays for ``puzzle`` (:func:`satedge.backtrack_jit.tables`)."""
+    _, shown, need, checks = _neighbours(puzzle)
+    return backtrack_jit.tables(puzzle.allowed, len(puzzle.label_id), len(puzzle.tiles), shown, need, checks)
 
-    found = parallel_search(tables(puzzle), workers, limit)
+
+def _parallel(puzzle: Puzzle, workers: int, limit: int | None) -> Iterator[Solution]:
+    found = backtrack_jit.parallel_search(tables(puzzle), workers, limit)
     try:
         for placed in islice(found, limit):
             yield _solution(placed)
@@ -91,16 +96,14 @@ def _parallel(puzzle: Puzzle, workers: int, limit: int | None) -> Iterator[Solut
 def compiled_available(puzzle: Puzzle) -> bool:
     """Whether :func:`solutions` can run ``puzzle`` compiled: numba is installed and the dense
     candidate table (cells x labels x labels) has at most ``MAX_TABLE`` entries."""
-    return find_spec("numba") is not None and puzzle.rows * puzzle.cols * len(puzzle.label_id) ** 2 <= MAX_TABLE
+    return available("numba") and puzzle.rows * puzzle.cols * len(puzzle.label_id) ** 2 <= MAX_TABLE
 
 
 def _search(puzzle: Puzzle, compiled: bool | None = None) -> Iterator[Solution]:
     if compiled is None:
         compiled = puzzle.n > SMALL and compiled_available(puzzle)
     if compiled:
-        from .backtrack_jit import search, tables
-
-        yield from map(_solution, search(tables(puzzle)))
+        yield from map(_solution, backtrack_jit.search(tables(puzzle)))
         return
     order, ids, need, checks = _neighbours(puzzle)
     # per cell, a table from the labels its placed neighbours demand (one label, or a tuple of

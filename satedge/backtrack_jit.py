@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from typing import Iterator, NamedTuple
+from functools import cache
+from typing import Any, Iterator, NamedTuple
 
-import numba
-import numpy as np
+from .extras import require
+from .process import pool_worker
 
 
 # outcomes of advance()
@@ -29,7 +30,6 @@ BUDGET = 100_000_000
 SUBTREES_PER_WORKER = 256
 
 
-@numba.njit(cache=True)
 def advance(ndeps, dep_cell, dep_side, own_side, need, shown, n_labels, start, stop, cand,
             placed, pos, end, used, depth, floor, last, budget):
     """Run the search from ``depth[0]`` until the next placement of cells ``0..last`` (FOUND,
@@ -82,32 +82,36 @@ def advance(ndeps, dep_cell, dep_side, own_side, need, shown, n_labels, start, s
         end[i] = e
 
 
+@cache
+def compiled_advance():
+    """:func:`advance` compiled by numba (once per process; numba keeps the machine code on disk)."""
+    return require("numba").njit(cache=True)(advance)
+
+
 class Tables(NamedTuple):
     """The search's read-only arrays (the first ten arguments of :func:`advance`) and the number
     of tiles."""
 
-    ndeps: np.ndarray
-    dep_cell: np.ndarray
-    dep_side: np.ndarray
-    own_side: np.ndarray
-    need: np.ndarray
-    shown: np.ndarray
+    ndeps: Any
+    dep_cell: Any
+    dep_side: Any
+    own_side: Any
+    need: Any
+    shown: Any
     n_labels: int
-    start: np.ndarray
-    stop: np.ndarray
-    cand: np.ndarray
+    start: Any
+    stop: Any
+    cand: Any
     n_tiles: int
 
 
-def tables(puzzle) -> Tables:
-    """The arrays for ``puzzle``, from :func:`satedge.backtrack._neighbours`: per cell its placed
-    neighbours ``(own side, earlier cell, its side)``; per placement ``o = tile * 4 + rotation``
-    the label ids it shows on its four sides and the ids that fit them."""
-    from .backtrack import _neighbours
-
-    _, shown, need, checks = _neighbours(puzzle)
+def tables(allowed, n_labels: int, n_tiles: int, shown, need, checks) -> Tables:
+    """The arrays (numpy) for a puzzle: ``allowed``, its placements per cell; per placement ``o =
+    tile * 4 + rotation`` the label ids it ``shows`` on its four sides and those it ``needs`` next
+    door; per cell its placed neighbours ``checks`` ``(own side, earlier cell, its side)`` (see
+    :func:`satedge.backtrack.tables`)."""
+    np = require("numpy")
     n = len(checks)
-    n_labels = len(puzzle.label_id)
     width = max(len(c) for c in checks) if n else 0
     ndeps = np.array([len(c) for c in checks], np.int64)
     own_side = np.zeros((n, max(width, 1)), np.int64)
@@ -121,7 +125,7 @@ def tables(puzzle) -> Tables:
     cand: list[int] = []
     for i, cell_checks in enumerate(checks):
         index: dict[int, list[int]] = {}
-        for t, r in puzzle.allowed[i]:
+        for t, r in allowed[i]:
             o = t * 4 + r
             key = 0
             for side, _, _ in cell_checks[:2]:
@@ -134,13 +138,15 @@ def tables(puzzle) -> Tables:
     return Tables(ndeps, dep_cell, dep_side, own_side,
                   np.array([x for labels in need for x in labels] or [0], np.int64),
                   np.array([x for labels in shown for x in labels] or [0], np.int64),
-                  n_labels, start, stop, np.array(cand or [0], np.int64), len(puzzle.tiles))
+                  n_labels, start, stop, np.array(cand or [0], np.int64), n_tiles)
 
 
 def run(t: Tables, prefix: list[int], last: int, parent: int | None = None) -> Iterator[list[int]]:
     """Placements of cells ``0..last`` that extend ``prefix`` (the placements of the first
     cells), lazily, in the search order; with ``parent``, it stops early once the process with
     that id is no longer this one's parent."""
+    np = require("numpy")
+    kernel = compiled_advance()
     n = len(t.ndeps)
     placed = np.zeros(n, np.int64)
     pos = np.zeros(n, np.int64)
@@ -159,7 +165,7 @@ def run(t: Tables, prefix: list[int], last: int, parent: int | None = None) -> I
         key = key * t.n_labels + int(t.need[placed[t.dep_cell[floor, q]] * 4 + t.dep_side[floor, q]])
     pos[floor], end[floor], depth[0] = t.start[floor, key], t.stop[floor, key], floor
     while True:
-        outcome = advance(*t[:10], placed, pos, end, used, depth, floor, last, BUDGET)
+        outcome = kernel(*t[:10], placed, pos, end, used, depth, floor, last, BUDGET)
         if outcome == DONE:
             return
         if outcome == FOUND:
@@ -190,8 +196,6 @@ _PARENT = 0  # the pid of the process that started the worker, set by _init
 
 
 def _init(t: Tables, parent: int) -> None:
-    from .solving import pool_worker
-
     global _TABLES, _PARENT
     _TABLES, _PARENT = t, parent
     pool_worker(parent)

@@ -12,16 +12,26 @@ import os
 import shutil
 import signal
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 
-from . import __version__
+from . import crosscheck
 from .checker import validate
-from .errors import SatedgeError
-from .formats import load_puzzle, load_solution, save_puzzle, solution_to_json
-from .render import ascii_grid
+from .dimacs import decode_file, export
+from .encode.presets import encode_preset, presets, resolve
+from .errors import OutOfMemory, SatedgeError
+from .experiment.report import report
+from .experiment.runner import run_experiment
+from .experiment.spec import load_spec, select
+from .formats import load_puzzle, load_solution, puzzle_to_yaml, save_puzzle, solution_to_json, write_atomic
+from .generate import Params, generate
+from .jobs import DEFAULT_ENCODING, Job, Result, run
+from .process import Limits, call, default_memory_mb, scratch, sweep
+from .render import ascii_grid, save_picture, to_svg
+from .solvers import DEFAULT_SOLVER, check_solver, solver_binaries, solver_names
+from .solving import MODES
+from .version import __version__
 
 
 EXPORT_ENCODING = "edgecolor-heule2008"  # encode's default: the field's compact reference encoding
@@ -67,8 +77,9 @@ def _seconds(text: str) -> float:
 
 
 def _add_memory(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--memory", type=_count, metavar="MB", help="stop with an error when encoding or solving holds "
-                   "more than this (default: 80%% of the memory available at the start)")
+    p.add_argument("--memory", type=_count, metavar="MB", help="stop with an error (exit 2) once the job's whole "
+                   "process tree holds more than this; pages forked workers share count once (default: 80%% of "
+                   "the memory available at the start)")
 
 
 def _add_encoding(p: argparse.ArgumentParser, default: str) -> None:
@@ -82,19 +93,19 @@ def _add_encoding(p: argparse.ArgumentParser, default: str) -> None:
 
 
 def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
-    from .solving import DEFAULT_ENCODING, DEFAULT_SOLVER, MODES
-
     p.add_argument("--method", choices=["sat", "backtrack"], default="sat",
                    help="sat: a SAT encoding through PySAT (default); backtrack: the reference backtracker")
     _add_encoding(p, DEFAULT_ENCODING)
     p.add_argument("--solver", help=f"a PySAT solver name (default {DEFAULT_SOLVER}; see `satedge solvers`); CaDiCaL "
-                   "takes options after a colon: its configurations sat and unsat, and seed=N (cadical195:sat,seed=2)")
+                   "takes options after a colon: its configurations sat and unsat, and seed=N (cadical195:sat,seed=2); "
+                   "cpsat: the CP-SAT model (extra cp)")
     p.add_argument("--solver-cmd", metavar="COMMAND", help="a DIMACS solver binary instead, e.g. 'cadical -q' "
                    "(run on the exported CNF; enumeration re-runs it with blocking clauses)")
     p.add_argument("--workers", "--cpsat-workers", type=_count, default=1, metavar="N",
                    help="processes of --method backtrack (it needs the extra fast), or search workers of "
                         "--solver cpsat (default 1, for fair comparisons)")
-    p.add_argument("--timeout", type=_seconds, metavar="SECONDS", help="stop after this long: status TIMEOUT, exit 3")
+    p.add_argument("--timeout", type=_seconds, metavar="SECONDS", help="kill the job and every process it started "
+                   "after this long: status TIMEOUT, exit 3")
     _add_memory(p)
     if count:
         p.add_argument("--mode", choices=MODES, help="count only this (default: all three)")
@@ -104,44 +115,48 @@ def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
         p.add_argument("--limit", type=_count, metavar="N", help="at most N solutions (implies --all)")
 
 
-def _job_args(args) -> dict:
-    from .solving import DEFAULT_ENCODING, DEFAULT_SOLVER, check_solver
-
+def _job_fields(args) -> dict:
+    """The fields of the Job that --method, --solver, --solver-cmd, --encoding and its options,
+    --workers, --timeout and --memory give (all but the puzzle and the task); checked before any
+    puzzle is read."""
     given = _encoding_options(args)
+    limits = Limits(timeout=args.timeout, memory_mb=_memory_limit(args.memory))  # once: 80% of what is free now
     if args.method == "backtrack":
         given += [option for option, value in (("--solver", args.solver), ("--solver-cmd", args.solver_cmd)) if value]
         if given:
             raise SatedgeError(f"{given[0]} applies to --method sat only")
-        return {"method": "backtrack", "timeout": args.timeout, "workers": args.workers}
+        return {"engine": "backtrack", "limits": limits, "workers": args.workers}
     if args.solver and args.solver_cmd:
         raise SatedgeError("give --solver or --solver-cmd, not both")
-    solver = f"cmd:{args.solver_cmd}" if args.solver_cmd else args.solver or DEFAULT_SOLVER
-    if solver == "cpsat" and given:
-        raise SatedgeError(f"{given[0]} does not apply to --solver cpsat, which has its own model")
-    if args.workers > 1 and solver != "cpsat":
+    if args.solver == "cpsat":
+        if given:
+            raise SatedgeError(f"{given[0]} does not apply to --solver cpsat, which has its own model")
+        return {"engine": "cpsat", "limits": limits, "workers": args.workers}
+    if args.workers > 1:
         raise SatedgeError("--workers applies to --method backtrack and --solver cpsat only")
-    return {"method": "sat", "preset": _preset_from_args(args, DEFAULT_ENCODING), "solver": check_solver(solver),
-            "timeout": args.timeout, "workers": args.workers}
+    preset = _preset_from_args(args, DEFAULT_ENCODING)
+    if args.solver_cmd:
+        check_solver(f"cmd:{args.solver_cmd}")
+        return {"engine": "cmd", "preset": preset, "solver": args.solver_cmd, "limits": limits}
+    return {"engine": "sat", "preset": preset, "solver": check_solver(args.solver or DEFAULT_SOLVER), "limits": limits}
 
 
-def _run(path: str, memory_mb: int | None, puzzle, *args, **kwargs):
-    """:func:`satedge.solving.run` in a child process that is killed beyond ``memory_mb``
-    (:func:`_memory_limit`) and after ``--timeout``, its errors naming the puzzle file."""
-    from .solving import OutOfMemory, run
-
-    try:
-        return run(puzzle, *args, memory_mb=memory_mb, **kwargs)
-    except OutOfMemory:
-        raise _beyond_memory(f"{path}: solving", memory_mb) from None
-    except SatedgeError as e:
-        if e.path is None:
+def _run(path: str, job: Job) -> Result:
+    """:func:`satedge.jobs.run` under the job's limits; its errors are one line naming the puzzle
+    file, beyond the memory cap ``FILE: solving needs more than N MB of memory``."""
+    res = run(job)
+    if res.status in ("MEMOUT", "ERROR"):
+        try:
+            res.outcome.unwrap("solving")
+        except OutOfMemory as e:
+            raise _beyond_memory(f"{path}: solving", e.memory_mb) from None
+        except SatedgeError as e:
             raise SatedgeError(str(e), path) from None
-        raise
+    return res
 
 
 def _cmd_solve(args) -> int:
-    job = _job_args(args)
-    memory = _memory_limit(args.memory)  # once: "80% of the memory available at the start"
+    fields = _job_fields(args)
     limit = args.limit if args.limit is not None else (None if args.all else 1)
     want_all = args.all or args.limit is not None
     if args.mode and not want_all:
@@ -150,7 +165,7 @@ def _cmd_solve(args) -> int:
     status = 0
     for path in args.puzzles:
         puzzle = load_puzzle(path)
-        res = _run(path, memory, puzzle, "solve", modes=(args.mode or "solutions",), limit=limit, **job)
+        res = _run(path, Job(puzzle, "solve", modes=(args.mode or "solutions",), limit=limit, **fields))
         if res.status == "TIMEOUT":
             status = 3
         elif res.status == "UNSAT":
@@ -171,25 +186,24 @@ def _cmd_solve(args) -> int:
 
 
 def _cmd_count(args) -> int:
-    from .solving import MODES
-
-    job = _job_args(args)
-    memory = _memory_limit(args.memory)
+    fields = _job_fields(args)
     modes = (args.mode,) if args.mode else MODES
     status = 0
     for path in args.puzzles:
         puzzle = load_puzzle(path)
         t0 = time.perf_counter()
-        res = _run(path, memory, puzzle, "count", modes=modes, **job)
+        job = Job(puzzle, "count", modes=modes, **fields)
+        res = _run(path, job)
         seconds = time.perf_counter() - t0
         counts = {m: res.counts.get(m) for m in MODES}
-        encoding = None if args.method == "backtrack" else "cpsat" if job["solver"] == "cpsat" else job["preset"].name
+        encoding = {"backtrack": None, "cpsat": "cpsat"}.get(job.engine, job.preset and job.preset.name)
         if res.status == "TIMEOUT":
             status = 3
         if args.json:
             obj = {"puzzle": path, **counts, "method": args.method, "seconds": round(seconds, 6)}
             if args.method == "sat":
-                obj.update(encoding=encoding, solver=job["solver"], variables=res.variables, clauses=res.clauses)
+                obj.update(encoding=encoding, solver=job.sat_solver if job.engine != "cpsat" else "cpsat",
+                           variables=res.variables or 0, clauses=res.clauses or 0)
             if res.status == "TIMEOUT":
                 obj["status"] = "TIMEOUT"
             print(json.dumps(obj), flush=True)
@@ -198,23 +212,18 @@ def _cmd_count(args) -> int:
         else:
             shown = ", ".join(_many(v, "solution") if k == "solutions" else f"{v} {k}"
                               for k, v in counts.items() if v is not None)
-            how = args.method if encoding is None else encoding if encoding == "cpsat" else f"{encoding}, {job['solver']}"
+            how = args.method if encoding is None else encoding if encoding == "cpsat" else f"{encoding}, {job.sat_solver}"
             print(f"{path}: {shown} ({how}, {seconds:.3f} s)", flush=True)
     return status
 
 
 def _size(puzzle, preset) -> tuple[int, int]:
     """Variables and clauses of ``preset``'s formula for ``puzzle``."""
-    from .encode.presets import encode_preset
-
     e = encode_preset(puzzle, preset)
     return e.nv, len(e.cnf.clauses)
 
 
 def _cmd_encodings(args) -> int:
-    from .encode.presets import presets
-    from .solving import OutOfMemory, call_limited
-
     if args.memory is not None and not args.puzzle:
         raise SatedgeError("--memory applies with --puzzle (it bounds the encoding of each preset)")
     puzzle = load_puzzle(args.puzzle) if args.puzzle else None
@@ -225,7 +234,8 @@ def _cmd_encodings(args) -> int:
                "reference": p.reference}
         if puzzle is not None:
             try:  # each preset in a child process, so that one too big for --memory does not stop the others
-                row["variables"], row["clauses"] = call_limited(_size, (puzzle, p), memory_mb=limit)
+                outcome = call(_size, (puzzle, p), Limits(memory_mb=limit)) if limit else None
+                row["variables"], row["clauses"] = outcome.unwrap() if outcome else _size(puzzle, p)
             except OutOfMemory:
                 row["variables"] = row["clauses"] = None
                 row["memory_mb"] = limit
@@ -259,8 +269,6 @@ def _cmd_check(args) -> int:
 def _cmd_convert(args) -> int:
     puzzle = load_puzzle(args.input)
     if args.output == "-":
-        from .formats import puzzle_to_yaml
-
         sys.stdout.write(puzzle_to_yaml(puzzle))
     else:
         save_puzzle(puzzle, args.output)
@@ -268,9 +276,6 @@ def _cmd_convert(args) -> int:
 
 
 def _cmd_generate(args) -> int:
-    from .formats import puzzle_to_yaml, write_atomic
-    from .generate import Params, generate
-
     params = Params(rows=args.rows, cols=args.cols, colors=args.colors, border_colors=args.border_colors,
                     matching=args.matching, frame=args.frame, topology=args.topology, clues=args.clues, model=args.model)
     puzzles = [generate(params, seed) for seed in range(args.seed, args.seed + args.count)]
@@ -290,8 +295,6 @@ def _cmd_generate(args) -> int:
 
 
 def _cmd_crosscheck(args) -> int:
-    from . import crosscheck
-
     configs = crosscheck.default_configs(args.encodings, args.solvers)
     report = crosscheck.run(configs, examples=args.examples, seed=args.seed, max_cells=args.max_cells,
                             workers=args.workers)
@@ -312,8 +315,6 @@ def _encoding_options(args) -> list[str]:
 def _preset_from_args(args, default: str):
     """The preset that --encoding, --card, --symmetry and --redundant name; without --encoding,
     ``default``."""
-    from .encode.presets import resolve
-
     redundant = None if args.redundant is None else args.redundant == "true"
     return resolve(args.encoding or default, card=args.card, symmetry=args.symmetry, redundant=redundant)
 
@@ -326,32 +327,19 @@ def _output_folder(path: Path, when: str) -> None:
 
 
 def _memory_limit(limit_mb: int | None) -> int | None:
-    """``--memory``, by default 80% of the memory available now; ``None`` (no guard) without
-    Linux's ``/proc``."""
-    meminfo = Path("/proc/meminfo")
-    if not meminfo.exists():
-        return None
-    if limit_mb is None:
-        available = next(int(line.split()[1]) for line in meminfo.read_text().splitlines()
-                         if line.startswith("MemAvailable:"))
-        limit_mb = int(available / 1024 * 0.8)
-    return limit_mb
+    """``--memory``, by default 80% of the memory available now."""
+    return default_memory_mb() if limit_mb is None else limit_mb
 
 
 def _too_big(limit_mb: int) -> str:
     return f"needs more than {limit_mb} MB of memory (--memory MB to allow more)"
 
 
-def _beyond_memory(what: str, limit_mb: int) -> SatedgeError:
-    return SatedgeError(f"{what} {_too_big(limit_mb)}")
+def _beyond_memory(what: str, limit_mb: float) -> SatedgeError:
+    return SatedgeError(f"{what} {_too_big(int(limit_mb))}")
 
 
 def _cmd_encode(args) -> int:
-    from .dimacs import export
-    from .encode.presets import presets
-    from .formats import write_atomic
-    from .solving import OutOfMemory
-
     limit = _memory_limit(args.memory)
     if args.compress and not args.all_presets:
         raise SatedgeError("--compress applies to --all-presets; name the file .cnf.gz or .cnf.xz instead")
@@ -389,8 +377,8 @@ def _cmd_encode(args) -> int:
         if args.output not in (None, "-"):
             export(puzzle, preset, args.output, str(path), limit)
             return 0
-        with tempfile.TemporaryDirectory(prefix="satedge-") as folder:  # all or nothing on stdout too
-            tmp = Path(folder) / "formula.cnf"
+        with scratch() as folder:  # all or nothing on stdout too
+            tmp = folder / "formula.cnf"
             export(puzzle, preset, tmp, str(path), limit)
             with open(tmp, encoding="utf-8") as fh:
                 shutil.copyfileobj(fh, sys.stdout)
@@ -400,8 +388,6 @@ def _cmd_encode(args) -> int:
 
 
 def _cmd_decode(args) -> int:
-    from .dimacs import decode_file
-
     puzzle, solution, problem = decode_file(args.cnf, args.model, args.puzzle)
     if solution is None:
         print("UNSATISFIABLE")
@@ -418,8 +404,6 @@ def _cmd_decode(args) -> int:
 
 
 def _cmd_solvers(args) -> int:
-    from .solving import solver_binaries, solver_names
-
     names, binaries = solver_names(), solver_binaries()
     if args.json:
         print(json.dumps({"pysat": names, "binaries": binaries}))
@@ -432,9 +416,6 @@ def _cmd_solvers(args) -> int:
 
 
 def _cmd_run(args) -> int:
-    from .experiment.runner import run_experiment
-    from .experiment.spec import load_spec, select
-
     if args.scheduler and args.executor != "dask":
         raise SatedgeError("--scheduler applies to --executor dask only")
     spec = load_spec(args.spec)
@@ -449,8 +430,6 @@ def _cmd_run(args) -> int:
 
 
 def _cmd_report(args) -> int:
-    from .experiment.report import report
-
     if args.compare and args.no_plots:
         raise SatedgeError("--compare draws a plot; it does not go with --no-plots")
     table, files = report(Path(args.dir), tuple(args.compare) if args.compare else None, with_plots=not args.no_plots)
@@ -460,8 +439,6 @@ def _cmd_report(args) -> int:
 
 
 def _cmd_render(args) -> int:
-    from .render import save_picture, to_svg
-
     if not args.solve and (args.timeout is not None or args.memory is not None):
         raise SatedgeError(f"{'--timeout' if args.timeout is not None else '--memory'} applies to --solve only")
     puzzle = load_puzzle(args.puzzle)
@@ -472,9 +449,8 @@ def _cmd_render(args) -> int:
         if problem is not None:
             raise SatedgeError(f"not a solution: {problem}", args.solution)
     elif args.solve:
-        method = "backtrack" if puzzle.n <= 16 else "sat"
-        res = _run(args.puzzle, _memory_limit(args.memory), puzzle, "solve", method=method, limit=1,
-                   timeout=args.timeout)
+        limits = Limits(timeout=args.timeout, memory_mb=_memory_limit(args.memory))
+        res = _run(args.puzzle, Job(puzzle, engine="backtrack" if puzzle.n <= 16 else "sat", limit=1, limits=limits))
         if res.status == "TIMEOUT":
             print(f"{args.puzzle}: TIMEOUT after {args.timeout:g} s, nothing to draw", file=sys.stderr)
             return 3
@@ -548,7 +524,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="DIR|FILE", help="a folder (one YAML per puzzle) or a file; default stdout")
     p.set_defaults(func=_cmd_generate)
 
-    p = sub.add_parser("crosscheck", help="cross-check encodings x solvers against the backtracker on generated puzzles")
+    p = sub.add_parser("crosscheck", help="cross-check encodings x solvers against the backtracker on generated puzzles "
+                       "(extra test: hypothesis)")
     p.add_argument("--examples", type=_count, default=100, metavar="N", help="generated puzzles (default 100)")
     p.add_argument("--seed", type=int, default=0, metavar="S")
     p.add_argument("--encodings", nargs="+", metavar="E", help="presets or base encodings (default: every preset, "
@@ -609,6 +586,7 @@ def main(argv: list[str] | None = None) -> int:
     previous = {}
     if threading.current_thread() is threading.main_thread():
         previous = {sig: signal.signal(sig, _stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    sweep()  # the scratch folders of satedge processes that were killed before they could remove them
     try:
         return _main(argv)
     finally:

@@ -11,16 +11,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from .errors import SatedgeError
+from .checker import validate
+from .errors import EncodingError
+from .extras import require
 from .puzzle import Puzzle, Solution
 
 
 def _cp():
-    try:
-        from ortools.sat.python import cp_model
-    except ImportError:
-        raise SatedgeError("the cpsat solver needs OR-Tools: pip install 'satedge[cp]'") from None
-    return cp_model
+    return require("ortools.sat.python.cp_model")
 
 
 def build(puzzle: Puzzle):
@@ -49,10 +47,7 @@ def build(puzzle: Puzzle):
 def solutions(puzzle: Puzzle, limit: int | None = None, workers: int = 1, stats: dict | None = None,
               time_limit: float | None = None) -> Iterator[Solution]:
     """Every solution (or the first ``limit``), found by CP-SAT's solution enumeration, each checked
-    by the independent checker (:class:`satedge.solving.EncodingError` when one fails)."""
-    from .checker import validate
-    from .solving import EncodingError
-
+    by the independent checker (:class:`satedge.errors.EncodingError` when one fails)."""
     cp_model = _cp()
     m, tile, rot = build(puzzle)
     found: list[Solution] = []

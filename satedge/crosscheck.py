@@ -21,14 +21,17 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from hypothesis import HealthCheck, Phase, assume, given, seed as hseed, settings
 from pysat.formula import CNF
 
-from . import backtrack, dimacs, solving, symmetry
+from . import backtrack, cpsat, dimacs, solving, symmetry
 from .encode import CARDS, Encoded, Options, bases, symmetry_breaking
-from .encode.presets import presets
+from .encode.presets import presets, resolve
+from .errors import EncodingError
+from .extras import require
 from .formats import puzzle_to_yaml, solution_to_json
+from .process import pool_worker
 from .puzzle import Puzzle, Solution
+from .solvers import check_solver
 from .strategies import puzzles
 
 MAX_SOLUTIONS = 200  # larger solution sets are skipped: enumerating them through SAT is slow
@@ -59,11 +62,10 @@ def default_configs(encodings: list[str] | None = None, solvers: list[str] | Non
     each base encoding with every exactly-one encoding (every other one with redundant clauses),
     and each base with symmetry breaking (cadical195).  With ``encodings`` (preset or base names): each with
     each solver."""
-    from .encode.presets import resolve
-
     solvers = solvers or ["cadical195", "minisat22"]  # "cpsat" among them: the CP-SAT baseline too
     for s in solvers:
-        solving.check_solver(s)
+        if s != "cpsat":
+            check_solver(s)
     out = [Config("cpsat", "cpsat")] if "cpsat" in solvers else []
     solvers = [s for s in solvers if s != "cpsat"]
     if encodings:
@@ -111,8 +113,6 @@ def check_puzzle(puzzle: Puzzle, configs: list[Config], expected: set[Solution] 
 
         try:
             if config.solver == "cpsat":
-                from . import cpsat
-
                 got = list(cpsat.solutions(puzzle))
                 if len(got) != len(set(got)) or set(got) != expected:
                     return fail(f"{len(got)} solutions, the backtracker has {len(expected)}", got)
@@ -143,7 +143,7 @@ def check_puzzle(puzzle: Puzzle, configs: list[Config], expected: set[Solution] 
                     if n != getattr(counts, mode):
                         return fail(f"{mode} count {n}, the backtracker's is {getattr(counts, mode)}")
                     checks += 1
-        except solving.EncodingError as e:  # a decoded solution failed the checker
+        except EncodingError as e:  # a decoded solution failed the checker
             return checks, Mismatch(config, puzzle, str(e), extra=[e.solution])
     return checks, None
 
@@ -169,15 +169,17 @@ class Report:
 
 
 def _explore(configs: list[Config], examples: int, seed: int, max_cells: int) -> Report:
+    hyp = require("hypothesis")
     report = Report()
 
-    @hseed(seed)
-    @settings(max_examples=examples, database=None, deadline=None, derandomize=False,
-              phases=[Phase.generate, Phase.shrink], suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
-    @given(puzzles(max_cells=max_cells, max_rows=max_cells, max_cols=max_cells))
+    @hyp.seed(seed)
+    @hyp.settings(max_examples=examples, database=None, deadline=None, derandomize=False,
+                  phases=[hyp.Phase.generate, hyp.Phase.shrink], suppress_health_check=list(hyp.HealthCheck),
+                  report_multiple_bugs=False)
+    @hyp.given(puzzles(max_cells=max_cells, max_rows=max_cells, max_cols=max_cells))
     def prop(puzzle: Puzzle) -> None:
         expected = set(backtrack.solutions(puzzle, limit=MAX_SOLUTIONS + 1))
-        assume(len(expected) <= MAX_SOLUTIONS)
+        hyp.assume(len(expected) <= MAX_SOLUTIONS)
         checks, mismatch = check_puzzle(puzzle, configs, expected)
         if report.mismatch is None:  # count the exploration, not the shrinking
             report.examples += 1
@@ -196,13 +198,14 @@ def _explore(configs: list[Config], examples: int, seed: int, max_cells: int) ->
 def run(configs: list[Config], examples: int = 100, seed: int = 0, max_cells: int = 6, workers: int = 1) -> Report:
     """Cross-check ``configs`` on ``examples`` generated puzzles, the configurations spread over
     ``workers`` processes (each sees the same puzzles)."""
+    require("hypothesis")  # before any worker starts
     t0 = time.perf_counter()
     workers = max(1, min(workers, len(configs)))
     chunks = [configs[i::workers] for i in range(workers)]
     if workers == 1:
         reports = [_explore(chunks[0], examples, seed, max_cells)]
     else:
-        with multiprocessing.get_context("fork").Pool(workers, initializer=solving.pool_worker,
+        with multiprocessing.get_context("fork").Pool(workers, initializer=pool_worker,
                                                  initargs=(os.getpid(),)) as pool:
             reports = pool.starmap(_explore, [(c, examples, seed, max_cells) for c in chunks])
     out = Report(examples=max(r.examples for r in reports), checks=sum(r.checks for r in reports))

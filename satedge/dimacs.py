@@ -16,13 +16,19 @@ import io
 import json
 import lzma
 import os
+import sys
 from pathlib import Path
 from typing import IO, Iterable
 
-from . import __version__
-from .encode import Encoded
+from pysat.formula import CNF
+
+from .checker import validate
+from .encode import Encoded, Options, bases
+from .encode.presets import encode_preset
 from .errors import SatedgeError, cannot_write
-from .formats import atomic_output, puzzle_to_yaml
+from .formats import atomic_output, load_puzzle, puzzle_to_yaml
+from .process import Limits, call
+from .version import __version__
 
 CHUNK = 20000
 
@@ -83,16 +89,16 @@ def export(puzzle, preset, out: Path | str, puzzle_path: str | None = None,
     """Encode ``puzzle`` with ``preset`` (:class:`satedge.encode.presets.Preset`) and write the
     formula to ``out`` (as :func:`write_dimacs`); returns variables, clauses and bytes written
     (uncompressed).  With ``memory_mb``, encoding and writing run in a child process that is
-    killed once it holds more than that: :class:`satedge.solving.OutOfMemory`, nothing written."""
-    from .solving import call_limited
-
+    killed once it holds more than that (:mod:`satedge.process`): :class:`satedge.errors.OutOfMemory`,
+    nothing written."""
     with atomic_output(out) as tmp:
-        return call_limited(_encode_and_write, (puzzle, preset, tmp, out, puzzle_path), memory_mb=memory_mb)
+        if memory_mb is None:
+            return _encode_and_write(puzzle, preset, tmp, out, puzzle_path)
+        outcome = call(_encode_and_write, (puzzle, preset, tmp, out, puzzle_path), Limits(memory_mb=memory_mb))
+        return outcome.unwrap(f"encoding {preset.name}")
 
 
 def _encode_and_write(puzzle, preset, tmp: Path, out, puzzle_path) -> tuple[int, int, int]:
-    from .encode.presets import encode_preset
-
     encoded = encode_preset(puzzle, preset)
     try:
         with _open_write(tmp) as fh:
@@ -203,14 +209,6 @@ def decode_file(cnf_path, model_path, puzzle_path=None):
     """``(puzzle, solution or None for UNSAT, checker's complaint or None)`` for a model of an
     exported formula.  The puzzle comes from the header (or ``puzzle_path``) and must have the
     recorded hash; the formula is rebuilt and must match the file; the model must satisfy it."""
-    import sys
-
-    from pysat.formula import CNF
-
-    from .encode import Options, bases
-    from .checker import validate
-    from .formats import load_puzzle
-
     info = read_header(cnf_path)
     where = puzzle_path or info["puzzle"].get("path")
     if not where:

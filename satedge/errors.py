@@ -1,4 +1,12 @@
-"""The one exception type that the CLI turns into ``satedge: error: ...`` and exit status 2."""
+"""The exception types of satedge (the bottom layer: it imports nothing).
+
+* :class:`SatedgeError`: bad input (a file, an option, a spec); the CLI prints its one line as
+  ``satedge: error: ...`` and exits with status 2;
+* :class:`OutOfMemory`: a job held more than its memory cap and was stopped (bad input too: the
+  puzzle or the options ask for more than the cap allows);
+* :class:`EncodingError`: an engine gave a solution that the independent checker rejects (a bug in
+  an encoding or a solver, never the user's input).
+"""
 
 from __future__ import annotations
 
@@ -13,6 +21,25 @@ class SatedgeError(Exception):
     def __init__(self, message: str, path: object = None):
         self.path = None if path is None else str(path)
         super().__init__(message if path is None else f"{path}: {message}")
+
+
+class OutOfMemory(SatedgeError):
+    """A job held more than its memory cap and was stopped; ``memory_mb``: the cap."""
+
+    def __init__(self, message: str, memory_mb: float | None = None):
+        super().__init__(message)
+        self.memory_mb = memory_mb
+
+
+class EncodingError(RuntimeError):
+    """An encoding or engine produced a model that is not a solution (kept in ``.solution``)."""
+
+    def __init__(self, message: str, solution=None):
+        super().__init__(message)
+        self.solution = solution
+
+    def __reduce__(self):  # crosses from a solving process with its solution
+        return EncodingError, (str(self), self.solution)
 
 
 def cannot_write(e: OSError, path: object) -> SatedgeError:

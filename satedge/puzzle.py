@@ -14,7 +14,7 @@ Conventions used everywhere in satedge:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Iterator
 
@@ -174,6 +174,10 @@ class Puzzle:
     def __post_init__(self) -> None:
         _validate(self)
 
+    def __reduce__(self):  # pickled as its fields, not its caches (the board graph): jobs cross to fresh processes
+        return _rebuild, (self.rows, self.cols, self.tiles, self.matching, self.name, self.frame, self.topology,
+                          self.clues, self.planted)
+
     # ------------------------------------------------------------------ board and labels
     @cached_property
     def board(self) -> Board:
@@ -263,9 +267,11 @@ class Puzzle:
 
     def with_(self, **changes) -> "Puzzle":
         """A copy with some fields changed (validated again)."""
-        from dataclasses import replace
-
         return replace(self, **changes)
+
+
+def _rebuild(*fields) -> Puzzle:
+    return Puzzle(*fields)
 
 
 def _validate(p: Puzzle) -> None:

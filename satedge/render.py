@@ -1,7 +1,13 @@
-"""Drawing puzzles and solutions: ASCII grids for the terminal."""
+"""Drawing puzzles and solutions: ASCII grids for the terminal, SVG, and PNG through matplotlib."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from .errors import SatedgeError
+from .extras import require
+from .formats import atomic_output, write_atomic
 from .puzzle import Puzzle, Solution
 
 ANSI = ("\033[31m", "\033[32m", "\033[33m", "\033[34m", "\033[35m", "\033[36m", "\033[91m", "\033[92m",
@@ -119,8 +125,6 @@ def layout(puzzle: Puzzle, solution: Solution | None = None):
 
 def to_svg(puzzle: Puzzle, solution: Solution | None = None) -> str:
     """An SVG picture (four ``polygon`` elements per tile)."""
-    from xml.sax.saxutils import escape
-
     w, h, polygons, texts, marks = layout(puzzle, solution)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
            f"<title>{escape(puzzle.name or 'puzzle')}</title>", '<rect width="100%" height="100%" fill="white"/>']
@@ -137,19 +141,17 @@ def to_svg(puzzle: Puzzle, solution: Solution | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
+def pyplot():
+    """matplotlib's pyplot on the Agg backend, which needs no screen (extra ``plot``)."""
+    require("matplotlib").use("Agg")
+    return require("matplotlib.pyplot")
+
+
 def to_png(puzzle: Puzzle, solution: Solution | None, path) -> None:
     """The same picture as a PNG through matplotlib (extra ``plot``), two pixels per layout unit."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        from matplotlib.patches import Polygon, Rectangle
-        import matplotlib.patheffects as pe
-    except ImportError:
-        from .errors import SatedgeError
-
-        raise SatedgeError("PNG pictures need matplotlib: pip install 'satedge[plot]'") from None
+    plt = pyplot()
+    patches, pe = require("matplotlib.patches"), require("matplotlib.patheffects")
+    Polygon, Rectangle = patches.Polygon, patches.Rectangle
     w, h, polygons, texts, marks = layout(puzzle, solution)
     dpi = 100 * PNG_SCALE
     fig = plt.figure(figsize=(w / 100, h / 100), dpi=dpi)
@@ -170,11 +172,6 @@ def to_png(puzzle: Puzzle, solution: Solution | None, path) -> None:
 
 def save_picture(puzzle: Puzzle, solution: Solution | None, path) -> None:
     """``.svg`` written directly, ``.png`` through matplotlib; nothing half-written on failure."""
-    from pathlib import Path
-
-    from .errors import SatedgeError
-    from .formats import atomic_output, write_atomic
-
     path = Path(path)
     if path.suffix == ".svg":
         write_atomic(path, to_svg(puzzle, solution))

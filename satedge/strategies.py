@@ -13,19 +13,27 @@ small boards, few labels, unshuffled tiles and no turns.
 
 from __future__ import annotations
 
-from hypothesis import strategies as st
-
+from .extras import require
 from .formats import puzzle_to_yaml
 from .generate import Params, build
 from .puzzle import Puzzle, Solution
 
 
-@st.composite
-def puzzles(draw, max_rows: int = 3, max_cols: int = 3, max_cells: int = 6, max_colors: int = 3,
+def _st():
+    """hypothesis's strategies (extra ``test``)."""
+    return require("hypothesis.strategies")
+
+
+def puzzles(max_rows: int = 3, max_cols: int = 3, max_cells: int = 6, max_colors: int = 3,
             matchings=("complementary", "identical"), topologies=("grid", "torus"),
-            models=("planted", "uniform"), clues: bool = True) -> Puzzle:
+            models=("planted", "uniform"), clues: bool = True):
     """Puzzles from 1x1 up to ``max_rows x max_cols`` (at most ``max_cells`` cells): grid or torus,
     framed or not, both matching rules, planted or uniform, duplicate tiles, clues."""
+    return _st().composite(_puzzle)(max_rows, max_cols, max_cells, max_colors, matchings, topologies, models, clues)
+
+
+def _puzzle(draw, max_rows, max_cols, max_cells, max_colors, matchings, topologies, models, clues) -> Puzzle:
+    st = _st()
     rows = draw(st.integers(1, max_rows))
     cols = draw(st.integers(1, max(1, min(max_cols, max_cells // rows))))
     matching = draw(st.sampled_from(matchings))
@@ -41,16 +49,15 @@ def puzzles(draw, max_rows: int = 3, max_cols: int = 3, max_cells: int = 6, max_
     return build(params, lambda k: draw(st.integers(0, k - 1)), name)
 
 
-@st.composite
-def solved_puzzles(draw, **kwargs) -> tuple[Puzzle, Solution]:
+def solved_puzzles(**kwargs):
     """A planted puzzle and its planted solution."""
-    p = draw(puzzles(models=("planted",), **kwargs))
-    return p, p.planted
+    return puzzles(models=("planted",), **kwargs).map(lambda p: (p, p.planted))
 
 
-def solutions(puzzle: Puzzle) -> st.SearchStrategy[Solution]:
+def solutions(puzzle: Puzzle):
     """Any assignment of ``(tile, rotation)`` to the cells, valid or not (each tile once)."""
     n = puzzle.n
+    st = _st()
     return st.builds(lambda perm, rots: Solution(tuple(zip(perm, rots))),
                      st.permutations(range(n)), st.lists(st.integers(0, 3), min_size=n, max_size=n))
 
@@ -72,9 +79,12 @@ def _first_tile(text: str, change) -> str:
     return text[:start] + change(text[start:end]) + text[end:]
 
 
-@st.composite
-def malformed_puzzle_files(draw) -> tuple[str, str]:
+def malformed_puzzle_files():
     """``(YAML text, part of the expected error message)`` for a puzzle file broken in one way."""
-    p = draw(puzzles(models=("planted",), clues=False))
-    what, change, message = draw(st.sampled_from(_BREAKS))
-    return change(puzzle_to_yaml(p.with_(planted=None))), message
+    st = _st()
+
+    def broken(args) -> tuple[str, str]:
+        p, (what, change, message) = args
+        return change(puzzle_to_yaml(p.with_(planted=None))), message
+
+    return st.tuples(puzzles(models=("planted",), clues=False), st.sampled_from(_BREAKS)).map(broken)

@@ -257,11 +257,11 @@ def _die() -> None:
 def test_a_solving_process_that_dies_is_a_one_line_error(run_cli):
     """With --timeout the job runs in a child process; when it dies (the kernel's OOM killer sends
     signal 9) the command names the puzzle and the signal instead of printing a traceback."""
-    from satedge.solving import call_limited
+    from satedge.process import Limits, call
 
     with pytest.raises(SatedgeError, match=r"^the solving process died \(killed by signal 9, perhaps by the kernel "
                                            r"for lack of memory\)$"):
-        call_limited(_die, (), 10)
+        call(_die, (), Limits(timeout=10)).unwrap()
     hunde = PUZZLES / "hunde-spiel.yaml"
     assert run_cli("count", hunde, "--solver-cmd", "false", "--timeout", "10") == (
         2, "", f"satedge: error: {hunde}: solver command 'false' exited with 1: ['no output']\n")
@@ -341,14 +341,14 @@ def test_the_memory_guard_counts_pages_forked_processes_share_once():
     not 600 (the sum of the three resident sizes, which the guard used to take)."""
     if not Path("/proc/self/smaps_rollup").exists():
         pytest.skip("reads /proc/PID/smaps_rollup")
-    from satedge.solving import group_memory_mb
+    from satedge.process import tree, tree_memory_mb
 
     code = ("import os, time\nblock = bytearray(200 * 2**20)\nblock[::4096] = b'x' * len(block[::4096])\n"
             "for _ in range(2):\n    if os.fork() == 0:\n        break\ntime.sleep(60)\n")
     proc = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
     try:
         assert wait_until(lambda: len(children(proc.pid)) == 2, 30)  # the block was written before the forks
-        assert 200 < group_memory_mb(proc.pid) < 260
+        assert 200 < tree_memory_mb(tree(proc.pid)) < 260
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()

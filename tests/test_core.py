@@ -223,7 +223,7 @@ def test_compiled_search_on_a_3x4_torus_checks_third_and_fourth_neighbours(monke
 def test_subtrees_of_the_cut_give_the_whole_search_in_order(puzzle, workers):
     # the parallel search's unit of work: searched one after another in the cut's order, the
     # subtrees give exactly the sequential search
-    t = backtrack_jit.tables(puzzle)
+    t = backtrack.tables(puzzle)
     depth, prefixes = backtrack_jit.cut(t, workers)
     assert all(len(p) == depth for p in prefixes)
     joined = (s for p in prefixes for s in backtrack_jit.run(t, p, puzzle.n - 1))
@@ -233,7 +233,7 @@ def test_subtrees_of_the_cut_give_the_whole_search_in_order(puzzle, workers):
 def test_workers_find_every_solution_once(monkeypatch):
     p = generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)
     monkeypatch.setattr(backtrack_jit, "SUBTREES_PER_WORKER", 30)
-    depth, prefixes = backtrack_jit.cut(backtrack_jit.tables(p), 2)
+    depth, prefixes = backtrack_jit.cut(backtrack.tables(p), 2)
     assert (depth, len(prefixes)) == (2, 630)  # 48 placements of the first cell are too few
     found = list(backtrack.solutions(p, workers=2))
     assert len(found) == 4224 and set(found) == set(backtrack.solutions(p))
@@ -309,6 +309,6 @@ def test_small_boards_skip_loading_the_compiled_search():
     """Up to 9 cells the pure-Python loop runs by default (loading numba costs more than the search)."""
     code = ("import sys; from satedge import backtrack; from satedge.formats import load_puzzle; "
             f"n = sum(1 for _ in backtrack.solutions(load_puzzle({str(PUZZLES / 'hunde-spiel.yaml')!r}))); "
-            "print(n, 'satedge.backtrack_jit' in sys.modules)")
+            "print(n, 'numba' in sys.modules)")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert (r.returncode, r.stdout) == (0, "16 False\n")

@@ -279,10 +279,10 @@ def test_first_solve_has_no_assumption():
 
 def test_stats_reported_only_by_solvers_that_give_them():
     """Kissat exposes no statistics: its runs say so instead of claiming 0 conflicts."""
-    from satedge.solving import run
+    from satedge.jobs import Job, run
 
     puzzle = SEED_PUZZLES["hunde-spiel"]
-    cadical, kissat = run(puzzle, solver="cadical195"), run(puzzle, solver="kissat404")
+    cadical, kissat = run(Job(puzzle, solver="cadical195")), run(Job(puzzle, solver="kissat404"))
     assert (cadical.status, kissat.status) == ("SAT", "SAT")
     assert cadical.stats.reported and cadical.stats.counters["decisions"] > 0
     assert not kissat.stats.reported and kissat.stats.counters == dict.fromkeys(("conflicts", "decisions",
@@ -319,7 +319,8 @@ def test_solver_options_configure_cadical():
     same first search as a PySAT solver configured by hand, and another than the default's."""
     from pysat.solvers import Solver
 
-    from satedge.solving import CADICAL_CONFIGS, Stats, solve
+    from satedge.solvers import CADICAL_CONFIGS
+    from satedge.solving import Stats, solve
 
     puzzle = generate(Params(rows=7, cols=7, colors=10, border_colors=3, frame=True), 2)
     encoded = encode(puzzle, "edgecolor", Options(card="seqcounter"))

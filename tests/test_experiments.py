@@ -132,7 +132,7 @@ def test_only_runs_a_slice_and_resume_the_rest(run_cli, tmp_path):
 def worker_processes(parent=None):
     """Run processes started by ``parent`` (default: this test process; other experiments may run
     on the machine)."""
-    return children(parent or os.getpid(), b"satedge.experiment.worker")
+    return children(parent or os.getpid(), b"satedge.process import fresh_main")
 
 
 def test_timeout_kills_run(tmp_path):
@@ -178,22 +178,21 @@ timeout: 10
     assert (summary["solved"], summary["variables"], summary["clauses"]) == (0, encoded.nv, len(encoded.cnf.clauses))
 
 
-def test_a_run_that_fails_while_solving_keeps_its_formula_size(monkeypatch, capsys):
-    import io
+def test_a_run_that_fails_while_solving_keeps_its_formula_size(monkeypatch):
+    """A run that runs out of memory after it has encoded its formula is MEMOUT with the formula's
+    size: what the job noted before the solver started survives its end."""
+    from satedge import jobs
+    from satedge.formats import load_puzzle
+    from satedge.process import Limits
 
-    from satedge.experiment import worker
-
-    def execute(payload, on_encoded):
-        on_encoded({"status": worker.SOLVING, "variables": 7, "clauses": 11, "encode_seconds": 0.5})
+    def engine(job, note):
+        note({"variables": 7, "clauses": 11, "encode_seconds": 0.5})
         raise MemoryError
 
-    monkeypatch.setattr(worker, "execute", execute)
-    monkeypatch.setattr(worker.resource, "setrlimit", lambda *args: None)
-    monkeypatch.setattr(sys, "stdin", io.StringIO('{"memory_mb": 100}'))
-    worker.main()
-    first, last = map(json.loads, capsys.readouterr().out.splitlines())
-    assert first == {"status": "SOLVING", "variables": 7, "clauses": 11, "encode_seconds": 0.5}
-    assert (last["status"], last["variables"], last["clauses"], last["encode_seconds"]) == ("MEMOUT", 7, 11, 0.5)
+    monkeypatch.setattr(jobs, "_sat", engine)  # the forked child runs it
+    res = jobs.run(jobs.Job(load_puzzle(ROOT / "puzzles" / "hunde-spiel.yaml"), limits=Limits(timeout=30)))
+    assert (res.status, res.variables, res.clauses, res.encode_seconds) == ("MEMOUT", 7, 11, 0.5)
+    assert res.error == "out of memory (MemoryError)"
 
 
 @pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -9)])
@@ -235,10 +234,13 @@ timeout: 120
 
 
 def test_a_run_that_starts_while_the_others_are_killed_is_killed_too(tmp_path, monkeypatch):
+    """Stopping the runner while a run is about to start: that run never starts (or is killed at
+    once), instead of solving on to its timeout."""
+    from satedge import process
     from satedge.experiment import executors
-    from satedge.experiment.runner import payload
     from satedge.formats import save_puzzle
     from satedge.generate import Params, generate
+    from satedge.process import Limits
 
     save_puzzle(generate(Params(rows=7, cols=7, colors=8, border_colors=3, frame=True), seed=1), tmp_path / "hard.yaml")
     f = write_spec(tmp_path, """name: race
@@ -249,30 +251,32 @@ timeout: 120
 """)
     (tmp_path / "demo.yaml").write_text((ROOT / "puzzles" / "hunde-spiel.yaml").read_text())
     spec = load_spec(f)
-    jobs = [(r.id, payload(r, spec)) for r in sorted(spec.runs, key=lambda r: "hard" in r.puzzle_path)]
-    run_payload, hard, started = executors.run_payload, jobs[1][1], []
-    popen = subprocess.Popen
+    limits = Limits(timeout=spec.timeout)
+    jobs = [(r.id, r.job(limits)) for r in sorted(spec.runs, key=lambda r: "hard" in r.puzzle_path)]
+    run_one, hard, started = executors.run_one, jobs[1][1], []
+    child = process._Child
 
-    def late_run(payload, *args):  # the hard run starts after the easy one has ended
-        if payload is hard:
+    def late_run(job, *args):  # the hard run starts after the easy one has ended
+        if job is hard:
             time.sleep(3)
-        return run_payload(payload, *args)
+        return run_one(job, *args)
 
-    def recorded_popen(*args, **kwargs):
-        started.append(popen(*args, **kwargs))
-        return started[-1]
+    class RecordedChild(child):  # a run's process, as it starts
+        def __init__(self, fn, args, *rest):
+            started.append(args[0])
+            super().__init__(fn, args, *rest)
 
     def done(rid, result):
         raise RuntimeError("stop")
 
-    monkeypatch.setattr(executors, "run_payload", late_run)
-    monkeypatch.setattr(executors.subprocess, "Popen", recorded_popen)
+    monkeypatch.setattr(executors, "run_one", late_run)
+    monkeypatch.setattr(process, "_Child", RecordedChild)
     t0 = time.monotonic()
     with pytest.raises(RuntimeError, match="stop"):
-        executors.run_local(jobs, spec.timeout, 2, done)
-    assert len(started) == 2
-    assert started[-1].returncode == -signal.SIGKILL
+        executors.run_local(jobs, 2, done)
+    assert started == [jobs[0][1]]  # the hard run never started
     assert time.monotonic() - t0 < 60  # before: the hard run went on to its timeout of 120 s
+    assert worker_processes() == []
 
 
 def test_sigkill_then_resume(tmp_path):
@@ -308,7 +312,7 @@ def test_dask_same_rows_as_local(tmp_path):
                                "--executor", "dask", "--scheduler", cluster.scheduler_address],
                               capture_output=True, text=True)
         assert code.returncode == 0, code.stderr
-    timing = {"encode_seconds", "solve_seconds", "wall_seconds", "peak_memory_mb", "stats", "solver_calls"}
+    timing = {"encode_seconds", "solve_seconds", "wall_seconds", "cpu_seconds", "peak_memory_mb", "stats", "solver_calls"}
 
     def strip(rows):
         return sorted((json.dumps({k: v for k, v in r.items() if k not in timing}, sort_keys=True) for r in rows))

@@ -30,7 +30,7 @@ Source
 from __future__ import annotations
 
 from ..puzzle import Puzzle
-from . import Encoded, Options
+from .core import Encoded, Options
 from .onehot import conflicts, placement_formula, supports
 
 

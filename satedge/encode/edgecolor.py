@@ -49,7 +49,7 @@ from itertools import product
 from pysat.formula import IDPool
 
 from ..puzzle import Puzzle, Solution
-from . import Encoded, Options, make_cnf, exactly_one, placements, true_set
+from .core import Encoded, Options, make_cnf, exactly_one, placements, true_set
 
 TRUE, FALSE = object(), object()
 

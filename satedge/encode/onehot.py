@@ -7,7 +7,7 @@ from typing import Callable
 from pysat.formula import IDPool
 
 from ..puzzle import Puzzle, Solution
-from . import Encoded, Options, make_cnf, exactly_one, placements, true_set
+from .core import Encoded, Options, make_cnf, exactly_one, placements, true_set
 
 
 def placement_formula(puzzle: Puzzle, options: Options, base: str, adjacency: Callable) -> Encoded:

@@ -39,7 +39,7 @@ from __future__ import annotations
 from pysat.formula import IDPool
 
 from ..puzzle import Puzzle, Solution
-from . import Encoded, Options, make_cnf, at_most_one, exactly_one, placements, true_set
+from .core import Encoded, Options, make_cnf, at_most_one, exactly_one, placements, true_set
 
 
 def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:

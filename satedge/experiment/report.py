@@ -13,8 +13,10 @@ import io
 import statistics
 from pathlib import Path
 
+from .. import backtrack
 from ..errors import SatedgeError
-from ..formats import atomic_output, write_atomic
+from ..formats import atomic_output, load_puzzle, write_atomic
+from ..render import pyplot, save_picture
 from .runner import RESULTS, read_results
 
 SOLVED = ("SAT", "UNSAT", "ENCODED")
@@ -93,13 +95,7 @@ def write_csv(summary: list[dict], path: Path, columns: list[str] = COLUMNS) -> 
 
 def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -> list[Path]:
     """Cactus, size and (with ``compare``) scatter plots as PNG and SVG; the files written."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise SatedgeError("plots need matplotlib: pip install 'satedge[plot]'") from None
+    plt = pyplot()
     written: list[Path] = []
 
     def save(fig, stem: str) -> None:
@@ -165,10 +161,6 @@ def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -
 def pictures(rows: list[dict], out: Path, with_png: bool) -> list[Path]:
     """The first solution of every small puzzle file in the experiment (the seed puzzles among them),
     drawn into ``out/pictures/``."""
-    from .. import backtrack
-    from ..formats import load_puzzle
-    from ..render import save_picture
-
     written = []
     for path in sorted({r["puzzle"] for r in rows if not r["puzzle"].startswith("generated:")}):
         if not Path(path).exists() or not any(r["puzzle"] == path and r["status"] == "SAT" for r in rows):

@@ -8,22 +8,16 @@ from __future__ import annotations
 
 import json
 import os
-import sys
-import time
 from pathlib import Path
 
 from ..errors import SatedgeError
-from ..formats import puzzle_to_yaml, write_atomic
+from ..formats import write_atomic
+from ..process import Limits
+from ..progress import progress_bar
 from .executors import connect, run_dask, run_local
 from .spec import Run, Spec
 
 RESULTS = "results.jsonl"
-
-
-def payload(run: Run, spec: Spec) -> dict:
-    return {"puzzle_yaml": puzzle_to_yaml(run.puzzle.with_(planted=None)), "encoding": run.preset.name,
-            "base": run.preset.base, "options": run.preset.options.as_dict(), "solver": run.solver,
-            "task": run.task, "mode": run.mode, "memory_mb": spec.memory}
 
 
 def row(run: Run, spec: Spec, result: dict) -> dict:
@@ -91,28 +85,6 @@ def read_results(path: str | Path) -> list[dict]:
     return rows
 
 
-class Progress:
-    """done/total and ETA on stderr, only when stderr is a terminal."""
-
-    def __init__(self, total: int, stream=None):
-        # sys.stderr looked up now, not when the module was imported (it may have been replaced since)
-        self.total, self.done, self.t0, self.stream = total, 0, time.monotonic(), stream or sys.stderr
-        self.live = self.stream.isatty()
-
-    def step(self) -> None:
-        self.done += 1
-        if not self.live:
-            return
-        elapsed = time.monotonic() - self.t0
-        eta = elapsed / self.done * (self.total - self.done) if self.done else 0
-        width = 30
-        fill = int(width * self.done / max(1, self.total))
-        self.stream.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {self.done}/{self.total} ETA {int(eta) // 60}:{int(eta) % 60:02d} ")
-        if self.done == self.total:
-            self.stream.write("\n")
-        self.stream.flush()
-
-
 def run_experiment(spec: Spec, out: str | Path, workers: int = 1, resume: bool = False, executor: str = "local",
                    scheduler: str | None = None, client=None) -> int:
     """Run what is left of ``spec`` into ``out``; returns the number of runs executed.  With
@@ -139,17 +111,17 @@ def run_experiment(spec: Spec, out: str | Path, workers: int = 1, resume: bool =
     finished = {r.get("id") for r in done_rows}
     todo = [r for r in spec.runs if r.id not in finished]
     by_id = {r.id: r for r in todo}
-    progress = Progress(len(todo))
-    with open(path, "a", encoding="utf-8") as fh:
+    with open(path, "a", encoding="utf-8") as fh, progress_bar(len(todo), spec.name, "run") as bar:
         def done(rid: str, result: dict) -> None:
             fh.write(json.dumps(row(by_id[rid], spec, result)) + "\n")
             fh.flush()
             os.fsync(fh.fileno())
-            progress.step()
+            bar.update()
 
-        jobs = [(r.id, payload(r, spec)) for r in todo]
+        limits = Limits(timeout=spec.timeout, memory_mb=spec.memory)
+        jobs = [(r.id, r.job(limits)) for r in todo]
         if executor == "dask":
-            run_dask(jobs, spec.timeout, client, done)
+            run_dask(jobs, client, done)
         else:
-            run_local(jobs, spec.timeout, workers, done)
+            run_local(jobs, workers, done)
     return len(todo)

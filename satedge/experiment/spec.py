@@ -37,8 +37,10 @@ from ..errors import SatedgeError
 from ..dimacs import puzzle_hash
 from ..formats import load_puzzle, read_yaml
 from ..generate import Params, generate
+from ..jobs import Job, parse_solver
+from ..process import Limits
 from ..puzzle import Puzzle
-from ..solving import MODES, check_solver, own_solver
+from ..solving import MODES
 
 KEYS = {"name", "puzzles", "encodings", "solvers", "task", "timeout", "memory", "repeat"}
 GEN_KEYS = {"rows", "cols", "colors", "border_colors", "matching", "frame", "topology", "clues", "model", "seeds"}
@@ -70,6 +72,13 @@ class Run:
     def config(self) -> str:
         """``ENCODING/SOLVER``, the configuration as reports name it."""
         return f"{self.preset.name}/{self.solver}"
+
+    def job(self, limits: Limits) -> Job:
+        """The run as a :class:`satedge.jobs.Job`."""
+        engine, solver, workers = parse_solver(self.solver) if self.task != "encode" else ("sat", "cadical195", 1)
+        return Job(self.puzzle.with_(planted=None), task=self.task, engine=engine,
+                   preset=self.preset if engine in ("sat", "cmd") else None, solver=solver, modes=(self.mode,),
+                   limit=1 if self.task == "solve" else None, limits=limits, workers=workers)
 
 
 @dataclass
@@ -163,7 +172,8 @@ def load_spec(path: str | Path) -> Spec:
     entries = data.get("solvers") or []
     for s in entries if isinstance(entries, list) else [entries]:
         try:
-            solvers.append(str(s) if own_solver(str(s)) else check_solver(str(s)))
+            parse_solver(str(s))
+            solvers.append(str(s))
         except SatedgeError as e:
             problems.append(str(e))
     task, mode = data.get("task", "solve"), "solutions"
@@ -188,7 +198,7 @@ def load_spec(path: str | Path) -> Spec:
     for rep in range(int(repeat)):
         for ppath, puzzle in puzzles:
             for solver in solvers:
-                own = own_solver(solver) is not None  # these ignore the encodings: one run per puzzle
+                own = solver != "-" and parse_solver(solver)[0] in ("backtrack", "cpsat")  # no encoding: one run per puzzle
                 for preset in presets if not own else [Preset(solver, solver, Options())]:
                     run = Run(ppath, puzzle, preset, solver, task, mode, rep)
                     if run.id not in seen:

@@ -1,0 +1,148 @@
+"""What every base encoding shares: options, the encoded formula, allowed placements, exactly-one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import CNF, IDPool
+
+from ..errors import SatedgeError
+from ..puzzle import Puzzle, Solution, self_symmetry
+
+CARDS = ("pairwise", "seqcounter", "ladder", "totalizer", "bitwise", "sortnetwrk", "cardnetwrk", "mtotalizer", "kmtotalizer")
+SYMMETRIES = ("none", "rotation")
+
+
+@dataclass(frozen=True)
+class Options:
+    """Options every base encoding takes.
+
+    * ``card``: the exactly-one / at-most-one encoding, a :class:`pysat.card.EncType` name;
+    * ``symmetry``: ``none`` or ``rotation`` (see :func:`symmetry_breaking`);
+    * ``redundant``: add implied clauses (each encoding says which) that keep the solution set.
+    """
+
+    card: str = "pairwise"
+    symmetry: str = "none"
+    redundant: bool = False
+
+    def __post_init__(self) -> None:
+        if self.card not in CARDS:
+            raise SatedgeError(f"unknown card encoding {self.card!r}; choose from {', '.join(CARDS)}")
+        if self.symmetry not in SYMMETRIES:
+            raise SatedgeError(f"unknown symmetry {self.symmetry!r}; choose from {', '.join(SYMMETRIES)}")
+        if not isinstance(self.redundant, bool):
+            raise SatedgeError(f"redundant must be true or false, not {self.redundant!r}")
+
+    def as_dict(self) -> dict:
+        return {"card": self.card, "symmetry": self.symmetry, "redundant": self.redundant}
+
+
+@dataclass
+class Encoded:
+    """A puzzle in CNF, with what is needed to read its models back.
+
+    * ``cnf``: the formula; ``pool``: the variable map (``pool.obj(v)`` says what ``v`` means);
+    * ``decision``: the variables that determine a solution (blocking clauses use only them);
+    * ``decode(model)``: the solution of a model (a list of literals);
+    * ``expand(solution)``: every solution with the same decision-variable assignment
+      (more than one only where an encoding cannot tell rotations of a self-symmetric tile apart);
+    * ``literals(solution)``: the true decision literals of a solution's model, or ``None``
+      when the formula has no such model.
+    """
+
+    puzzle: Puzzle
+    base: str
+    options: Options
+    cnf: CNF
+    pool: IDPool
+    decision: list[int]
+    decode: Callable[[Iterable[int]], Solution]
+    literals: Callable[[Solution], list[int] | None]
+    expand: Callable[[Solution], list[Solution]] = field(default=lambda s: [s])
+
+    @property
+    def nv(self) -> int:
+        return max(self.cnf.nv, self.pool.top)
+
+
+# ---------------------------------------------------------------------------- shared pieces
+def symmetry_breaking(puzzle: Puzzle) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
+    """``(tile, cells, rotations)``: keeping ``tile`` to those cells and rotations breaks the
+    whole-board rotation symmetry; ``None`` when no rule applies.
+
+    It applies when the puzzle has no clues (a clue already breaks the symmetry).  Two rules,
+    the first that applies:
+
+    * *corner*: a tile that fits only cells the board's turns bring onto cell 0 (a corner tile
+      of a framed board) is kept to cell 0, the top-left corner: one unit clause;
+    * *rotation*: the first tile that looks different in all four rotations keeps rotation 0
+      on a square board ({0, 1} on a non-square one).
+
+    Either way exactly one solution in each orbit of 4 (square) or 2 (non-square) survives:
+    the model count becomes solutions / 4 or solutions / 2.
+
+    >>> from satedge.puzzle import Puzzle
+    >>> framed = Puzzle(rows=2, cols=2, frame=0, tiles=((0, 1, 2, 0), (0, 0, 1, 2), (1, 0, 0, 2), (2, 1, 0, 0)))
+    >>> symmetry_breaking(framed)
+    (0, (0,), (0, 1, 2, 3))
+    >>> symmetry_breaking(Puzzle(rows=1, cols=3, tiles=((1, 2, 1, 2), (1, 2, 3, 4), (3, 3, 4, 4))))
+    (1, (0, 1, 2), (0, 1))
+    """
+    if puzzle.clues:
+        return None
+    board = puzzle.board
+    corner = {board.turn_cell(0, k) for k in board.turns()}
+    if len(corner) == len(board.turns()):
+        cells_of: dict[int, set[int]] = {}
+        for c, cell in enumerate(puzzle.allowed):
+            for t, _ in cell:
+                cells_of.setdefault(t, set()).add(c)
+        for t in range(len(puzzle.tiles)):
+            if 0 in cells_of.get(t, ()) and cells_of[t] <= corner:
+                return t, (0,), (0, 1, 2, 3)
+    for t, labels in enumerate(puzzle.tiles):
+        if self_symmetry(labels) == 1:
+            return t, tuple(board.cells), ((0,) if puzzle.rows == puzzle.cols else (0, 1))
+    return None
+
+
+def placements(puzzle: Puzzle, options: Options) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell, the allowed placements, with the symmetry-breaking restriction applied."""
+    allowed = puzzle.allowed
+    if options.symmetry == "rotation":
+        brk = symmetry_breaking(puzzle)
+        if brk is not None:
+            tile, cells, keep = brk
+            allowed = tuple(tuple(p for p in cell if p[0] != tile or (c in cells and p[1] in keep))
+                            for c, cell in enumerate(allowed))
+    return allowed
+
+
+def exactly_one(lits: list[int], pool: IDPool, card: str) -> list[list[int]]:
+    """Clauses for "exactly one of ``lits``" (an empty list: the empty clause)."""
+    if len(lits) <= 1:
+        return [list(lits)]
+    return CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=getattr(EncType, card)).clauses
+
+
+def at_most_one(lits: list[int], pool: IDPool, card: str) -> list[list[int]]:
+    if len(lits) <= 1:
+        return []
+    return CardEnc.atmost(lits=lits, bound=1, vpool=pool, encoding=getattr(EncType, card)).clauses
+
+
+def make_cnf(clauses: list[list[int]], nv: int) -> CNF:
+    """A :class:`CNF` around ready clauses.  ``CNF.append``/``extend`` also register every formula in
+    PySAT's process-wide variable pool, whose interval list then grows with each new formula and
+    slows long runs (thousands of puzzles in a cross-check) to a crawl; this does not."""
+    cnf = CNF()
+    cnf.clauses = clauses
+    cnf.nv = nv  # every variable, auxiliaries included, comes from the encoding's IDPool
+    return cnf
+
+
+def true_set(model: Iterable[int]) -> set[int]:
+    return {lit for lit in model if lit > 0}

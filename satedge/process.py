@@ -1,0 +1,465 @@
+"""The one limits layer: run a job in a child process under a time limit and a memory cap.
+
+Everything satedge runs goes through :func:`call`: a command's solving or encoding job, an
+experiment's run (on this machine or a Dask worker), with the backtracker's pool workers, CP-SAT
+and solver binaries inside it.  So a limit means the same wherever it is set:
+
+* **memory**: the job's whole process tree (the child and every process it started): the resident
+  size of a lone process, and with several the sum of their proportional set sizes (PSS), so that
+  the pages a forked worker shares with its parent count once.  Past the cap the tree is killed:
+  ``MEMOUT``.
+* **time**: wall-clock seconds from the start of the child; then the tree is killed: ``TIMEOUT``.
+* one kill: SIGKILL to the child's process group and to every descendant found;
+* one classification: ``OK`` (the job's value), ``TIMEOUT``, ``MEMOUT`` or ``ERROR`` (the job's
+  own error: bad input, an engine's failure, or the child's death), the same for every caller;
+* nothing survives a killed parent: the child, the pool workers (:func:`pool_worker`) and the
+  solver binaries (:func:`popen`) each have the kernel kill them when the process that started
+  them ends, even by SIGKILL (Linux's parent-death signal);
+* each call keeps its temporary files in a folder ``satedge-PID-XXXXXXXX`` of its own, removed
+  when it ends; :func:`sweep` removes those of satedge processes that were killed first.
+
+This module is the bottom layer: it imports nothing of satedge but its errors (and psutil).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import pickle
+import resource
+import select
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import psutil
+
+from .errors import OutOfMemory, SatedgeError
+
+STATUSES = ("OK", "TIMEOUT", "MEMOUT", "ERROR")
+SCRATCH = "satedge-"  # the prefix of every scratch folder: satedge-PID-XXXXXXXX
+
+
+@dataclass(frozen=True)
+class Limits:
+    """A job's limits: ``timeout`` seconds of wall-clock time and ``memory_mb`` MB for its whole
+    process tree; ``None``: no limit."""
+
+    timeout: float | None = None
+    memory_mb: float | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("timeout", "memory_mb"):
+            v = getattr(self, name)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < float("inf")):
+                raise SatedgeError(f"{name} must be a positive finite number, not {v!r}")
+
+    @property
+    def unlimited(self) -> bool:
+        return self.timeout is None and self.memory_mb is None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a :func:`call` ended (``status`` one of :data:`STATUSES`) and what it cost.
+
+    * ``value``: what the job returned (``OK``);
+    * ``error``: one line (``ERROR``); ``bad_input``: it was a :class:`SatedgeError`, raised again
+      by :meth:`value_or_raise`; ``trace``: the traceback of any other exception;
+    * ``notes``: what the job reported with its ``note`` callable before it ended (merged);
+    * ``cpu_seconds``: user plus system time of the job's process tree; ``peak_mb``: the most
+      memory the tree held when looked at (the measure of the cap).
+    """
+
+    status: str
+    value: Any = None
+    error: str | None = None
+    bad_input: bool = False
+    trace: str | None = None
+    notes: dict = field(default_factory=dict)
+    wall_seconds: float = 0.0
+    cpu_seconds: float | None = None
+    peak_mb: float | None = None
+    limits: Limits = Limits()
+
+    def unwrap(self, what: str = "the job") -> Any:
+        """The job's value; beyond the memory cap :class:`OutOfMemory` ("``what`` needs more than
+        N MB of memory"), past the time limit :class:`TimeoutError`, bad input the job's own
+        :class:`SatedgeError`, the child's death a :class:`SatedgeError` that says how it died, and
+        any other exception a :class:`RuntimeError` with the child's traceback (a bug to report)."""
+        if self.status == "OK":
+            return self.value
+        if self.status == "MEMOUT":
+            cap = self.limits.memory_mb
+            raise OutOfMemory(f"{what} needs more than {cap:g} MB of memory" if cap else f"{what}: {self.error}", cap)
+        if self.status == "TIMEOUT":
+            raise TimeoutError(f"{what}: {self.error}")
+        if self.bad_input or self.trace is None:  # bad input, or the child died: one line
+            raise SatedgeError(self.error)
+        raise RuntimeError(self.trace)
+
+
+# ---------------------------------------------------------------------------- processes
+class Cancelled(Exception):
+    """The call was cancelled (its ``cancel`` event was set) and its processes were killed."""
+
+
+def die_with_parent(parent: int) -> None:
+    """Have the kernel kill this process when ``parent``, the process that started it, ends, even
+    by SIGKILL, which gives it no chance to clean up (Linux only; elsewhere nothing); if it has
+    ended already, exit now."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it ended before the call: this process has a new parent
+        os._exit(1)
+
+
+def default_kill_signals() -> None:
+    """Give SIGTERM and SIGHUP back their default action, so that they end this process at once.
+    A forked process inherits its parent's handlers (the CLI raises SystemExit on them), and a
+    Python handler waits for a solver's C code to return; a pool's ``terminate()`` would hang."""
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
+def pool_worker(parent: int) -> None:
+    """The initializer of a pool's forked workers (``parent``: the pool's process): Ctrl-C is the
+    parent's, which stops the pool; SIGTERM and SIGHUP end a worker at once; and a worker ends
+    with its parent, even when the parent is killed by SIGKILL (else it would wait forever on the
+    task queue's lock)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    default_kill_signals()
+    die_with_parent(parent)
+
+
+def popen(command: list[str], **kwargs) -> subprocess.Popen:
+    """Start a program (a solver binary) that the kernel kills when this process ends, even by
+    SIGKILL: a binary cannot arrange that for itself, so it is set between fork and exec."""
+    parent = os.getpid()
+    return subprocess.Popen(command, preexec_fn=lambda: die_with_parent(parent), **kwargs)
+
+
+def tree(pid: int) -> list[psutil.Process]:
+    """Process ``pid`` and every process it started, recursively, that is still there."""
+    try:
+        root = psutil.Process(pid)
+        return [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return []
+
+
+def tree_memory_mb(procs: list[psutil.Process]) -> float:
+    """Memory a process tree holds (MB): a lone process's resident size; with several, the sum of
+    their proportional set sizes (Linux 4.14 and later; resident sizes elsewhere), so that a page
+    several of them share counts once in all.  Reading PSS walks the page tables: about a
+    millisecond per 100 MB."""
+    total = 0
+    for p in procs:
+        try:
+            if len(procs) == 1:
+                total += p.memory_info().rss
+            else:
+                info = p.memory_full_info()
+                total += getattr(info, "pss", info.rss)
+        except psutil.Error:  # it ended meanwhile
+            continue
+    return total / 2**20
+
+
+def tree_cpu_seconds(procs: list[psutil.Process]) -> float:
+    """User plus system time of a process tree, with the children each process has waited for."""
+    total = 0.0
+    for p in procs:
+        try:
+            t = p.cpu_times()
+        except psutil.Error:
+            continue
+        total += t.user + t.system + t.children_user + t.children_system
+    return total
+
+
+def kill_tree(pid: int) -> None:
+    """SIGKILL to process ``pid``'s process group and to every descendant of it found (one that
+    made a group of its own included)."""
+    found = tree(pid)
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    for p in found:
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+
+
+def default_memory_mb() -> int | None:
+    """80% of the memory available now (the CLI's default cap), or ``None`` where psutil cannot tell."""
+    try:
+        return int(psutil.virtual_memory().available / 2**20 * 0.8)
+    except (OSError, AttributeError, psutil.Error):
+        return None
+
+
+# ---------------------------------------------------------------------------- scratch folders
+@contextmanager
+def scratch() -> Iterator[Path]:
+    """A temporary folder ``satedge-PID-XXXXXXXX`` of this process's, removed when the block ends."""
+    folder = Path(tempfile.mkdtemp(prefix=f"{SCRATCH}{os.getpid()}-"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def sweep(where: str | None = None) -> list[str]:
+    """Remove the scratch folders in ``where`` (default: the temporary folder) of satedge processes
+    that have ended without removing them (killed by SIGKILL); the names removed."""
+    base = Path(where or tempfile.gettempdir())
+    removed = []
+    try:
+        entries = list(base.iterdir())
+    except OSError:
+        return removed
+    for d in entries:
+        pid = d.name[len(SCRATCH):].split("-", 1)[0]
+        if not (d.name.startswith(SCRATCH) and pid.isdigit() and d.is_dir() and not d.is_symlink()):
+            continue
+        if psutil.pid_exists(int(pid)):
+            continue
+        shutil.rmtree(d, ignore_errors=True)
+        removed.append(d.name)
+    return removed
+
+
+# ---------------------------------------------------------------------------- the child's side
+def _send(fd: int, message: dict) -> None:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    view = memoryview(struct.pack("!Q", len(data)) + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _own_cpu() -> tuple[float, float]:
+    """CPU seconds of this process and its waited-for children; their largest resident size (MB)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime, max(me.ru_maxrss, kids.ru_maxrss) / 1024
+
+
+def _serve(fd: int, fn: Callable, args: tuple, parent: int, folder: str, notes: bool, own_group: bool) -> None:
+    """The child: run ``fn(*args)`` and send what happened to the parent through ``fd``."""
+    if own_group:
+        os.setpgrp()  # its own process group: the kill reaches the solver binaries it starts too
+    die_with_parent(parent)
+    default_kill_signals()
+    tempfile.tempdir = os.environ["TMPDIR"] = folder  # its temporary files, removed by the parent
+    cpu0, _ = _own_cpu()
+    _send(fd, {"kind": "start", "cpu": cpu0})
+    try:
+        value = fn(*args, note=lambda fields: _send(fd, {"kind": "note", "fields": fields})) if notes else fn(*args)
+        message = {"kind": "ok", "value": value}
+    except SatedgeError as e:
+        message = {"kind": "bad", "error": str(e)}
+    except MemoryError:
+        message = {"kind": "memout"}
+    except BaseException as e:  # noqa: BLE001 - every failure is the parent's to report
+        message = {"kind": "error", "error": _one_line(e), "trace": traceback.format_exc()}
+    cpu, rss = _own_cpu()
+    message.update(cpu=cpu - cpu0, maxrss_mb=rss)
+    try:
+        _send(fd, message)
+    except Exception as e:  # noqa: BLE001 - a value that does not pickle
+        _send(fd, {"kind": "error", "error": _one_line(e), "trace": traceback.format_exc(), "cpu": cpu - cpu0})
+
+
+def _one_line(e: BaseException) -> str:
+    text = f"{e.__class__.__name__}: {e}" if str(e) else e.__class__.__name__
+    return " ".join(text.split())
+
+
+def fresh_main() -> None:
+    """The entry point of a fresh child (``python -c 'from satedge.process import fresh_main; ...'``):
+    its job comes pickled on stdin, the answer goes to the file descriptor named in argv."""
+    fd = int(sys.argv[1])
+    path, job = pickle.loads(sys.stdin.buffer.read())
+    sys.path[:] = path  # the parent's, so that its job's function imports here as there
+    fn, args, parent, folder, notes = pickle.loads(job)
+    try:
+        _serve(fd, fn, args, parent, folder, notes, own_group=False)
+    finally:
+        sys.stdout.flush()
+        os._exit(0)
+
+
+# ---------------------------------------------------------------------------- the parent's side
+class _Child:
+    """A started child: forked from this process, or a fresh interpreter."""
+
+    def __init__(self, fn: Callable, args: tuple, fd: int, folder: Path, fresh: bool, notes: bool):
+        self.fresh = fresh
+        if fresh:  # a new interpreter: safe to start from any thread, and from Dask's daemonic workers
+            self.stderr = open(folder / "stderr.txt", "w+b")
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", "from satedge.process import fresh_main; fresh_main()", str(fd)],
+                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=self.stderr, pass_fds=(fd,),
+                start_new_session=True, env={**os.environ, "TMPDIR": str(folder)})
+            self.pid = self.proc.pid
+            try:
+                job = pickle.dumps((fn, args, os.getpid(), str(folder), notes))
+                self.proc.stdin.write(pickle.dumps((sys.path, job)))
+                self.proc.stdin.close()
+            except BrokenPipeError:  # it died at once; the watch says how
+                pass
+        else:
+            ctx = multiprocessing.get_context("fork")
+            self.proc = ctx.Process(target=_serve, args=(fd, fn, args, os.getpid(), str(folder), notes, True))
+            self.proc.start()  # not a daemon: it may start workers
+            self.pid = self.proc.pid
+
+    def exitcode(self) -> int | None:
+        return self.proc.poll() if self.fresh else self.proc.exitcode
+
+    def reap(self) -> None:
+        kill_tree(self.pid)
+        if self.fresh:
+            self.proc.wait()
+            self.stderr.close()
+        else:
+            self.proc.join()
+
+    def last_words(self) -> str:
+        """The last line the fresh child wrote to stderr, if any."""
+        if not self.fresh:
+            return ""
+        self.stderr.seek(0)
+        lines = self.stderr.read().decode("utf-8", "replace").strip().splitlines()
+        return lines[-1][:300] if lines else ""
+
+
+def _frames(buf: bytearray) -> Iterator[dict]:
+    """The complete messages at the start of ``buf``, removed from it."""
+    while len(buf) >= 8:
+        (n,) = struct.unpack("!Q", buf[:8])
+        if len(buf) < 8 + n:
+            return
+        message = pickle.loads(bytes(buf[8:8 + n]))
+        del buf[:8 + n]
+        yield message
+
+
+def _died(code: int | None, last: str) -> str:
+    if code is None or code >= 0:
+        how = f"exit status {code}" if code is not None else "it ended without an answer"
+    else:
+        how = f"killed by signal {-code}" + (", perhaps by the kernel for lack of memory" if code == -9 else "")
+    return f"the solving process died ({how})" + (f": {last}" if last else "")
+
+
+def call(fn: Callable, args: tuple = (), limits: Limits = Limits(), *, fresh: bool = False,
+         notes: bool = False, cancel: threading.Event | None = None) -> Outcome:
+    """Run ``fn(*args)`` in a child process under ``limits`` and say how it ended.
+
+    ``fresh``: the child is a new Python interpreter (safe from threads and Dask workers; ``fn``
+    and ``args`` must pickle) instead of a fork of this process.  ``notes``: ``fn`` is called
+    with a keyword argument ``note``, a callable that sends a mapping to the parent at once
+    (what a run knows before it ends: the size of its formula), kept in :attr:`Outcome.notes`
+    even when the run is killed later.  ``cancel``: an event that, once set (by another thread:
+    an experiment being stopped), kills the child within a tenth of a second and raises
+    :class:`Cancelled`; a call whose event is already set starts nothing.
+
+    >>> call(sum, ([1, 2, 3],), Limits(timeout=60, memory_mb=4096)).value
+    6
+    """
+    t0 = time.monotonic()
+    if cancel is not None and cancel.is_set():
+        raise Cancelled()
+    with scratch() as folder:
+        r, w = os.pipe()
+        try:
+            child = _Child(fn, args, w, folder, fresh, notes)
+        except BaseException:
+            os.close(r)
+            raise
+        finally:
+            os.close(w)
+        try:
+            return _watch(child, r, limits, t0, cancel)
+        finally:
+            child.reap()
+            os.close(r)
+
+
+def _watch(child: _Child, r: int, limits: Limits, t0: float, cancel: threading.Event | None) -> Outcome:
+    deadline = None if limits.timeout is None else t0 + limits.timeout
+    buf, notes, end = bytearray(), {}, None
+    cpu0 = cpu_seen = peak = 0.0
+    next_look = t0
+
+    def outcome(status: str, **fields) -> Outcome:
+        return Outcome(status, notes=notes, wall_seconds=time.monotonic() - t0, peak_mb=peak or None, limits=limits,
+                       cpu_seconds=fields.pop("cpu", max(0.0, cpu_seen - cpu0)), **fields)
+
+    def read(wait: float) -> bool:
+        """Read what the child sent within ``wait`` seconds; False at the end of the pipe."""
+        nonlocal end, cpu0
+        if not select.select([r], [], [], max(0.0, wait))[0]:
+            return True
+        chunk = os.read(r, 1 << 20)
+        buf.extend(chunk)
+        for message in _frames(buf):
+            if message["kind"] == "start":
+                cpu0 = message["cpu"]
+            elif message["kind"] == "note":
+                notes.update(message["fields"])
+            else:
+                end = message
+        return bool(chunk)
+
+    while end is None:
+        if cancel is not None and cancel.is_set():
+            raise Cancelled()
+        now = time.monotonic()
+        if deadline is not None and now >= deadline:
+            return outcome("TIMEOUT", error=f"no answer in {limits.timeout:g} s")
+        if now >= next_look:  # the tree's memory and time: at most 5% of a core, however many processes
+            procs = tree(child.pid)
+            held = tree_memory_mb(procs)
+            cpu_seen, peak = max(cpu_seen, tree_cpu_seconds(procs)), max(peak, held)
+            if limits.memory_mb is not None and held > limits.memory_mb:
+                return outcome("MEMOUT", error=f"more than {limits.memory_mb:g} MB of memory")
+            next_look = time.monotonic() + min(1.0, max(0.05, 20 * (time.monotonic() - now)))
+        wake = min(next_look, deadline or next_look, time.monotonic() + 0.1 if cancel is not None else next_look)
+        open_ = read(wake - time.monotonic())
+        if end is None and (not open_ or child.exitcode() is not None):
+            while end is None and open_ and select.select([r], [], [], 0)[0]:  # what it wrote before it went
+                open_ = read(0)
+            if end is None:
+                for _ in range(20):  # the pipe ended first: give the child a moment to go
+                    if child.exitcode() is not None:
+                        break
+                    time.sleep(0.05)
+                return outcome("ERROR", error=_died(child.exitcode(), child.last_words()))
+    peak = max(peak, end.get("maxrss_mb", 0.0))
+    kind, cpu = end["kind"], end.get("cpu", max(0.0, cpu_seen - cpu0))
+    if kind == "ok":
+        return outcome("OK", value=end["value"], cpu=cpu)
+    if kind == "memout":
+        return outcome("MEMOUT", error="out of memory (MemoryError)", cpu=cpu)
+    if kind == "bad":
+        return outcome("ERROR", error=end["error"], bad_input=True, cpu=cpu)
+    return outcome("ERROR", error=end["error"], trace=end.get("trace"), cpu=cpu)
+
+

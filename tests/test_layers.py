@@ -1,0 +1,80 @@
+"""The layered core: the import-linter contract, no imports inside functions, optional
+dependencies imported in one guarded place, and a missing extra failing in one line."""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import PUZZLES, ROOT
+from satedge.extras import EXTRAS
+
+SOURCES = sorted((ROOT / "satedge").rglob("*.py"))
+
+
+def test_the_import_contracts_hold():
+    """`lint-imports` with the contracts in pyproject.toml: the layers, and no import cycle
+    (imports inside functions count)."""
+    lint = Path(sys.executable).with_name("lint-imports")
+    r = subprocess.run([str(lint)], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Contracts: 4 kept, 0 broken." in r.stdout
+
+
+def _imports(node):
+    return [n for n in ast.walk(node) if isinstance(n, (ast.Import, ast.ImportFrom))]
+
+
+def test_no_module_imports_inside_a_function():
+    """Every import is at the top of its module, where the contract sees it at once; optional
+    dependencies come through satedge.extras.require, which imports by name."""
+    inside = []
+    for f in SOURCES:
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                inside += [f"{f.relative_to(ROOT)}:{i.lineno}" for i in _imports(node)]
+    assert inside == []
+
+
+def test_optional_dependencies_are_imported_only_by_extras():
+    found = []
+    for f in SOURCES:
+        for i in _imports(ast.parse(f.read_text())):
+            names = [a.name for a in i.names] if isinstance(i, ast.Import) else [i.module or ""]
+            found += [f"{f.relative_to(ROOT)}: {n}" for n in names if getattr(i, "level", 0) == 0 and n.split(".")[0] in EXTRAS]
+    assert found == []
+
+
+# every optional dependency missing, as on an install without extras
+_WITHOUT_EXTRAS = ("import sys\nfor m in {mods!r}: sys.modules[m] = None\n"
+                   "from satedge.cli import main\nsys.exit(main(sys.argv[1:]))\n")
+
+
+@pytest.mark.parametrize("args,message", [
+    (["crosscheck", "--examples", "1"], "crosscheck and the hypothesis strategies need hypothesis: pip install 'satedge[test]'"),
+    (["count", "{hunde}", "--solver", "cpsat"], "{hunde}: the cpsat solver needs ortools: pip install 'satedge[cp]'"),
+    (["count", "{hunde}", "--method", "backtrack", "--workers", "2"],
+     "{hunde}: backtracking with several workers needs the compiled search: numba (pip install 'satedge[fast]') and "
+     "at most 4,000,000 cells x labels x labels"),
+    (["render", "{hunde}", "--solve", "-o", "{tmp}/h.png"], "PNG pictures and plots need matplotlib: pip install 'satedge[plot]'"),
+    (["run", str(ROOT / "experiments" / "demo.yaml"), "--out", "{tmp}/o", "--executor", "dask", "--scheduler", "tcp://x:1"],
+     "Dask clusters need dask: pip install 'satedge[dist]'"),
+])
+def test_a_missing_extra_is_one_line(tmp_path, args, message):
+    """Before: `satedge crosscheck` without the test extra ended in a ModuleNotFoundError traceback."""
+    code = _WITHOUT_EXTRAS.format(mods=sorted(EXTRAS))
+    fill = {"hunde": PUZZLES / "hunde-spiel.yaml", "tmp": tmp_path}
+    r = subprocess.run([sys.executable, "-c", code, *[a.format(**fill) for a in args]], capture_output=True, text=True,
+                       cwd=tmp_path)
+    assert (r.returncode, r.stdout, r.stderr) == (2, "", f"satedge: error: {message.format(**fill)}\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_core_commands_work_without_extras(tmp_path):
+    code = _WITHOUT_EXTRAS.format(mods=sorted(EXTRAS))
+    r = subprocess.run([sys.executable, "-c", code, "count", str(PUZZLES / "hunde-spiel.yaml"), "--json"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert '"solutions": 16, "distinct": 8, "unique": 2' in r.stdout

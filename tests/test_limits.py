@@ -1,0 +1,201 @@
+"""The one limits layer (satedge.process): the same measure, kill and statuses for a command's
+job and an experiment's run, and nothing left behind by a killed parent."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import PUZZLES, alive, wait_until
+from satedge import process
+from satedge.errors import SatedgeError
+from satedge.experiment.runner import read_results, run_experiment
+from satedge.experiment.spec import load_spec
+from satedge.process import Limits, call
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+
+
+def _sleep(seconds):
+    time.sleep(seconds)
+    return seconds
+
+
+def _hold(mb):
+    block = bytearray(mb * 2**20)
+    block[::4096] = b"x" * len(block[::4096])
+    time.sleep(30)
+
+
+def _bad():
+    raise SatedgeError("no tiles", "p.yaml")
+
+
+def _spin(seconds):
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
+        pass
+    return "done"
+
+
+@pytest.mark.parametrize("fresh", [False, True], ids=["forked", "fresh"])
+def test_one_classification_whichever_way_the_child_starts(fresh):
+    """A forked child (a command's job) and a fresh interpreter (an experiment's run) end the same
+    way: OK with the value, TIMEOUT, MEMOUT, or ERROR with the job's own message."""
+    ok = call(_spin, (0.5,), Limits(timeout=30), fresh=fresh)
+    assert (ok.status, ok.value) == ("OK", "done")
+    assert 0.45 < ok.cpu_seconds < 2.0 and ok.peak_mb > 5
+    t0 = time.monotonic()
+    late = call(_sleep, (60,), Limits(timeout=1), fresh=fresh)
+    assert (late.status, late.error) == ("TIMEOUT", "no answer in 1 s") and time.monotonic() - t0 < 3
+    big = call(_hold, (400,), Limits(memory_mb=250), fresh=fresh)
+    assert (big.status, big.error) == ("MEMOUT", "more than 250 MB of memory") and big.peak_mb > 250
+    bad = call(_bad, (), Limits(timeout=30), fresh=fresh)
+    assert (bad.status, bad.error, bad.bad_input) == ("ERROR", "p.yaml: no tiles", True)
+    with pytest.raises(SatedgeError, match="^p.yaml: no tiles$"):
+        bad.unwrap()
+
+
+def test_limits_are_checked():
+    with pytest.raises(SatedgeError, match=r"^timeout must be a positive finite number, not 0$"):
+        Limits(timeout=0)
+    with pytest.raises(SatedgeError, match=r"^memory_mb must be a positive finite number, not inf$"):
+        Limits(memory_mb=float("inf"))
+
+
+def _spec(tmp_path, solvers, memory, timeout=60, puzzles="[{generate: {rows: 5, colors: 5, border_colors: 2, "
+          "frame: true, seeds: [1]}}]"):
+    f = tmp_path / "spec.yaml"
+    f.write_text(f"name: limits\npuzzles: {puzzles}\nencodings: [edgecolor-corners]\nsolvers: {solvers}\n"
+                 f"timeout: {timeout}\nmemory: {memory}\n")
+    return f
+
+
+def test_a_spec_with_300_mb_runs_every_engine(tmp_path):
+    """Before: under `memory: 300` (an address-space cap) the compiled backtracker ended as
+    `ERROR OSError: Could not find/load shared object file 'libllvmlite.so'`; the cap now
+    measures what the run's processes hold, as `--memory` does."""
+    spec = load_spec(_spec(tmp_path, '[backtrack, "backtrack:workers=2", cadical195, cpsat]', 300))
+    run_experiment(spec, tmp_path / "out", workers=1)
+    rows = read_results(tmp_path / "out" / "results.jsonl")
+    assert sorted((r["solver"], r["status"]) for r in rows) == [
+        ("backtrack", "SAT"), ("backtrack:workers=2", "SAT"), ("cadical195", "SAT"), ("cpsat", "SAT")]
+    assert all(0 < r["peak_memory_mb"] < 300 and r["cpu_seconds"] > 0 for r in rows), rows
+
+
+def test_direct_pairwise_on_eternity2_beyond_1500_mb(run_cli, tmp_path, benchmarks):
+    """The same cap, the same verdict: an experiment run is MEMOUT; `solve` and `encode` end with
+    one line naming the cap, and write nothing."""
+    e2 = benchmarks / "eternity2" / "e2.puz"
+    spec = _spec(tmp_path, "[cadical195]", 1500, puzzles=f"[{e2}]").read_text()
+    (tmp_path / "spec.yaml").write_text(spec.replace("edgecolor-corners", "direct-pairwise"))
+    run_experiment(load_spec(tmp_path / "spec.yaml"), tmp_path / "out")
+    (row,) = read_results(tmp_path / "out" / "results.jsonl")
+    assert (row["status"], row["error"]) == ("MEMOUT", "more than 1500 MB of memory")
+    assert run_cli("solve", e2, "--encoding", "direct-pairwise", "--memory", "1500") == (
+        2, "", f"satedge: error: {e2}: solving needs more than 1500 MB of memory (--memory MB to allow more)\n")
+    out = tmp_path / "e2.cnf"
+    assert run_cli("encode", e2, "--encoding", "direct-pairwise", "--memory", "1500", "-o", out) == (
+        2, "", f"satedge: error: {e2}: encoding direct-pairwise needs more than 1500 MB of memory "
+               "(--memory MB to allow more)\n")
+    assert not out.exists()
+
+
+def _slow_solver(tmp_path) -> dict:
+    """A 'solver binary' that sleeps, on PATH, and an environment whose TMPDIR is in tmp_path."""
+    bin_dir, tmp = tmp_path / "bin", tmp_path / "tmp"
+    bin_dir.mkdir()
+    tmp.mkdir()
+    (bin_dir / "slowsat").write_text("#!/bin/sh\nexec sleep 300\n")
+    (bin_dir / "slowsat").chmod(0o755)
+    return {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "TMPDIR": str(tmp)}
+
+
+def _descendants(pid: int) -> list[int]:
+    return [p.pid for p in process.tree(pid)[1:]]
+
+
+def _kill_9_leaves_nothing(command: list[str], env: dict) -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "satedge", *command], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert wait_until(lambda: any(b"sleep" in open(f"/proc/{p}/cmdline", "rb").read()
+                                      for p in _descendants(proc.pid) if alive(p)), 60), proc.stderr
+        found = _descendants(proc.pid)
+        scratch = list(Path(env["TMPDIR"]).glob("satedge-*"))
+        assert scratch  # the formula the binary was given lies there
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        # before: the binary went on, reparented to init, with no timeout
+        assert wait_until(lambda: not any(map(alive, found)), 5), [p for p in found if alive(p)]
+    finally:
+        proc.kill()
+    assert all(p.exists() for p in scratch)
+    r = subprocess.run([sys.executable, "-m", "satedge", "count", str(PUZZLES / "insects.yaml")], env=env,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert list(Path(env["TMPDIR"]).iterdir()) == []  # the next command removed the dead one's folders
+
+
+def test_kill_9_of_solve_with_a_solver_binary_leaves_nothing(tmp_path):
+    env = _slow_solver(tmp_path)
+    _kill_9_leaves_nothing(["solve", str(PUZZLES / "hunde-spiel.yaml"), "--solver-cmd", "slowsat"], env)
+
+
+def test_kill_9_of_run_with_a_cmd_solver_leaves_nothing(tmp_path):
+    env = _slow_solver(tmp_path)
+    spec = _spec(tmp_path, '["cmd:slowsat"]', 1000, timeout=300)
+    _kill_9_leaves_nothing(["run", str(spec), "--out", str(tmp_path / "out"), "--workers", "1"], env)
+
+
+def test_a_timeout_kills_the_solver_binary_too(run_cli, tmp_path, monkeypatch):
+    env = _slow_solver(tmp_path)
+    monkeypatch.setenv("PATH", env["PATH"])
+    t0 = time.monotonic()
+    code, out, err = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--solver-cmd", "slowsat", "--timeout", "1", "--json")
+    assert (code, json.loads(out)["status"], err) == (3, "TIMEOUT", "")
+    assert time.monotonic() - t0 < 3
+    assert _descendants(os.getpid()) == []
+
+
+def test_sweep_removes_only_the_folders_of_ended_processes(tmp_path):
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    gone = tmp_path / f"satedge-{int(dead.stdout)}-abcd1234"
+    mine = tmp_path / f"satedge-{os.getpid()}-abcd1234"
+    other = tmp_path / "satedge-notapid"
+    for d in (gone, mine, other):
+        d.mkdir()
+    (gone / "formula.cnf").write_text("p cnf 1 1\n1 0\n")
+    assert process.sweep(str(tmp_path)) == [gone.name]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([mine.name, other.name])
+
+
+def test_every_listed_solver_counts_hunde_spiel(run_cli):
+    """`satedge solvers` lists only solvers that work here; each counts Hunde-Spiel's 16, 8 and 2
+    (before: cryptosat and minisatgh were listed and failed)."""
+    code, out, _ = run_cli("solvers", "--json")
+    listed = json.loads(out)
+    assert code == 0 and "cadical195" in listed["pysat"]
+    hunde = PUZZLES / "hunde-spiel.yaml"
+    commands = [["--solver", s] for s in listed["pysat"]] + [["--solver-cmd", b] for b in listed["binaries"]]
+    for extra in commands:
+        code, out, err = run_cli("count", hunde, "--json", *extra)
+        assert code == 0, err
+        assert [json.loads(out)[k] for k in ("solutions", "distinct", "unique")] == [16, 8, 2], extra
+
+
+def test_a_solver_pysat_names_but_cannot_run_is_refused(run_cli):
+    from pysat.solvers import SolverNames
+
+    from satedge.solvers import solver_names
+
+    broken = [n for n in vars(SolverNames) if not n.startswith("_") and n not in solver_names()]
+    if not broken:
+        pytest.skip("every solver PySAT names works here")
+    code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--solver", broken[0])
+    assert (code, out) == (2, "") and err.startswith(f"satedge: error: unknown solver {broken[0]!r}; choose from ")
