@@ -174,11 +174,15 @@ def _cmd_solve(args) -> int:
             obj = {"puzzle": path, "status": res.status}
             if want_all:
                 obj["solutions"] = [solution_to_json(puzzle, s) for s in res.solutions]
+                if res.orbit > 1:  # symmetry breaking: each stands for its board-turn orbit
+                    obj["orbit"] = res.orbit
             elif res.solutions:
                 obj["solution"] = solution_to_json(puzzle, res.solutions[0])
             print(json.dumps(obj), flush=True)
         else:
             found = f", {_many(len(res.solutions), 'solution')}" if want_all and res.status != "TIMEOUT" else ""
+            if found and res.orbit > 1:
+                found += f" (symmetry breaking: one per board-turn orbit of {res.orbit})"
             print(f"{path}: {res.status}{found}")
             for s in res.solutions:
                 print(ascii_grid(puzzle, s, color=color))
@@ -203,7 +207,7 @@ def _cmd_count(args) -> int:
             obj = {"puzzle": path, **counts, "method": args.method, "seconds": round(seconds, 6)}
             if args.method == "sat":
                 obj.update(encoding=encoding, solver=job.sat_solver if job.engine != "cpsat" else "cpsat",
-                           variables=res.variables or 0, clauses=res.clauses or 0)
+                           variables=res.variables or 0, clauses=res.clauses or 0, models=res.counts.get("models"))
             if res.status == "TIMEOUT":
                 obj["status"] = "TIMEOUT"
             print(json.dumps(obj), flush=True)
@@ -213,6 +217,9 @@ def _cmd_count(args) -> int:
             shown = ", ".join(_many(v, "solution") if k == "solutions" else f"{v} {k}"
                               for k, v in counts.items() if v is not None)
             how = args.method if encoding is None else encoding if encoding == "cpsat" else f"{encoding}, {job.sat_solver}"
+            models = res.counts.get("models")
+            if models is not None and models != counts["solutions"]:
+                how += f", {_many(models, 'model')} of the formula"
             print(f"{path}: {shown} ({how}, {seconds:.3f} s)", flush=True)
     return status
 

@@ -94,7 +94,9 @@ class Result:
 
     ``status``: ``SAT``, ``UNSAT``, ``ENCODED`` (task ``encode``), ``TIMEOUT``, ``MEMOUT`` or
     ``ERROR`` (then ``outcome.unwrap()`` raises the error); the formula's size is known once it is
-    encoded, even when the job is stopped later."""
+    encoded, even when the job is stopped later.  ``counts`` has the counts of the job's modes
+    (and for a SAT encoding ``models``, the formula's own model count); ``orbit``: how many
+    solutions each of ``solutions`` stands for (its board-turn orbit, with symmetry breaking)."""
 
     status: str
     solutions: list[Solution] = field(default_factory=list)
@@ -107,6 +109,7 @@ class Result:
     write_seconds: float | None = None
     solve_seconds: float | None = None
     stats: solving.Stats = field(default_factory=solving.Stats)
+    orbit: int = 1
     wall_seconds: float | None = None
     cpu_seconds: float | None = None
     peak_memory_mb: float | None = None
@@ -136,7 +139,7 @@ def _sat(job: Job, note: Note | None) -> Result:
     res = Result("UNSAT")
     t0 = time.perf_counter()
     encoded = encode_preset(job.puzzle, job.preset)
-    res.variables, res.clauses = encoded.nv, len(encoded.cnf.clauses)
+    res.variables, res.clauses, res.orbit = encoded.nv, len(encoded.cnf.clauses), encoded.orbit
     t1 = time.perf_counter()
     res.encode_seconds = t1 - t0
     if note is not None:

@@ -8,9 +8,12 @@ yield one solution twice.  Three modes:
   assignment of the same picture;
 * ``unique``: one per picture up to board turns; the turned pictures are blocked too.
 
-So the number of solutions a mode yields is its count.  Every decoded solution goes through
-the independent checker; a failure raises :class:`satedge.errors.EncodingError`.  Solvers are
-named as :mod:`satedge.solvers` says.
+So the number of solutions a mode yields is its count.  With symmetry breaking (an encoding's
+:attr:`~satedge.encode.Encoded.orbit` above 1) each solution found stands for its whole
+board-turn orbit: ``solutions`` yields one per orbit, and ``distinct`` and ``unique`` one per
+orbit of pictures; :func:`count_modes` turns them into the puzzle's own counts.  Every decoded
+solution goes through the independent checker; a failure raises
+:class:`satedge.errors.EncodingError`.  Solvers are named as :mod:`satedge.solvers` says.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from .encode import Encoded
 from .errors import EncodingError, SatedgeError
 from .puzzle import Solution
 from .solvers import DEFAULT_SOLVER, NON_INCREMENTAL, check_solver, new_solver
-from .symmetry import orbit
+from .symmetry import orbit, picture, turn_picture
 
 MODES = ("solutions", "distinct", "unique")
 STAT_KEYS = ("conflicts", "decisions", "propagations", "restarts")
@@ -99,6 +102,8 @@ class Enumerator:
         blocks: list[list[int]] = []
         found = 0
         s = self.solver if incremental else None
+        # with symmetry breaking only one turn of each picture may be a model: block the turns too
+        turns = mode == "unique" or (mode == "distinct" and encoded.orbit > 1)
         try:
             while True:
                 stats.calls += 1
@@ -126,7 +131,7 @@ class Enumerator:
                 if mode == "solutions":
                     new = [encoded.literals(first)]
                 else:
-                    members = orbit(puzzle, first, turns=(mode == "unique"))
+                    members = orbit(puzzle, first, turns=turns)
                     new = list({tuple(lits) for lits in map(encoded.literals, members) if lits is not None})
                 for sol in batch:
                     yield sol
@@ -146,6 +151,30 @@ class Enumerator:
                 s.delete()
 
 
+    def counts(self, modes=MODES) -> dict[str, int]:
+        """The puzzle's counts ``modes`` asks for, whatever the encoding; when ``solutions`` is
+        among them also ``models``, the formula's own model count (over its decision variables:
+        fewer than the solutions where a model stands for several, with symmetry breaking or
+        rotations of a self-symmetric tile that an encoding cannot tell apart).
+
+        With symmetry breaking each model stands for a board-turn orbit of ``encoded.orbit``
+        solutions, all different; the pictures of an orbit can coincide (a self-symmetric
+        picture), so ``distinct`` counts, for each picture up to turns, its different turns."""
+        out: dict[str, int] = {}
+        per_orbit, puzzle = self.encoded.orbit, self.encoded.puzzle
+        if "solutions" in modes:
+            before = self.stats.models
+            out["solutions"] = per_orbit * sum(1 for _ in self.solutions("solutions"))
+            out["models"] = self.stats.models - before
+        if per_orbit > 1 and {"distinct", "unique"} & set(modes):
+            found = [picture(puzzle, s) for s in self.solutions("unique")]
+            out["distinct"] = sum(len({turn_picture(puzzle, pic, k) for k in puzzle.board.turns()}) for pic in found)
+            out["unique"] = len(found)
+        else:
+            out.update({m: sum(1 for _ in self.solutions(m)) for m in modes if m != "solutions"})
+        return {m: out[m] for m in modes} | ({"models": out["models"]} if "models" in out else {})
+
+
 def solutions(encoded: Encoded, solver: str = DEFAULT_SOLVER, mode: str = "solutions",
               limit: int | None = None, stats: Stats | None = None) -> Iterator[Solution]:
     """Stream the solutions of an encoded puzzle (see the module docstring for ``mode``)."""
@@ -163,6 +192,7 @@ def count(encoded: Encoded, solver: str = DEFAULT_SOLVER, mode: str = "solutions
 
 
 def count_modes(encoded: Encoded, solver: str = DEFAULT_SOLVER, modes=MODES, stats: Stats | None = None) -> dict[str, int]:
-    """Several counts with one solver."""
-    with Enumerator(encoded, solver, stats, reuse=len(modes) > 1) as e:
-        return {m: sum(1 for _ in e.solutions(m)) for m in modes}
+    """The puzzle's counts ``modes`` asks for, with one solver (:meth:`Enumerator.counts`)."""
+    reuse = len(modes) > 1 or (encoded.orbit > 1 and bool({"distinct", "unique"} & set(modes)))
+    with Enumerator(encoded, solver, stats, reuse=reuse) as e:
+        return e.counts(modes)

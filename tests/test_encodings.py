@@ -10,13 +10,13 @@ import pytest
 from hypothesis import assume, given, strategies as st
 
 from conftest import PUZZLES, ROOT, SEEDS
-from satedge import backtrack
+from satedge import backtrack, symmetry
 from satedge.encode import CARDS, Options, bases, encode, placements, symmetry_breaking
 from satedge.encode.presets import encode_preset, presets
 from satedge.formats import load_puzzle
 from satedge.generate import Params, generate
 from satedge.puzzle import Puzzle
-from satedge.solving import count, solutions
+from satedge.solving import count, count_modes, solutions
 from satedge.strategies import puzzles
 
 SOLVERS = ("cadical195", "glucose4", "minisat22")
@@ -39,15 +39,16 @@ def three_counts(encoded, solver):
 
 @pytest.mark.parametrize("preset", sorted(presets()))
 def test_seed_counts_presets(preset):
+    """Every preset counts the puzzle's own solutions, pictures and pictures up to turns; with the
+    board-turn symmetry broken the formula has one model per orbit of 4 (before: the counts were
+    the formula's, 4, 2 and 2 on Hunde-Spiel with edgecolor-corners-sym)."""
     broken = presets()[preset].options.symmetry == "rotation"
     for name, puzzle in SEED_PUZZLES.items():
         e = encode_preset(puzzle, presets()[preset])
-        solutions_, distinct, unique = SEEDS[name]
-        # with the board-turn symmetry broken one solution per orbit of 4 is left (no seed
-        # picture looks the same turned), and the count up to board turns stays
-        expected = (solutions_ // 4, distinct // 4, unique) if broken else SEEDS[name]
         for solver in SOLVERS:
-            assert three_counts(e, solver) == expected, (name, solver)
+            assert three_counts(e, solver) == SEEDS[name], (name, solver)
+            models = count_modes(e, solver, ("solutions",))["models"]
+            assert models == SEEDS[name][0] // (4 if broken else 1), (name, solver)
 
 
 @pytest.mark.parametrize("base", sorted(bases()))
@@ -60,10 +61,13 @@ def test_seed_counts_every_card(base, card):
 
 
 @pytest.mark.parametrize("base", sorted(bases()))
-def test_symmetry_rotation_quarters(base):
+def test_symmetry_rotation_quarters_the_models_not_the_counts(base):
     for name, puzzle in SEED_PUZZLES.items():
         e = encode(puzzle, base, Options(symmetry="rotation"))
-        assert count(e, "cadical195") == SEEDS[name][0] // 4
+        assert e.orbit == 4
+        assert count_modes(e, "cadical195") == dict(zip(("solutions", "distinct", "unique"), SEEDS[name]),
+                                                    models=SEEDS[name][0] // 4)
+        assert len(list(solutions(e, "cadical195"))) == SEEDS[name][0] // 4  # one per board-turn orbit
 
 
 def test_cli_heule_hunde(run_cli):
@@ -73,7 +77,28 @@ def test_cli_heule_hunde(run_cli):
     assert row["encoding"] == "edgecolor-heule2008" and row["solver"] == "cadical195" and row["variables"] == 585
     code, out, _ = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--encoding", "edgecolor-heule2008",
                            "--symmetry", "rotation", "--mode", "solutions", "--json")
-    assert json.loads(out)["solutions"] == 4
+    assert (json.loads(out)["solutions"], json.loads(out)["models"]) == (16, 4)  # before: 4 solutions
+
+
+@pytest.mark.parametrize("extra", [[]] + [["--encoding", p] for p in sorted(presets())]
+                         + [["--encoding", b, "--symmetry", "rotation"] for b in sorted(bases())])
+def test_count_is_16_8_2_on_hunde_spiel_whatever_the_encoding(run_cli, extra):
+    code, out, _ = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--json", *extra)
+    row = json.loads(out)
+    assert (code, row["solutions"], row["distinct"], row["unique"]) == (0, 16, 8, 2)
+    assert row["models"] in (4, 16)
+
+
+@given(puzzles(max_cells=6))
+def test_counts_with_symmetry_breaking_are_the_backtrackers(puzzle):
+    """Random puzzles (self-symmetric pictures among them): with symmetry breaking every base
+    encoding counts what the backtracker counts."""
+    expected = bounded_solutions(puzzle)
+    counts = symmetry.count(puzzle, expected)
+    for base in sorted(bases()):
+        e = encode(puzzle, base, Options(symmetry="rotation"))
+        got = count_modes(e, "cadical195")
+        assert (got["solutions"], got["distinct"], got["unique"]) == (counts.solutions, counts.distinct, counts.unique), base
 
 
 def test_cli_unknown_names(run_cli):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable, Iterable
 
 from pysat.card import CardEnc, EncType
@@ -66,6 +67,16 @@ class Encoded:
     @property
     def nv(self) -> int:
         return max(self.cnf.nv, self.pool.top)
+
+    @cached_property
+    def orbit(self) -> int:
+        """How many solutions each solution of the formula stands for: with ``symmetry: rotation``
+        where the breaking applies, its whole board-turn orbit (4 turns on a square board, 2
+        otherwise; the orbit always has that many members: a turn moves or turns every tile);
+        else 1."""
+        if self.options.symmetry == "rotation" and symmetry_breaking(self.puzzle) is not None:
+            return len(self.puzzle.board.turns())
+        return 1
 
 
 # ---------------------------------------------------------------------------- shared pieces
