@@ -429,8 +429,14 @@ def _cmd_run(args) -> int:
     if args.only:
         spec = select(spec, args.only)
     out = Path(args.out or Path("out") / spec.name)
-    n = run_experiment(spec, out, workers=args.workers, resume=args.resume, executor=args.executor,
-                       scheduler=args.scheduler)
+    progress = [0]
+    try:
+        n = run_experiment(spec, out, workers=args.workers, resume=args.resume, executor=args.executor,
+                           scheduler=args.scheduler, done=lambda k: progress.__setitem__(0, k))
+    except (KeyboardInterrupt, SystemExit):
+        print(f"satedge: interrupted: {_many(progress[0], 'run')} of {spec.name} done and kept in {out}/results.jsonl; "
+              f"the same command with --resume finishes it", file=sys.stderr)
+        raise
     print(f"{spec.name}: {_many(n, 'run')} done, {len(spec.runs) - n} were there already; results in {out}/results.jsonl",
           file=sys.stderr)
     return 0

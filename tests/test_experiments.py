@@ -227,6 +227,9 @@ timeout: 120
         proc.kill()
         raise
     assert proc.returncode == status, err
+    if signum != signal.SIGKILL:  # before: exit 130 without a word
+        assert err == (f"satedge: interrupted: 0 runs of hard done and kept in {out}/results.jsonl; the same "
+                       "command with --resume finishes it\n")
     # SIGKILL: the kernel kills the runs as the runner ends; a run still starting up sees it when it reads its payload
     wait_until(lambda: not any(map(alive, workers)), 10)
     assert [pid for pid in workers if alive(pid)] == []  # orphans would have a new parent
@@ -431,3 +434,74 @@ def test_plots_of_rows_with_partial_sizes(tmp_path):
     assert sorted(f.name for f in files) == ["cactus.png", "cactus.svg", "scatter.png", "scatter.svg", "sizes.png",
                                              "sizes.svg"]
     assert b"Cactus plot: " + tmp_path.name.encode() in (tmp_path / "cactus.svg").read_bytes()
+
+
+def test_two_runners_on_one_folder_run_every_run_once(tmp_path):
+    """Before: two `run --resume` started together on one folder both ran everything (56 rows for
+    28 runs). The second now finds the folder locked and stops at once, with one line."""
+    f = write_spec(tmp_path, SMALL.replace("seeds: [1, 2]", "seeds: [1, 2, 3, 4]"))
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "satedge", "run", str(f), "--out", str(out), "--resume", "--workers", "1"]
+    first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert wait_until(lambda: (out / ".lock").exists() and (out / ".lock").read_text().strip(), 30)
+    second = subprocess.run(command, capture_output=True, text=True)
+    first.communicate(timeout=300)
+    assert (first.returncode, second.returncode, second.stdout) == (0, 2, "")
+    assert second.stderr == (f"satedge: error: {out}: another satedge run (pid {first.pid}) is writing its results "
+                             "here; wait for it to end, or give another --out\n")
+    ids = [r["id"] for r in read_results(out / "results.jsonl")]
+    assert sorted(ids) == sorted(r.id for r in load_spec(f).runs)  # every run exactly once
+
+
+def test_the_lock_of_a_killed_runner_is_free(tmp_path):
+    f = write_spec(tmp_path, SMALL.replace("seeds: [1, 2]", "seeds: [1, 2, 3, 4]"))
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "satedge", "run", str(f), "--out", str(out), "--resume", "--workers", "1"]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    assert wait_until(lambda: (out / "results.jsonl").exists() and read_results(out / "results.jsonl"), 60)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    r = subprocess.run(command, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    ids = [row["id"] for row in read_results(out / "results.jsonl")]
+    assert sorted(ids) == sorted(run.id for run in load_spec(f).runs)
+
+
+def test_damaged_lines_are_named_by_report_and_kept_by_resume(run_cli, tmp_path):
+    """Before: report skipped such a line without a word, --resume deleted it, and a byte that is
+    not UTF-8 ended both in a UnicodeDecodeError traceback."""
+    f = write_spec(tmp_path, SMALL.replace("solvers: [cadical195, glucose4]", "solvers: [cadical195]"))
+    out = tmp_path / "out"
+    assert run_cli("run", f, "--out", out)[0] == 0
+    path = out / "results.jsonl"
+    lines = path.read_bytes().splitlines(keepends=True)
+    damaged = [b'{"id": "oops", \n', b"\xff\xfe not text\n"]
+    path.write_bytes(lines[0] + damaged[0] + lines[1] + damaged[1] + b"".join(lines[2:-1]) + lines[-1][:40])
+    code, table, err = run_cli("report", out, "--no-plots")
+    assert code == 0 and table.startswith("| configuration |")
+    assert err.splitlines()[:3] == [f"satedge: warning: {path}: line 2 does not parse as JSON: left out",
+                                    f"satedge: warning: {path}: line 4 is not UTF-8 text: left out",
+                                    f"satedge: warning: {path}: line 10 is cut short: left out"]
+    code, _, err = run_cli("run", f, "--out", out, "--resume")
+    assert code == 0
+    assert err.splitlines()[:3] == [f"satedge: warning: {path}: line 2 does not parse as JSON: moved to results.rejected.jsonl",
+                                    f"satedge: warning: {path}: line 4 is not UTF-8 text: moved to results.rejected.jsonl",
+                                    f"satedge: warning: {path}: line 10 is cut short: moved to results.rejected.jsonl"]
+    assert err.splitlines()[-1].startswith("small: 1 run done, 7 were there already")
+    assert (out / "results.rejected.jsonl").read_bytes() == damaged[0] + damaged[1] + lines[-1][:40] + b"\n"
+    assert sorted(r["id"] for r in read_results(path)) == sorted(r.id for r in load_spec(f).runs)
+    assert run_cli("report", out, "--no-plots")[2].count("warning") == 0
+
+
+def test_report_counts_a_run_once_and_says_it_found_it_twice(run_cli, tmp_path):
+    f = write_spec(tmp_path, SMALL.replace("solvers: [cadical195, glucose4]", "solvers: [cadical195]"))
+    out = tmp_path / "out"
+    assert run_cli("run", f, "--out", out)[0] == 0
+    path = out / "results.jsonl"
+    path.write_bytes(path.read_bytes() * 2)  # as two runners without a lock wrote it
+    code, table, err = run_cli("report", out, "--no-plots")
+    assert code == 0
+    assert err.splitlines()[0] == (f"satedge: warning: {path}: 8 rows repeat a run id found before: each run is "
+                                   "counted once (were two runners writing here?)")
+    runs = {line.split(" | ")[0][2:]: int(line.split(" | ")[1]) for line in table.split("\n\n")[0].splitlines()[2:]}
+    assert runs == {"support-seqcounter/cadical195": 4, "edgecolor+card=ladder/cadical195": 4}  # before: 8 each

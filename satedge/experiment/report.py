@@ -17,7 +17,7 @@ from .. import backtrack
 from ..errors import SatedgeError
 from ..formats import atomic_output, load_puzzle, write_atomic
 from ..render import pyplot, save_picture
-from .runner import RESULTS, read_results
+from .runner import RESULTS, warn_on_stderr, rejected_warnings, scan_results
 
 SOLVED = ("SAT", "UNSAT", "ENCODED")
 COLUMNS = ["configuration", "runs", "solved", "timeouts", "memouts", "errors", "par2", "median_s", "mean_s",
@@ -199,10 +199,25 @@ def encode_table(rows: list[dict]) -> list[dict]:
     return out
 
 
-def report(out: str | Path, compare: tuple[str, str] | None = None, with_plots: bool = True) -> tuple[str, list[Path]]:
-    """The Markdown table (also ``summary.csv``) and the plots of an experiment folder."""
+def unique_runs(rows: list[dict]) -> tuple[list[dict], int]:
+    """Each run id once (its first row), and how many rows repeated an id."""
+    seen: set = set()
+    out = [r for r in rows if not (r["id"] in seen or seen.add(r["id"]))]
+    return out, len(rows) - len(out)
+
+
+def report(out: str | Path, compare: tuple[str, str] | None = None, with_plots: bool = True,
+           warn=warn_on_stderr) -> tuple[str, list[Path]]:
+    """The Markdown table (also ``summary.csv``) and the plots of an experiment folder; ``warn``
+    is called with each warning (lines that do not parse, run ids found twice)."""
     out = Path(out)
-    rows = read_results(out / RESULTS)
+    rows, rejected = scan_results(out / RESULTS)
+    for message in rejected_warnings(out / RESULTS, rejected, "left out"):
+        warn(message)
+    rows, repeated = unique_runs(rows)
+    if repeated:
+        warn(f"{out / RESULTS}: {repeated} row{'s' * (repeated != 1)} repeat a run id found before: each run "
+             "is counted once (were two runners writing here?)")
     if not rows:
         raise SatedgeError(f"no results in {out / RESULTS}")
     configs = sorted({config_of(r) for r in rows})
