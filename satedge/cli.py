@@ -7,6 +7,8 @@ Exit statuses: 0 success, 1 a negative answer (UNSAT, invalid solution, mismatch
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import os
 import shutil
@@ -19,26 +21,40 @@ from pathlib import Path
 from . import crosscheck
 from .checker import validate
 from .dimacs import decode_file, export
-from .encode.presets import encode_preset, presets, resolve
+from .encode.presets import presets, resolve, size_preset, too_big
 from .errors import OutOfMemory, SatedgeError
 from .experiment.report import report
 from .experiment.runner import run_experiment
 from .experiment.spec import load_spec, select
-from .formats import load_puzzle, load_solution, puzzle_to_yaml, save_puzzle, solution_to_json, write_atomic
-from .generate import Params, generate
+from .formats import (load_puzzle, load_solution, puzzle_to_yaml, save_puzzle, save_solution, solution_to_json,
+                      write_atomic)
+from .generate import MAX_COLORS, Params, generate
 from .jobs import DEFAULT_ENCODING, Job, Result, run
-from .process import Limits, call, default_memory_mb, scratch, sweep
+from .puzzle import MAX_CELLS
+from .process import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, Limits, default_memory_mb, scratch, sweep
+from .progress import progress_bar
 from .render import ascii_grid, save_picture, to_svg
 from .solvers import DEFAULT_SOLVER, check_solver, solver_binaries, solver_names
 from .solving import MODES
 from .version import __version__
 
 
-EXPORT_ENCODING = "edgecolor-heule2008"  # encode's default: the field's compact reference encoding
+class _Help(argparse.HelpFormatter):
+    """Every option's help ends with its default, unless it has none or says it already."""
+
+    def _get_help_string(self, action) -> str:
+        text = action.help or ""
+        if action.option_strings and action.default not in (None, False, "", argparse.SUPPRESS) and "default" not in text:
+            text += " (default: %(default)s)"
+        return text
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with the project's one-line error and exit status 2."""
+    """argparse with the project's one-line error and exit status 2, and defaults in the help."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):  # noqa: D401
         raise SatedgeError(message)
@@ -49,35 +65,45 @@ def _many(n: int, thing: str) -> str:
     return f"{n} {thing}{'s' * (n != 1)}"
 
 
-def _count(text: str, low: int = 1) -> int:
-    """argparse type of a number of things (workers, solutions, puzzles): an integer, at least ``low``."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, found {text!r}") from None
-    if n < low:
-        raise argparse.ArgumentTypeError(f"must be at least {low}, not {n}")
-    return n
+def _echo(text: str) -> str:
+    """An argument as an error message shows it: quoted, at most 30 characters of it."""
+    return repr(text if len(text) <= 30 else text[:30] + "...")
 
 
-def _count0(text: str) -> int:
-    """argparse type of a number of things that may be none (border colours, clues)."""
-    return _count(text, 0)
+def _count(low: int = 1, high: int = 10**9):
+    """argparse type of a number of things (workers, solutions, puzzles): an integer from ``low``
+    to ``high``."""
+    def parse(text: str) -> int:
+        try:
+            n = int(text) if len(text) <= 30 else None
+        except ValueError:
+            n = None
+        if n is None:
+            raise argparse.ArgumentTypeError(f"expected an integer, found {_echo(text)}")
+        if n < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {n}")
+        if n > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high:,}, not {n:,}")
+        return n
+
+    return parse
 
 
 def _seconds(text: str) -> float:
-    """argparse type of a time limit: a positive number of seconds."""
+    """argparse type of a time limit: a positive number of seconds, at most MAX_TIMEOUT."""
     try:
         t = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, found {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, found {_echo(text)}") from None
     if not 0 < t < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be positive and finite, not {text}")
+        raise argparse.ArgumentTypeError(f"must be positive and finite, not {_echo(text)[1:-1]}")
+    if t > MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_TIMEOUT:,} seconds, not {_echo(text)[1:-1]}")
     return t
 
 
 def _add_memory(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--memory", type=_count, metavar="MB", help="stop with an error (exit 2) once the job's whole "
+    p.add_argument("--memory", type=_count(1, MAX_MEMORY_MB), metavar="MB", help="stop with an error (exit 2) once the job's whole "
                    "process tree holds more than this; pages forked workers share count once (default: 80%% of "
                    "the memory available at the start)")
 
@@ -101,7 +127,7 @@ def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
                    "cpsat: the CP-SAT model (extra cp)")
     p.add_argument("--solver-cmd", metavar="COMMAND", help="a DIMACS solver binary instead, e.g. 'cadical -q' "
                    "(run on the exported CNF; enumeration re-runs it with blocking clauses)")
-    p.add_argument("--workers", "--cpsat-workers", type=_count, default=1, metavar="N",
+    p.add_argument("--workers", "--cpsat-workers", type=_count(1, MAX_WORKERS), default=1, metavar="N",
                    help="processes of --method backtrack (it needs the extra fast), or search workers of "
                         "--solver cpsat (default 1, for fair comparisons)")
     p.add_argument("--timeout", type=_seconds, metavar="SECONDS", help="kill the job and every process it started "
@@ -112,7 +138,15 @@ def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
     else:
         p.add_argument("--mode", choices=MODES, help="with --all or --limit: every solution (default), one per "
                        "picture, or one per picture up to turns")
-        p.add_argument("--limit", type=_count, metavar="N", help="at most N solutions (implies --all)")
+        p.add_argument("--limit", type=_count(), metavar="N", help="at most N solutions (implies --all)")
+
+
+def _with_progress(items: list, what: str):
+    """``items`` one by one, with a progress bar on a terminal when there are several."""
+    with progress_bar(len(items) if len(items) > 1 else 0, what, "puzzle") as bar:
+        for item in items:
+            yield item
+            bar.update()
 
 
 def _job_fields(args) -> dict:
@@ -161,11 +195,23 @@ def _cmd_solve(args) -> int:
     want_all = args.all or args.limit is not None
     if args.mode and not want_all:
         raise SatedgeError("--mode applies with --all or --limit")
+    if args.output is not None:
+        if len(args.puzzles) != 1:
+            raise SatedgeError("-o writes the solution of one puzzle; give one")
+        if Path(args.output).suffix not in (".sol", ".json"):
+            raise SatedgeError("-o names a .sol or a .json file", args.output)
+        if want_all and Path(args.output).suffix == ".sol":
+            raise SatedgeError("a .sol file holds one solution; with --all or --limit give a .json file", args.output)
     color = sys.stdout.isatty() and not args.json
     status = 0
-    for path in args.puzzles:
+    for path in _with_progress(args.puzzles, "solve"):
         puzzle = load_puzzle(path)
         res = _run(path, Job(puzzle, "solve", modes=(args.mode or "solutions",), limit=limit, **fields))
+        if args.output is not None and res.solutions:
+            if want_all:
+                write_atomic(args.output, json.dumps([solution_to_json(puzzle, x) for x in res.solutions]) + "\n")
+            else:
+                save_solution(puzzle, res.solutions[0], args.output)
         if res.status == "TIMEOUT":
             status = 3
         elif res.status == "UNSAT":
@@ -193,7 +239,7 @@ def _cmd_count(args) -> int:
     fields = _job_fields(args)
     modes = (args.mode,) if args.mode else MODES
     status = 0
-    for path in args.puzzles:
+    for path in _with_progress(args.puzzles, "count"):
         puzzle = load_puzzle(path)
         t0 = time.perf_counter()
         job = Job(puzzle, "count", modes=modes, **fields)
@@ -224,37 +270,31 @@ def _cmd_count(args) -> int:
     return status
 
 
-def _size(puzzle, preset) -> tuple[int, int]:
-    """Variables and clauses of ``preset``'s formula for ``puzzle``."""
-    e = encode_preset(puzzle, preset)
-    return e.nv, len(e.cnf.clauses)
-
-
 def _cmd_encodings(args) -> int:
     if args.memory is not None and not args.puzzle:
-        raise SatedgeError("--memory applies with --puzzle (it bounds the encoding of each preset)")
+        raise SatedgeError("--memory applies with --puzzle (it says which formulas fit)")
     puzzle = load_puzzle(args.puzzle) if args.puzzle else None
     limit = _memory_limit(args.memory)
     rows = []
-    for p in presets().values():
-        row = {"name": p.name, "base": p.base, "options": p.options.as_dict(), "description": p.description,
-               "reference": p.reference}
-        if puzzle is not None:
-            try:  # each preset in a child process, so that one too big for --memory does not stop the others
-                outcome = call(_size, (puzzle, p), Limits(memory_mb=limit)) if limit else None
-                row["variables"], row["clauses"] = outcome.unwrap() if outcome else _size(puzzle, p)
-            except OutOfMemory:
-                row["variables"] = row["clauses"] = None
-                row["memory_mb"] = limit
-        rows.append(row)
+    with progress_bar(len(presets()) if puzzle else 0, "encodings", "preset") as bar:
+        for p in presets().values():
+            row = {"name": p.name, "base": p.base, "options": p.options.as_dict(), "description": p.description,
+                   "reference": p.reference}
+            if puzzle is not None:  # counted from the clause families, without building the formula
+                size = size_preset(puzzle, p)
+                row.update(variables=size.variables, clauses=size.clauses, literals=size.literals,
+                           memory_mb=round(size.memory_mb()), fits=too_big(p, size, limit) is None)
+                bar.update()
+            rows.append(row)
     if args.json:
         print(json.dumps(rows))
         return 0
     for r in rows:
         size = ""
         if puzzle is not None:
-            size = (f"  {r['variables']} variables, {r['clauses']} clauses" if r["variables"] is not None
-                    else f"  {_too_big(r['memory_mb'])}")
+            size = f"  {r['variables']:,} variables, {r['clauses']:,} clauses, {r['literals']:,} literals"
+            if not r["fits"]:
+                size += f": {_too_big(limit)}"
         opts = ", ".join(f"{k}={v}" for k, v in r["options"].items())
         print(f"{r['name']}: {r['base']} ({opts}){size}\n    {r['description']}")
         if r["reference"]:
@@ -357,20 +397,32 @@ def _cmd_encode(args) -> int:
         if not args.output or args.output == "-":
             raise SatedgeError("--all-presets needs -o DIR")
         out = Path(args.output)
+        stems: dict[str, str] = {}
+        for path in args.puzzles:  # each output's name comes from its puzzle file's: they must differ
+            other = stems.setdefault(Path(path).stem, path)
+            if other != path:
+                raise SatedgeError(f"{other} and {path} would write the same files ({Path(path).stem}.PRESET.cnf): "
+                                   "give puzzle files of different names")
         _output_folder(out, "with --all-presets")
-        rows, too_big = ["file,puzzle,encoding,variables,clauses,bytes"], []
-        for path in args.puzzles:
-            puzzle = load_puzzle(path)
-            for p in presets().values():
-                f = out / f"{Path(path).stem}.{p.name}.cnf{args.compress}"
-                try:
-                    nv, nc, n = export(puzzle, p, f, str(path), limit)
-                except OutOfMemory:  # go on with the others, say so at the end
-                    too_big.append(f"{path} with {p.name}")
-                    continue
-                rows.append(f"{f.name},{path},{p.name},{nv},{nc},{f.stat().st_size if args.compress else n}")
-        write_atomic(out / "manifest.csv", "\n".join(rows) + "\n")
-        written = f"{len(rows) - 1} formulas and manifest.csv written to {out}/"
+        manifest, too_big = io.StringIO(), []
+        rows = csv.writer(manifest, lineterminator="\n")
+        rows.writerow(["file", "puzzle", "encoding", "variables", "clauses", "bytes"])
+        written = 0
+        with progress_bar(len(args.puzzles) * len(presets()), "encode", "formula") as bar:
+            for path in args.puzzles:
+                puzzle = load_puzzle(path)
+                for p in presets().values():
+                    f = out / f"{Path(path).stem}.{p.name}.cnf{args.compress}"
+                    bar.update()
+                    try:
+                        nv, nc, n = export(puzzle, p, f, str(path), limit)
+                    except OutOfMemory:  # go on with the others, say so at the end
+                        too_big.append(f"{path} with {p.name}")
+                        continue
+                    rows.writerow([f.name, path, p.name, nv, nc, f.stat().st_size if args.compress else n])
+                    written += 1
+        write_atomic(out / "manifest.csv", manifest.getvalue())
+        written = f"{written} formulas and manifest.csv written to {out}/"
         if too_big:
             raise SatedgeError(f"beyond --memory {limit} MB, not written: {'; '.join(too_big)} ({written})")
         print(written, file=sys.stderr)
@@ -378,7 +430,7 @@ def _cmd_encode(args) -> int:
     if len(args.puzzles) != 1:
         raise SatedgeError("encode takes one puzzle (or --all-presets with -o DIR)")
     path = args.puzzles[0]
-    preset = _preset_from_args(args, EXPORT_ENCODING)
+    preset = _preset_from_args(args, DEFAULT_ENCODING)
     puzzle = load_puzzle(path)
     try:
         if args.output not in (None, "-"):
@@ -484,90 +536,97 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("solve", help="find a solution (or all) and print it")
-    p.add_argument("puzzles", nargs="+", metavar="PUZZLE", help="puzzle files (.yaml, .puz, tile_dict.yaml)")
+    p.add_argument("puzzles", nargs="+", metavar="PUZZLE", help="puzzle files (.yaml, .puz, .txt, tile_dict.yaml)")
     p.add_argument("--all", action="store_true", help="every solution, not only the first")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
+    p.add_argument("-o", "--output", metavar="FILE", help="also write the solution to FILE: .sol (tile col row rot, as "
+                   "the board suite has it) or .json; with --all or --limit, every solution to a .json file")
     _add_method(p, count=False)
     p.set_defaults(func=_cmd_solve)
 
     p = sub.add_parser("count", help="count solutions, distinct pictures and pictures up to board turns")
-    p.add_argument("puzzles", nargs="+", metavar="PUZZLE")
+    p.add_argument("puzzles", nargs="+", metavar="PUZZLE", help="puzzle files (.yaml, .puz, .txt, tile_dict.yaml)")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
     _add_method(p, count=True)
     p.set_defaults(func=_cmd_count)
 
     p = sub.add_parser("encodings", help="list the encoding presets (with --puzzle: their sizes)")
-    p.add_argument("--puzzle", metavar="PUZZLE", help="also give variables and clauses for this puzzle")
+    p.add_argument("--puzzle", metavar="PUZZLE", help="also give each formula's variables, clauses and literals for "
+                   "this puzzle, counted without building it")
     p.add_argument("--json", action="store_true", help="a JSON list of objects")
     _add_memory(p)
     p.set_defaults(func=_cmd_encodings)
 
     p = sub.add_parser("encode", help="export a puzzle as self-describing DIMACS CNF")
-    p.add_argument("puzzles", nargs="+", metavar="PUZZLE")
-    _add_encoding(p, EXPORT_ENCODING)
+    p.add_argument("puzzles", nargs="+", metavar="PUZZLE", help="puzzle files (.yaml, .puz, .txt, tile_dict.yaml)")
+    _add_encoding(p, DEFAULT_ENCODING)
     p.add_argument("-o", "--output", metavar="FILE|DIR", help="file (.cnf, .cnf.gz, .cnf.xz) or - for stdout (default)")
     p.add_argument("--all-presets", action="store_true", help="every puzzle x every preset into -o DIR, with manifest.csv")
-    p.add_argument("--compress", choices=["", ".gz", ".xz"], default="", help="with --all-presets: compress each file")
+    p.add_argument("--compress", choices=["", ".gz", ".xz"], default="", help="with --all-presets: compress each file "
+                   "(default: no compression)")
     _add_memory(p)
     p.set_defaults(func=_cmd_encode)
 
     p = sub.add_parser("decode", help="turn a solver's model of an exported CNF back into a checked solution")
-    p.add_argument("cnf", metavar="FILE.cnf")
+    p.add_argument("cnf", metavar="FILE.cnf", help="a formula satedge encode wrote (.cnf, .cnf.gz, .cnf.xz)")
     p.add_argument("model", metavar="MODEL", help="solver output (s/v lines) or a list of literals; - for stdin")
     p.add_argument("--puzzle", metavar="PUZZLE", help="the puzzle, when not at the path in the header")
     p.add_argument("--json", action="store_true", help="the solution as solve --json prints it")
     p.set_defaults(func=_cmd_decode)
 
     p = sub.add_parser("solvers", help="list the PySAT solvers and the solver binaries on PATH")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help='one object {"pysat": [...], "binaries": {name: path}}')
     p.set_defaults(func=_cmd_solvers)
 
     p = sub.add_parser("generate", help="generate random puzzles (uniform, or planted with a known solution)")
-    p.add_argument("--model", choices=["planted", "uniform"], default="planted")
-    p.add_argument("--rows", type=_count, default=4)
-    p.add_argument("--cols", type=_count, default=None, help="default: as many as rows")
-    p.add_argument("--colors", type=_count, default=4, help="labels (identical) or patterns (complementary) inside")
-    p.add_argument("--border-colors", type=_count0, default=0, help="a separate label set between border cells (needs --frame)")
-    p.add_argument("--matching", choices=["identical", "complementary"], default="identical")
+    p.add_argument("--model", choices=["planted", "uniform"], default="planted",
+                   help="planted: a solution is planted; uniform: every edge at random (usually unsolvable)")
+    p.add_argument("--rows", type=_count(1, MAX_CELLS), default=4, help="rows of the board")
+    p.add_argument("--cols", type=_count(1, MAX_CELLS), default=None, help="default: as many as rows")
+    p.add_argument("--colors", type=_count(1, MAX_COLORS), default=4, help="labels (identical) or patterns (complementary) inside")
+    p.add_argument("--border-colors", type=_count(0, MAX_COLORS), default=0, help="a separate label set between border cells (needs --frame)")
+    p.add_argument("--matching", choices=["identical", "complementary"], default="identical",
+                   help="identical: equal labels fit; complementary: a pattern's two halves fit")
     p.add_argument("--frame", action="store_true", help="frame label 0 on the outside (identical, grid)")
-    p.add_argument("--topology", choices=["grid", "torus"], default="grid")
-    p.add_argument("--clues", type=_count0, default=0, metavar="N", help="clue N planted placements")
+    p.add_argument("--topology", choices=["grid", "torus"], default="grid", help="torus: the edges wrap around")
+    p.add_argument("--clues", type=_count(0, MAX_CELLS), default=0, metavar="N", help="clue N planted placements")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="first seed (same seed, same file)")
-    p.add_argument("--count", type=_count, default=1, metavar="K", help="K puzzles, seeds S..S+K-1")
+    p.add_argument("--count", type=_count(1, 100_000), default=1, metavar="K", help="K puzzles, seeds S..S+K-1")
     p.add_argument("-o", "--output", metavar="DIR|FILE", help="a folder (one YAML per puzzle) or a file; default stdout")
     p.set_defaults(func=_cmd_generate)
 
     p = sub.add_parser("crosscheck", help="cross-check encodings x solvers against the backtracker on generated puzzles "
                        "(extra test: hypothesis)")
-    p.add_argument("--examples", type=_count, default=100, metavar="N", help="generated puzzles (default 100)")
-    p.add_argument("--seed", type=int, default=0, metavar="S")
+    p.add_argument("--examples", type=_count(1, 1_000_000), default=100, metavar="N", help="generated puzzles (default 100)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="hypothesis's seed: the same seed, the same puzzles")
     p.add_argument("--encodings", nargs="+", metavar="E", help="presets or base encodings (default: every preset, "
                    "and every base with every exactly-one encoding, symmetry breaking and redundant clauses)")
     p.add_argument("--solvers", nargs="+", metavar="S", help="PySAT solvers (default cadical195 minisat22)")
-    p.add_argument("--max-cells", type=_count, default=6, metavar="M", help="largest board, in cells (default 6)")
-    p.add_argument("--workers", type=_count, default=os.cpu_count() or 1, help="processes (default: one per core)")
+    p.add_argument("--max-cells", type=_count(1, 16), default=6, metavar="M", help="largest board, in cells (default 6)")
+    p.add_argument("--workers", type=_count(1, MAX_WORKERS), default=os.cpu_count() or 1, help="processes (default: one per core)")
     p.add_argument("--json", action="store_true", help='one object {"examples", "checks", "mismatches", "seconds"}')
     p.set_defaults(func=_cmd_crosscheck)
 
     p = sub.add_parser("run", help="run an experiment spec: every puzzle x encoding x solver, isolated and limited")
     p.add_argument("spec", metavar="SPEC", help="experiment spec (YAML, see experiments/demo.yaml)")
     p.add_argument("--out", metavar="DIR", help="results folder (default out/NAME)")
-    p.add_argument("--workers", type=_count, default=os.cpu_count() or 1, help="runs at a time (default: one per core)")
+    p.add_argument("--workers", type=_count(1, MAX_WORKERS), default=os.cpu_count() or 1, help="runs at a time (default: one per core)")
     p.add_argument("--resume", action="store_true", help="finish an interrupted experiment, running nothing twice")
     p.add_argument("--only", action="append", metavar="CONFIG", help="only the configurations ENCODING/SOLVER that "
                    "match this shell pattern, e.g. 'edgecolor-corners-sym/kissat404' or '*/cpsat' (repeatable)")
-    p.add_argument("--executor", choices=["local", "dask"], default="local")
+    p.add_argument("--executor", choices=["local", "dask"], default="local",
+                   help="local: processes on this machine; dask: a Dask cluster (--scheduler, extra dist)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://10.0.0.1:8786")
     p.set_defaults(func=_cmd_run)
 
     p = sub.add_parser("report", help="tables and plots of an experiment's results")
-    p.add_argument("dir", metavar="DIR")
+    p.add_argument("dir", metavar="DIR", help="an experiment's results folder (with results.jsonl)")
     p.add_argument("--compare", nargs=2, metavar=("A", "B"), help="scatter plot of two configurations ENCODING/SOLVER")
     p.add_argument("--no-plots", action="store_true", help="only the table and summary.csv")
     p.set_defaults(func=_cmd_report)
 
     p = sub.add_parser("render", help="draw a puzzle (its tiles) or a solution as SVG or PNG")
-    p.add_argument("puzzle", metavar="PUZZLE")
+    p.add_argument("puzzle", metavar="PUZZLE", help="a puzzle file")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--solution", metavar="FILE", help="a JSON or .sol solution to draw")
     g.add_argument("--solve", action="store_true", help="solve the puzzle and draw the first solution")
@@ -577,12 +636,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_render)
 
     p = sub.add_parser("check", help="validate a solution (JSON as solve --json prints it, or .sol)")
-    p.add_argument("puzzle", metavar="PUZZLE")
-    p.add_argument("solution", metavar="SOLUTION")
+    p.add_argument("puzzle", metavar="PUZZLE", help="a puzzle file")
+    p.add_argument("solution", metavar="SOLUTION", help="a JSON solution (as solve --json prints it) or a .sol file")
     p.set_defaults(func=_cmd_check)
 
     p = sub.add_parser("convert", help="convert a puzzle between formats (.yaml, .puz; read also tile_dict.yaml)")
-    p.add_argument("input", metavar="IN")
+    p.add_argument("input", metavar="IN", help="a puzzle file (.yaml, .puz, .txt, tile_dict.yaml)")
     p.add_argument("output", metavar="OUT", help="output file (.yaml, .yml or .puz), or - for YAML on stdout")
     p.set_defaults(func=_cmd_convert)
     return parser

@@ -30,6 +30,7 @@ from .errors import EncodingError
 from .extras import require
 from .formats import puzzle_to_yaml, solution_to_json
 from .process import pool_worker
+from .progress import progress_bar
 from .puzzle import Puzzle, Solution
 from .solvers import check_solver
 from .strategies import puzzles
@@ -165,7 +166,16 @@ class Report:
         return head + ("no mismatch" if self.ok else "MISMATCH\n" + self.mismatch.describe())
 
 
-def _explore(configs: list[Config], examples: int, seed: int, max_cells: int) -> Report:
+_SEEN = None  # a pool worker's share of the puzzles-checked counter, set by _worker
+
+
+def _worker(parent: int, seen) -> None:
+    global _SEEN
+    pool_worker(parent)
+    _SEEN = seen
+
+
+def _explore(configs: list[Config], examples: int, seed: int, max_cells: int, tick: Callable | None = None) -> Report:
     hyp = require("hypothesis")
     report = Report()
 
@@ -181,6 +191,11 @@ def _explore(configs: list[Config], examples: int, seed: int, max_cells: int) ->
         if report.mismatch is None:  # count the exploration, not the shrinking
             report.examples += 1
             report.checks += checks
+            if tick is not None:
+                tick()
+            elif _SEEN is not None:
+                with _SEEN.get_lock():
+                    _SEEN.value += 1
         if mismatch is not None:
             report.mismatch = mismatch  # the last one hypothesis runs is the shrunk one
             raise AssertionError(mismatch.problem)
@@ -199,12 +214,18 @@ def run(configs: list[Config], examples: int = 100, seed: int = 0, max_cells: in
     t0 = time.perf_counter()
     workers = max(1, min(workers, len(configs)))
     chunks = [configs[i::workers] for i in range(workers)]
-    if workers == 1:
-        reports = [_explore(chunks[0], examples, seed, max_cells)]
-    else:
-        with multiprocessing.get_context("fork").Pool(workers, initializer=pool_worker,
-                                                 initargs=(os.getpid(),)) as pool:
-            reports = pool.starmap(_explore, [(c, examples, seed, max_cells) for c in chunks])
+    with progress_bar(examples * workers, "crosscheck", "puzzle") as bar:
+        if workers == 1:
+            reports = [_explore(chunks[0], examples, seed, max_cells, bar.update)]
+        else:
+            ctx = multiprocessing.get_context("fork")
+            seen = ctx.Value("i", 0)
+            with ctx.Pool(workers, initializer=_worker, initargs=(os.getpid(), seen)) as pool:
+                pending = pool.starmap_async(_explore, [(c, examples, seed, max_cells) for c in chunks])
+                while not pending.ready():
+                    pending.wait(0.5)
+                    bar.update(seen.value - bar.n)
+                reports = pending.get()
     out = Report(examples=max(r.examples for r in reports), checks=sum(r.checks for r in reports))
     out.mismatch = next((r.mismatch for r in reports if r.mismatch is not None), None)
     out.seconds = time.perf_counter() - t0

@@ -18,15 +18,15 @@ import lzma
 import os
 import sys
 from pathlib import Path
-from typing import IO, Iterable
+from typing import IO, Iterable, Iterator
 
 from pysat.formula import CNF
 
 from .checker import validate
 from .encode import Encoded, Options, bases
-from .encode.presets import encode_preset
+from .encode.presets import check_fits, encode_preset
 from .errors import SatedgeError, cannot_write
-from .formats import atomic_output, load_puzzle, puzzle_to_yaml
+from .formats import atomic_output, check_input, load_puzzle, one_line, puzzle_to_yaml
 from .process import Limits, call
 from .version import __version__
 
@@ -62,7 +62,7 @@ def header_lines(encoded: Encoded, preset_name: str | None = None, puzzle_path: 
         lines.append("c var " + " ".join(map(str, (v, *encoded.pool.obj(v)))))
     show = " ".join(map(str, encoded.decision))
     lines += [f"c p show {show} 0", f"c ind {show} 0"]
-    return lines
+    return [one_line(line) for line in lines]  # a name or a label with a line break stays in its comment
 
 
 def _open_write(path: Path) -> IO[str]:
@@ -91,6 +91,7 @@ def export(puzzle, preset, out: Path | str, puzzle_path: str | None = None,
     (uncompressed).  With ``memory_mb``, encoding and writing run in a child process that is
     killed once it holds more than that (:mod:`satedge.process`): :class:`satedge.errors.OutOfMemory`,
     nothing written."""
+    check_fits(puzzle, preset, memory_mb)  # before anything is built
     with atomic_output(out) as tmp:
         if memory_mb is None:
             return _encode_and_write(puzzle, preset, tmp, out, puzzle_path)
@@ -139,12 +140,26 @@ def open_text(path: Path | str) -> IO[str]:
         raise SatedgeError("no such file", path) from None
 
 
+MAX_TOKEN = 20  # characters of a token that an error message echoes
+
+
+def _shown(token: str) -> str:
+    return repr(token if len(token) <= MAX_TOKEN else token[:MAX_TOKEN] + "...")
+
+
+MAX_HEADER_LINE = 64 * 2**20  # the 'c p show' line of Eternity II's largest formula is 1 MB
+
+
 def read_header(path: Path | str) -> dict:
     """The ``c satedge {...}`` facts and the ``p cnf`` line of an exported file."""
+    check_input(path, 2**40)  # a regular file: a device or a FIFO would be read forever
     info: dict | None = None
     try:
         with open_text(path) as fh:
-            for line in fh:
+            while line := fh.readline(MAX_HEADER_LINE + 1):
+                if len(line) > MAX_HEADER_LINE:
+                    raise SatedgeError(f"a header line of more than {MAX_HEADER_LINE:,} characters: not a CNF file of "
+                                       "satedge's", path)
                 if line.startswith("c satedge {"):
                     info = json.loads(line[len("c satedge "):])
                     puzzle = info.get("puzzle") if isinstance(info, dict) else None
@@ -154,24 +169,27 @@ def read_header(path: Path | str) -> dict:
                                            "edited or damaged", path)
                 elif line.startswith("p cnf"):
                     parts = line.split()
-                    if len(parts) != 4 or not all(x.isdigit() for x in parts[2:]):
-                        raise SatedgeError(f"bad problem line {line.strip()!r}", path)
+                    if len(parts) != 4 or not all(x.isdigit() and len(x) <= 12 for x in parts[2:]):
+                        raise SatedgeError(f"bad problem line {_shown(line.strip())}", path)
                     if info is None:
                         raise SatedgeError("no satedge header: this file was not written by satedge encode", path)
                     info["p"] = (int(parts[2]), int(parts[3]))
                     return info
                 elif not line.startswith("c") and line.strip():
                     break
-    except (OSError, EOFError, lzma.LZMAError, gzip.BadGzipFile, UnicodeDecodeError, json.JSONDecodeError) as e:
+    except (OSError, EOFError, lzma.LZMAError, gzip.BadGzipFile, UnicodeDecodeError, json.JSONDecodeError,
+            RecursionError, ValueError) as e:
         raise SatedgeError(f"not a readable CNF file ({e.__class__.__name__})", path) from None
     raise SatedgeError("no 'p cnf' line: truncated or not a CNF file", path)
 
 
-def parse_model(text: str, path: Path | str, nv: int) -> list[int] | None:
-    """Literals from a solver's output (``s``/``v`` lines or bare literals); ``None`` for UNSAT."""
+def parse_model(lines: Iterable[str] | str, path: Path | str, nv: int) -> list[int] | None:
+    """Literals from a solver's output (``s``/``v`` lines or bare literals), read line by line;
+    ``None`` for UNSAT.  More literals than the formula has variables, a literal out of range or
+    a token that is no literal is an error that echoes at most the token's first characters."""
     lits: list[int] = []
     status = None
-    for lineno, line in enumerate(text.splitlines(), 1):
+    for lineno, line in enumerate(lines.splitlines() if isinstance(lines, str) else lines, 1):
         s = line.strip()
         if not s or s.startswith("c"):
             continue
@@ -180,21 +198,52 @@ def parse_model(text: str, path: Path | str, nv: int) -> list[int] | None:
             if status == "UNSATISFIABLE":
                 return None
             if status != "SATISFIABLE":
-                raise SatedgeError(f"line {lineno}: solver status {status!r}, no model", path)
+                raise SatedgeError(f"line {lineno}: solver status {_shown(status)}, no model", path)
             continue
         words = s[2:].split() if s.startswith("v ") else s.split()
         for w in words:
             try:
-                lit = int(w)
+                lit = int(w) if len(w) <= MAX_TOKEN else None
             except ValueError:
-                raise SatedgeError(f"line {lineno}: {w!r} is not a literal", path) from None
+                lit = None
+            if lit is None:
+                raise SatedgeError(f"line {lineno}: {_shown(w)} is not a literal", path) from None
             if abs(lit) > nv:
                 raise SatedgeError(f"line {lineno}: literal {lit} out of range: the formula has {nv} variables", path)
             if lit:
                 lits.append(lit)
+                if len(lits) > nv:
+                    raise SatedgeError(f"line {lineno}: more literals than the formula's {nv} variables", path)
     if not lits:
         raise SatedgeError("no model: expected 's SATISFIABLE' and 'v ... 0' lines or a list of literals", path)
     return lits
+
+
+def _model_lines(path, nv: int) -> Iterator[str]:
+    """The lines of a model file (``-``: stdin), streamed; a file that is not a regular one, or
+    larger than a model of ``nv`` variables can be with generous comments, is refused first."""
+    limit = 2**20 + 24 * nv  # a literal takes at most 8 characters and a space; the rest for comments
+    if str(path) == "-":
+        fh = sys.stdin
+    else:
+        check_input(path, limit)
+        try:
+            fh = open(path, encoding="utf-8")
+        except OSError as e:
+            raise SatedgeError(f"cannot read: {e.strerror or e}", path) from None
+    read = 0
+    try:
+        while line := fh.readline(limit + 1):
+            read += len(line)
+            if read > limit:
+                raise SatedgeError(f"cannot read: more than the {limit:,} characters a model of {nv:,} variables "
+                                   "may have", path)
+            yield line
+    except UnicodeDecodeError:
+        raise SatedgeError("cannot read the model: not UTF-8 text", path) from None
+    finally:
+        if fh is not sys.stdin:
+            fh.close()
 
 
 def write_plain(clauses: Iterable[list[int]], nv: int, fh: IO[str]) -> None:
@@ -210,6 +259,8 @@ def decode_file(cnf_path, model_path, puzzle_path=None):
     exported formula.  The puzzle comes from the header (or ``puzzle_path``) and must have the
     recorded hash; the formula is rebuilt and must match the file; the model must satisfy it."""
     info = read_header(cnf_path)
+    if str(model_path) != "-":
+        check_input(model_path, 2**20 + 24 * info["p"][0])  # before the formula is rebuilt
     where = puzzle_path or info["puzzle"].get("path")
     if not where:
         raise SatedgeError("the header names no puzzle file: give --puzzle", cnf_path)
@@ -231,19 +282,14 @@ def decode_file(cnf_path, model_path, puzzle_path=None):
         raise SatedgeError(f"cannot read the clauses (truncated or not DIMACS): {e}", cnf_path) from None
     if clauses != encoded.cnf.clauses:
         raise SatedgeError("the clauses differ from the re-encoded formula: truncated or edited file", cnf_path)
-    if str(model_path) == "-":
-        text = sys.stdin.read()
-    else:
-        try:
-            text = Path(model_path).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise SatedgeError("no such file", model_path) from None
-        except (OSError, UnicodeDecodeError):
-            raise SatedgeError("cannot read the model", model_path) from None
-    model = parse_model(text, model_path, encoded.nv)
+    model = parse_model(_model_lines(model_path, encoded.nv), model_path, encoded.nv)
     if model is None:
         return puzzle, None, None
     true = {lit for lit in model}
+    missing = [v for v in encoded.decision if v not in true and -v not in true]
+    if missing:  # before: a model assigning 3 of 585 variables was printed as a grid with rotation -1
+        raise SatedgeError(f"the model leaves {len(missing):,} of the formula's {len(encoded.decision):,} decision "
+                           f"variables unassigned (the first: {missing[0]}): is it cut short?", model_path)
     for i, clause in enumerate(clauses, 1):
         if not any(lit in true for lit in clause) and all(-lit in true for lit in clause):
             raise SatedgeError(f"the model falsifies clause {i} ({' '.join(map(str, clause))} 0): "

@@ -1,15 +1,21 @@
 """Readers and writers: canonical YAML, ``.puz`` (+ ``.clue``), ``.sol``, JSON solutions and
 the ``tile_dict.yaml`` layout of the Scramble Squares seed.
 
-Every reader raises :class:`SatedgeError` naming the file and the problem.  Every writer of
-satedge goes through :func:`atomic_output`, so a failed write never leaves half a file behind.
+Every reader raises :class:`SatedgeError` naming the file and the problem, and reads only
+regular files of at most :data:`MAX_INPUT_BYTES` (a device, a FIFO or a huge file is refused
+before anything is read); YAML aliases and nesting are bounded.  Every writer of satedge goes
+through :func:`atomic_output`, so a failed write never leaves half a file behind, and an output
+that is a symlink, a device or a FIFO is written through, never replaced.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import reprlib
 import secrets
+import stat
+import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
@@ -23,17 +29,82 @@ PUZZLE_KEYS = {"name", "rows", "cols", "matching", "frame", "topology", "edge_or
 CLOCKWISE = list(SIDES)
 
 
+MAX_INPUT_BYTES = 64 * 2**20  # puzzles, specs, presets, solutions: Eternity II's YAML is 10 kB
+MAX_YAML_NODES = 1_000_000  # values, aliases expanded: Eternity II's YAML has 1,300
+MAX_YAML_DEPTH = 64
+MAX_NAME = 200  # characters of a puzzle's name
+
+
+# ---------------------------------------------------------------------------- text helpers
+def one_line(text: str) -> str:
+    """``text`` with its control characters (line breaks among them) escaped, so that it stays on
+    one line of a comment, a header or a table.
+
+    >>> one_line("a\\nb\\tc\\x1b[31m")
+    'a\\\\nb\\\\tc\\\\x1b[31m'
+    """
+    out = []
+    for c in text:
+        if unicodedata.category(c) in ("Cc", "Zl", "Zp"):
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(c) or
+                       (f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}"))
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def shown(value: Any, width: int = 40) -> str:
+    """A value as an error message echoes it: its repr, on one line, cut to ``width`` characters
+    (however large the value: a list of millions is not written out first).
+
+    >>> shown("x" * 100), shown(list(range(10**6)))
+    ("'xxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxx'", '[0, 1, 2, 3, 4, 5, ...]')
+    """
+    short = reprlib.Repr()
+    short.maxstring = short.maxother = width
+    short.maxlist = short.maxdict = short.maxtuple = short.maxset = 6
+    text = one_line(short.repr(value))
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
 # ---------------------------------------------------------------------------- writing helpers
+def _output_target(path: Path) -> Path | None:
+    """Where to write ``path`` atomically: the file a symlink points to, or ``path`` itself;
+    ``None`` for a character device or a FIFO (``/dev/null``, ``/dev/stdout``), written through."""
+    try:
+        mode = os.stat(path).st_mode  # follows symlinks
+    except FileNotFoundError:
+        return Path(os.path.realpath(path)) if os.path.islink(path) else path  # a dangling link: its target
+    except OSError:
+        return path  # the write says why
+    if stat.S_ISREG(mode):
+        return Path(os.path.realpath(path))
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return None
+    what = "a folder" if stat.S_ISDIR(mode) else "not a regular file, a character device or a FIFO"
+    raise SatedgeError(f"cannot write: it is {what}", path)
+
+
 @contextmanager
 def atomic_output(path: str | os.PathLike) -> Iterator[Path]:
-    """A fresh temporary path beside ``path`` (same suffix) to write to: renamed to ``path`` when
-    the block ends, removed if it fails.  A write the file system refuses (a missing folder, a
-    full disk) becomes a one-line error naming ``path``.  The file gets the usual permissions."""
+    """A path to write ``path``'s content to.  For a regular file (or none yet): a fresh temporary
+    path beside it (same suffix), renamed to it when the block ends and removed if it fails; a
+    symlink is written through to the file it points to, never replaced by a file.  For a
+    character device or a FIFO: the path itself, written through.  A write the file system
+    refuses (a missing folder, a full disk or ``/dev/full``) becomes a one-line error naming
+    ``path``.  The file gets the usual permissions."""
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp{path.suffix}")
+    target = _output_target(path)
+    if target is None:
+        try:
+            yield path
+        except OSError as e:
+            raise cannot_write(e, path) from None
+        return
+    tmp = target.with_name(f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp{target.suffix}")
     try:
         yield tmp
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except OSError as e:
         raise cannot_write(e, path) from None
     finally:
@@ -49,7 +120,25 @@ def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
             tmp.write_text(data, encoding="utf-8")
 
 
+def check_input(path: str | Path, limit: int = MAX_INPUT_BYTES) -> int:
+    """The size of an input file; a missing file, one that is not a regular file (a device, a
+    FIFO, a folder) or one of more than ``limit`` bytes is a one-line error, before it is read."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise SatedgeError("no such file", path) from None
+    except OSError as e:
+        raise SatedgeError(f"cannot read: {e.strerror or e}", path) from None
+    if not stat.S_ISREG(st.st_mode):
+        what = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise SatedgeError(f"cannot read: it is {what}", path)
+    if st.st_size > limit:
+        raise SatedgeError(f"cannot read: {st.st_size:,} bytes, more than the {limit:,} an input file may have", path)
+    return st.st_size
+
+
 def _read_text(path: str | Path) -> str:
+    check_input(path)
     try:
         return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -58,16 +147,48 @@ def _read_text(path: str | Path) -> str:
         raise SatedgeError(f"cannot read: {e.strerror if isinstance(e, OSError) else 'not UTF-8 text'}", path) from None
 
 
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader with nesting and the expanded document bounded: a few hundred bytes of
+    aliases can stand for billions of nodes, and deep nesting ends in a RecursionError.  Each node
+    weighs one plus its children, an alias what the node it names weighs."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._depth = 0
+        self._weight: dict[int, int] = {}
+
+    def compose_node(self, parent, index):
+        self._depth += 1
+        try:
+            if self._depth > MAX_YAML_DEPTH:
+                raise yaml.YAMLError(f"nested more than {MAX_YAML_DEPTH} deep")
+            node = super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+        if id(node) not in self._weight:  # an alias returns the node it names, weighed already
+            if isinstance(node, yaml.MappingNode):
+                children = [n for pair in node.value for n in pair]
+            else:
+                children = node.value if isinstance(node, yaml.SequenceNode) else []
+            weight = 1 + sum(self._weight.get(id(n), 1) for n in children)
+            if weight > MAX_YAML_NODES:
+                raise yaml.YAMLError(f"more than {MAX_YAML_NODES:,} values once its aliases are expanded")
+            self._weight[id(node)] = weight
+        return node
+
+
 def read_yaml(path: str | Path) -> Any:
     """The YAML document in ``path``; a missing, unreadable or malformed file is a one-line error."""
     text = _read_text(path)
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_BoundedLoader)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]  # a reader's error has no problem, two lines
-        raise SatedgeError(f"not valid YAML{where}: {problem}", path) from None
+        raise SatedgeError(f"not valid YAML{where}: {one_line(problem)[:200]}", path) from None
+    except ValueError as e:  # an integer of thousands of digits
+        raise SatedgeError(f"not valid YAML: {one_line(str(e))[:200]}", path) from None
 
 
 # ---------------------------------------------------------------------------- puzzles
@@ -250,7 +371,7 @@ def puzzle_to_puz(puzzle: Puzzle) -> str:
         raise SatedgeError(".puz needs non-negative integer labels")
     if (puzzle.frame is None and 0 in labels) or puzzle.frame not in (None, 0):
         raise SatedgeError(".puz reserves colour 0 for the frame")
-    lines = [f"c {puzzle.name}" if puzzle.name else "c satedge puzzle", f"{puzzle.cols} {puzzle.rows}"]
+    lines = [f"c {one_line(puzzle.name)}" if puzzle.name else "c satedge puzzle", f"{puzzle.cols} {puzzle.rows}"]
     lines += [" ".join(map(str, t)) for t in puzzle.tiles]
     return "\n".join(lines) + "\n"
 
@@ -271,7 +392,8 @@ def _parse_tile_dict(data: dict, path: Path) -> Puzzle:
 
 
 def save_puzzle(puzzle: Puzzle, path: str | os.PathLike) -> None:
-    """Write canonical YAML (``.yaml``/``.yml``) or ``.puz`` (with a ``.clue`` sibling for clues)."""
+    """Write canonical YAML (``.yaml``/``.yml``) or ``.puz`` (with a ``.clue`` sibling for clues; a
+    ``.clue`` already there is rewritten, or removed when the puzzle has none)."""
     path = Path(path)
     if path.suffix in (".yaml", ".yml"):
         write_atomic(path, puzzle_to_yaml(puzzle))
@@ -280,10 +402,16 @@ def save_puzzle(puzzle: Puzzle, path: str | os.PathLike) -> None:
             text = puzzle_to_puz(puzzle)
         except SatedgeError as e:
             raise SatedgeError(str(e), path) from None
+        clue_path = path.with_suffix(".clue")
         if puzzle.clues:
             clue = Solution(tuple((c.tile, c.rotation) for c in puzzle.clues))
             cells = [puzzle.board.cell(c.row, c.col) for c in puzzle.clues]
-            write_atomic(path.with_suffix(".clue"), _sol_text(puzzle, clue, cells))
+            write_atomic(clue_path, _sol_text(puzzle, clue, cells))
+        elif clue_path.is_file():  # a .clue left from an earlier puzzle would clue this one
+            try:
+                clue_path.unlink()
+            except OSError as e:
+                raise cannot_write(e, clue_path) from None
         write_atomic(path, text)
     else:
         raise SatedgeError("unknown puzzle format: use .yaml, .yml or .puz", path)

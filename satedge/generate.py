@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .errors import SatedgeError
-from .puzzle import Clue, Puzzle, Solution, partner, rotate
+from .puzzle import MAX_CELLS, Clue, Puzzle, Solution, partner, rotate
+
+MAX_COLORS = 10_000
 
 
 @dataclass(frozen=True)
@@ -40,9 +42,18 @@ class Params:
 def _check(p: Params) -> None:
     if p.model not in ("planted", "uniform"):
         raise SatedgeError(f"model must be planted or uniform, not {p.model!r}")
-    for name, low in (("rows", 1), ("cols", 1), ("colors", 1), ("border_colors", 0), ("clues", 0)):
-        if getattr(p, name) < low:
-            raise SatedgeError(f"{name} must be at least {low}, not {getattr(p, name)}")
+    for name, low, high in (("rows", 1, MAX_CELLS), ("cols", 1, MAX_CELLS), ("colors", 1, MAX_COLORS),
+                            ("border_colors", 0, MAX_COLORS), ("clues", 0, MAX_CELLS)):
+        v = getattr(p, name)
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise SatedgeError(f"{name} must be an integer, not {v!r}")
+        if v < low:
+            raise SatedgeError(f"{name} must be at least {low}, not {v}")
+        if v > high:
+            raise SatedgeError(f"{name} must be at most {high:,}, not {v:,}")
+    if p.rows * p.cols > MAX_CELLS:
+        raise SatedgeError(f"a {p.rows}x{p.cols} board has {p.rows * p.cols:,} cells, more than the {MAX_CELLS:,} "
+                           "satedge takes")
     if p.frame and (p.matching != "identical" or p.topology != "grid"):
         raise SatedgeError("a frame needs identical matching on a grid")
     if p.border_colors and not p.frame:

@@ -15,7 +15,7 @@ same way whoever started it: a command or an experiment's run.
 
 >>> two = Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0)
 >>> run(Job(two, task="count", modes=("solutions", "distinct", "unique"))).counts
-{'solutions': 2, 'distinct': 1, 'unique': 1}
+{'solutions': 2, 'distinct': 1, 'unique': 1, 'models': 2}
 >>> run(Job(two, engine="backtrack", limits=Limits(timeout=60))).status
 'SAT'
 """
@@ -30,7 +30,7 @@ from typing import Callable
 
 from . import backtrack, cpsat, solving, symmetry
 from .dimacs import write_dimacs
-from .encode.presets import Preset, encode_preset, resolve
+from .encode.presets import Preset, encode_preset, resolve, size_preset, too_big
 from .errors import SatedgeError
 from .process import Limits, Outcome, call
 from .puzzle import Puzzle, Solution
@@ -219,6 +219,12 @@ def run(job: Job, fresh: bool = False, cancel: threading.Event | None = None) ->
     formula's size."""
     if job.limits.unlimited and not fresh and cancel is None:
         return execute(job)
+    if job.engine in ("sat", "cmd") and job.limits.memory_mb is not None:  # what cannot fit is not built
+        size = size_preset(job.puzzle, job.preset)
+        error = too_big(job.preset, size, job.limits.memory_mb)
+        if error is not None:
+            return Result("MEMOUT", variables=size.variables, clauses=size.clauses, wall_seconds=0.0,
+                          cpu_seconds=0.0, outcome=Outcome("MEMOUT", error=str(error), limits=job.limits))
     outcome = call(execute, (job,), job.limits, fresh=fresh, notes=True, cancel=cancel)
     if outcome.status == "OK":
         res = outcome.value

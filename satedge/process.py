@@ -48,6 +48,9 @@ import psutil
 from .errors import OutOfMemory, SatedgeError
 
 STATUSES = ("OK", "TIMEOUT", "MEMOUT", "ERROR")
+MAX_TIMEOUT = 10_000_000  # seconds: 116 days
+MAX_MEMORY_MB = 10_000_000  # 10 TB
+MAX_WORKERS = 1024
 SCRATCH = "satedge-"  # the prefix of every scratch folder: satedge-PID-XXXXXXXX
 
 
@@ -60,10 +63,12 @@ class Limits:
     memory_mb: float | None = None
 
     def __post_init__(self) -> None:
-        for name in ("timeout", "memory_mb"):
+        for name, high in (("timeout", MAX_TIMEOUT), ("memory_mb", MAX_MEMORY_MB)):
             v = getattr(self, name)
             if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < float("inf")):
                 raise SatedgeError(f"{name} must be a positive finite number, not {v!r}")
+            if v is not None and v > high:
+                raise SatedgeError(f"{name} must be at most {high:,}, not {v:,}")
 
     @property
     def unlimited(self) -> bool:
@@ -266,7 +271,7 @@ def _serve(fd: int, fn: Callable, args: tuple, parent: int, folder: str, notes: 
     die_with_parent(parent)
     default_kill_signals()
     tempfile.tempdir = os.environ["TMPDIR"] = folder  # its temporary files, removed by the parent
-    cpu0, _ = _own_cpu()
+    cpu0, rss0 = _own_cpu()  # a fork, and an exec after it, inherit the parent's high-water mark
     _send(fd, {"kind": "start", "cpu": cpu0})
     try:
         value = fn(*args, note=lambda fields: _send(fd, {"kind": "note", "fields": fields})) if notes else fn(*args)
@@ -278,7 +283,7 @@ def _serve(fd: int, fn: Callable, args: tuple, parent: int, folder: str, notes: 
     except BaseException as e:  # noqa: BLE001 - every failure is the parent's to report
         message = {"kind": "error", "error": _one_line(e), "trace": traceback.format_exc()}
     cpu, rss = _own_cpu()
-    message.update(cpu=cpu - cpu0, maxrss_mb=rss)
+    message.update(cpu=cpu - cpu0, maxrss_mb=rss if rss > rss0 else 0.0)  # the job's own peak only
     try:
         _send(fd, message)
     except Exception as e:  # noqa: BLE001 - a value that does not pickle

@@ -27,6 +27,8 @@ SIDES = ("top", "right", "bottom", "left")
 OPPOSITE = (BOTTOM, LEFT, TOP, RIGHT)
 MATCHINGS = ("complementary", "identical")
 TOPOLOGIES = ("grid", "torus")
+MAX_CELLS = 10_000  # a 100x100 board; Eternity II has 256 cells
+MAX_NAME = 200  # characters
 
 Label = int | str
 
@@ -282,6 +284,12 @@ def _validate(p: Puzzle) -> None:
         v = getattr(p, key)
         if not isinstance(v, int) or isinstance(v, bool) or v < 1:
             fail(f"{key} must be a positive integer, not {v!r}")
+        if v > MAX_CELLS:
+            fail(f"{key} must be at most {MAX_CELLS:,}, not {v:,}")
+    if p.rows * p.cols > MAX_CELLS:
+        fail(f"a {p.rows}x{p.cols} board has {p.rows * p.cols:,} cells, more than the {MAX_CELLS:,} satedge takes")
+    if not isinstance(p.name, str) or len(p.name) > MAX_NAME:
+        fail(f"name must be a string of at most {MAX_NAME} characters")
     if p.matching not in MATCHINGS:
         fail(f"matching must be one of {', '.join(MATCHINGS)}, not {p.matching!r}")
     if p.topology not in TOPOLOGIES:

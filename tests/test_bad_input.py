@@ -86,7 +86,7 @@ def test_bad_solution_files(run_cli, tmp_path):
      "--card does not go with --all-presets, which writes every preset as it is"),
     (["encode", PUZZLES / "hunde-spiel.yaml", "--all-presets", "--encoding", "support", "-o", "{d}/cnf"],
      "--encoding does not go with --all-presets, which writes every preset as it is"),
-    (["encodings", "--memory", "100"], "--memory applies with --puzzle (it bounds the encoding of each preset)"),
+    (["encodings", "--memory", "100"], "--memory applies with --puzzle (it says which formulas fit)"),
     (["report", "{d}", "--compare", "a/b", "c/d", "--no-plots"], "--compare draws a plot; it does not go with --no-plots"),
 ])
 def test_options_that_do_not_go_together(run_cli, tmp_path, args, message):

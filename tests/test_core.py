@@ -54,11 +54,11 @@ def test_count_cli_json(run_cli):
 
 
 def test_count_text_line(run_cli, tmp_path):
-    f = tmp_path / "g.yaml"  # 4 solutions, the turns of one picture: 1 with the board's turns broken
+    f = tmp_path / "g.yaml"  # 4 solutions, the turns of one picture: 1 model with the board's turns broken
     save_puzzle(generate(Params(rows=2, cols=2, colors=6), seed=1), f)
     code, out, _ = run_cli("count", f, "--symmetry", "rotation")
-    assert code == 0 and out.startswith(f"{f}: 1 solution, 1 distinct, 1 unique (edgecolor-corners+symmetry=rotation, "
-                                        "cadical195, ")
+    assert code == 0 and out.startswith(f"{f}: 4 solutions, 4 distinct, 1 unique (edgecolor-corners+symmetry=rotation, "
+                                        "cadical195, 1 model of the formula, ")
     code, out, _ = run_cli("count", f, "--method", "backtrack")
     assert code == 0 and out.startswith(f"{f}: 4 solutions, 4 distinct, 1 unique (backtrack, ")
 

@@ -11,8 +11,8 @@ from hypothesis import assume, given, strategies as st
 
 from conftest import PUZZLES, ROOT, SEEDS
 from satedge import backtrack, symmetry
-from satedge.encode import CARDS, Options, bases, encode, placements, symmetry_breaking
-from satedge.encode.presets import encode_preset, presets
+from satedge.encode import CARDS, Options, Size, bases, encode, placements, sizes, symmetry_breaking
+from satedge.encode.presets import encode_preset, presets, size_preset
 from satedge.formats import load_puzzle
 from satedge.generate import Params, generate
 from satedge.puzzle import Puzzle
@@ -360,3 +360,28 @@ def test_solver_options_configure_cadical():
     assert conflicts["cadical195:sat,seed=2"] == by_hand.accum_stats()["conflicts"] != conflicts["cadical195"]
     by_hand.delete()
     assert three_counts(encode(SEED_PUZZLES["hunde-spiel"], "edgecolor"), "cadical195:unsat,seed=7") == (16, 8, 2)
+
+
+@given(puzzle=puzzles(max_cells=6), base=st.sampled_from(sorted(bases())), card=st.sampled_from(CARDS),
+       symmetry=st.sampled_from(["none", "rotation"]), redundant=st.booleans())
+def test_sizes_are_counted_exactly_without_building_the_formula(puzzle, base, card, symmetry, redundant):
+    """Each base encoding's size function counts its clause families as its docstring states them."""
+    options = Options(card=card, symmetry=symmetry, redundant=redundant)
+    e = encode(puzzle, base, options)
+    assert sizes()[base](puzzle, options) == Size(e.nv, len(e.cnf.clauses), sum(map(len, e.cnf.clauses)))
+
+
+def test_sizes_of_the_presets_on_eternity2(benchmarks, run_cli):
+    """Every preset's size on Eternity II, direct-pairwise's 332 million clauses among them, without
+    building it (before: `encodings --puzzle` built each formula, 41 s, and gave up on that one)."""
+    e2 = load_puzzle(benchmarks / "eternity2" / "e2.puz")
+    heule = presets()["edgecolor-heule2008"]
+    e = encode_preset(e2, heule)
+    assert size_preset(e2, heule) == Size(e.nv, len(e.cnf.clauses), sum(map(len, e.cnf.clauses)))
+    code, out, _ = run_cli("encodings", "--puzzle", benchmarks / "eternity2" / "e2.puz", "--memory", "4000", "--json")
+    rows = {r["name"]: r for r in json.loads(out)}
+    assert (rows["edgecolor-heule2008"]["variables"], rows["edgecolor-heule2008"]["clauses"]) == (138560, 1201696)
+    direct = rows["direct-pairwise"]
+    assert (direct["variables"], direct["clauses"], direct["literals"], direct["fits"]) == (
+        156816, 332688964, 665690536, False)
+    assert all(r["fits"] for name, r in rows.items() if name != "direct-pairwise")

@@ -56,8 +56,9 @@ repeat: true
     assert err.startswith(f"satedge: error: {f}: unknown key(s) colour; no file matches 'nowhere/*.yaml'; "
                           "unknown encoding 'nope'; choose from ")
     assert "unknown solver 'minisat99'" in err and "solver 'backtrack:threads=2': backtrack takes one option, " \
-        "workers=N (N at least 1)" in err and "timeout must be a positive number, not -1; memory must be a positive integer, " \
-        "not 4096.5; repeat must be a positive integer, not True" in err
+        "workers=N (N at least 1)" in err and "timeout must be a positive number of seconds, at most 10,000,000, not -1; " \
+        "memory must be a positive integer, at most 10,000,000, not 4096.5; repeat must be a positive integer, at most " \
+        "1,000, not True" in err
     assert not (tmp_path / "o").exists()
 
 

@@ -79,4 +79,4 @@ def test_the_python_example_runs_and_prints_what_its_comments_say(tmp_path, monk
         checked += 1
     assert checked == 4
     assert sorted(p.name for p in (tmp_path / "out" / "demo").iterdir()) == [
-        "cactus.png", "cactus.svg", "pictures", "results.jsonl", "sizes.png", "sizes.svg", "summary.csv"]
+        ".lock", "cactus.png", "cactus.svg", "pictures", "results.jsonl", "sizes.png", "sizes.svg", "summary.csv"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Callable, Iterable
 
 from pysat.card import CardEnc, EncType
@@ -130,6 +130,55 @@ def placements(puzzle: Puzzle, options: Options) -> tuple[tuple[tuple[int, int],
             allowed = tuple(tuple(p for p in cell if p[0] != tile or (c in cells and p[1] in keep))
                             for c, cell in enumerate(allowed))
     return allowed
+
+
+@dataclass(frozen=True)
+class Size:
+    """The size of a formula (or a part of one), known without building it: ``variables``
+    (auxiliaries included), ``clauses`` and ``literals`` (the sum of the clause lengths)."""
+
+    variables: int = 0
+    clauses: int = 0
+    literals: int = 0
+
+    def __add__(self, other: "Size") -> "Size":
+        return Size(self.variables + other.variables, self.clauses + other.clauses, self.literals + other.literals)
+
+    def times(self, k: int) -> "Size":
+        return Size(self.variables * k, self.clauses * k, self.literals * k)
+
+    def memory_mb(self) -> float:
+        """A low estimate of the memory (MB) the formula takes built in Python: a list per clause
+        (56 bytes and a pointer per literal) and an int object per literal (most are distinct)."""
+        return (56 * self.clauses + 36 * self.literals) / 2**20
+
+
+def clauses_size(clauses: Iterable[Iterable[int]]) -> Size:
+    """The clauses and literals of ``clauses`` (no variables)."""
+    n = lits = 0
+    for c in clauses:
+        n += 1
+        lits += len(c)
+    return Size(0, n, lits)
+
+
+@cache
+def card_size(n: int, card: str, exactly: bool = True) -> Size:
+    """Auxiliary variables, clauses and literals of :func:`exactly_one` (``exactly``) or
+    :func:`at_most_one` over ``n`` literals with the card encoding ``card``.
+
+    >>> card_size(5, "pairwise"), card_size(5, "seqcounter"), card_size(1, "ladder", exactly=False)
+    (Size(variables=0, clauses=11, literals=25), Size(variables=4, clauses=12, literals=27), Size(variables=0, clauses=0, literals=0))
+    """
+    if n <= 1:
+        return Size(0, 1, n) if exactly else Size()
+    if card == "pairwise":  # closed form: PySAT would build n^2/2 clauses to be counted
+        pairs = n * (n - 1) // 2
+        return Size(0, pairs + exactly, 2 * pairs + n * exactly)
+    pool = IDPool(start_from=n + 1)
+    make = CardEnc.equals if exactly else CardEnc.atmost
+    enc = make(lits=list(range(1, n + 1)), bound=1, vpool=pool, encoding=getattr(EncType, card))
+    return Size(pool.top - n, 0, 0) + clauses_size(enc.clauses)
 
 
 def exactly_one(lits: list[int], pool: IDPool, card: str) -> list[list[int]]:

@@ -30,8 +30,8 @@ Source
 from __future__ import annotations
 
 from ..puzzle import Puzzle
-from .core import Encoded, Options
-from .onehot import conflicts, placement_formula, supports
+from .core import Encoded, Options, Size
+from .onehot import conflicts, conflicts_size, placement_formula, placement_size, supports, supports_size
 
 
 def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
@@ -42,3 +42,12 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
         return out
 
     return placement_formula(puzzle, options, "direct", adjacency)
+
+
+def size(puzzle: Puzzle, options: Options = Options()) -> Size:
+    """The formula's size, counted from the families above without building them."""
+    def adjacency(puzzle, ga, gb, redundant):
+        out = conflicts_size(puzzle, ga, gb)
+        return out + supports_size(puzzle, ga, gb) + supports_size(puzzle, gb, ga) if redundant else out
+
+    return placement_size(puzzle, options, adjacency)

@@ -44,12 +44,14 @@ Source
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import product
+from typing import NamedTuple
 
 from pysat.formula import IDPool
 
 from ..puzzle import Puzzle, Solution
-from .core import Encoded, Options, make_cnf, exactly_one, placements, true_set
+from .core import Encoded, Options, Size, card_size, make_cnf, exactly_one, placements, true_set
 
 TRUE, FALSE = object(), object()
 
@@ -103,11 +105,27 @@ def corner_supports(puzzle: Puzzle, allowed, shows, p: dict, side) -> list[list[
     return out
 
 
-def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
+class _Layout(NamedTuple):
+    """The variables of the encoding and what each side of each cell shows."""
+
+    pool: IDPool
+    allowed: tuple
+    rots: list  # per cell: tile -> its allowed rotations
+    shows: list  # per cell and side: the labels it can show
+    p: dict
+    e: dict
+    o: dict
+    free_outside: list
+    side_map: list  # per cell and side: label -> literal, or TRUE (the frame)
+
+    def side(self, c: int, d: int, lab):
+        return self.side_map[c][d].get(lab, FALSE)
+
+
+def _layout(puzzle: Puzzle, options: Options) -> _Layout:
     pool = IDPool()
     allowed = placements(puzzle, options)
     board = puzzle.board
-    card = options.card
     rots: list[dict[int, tuple[int, ...]]] = []
     for cell in allowed:
         d: dict[int, list[int]] = {}
@@ -143,10 +161,13 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
                 side_map[c][d][puzzle.frame] = TRUE
             else:
                 side_map[c][d] = {lab: o[c, d, lab] for lab in shows[c][d]}
+    return _Layout(pool, allowed, rots, shows, p, e, o, free_outside, side_map)
 
-    def side(c: int, d: int, lab):
-        return side_map[c][d].get(lab, FALSE)
 
+def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
+    lay = _layout(puzzle, options)
+    pool, allowed, rots, shows, p, e, o, free_outside, _ = lay
+    board, card, adjs, side = puzzle.board, options.card, puzzle.board.adjacencies, lay.side
     clauses: list[list[int]] = []
     for c in board.cells:
         clauses.extend(exactly_one([p[c, t] for t in sorted(rots[c])], pool, card))
@@ -228,3 +249,85 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
     return Encoded(puzzle, "edgecolor", options, cnf, pool,
                    decision=sorted(p.values()) + sorted(e.values()) + sorted(o.values()),
                    decode=decode, literals=literals, expand=expand)
+
+
+def size(puzzle: Puzzle, options: Options = Options()) -> Size:
+    """The formula's size, counted from the families above without building them; the per-tile
+    clauses are counted once per tile, rotations and kind of cell (what each side can show)."""
+    lay = _layout(puzzle, options)
+    card, adjs = options.card, puzzle.board.adjacencies
+    size = Size(lay.pool.top)
+    for c in puzzle.board.cells:
+        size += card_size(len(lay.rots[c]), card)
+    per_tile, per_edge = Counter(t for _, t in lay.p), Counter(k for k, _ in lay.e)
+    for t in range(len(puzzle.tiles)):
+        size += card_size(per_tile[t], card)
+    for k in range(len(adjs)):
+        size += card_size(per_edge[k], card)
+    for c, d in lay.free_outside:
+        size += card_size(len(lay.shows[c][d]), card)
+    cache: dict = {}
+    for c, t in lay.p:
+        kinds = tuple(tuple(sorted((lab, v is TRUE) for lab, v in lay.side_map[c][d].items())) for d in range(4))
+        key = (t, lay.rots[c][t], kinds)
+        if key not in cache:
+            cache[key] = _template_size(tile_templates([puzzle.oriented(t, r) for r in lay.rots[c][t]]), kinds)
+        size += cache[key]
+    if options.redundant:
+        showing: dict = {}  # per cell's placements and side: label -> the tiles that can show it there
+        for (k, lab), _ in lay.e.items():
+            adj = adjs[k]
+            for c, d, shown in ((adj.a, adj.side_a, lab), (adj.b, adj.side_b, puzzle.partner(lab))):
+                key = (lay.allowed[c], d)
+                if key not in showing:
+                    showing[key] = Counter(x for x, _ in {(puzzle.oriented(t, r)[d], t) for t, r in lay.allowed[c]})
+                size += Size(0, 1, 1 + showing[key][shown])
+        corners: dict = {}
+        for c in puzzle.board.cells:
+            kinds = tuple(tuple(sorted((lab, v is TRUE) for lab, v in lay.side_map[c][d].items())) for d in range(4))
+            key = (lay.allowed[c], kinds)
+            if key not in corners:
+                corners[key] = _corner_size(puzzle, lay, c)
+            size += corners[key]
+    return size
+
+
+def _template_size(templates: list, kinds: tuple) -> Size:
+    """The per-tile clauses of one placement variable, whose cell's sides show labels as ``kinds``
+    says: per side, ``(label, fixed by the frame)`` for each label it can show."""
+    shown = [dict(k) for k in kinds]
+    clauses = lits = 0
+    for d, pre, ext in templates:
+        length = 1
+        for i, lab in enumerate(pre):
+            fixed = shown[(d + i) % 4].get(lab)
+            if fixed is None:  # the side cannot show it: no clause
+                break
+            length += not fixed
+        else:
+            last = shown[(d + len(pre)) % 4]
+            if any(last.get(lab) for lab in ext):
+                continue
+            clauses += 1
+            lits += length + sum(last.get(lab) is False for lab in ext)
+    return Size(0, clauses, lits)
+
+
+def _corner_size(puzzle: Puzzle, lay: _Layout, c: int) -> Size:
+    """The size of :func:`corner_supports` in cell ``c``."""
+    clauses = lits = 0
+    cell = lay.allowed[c]
+    for d in range(4):
+        d2 = (d + 1) % 4
+        support: dict[tuple, set[int]] = {}
+        for t, r in cell:
+            labels = puzzle.oriented(t, r)
+            support.setdefault((labels[d], labels[d2]), set()).add(t)
+        for a in lay.shows[c][d]:
+            for b in lay.shows[c][d2]:
+                la, lb = lay.side(c, d, a), lay.side(c, d2, b)
+                if la is FALSE or lb is FALSE or (la is TRUE and lb is TRUE):
+                    continue
+                clauses += 1
+                lits += (la is not TRUE) + (lb is not TRUE) + len(support.get((a, b), ()))
+    return Size(0, clauses, lits)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Callable
 
 from pysat.formula import IDPool
 
 from ..puzzle import Puzzle, Solution
-from .core import Encoded, Options, make_cnf, exactly_one, placements, true_set
+from .core import Encoded, Options, Size, card_size, make_cnf, exactly_one, placements, true_set
 
 
 def placement_formula(puzzle: Puzzle, options: Options, base: str, adjacency: Callable) -> Encoded:
@@ -80,3 +81,58 @@ def supports(puzzle: Puzzle, ga: dict, gb: dict) -> list[list[int]]:
             out.append([-v] + [w for w, u in ys if u != t])
     return out
 
+
+
+# ---------------------------------------------------------------------------- sizes, without building
+def _label_groups(puzzle: Puzzle, cell: tuple, side: int) -> dict:
+    """Per label shown on ``side``, how many placements of each tile show it."""
+    out: dict = {}
+    for t, r in cell:
+        out.setdefault(puzzle.oriented(t, r)[side], Counter())[t] += 1
+    return out
+
+
+def conflicts_size(puzzle: Puzzle, ga: dict, gb: dict) -> Size:
+    """The size of :func:`conflicts`: the pairs of different tiles, less those that fit."""
+    a_tiles, b_tiles = Counter(), Counter()
+    for c in ga.values():
+        a_tiles.update(c)
+    for c in gb.values():
+        b_tiles.update(c)
+    pairs = sum(a_tiles.values()) * sum(b_tiles.values()) - sum(k * b_tiles[t] for t, k in a_tiles.items())
+    for la, na in ga.items():
+        nb = gb.get(puzzle.partner(la))
+        if nb:
+            pairs -= sum(na.values()) * sum(nb.values()) - sum(k * nb[t] for t, k in na.items())
+    return Size(0, pairs, 2 * pairs)
+
+
+def supports_size(puzzle: Puzzle, ga: dict, gb: dict) -> Size:
+    """The size of :func:`supports`: one clause per placement, its length one more than its support."""
+    clauses = lits = 0
+    for la, na in ga.items():
+        nb = gb.get(puzzle.partner(la), Counter())
+        total = sum(nb.values())
+        for t, k in na.items():
+            clauses += k
+            lits += k * (1 + total - nb[t])
+    return Size(0, clauses, lits)
+
+
+def placement_size(puzzle: Puzzle, options: Options, adjacency: Callable) -> Size:
+    """The size of :func:`placement_formula` with ``adjacency(puzzle, groups_a, groups_b, redundant)``
+    giving the size of each adjacency's clauses (the groups as :func:`_label_groups` has them)."""
+    allowed = placements(puzzle, options)
+    size = Size(sum(map(len, allowed)))
+    for cell in allowed:
+        size += card_size(len(cell), options.card)
+    per_tile = Counter(t for cell in allowed for t, _ in cell)
+    for t in range(len(puzzle.tiles)):
+        size += card_size(per_tile[t], options.card)
+    groups: dict = {}
+    for adj in puzzle.board.adjacencies:
+        if adj.a != adj.b:
+            ga = groups.setdefault((allowed[adj.a], adj.side_a), _label_groups(puzzle, allowed[adj.a], adj.side_a))
+            gb = groups.setdefault((allowed[adj.b], adj.side_b), _label_groups(puzzle, allowed[adj.b], adj.side_b))
+            size += adjacency(puzzle, ga, gb, options.redundant)
+    return size

@@ -11,9 +11,9 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..errors import SatedgeError
+from ..errors import OutOfMemory, SatedgeError
 from ..formats import read_yaml
-from . import Options, bases
+from . import Options, Size, bases, sizes
 
 KEYS = {"name", "description", "reference", "base", "options"}
 
@@ -85,3 +85,27 @@ def resolve(name: str, card: str | None = None, symmetry: str | None = None, red
 def encode_preset(puzzle, preset: Preset):
     """Encode ``puzzle`` with a preset."""
     return bases()[preset.base](puzzle, preset.options)
+
+
+def size_preset(puzzle, preset: Preset) -> Size:
+    """The size of ``preset``'s formula for ``puzzle``, counted without building it."""
+    return sizes()[preset.base](puzzle, preset.options)
+
+
+def too_big(preset: Preset, size: Size, memory_mb: float | None) -> OutOfMemory | None:
+    """The error for a formula of ``size`` when even a low estimate of the memory it takes
+    (:meth:`Size.memory_mb`) is more than ``memory_mb``; else ``None``."""
+    if memory_mb is None or size.memory_mb() <= memory_mb:
+        return None
+    return OutOfMemory(f"encoding {preset.name} needs more than {memory_mb:g} MB of memory: its {size.clauses:,} "
+                       f"clauses of {size.literals:,} literals take at least {size.memory_mb():,.0f} MB", memory_mb)
+
+
+def check_fits(puzzle, preset: Preset, memory_mb: float | None) -> Size:
+    """The formula's size; :class:`OutOfMemory` at once, before anything is built, when it cannot
+    fit in ``memory_mb`` (:func:`too_big`)."""
+    size = size_preset(puzzle, preset)
+    error = too_big(preset, size, memory_mb)
+    if error is not None:
+        raise error
+    return size

@@ -36,10 +36,12 @@ Source
 
 from __future__ import annotations
 
+from collections import Counter
+
 from pysat.formula import IDPool
 
 from ..puzzle import Puzzle, Solution
-from .core import Encoded, Options, make_cnf, at_most_one, exactly_one, placements, true_set
+from .core import Encoded, Options, Size, card_size, make_cnf, at_most_one, exactly_one, placements, true_set
 
 
 def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
@@ -108,3 +110,36 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
 
     return Encoded(puzzle, "split", options, cnf, pool, decision=sorted(p.values()) + sorted(q.values()),
                    decode=decode, literals=literals)
+
+
+def size(puzzle: Puzzle, options: Options = Options()) -> Size:
+    """The formula's size, counted from the families above without building them."""
+    allowed = placements(puzzle, options)
+    board, card = puzzle.board, options.card
+    tiles_of = [{t for t, _ in cell} for cell in allowed]
+    adjs = [adj for adj in board.adjacencies if adj.a != adj.b]
+    sides = {(adj.a, adj.side_a) for adj in adjs} | {(adj.b, adj.side_b) for adj in adjs}
+    labels = {(c, d): {puzzle.oriented(t, r)[d] for t, r in allowed[c]} for c, d in sides}
+    n = board.rows * board.cols
+    size = Size(sum(map(len, tiles_of)) + 4 * n + sum(map(len, labels.values())))
+    for c in board.cells:  # a tile, a rotation per cell; each tile once
+        size += card_size(len(tiles_of[c]), card) + card_size(4, card)
+    cells_of_tile = Counter(t for ts in tiles_of for t in ts)
+    for t in range(len(puzzle.tiles)):
+        size += card_size(cells_of_tile[t], card)
+    per_cell = Counter(c for c, _ in sides)
+    for c in board.cells:
+        forbidden = 4 * len(tiles_of[c]) - len(allowed[c])
+        size += Size(0, forbidden + len(allowed[c]) * per_cell[c], 2 * forbidden + 3 * len(allowed[c]) * per_cell[c])
+    for key in sides:
+        size += card_size(len(labels[key]), card, exactly=False)
+    for adj in adjs:
+        for a, b in (((adj.a, adj.side_a), (adj.b, adj.side_b)), ((adj.b, adj.side_b), (adj.a, adj.side_a))):
+            fits = sum(puzzle.partner(lab) in labels[b] for lab in labels[a])
+            size += Size(0, len(labels[a]), len(labels[a]) + fits)
+    if options.redundant:
+        for c, d in sides:
+            size += Size(0, 1, len(labels[c, d]))
+            showing = Counter(lab for lab, _ in {(puzzle.oriented(t, r)[d], t) for t, r in allowed[c]})
+            size += Size(0, len(labels[c, d]), sum(1 + k for k in showing.values()))
+    return size

@@ -26,8 +26,8 @@ Source
 from __future__ import annotations
 
 from ..puzzle import Puzzle
-from .core import Encoded, Options
-from .onehot import conflicts, placement_formula, supports
+from .core import Encoded, Options, Size
+from .onehot import conflicts, conflicts_size, placement_formula, placement_size, supports, supports_size
 
 
 def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
@@ -38,3 +38,12 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
         return out
 
     return placement_formula(puzzle, options, "support", adjacency)
+
+
+def size(puzzle: Puzzle, options: Options = Options()) -> Size:
+    """The formula's size, counted from the families above without building them."""
+    def adjacency(puzzle, ga, gb, redundant):
+        out = supports_size(puzzle, ga, gb) + supports_size(puzzle, gb, ga)
+        return out + conflicts_size(puzzle, ga, gb) if redundant else out
+
+    return placement_size(puzzle, options, adjacency)

@@ -18,6 +18,7 @@ import pysat
 
 from ..errors import SatedgeError
 from ..extras import require
+from ..formats import one_line
 from ..jobs import Job, run
 from ..version import __version__
 
@@ -95,8 +96,8 @@ def connect(scheduler: str | None):
         raise SatedgeError("--executor dask needs --scheduler ADDRESS")
     try:
         return distributed.Client(scheduler, timeout="10s")
-    except OSError as e:
-        raise SatedgeError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+    except (OSError, ValueError, TypeError) as e:  # no answer, or not an address
+        raise SatedgeError(f"cannot reach the Dask scheduler at {one_line(scheduler)[:80]}: {one_line(str(e))[:200]}") from None
 
 
 def run_dask(jobs: Iterable[tuple[str, Job]], client, done: Callable[[str, dict], None]) -> None:

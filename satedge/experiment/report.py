@@ -9,6 +9,7 @@ configuration), ``summary.csv``, and PNG + SVG plots (matplotlib, extra ``plot``
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import statistics
 from pathlib import Path
@@ -162,7 +163,9 @@ def pictures(rows: list[dict], out: Path, with_png: bool) -> list[Path]:
     """The first solution of every small puzzle file in the experiment (the seed puzzles among them),
     drawn into ``out/pictures/``."""
     written = []
-    for path in sorted({r["puzzle"] for r in rows if not r["puzzle"].startswith("generated:")}):
+    files = sorted({r["puzzle"] for r in rows if not r["puzzle"].startswith("generated:")})
+    stems = [Path(f).stem for f in files]
+    for path in files:
         if not Path(path).exists() or not any(r["puzzle"] == path and r["status"] == "SAT" for r in rows):
             continue
         puzzle = load_puzzle(path)
@@ -172,8 +175,11 @@ def pictures(rows: list[dict], out: Path, with_png: bool) -> list[Path]:
         if solution is None:
             continue
         (out / "pictures").mkdir(exist_ok=True)
+        stem = Path(path).stem
+        if stems.count(stem) > 1:  # files of one name in two folders: one picture each
+            stem += "-" + hashlib.sha256(path.encode()).hexdigest()[:8]
         for ext in (".svg", ".png") if with_png else (".svg",):
-            f = out / "pictures" / (Path(path).stem + ext)
+            f = out / "pictures" / (stem + ext)
             save_picture(puzzle, solution, f)
             written.append(f)
     return written

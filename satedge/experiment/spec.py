@@ -27,6 +27,7 @@ import glob
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -35,14 +36,17 @@ from ..encode import Options
 from ..encode.presets import Preset, resolve
 from ..errors import SatedgeError
 from ..dimacs import puzzle_hash
-from ..formats import load_puzzle, read_yaml
+from ..formats import load_puzzle, read_yaml, shown
 from ..generate import Params, generate
 from ..jobs import Job, parse_solver
-from ..process import Limits
+from ..process import MAX_MEMORY_MB, MAX_TIMEOUT, Limits
 from ..puzzle import Puzzle
 from ..solving import MODES
 
 KEYS = {"name", "puzzles", "encodings", "solvers", "task", "timeout", "memory", "repeat"}
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")  # a folder name under out/: no path separators
+MAX_REPEAT = 1000
+MAX_RUNS = 100_000
 GEN_KEYS = {"rows", "cols", "colors", "border_colors", "matching", "frame", "topology", "clues", "model", "seeds"}
 
 
@@ -103,7 +107,7 @@ def _puzzles(entries, base: Path, problems: list[str]) -> list[tuple[str, Puzzle
             pattern = expanded if Path(expanded).is_absolute() else str(base / expanded)
             files = sorted(glob.glob(pattern))
             if not files and not optional:
-                problems.append(f"no file matches {entry!r}")
+                problems.append(f"no file matches {shown(entry)}")
             for f in files:
                 try:
                     out.append((str(Path(f)), load_puzzle(f)))
@@ -125,7 +129,7 @@ def _puzzles(entries, base: Path, problems: list[str]) -> list[tuple[str, Puzzle
             except (SatedgeError, TypeError, ValueError) as e:
                 problems.append(f"generate {entry['generate']}: {e}")
         else:
-            problems.append(f"a puzzles entry is a glob, {{optional: GLOB}} or {{generate: {{...}}}}, not {entry!r}")
+            problems.append(f"a puzzles entry is a glob, {{optional: GLOB}} or {{generate: {{...}}}}, not {shown(entry)}")
     return out
 
 
@@ -148,7 +152,7 @@ def _encodings(entries, problems: list[str]) -> list[Preset]:
                 label = entry.get("name") or p.name + "".join(f"+{k}={str(v).lower()}" for k, v in sorted(opts.items()))
                 out.append(Preset(label, p.base, options))
             else:
-                problems.append(f"an encoding is a name or {{base: ..., card: ...}}, not {entry!r}")
+                problems.append(f"an encoding is a name or {{base: ..., card: ...}}, not {shown(entry)}")
         except (SatedgeError, TypeError) as e:
             problems.append(str(e).replace("__init__() got an ", ""))
     return out
@@ -182,15 +186,24 @@ def load_spec(path: str | Path) -> Spec:
     elif isinstance(task, dict) and set(task) == {"count"}:
         task, mode = "count", task["count"]
         if mode not in MODES:
-            problems.append(f"count mode must be one of {', '.join(MODES)}, not {mode!r}")
+            problems.append(f"count mode must be one of {', '.join(MODES)}, not {shown(mode)}")
     elif task != "solve":
-        problems.append(f"task must be solve, encode or {{count: MODE}}, not {task!r}")
+        problems.append(f"task must be solve, encode or {{count: MODE}}, not {shown(task)}")
+    name = data.get("name")
+    if "name" in data and not (isinstance(name, str) and NAME.fullmatch(name)):
+        problems.append(f"name must be letters, digits, '.', '_' and '-' (a folder name under out/, at most 100 "
+                        f"characters), not {shown(name)}")
     timeout, memory, repeat = data.get("timeout", 60), data.get("memory", 4096), data.get("repeat", 1)
-    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not 0 < timeout < float("inf"):
-        problems.append(f"timeout must be a positive number, not {timeout!r}")
-    for key, v in (("memory", memory), ("repeat", repeat)):
-        if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
-            problems.append(f"{key} must be a positive integer, not {v!r}")
+    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not 0 < timeout <= MAX_TIMEOUT:
+        problems.append(f"timeout must be a positive number of seconds, at most {MAX_TIMEOUT:,}, not {shown(timeout)}")
+    for key, v, high in (("memory", memory, MAX_MEMORY_MB), ("repeat", repeat, MAX_REPEAT)):
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 < v <= high:
+            problems.append(f"{key} must be a positive integer, at most {high:,}, not {shown(v)}")
+    if not problems:
+        own = sum(1 for s in solvers if s != "-" and parse_solver(s)[0] in ("backtrack", "cpsat"))
+        total = repeat * len(puzzles) * (own + (len(solvers) - own) * len(presets))
+        if total > MAX_RUNS:
+            problems.append(f"{total:,} runs, more than the {MAX_RUNS:,} a spec may have")
     if problems:
         raise SatedgeError("; ".join(problems), path)
     spec = Spec(str(data["name"]), path, timeout=float(timeout), memory=int(memory), task=task, mode=mode)
