@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark: export the 16x16 Eternity II puzzle as DIMACS (a script, not a unit test).
 
-    SATEDGE_BENCHMARKS=../shared/benchmarks .venv/bin/python experiments/bench-export.py [PRESET]
+    .venv/bin/python experiments/bench-export.py [PRESET]
 
 Prints the encode and write times, the formula size and the peak memory of the process.
 """
@@ -14,14 +14,11 @@ from pathlib import Path
 
 from satedge.dimacs import write_dimacs
 from satedge.encode.presets import encode_preset, resolve
-from satedge.experiment.spec import benchmarks
 from satedge.formats import load_puzzle
 
 
 def main() -> None:
-    e2 = Path(benchmarks()) / "eternity2" / "e2.puz"
-    if not e2.exists():
-        sys.exit(f"{e2} not found: set SATEDGE_BENCHMARKS")
+    e2 = Path(__file__).resolve().parent.parent / "puzzles" / "eternity2" / "e2.yaml"
     preset = resolve(sys.argv[1] if len(sys.argv) > 1 else "edgecolor-heule2008")
     puzzle = load_puzzle(e2)
     t0 = time.perf_counter()

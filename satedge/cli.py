@@ -315,6 +315,12 @@ def _cmd_check(args) -> int:
 
 def _cmd_convert(args) -> int:
     puzzle = load_puzzle(args.input)
+    if args.planted is not None:
+        solution = load_solution(args.planted, puzzle)
+        problem = validate(puzzle, solution)
+        if problem is not None:
+            raise SatedgeError(f"not a solution of {args.input}: {problem}", args.planted)
+        puzzle = puzzle.with_(planted=solution)
     if args.output == "-":
         sys.stdout.write(puzzle_to_yaml(puzzle))
     else:
@@ -643,6 +649,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("convert", help="convert a puzzle between formats (.yaml, .puz; read also tile_dict.yaml)")
     p.add_argument("input", metavar="IN", help="a puzzle file (.yaml, .puz, .txt, tile_dict.yaml)")
     p.add_argument("output", metavar="OUT", help="output file (.yaml, .yml or .puz), or - for YAML on stdout")
+    p.add_argument("--planted", metavar="SOLUTION", help="record this solution (.sol or JSON, checked first) as the "
+                   "puzzle's known one, the YAML key planted")
     p.set_defaults(func=_cmd_convert)
     return parser
 

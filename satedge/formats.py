@@ -193,11 +193,13 @@ def read_yaml(path: str | Path) -> Any:
 
 # ---------------------------------------------------------------------------- puzzles
 def load_puzzle(path: str | os.PathLike) -> Puzzle:
-    """Read a puzzle from canonical YAML, ``.puz`` or a ``tile_dict.yaml``."""
+    """Read a puzzle from canonical YAML, ``.puz``, Heule's ``.txt`` or a ``tile_dict.yaml``."""
     path = Path(path)
     try:
         if path.suffix == ".puz":
             return _parse_puz(_read_text(path), path)
+        if path.suffix == ".txt":
+            return _parse_heule(_read_text(path), path)
         data = read_yaml(path)
         if isinstance(data, dict) and data and all(isinstance(k, int) for k in data):
             return _parse_tile_dict(data, path)
@@ -323,7 +325,7 @@ def _parse_ints(line: str, path: Path, lineno: int) -> list[int]:
     try:
         return [int(x) for x in line.split()]
     except ValueError:
-        raise SatedgeError(f"line {lineno}: expected integers, found {line.strip()!r}", path) from None
+        raise SatedgeError(f"line {lineno}: expected integers, found {shown(line.strip())}", path) from None
 
 
 def _parse_puz(text: str, path: Path) -> Puzzle:
@@ -339,13 +341,14 @@ def _parse_puz(text: str, path: Path) -> Puzzle:
                 words = words[2:]
             nums = _parse_ints(" ".join(words), path, lineno)
             if not 1 <= len(nums) <= 3 or min(nums) < 1:
-                raise SatedgeError(f"line {lineno}: expected '<cols> [rows]', found {s!r}", path)
+                raise SatedgeError(f"line {lineno}: expected '<cols> [rows]', found {shown(s)}", path)
             cols = nums[0]
             rows = nums[1] if len(nums) > 1 else cols
             continue
         nums = _parse_ints(s, path, lineno)
         if len(nums) != 4 or min(nums) < 0:
-            raise SatedgeError(f"line {lineno}: a tile is four non-negative colours (north east south west), found {s!r}", path)
+            raise SatedgeError(f"line {lineno}: a tile is four non-negative colours (north east south west), found "
+                               f"{shown(s)}", path)
         tiles.append(tuple(nums))
     if cols is None:
         raise SatedgeError("no size line: expected '<cols> [rows]'", path)
@@ -360,6 +363,40 @@ def _parse_puz(text: str, path: Path) -> Puzzle:
         except SatedgeError as e:
             raise SatedgeError(str(e), clue_path) from None
     return puzzle
+
+
+def _parse_heule(text: str, path: Path) -> Puzzle:
+    """Heule's ``.txt`` instances (the SAT Competition 2009 ``em_*`` family): a count of hint
+    lines, then ``north east south west`` per piece; colour 0 is the frame.  The board's size is
+    not written: ``rows + cols`` follows from the border pieces (one side 0) and ``rows * cols``
+    from the number of pieces; the shorter side is taken as the rows."""
+    lines = [(n, s.strip()) for n, s in enumerate(text.splitlines(), 1) if s.strip()]
+    if not lines:
+        raise SatedgeError("empty: expected a hint count, then 'north east south west' per piece", path)
+    lineno, first = lines[0]
+    hints = _parse_ints(first, path, lineno)
+    if len(hints) != 1 or hints[0] < 0:
+        raise SatedgeError(f"line {lineno}: expected the number of hint lines, found {shown(first)}", path)
+    if hints[0]:
+        raise SatedgeError(f"line {lineno}: {hints[0]} hint lines; satedge reads instances without hints (every "
+                           "published one has none): give clues in YAML instead", path)
+    tiles = []
+    for lineno, s in lines[1:]:
+        nums = _parse_ints(s, path, lineno)
+        if len(nums) != 4 or min(nums) < 0:
+            raise SatedgeError(f"line {lineno}: a piece is four non-negative colours (north east south west), found "
+                               f"{shown(s)}", path)
+        tiles.append(tuple(nums))
+    n, border = len(tiles), sum(t.count(0) == 1 for t in tiles)
+    half = border // 2 + 4  # rows + cols
+    disc = half * half - 4 * n
+    root = int(disc ** 0.5) if disc >= 0 else -1
+    while root > 0 and root * root > disc:
+        root -= 1
+    if n < 4 or border % 2 or root < 0 or root * root != disc or (half - root) % 2:
+        raise SatedgeError(f"{n} pieces of which {border} border pieces fit no rectangular framed board", path)
+    rows, cols = (half - root) // 2, (half + root) // 2
+    return Puzzle(rows=rows, cols=cols, tiles=tuple(tiles), matching="identical", name=path.stem, frame=0)
 
 
 def puzzle_to_puz(puzzle: Puzzle) -> str:

@@ -15,6 +15,7 @@ from oracle import brute_force
 from satedge import backtrack, backtrack_jit, symmetry
 from satedge.checker import validate
 from satedge.errors import SatedgeError
+from satedge.dimacs import puzzle_hash
 from satedge.formats import load_puzzle, load_solution, puzzle_to_yaml, save_puzzle, save_solution
 from satedge.generate import Params, generate
 from satedge.puzzle import Clue, Puzzle, Solution
@@ -303,6 +304,36 @@ def test_board_suite_solutions_validate(benchmarks, run_cli):
 def test_eternity2_reads(benchmarks):
     p = load_puzzle(benchmarks / "eternity2" / "e2.puz")
     assert (p.rows, p.cols, p.frame, len(p.labels)) == (16, 16, 0, 23)
+
+
+def test_the_shipped_outside_instances_load_without_shared():
+    """Eternity II, Owen's boards, Heule's instances and the board suite ship under puzzles/."""
+    sizes = {name: (p.rows, p.cols, p.frame, len(p.tiles)) for name, p in
+             ((f.relative_to(PUZZLES).as_posix(), load_puzzle(f)) for f in PUZZLES.glob("*/*.yaml"))}
+    assert {k: v for k, v in sizes.items() if k.startswith("eternity2/")} == {
+        "eternity2/e2.yaml": (16, 16, 0, 256), "eternity2/8x8.yaml": (8, 8, 0, 64), "eternity2/9x9.yaml": (9, 9, 0, 81)}
+    heule = {k[len("heule2008/"):-5]: v[:2] for k, v in sizes.items() if k.startswith("heule2008/")}
+    assert heule == {"em_7_3_6": (7, 7), "em_7_4_8": (7, 7), "em_7_4_9": (7, 7), "em_8_4_5": (8, 8), "em_9_3_5": (9, 9),
+                     "em_11_3_4": (11, 11), "em_12_2_4": (12, 12), "em_14_7_3": (14, 14), "clue1": (6, 6),
+                     "clue2": (6, 12), "clue3": (6, 6), "clue4": (6, 12)}
+    em = load_puzzle(PUZZLES / "heule2008" / "em_9_3_5.yaml")  # pieces in solution order, unturned
+    assert validate(em, Solution(tuple((t, 0) for t in range(81)))) is None
+    boards = sorted(PUZZLES.glob("board-suite/*/*/board_*.yaml"))
+    assert len(boards) == 45
+    for f in boards:
+        p = load_puzzle(f)
+        assert len(p.clues) == 1 and p.planted is not None and validate(p, p.planted) is None, f
+
+
+def test_the_shipped_instances_are_their_sources(benchmarks):
+    """Each shipped puzzle has the sha256 of the file it was converted from (so run ids match)."""
+    pairs = [(PUZZLES / "eternity2" / f"{n}.yaml", benchmarks / "eternity2" / f"{n}.puz") for n in ("e2", "8x8", "9x9")]
+    pairs += [(f, benchmarks / "heule2008" / f"{f.stem}.txt") for f in PUZZLES.glob("heule2008/*.yaml")]
+    pairs += [(f, benchmarks / "board-suite" / f.relative_to(PUZZLES / "board-suite").with_suffix("") / "puzzle.puz")
+              for f in PUZZLES.glob("board-suite/*/*/*.yaml")]
+    assert len(pairs) == 60
+    for shipped, source in pairs:
+        assert puzzle_hash(load_puzzle(shipped)) == puzzle_hash(load_puzzle(source)), shipped
 
 
 def test_small_boards_skip_loading_the_compiled_search():

@@ -371,14 +371,14 @@ def test_sizes_are_counted_exactly_without_building_the_formula(puzzle, base, ca
     assert sizes()[base](puzzle, options) == Size(e.nv, len(e.cnf.clauses), sum(map(len, e.cnf.clauses)))
 
 
-def test_sizes_of_the_presets_on_eternity2(benchmarks, run_cli):
+def test_sizes_of_the_presets_on_eternity2(run_cli):
     """Every preset's size on Eternity II, direct-pairwise's 332 million clauses among them, without
     building it (before: `encodings --puzzle` built each formula, 41 s, and gave up on that one)."""
-    e2 = load_puzzle(benchmarks / "eternity2" / "e2.puz")
+    e2 = load_puzzle(PUZZLES / "eternity2" / "e2.yaml")
     heule = presets()["edgecolor-heule2008"]
     e = encode_preset(e2, heule)
     assert size_preset(e2, heule) == Size(e.nv, len(e.cnf.clauses), sum(map(len, e.cnf.clauses)))
-    code, out, _ = run_cli("encodings", "--puzzle", benchmarks / "eternity2" / "e2.puz", "--memory", "4000", "--json")
+    code, out, _ = run_cli("encodings", "--puzzle", PUZZLES / "eternity2" / "e2.yaml", "--memory", "4000", "--json")
     rows = {r["name"]: r for r in json.loads(out)}
     assert (rows["edgecolor-heule2008"]["variables"], rows["edgecolor-heule2008"]["clauses"]) == (138560, 1201696)
     direct = rows["direct-pairwise"]

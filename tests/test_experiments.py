@@ -363,13 +363,17 @@ solvers: [cadical195]
 
 
 def test_committed_specs_load(monkeypatch):
-    """Every spec in experiments/ is valid; the solve benchmarks have the runs their comments
-    state (bench-solve: 35 generated puzzles x 20 configurations without $SATEDGE_BENCHMARKS)."""
+    """Every spec in experiments/ is valid without $SATEDGE_BENCHMARKS (the board suite ships under
+    puzzles/); the solve benchmarks have the runs their comments state (bench-solve: 35 generated
+    puzzles and 35 of the board suite x 20 configurations)."""
     monkeypatch.setenv("SATEDGE_BENCHMARKS", str(ROOT / "no-such-folder"))
     runs = {f.stem: len(load_spec(f).runs) for f in sorted((ROOT / "experiments").glob("*.yaml"))}
-    assert runs["bench-solve"] == 35 * 20 and runs["bench-solve-quick"] == 10 * 6
+    assert runs["bench-solve"] == 70 * 20 and runs["bench-solve-quick"] == 10 * 6
     assert runs["bench-solve-2cores"] == 10 * 2  # each solver ignores the encoding: one run per puzzle
-    assert runs["bench-solve-backtrack"] == 35  # the generated puzzles, one solver
+    assert runs["bench-solve-backtrack"] == 70  # one solver
+    assert runs["bench-encode"] == 6 * 4  # Eternity II among the puzzles
+    committed = {json.loads(line)["id"] for line in (ROOT / "experiments" / "bench-solve-results.jsonl").open()}
+    assert {r.id for r in load_spec(ROOT / "experiments" / "bench-solve.yaml").runs} == committed  # --resume: nothing to run
     assert set(runs) == {"demo", "bench-encode", "bench-enumerate", "bench-solve", "bench-solve-quick",
                          "bench-solve-2cores", "bench-solve-backtrack"}
 

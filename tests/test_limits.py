@@ -89,10 +89,10 @@ def test_a_spec_with_300_mb_runs_every_engine(tmp_path):
     assert all(0 < mb < 300 and cpu > 0 for _, mb, cpu in measured), measured
 
 
-def test_direct_pairwise_on_eternity2_beyond_1500_mb(run_cli, tmp_path, benchmarks):
+def test_direct_pairwise_on_eternity2_beyond_1500_mb(run_cli, tmp_path):
     """The same cap, the same verdict: an experiment run is MEMOUT; `solve` and `encode` end with
     one line naming the cap, and write nothing."""
-    e2 = benchmarks / "eternity2" / "e2.puz"
+    e2 = PUZZLES / "eternity2" / "e2.yaml"
     spec = _spec(tmp_path, "[cadical195]", 1500, puzzles=f"[{e2}]").read_text()
     (tmp_path / "spec.yaml").write_text(spec.replace("edgecolor-corners", "direct-pairwise"))
     run_experiment(load_spec(tmp_path / "spec.yaml"), tmp_path / "out")
