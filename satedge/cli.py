@@ -154,6 +154,8 @@ def _job_fields(args) -> dict:
     --workers, --timeout and --memory give (all but the puzzle and the task); checked before any
     puzzle is read."""
     given = _encoding_options(args)
+    if args.solver_cmd is not None and not args.solver_cmd.strip():
+        raise SatedgeError("--solver-cmd is empty: give a solver binary and its options, e.g. 'cadical -q'")
     limits = Limits(timeout=args.timeout, memory_mb=_memory_limit(args.memory))  # once: 80% of what is free now
     if args.method == "backtrack":
         given += [option for option, value in (("--solver", args.solver), ("--solver-cmd", args.solver_cmd)) if value]

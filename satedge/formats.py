@@ -531,6 +531,8 @@ def load_solution(path: str | os.PathLike, puzzle: Puzzle) -> Solution:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise SatedgeError(f"not valid JSON: {e.msg} at line {e.lineno}", path) from None
+    except RecursionError:
+        raise SatedgeError("not valid JSON: nested too deep", path) from None
     try:
         return solution_from_json(data, puzzle)
     except SatedgeError as e:

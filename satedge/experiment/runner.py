@@ -92,7 +92,7 @@ def scan_results(path: str | Path) -> tuple[list[dict], list[tuple[int, bytes, s
         except UnicodeDecodeError:
             rejected.append((n, raw, "is not UTF-8 text"))
             continue
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             cut = n == len(lines)  # no newline after it: the runner was killed while writing it
             rejected.append((n, raw, "is cut short" if cut else "does not parse as JSON"))
             continue

@@ -1,0 +1,179 @@
+"""Each defect of the issue "numbers a researcher can publish" that is not bad input, reproduced:
+writers that replaced or corrupted what they should not, stale siblings, outputs of one name,
+and what a new user tripped over (no progress, undocumented options, two default encodings,
+no .sol output)."""
+
+import fcntl
+import json
+import os
+import pty
+import stat
+import struct
+import subprocess
+import sys
+import termios
+import threading
+from pathlib import Path
+
+from pysat.formula import CNF
+
+from conftest import PUZZLES
+from satedge.cli import build_parser
+from satedge.dimacs import read_header
+from satedge.encode.presets import encode_preset, resolve
+from satedge.experiment.report import pictures
+from satedge.formats import load_puzzle, save_puzzle
+from satedge.jobs import DEFAULT_ENCODING
+
+HUNDE = PUZZLES / "hunde-spiel.yaml"
+
+
+def test_a_puz_writer_removes_the_stale_clue(run_cli, tmp_path):
+    """Before: a .puz written without clues left the .clue of an earlier puzzle, which then clued
+    it (0 solutions where it has 12)."""
+    x = tmp_path / "x.puz"
+    common = ["generate", "--rows", "3", "--colors", "3", "-o", x]
+    assert run_cli(*common, "--clues", "3", "--seed", "1")[0] == 0
+    assert len(load_puzzle(x).clues) == 3 and x.with_suffix(".clue").exists()
+    assert run_cli(*common, "--seed", "2")[0] == 0
+    assert not x.with_suffix(".clue").exists() and load_puzzle(x).clues == ()
+    yaml = tmp_path / "x.yaml"
+    assert run_cli(*common[:-1], yaml, "--seed", "2")[0] == 0
+    code, out, _ = run_cli("count", x, "--json", "--method", "backtrack")
+    code2, out2, _ = run_cli("count", yaml, "--json", "--method", "backtrack")
+    counts = lambda text: {k: v for k, v in json.loads(text).items() if k in ("solutions", "distinct")}  # noqa: E731
+    assert code == code2 == 0 and counts(out) == counts(out2) and counts(out)["solutions"] > 0
+
+
+def test_a_name_with_line_breaks_stays_in_its_comment(run_cli, tmp_path):
+    """Before: a puzzle name with a newline gave the file a second 'p cnf' line, and PySAT read
+    an injected unit clause."""
+    f = tmp_path / "evil.yaml"
+    f.write_text(HUNDE.read_text().replace("name: Das verflixte Hunde-Spiel", 'name: "x\\np cnf 1 1\\n1 0\\r\\x1b[2J"'))
+    out = tmp_path / "evil.cnf"
+    assert run_cli("encode", f, "-o", out)[0] == 0
+    lines = out.read_text().splitlines()
+    assert sum(line.startswith("p cnf") for line in lines) == 1
+    assert all(line.startswith(("c", "p")) or line.endswith(" 0") for line in lines)
+    assert "c puzzle: x\\np cnf 1 1\\n1 0\\r\\x1b[2J" in lines or any("x\\np cnf 1 1\\n1 0" in line for line in lines)
+    encoded = encode_preset(load_puzzle(f), resolve(DEFAULT_ENCODING))
+    assert CNF(from_file=str(out)).clauses == encoded.cnf.clauses
+    assert read_header(out)["puzzle"]["name"] == "x\np cnf 1 1\n1 0\r\x1b[2J"  # the JSON line keeps it exactly
+
+
+def test_a_symlinked_output_is_written_through(run_cli, tmp_path):
+    """Before: `encode -o LINK` replaced the symlink with a file."""
+    target = tmp_path / "real.cnf"
+    target.write_text("old\n")
+    link = tmp_path / "link.cnf"
+    link.symlink_to(target)
+    assert run_cli("encode", HUNDE, "-o", link)[0] == 0
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_text().startswith("c satedge")
+    dangling = tmp_path / "dangling.cnf"
+    dangling.symlink_to(tmp_path / "new.cnf")
+    assert run_cli("encode", HUNDE, "-o", dangling)[0] == 0
+    assert dangling.is_symlink() and (tmp_path / "new.cnf").read_text().startswith("c satedge")
+
+
+def test_devices_and_fifos_are_written_to_not_replaced(run_cli, tmp_path):
+    """Before (as root): `-o /dev/null` replaced the device with a regular file."""
+    assert run_cli("encode", HUNDE, "-o", "/dev/null")[0] == 0
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    fifo = tmp_path / "pipe.cnf"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    assert run_cli("encode", HUNDE, "-o", fifo)[0] == 0
+    reader.join(10)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and got[0].startswith(b"c satedge")
+
+
+def test_report_pictures_of_one_name_in_two_folders(tmp_path):
+    """Before: the pictures of a/p.yaml and b/p.yaml overwrote each other."""
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+    save_puzzle(load_puzzle(PUZZLES / "insects.yaml"), tmp_path / "a" / "p.yaml")
+    save_puzzle(load_puzzle(HUNDE), tmp_path / "b" / "p.yaml")
+    rows = [{"puzzle": str(tmp_path / f / "p.yaml"), "status": "SAT"} for f in ("a", "b")]
+    (tmp_path / "out").mkdir()
+    files = pictures(rows, tmp_path / "out", with_png=False)
+    assert len(files) == len({f.name for f in files}) == 2 and all(f.name.startswith("p-") for f in files)
+
+
+def test_every_option_has_help_with_its_default():
+    """Before: `generate --help` documented none of its options."""
+    parser = build_parser()
+    subs = next(a for a in parser._actions if a.dest == "command").choices
+    undocumented, no_default = [], []
+    for name, sub in subs.items():
+        text = sub.format_help()
+        for action in sub._actions:
+            if not action.option_strings or action.dest == "help":
+                continue
+            if not action.help:
+                undocumented.append(f"{name} {action.option_strings[0]}")
+            elif action.default not in (None, False, "") and "default" not in sub._get_formatter()._expand_help(action):
+                no_default.append(f"{name} {action.option_strings[0]}")
+        assert "satedge" in text
+    assert (undocumented, no_default) == ([], [])
+
+
+def test_one_default_encoding_for_every_command(run_cli, tmp_path):
+    """Before: encode wrote edgecolor-heule2008 where solve and count used edgecolor-corners."""
+    out = tmp_path / "h.cnf"
+    assert run_cli("encode", HUNDE, "-o", out)[0] == 0
+    assert read_header(out)["encoding"]["name"] == DEFAULT_ENCODING == "edgecolor-corners"
+    code, text, _ = run_cli("count", HUNDE)
+    assert code == 0 and f"({DEFAULT_ENCODING}, cadical195, " in text
+
+
+def test_solve_writes_sol_and_json(run_cli, tmp_path):
+    """Before: no command wrote a .sol file."""
+    sol, many = tmp_path / "h.sol", tmp_path / "all.json"
+    assert run_cli("solve", HUNDE, "-o", sol)[0] == 0
+    assert len(sol.read_text().splitlines()) == 9
+    assert run_cli("check", HUNDE, sol)[0] == 0
+    assert run_cli("solve", HUNDE, "--all", "-o", many)[0] == 0
+    assert len(json.loads(many.read_text())) == 16
+    assert run_cli("solve", HUNDE, "--all", "-o", tmp_path / "x.sol") == (
+        2, "", f"satedge: error: {tmp_path / 'x.sol'}: a .sol file holds one solution; with --all or --limit give a "
+               ".json file\n")
+
+
+def _on_a_terminal(args: list[str], cwd: Path) -> str:
+    """What the command writes to its terminal (stdout and stderr on a pseudo-terminal)."""
+    satedge = Path(sys.executable).parent / "satedge"
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # 24 rows, 100 columns
+    proc = subprocess.Popen([str(satedge), *args], stdin=subprocess.DEVNULL, stdout=follower, stderr=follower, cwd=cwd)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 1 << 16)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(120)
+    os.close(leader)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_long_commands_show_progress_on_a_terminal(tmp_path):
+    """Before: crosscheck, encodings --puzzle and encode --all-presets ran for a minute with no
+    sign of life.  On a terminal each shows a bar; in a pipe, none."""
+    seen = {
+        "encode": _on_a_terminal(["encode", str(HUNDE), str(PUZZLES / "insects.yaml"), "--all-presets", "-o", "cnf"],
+                                 tmp_path),
+        "encodings": _on_a_terminal(["encodings", "--puzzle", str(HUNDE)], tmp_path),
+        "crosscheck": _on_a_terminal(["crosscheck", "--examples", "3", "--workers", "1", "--encodings",
+                                      "edgecolor", "--solvers", "minisat22"], tmp_path),
+    }
+    assert {name: f"{name}:" in text and "%|" in text for name, text in seen.items()} == dict.fromkeys(seen, True)
+    piped = subprocess.run([str(Path(sys.executable).parent / "satedge"), "encodings", "--puzzle", str(HUNDE)],
+                           capture_output=True, text=True)
+    assert piped.returncode == 0 and "%|" not in piped.stderr + piped.stdout
