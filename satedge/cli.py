@@ -22,7 +22,7 @@ from . import crosscheck
 from .checker import validate
 from .dimacs import decode_file, export
 from .encode.presets import presets, resolve, size_preset, too_big
-from .errors import OutOfMemory, SatedgeError
+from .errors import OutOfMemory, SatedgeError, Unsupported
 from .experiment.report import report
 from .experiment.runner import run_experiment
 from .experiment.spec import load_spec, select
@@ -283,9 +283,13 @@ def _cmd_encodings(args) -> int:
             row = {"name": p.name, "base": p.base, "options": p.options.as_dict(), "description": p.description,
                    "reference": p.reference}
             if puzzle is not None:  # counted from the clause families, without building the formula
-                size = size_preset(puzzle, p)
-                row.update(variables=size.variables, clauses=size.clauses, literals=size.literals,
-                           memory_mb=round(size.memory_mb()), fits=too_big(p, size, limit) is None)
+                try:
+                    size = size_preset(puzzle, p)
+                    row.update(covers=True, variables=size.variables, clauses=size.clauses, literals=size.literals,
+                               memory_mb=round(size.memory_mb()), fits=too_big(p, size, limit) is None)
+                except Unsupported as e:
+                    row.update(covers=False, variables=None, clauses=None, literals=None, memory_mb=None, fits=False,
+                               problem=str(e))
                 bar.update()
             rows.append(row)
     if args.json:
@@ -293,7 +297,9 @@ def _cmd_encodings(args) -> int:
         return 0
     for r in rows:
         size = ""
-        if puzzle is not None:
+        if puzzle is not None and not r["covers"]:
+            size = f"  does not cover this puzzle: {r['problem']}"
+        elif puzzle is not None:
             size = f"  {r['variables']:,} variables, {r['clauses']:,} clauses, {r['literals']:,} literals"
             if not r["fits"]:
                 size += f": {_too_big(limit)}"
@@ -412,7 +418,7 @@ def _cmd_encode(args) -> int:
                 raise SatedgeError(f"{other} and {path} would write the same files ({Path(path).stem}.PRESET.cnf): "
                                    "give puzzle files of different names")
         _output_folder(out, "with --all-presets")
-        manifest, too_big = io.StringIO(), []
+        manifest, too_big, uncovered = io.StringIO(), [], []
         rows = csv.writer(manifest, lineterminator="\n")
         rows.writerow(["file", "puzzle", "encoding", "variables", "clauses", "bytes"])
         written = 0
@@ -427,10 +433,16 @@ def _cmd_encode(args) -> int:
                     except OutOfMemory:  # go on with the others, say so at the end
                         too_big.append(f"{path} with {p.name}")
                         continue
+                    except Unsupported:  # a preset for framed boards only: not a formula of this puzzle
+                        uncovered.append(p.name)
+                        continue
                     rows.writerow([f.name, path, p.name, nv, nc, f.stat().st_size if args.compress else n])
                     written += 1
         write_atomic(out / "manifest.csv", manifest.getvalue())
         written = f"{written} formulas and manifest.csv written to {out}/"
+        if uncovered:
+            names = sorted(set(uncovered))
+            written += (f"; {len(uncovered)} left out, of presets that do not cover the puzzle: {', '.join(names)}")
         if too_big:
             raise SatedgeError(f"beyond --memory {limit} MB, not written: {'; '.join(too_big)} ({written})")
         print(written, file=sys.stderr)
@@ -451,6 +463,8 @@ def _cmd_encode(args) -> int:
                 shutil.copyfileobj(fh, sys.stdout)
     except OutOfMemory:
         raise _beyond_memory(f"{path}: encoding {preset.name}", limit) from None
+    except Unsupported as e:
+        raise SatedgeError(f"encoding {preset.name}: {e}", path) from None
     return 0
 
 

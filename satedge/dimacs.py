@@ -54,7 +54,8 @@ def header_lines(encoded: Encoded, preset_name: str | None = None, puzzle_path: 
         f"c puzzle path: {puzzle_path or '-'}",
         f"c puzzle sha256: {info['puzzle']['sha256']}",
         f"c encoding: {info['encoding']['name']} (base {encoded.base}, card {encoded.options.card}, "
-        f"symmetry {encoded.options.symmetry}, redundant {str(encoded.options.redundant).lower()})",
+        f"symmetry {encoded.options.symmetry}, redundant {str(encoded.options.redundant).lower()}"
+        + (f", families {' '.join(encoded.options.families)}" if encoded.options.families else "") + ")",
         "c satedge " + json.dumps(info, separators=(",", ":")),
         "c decision variables (var id, then its meaning):",
     ]
@@ -269,7 +270,9 @@ def decode_file(cnf_path, model_path, puzzle_path=None):
         raise SatedgeError(f"puzzle {where} does not match the formula (sha256 differs from the header's)", cnf_path)
     enc = info["encoding"]
     try:
-        encoded = bases()[enc["base"]](puzzle, Options(card=enc["card"], symmetry=enc["symmetry"], redundant=enc["redundant"]))
+        options = Options(card=enc["card"], symmetry=enc["symmetry"], redundant=enc["redundant"],
+                          families=tuple(enc.get("families", ())))
+        encoded = bases()[enc["base"]](puzzle, options)
     except (KeyError, TypeError):
         raise SatedgeError("the header's encoding is not one satedge knows", cnf_path) from None
     if (encoded.nv, len(encoded.cnf.clauses)) != info["p"]:

@@ -2,6 +2,7 @@
 
 * :class:`SatedgeError`: bad input (a file, an option, a spec); the CLI prints its one line as
   ``satedge: error: ...`` and exits with status 2;
+* :class:`Unsupported`: an encoding that does not cover the puzzle (bad input too);
 * :class:`OutOfMemory`: a job held more than its memory cap and was stopped (bad input too: the
   puzzle or the options ask for more than the cap allows);
 * :class:`EncodingError`: an engine gave a solution that the independent checker rejects (a bug in
@@ -21,6 +22,11 @@ class SatedgeError(Exception):
     def __init__(self, message: str, path: object = None):
         self.path = None if path is None else str(path)
         super().__init__(message if path is None else f"{path}: {message}")
+
+
+class Unsupported(SatedgeError):
+    """An encoding does not cover this puzzle (Heule's covers framed boards only): bad input for
+    a command, a puzzle to leave out for the cross-check."""
 
 
 class OutOfMemory(SatedgeError):

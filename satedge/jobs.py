@@ -220,7 +220,11 @@ def run(job: Job, fresh: bool = False, cancel: threading.Event | None = None) ->
     if job.limits.unlimited and not fresh and cancel is None:
         return execute(job)
     if job.engine in ("sat", "cmd") and job.limits.memory_mb is not None:  # what cannot fit is not built
-        size = size_preset(job.puzzle, job.preset)
+        try:
+            size = size_preset(job.puzzle, job.preset)
+        except SatedgeError as e:  # an encoding that does not cover the puzzle
+            return Result("ERROR", wall_seconds=0.0, cpu_seconds=0.0,
+                          outcome=Outcome("ERROR", error=str(e), bad_input=True, limits=job.limits))
         error = too_big(job.preset, size, job.limits.memory_mb)
         if error is not None:
             return Result("MEMOUT", variables=size.variables, clauses=size.clauses, wall_seconds=0.0,

@@ -225,9 +225,15 @@ def test_counts_out_of_range(run_cli, args, message):
 
 
 @pytest.mark.parametrize("text,message", [
-    ("name: p\nbase: edgecolor\noptions: seqcounter\n", "options must be a mapping of card, symmetry and redundant, not 'seqcounter'"),
-    ("name: p\nbase: [edgecolor]\n", "unknown base encoding ['edgecolor']; choose from direct, support, split, edgecolor"),
+    ("name: p\nbase: edgecolor\noptions: seqcounter\n", "options must be a mapping of card, symmetry, redundant and families, not 'seqcounter'"),
+    ("name: p\nbase: [edgecolor]\n", "unknown base encoding ['edgecolor']; choose from direct, support, split, edgecolor, "
+     "heule"),
     ("name: p\nbase: edgecolor\noptions: {1: x}\n", "unknown option(s) 1"),
+    ("name: p\nbase: edgecolor\noptions: {families: [atmostone]}\n",
+     "families are clause families of the heule encoding; edgecolor has none"),
+    ("name: p\nbase: heule\noptions: {families: [nope]}\n", "unknown clause family 'nope'; choose from atmostone, fbcolors"),
+    ("name: p\nbase: heule\noptions: {families: atmostone}\n",
+     "families must be a list of clause family names, not 'atmostone'"),
 ])
 def test_bad_preset_file(run_cli, tmp_path, text, message):
     f = tmp_path / "p.yaml"

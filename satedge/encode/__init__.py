@@ -20,7 +20,7 @@ from typing import Callable
 
 from ..errors import SatedgeError
 from ..puzzle import Puzzle
-from . import direct, edgecolor, split, support
+from . import direct, edgecolor, heule, split, support
 from .core import (CARDS, SYMMETRIES, Encoded, Options, Size, at_most_one, exactly_one, make_cnf, placements,
                    symmetry_breaking, true_set)
 
@@ -30,13 +30,15 @@ __all__ = ["CARDS", "SYMMETRIES", "Encoded", "Options", "Size", "at_most_one", "
 
 def bases() -> dict[str, Callable[[Puzzle, Options], Encoded]]:
     """The base encodings by name."""
-    return {"direct": direct.encode, "support": support.encode, "split": split.encode, "edgecolor": edgecolor.encode}
+    return {"direct": direct.encode, "support": support.encode, "split": split.encode, "edgecolor": edgecolor.encode,
+            "heule": heule.encode}
 
 
 def sizes() -> dict[str, Callable[[Puzzle, Options], Size]]:
     """Per base encoding, the function that counts its formula's variables, clauses and literals
     from its clause families, without building it (exact: a test compares them)."""
-    return {"direct": direct.size, "support": support.size, "split": split.size, "edgecolor": edgecolor.size}
+    return {"direct": direct.size, "support": support.size, "split": split.size, "edgecolor": edgecolor.size,
+            "heule": heule.size}
 
 
 def encode(puzzle: Puzzle, base: str = "support", options: Options | None = None) -> Encoded:

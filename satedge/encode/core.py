@@ -22,12 +22,16 @@ class Options:
 
     * ``card``: the exactly-one / at-most-one encoding, a :class:`pysat.card.EncType` name;
     * ``symmetry``: ``none`` or ``rotation`` (see :func:`symmetry_breaking`);
-    * ``redundant``: add implied clauses (each encoding says which) that keep the solution set.
+    * ``redundant``: add implied clauses (each encoding says which) that keep the solution set;
+    * ``families``: optional clause families by name, of the encodings that have them (``heule``:
+      ``atmostone``, ``fbcolors``); left out of :meth:`as_dict` when empty, so that the ids of
+      runs without them stay what they were.
     """
 
     card: str = "pairwise"
     symmetry: str = "none"
     redundant: bool = False
+    families: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.card not in CARDS:
@@ -36,9 +40,13 @@ class Options:
             raise SatedgeError(f"unknown symmetry {self.symmetry!r}; choose from {', '.join(SYMMETRIES)}")
         if not isinstance(self.redundant, bool):
             raise SatedgeError(f"redundant must be true or false, not {self.redundant!r}")
+        if not isinstance(self.families, (list, tuple)) or not all(isinstance(f, str) for f in self.families):
+            raise SatedgeError(f"families must be a list of clause family names, not {self.families!r}")
+        object.__setattr__(self, "families", tuple(sorted(set(self.families))))
 
     def as_dict(self) -> dict:
-        return {"card": self.card, "symmetry": self.symmetry, "redundant": self.redundant}
+        out = {"card": self.card, "symmetry": self.symmetry, "redundant": self.redundant}
+        return {**out, "families": list(self.families)} if self.families else out
 
 
 @dataclass

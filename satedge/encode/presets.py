@@ -1,7 +1,8 @@
 """Named encoding configurations: YAML files in the project's ``encodings/`` folder.
 
 A preset is ``name``, ``description``, ``reference``, ``base`` and ``options`` (``card``,
-``symmetry``, ``redundant``).  The folder is ``$SATEDGE_ENCODINGS`` when set, else the
+``symmetry``, ``redundant``, and for ``heule`` its optional clause ``families``).  The folder is
+``$SATEDGE_ENCODINGS`` when set, else the
 ``encodings/`` folder beside the package; a path to a preset file works anywhere a name does.
 """
 
@@ -14,6 +15,7 @@ from pathlib import Path
 from ..errors import OutOfMemory, SatedgeError
 from ..formats import read_yaml
 from . import Options, Size, bases, sizes
+from .heule import FAMILIES
 
 KEYS = {"name", "description", "reference", "base", "options"}
 
@@ -42,14 +44,19 @@ def load_preset(path: str | Path) -> Preset:
         raise SatedgeError(f"unknown base encoding {data['base']!r}; choose from {', '.join(bases())}", path)
     opts = data.get("options") or {}
     if not isinstance(opts, dict):
-        raise SatedgeError(f"options must be a mapping of card, symmetry and redundant, not {opts!r}", path)
-    bad = sorted(map(str, set(opts) - {"card", "symmetry", "redundant"}))
+        raise SatedgeError(f"options must be a mapping of card, symmetry, redundant and families, not {opts!r}", path)
+    bad = sorted(map(str, set(opts) - {"card", "symmetry", "redundant", "families"}))
     if bad:
         raise SatedgeError(f"unknown option(s) {', '.join(bad)}", path)
     try:
         options = Options(**opts)
     except SatedgeError as e:
         raise SatedgeError(str(e), path) from None
+    if options.families and data["base"] != "heule":
+        raise SatedgeError(f"families are clause families of the heule encoding; {data['base']} has none", path)
+    unknown = sorted(set(options.families) - set(FAMILIES))
+    if unknown:
+        raise SatedgeError(f"unknown clause family {unknown[0]!r}; choose from {', '.join(FAMILIES)}", path)
     return Preset(str(data["name"]), data["base"], options, str(data.get("description", "")), str(data.get("reference", "")))
 
 

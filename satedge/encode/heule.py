@@ -1,0 +1,272 @@
+"""The ``heule`` encoding: Heule's compact encoding exactly as his encoder writes the SAT
+Competition 2009 ``em_*`` formulas (framed grid boards only).
+
+Variables
+    * ``x[t, c]``: tile t lies in cell c, for the cells of its class only (a corner tile in the
+      corners, a border tile on the border, a centre tile inside: the cells where a rotation of
+      it fits the frame), with no rotation variables;
+    * ``e[k, v]``: inner edge k shows colour v.  An edge between two border cells takes the
+      border colours (those shown next to a frame side), every other inner edge the centre
+      colours: ``Dom(k)``, the colours the placements on either side can show there.
+    ``sum_t |C(t)| + sum_k |Dom(k)|`` variables: 1473 on ``em_7_3_6``, 49,008 on Eternity II.
+
+Clauses (sizes for ``card: pairwise``, the published builds)
+    * exactly one colour per inner edge: ``sum_k (1 + C(|Dom(k)|, 2))``;
+    * at least one tile per cell (``rows * cols``) and at least one cell per tile (one per
+      tile); there is no at-most-one of either: the colours and the duplicate clauses imply it;
+    * duplicates: two tiles equal up to rotation never share a cell: ``sum over such pairs of
+      the cells of their class``;
+    * a placed tile shows its colours.  On a corner or border cell its rotation is fixed: one
+      binary clause per inner side (2 or 3).  Inside, by the tile's pattern of colours read
+      clockwise (A, B, C, D different colours): one colour, 4 binary clauses; ABAB, 8 ternary
+      clauses (every two neighbouring sides show an A and a B); AAAB, 7 (a side shows B, each
+      pair of opposite and of neighbouring sides an A); AABB, 4 (each pair of opposite sides an
+      A and a B); ABAC, 14 (B and C somewhere, each pair of neighbouring sides an A, B and C
+      opposite); AABC, 16 (B and C somewhere, an A in each pair of opposite sides, C follows
+      B, B precedes C, two As are followed by B); ABCD, 20 (each colour somewhere, and each
+      followed by the next).  A tile of several colours also gets, per side whose domain has
+      colours it lacks, one support clause (the side shows one of its colours): 4 per cell;
+    * ``families: [atmostone]`` (the ``exp`` variant): at most one cell per tile,
+      ``sum_t C(|C(t)|, 2)``;
+    * ``families: [fbcolors]`` (``fbc``): instead of each support clause, one binary clause per
+      colour of the side's domain the tile lacks (``-x or -e``);
+    * ``redundant: true``: both families (the ``all`` variant).
+    * ``symmetry: rotation`` keeps a corner tile in the top-left corner (fewer ``x``), or else
+      one tile to some rotations (a nogood of four literals per other rotation of it, per inner
+      cell), and clues fix their cell's tile and colours; neither is in Heule's builds.
+
+A model fixes the tiles and every colour; the rotation is read off the colours (a tile that
+looks the same in several rotations stands for all of them: see ``expand``).  On Heule's
+instances (``puzzles/heule2008/``) and on Eternity II the four variants have exactly the
+variables and clauses of his encoder's pairwise builds (a test compares them to his table).
+
+Source
+    M. J. H. Heule, "Solving edge-matching problems with satisfiability solvers", SAT 2008
+    workshop SAT/CSP benchmarks; the ``em_*`` formulas of the SAT Competition 2009 crafted
+    track (``cmp``, ``exp``, ``fbc``, ``all``).
+
+>>> from satedge.puzzle import Puzzle
+>>> p = Puzzle(rows=2, cols=2, frame=0, tiles=((0, 1, 2, 0), (0, 0, 1, 2), (1, 0, 0, 2), (2, 1, 0, 0)))
+>>> e = encode(p)
+>>> e.nv, len(e.cnf.clauses), [e.pool.obj(v) for v in e.decision[:4]]
+(24, 56, [('x', 0, 0), ('x', 0, 1), ('x', 0, 2), ('x', 0, 3)])
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, product
+
+from pysat.formula import IDPool
+
+from ..errors import SatedgeError, Unsupported
+from ..puzzle import Puzzle, Solution
+from .core import (Encoded, Options, Size, at_most_one, card_size, clauses_size, exactly_one, make_cnf, placements,
+                   true_set)
+
+FAMILIES = ("atmostone", "fbcolors")
+
+
+def _check(puzzle: Puzzle, options: Options) -> tuple[bool, bool]:
+    """``(atmostone, fbcolors)``; a puzzle the encoding does not cover is :class:`Unsupported`."""
+    unknown = sorted(set(options.families) - set(FAMILIES))
+    if unknown:
+        raise SatedgeError(f"unknown clause family {unknown[0]!r}; choose from {', '.join(FAMILIES)}")
+    if puzzle.frame is None or puzzle.topology != "grid":
+        raise Unsupported("the heule encoding covers framed grid boards only: this puzzle has no frame")
+    if puzzle.rows < 2 or puzzle.cols < 2:
+        raise Unsupported("the heule encoding covers framed boards of at least 2 x 2 cells")
+    both = options.redundant
+    return both or "atmostone" in options.families, both or "fbcolors" in options.families
+
+
+def _pattern_clauses(labels: tuple, side, domains: list[set], fbcolors: bool) -> list[list]:
+    """The clauses (without ``-x``) that make the four sides of an inner cell show a rotation
+    of ``labels`` (read clockwise); ``side(d, colour)`` is the literal of side d showing it."""
+    a, b, c, d = labels
+    kinds = len(set(labels))
+    if kinds == 1:
+        return [[side(j, a)] for j in range(4)]
+    out: list[list] = []
+    for j in range(4):  # the colours a side may show
+        lacking = sorted(domains[j] - set(labels), key=repr)
+        if lacking:
+            out += [[-side(j, f)] for f in lacking] if fbcolors else [[side(j, x) for x in _distinct(labels)]]
+    somewhere = lambda x: [side(j, x) for j in range(4)]  # noqa: E731
+    pairs = lambda x, step: [[side(j, x), side((j + step) % 4, x)] for j in range(4 if step == 1 else 2)]  # noqa: E731
+    if kinds == 2:
+        if a == c and b == d:  # ABAB
+            return out + [cl for j in range(4) for cl in ([side(j, a), side((j + 1) % 4, a)],
+                                                           [side(j, b), side((j + 1) % 4, b)])]
+        counts = {x: labels.count(x) for x in labels}
+        if 3 in counts.values():  # AAAB
+            many = next(x for x, n in counts.items() if n == 3)
+            one = next(x for x, n in counts.items() if n == 1)
+            return out + [somewhere(one)] + pairs(many, 2) + pairs(many, 1)
+        return out + [cl for j in range(2) for cl in ([side(j, a), side(j + 2, a)], [side(j, c), side(j + 2, c)])]
+    if kinds == 3:
+        twice = next(x for x in labels if labels.count(x) == 2)
+        r = next(r for r in range(4) if labels[r] == twice and labels[(r + 1) % 4] != twice)
+        turned = labels[r:] + labels[:r]  # starts with the last of the two (ABAC: an A, then B)
+        if turned[2] == twice:  # ABAC
+            one, other = turned[1], turned[3]
+            out += [somewhere(one), somewhere(other)]
+            for j in range(4):
+                out += [[side(j, twice), side((j + 1) % 4, twice)], [-side(j, one), side((j + 2) % 4, other)],
+                        [-side(j, other), side((j + 2) % 4, one)]]
+            return out
+        first, second = turned[1], turned[2]  # AABC read clockwise from the second A: A B C A
+        out += [somewhere(first), somewhere(second)] + pairs(twice, 2)
+        for j in range(4):
+            out += [[-side(j, second), side((j + 3) % 4, first)], [-side(j, first), side((j + 1) % 4, second)],
+                    [-side(j, twice), -side((j + 1) % 4, twice), side((j + 2) % 4, first)]]
+        return out
+    out += [somewhere(x) for x in labels]  # ABCD
+    return out + [[-side(j, labels[i]), side((j + 1) % 4, labels[(i + 1) % 4])] for j in range(4) for i in range(4)]
+
+
+def _distinct(labels: tuple) -> list:
+    return list(dict.fromkeys(labels))
+
+
+class _Layout:
+    """Where each tile may go, the inner edges and their colour domains, and the variables."""
+
+    def __init__(self, puzzle: Puzzle, options: Options):
+        self.amo, self.fbc = _check(puzzle, options)
+        board = puzzle.board
+        self.allowed = placements(puzzle, options)
+        self.rots = [{} for _ in board.cells]  # per cell: tile -> its allowed rotations
+        for c, cell in enumerate(self.allowed):
+            for t, r in cell:
+                self.rots[c].setdefault(t, []).append(r)
+        self.edges = list(board.adjacencies)
+        self.edge_of = {}  # (cell, side) -> edge index
+        for k, adj in enumerate(self.edges):
+            self.edge_of[adj.a, adj.side_a] = self.edge_of[adj.b, adj.side_b] = k
+        self.domain = []
+        for adj in self.edges:
+            shown = {puzzle.oriented(t, r)[adj.side_a] for t, r in self.allowed[adj.a]}
+            shown |= {puzzle.oriented(t, r)[adj.side_b] for t, r in self.allowed[adj.b]}
+            self.domain.append(sorted(shown - {puzzle.frame}, key=repr))
+        self.pool = IDPool()
+        self.x = {(t, c): self.pool.id(("x", t, c)) for t in range(len(puzzle.tiles)) for c in board.cells
+                  if t in self.rots[c]}
+        self.e = {(k, v): self.pool.id(("e", k, v)) for k, dom in enumerate(self.domain) for v in dom}
+
+    def side(self, c: int, d: int, colour):
+        return self.e.get((self.edge_of[c, d], colour)) if (c, d) in self.edge_of else None
+
+    def placed(self, puzzle: Puzzle, t: int, c: int) -> list[list[int]]:
+        """The clauses, without ``-x[t, c]``, that a placed tile shows its colours."""
+        inner = [d for d in range(4) if (c, d) in self.edge_of]
+        shapes = {puzzle.oriented(t, r) for r in self.rots[c][t]}
+        if len(inner) < 4 or len(shapes) == 1:  # the rotation is fixed: one clause per inner side
+            (shown,) = shapes if len(shapes) == 1 else (None,)
+            if shown is None:
+                raise Unsupported("the heule encoding needs each tile's rotation fixed by the frame off the centre")
+            return [[self._lit(c, d, shown[d])] for d in inner]
+        domains = [set(self.domain[self.edge_of[c, d]]) for d in range(4)]
+        out = _pattern_clauses(puzzle.tiles[t], lambda d, v: self._lit(c, d, v), domains, self.fbc)
+        kept = set(shapes)  # symmetry breaking may keep only some rotations: the others are nogoods
+        for shape in dict.fromkeys(puzzle.orientations[t]):
+            if shape not in kept:
+                out.append([-self._lit(c, d, shape[d]) for d in range(4)])
+        return out
+
+    def _lit(self, c: int, d: int, colour) -> int:
+        v = self.side(c, d, colour)
+        if v is None:  # a colour no placement shows there cannot be in a rotation of a placed tile
+            raise AssertionError((c, d, colour))
+        return v
+
+
+def _duplicates(puzzle: Puzzle) -> list[tuple[int, int]]:
+    """The pairs of tiles equal up to rotation."""
+    key = [min(map(repr, puzzle.orientations[t])) for t in range(len(puzzle.tiles))]
+    return [(s, t) for s, t in combinations(range(len(puzzle.tiles)), 2) if key[s] == key[t]]
+
+
+def _clauses(puzzle: Puzzle, lay: _Layout, card: str) -> list[list[int]]:
+    board = puzzle.board
+    clauses: list[list[int]] = []
+    for k, dom in enumerate(lay.domain):
+        clauses += exactly_one([lay.e[k, v] for v in dom], lay.pool, card)
+    for c in board.cells:
+        clauses.append([lay.x[t, c] for t in range(len(puzzle.tiles)) if (t, c) in lay.x])
+    for t in range(len(puzzle.tiles)):
+        cells = [lay.x[t, c] for c in board.cells if (t, c) in lay.x]
+        clauses.append(cells)
+        if lay.amo:
+            clauses += at_most_one(cells, lay.pool, card)
+    for s, t in _duplicates(puzzle):
+        clauses += [[-lay.x[s, c], -lay.x[t, c]] for c in board.cells if (s, c) in lay.x and (t, c) in lay.x]
+    for (t, c), v in lay.x.items():
+        clauses += [[-v] + cl for cl in lay.placed(puzzle, t, c)]
+    return clauses
+
+
+def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
+    lay = _Layout(puzzle, options)
+    clauses = _clauses(puzzle, lay, options.card)
+    cnf = make_cnf(clauses, lay.pool.top)
+    board = puzzle.board
+
+    def shown(true: set, c: int, d: int):
+        if (c, d) not in lay.edge_of:
+            return puzzle.frame
+        return next((v for v in lay.domain[lay.edge_of[c, d]] if lay.side(c, d, v) in true), None)
+
+    def decode(model) -> Solution:
+        true = true_set(model)
+        out = []
+        for c in board.cells:
+            t = next((u for u in range(len(puzzle.tiles)) if lay.x.get((u, c)) in true), -1)
+            labels = tuple(shown(true, c, d) for d in range(4))
+            out.append((t, next((r for r in lay.rots[c].get(t, ()) if puzzle.oriented(t, r) == labels), -1)))
+        return Solution(tuple(out))
+
+    def literals(solution: Solution) -> list[int] | None:
+        out = []
+        for c, (t, r) in enumerate(solution):
+            if (t, c) not in lay.x or r not in lay.rots[c][t]:
+                return None
+            out.append(lay.x[t, c])
+            for d in range(4):
+                if (c, d) in lay.edge_of:
+                    v = lay.side(c, d, puzzle.oriented(t, r)[d])
+                    if v is None:
+                        return None
+                    out.append(v)
+        return sorted(set(out))
+
+    def expand(solution: Solution) -> list[Solution]:
+        per_cell = [[(t, q) for q in lay.rots[c].get(t, ()) if puzzle.oriented(t, q) == puzzle.oriented(t, r)]
+                    for c, (t, r) in enumerate(solution)]
+        return [Solution(combo) for combo in product(*per_cell)]
+
+    return Encoded(puzzle, "heule", options, cnf, lay.pool, decision=sorted(lay.x.values()) + sorted(lay.e.values()),
+                   decode=decode, literals=literals, expand=expand)
+
+
+def size(puzzle: Puzzle, options: Options = Options()) -> Size:
+    """The formula's size, counted from the families above without building them: the clauses of
+    a placed tile are counted once per tile, rotations and kind of cell."""
+    lay = _Layout(puzzle, options)
+    total = Size(lay.pool.top)
+    for dom in lay.domain:
+        total += card_size(len(dom), options.card)
+    total += Size(0, len(puzzle.board.cells), sum(1 for _ in lay.x))  # a tile per cell
+    for t in range(len(puzzle.tiles)):
+        n = sum(1 for c in puzzle.board.cells if (t, c) in lay.x)
+        total += Size(0, 1, n) + (card_size(n, options.card, exactly=False) if lay.amo else Size())
+    for s, t in _duplicates(puzzle):
+        shared = sum(1 for c in puzzle.board.cells if (s, c) in lay.x and (t, c) in lay.x)
+        total += Size(0, shared, 2 * shared)
+    cache: dict = {}
+    for t, c in lay.x:
+        inner = tuple(d for d in range(4) if (c, d) in lay.edge_of)
+        key = (t, tuple(lay.rots[c][t]), inner, tuple(tuple(lay.domain[lay.edge_of[c, d]]) for d in inner))
+        if key not in cache:
+            cache[key] = clauses_size([[0] + cl for cl in lay.placed(puzzle, t, c)])
+        total += cache[key]
+    return total

@@ -1,0 +1,107 @@
+"""Heule 2008, exactly: the four heule2008-* presets write the variables and clauses of Heule's
+encoder (his table, pairwise builds, for the SAT Competition 2009 instances shipped under
+puzzles/heule2008/ and Eternity II), and count what the backtracker counts on framed puzzles."""
+
+import pytest
+from hypothesis import given, strategies as st
+
+from conftest import PUZZLES
+from satedge import backtrack, symmetry
+from satedge.encode import Options, Size, encode
+from satedge.encode.presets import encode_preset, presets, size_preset
+from satedge.errors import Unsupported
+from satedge.formats import load_puzzle
+from satedge.generate import Params, generate
+from satedge.solving import count_modes, solutions
+
+VARIANTS = ("cmp", "exp", "fbc", "all")
+# instance: variables, then the clauses of cmp, exp, fbc and all (Heule's encoder, as measured)
+TABLE = {
+    "em_7_3_6": (1473, 13713, 25037, 18713, 30037),
+    "em_7_4_8": (1617, 16563, 27887, 25463, 36787),
+    "em_7_4_9": (1677, 17163, 28487, 28463, 39787),
+    "em_8_4_5": (2420, 26228, 55556, 32276, 61604),
+    "em_9_3_5": (3857, 47086, 115318, 57474, 125706),
+    "em_11_3_4": (8713, 117519, 402663, 124323, 409467),
+    "em_12_2_4": (12584, 182512, 708736, 194112, 720336),
+    "em_14_7_3": (24356, 335120, 1871912, 335120, 1871912),
+    "clue1": (728, 4296, 8160, 4296, 8160),
+    "clue2": (2904, 28370, 70178, 31570, 73378),
+    "clue3": (788, 4764, 8628, 5532, 9396),
+    "clue4": (2936, 28694, 70502, 31734, 73542),
+    "eternity2/e2": (49008, 926828, 4758652, 2823324, 6655148),
+}
+
+
+def _path(name: str):
+    return PUZZLES / (f"{name}.yaml" if "/" in name else f"heule2008/{name}.yaml")
+
+
+@pytest.mark.parametrize("name", sorted(TABLE))
+def test_sizes_are_heules(name):
+    puzzle = load_puzzle(_path(name))
+    nv, *clauses = TABLE[name]
+    got = [size_preset(puzzle, presets()[f"heule2008-{v}"]) for v in VARIANTS]
+    assert [(s.variables, s.clauses) for s in got] == [(nv, c) for c in clauses]
+
+
+@pytest.mark.parametrize("name", ["em_7_3_6", "clue3"])
+def test_the_built_formulas_have_those_sizes(name):
+    puzzle = load_puzzle(_path(name))
+    for v in VARIANTS:
+        e = encode_preset(puzzle, presets()[f"heule2008-{v}"])
+        assert (e.nv, len(e.cnf.clauses)) == (TABLE[name][0], TABLE[name][1 + VARIANTS.index(v)]), v
+        assert size_preset(puzzle, presets()[f"heule2008-{v}"]) == Size(e.nv, len(e.cnf.clauses),
+                                                                          sum(map(len, e.cnf.clauses)))
+
+
+def test_edgecolor_heule2008_is_close_but_not_equal():
+    """Why the presets exist: satedge's own edgecolor-heule2008 with pairwise exactly-one has 1465
+    variables on em_7_3_6 where Heule's encoder writes 1473."""
+    puzzle = load_puzzle(_path("em_7_3_6"))
+    e = encode(puzzle, "edgecolor", Options(card="pairwise"))
+    assert e.nv == 1465 != TABLE["em_7_3_6"][0]
+
+
+def test_an_em_instance_solves_to_its_listed_order():
+    """The em_* pieces are listed in solution order: the identity layout is among the models."""
+    puzzle = load_puzzle(_path("em_7_3_6"))
+    e = encode_preset(puzzle, presets()["heule2008-all"])
+    (first,) = solutions(e, "cadical195", limit=1)
+    assert first is not None
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_unframed_puzzles_are_refused_in_one_line(run_cli, variant):
+    hunde = PUZZLES / "hunde-spiel.yaml"
+    code, out, err = run_cli("count", hunde, "--encoding", f"heule2008-{variant}")
+    assert (code, out, err) == (2, "", f"satedge: error: {hunde}: the heule encoding covers framed grid boards only: "
+                                       "this puzzle has no frame\n")
+    with pytest.raises(Unsupported):
+        encode_preset(load_puzzle(hunde), presets()[f"heule2008-{variant}"])
+
+
+framed = st.builds(lambda rows, cols, colors, border, clues, seed: generate(
+    Params(rows=rows, cols=cols, colors=colors, border_colors=border, frame=True, clues=clues), seed),
+    st.integers(2, 4), st.integers(2, 4), st.integers(1, 5), st.integers(0, 3), st.integers(0, 1), st.integers(0, 10**6))
+
+
+@given(puzzle=framed, variant=st.sampled_from(VARIANTS + ("rotation",)))
+def test_counts_equal_the_backtrackers_on_framed_puzzles(puzzle, variant):
+    """Every solution once, and the three counts, as the backtracker has them (with symmetry
+    breaking on top of heule2008-cmp as 'rotation')."""
+    expected = set(backtrack.solutions(puzzle, limit=501))
+    if len(expected) > 500:
+        return
+    if variant == "rotation":
+        e = encode(puzzle, "heule", Options(symmetry="rotation"))
+    else:
+        e = encode_preset(puzzle, presets()[f"heule2008-{variant}"])
+    got = list(solutions(e, "cadical195"))
+    assert len(got) == len(set(got)) and set(got) <= expected
+    assert len(got) * e.orbit == len(expected)
+    counts = symmetry.count(puzzle, expected)
+    got_counts = count_modes(e, "cadical195")
+    assert (got_counts["solutions"], got_counts["distinct"], got_counts["unique"]) == (
+        counts.solutions, counts.distinct, counts.unique)
+    assert got_counts["models"] <= len(got)  # a model stands for every turn of a tile that looks the same
