@@ -35,6 +35,7 @@ from .process import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, Limits, default_me
 from .progress import progress_bar
 from .render import ascii_grid, save_picture, to_svg
 from .solvers import DEFAULT_SOLVER, check_solver, solver_binaries, solver_names
+from .shuffle import MAX_SEED
 from .solving import MODES
 from .version import __version__
 
@@ -116,6 +117,9 @@ def _add_encoding(p: argparse.ArgumentParser, default: str) -> None:
                                   "sortnetwrk, cardnetwrk, mtotalizer, kmtotalizer")
     p.add_argument("--symmetry", choices=["none", "rotation"], help="break the board-rotation symmetry")
     p.add_argument("--redundant", choices=["true", "false"], help="add implied clauses")
+    p.add_argument("--shuffle", type=_count(0, MAX_SEED - 1), metavar="SEED", help="work on the puzzle with its "
+                   "tiles reordered and turned by this seed (a SAT formula also gets its variables renumbered and "
+                   "its clauses reordered); solutions are given in the puzzle's own numbering (default: no shuffle)")
 
 
 def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
@@ -151,8 +155,12 @@ def _with_progress(items: list, what: str):
 
 def _job_fields(args) -> dict:
     """The fields of the Job that --method, --solver, --solver-cmd, --encoding and its options,
-    --workers, --timeout and --memory give (all but the puzzle and the task); checked before any
-    puzzle is read."""
+    --shuffle, --workers, --timeout and --memory give (all but the puzzle and the task); checked
+    before any puzzle is read."""
+    return {**_engine_fields(args), "shuffle": args.shuffle}
+
+
+def _engine_fields(args) -> dict:
     given = _encoding_options(args)
     if args.solver_cmd is not None and not args.solver_cmd.strip():
         raise SatedgeError("--solver-cmd is empty: give a solver binary and its options, e.g. 'cadical -q'")
@@ -252,7 +260,7 @@ def _cmd_count(args) -> int:
         if res.status == "TIMEOUT":
             status = 3
         if args.json:
-            obj = {"puzzle": path, **counts, "method": args.method, "seconds": round(seconds, 6)}
+            obj = {"puzzle": path, **counts, "method": args.method, "shuffle": args.shuffle, "seconds": round(seconds, 6)}
             if args.method == "sat":
                 obj.update(encoding=encoding, solver=job.sat_solver if job.engine != "cpsat" else "cpsat",
                            variables=res.variables or 0, clauses=res.clauses or 0, models=res.counts.get("models"))
@@ -268,6 +276,8 @@ def _cmd_count(args) -> int:
             models = res.counts.get("models")
             if models is not None and models != counts["solutions"]:
                 how += f", {_many(models, 'model')} of the formula"
+            if args.shuffle is not None:
+                how += f", shuffle {args.shuffle}"
             print(f"{path}: {shown} ({how}, {seconds:.3f} s)", flush=True)
     return status
 
@@ -429,7 +439,7 @@ def _cmd_encode(args) -> int:
                     f = out / f"{Path(path).stem}.{p.name}.cnf{args.compress}"
                     bar.update()
                     try:
-                        nv, nc, n = export(puzzle, p, f, str(path), limit)
+                        nv, nc, n = export(puzzle, p, f, str(path), limit, args.shuffle)
                     except OutOfMemory:  # go on with the others, say so at the end
                         too_big.append(f"{path} with {p.name}")
                         continue
@@ -454,11 +464,11 @@ def _cmd_encode(args) -> int:
     puzzle = load_puzzle(path)
     try:
         if args.output not in (None, "-"):
-            export(puzzle, preset, args.output, str(path), limit)
+            export(puzzle, preset, args.output, str(path), limit, args.shuffle)
             return 0
         with scratch() as folder:  # all or nothing on stdout too
             tmp = folder / "formula.cnf"
-            export(puzzle, preset, tmp, str(path), limit)
+            export(puzzle, preset, tmp, str(path), limit, args.shuffle)
             with open(tmp, encoding="utf-8") as fh:
                 shutil.copyfileobj(fh, sys.stdout)
     except OutOfMemory:

@@ -25,6 +25,7 @@ from pysat.formula import CNF
 from .checker import validate
 from .encode import Encoded, Options, bases
 from .encode.presets import check_fits, encode_preset
+from .encode.shuffled import encode_shuffled
 from .errors import SatedgeError, cannot_write
 from .formats import atomic_output, check_input, load_puzzle, one_line, puzzle_to_yaml
 from .process import Limits, call
@@ -47,6 +48,7 @@ def header_lines(encoded: Encoded, preset_name: str | None = None, puzzle_path: 
         "variables": encoded.nv,
         "clauses": len(encoded.cnf.clauses),
         "decision": len(encoded.decision),
+        "shuffle": encoded.shuffle,
     }
     lines = [
         f"c satedge {__version__}: edge-matching puzzle in CNF",
@@ -56,6 +58,8 @@ def header_lines(encoded: Encoded, preset_name: str | None = None, puzzle_path: 
         f"c encoding: {info['encoding']['name']} (base {encoded.base}, card {encoded.options.card}, "
         f"symmetry {encoded.options.symmetry}, redundant {str(encoded.options.redundant).lower()}"
         + (f", families {' '.join(encoded.options.families)}" if encoded.options.families else "") + ")",
+        f"c shuffle: {'none' if encoded.shuffle is None else encoded.shuffle} (a seed: the puzzle's tiles reordered "
+        "and turned, the variables renumbered and the clauses reordered; 'var' lines name the shuffled tiles)",
         "c satedge " + json.dumps(info, separators=(",", ":")),
         "c decision variables (var id, then its meaning):",
     ]
@@ -86,22 +90,23 @@ def write_dimacs(encoded: Encoded, out: Path | str | IO[str], preset_name: str |
 
 
 def export(puzzle, preset, out: Path | str, puzzle_path: str | None = None,
-           memory_mb: float | None = None) -> tuple[int, int, int]:
+           memory_mb: float | None = None, shuffle: int | None = None) -> tuple[int, int, int]:
     """Encode ``puzzle`` with ``preset`` (:class:`satedge.encode.presets.Preset`) and write the
     formula to ``out`` (as :func:`write_dimacs`); returns variables, clauses and bytes written
     (uncompressed).  With ``memory_mb``, encoding and writing run in a child process that is
     killed once it holds more than that (:mod:`satedge.process`): :class:`satedge.errors.OutOfMemory`,
-    nothing written."""
-    check_fits(puzzle, preset, memory_mb)  # before anything is built
+    nothing written.  ``shuffle``: the formula of the puzzle under that shuffle seed, recorded in
+    the header."""
+    check_fits(puzzle, preset, memory_mb, shuffle)  # before anything is built
     with atomic_output(out) as tmp:
         if memory_mb is None:
-            return _encode_and_write(puzzle, preset, tmp, out, puzzle_path)
-        outcome = call(_encode_and_write, (puzzle, preset, tmp, out, puzzle_path), Limits(memory_mb=memory_mb))
+            return _encode_and_write(puzzle, preset, tmp, out, puzzle_path, shuffle)
+        outcome = call(_encode_and_write, (puzzle, preset, tmp, out, puzzle_path, shuffle), Limits(memory_mb=memory_mb))
         return outcome.unwrap(f"encoding {preset.name}")
 
 
-def _encode_and_write(puzzle, preset, tmp: Path, out, puzzle_path) -> tuple[int, int, int]:
-    encoded = encode_preset(puzzle, preset)
+def _encode_and_write(puzzle, preset, tmp: Path, out, puzzle_path, shuffle=None) -> tuple[int, int, int]:
+    encoded = encode_preset(puzzle, preset, shuffle)
     try:
         with _open_write(tmp) as fh:
             n = _write(encoded, fh, preset.name, puzzle_path)
@@ -272,7 +277,9 @@ def decode_file(cnf_path, model_path, puzzle_path=None):
     try:
         options = Options(card=enc["card"], symmetry=enc["symmetry"], redundant=enc["redundant"],
                           families=tuple(enc.get("families", ())))
-        encoded = bases()[enc["base"]](puzzle, options)
+        seed = info.get("shuffle")
+        base = bases()[enc["base"]]
+        encoded = base(puzzle, options) if seed is None else encode_shuffled(base, puzzle, options, seed)
     except (KeyError, TypeError):
         raise SatedgeError("the header's encoding is not one satedge knows", cnf_path) from None
     if (encoded.nv, len(encoded.cnf.clauses)) != info["p"]:

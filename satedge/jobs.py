@@ -34,6 +34,7 @@ from .encode.presets import Preset, encode_preset, resolve, size_preset, too_big
 from .errors import SatedgeError
 from .process import Limits, Outcome, call
 from .puzzle import Puzzle, Solution
+from .shuffle import check_seed, shuffle
 from .solvers import DEFAULT_SOLVER, check_solver, command_words
 
 DEFAULT_ENCODING = "edgecolor-corners"  # every command's default: the best preset without symmetry breaking
@@ -49,7 +50,9 @@ class Job:
     ``solver``: a PySAT solver name (``sat``) or a command line (``cmd``); ``modes``: what
     ``count`` counts, or with ``solve`` the mode of the solutions (one of ``solutions``,
     ``distinct``, ``unique``); ``limit``: at most this many solutions; ``workers``: processes of
-    the backtracker or search workers of CP-SAT."""
+    the backtracker or search workers of CP-SAT; ``shuffle``: a shuffle seed (:mod:`satedge.shuffle`):
+    every engine works on the puzzle with its tiles reordered and turned (a SAT formula also
+    renumbered and reordered), and gives its solutions in the original puzzle's numbering."""
 
     puzzle: Puzzle
     task: str = "solve"
@@ -60,6 +63,7 @@ class Job:
     limit: int | None = None
     limits: Limits = Limits()
     workers: int = 1
+    shuffle: int | None = None
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:
@@ -79,6 +83,8 @@ class Job:
             command_words(self.solver)
         if self.engine in ("sat", "cmd") and self.preset is None:
             object.__setattr__(self, "preset", resolve(DEFAULT_ENCODING))
+        if self.shuffle is not None:
+            check_seed(self.shuffle)
         if self.task == "encode" and self.engine not in ("sat", "cmd"):
             raise SatedgeError(f"the {self.engine} engine has no formula to encode")
 
@@ -138,7 +144,7 @@ def _counts(puzzle: Puzzle, sols, modes: tuple[str, ...]) -> dict[str, int]:
 def _sat(job: Job, note: Note | None) -> Result:
     res = Result("UNSAT")
     t0 = time.perf_counter()
-    encoded = encode_preset(job.puzzle, job.preset)
+    encoded = encode_preset(job.puzzle, job.preset, job.shuffle)
     res.variables, res.clauses, res.orbit = encoded.nv, len(encoded.cnf.clauses), encoded.orbit
     t1 = time.perf_counter()
     res.encode_seconds = t1 - t0
@@ -152,14 +158,23 @@ def _sat(job: Job, note: Note | None) -> Result:
     return _found(res)
 
 
+def _shuffled(job: Job) -> tuple[Puzzle, Callable[[Solution], Solution]]:
+    """The puzzle an engine without a formula works on, and the map of its solutions back."""
+    if job.shuffle is None:
+        return job.puzzle, lambda s: s
+    moved, sh = shuffle(job.puzzle, job.shuffle)
+    return moved, sh.to_original
+
+
 def _backtrack(job: Job, note: Note | None) -> Result:
     res = Result("UNSAT")
     t0 = time.perf_counter()
+    puzzle, back = _shuffled(job)
     if job.task == "count":
-        res.counts = _counts(job.puzzle, backtrack.solutions(job.puzzle, workers=job.workers), job.modes)
+        res.counts = _counts(job.puzzle, map(back, backtrack.solutions(puzzle, workers=job.workers)), job.modes)
     else:
         mode = job.modes[0]  # one_per_picture may skip solutions: then ask for all, stop after the limit
-        found = backtrack.solutions(job.puzzle, job.limit if mode == "solutions" else None, workers=job.workers)
+        found = map(back, backtrack.solutions(puzzle, job.limit if mode == "solutions" else None, workers=job.workers))
         res.solutions = list(islice(symmetry.one_per_picture(job.puzzle, found, mode), job.limit))
     res.solve_seconds = time.perf_counter() - t0
     return _found(res)
@@ -169,8 +184,9 @@ def _cpsat(job: Job, note: Note | None) -> Result:
     res = Result("UNSAT")
     t0 = time.perf_counter()
     first_only = job.task == "solve" and job.limit == 1
-    sols = list(cpsat.solutions(job.puzzle, limit=1 if first_only else None, workers=job.workers,
-                                stats=res.stats.counters))
+    puzzle, back = _shuffled(job)
+    sols = [back(s) for s in cpsat.solutions(puzzle, limit=1 if first_only else None, workers=job.workers,
+                                             stats=res.stats.counters)]
     res.stats.reported = True
     if job.task == "count":
         res.counts = _counts(job.puzzle, sols, job.modes)
@@ -195,7 +211,7 @@ class _Sink:
 
 def _encode(job: Job, note: Note | None) -> Result:
     t0 = time.perf_counter()
-    encoded = encode_preset(job.puzzle, job.preset)
+    encoded = encode_preset(job.puzzle, job.preset, job.shuffle)
     t1 = time.perf_counter()
     res = Result("ENCODED", variables=encoded.nv, clauses=len(encoded.cnf.clauses),
                  literals=sum(map(len, encoded.cnf.clauses)), encode_seconds=t1 - t0, solve_seconds=0.0)
@@ -221,7 +237,7 @@ def run(job: Job, fresh: bool = False, cancel: threading.Event | None = None) ->
         return execute(job)
     if job.engine in ("sat", "cmd") and job.limits.memory_mb is not None:  # what cannot fit is not built
         try:
-            size = size_preset(job.puzzle, job.preset)
+            size = size_preset(job.puzzle, job.preset, job.shuffle)
         except SatedgeError as e:  # an encoding that does not cover the puzzle
             return Result("ERROR", wall_seconds=0.0, cpu_seconds=0.0,
                           outcome=Outcome("ERROR", error=str(e), bad_input=True, limits=job.limits))

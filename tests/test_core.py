@@ -37,7 +37,7 @@ def test_count_cli_json(run_cli):
     assert code == 0 and err == ""
     rows = [json.loads(line) for line in out.splitlines()]
     assert [(r["solutions"], r["distinct"], r["unique"], r["method"]) for r in rows] == [(16, 8, 2, "backtrack"), (4, 4, 1, "backtrack")]
-    assert set(rows[0]) == {"puzzle", "solutions", "distinct", "unique", "method", "seconds"}
+    assert set(rows[0]) == {"puzzle", "solutions", "distinct", "unique", "method", "shuffle", "seconds"}
     for mode, expected in (("solutions", 16), ("distinct", 8), ("unique", 2)):  # one mode: only that count
         code, out, _ = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--method", "backtrack", "--mode", mode, "--json")
         row = json.loads(out)

@@ -316,7 +316,8 @@ def test_dask_same_rows_as_local(tmp_path):
                                "--executor", "dask", "--scheduler", cluster.scheduler_address],
                               capture_output=True, text=True)
         assert code.returncode == 0, code.stderr
-    timing = {"encode_seconds", "solve_seconds", "wall_seconds", "cpu_seconds", "peak_memory_mb", "stats", "solver_calls"}
+    timing = {"encode_seconds", "solve_seconds", "wall_seconds", "cpu_seconds", "peak_memory_mb", "stats", "solver_calls",
+              "started_at", "finished_at"}
 
     def strip(rows):
         return sorted((json.dumps({k: v for k, v in r.items() if k not in timing}, sort_keys=True) for r in rows))

@@ -59,7 +59,8 @@ class Encoded:
     * ``expand(solution)``: every solution with the same decision-variable assignment
       (more than one only where an encoding cannot tell rotations of a self-symmetric tile apart);
     * ``literals(solution)``: the true decision literals of a solution's model, or ``None``
-      when the formula has no such model.
+      when the formula has no such model;
+    * ``shuffle``: the seed of the shuffle the formula was made under (:mod:`.shuffled`), if any.
     """
 
     puzzle: Puzzle
@@ -71,6 +72,7 @@ class Encoded:
     decode: Callable[[Iterable[int]], Solution]
     literals: Callable[[Solution], list[int] | None]
     expand: Callable[[Solution], list[Solution]] = field(default=lambda s: [s])
+    shuffle: int | None = None
 
     @property
     def nv(self) -> int:

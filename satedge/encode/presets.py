@@ -15,7 +15,9 @@ from pathlib import Path
 from ..errors import OutOfMemory, SatedgeError
 from ..formats import read_yaml
 from . import Options, Size, bases, sizes
+from ..shuffle import shuffle as shuffled_puzzle
 from .heule import FAMILIES
+from .shuffled import encode_shuffled
 
 KEYS = {"name", "description", "reference", "base", "options"}
 
@@ -89,14 +91,18 @@ def resolve(name: str, card: str | None = None, symmetry: str | None = None, red
     return preset
 
 
-def encode_preset(puzzle, preset: Preset):
-    """Encode ``puzzle`` with a preset."""
-    return bases()[preset.base](puzzle, preset.options)
+def encode_preset(puzzle, preset: Preset, shuffle: int | None = None):
+    """Encode ``puzzle`` with a preset; with ``shuffle``, under that shuffle seed
+    (:mod:`satedge.encode.shuffled`)."""
+    if shuffle is None:
+        return bases()[preset.base](puzzle, preset.options)
+    return encode_shuffled(bases()[preset.base], puzzle, preset.options, shuffle)
 
 
-def size_preset(puzzle, preset: Preset) -> Size:
-    """The size of ``preset``'s formula for ``puzzle``, counted without building it."""
-    return sizes()[preset.base](puzzle, preset.options)
+def size_preset(puzzle, preset: Preset, shuffle: int | None = None) -> Size:
+    """The size of ``preset``'s formula for ``puzzle`` (shuffled by ``shuffle``), counted without
+    building it."""
+    return sizes()[preset.base](puzzle if shuffle is None else shuffled_puzzle(puzzle, shuffle)[0], preset.options)
 
 
 def too_big(preset: Preset, size: Size, memory_mb: float | None) -> OutOfMemory | None:
@@ -108,10 +114,10 @@ def too_big(preset: Preset, size: Size, memory_mb: float | None) -> OutOfMemory 
                        f"clauses of {size.literals:,} literals take at least {size.memory_mb():,.0f} MB", memory_mb)
 
 
-def check_fits(puzzle, preset: Preset, memory_mb: float | None) -> Size:
+def check_fits(puzzle, preset: Preset, memory_mb: float | None, shuffle: int | None = None) -> Size:
     """The formula's size; :class:`OutOfMemory` at once, before anything is built, when it cannot
     fit in ``memory_mb`` (:func:`too_big`)."""
-    size = size_preset(puzzle, preset)
+    size = size_preset(puzzle, preset, shuffle)
     error = too_big(preset, size, memory_mb)
     if error is not None:
         raise error

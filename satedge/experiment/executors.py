@@ -10,6 +10,7 @@ from __future__ import annotations
 import platform
 import socket
 import threading
+from datetime import datetime, timezone
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from importlib.metadata import PackageNotFoundError, version
 from typing import Callable, Iterable
@@ -46,8 +47,11 @@ def _installed(package: str) -> str | None:
 
 def run_one(job: Job, cancel: threading.Event | None = None) -> dict:
     """Run ``job`` in a fresh process under its limits; the result row's fields.  A run that
-    finishes past its time limit is a ``TIMEOUT`` too."""
+    finishes past its time limit is a ``TIMEOUT`` too.  ``started_at`` and ``finished_at``: ISO 8601
+    in UTC; ``cpu_seconds``: user plus system time of the run's whole process tree."""
+    started = datetime.now(timezone.utc)
     res = run(job, fresh=True, cancel=cancel)
+    finished = datetime.now(timezone.utc)
     out: dict = {"status": res.status, "variables": res.variables, "clauses": res.clauses,
                  "encode_seconds": res.encode_seconds, "solve_seconds": res.solve_seconds, "models": 0, "stats": None}
     if res.error:
@@ -62,7 +66,8 @@ def run_one(job: Job, cancel: threading.Event | None = None) -> dict:
         spent = (res.encode_seconds or 0.0) + (res.solve_seconds or 0.0)
         if job.limits.timeout is not None and spent > job.limits.timeout:
             out["status"] = "TIMEOUT"  # finished, but past the limit
-    out.update(wall_seconds=round(res.wall_seconds, 3), cpu_seconds=round(res.cpu_seconds or 0.0, 3),
+    out.update(started_at=started.isoformat(timespec="milliseconds"), finished_at=finished.isoformat(timespec="milliseconds"),
+               wall_seconds=round(res.wall_seconds, 3), cpu_seconds=round(res.cpu_seconds or 0.0, 3),
                peak_memory_mb=None if res.peak_memory_mb is None else round(res.peak_memory_mb, 1),
                env=environment())
     return out

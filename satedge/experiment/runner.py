@@ -34,7 +34,7 @@ def row(run: Run, spec: Spec, result: dict) -> dict:
     out = {"id": run.id, "experiment": spec.name, "puzzle": run.puzzle_path, "puzzle_name": p.name,
            "puzzle_sha256": run.puzzle_sha256, "rows": p.rows, "cols": p.cols, "encoding": run.preset.name,
            "base": run.preset.base, "options": run.preset.options.as_dict(), "solver": run.solver,
-           "task": run.task, "mode": run.mode, "repetition": run.repetition, "timeout": spec.timeout,
+           "task": run.task, "mode": run.mode, "repetition": run.repetition, "shuffle": run.shuffle, "timeout": spec.timeout,
            "memory_mb": spec.memory}
     out.update(result)
     return out
@@ -50,7 +50,8 @@ FIELD_TYPES = {"id": str, "puzzle": str, "puzzle_name": str, "puzzle_sha256": st
                "encoding": str, "solver": str, "task": str, "repetition": int, "timeout": _NUMBER, "status": str,
                "variables": int, "clauses": int, "literals": int, "literals_per_second": int, "dimacs_bytes": int,
                "encode_seconds": _NUMBER, "solve_seconds": _NUMBER, "write_seconds": _NUMBER,
-               "peak_memory_mb": _NUMBER, "stats": dict}
+               "peak_memory_mb": _NUMBER, "cpu_seconds": _NUMBER, "shuffle": int, "started_at": str,
+               "finished_at": str, "stats": dict}
 _KIND_NAMES = {str: "a string", int: "an integer", _NUMBER: "a number", dict: "a mapping"}
 
 

@@ -15,6 +15,7 @@ task: solve                    # encode (no solver), or {count: solutions | dist
 timeout: 60                    # seconds per run
 memory: 4096                   # MB per run
 repeat: 1
+shuffles: 5                    # seeds 1..5 (or a list of seeds): each run under each shuffle
 ```
 
 Everything is checked before any run starts; every problem is listed in one error.
@@ -40,10 +41,12 @@ from ..formats import load_puzzle, read_yaml, shown
 from ..generate import Params, generate
 from ..jobs import Job, parse_solver
 from ..process import MAX_MEMORY_MB, MAX_TIMEOUT, Limits
+from ..shuffle import MAX_SEED
 from ..puzzle import Puzzle
 from ..solving import MODES
 
-KEYS = {"name", "puzzles", "encodings", "solvers", "task", "timeout", "memory", "repeat"}
+KEYS = {"name", "puzzles", "encodings", "solvers", "task", "timeout", "memory", "repeat", "shuffles"}
+MAX_SHUFFLES = 1000
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")  # a folder name under out/: no path separators
 MAX_REPEAT = 1000
 MAX_RUNS = 100_000
@@ -52,7 +55,8 @@ GEN_KEYS = {"rows", "cols", "colors", "border_colors", "matching", "frame", "top
 
 @dataclass(frozen=True)
 class Run:
-    """One run: a puzzle, an encoding, a solver, a task, a repetition."""
+    """One run: a puzzle, an encoding, a solver, a task, a repetition and a shuffle seed (``None``:
+    the puzzle as it is)."""
 
     puzzle_path: str
     puzzle: Puzzle
@@ -61,6 +65,7 @@ class Run:
     task: str
     mode: str
     repetition: int
+    shuffle: int | None = None
 
     @cached_property
     def puzzle_sha256(self) -> str:
@@ -70,6 +75,8 @@ class Run:
     def id(self) -> str:
         key = [self.puzzle_sha256, self.preset.base, self.preset.options.as_dict(), self.solver, self.task, self.mode,
                self.repetition]
+        if self.shuffle is not None:  # runs without a shuffle keep the ids they had
+            key.append({"shuffle": self.shuffle})
         return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
 
     @property
@@ -82,7 +89,7 @@ class Run:
         engine, solver, workers = parse_solver(self.solver) if self.task != "encode" else ("sat", "cadical195", 1)
         return Job(self.puzzle.with_(planted=None), task=self.task, engine=engine,
                    preset=self.preset if engine in ("sat", "cmd") else None, solver=solver, modes=(self.mode,),
-                   limit=1 if self.task == "solve" else None, limits=limits, workers=workers)
+                   limit=1 if self.task == "solve" else None, limits=limits, workers=workers, shuffle=self.shuffle)
 
 
 @dataclass
@@ -199,9 +206,19 @@ def load_spec(path: str | Path) -> Spec:
     for key, v, high in (("memory", memory, MAX_MEMORY_MB), ("repeat", repeat, MAX_REPEAT)):
         if not isinstance(v, int) or isinstance(v, bool) or not 0 < v <= high:
             problems.append(f"{key} must be a positive integer, at most {high:,}, not {shown(v)}")
+    shuffles = data.get("shuffles")
+    seeds: list[int | None] = [None]
+    if isinstance(shuffles, int) and not isinstance(shuffles, bool) and 0 < shuffles <= MAX_SHUFFLES:
+        seeds = list(range(1, shuffles + 1))
+    elif (isinstance(shuffles, list) and 0 < len(shuffles) <= MAX_SHUFFLES and len(set(map(repr, shuffles))) == len(shuffles)
+          and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < MAX_SEED for x in shuffles)):
+        seeds = list(shuffles)
+    elif shuffles is not None:
+        problems.append(f"shuffles must be a number of shuffles from 1 to {MAX_SHUFFLES:,} (seeds 1..N) or a list of "
+                        f"distinct seeds from 0 to 2**63 - 1, not {shown(shuffles)}")
     if not problems:
         own = sum(1 for s in solvers if s != "-" and parse_solver(s)[0] in ("backtrack", "cpsat"))
-        total = repeat * len(puzzles) * (own + (len(solvers) - own) * len(presets))
+        total = len(seeds) * repeat * len(puzzles) * (own + (len(solvers) - own) * len(presets))
         if total > MAX_RUNS:
             problems.append(f"{total:,} runs, more than the {MAX_RUNS:,} a spec may have")
     if problems:
@@ -209,14 +226,15 @@ def load_spec(path: str | Path) -> Spec:
     spec = Spec(str(data["name"]), path, timeout=float(timeout), memory=int(memory), task=task, mode=mode)
     seen = set()
     for rep in range(int(repeat)):
-        for ppath, puzzle in puzzles:
-            for solver in solvers:
-                own = solver != "-" and parse_solver(solver)[0] in ("backtrack", "cpsat")  # no encoding: one run per puzzle
-                for preset in presets if not own else [Preset(solver, solver, Options())]:
-                    run = Run(ppath, puzzle, preset, solver, task, mode, rep)
-                    if run.id not in seen:
-                        seen.add(run.id)
-                        spec.runs.append(run)
+        for seed in seeds:
+            for ppath, puzzle in puzzles:
+                for solver in solvers:
+                    own = solver != "-" and parse_solver(solver)[0] in ("backtrack", "cpsat")  # no encoding: one run per puzzle
+                    for preset in presets if not own else [Preset(solver, solver, Options())]:
+                        run = Run(ppath, puzzle, preset, solver, task, mode, rep, seed)
+                        if run.id not in seen:
+                            seen.add(run.id)
+                            spec.runs.append(run)
     return spec
 
 

@@ -1,0 +1,55 @@
+"""A formula under a shuffle: the encoding of the shuffled puzzle (:mod:`satedge.shuffle`), its
+variables renumbered and its clauses reordered by the same seed, read back in the original
+puzzle's numbering.  Every encoding sees the same shuffled puzzle; solutions, counts, blocking
+clauses and the checker work on the original puzzle as without a shuffle."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from pysat.formula import IDPool
+
+from ..puzzle import Puzzle, Solution
+from ..shuffle import permutation, shuffle
+from .core import Encoded, Options, make_cnf
+
+
+def encode_shuffled(encode: Callable[[Puzzle, Options], Encoded], puzzle: Puzzle, options: Options,
+                    seed: int) -> Encoded:
+    """``encode`` of ``puzzle`` shuffled by ``seed``: variables renumbered, clauses reordered."""
+    moved, sh = shuffle(puzzle, seed)
+    inner = encode(moved, options)
+    nv = inner.nv
+    perm = permutation(nv, seed, "variables")
+    new = [0] + [p + 1 for p in perm]  # old variable -> new
+
+    def out(lit: int) -> int:
+        return new[lit] if lit > 0 else -new[-lit]
+
+    back = [0] * (nv + 1)
+    for old in range(1, nv + 1):
+        back[new[old]] = old
+
+    def into(lit: int) -> int:
+        return back[lit] if lit > 0 else -back[-lit]
+
+    clauses = inner.cnf.clauses
+    cnf = make_cnf([[out(lit) for lit in clauses[i]] for i in permutation(len(clauses), seed, "clauses")], nv)
+    pool = IDPool()
+    pool.top = nv
+    for obj, v in inner.pool.obj2id.items():
+        pool.obj2id[obj] = new[v]
+        pool.id2obj[new[v]] = obj
+
+    def decode(model) -> Solution:
+        return sh.to_original(inner.decode([into(lit) for lit in model if abs(lit) <= nv]))
+
+    def literals(solution: Solution) -> list[int] | None:
+        lits = inner.literals(sh.to_shuffled(solution))
+        return None if lits is None else [out(lit) for lit in lits]
+
+    def expand(solution: Solution) -> list[Solution]:
+        return [sh.to_original(s) for s in inner.expand(sh.to_shuffled(solution))]
+
+    return Encoded(puzzle, inner.base, options, cnf, pool, decision=[new[v] for v in inner.decision],
+                   decode=decode, literals=literals, expand=expand, shuffle=seed)
