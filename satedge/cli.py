@@ -24,6 +24,7 @@ from .dimacs import decode_file, export
 from .encode.presets import presets, resolve, size_preset, too_big
 from .errors import OutOfMemory, SatedgeError, Unsupported
 from .experiment.report import report
+from .experiment.stats import compare, load_results
 from .experiment.runner import run_experiment
 from .experiment.spec import load_spec, select
 from .formats import (load_puzzle, load_solution, puzzle_to_yaml, save_puzzle, save_solution, solution_to_json,
@@ -527,8 +528,14 @@ def _cmd_run(args) -> int:
 
 
 def _cmd_report(args) -> int:
-    if args.compare and args.no_plots:
-        raise SatedgeError("--compare draws a plot; it does not go with --no-plots")
+    if args.json:
+        if not args.compare:
+            raise SatedgeError("--json prints the comparison of two configurations: give --compare A B")
+        df = load_results(args.dir)
+        if df.empty:
+            raise SatedgeError(f"no results in {Path(args.dir) / 'results.jsonl'}")
+        print(json.dumps(compare(df, *args.compare)))
+        return 0
     table, files = report(Path(args.dir), tuple(args.compare) if args.compare else None, with_plots=not args.no_plots)
     print(table)
     print(f"\nsummary.csv and {len(files)} plot and picture files in {args.dir}/", file=sys.stderr)
@@ -653,8 +660,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("report", help="tables and plots of an experiment's results")
     p.add_argument("dir", metavar="DIR", help="an experiment's results folder (with results.jsonl)")
-    p.add_argument("--compare", nargs=2, metavar=("A", "B"), help="scatter plot of two configurations ENCODING/SOLVER")
-    p.add_argument("--no-plots", action="store_true", help="only the table and summary.csv")
+    p.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two configurations ENCODING/SOLVER: the "
+                   "ratio of B's PAR-2 to A's with a paired bootstrap 95%% interval, a Wilcoxon signed-rank test over "
+                   "the instances and a verdict (extra stats), and a scatter plot")
+    p.add_argument("--json", action="store_true", help="with --compare: only the comparison, one JSON object with a, "
+                   "b, instances, ratio, ci, p_value and better")
+    p.add_argument("--no-plots", action="store_true", help="only the tables and summary.csv")
     p.set_defaults(func=_cmd_report)
 
     p = sub.add_parser("render", help="draw a puzzle (its tiles) or a solution as SVG or PNG")

@@ -87,7 +87,7 @@ def test_bad_solution_files(run_cli, tmp_path):
     (["encode", PUZZLES / "hunde-spiel.yaml", "--all-presets", "--encoding", "support", "-o", "{d}/cnf"],
      "--encoding does not go with --all-presets, which writes every preset as it is"),
     (["encodings", "--memory", "100"], "--memory applies with --puzzle (it says which formulas fit)"),
-    (["report", "{d}", "--compare", "a/b", "c/d", "--no-plots"], "--compare draws a plot; it does not go with --no-plots"),
+    (["report", "{d}", "--json"], "--json prints the comparison of two configurations: give --compare A B"),
 ])
 def test_options_that_do_not_go_together(run_cli, tmp_path, args, message):
     assert run_cli(*[str(a).format(d=tmp_path) for a in args]) == (2, "", f"satedge: error: {message}\n")

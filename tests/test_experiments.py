@@ -78,7 +78,12 @@ def test_run_report_and_plots(run_cli, tmp_path):
     code, table, _ = run_cli("report", out, "--compare", "support-seqcounter/cadical195", "edgecolor+card=ladder/glucose4")
     assert code == 0 and table.splitlines()[0].startswith("| configuration | runs | solved | timeouts |")
     summary, per_puzzle = table.split("\n\nSeconds per puzzle (encode + solve):\n\n")
+    summary, holds_up = summary.split("\n\nWhat holds up (95% intervals; PAR-2 per instance is the median over its "
+                                      "shuffles):\n\n")
     assert len(summary.splitlines()) == 2 + 4
+    intervals, verdict = holds_up.split("\n\n")
+    assert len(intervals.splitlines()) == 2 + 4 and verdict.startswith(
+        "edgecolor+card=ladder/glucose4 against support-seqcounter/cadical195 over 4 instances: PAR-2 ")
     configs = [line.split(" | ")[0][2:] for line in summary.splitlines()[2:]]
     lines = per_puzzle.splitlines()
     assert lines[0] == "| puzzle | " + " | ".join(configs) + " |" and len(lines) == 2 + 4

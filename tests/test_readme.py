@@ -172,3 +172,15 @@ def test_the_bench_solve_figures_are_the_committed_rows():
         f"{ratio('cpsat/cpsat', 'direct-pairwise/cadical195:sat')} ahead of\n  CP-SAT",
     ]
     assert [c for c in claims if c not in README] == []
+
+
+def test_the_quoted_comparison_is_the_committed_rows():
+    """The README's verdict on the committed bench-solve rows, recomputed (extra stats)."""
+    from satedge.experiment.runner import read_results
+    from satedge.experiment.stats import compare, frame
+
+    c = compare(frame(read_results(ROOT / "experiments" / "bench-solve-results.jsonl")),
+                "edgecolor-corners-sym/cadical195:sat", "support-seqcounter/kissat404")
+    quoted = (f"ratio {c['ratio']:.2f} (95% interval {c['ci'][0]:.2f} to\n{c['ci'][1]:.2f}), p = {c['p_value']:.0e} over "
+              f"{c['instances']} instances: `edgecolor-corners-sym` is better")
+    assert c["better"] == "a" and quoted in README, quoted

@@ -3,7 +3,9 @@
 A Markdown table on stdout (for solve and count tasks also the seconds per puzzle and
 configuration), ``summary.csv``, and PNG + SVG plots (matplotlib, extra ``plot``):
 ``cactus`` (instances solved against time), ``sizes`` (formula size per encoding) and, with
-``--compare A B``, ``scatter`` (time of A against time of B on the same instances).
+``--compare A B``, ``scatter`` (time of A against time of B on the same instances).  With
+shuffles the cactus shows each configuration's median curve and a band from the fastest to the
+slowest shuffle, and the scatter each instance's median with whiskers over its shuffles.
 """
 
 from __future__ import annotations
@@ -18,19 +20,13 @@ from .. import backtrack
 from ..errors import SatedgeError
 from ..formats import atomic_output, load_puzzle, write_atomic
 from ..render import pyplot, save_picture
-from .runner import RESULTS, warn_on_stderr, rejected_warnings, scan_results
+from ..extras import available
+from . import stats
+from .runner import RESULTS, config_of, rejected_warnings, run_time, scan_results, unique_runs, warn_on_stderr
 
 SOLVED = ("SAT", "UNSAT", "ENCODED")
 COLUMNS = ["configuration", "runs", "solved", "timeouts", "memouts", "errors", "par2", "median_s", "mean_s",
            "conflicts", "variables", "clauses"]
-
-
-def config_of(r: dict) -> str:
-    return f"{r['encoding']}/{r['solver']}"
-
-
-def run_time(r: dict) -> float:
-    return (r.get("encode_seconds") or 0.0) + (r.get("solve_seconds") or 0.0)
 
 
 def summarize(rows: list[dict]) -> list[dict]:
@@ -111,9 +107,23 @@ def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -
     timeout = max(r["timeout"] for r in rows)
     fig, ax = plt.subplots(figsize=(8, 5))
     for name in configs:
-        times = sorted(run_time(r) for r in rows if config_of(r) == name and r["status"] in SOLVED)
-        if times:
-            ax.step(range(1, len(times) + 1), times, where="post", marker=".", label=name)
+        per_shuffle: dict = {}  # a cactus curve per shuffle; several: their median, and a band from min to max
+        for r in rows:
+            if config_of(r) == name:
+                per_shuffle.setdefault(r.get("shuffle"), [])
+                if r["status"] in SOLVED:
+                    per_shuffle[r.get("shuffle")].append(run_time(r))
+        curves = [sorted(t) for t in per_shuffle.values()]
+        depth = max(map(len, curves), default=0)
+        if not depth:
+            continue
+        kth = [[c[k] for c in curves if len(c) > k] for k in range(depth)]
+        xs = range(1, depth + 1)
+        line, = ax.step(xs, [statistics.median(t) for t in kth], where="post", marker=".",
+                        label=name + (f" (median of {len(curves)} shuffles)" if len(curves) > 1 else ""))
+        if len(curves) > 1:
+            ax.fill_between(xs, [min(t) for t in kth], [max(t) for t in kth], step="post", alpha=0.2,
+                            color=line.get_color())
     ax.set_xlabel("instances solved")
     ax.set_ylabel("time per instance (s, log scale)")
     ax.set_yscale("log")
@@ -141,19 +151,29 @@ def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -
 
     if compare:
         a, b = compare
-        key = lambda r: (r["puzzle_sha256"], r["repetition"])  # noqa: E731
-        ta = {key(r): (run_time(r) if r["status"] in SOLVED else timeout) for r in rows if config_of(r) == a}
-        tb = {key(r): (run_time(r) if r["status"] in SOLVED else timeout) for r in rows if config_of(r) == b}
+
+        def spread(config: str) -> dict:  # per instance: median, min and max over its shuffles and repetitions
+            times: dict = {}
+            for r in rows:
+                if config_of(r) == config:
+                    times.setdefault(r["puzzle_sha256"], []).append(run_time(r) if r["status"] in SOLVED else timeout)
+            return {k: (statistics.median(v), min(v), max(v)) for k, v in times.items()}
+
+        ta, tb = spread(a), spread(b)
         common = sorted(set(ta) & set(tb))
         fig, ax = plt.subplots(figsize=(5.5, 5.5))
-        ax.scatter([ta[k] for k in common], [tb[k] for k in common], s=18)
-        lo = max(1e-3, min([ta[k] for k in common] + [tb[k] for k in common] + [timeout]) / 2)
+        xs, ys = [ta[k][0] for k in common], [tb[k][0] for k in common]
+        ax.errorbar(xs, ys, xerr=[[ta[k][0] - ta[k][1] for k in common], [ta[k][2] - ta[k][0] for k in common]],
+                    yerr=[[tb[k][0] - tb[k][1] for k in common], [tb[k][2] - tb[k][0] for k in common]],
+                    fmt="o", markersize=4, elinewidth=0.8, capsize=2)  # whiskers: the range over shuffles
+        lo = max(1e-3, min(xs + ys + [timeout]) / 2)
         ax.plot([lo, timeout * 1.2], [lo, timeout * 1.2], color="grey", linewidth=0.8)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel(f"{a} (s)")
         ax.set_ylabel(f"{b} (s)")
-        ax.set_title(f"{len(common)} instances; timeouts at {timeout:g} s")
+        ax.set_title(f"{len(common)} instances (median, whiskers: range over shuffles); timeouts at {timeout:g} s",
+                     fontsize=9)
         ax.grid(True, which="both", alpha=0.3)
         save(fig, "scatter")
     return written
@@ -205,13 +225,6 @@ def encode_table(rows: list[dict]) -> list[dict]:
     return out
 
 
-def unique_runs(rows: list[dict]) -> tuple[list[dict], int]:
-    """Each run id once (its first row), and how many rows repeated an id."""
-    seen: set = set()
-    out = [r for r in rows if not (r["id"] in seen or seen.add(r["id"]))]
-    return out, len(rows) - len(out)
-
-
 def report(out: str | Path, compare: tuple[str, str] | None = None, with_plots: bool = True,
            warn=warn_on_stderr) -> tuple[str, list[Path]]:
     """The Markdown table (also ``summary.csv``) and the plots of an experiment folder; ``warn``
@@ -236,8 +249,31 @@ def report(out: str | Path, compare: tuple[str, str] | None = None, with_plots: 
         files = plots(rows, out) if with_plots else []
         return markdown(table, ENCODE_COLUMNS), files
     summary = summarize(rows)
+    extra = holds_up(rows, compare)  # before anything is written: a missing extra stops here
     write_csv(summary, out / "summary.csv")
     files = plots(rows, out, compare) if with_plots else []
     files += pictures(rows, out, with_png=with_plots)
     table, columns = per_puzzle(rows, summary)
-    return markdown(summary) + "\n\nSeconds per puzzle (encode + solve):\n\n" + markdown(table, columns), files
+    return markdown(summary) + extra + "\n\nSeconds per puzzle (encode + solve):\n\n" + markdown(table, columns), files
+
+
+STATS_COLUMNS = ["configuration", "runs", "instances", "solved", "solved_ci", "par2", "par2_ci", "shuffles",
+                 "par2_shuffle_median", "par2_shuffle_range"]
+
+
+def holds_up(rows: list[dict], compare: tuple[str, str] | None) -> str:
+    """The report's statistics (:mod:`.stats`): per configuration, intervals and the spread across
+    shuffles, and with ``compare`` the paired verdict.  Without the extra ``stats`` they are left
+    out, unless ``compare`` asks for them (then its one-line error names the extra)."""
+    if compare is None and not (available("scipy") and available("pandas")):
+        return "\n\n(Intervals and comparisons need the extra stats: pip install 'satedge[stats]'.)"
+    df = stats.frame(rows)
+    text = "\n\nWhat holds up (95% intervals; PAR-2 per instance is the median over its shuffles):\n\n"
+    text += markdown([{k: _interval(v) for k, v in row.items()} for row in stats.summary(df)], STATS_COLUMNS)
+    if compare is not None:
+        text += "\n\n" + stats.describe(stats.compare(df, *compare))
+    return text
+
+
+def _interval(v):
+    return f"{v[0]:.1f} to {v[1]:.1f}" if isinstance(v, list) else v

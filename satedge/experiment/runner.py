@@ -104,6 +104,22 @@ def scan_results(path: str | Path) -> tuple[list[dict], list[tuple[int, bytes, s
     return rows, rejected
 
 
+def config_of(r: dict) -> str:
+    """A row's configuration as reports name it: ``ENCODING/SOLVER``."""
+    return f"{r['encoding']}/{r['solver']}"
+
+
+def run_time(r: dict) -> float:
+    return (r.get("encode_seconds") or 0.0) + (r.get("solve_seconds") or 0.0)
+
+
+def unique_runs(rows: list[dict]) -> tuple[list[dict], int]:
+    """Each run id once (its first row), and how many rows repeated an id."""
+    seen: set = set()
+    out = [r for r in rows if not (r["id"] in seen or seen.add(r["id"]))]
+    return out, len(rows) - len(out)
+
+
 def read_results(path: str | Path) -> list[dict]:
     """The rows of a results file (:func:`scan_results` without the lines that do not parse)."""
     return scan_results(path)[0]

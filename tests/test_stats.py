@@ -1,0 +1,108 @@
+"""Statistics that say what holds up: load_results, intervals per configuration, and a paired
+comparison with a verdict (on results files written here, so the figures are exact)."""
+
+import json
+import random
+
+import pandas as pd
+
+from satedge.experiment import load_results
+from satedge.experiment.stats import compare, frame, summary
+
+
+def _rows(configs: dict, instances: int = 12, shuffles: int = 3, timeout: float = 100.0) -> list[dict]:
+    """Rows of a solve experiment: ``configs`` maps ENCODING/SOLVER to a function (instance,
+    shuffle, rng) -> seconds (None: a timeout)."""
+    rng = random.Random(2026)  # (with 7 the two noisy copies differ at p = 0.042: one in twenty does)
+    out = []
+    for config, seconds in configs.items():
+        encoding, solver = config.split("/")
+        for i in range(instances):
+            for s in range(1, shuffles + 1):
+                t = seconds(i, s, rng)
+                out.append({"id": f"{config}-{i}-{s}", "puzzle": f"p{i}.yaml", "puzzle_name": f"p{i}",
+                            "puzzle_sha256": f"{i:064x}", "rows": 7, "cols": 7, "encoding": encoding, "solver": solver,
+                            "task": "solve", "repetition": 0, "shuffle": s, "timeout": timeout,
+                            "status": "TIMEOUT" if t is None else "SAT", "encode_seconds": 0.0,
+                            "solve_seconds": None if t is None else t})
+    return out
+
+
+def _write(tmp_path, rows):
+    d = tmp_path / "exp"
+    d.mkdir()
+    (d / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return d
+
+
+def fast(i, s, rng):
+    return (1 + i) * rng.uniform(0.8, 1.25)
+
+
+def slow(i, s, rng):
+    t = 3 * (1 + i) * rng.uniform(0.8, 1.25)
+    return None if i == 11 and s == 1 else t  # one timeout
+
+
+def fast_again(i, s, rng):  # the same configuration with another solver seed: the same times, other noise
+    return (1 + i) * rng.uniform(0.8, 1.25)
+
+
+def test_load_results_is_a_dataframe_with_one_row_per_run(tmp_path):
+    rows = _rows({"e/fast": fast, "e/slow": slow})
+    d = _write(tmp_path, rows + rows[:3])  # three rows twice: each run once
+    df = load_results(d)
+    assert isinstance(df, pd.DataFrame) and len(df) == 72 and df["id"].is_unique
+    assert {"config", "seconds", "par2", "solved", "shuffle", "puzzle_sha256"} <= set(df.columns)
+    assert df.loc[df["id"] == "e/slow-11-1", "par2"].item() == 200.0
+
+
+def test_a_clear_difference_is_found(run_cli, tmp_path):
+    d = _write(tmp_path, _rows({"e/fast": fast, "e/slow": slow}))
+    code, out, err = run_cli("report", d, "--compare", "e/fast", "e/slow", "--json")
+    c = json.loads(out)
+    assert (code, err) == (0, "") and set(c) >= {"a", "b", "instances", "ratio", "ci", "p_value", "better"}
+    assert (c["a"], c["b"], c["instances"], c["better"]) == ("e/fast", "e/slow", 12, "a")
+    assert c["ratio"] > 2.5 and 1 < c["ci"][0] < c["ratio"] < c["ci"][1] and c["p_value"] < 0.001
+    swapped = compare(load_results(d), "e/slow", "e/fast")
+    assert swapped["better"] == "b" and swapped["ratio"] < 1 and swapped["ci"][1] < 1
+
+
+def test_noise_is_not_a_difference(run_cli, tmp_path):
+    d = _write(tmp_path, _rows({"e/cadical195": fast, "e/cadical195:seed=2": fast_again}))
+    code, out, _ = run_cli("report", d, "--compare", "e/cadical195", "e/cadical195:seed=2", "--json")
+    c = json.loads(out)
+    assert code == 0 and c["better"] is None and c["p_value"] >= 0.05 and c["ci"][0] < 1 < c["ci"][1]
+
+
+def test_the_report_gives_intervals_and_the_spread_across_shuffles(run_cli, tmp_path):
+    d = _write(tmp_path, _rows({"e/fast": fast, "e/slow": slow}))
+    table = {row["configuration"]: row for row in summary(frame([json.loads(line) for line in
+                                                                 (d / "results.jsonl").read_text().splitlines()]))}
+    assert (table["e/slow"]["runs"], table["e/slow"]["instances"], table["e/slow"]["solved"]) == (36, 12, 35)
+    low, high = table["e/slow"]["solved_ci"]
+    assert low < 35 < high <= 36 and table["e/slow"]["shuffles"] == 3
+    lo, hi = table["e/fast"]["par2_ci"]
+    assert lo < table["e/fast"]["par2"] < hi
+    smin, smax = table["e/fast"]["par2_shuffle_range"]
+    assert smin <= table["e/fast"]["par2_shuffle_median"] <= smax
+    code, out, _ = run_cli("report", d, "--compare", "e/fast", "e/slow", "--no-plots")
+    assert code == 0 and "What holds up (95% intervals" in out
+    assert "e/slow against e/fast over 12 instances: PAR-2 " in out and ": e/fast is better." in out
+
+
+def test_json_needs_compare(run_cli, tmp_path):
+    d = _write(tmp_path, _rows({"e/fast": fast}))
+    assert run_cli("report", d, "--json") == (
+        2, "", "satedge: error: --json prints the comparison of two configurations: give --compare A B\n")
+    code, _, err = run_cli("report", d, "--compare", "e/fast", "e/nope", "--json")
+    assert (code, err) == (2, "satedge: error: --compare: no configuration 'e/nope'; there are e/fast\n")
+
+
+def test_plots_show_the_spread_across_shuffles(run_cli, tmp_path):
+    """A band on the cactus (fastest to slowest shuffle), whiskers on the scatter."""
+    d = _write(tmp_path, _rows({"e/fast": fast, "e/slow": slow}))
+    assert run_cli("report", d, "--compare", "e/fast", "e/slow")[0] == 0
+    cactus, scatter = (d / "cactus.svg").read_text(), (d / "scatter.svg").read_text()
+    assert cactus.count("fill-opacity: 0.2") == 2 and "median of 3 shuffles" in cactus  # a band per configuration
+    assert "whiskers: range over shuffles" in scatter
