@@ -380,8 +380,9 @@ def test_committed_specs_load(monkeypatch):
     assert runs["bench-encode"] == 6 * 4  # Eternity II among the puzzles
     committed = {json.loads(line)["id"] for line in (ROOT / "experiments" / "bench-solve-results.jsonl").open()}
     assert {r.id for r in load_spec(ROOT / "experiments" / "bench-solve.yaml").runs} == committed  # --resume: nothing to run
+    assert runs["heule2008"] == 7 * 8 * 2 * 5  # instances x encodings x solvers x shuffles
     assert set(runs) == {"demo", "bench-encode", "bench-enumerate", "bench-solve", "bench-solve-quick",
-                         "bench-solve-2cores", "bench-solve-backtrack"}
+                         "bench-solve-2cores", "bench-solve-backtrack", "heule2008"}
 
 
 def test_per_puzzle_table_repeats_and_shared_names():
