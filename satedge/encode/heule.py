@@ -161,9 +161,9 @@ class _Layout:
         inner = [d for d in range(4) if (c, d) in self.edge_of]
         shapes = {puzzle.oriented(t, r) for r in self.rots[c][t]}
         if len(inner) < 4 or len(shapes) == 1:  # the rotation is fixed: one clause per inner side
-            (shown,) = shapes if len(shapes) == 1 else (None,)
-            if shown is None:
+            if len(shapes) != 1:
                 raise Unsupported("the heule encoding needs each tile's rotation fixed by the frame off the centre")
+            (shown,) = shapes
             return [[self._lit(c, d, shown[d])] for d in inner]
         domains = [set(self.domain[self.edge_of[c, d]]) for d in range(4)]
         out = _pattern_clauses(puzzle.tiles[t], lambda d, v: self._lit(c, d, v), domains, self.fbc)
@@ -255,7 +255,7 @@ def size(puzzle: Puzzle, options: Options = Options()) -> Size:
     total = Size(lay.pool.top)
     for dom in lay.domain:
         total += card_size(len(dom), options.card)
-    total += Size(0, len(puzzle.board.cells), sum(1 for _ in lay.x))  # a tile per cell
+    total += Size(0, len(puzzle.board.cells), len(lay.x))  # a tile per cell
     for t in range(len(puzzle.tiles)):
         n = sum(1 for c in puzzle.board.cells if (t, c) in lay.x)
         total += Size(0, 1, n) + (card_size(n, options.card, exactly=False) if lay.amo else Size())
