@@ -381,8 +381,9 @@ def test_committed_specs_load(monkeypatch):
     committed = {json.loads(line)["id"] for line in (ROOT / "experiments" / "bench-solve-results.jsonl").open()}
     assert {r.id for r in load_spec(ROOT / "experiments" / "bench-solve.yaml").runs} == committed  # --resume: nothing to run
     assert runs["heule2008"] == 7 * 8 * 2 * 5  # instances x encodings x solvers x shuffles
+    assert runs["bench-solve-shuffled"] == 10 * 2 * 2 * 3  # puzzles x encodings x solvers x shuffles
     assert set(runs) == {"demo", "bench-encode", "bench-enumerate", "bench-solve", "bench-solve-quick",
-                         "bench-solve-2cores", "bench-solve-backtrack", "heule2008"}
+                         "bench-solve-2cores", "bench-solve-backtrack", "heule2008", "bench-solve-shuffled"}
 
 
 def test_per_puzzle_table_repeats_and_shared_names():
@@ -394,12 +395,13 @@ def test_per_puzzle_table_repeats_and_shared_names():
 
     rows = [row("a/puzzle.puz", "puzzle", "minisat22", "SAT", 1.5), row("a/puzzle.puz", "puzzle", "minisat22", "SAT", 3.5),
             row("b/puzzle.puz", "puzzle", "minisat22", "SAT", 0.5), row("b/puzzle.puz", "puzzle", "glucose4", "TIMEOUT", None),
-            row("c.yaml", "seed", "glucose4", "SAT", 2.0), row("c.yaml", "seed", "minisat22", "SAT", 1.0)]
+            row("c.yaml", "seed", "glucose4", "SAT", 2.0), row("c.yaml", "seed", "minisat22", "SAT", 1.0),
+            row("c.yaml", "seed", "glucose4", "TIMEOUT", None), row("c.yaml", "seed", "glucose4", "SAT", 4.0)]
     table, columns = per_puzzle(rows, summarize(rows))
     assert columns == ["puzzle", "support/minisat22", "support/glucose4"]
     assert table == [{"puzzle": "a/puzzle.puz", "support/minisat22": 3.0},
                      {"puzzle": "b/puzzle.puz", "support/glucose4": "TIMEOUT", "support/minisat22": 1.0},
-                     {"puzzle": "seed", "support/glucose4": 2.5, "support/minisat22": 1.5}]
+                     {"puzzle": "seed", "support/glucose4": "2 of 3: 3.5", "support/minisat22": 1.5}]
 
 
 def test_summary_leaves_unknown_figures_empty():

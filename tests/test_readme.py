@@ -15,6 +15,7 @@ import pytest
 from conftest import ROOT
 from satedge.cli import build_parser
 from satedge.errors import SatedgeError
+from satedge.experiment import load_results
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -184,3 +185,24 @@ def test_the_quoted_comparison_is_the_committed_rows():
     quoted = (f"ratio {c['ratio']:.2f} (95% interval {c['ci'][0]:.2f} to\n{c['ci'][1]:.2f}), p = {c['p_value']:.0e} over "
               f"{c['instances']} instances: `edgecolor-corners-sym` is better")
     assert c["better"] == "a" and quoted in README, quoted
+
+
+@pytest.mark.parametrize("rows, a, b, quoted", [
+    ("heule2008", "heule2008-all/kissat404", "edgecolor-corners-sym/cadical195",
+     "(ratio 1.27, 95% interval 0.42\nto 3.86, p = 0.22)"),
+    ("bench-solve-shuffled", "heule2008-all/kissat404", "edgecolor-corners-sym/cadical195:sat",
+     "the PAR-2 ratio is 0.85 (95% interval 0.61 to 0.99) in the\npreset's favour, but with p = 0.125"),
+])
+def test_readme_verdicts_come_from_the_committed_rows(tmp_path, rows, a, b, quoted):
+    """The README's verdicts of the shuffled studies are what `report --compare` computes from the
+    committed rows (heule2008 quotes the ratio of A to B, bench-solve-shuffled of B to A)."""
+    from satedge.experiment.stats import compare
+
+    (tmp_path / "results.jsonl").write_bytes((ROOT / "experiments" / f"{rows}-results.jsonl").read_bytes())
+    c = compare(load_results(tmp_path), a, b)
+    ratio = 1 / c["ratio"] if rows == "heule2008" else c["ratio"]
+    low, high = sorted(1 / x for x in c["ci"]) if rows == "heule2008" else c["ci"]
+    figures = [float(x) for x in re.findall(r"\d+\.\d+", quoted)]
+    assert figures == [round(ratio, 2), round(low, 2), round(high, 2), round(c["p_value"], len(str(figures[-1])) - 2)]
+    assert c["better"] is None
+    assert quoted in (ROOT / "README.md").read_text()

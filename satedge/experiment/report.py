@@ -56,7 +56,8 @@ def summarize(rows: list[dict]) -> list[dict]:
 def per_puzzle(rows: list[dict], summary: list[dict]) -> tuple[list[dict], list[str]]:
     """Seconds per puzzle (rows, by name; by file where two files share a name) and configuration
     (columns, in the order of ``summary``, the :func:`summarize` of ``rows``): the mean over
-    repetitions, or the status of a run that did not finish."""
+    repetitions and shuffles when every run finished, the status when none did, and else
+    ``"K of N: S"``, K of the N runs finished, their median seconds S."""
     configs = [s["configuration"] for s in summary]
     names: dict[str, set[str]] = {}
     for r in rows:
@@ -67,9 +68,12 @@ def per_puzzle(rows: list[dict], summary: list[dict]) -> tuple[list[dict], list[
         runs.setdefault((label, config_of(r)), []).append(r)
     table: dict[str, dict] = {}
     for (label, config), rs in sorted(runs.items()):
-        failed = [r["status"] for r in rs if r["status"] not in SOLVED]
-        table.setdefault(label, {"puzzle": label})[config] = (
-            failed[0] if failed else round(statistics.fmean(map(run_time, rs)), 1))
+        done = [run_time(r) for r in rs if r["status"] in SOLVED]
+        if len(done) == len(rs):
+            cell = round(statistics.fmean(done), 1)
+        else:
+            cell = f"{len(done)} of {len(rs)}: {statistics.median(done):.1f}" if done else rs[0]["status"]
+        table.setdefault(label, {"puzzle": label})[config] = cell
     return list(table.values()), ["puzzle"] + configs
 
 
