@@ -65,9 +65,7 @@ def solutions(puzzle: Puzzle, limit: int | None = None, compiled: bool | None = 
     [((0, 0), (1, 0)), ((1, 2), (0, 2))]
     """
     if workers > 1:
-        if compiled is False or not compiled_available(puzzle):
-            raise SatedgeError("backtracking with several workers needs the compiled search: numba (pip install "
-                               f"'satedge[fast]') and at most {MAX_TABLE:,} cells x labels x labels")
+        _need_compiled(puzzle, compiled)
         return _parallel(puzzle, workers, limit)
     it = _search(puzzle, compiled)
     return it if limit is None else islice(it, limit)
@@ -91,6 +89,32 @@ def _parallel(puzzle: Puzzle, workers: int, limit: int | None) -> Iterator[Solut
             yield _solution(placed)
     finally:
         found.close()  # stops the worker processes
+
+
+def prefixes(puzzle: Puzzle, workers: int) -> list[list[int]]:
+    """The roots of the compiled search's subtrees, enough for ``workers`` (placements
+    ``tile * 4 + rotation`` of the first cells): every solution extends exactly one."""
+    _need_compiled(puzzle)
+    return backtrack_jit.cut(tables(puzzle), workers)[1]
+
+
+def subtrees(puzzle: Puzzle, roots: list[list[int]], limit: int | None = None) -> list[Solution]:
+    """The solutions (at most ``limit`` in all) that extend each of ``roots`` (:func:`prefixes`),
+    searched compiled in this process: a cluster task's share."""
+    _need_compiled(puzzle)
+    t = tables(puzzle)
+    found: list[Solution] = []
+    for root in roots:
+        found += map(_solution, islice(backtrack_jit.run(t, root, puzzle.n - 1), None if limit is None else limit - len(found)))
+        if limit is not None and len(found) >= limit:
+            break
+    return found
+
+
+def _need_compiled(puzzle: Puzzle, compiled: bool | None = None) -> None:
+    if compiled is False or not compiled_available(puzzle):
+        raise SatedgeError("backtracking with several workers needs the compiled search: numba (pip install "
+                           f"'satedge[fast]') and at most {MAX_TABLE:,} cells x labels x labels")
 
 
 def compiled_available(puzzle: Puzzle) -> bool:

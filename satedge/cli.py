@@ -30,7 +30,7 @@ from .experiment.spec import load_spec, select
 from .formats import (load_puzzle, load_solution, puzzle_to_yaml, save_puzzle, save_solution, solution_to_json,
                       write_atomic)
 from .generate import MAX_COLORS, Params, generate
-from .jobs import DEFAULT_ENCODING, Job, Result, run
+from .jobs import DEFAULT_ENCODING, STRATEGIES, Job, Result, run
 from .puzzle import MAX_CELLS
 from .process import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, Limits, default_memory_mb, scratch, sweep
 from .progress import progress_bar
@@ -133,8 +133,13 @@ def _add_method(p: argparse.ArgumentParser, count: bool) -> None:
     p.add_argument("--solver-cmd", metavar="COMMAND", help="a DIMACS solver binary instead, e.g. 'cadical -q' "
                    "(run on the exported CNF; enumeration re-runs it with blocking clauses)")
     p.add_argument("--workers", "--cpsat-workers", type=_count(1, MAX_WORKERS), default=1, metavar="N",
-                   help="processes of --method backtrack (it needs the extra fast), or search workers of "
-                        "--solver cpsat (default 1, for fair comparisons)")
+                   help="processes: of the SAT method (see --strategy), of --method backtrack (it needs the extra "
+                        "fast), or search workers of --solver cpsat (default 1, for fair comparisons)")
+    p.add_argument("--strategy", choices=STRATEGIES, help="how the SAT method uses several workers: portfolio (diverse "
+                   "solvers and shuffles race, the first answer wins) or cubes (cube-and-conquer: the search split "
+                   "into disjoint cubes); default: portfolio for one solution, cubes to count or with --all")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="run the job's parts on this Dask cluster (extra dist), "
+                   "each under --timeout and --memory; --workers N: N parts at a time (default: the cluster's cores)")
     p.add_argument("--timeout", type=_seconds, metavar="SECONDS", help="kill the job and every process it started "
                    "after this long: status TIMEOUT, exit 3")
     _add_memory(p)
@@ -166,30 +171,44 @@ def _engine_fields(args) -> dict:
     if args.solver_cmd is not None and not args.solver_cmd.strip():
         raise SatedgeError("--solver-cmd is empty: give a solver binary and its options, e.g. 'cadical -q'")
     limits = Limits(timeout=args.timeout, memory_mb=_memory_limit(args.memory))  # once: 80% of what is free now
+    parallel = {"workers": args.workers, "scheduler": args.scheduler}
+    if args.scheduler is not None and not args.scheduler.strip():
+        raise SatedgeError("--scheduler is empty: give the Dask scheduler's address, e.g. tcp://10.0.0.1:8786")
     if args.method == "backtrack":
-        given += [option for option, value in (("--solver", args.solver), ("--solver-cmd", args.solver_cmd)) if value]
+        given += [option for option, value in (("--solver", args.solver), ("--solver-cmd", args.solver_cmd),
+                                               ("--strategy", args.strategy)) if value]
         if given:
             raise SatedgeError(f"{given[0]} applies to --method sat only")
-        return {"engine": "backtrack", "limits": limits, "workers": args.workers}
+        return {"engine": "backtrack", "limits": limits, **parallel}
     if args.solver and args.solver_cmd:
         raise SatedgeError("give --solver or --solver-cmd, not both")
     if args.solver == "cpsat":
         if given:
             raise SatedgeError(f"{given[0]} does not apply to --solver cpsat, which has its own model")
+        given = [option for option, value in (("--strategy", args.strategy), ("--scheduler", args.scheduler)) if value]
+        if given:
+            raise SatedgeError(f"{given[0]} does not apply to --solver cpsat, which has its own workers")
         return {"engine": "cpsat", "limits": limits, "workers": args.workers}
-    if args.workers > 1:
-        raise SatedgeError("--workers applies to --method backtrack and --solver cpsat only")
+    if args.strategy and args.workers == 1 and args.scheduler is None:
+        raise SatedgeError("--strategy applies with --workers N (N at least 2) or --scheduler")
+    parallel["strategy"] = args.strategy
     preset = _preset_from_args(args, DEFAULT_ENCODING)
     if args.solver_cmd:
         check_solver(f"cmd:{args.solver_cmd}")
-        return {"engine": "cmd", "preset": preset, "solver": args.solver_cmd, "limits": limits}
-    return {"engine": "sat", "preset": preset, "solver": check_solver(args.solver or DEFAULT_SOLVER), "limits": limits}
+        return {"engine": "cmd", "preset": preset, "solver": args.solver_cmd, "limits": limits, **parallel}
+    return {"engine": "sat", "preset": preset, "solver": check_solver(args.solver or DEFAULT_SOLVER), "limits": limits,
+            **parallel}
 
 
 def _run(path: str, job: Job) -> Result:
     """:func:`satedge.jobs.run` under the job's limits; its errors are one line naming the puzzle
     file, beyond the memory cap ``FILE: solving needs more than N MB of memory``."""
-    res = run(job)
+    try:
+        res = run(job)  # on a cluster (--scheduler) in this process: its errors raise here
+    except OutOfMemory as e:
+        raise _beyond_memory(f"{path}: solving", e.memory_mb) from None
+    except SatedgeError as e:
+        raise SatedgeError(str(e), path) from None
     if res.status in ("MEMOUT", "ERROR"):
         try:
             res.outcome.unwrap("solving")

@@ -22,23 +22,29 @@ same way whoever started it: a command or an experiment's run.
 
 from __future__ import annotations
 
+import hashlib
+import multiprocessing
+import os
 import threading
 import time
-from dataclasses import dataclass, field
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from itertools import islice
-from typing import Callable
+from typing import Callable, Iterator
 
-from . import backtrack, cpsat, solving, symmetry
+from . import backtrack, cluster, cpsat, cubes, solving, symmetry
 from .dimacs import write_dimacs
+from .encode import Encoded
 from .encode.presets import Preset, encode_preset, resolve, size_preset, too_big
 from .errors import SatedgeError
-from .process import Limits, Outcome, call
+from .process import MAX_WORKERS, Limits, Outcome, call, pool_worker
 from .puzzle import Puzzle, Solution
 from .shuffle import check_seed, shuffle
-from .solvers import DEFAULT_SOLVER, check_solver, command_words
+from .solvers import DEFAULT_SOLVER, check_solver, command_words, solver_options
 
 DEFAULT_ENCODING = "edgecolor-corners"  # every command's default: the best preset without symmetry breaking
 TASKS = ("solve", "count", "encode")
+STRATEGIES = ("portfolio", "cubes")  # how the SAT method uses several workers
 Note = Callable[[dict], None]
 
 
@@ -50,7 +56,10 @@ class Job:
     ``solver``: a PySAT solver name (``sat``) or a command line (``cmd``); ``modes``: what
     ``count`` counts, or with ``solve`` the mode of the solutions (one of ``solutions``,
     ``distinct``, ``unique``); ``limit``: at most this many solutions; ``workers``: processes of
-    the backtracker or search workers of CP-SAT; ``shuffle``: a shuffle seed (:mod:`satedge.shuffle`):
+    the backtracker and of the SAT method, search workers of CP-SAT; ``strategy``: how the SAT
+    method uses several workers (``portfolio`` or ``cubes``, see :func:`default_strategy`);
+    ``scheduler``: the address of a Dask scheduler whose workers run the job's parts (the SAT
+    method and the backtracker); ``shuffle``: a shuffle seed (:mod:`satedge.shuffle`):
     every engine works on the puzzle with its tiles reordered and turned (a SAT formula also
     renumbered and reordered), and gives its solutions in the original puzzle's numbering."""
 
@@ -64,6 +73,8 @@ class Job:
     limits: Limits = Limits()
     workers: int = 1
     shuffle: int | None = None
+    strategy: str | None = None
+    scheduler: str | None = None
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:
@@ -87,6 +98,12 @@ class Job:
             check_seed(self.shuffle)
         if self.task == "encode" and self.engine not in ("sat", "cmd"):
             raise SatedgeError(f"the {self.engine} engine has no formula to encode")
+        if self.strategy is not None and self.strategy not in STRATEGIES:
+            raise SatedgeError(f"unknown strategy {self.strategy!r}; choose from {', '.join(STRATEGIES)}")
+        if self.strategy is not None and self.engine not in ("sat", "cmd"):
+            raise SatedgeError("a strategy applies to the SAT method only")
+        if self.scheduler is not None and self.engine == "cpsat":
+            raise SatedgeError("a Dask scheduler applies to the SAT method and the backtracker, not to cpsat")
 
     @property
     def sat_solver(self) -> str:
@@ -102,7 +119,9 @@ class Result:
     ``ERROR`` (then ``outcome.unwrap()`` raises the error); the formula's size is known once it is
     encoded, even when the job is stopped later.  ``counts`` has the counts of the job's modes
     (and for a SAT encoding ``models``, the formula's own model count); ``orbit``: how many
-    solutions each of ``solutions`` stands for (its board-turn orbit, with symmetry breaking)."""
+    solutions each of ``solutions`` stands for (its board-turn orbit, with symmetry breaking);
+    ``parallel``: how several workers shared the job (the strategy, the winning portfolio
+    member, the cubes and the seconds each took)."""
 
     status: str
     solutions: list[Solution] = field(default_factory=list)
@@ -120,6 +139,7 @@ class Result:
     cpu_seconds: float | None = None
     peak_memory_mb: float | None = None
     outcome: Outcome | None = None
+    parallel: dict = field(default_factory=dict)
 
     @property
     def error(self) -> str | None:
@@ -142,6 +162,8 @@ def _counts(puzzle: Puzzle, sols, modes: tuple[str, ...]) -> dict[str, int]:
 
 
 def _sat(job: Job, note: Note | None) -> Result:
+    if job.workers > 1 or job.scheduler is not None:
+        return (_portfolio if (job.strategy or default_strategy(job)) == "portfolio" else _cubes)(job, note)
     res = Result("UNSAT")
     t0 = time.perf_counter()
     encoded = encode_preset(job.puzzle, job.preset, job.shuffle)
@@ -170,14 +192,38 @@ def _backtrack(job: Job, note: Note | None) -> Result:
     res = Result("UNSAT")
     t0 = time.perf_counter()
     puzzle, back = _shuffled(job)
-    if job.task == "count":
-        res.counts = _counts(job.puzzle, map(back, backtrack.solutions(puzzle, workers=job.workers)), job.modes)
-    else:
-        mode = job.modes[0]  # one_per_picture may skip solutions: then ask for all, stop after the limit
-        found = map(back, backtrack.solutions(puzzle, job.limit if mode == "solutions" else None, workers=job.workers))
-        res.solutions = list(islice(symmetry.one_per_picture(job.puzzle, found, mode), job.limit))
+    mode = job.modes[0]  # one_per_picture may skip solutions: then ask for all, stop after the limit
+    limit = job.limit if job.task == "solve" and mode == "solutions" else None
+    with _connected(job) as client:  # before anything starts
+        stopped: list[Outcome] = []
+        if client is None:
+            inner = backtrack.solutions(puzzle, limit, workers=job.workers)
+        else:
+            inner = _on_cluster(client, puzzle, job, limit, stopped)
+        found = map(back, inner)
+        try:
+            if job.task == "count":
+                res.counts = _counts(job.puzzle, found, job.modes)
+            else:
+                res.solutions = list(islice(symmetry.one_per_picture(job.puzzle, found, mode), job.limit))
+        finally:
+            getattr(inner, "close", lambda: None)()  # stops the worker processes or the cluster's tasks
+        if stopped:
+            return _stopped(stopped[0])
     res.solve_seconds = time.perf_counter() - t0
     return _found(res)
+
+
+def _on_cluster(client, puzzle: Puzzle, job: Job, limit: int | None, stopped: list[Outcome]) -> Iterator[Solution]:
+    """The backtracker's subtrees as Dask tasks, two per core; an outcome without an answer goes
+    to ``stopped``."""
+    workers = cluster.cores(client) if job.workers == 1 else job.workers
+    shares = _chunks(backtrack.prefixes(puzzle, workers), 2 * workers)
+    for outcome in cluster.parts(client, backtrack.subtrees, [(puzzle, p, limit) for p in shares], job.limits):
+        if outcome.status != "OK":
+            stopped.append(outcome)
+            return
+        yield from outcome.value
 
 
 def _cpsat(job: Job, note: Note | None) -> Result:
@@ -194,6 +240,195 @@ def _cpsat(job: Job, note: Note | None) -> Result:
         res.solutions = list(islice(symmetry.one_per_picture(job.puzzle, sols, job.modes[0]), job.limit))
     res.solve_seconds = time.perf_counter() - t0
     return _found(res)
+
+
+# ---------------------------------------------------------------------------- several workers
+def default_strategy(job: Job) -> str:
+    """The SAT method's strategy with several workers when none is given: cubes.  To count and to
+    enumerate they partition the solution set, so the work divides; to find one solution they
+    were the better of the two on the peak puzzles of ``experiments/bench-parallel.yaml`` (PAR-2
+    35.1 against 39.0 for the portfolio, whose first member, the job itself, won every race)."""
+    return "cubes"
+
+
+def portfolio(job: Job, size: int | None = None) -> list[Job]:
+    """The ``size`` (default ``job.workers``) configurations of a portfolio: the job itself, then
+    alternately the other of Kissat and CaDiCaL (``sat`` configuration; a solver binary stays
+    itself) and the job's solver, each member under its own shuffle (seeds 1, 2, ... skipping the
+    job's), so that no two members search alike.  Every member gives the same answers."""
+    other = "kissat404" if solver_options(job.solver)[0] != "kissat404" else "cadical195:sat"
+    seeds = (k for k in range(1, 1 << 20) if k != job.shuffle)
+    members = [replace(job, workers=1, strategy=None, scheduler=None)]
+    for i in range(1, size or job.workers):
+        solver = other if i % 2 and job.engine == "sat" else job.solver
+        members.append(replace(members[0], solver=solver, shuffle=next(seeds)))
+    return members
+
+
+def _describe(member: Job) -> str:
+    shuffle = "" if member.shuffle is None else f", shuffle {member.shuffle}"
+    return f"{member.preset.name}/{member.sat_solver}{shuffle}"
+
+
+def _member(index: int, member: Job) -> tuple[int, Result]:
+    return index, execute(member)
+
+
+def _race(task: tuple[int, Job]) -> tuple[int, Result]:
+    return _member(*task)
+
+
+def _portfolio(job: Job, note: Note | None) -> Result:
+    """Race the members of :func:`portfolio` (each in a process of its own, or as Dask tasks):
+    the first to finish gives the answer and the others are killed at once."""
+    with _connected(job) as client:
+        members = portfolio(job, cluster.cores(client) if client is not None and job.workers == 1 else None)
+        if client is not None:
+            for outcome in cluster.parts(client, _member, list(enumerate(members)), job.limits):
+                if outcome.status != "OK":
+                    return _stopped(outcome)
+                index, res = outcome.value
+                break
+        else:
+            pool = multiprocessing.get_context("fork").Pool(len(members), initializer=pool_worker,
+                                                              initargs=(os.getpid(),))
+            try:
+                index, res = next(pool.imap_unordered(_race, list(enumerate(members))))
+            finally:
+                pool.terminate()
+                pool.join()
+    res.parallel = {"strategy": "portfolio", "workers": len(members), "winner": _describe(members[index])}
+    return res
+
+
+@contextmanager
+def _connected(job: Job) -> Iterator:
+    """The Dask client of ``job.scheduler`` for the block (None without one); a scheduler that does
+    not answer is an error before anything starts."""
+    if job.scheduler is None:
+        yield None
+        return
+    client = cluster.connect(job.scheduler, "--scheduler")
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def _stopped(outcome: Outcome) -> Result:
+    """The result of a job one of whose parts ended without an answer; its error raises."""
+    if outcome.status == "ERROR":
+        outcome.unwrap("a part of the job")
+    return Result(outcome.status, outcome=outcome)
+
+
+def fingerprint(encoded: Encoded) -> str:
+    """A digest of the formula's clauses: a part encoded again elsewhere must equal its parent's."""
+    h = hashlib.sha256()
+    for clause in encoded.cnf.clauses:
+        h.update(repr(clause).encode())
+    return h.hexdigest()
+
+
+def cube_part(job: Job, found: str, part: list[tuple[int, tuple[int, ...]]], limit: int | None) -> list[cubes.Cube]:
+    """A Dask task's share of a cube-and-conquer job: the formula encoded again (it must be the
+    one the cubes were made on: ``found``, its :func:`fingerprint`) and the cubes of ``part``
+    (index, literals) solved one after the other with one solver."""
+    encoded = encode_preset(job.puzzle, job.preset, job.shuffle)
+    if fingerprint(encoded) != found:
+        raise SatedgeError("a Dask worker encoded a different formula (check that it runs the same satedge)")
+    out = []
+    for index, cube in part:
+        out += cubes.solve_cubes(encoded, job.sat_solver, [cube], limit, first=index)
+        if limit == 1 and out[-1].solutions:
+            break
+    return out
+
+
+def _chunks(items: list, n: int) -> list[list]:
+    """``items`` dealt round-robin into at most ``n`` non-empty lists."""
+    return [items[i::n] for i in range(min(n, len(items)))]
+
+
+def _cubes(job: Job, note: Note | None) -> Result:
+    """Cube-and-conquer (:mod:`satedge.cubes`) on ``job.workers`` forked processes or on the Dask
+    cluster; solutions come back in the original numbering and counts add up over the cubes."""
+    with _connected(job) as client:  # before anything starts
+        res = Result("UNSAT")
+        t0 = time.perf_counter()
+        encoded = encode_preset(job.puzzle, job.preset, job.shuffle)
+        res.variables, res.clauses, res.orbit = encoded.nv, len(encoded.cnf.clauses), encoded.orbit
+        res.encode_seconds = time.perf_counter() - t0
+        if note is not None:
+            note({"variables": res.variables, "clauses": res.clauses, "encode_seconds": res.encode_seconds})
+        return _conquer(job, encoded, client, res, t0)
+
+
+def _conquer(job: Job, encoded: Encoded, client, res: Result, t0: float) -> Result:
+    workers = cluster.cores(client) if client is not None and job.workers == 1 else job.workers
+    split = cubes.split(encoded, cubes.CUBES_PER_WORKER * workers)
+    mode = job.modes[0]
+    per_cube = job.limit if job.task == "solve" and mode == "solutions" else None
+    seconds: dict[int, float] = {}
+    stopped: list[Outcome] = []
+
+    only_count = job.task == "count" and set(job.modes) == {"solutions"}  # no solution needs to travel
+    total = [0]
+
+    def stream() -> Iterator[cubes.Cube]:
+        if client is None:
+            yield from cubes.conquer(encoded, split.cubes, workers, job.sat_solver, per_cube, keep=not only_count)
+            return
+        shares = _chunks(list(enumerate(split.cubes)), 2 * workers)  # two tasks per core: balance, few startups
+        found = fingerprint(encoded)
+        for outcome in cluster.parts(client, cube_part, [(job, found, p, per_cube) for p in shares], job.limits):
+            if outcome.status != "OK":
+                stopped.append(outcome)
+                return
+            yield from outcome.value
+
+    def solutions() -> Iterator[Solution]:
+        for c in stream():
+            seconds[c.index] = c.seconds
+            res.stats.calls += c.calls
+            res.stats.models += c.models
+            total[0] += c.found
+            yield from c.solutions
+
+    found = solutions()
+    try:
+        if only_count:
+            sum(1 for _ in found)  # runs every cube
+            res.counts = {"solutions": encoded.orbit * total[0], "models": res.stats.models}
+        elif job.task == "count":
+            res.counts = _orbit_counts(encoded, list(found), job.modes)
+            if "solutions" in job.modes:
+                res.counts["models"] = res.stats.models
+        else:
+            res.solutions = list(islice(symmetry.one_per_picture(job.puzzle, found, mode), job.limit))
+    finally:
+        found.close()
+    if stopped:
+        return _stopped(stopped[0])
+    res.solve_seconds = time.perf_counter() - t0 - res.encode_seconds
+    res.parallel = {"strategy": "cubes", "workers": workers, "cubes": len(split.cubes), "refuted": split.refuted,
+                    "split_seconds": round(split.seconds, 4),
+                    "cube_seconds": [round(seconds[i], 4) if i in seconds else None for i in range(len(split.cubes))]}
+    return _found(res)
+
+
+def _orbit_counts(encoded: Encoded, sols: list[Solution], modes: tuple[str, ...]) -> dict[str, int]:
+    """The counts ``modes`` asks for from every solution of the formula: with symmetry breaking
+    each stands for its board-turn orbit (all different solutions; their pictures are the turns
+    of its picture)."""
+    puzzle, k = encoded.puzzle, encoded.orbit
+    if k == 1:
+        return _counts(puzzle, sols, modes)
+    pictures = {symmetry.picture(puzzle, s) for s in sols}
+    every = {"solutions": k * len(sols),
+             "distinct": len({symmetry.turn_picture(puzzle, p, t) for p in pictures for t in puzzle.board.turns()}),
+             "unique": len({symmetry.canonical(puzzle, p) for p in pictures})}
+    return {m: every[m] for m in modes}
 
 
 def engines() -> dict[str, Callable[[Job, Note | None], Result]]:
@@ -233,8 +468,8 @@ def run(job: Job, fresh: bool = False, cancel: threading.Event | None = None) ->
     under them (:func:`satedge.process.call`; ``fresh``: a new interpreter rather than a fork;
     ``cancel``: an event that stops it).  A stopped job's result keeps what was known: the
     formula's size."""
-    if job.limits.unlimited and not fresh and cancel is None:
-        return execute(job)
+    if (job.limits.unlimited or job.scheduler is not None) and not fresh and cancel is None:
+        return execute(job)  # on a cluster every part runs under the job's limits
     if job.engine in ("sat", "cmd") and job.limits.memory_mb is not None:  # what cannot fit is not built
         try:
             size = size_preset(job.puzzle, job.preset, job.shuffle)
@@ -256,23 +491,40 @@ def run(job: Job, fresh: bool = False, cancel: threading.Event | None = None) ->
     return res
 
 
-def parse_solver(name: str) -> tuple[str, str, int]:
-    """``(engine, solver, workers)`` of a solver as experiment specs name it: a PySAT solver (with
-    CaDiCaL's options), ``cmd:COMMAND``, ``cpsat`` or ``backtrack``, the last two optionally
-    with ``:workers=N``.
+def parse_solver(name: str) -> dict:
+    """The Job fields (``engine``, ``solver``, ``workers``, ``strategy``) of a solver as experiment
+    specs name it: a PySAT solver (with CaDiCaL's options), ``cmd:COMMAND``, ``cpsat`` or
+    ``backtrack``.  Options after a colon, comma-separated: ``workers=N`` (every solver but a
+    binary), ``strategy=portfolio|cubes`` (PySAT solvers with workers), and CaDiCaL's own.
 
-    >>> parse_solver("backtrack:workers=2"), parse_solver("cpsat"), parse_solver("cadical195:sat")
-    (('backtrack', 'backtrack', 2), ('cpsat', 'cpsat', 1), ('sat', 'cadical195:sat', 1))
+    >>> parse_solver("backtrack:workers=2")
+    {'engine': 'backtrack', 'solver': 'backtrack', 'workers': 2, 'strategy': None}
+    >>> parse_solver("cadical195:sat,workers=2,strategy=cubes")
+    {'engine': 'sat', 'solver': 'cadical195:sat', 'workers': 2, 'strategy': 'cubes'}
     """
     if name.startswith("cmd:"):
         command_words(name[4:])
-        return "cmd", name[4:], 1
+        return {"engine": "cmd", "solver": name[4:], "workers": 1, "strategy": None}
     base, colon, rest = name.partition(":")
-    if base not in ("cpsat", "backtrack"):
-        return "sat", check_solver(name), 1
-    if not colon:
-        return base, base, 1
-    key, _, value = rest.partition("=")
-    if key != "workers" or not value.isdigit() or int(value) < 1:
-        raise SatedgeError(f"solver {name!r}: {base} takes one option, workers=N (N at least 1)")
-    return base, base, int(value)
+    own: dict = {"workers": 1, "strategy": None}
+    others = []
+    for item in rest.split(",") if colon else []:
+        key, eq, value = item.partition("=")
+        if key == "workers" and eq:
+            if not value.isdigit() or not 1 <= int(value) <= MAX_WORKERS:
+                raise SatedgeError(f"solver {name!r}: workers=N takes N from 1 to {MAX_WORKERS}")
+            own["workers"] = int(value)
+        elif key == "strategy" and eq and base not in ("cpsat", "backtrack"):
+            if value not in STRATEGIES:
+                raise SatedgeError(f"solver {name!r}: strategy is one of {', '.join(STRATEGIES)}")
+            own["strategy"] = value
+        else:
+            others.append(item)
+    if base in ("cpsat", "backtrack"):
+        if others:
+            raise SatedgeError(f"solver {name!r}: {base} takes one option, workers=N (N at least 1)")
+        return {"engine": base, "solver": base, **own}
+    if own["strategy"] is not None and own["workers"] == 1:
+        raise SatedgeError(f"solver {name!r}: a strategy needs workers=N with N at least 2")
+    solver = check_solver(base + (":" + ",".join(others) if others else ""))
+    return {"engine": "sat", "solver": solver, **own}

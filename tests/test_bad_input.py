@@ -110,7 +110,11 @@ def test_bad_option_one_line(run_cli):
     (["--solver", "glucose4", "--solver-cmd", "cadical -q"], "give --solver or --solver-cmd, not both"),
     (["--workers", "0"], "argument --workers/--cpsat-workers: must be at least 1, not 0"),
     (["--workers", "two"], "argument --workers/--cpsat-workers: expected an integer, found 'two'"),
-    (["--solver", "kissat404", "--workers", "2"], "--workers applies to --method backtrack and --solver cpsat only"),
+    (["--solver", "kissat404", "--strategy", "cubes"], "--strategy applies with --workers N (N at least 2) or --scheduler"),
+    (["--method", "backtrack", "--workers", "2", "--strategy", "cubes"], "--strategy applies to --method sat only"),
+    (["--solver", "cpsat", "--scheduler", "tcp://127.0.0.1:1"],
+     "--scheduler does not apply to --solver cpsat, which has its own workers"),
+    (["--workers", "2", "--strategy", "halves"], "argument --strategy: invalid choice: 'halves' (choose from 'portfolio', 'cubes')"),
     (["--mode", "distinct"], "--mode applies with --all or --limit"),  # before: ignored, the first solution
 ])
 def test_bad_workers(run_cli, args, message):

@@ -382,8 +382,13 @@ def test_committed_specs_load(monkeypatch):
     assert {r.id for r in load_spec(ROOT / "experiments" / "bench-solve.yaml").runs} == committed  # --resume: nothing to run
     assert runs["heule2008"] == 7 * 8 * 2 * 5  # instances x encodings x solvers x shuffles
     assert runs["bench-solve-shuffled"] == 10 * 2 * 2 * 3  # puzzles x encodings x solvers x shuffles
+    assert runs["bench-parallel"] == 10 * 4  # one encoding; the backtracker ignores it
+    committed = [json.loads(line) for line in (ROOT / "experiments" / "bench-parallel-results.jsonl").open()]
+    assert {r.id for r in load_spec(ROOT / "experiments" / "bench-parallel.yaml").runs} == {r["id"] for r in committed}
+    assert sorted({r["workers"] for r in committed}) == [1, 2]
     assert set(runs) == {"demo", "bench-encode", "bench-enumerate", "bench-solve", "bench-solve-quick",
-                         "bench-solve-2cores", "bench-solve-backtrack", "heule2008", "bench-solve-shuffled"}
+                         "bench-solve-2cores", "bench-solve-backtrack", "heule2008", "bench-solve-shuffled",
+                         "bench-parallel"}
 
 
 def test_per_puzzle_table_repeats_and_shared_names():

@@ -1,6 +1,7 @@
 """The README keeps up with the command line: every `satedge` command in its shell blocks parses,
 and every option of every command is in it."""
 
+import json
 import os
 import re
 import shlex
@@ -206,3 +207,41 @@ def test_readme_verdicts_come_from_the_committed_rows(tmp_path, rows, a, b, quot
     assert figures == [round(ratio, 2), round(low, 2), round(high, 2), round(c["p_value"], len(str(figures[-1])) - 2)]
     assert c["better"] is None
     assert quoted in (ROOT / "README.md").read_text()
+
+
+def test_the_parallel_figures_are_the_committed_results(tmp_path):
+    """The README's advice on workers quotes experiments/bench-parallel-results.jsonl (the
+    solving) and experiments/bench-parallel-extra.json (the enumeration)."""
+    import statistics
+
+    from satedge.experiment.stats import compare, summary
+
+    (tmp_path / "results.jsonl").write_bytes((ROOT / "experiments" / "bench-parallel-results.jsonl").read_bytes())
+    df = load_results(tmp_path)
+    single, cubes, folio = (f"edgecolor-corners-sym/cadical195:sat{x}" for x in ("", ",workers=2,strategy=cubes",
+                                                                              ",workers=2,strategy=portfolio"))
+    bt = "backtrack:workers=2/backtrack:workers=2"
+    rows = {r["configuration"]: r for r in summary(df)}
+    solved = [rows[c]["solved"] for c in (bt, single, cubes, folio)]
+    par2 = [f"{rows[c]['par2']:.1f}" for c in (bt, single, cubes, folio)]
+    c1, c2, c3 = compare(df, bt, cubes), compare(df, single, cubes), compare(df, single, folio)
+    text = " ".join(README.split())
+    assert solved == [9, 7, 7, 7]
+    assert (f"solves 9 of the ten peak puzzles at 50 s (PAR-2 {par2[0]}) against 7 for the best SAT configuration on "
+            f"one core, on two with `cubes` and with `portfolio` (PAR-2 {par2[1]}, {par2[2]} and {par2[3]})") in text
+    assert c1["better"] == "a" and c2["better"] is None and c3["better"] == "a"
+    assert (f"(ratio {c1['ratio']:.2f}, 95% interval {c1['ci'][0]:.2f} to {c1['ci'][1]:.1f}, p = "
+            f"{c1['p_value']:.1g})") in text
+    assert f"ratio {c2['ratio']:.2f} ({c2['ci'][0]:.2f} to {c2['ci'][1]:.2f}), p = {c2['p_value']:.2f}, no verdict" in text
+    assert f"ratio {c3['ratio']:.2f}, {c3['ci'][0]:.2f} to {c3['ci'][1]:.2f}, p = {c3['p_value']:.3f}" in text
+    extra = json.loads((ROOT / "experiments" / "bench-parallel-extra.json").read_text())
+    med = {}
+    for r in extra["enumerate"]["4x4-55296"]:
+        med.setdefault(r["config"], []).append(r["seconds"])
+        assert r["solutions"] == 55296
+    one, two, dask, bt1 = (statistics.median(med[k]) for k in ("sat, 1 worker", "sat, cubes on 2 local workers",
+                                                               "sat, cubes on a 2-worker Dask LocalCluster",
+                                                               "backtrack, 1 worker"))
+    assert (f"55,296 solutions in {two:.2f} s for the whole command on 2 workers against {one:.2f} s on one "
+            f"({one / two:.2f} times; {55296 / two:,.0f} solutions/s); on a 2-worker Dask `LocalCluster` {dask:.2f} s") in text
+    assert f"The backtracker is faster still here ({bt1:.2f} s)" in text

@@ -17,9 +17,7 @@ from typing import Callable, Iterable
 
 import pysat
 
-from ..errors import SatedgeError
 from ..extras import require
-from ..formats import one_line
 from ..jobs import Job, run
 from ..version import __version__
 
@@ -66,6 +64,9 @@ def run_one(job: Job, cancel: threading.Event | None = None) -> dict:
         spent = (res.encode_seconds or 0.0) + (res.solve_seconds or 0.0)
         if job.limits.timeout is not None and spent > job.limits.timeout:
             out["status"] = "TIMEOUT"  # finished, but past the limit
+    out["workers"] = job.workers  # the cores the run used
+    if res.parallel:
+        out["parallel"] = res.parallel
     out.update(started_at=started.isoformat(timespec="milliseconds"), finished_at=finished.isoformat(timespec="milliseconds"),
                wall_seconds=round(res.wall_seconds, 3), cpu_seconds=round(res.cpu_seconds or 0.0, 3),
                peak_memory_mb=None if res.peak_memory_mb is None else round(res.peak_memory_mb, 1),
@@ -91,18 +92,6 @@ def run_local(jobs: Iterable[tuple[str, Job]], workers: int, done: Callable[[str
         raise
     finally:
         pool.shutdown(wait=True)
-
-
-def connect(scheduler: str | None):
-    """A ``dask.distributed.Client`` of the scheduler at ``scheduler``; a one-line error when the
-    extra is missing, no address is given or the scheduler does not answer within 10 s."""
-    distributed = require("dask.distributed")
-    if not scheduler:
-        raise SatedgeError("--executor dask needs --scheduler ADDRESS")
-    try:
-        return distributed.Client(scheduler, timeout="10s")
-    except (OSError, ValueError, TypeError) as e:  # no answer, or not an address
-        raise SatedgeError(f"cannot reach the Dask scheduler at {one_line(scheduler)[:80]}: {one_line(str(e))[:200]}") from None
 
 
 def run_dask(jobs: Iterable[tuple[str, Job]], client, done: Callable[[str, dict], None]) -> None:

@@ -21,7 +21,8 @@ from ..errors import SatedgeError
 from ..formats import write_atomic
 from ..process import Limits
 from ..progress import progress_bar
-from .executors import connect, run_dask, run_local
+from ..cluster import connect
+from .executors import run_dask, run_local
 from .spec import Run, Spec
 
 RESULTS = "results.jsonl"
@@ -51,7 +52,7 @@ FIELD_TYPES = {"id": str, "puzzle": str, "puzzle_name": str, "puzzle_sha256": st
                "variables": int, "clauses": int, "literals": int, "literals_per_second": int, "dimacs_bytes": int,
                "encode_seconds": _NUMBER, "solve_seconds": _NUMBER, "write_seconds": _NUMBER,
                "peak_memory_mb": _NUMBER, "cpu_seconds": _NUMBER, "shuffle": int, "started_at": str,
-               "finished_at": str, "stats": dict}
+               "finished_at": str, "stats": dict, "workers": int, "parallel": dict}
 _KIND_NAMES = {str: "a string", int: "an integer", _NUMBER: "a number", dict: "a mapping"}
 
 

@@ -10,7 +10,8 @@ encodings:                     # preset names, base names, or inline base + opti
   - edgecolor-heule2008
   - {base: support, card: totalizer, symmetry: rotation}
 solvers: [cadical195, glucose4, "cmd:cadical -q", cpsat, backtrack]   # cpsat and backtrack
-                               # ignore the encodings; "backtrack:workers=2": two processes
+                               # ignore the encodings; "backtrack:workers=2": two processes;
+                               # "kissat404:workers=2,strategy=cubes": the SAT method on two
 task: solve                    # encode (no solver), or {count: solutions | distinct | unique}
 timeout: 60                    # seconds per run
 memory: 4096                   # MB per run
@@ -86,10 +87,10 @@ class Run:
 
     def job(self, limits: Limits) -> Job:
         """The run as a :class:`satedge.jobs.Job`."""
-        engine, solver, workers = parse_solver(self.solver) if self.task != "encode" else ("sat", "cadical195", 1)
-        return Job(self.puzzle.with_(planted=None), task=self.task, engine=engine,
-                   preset=self.preset if engine in ("sat", "cmd") else None, solver=solver, modes=(self.mode,),
-                   limit=1 if self.task == "solve" else None, limits=limits, workers=workers, shuffle=self.shuffle)
+        fields = parse_solver(self.solver) if self.task != "encode" else {"engine": "sat", "solver": "cadical195"}
+        return Job(self.puzzle.with_(planted=None), task=self.task, preset=self.preset if fields["engine"] in ("sat", "cmd")
+                   else None, modes=(self.mode,), limit=1 if self.task == "solve" else None, limits=limits,
+                   shuffle=self.shuffle, **fields)
 
 
 @dataclass
@@ -217,7 +218,7 @@ def load_spec(path: str | Path) -> Spec:
         problems.append(f"shuffles must be a number of shuffles from 1 to {MAX_SHUFFLES:,} (seeds 1..N) or a list of "
                         f"distinct seeds from 0 to 2**63 - 1, not {shown(shuffles)}")
     if not problems:
-        own = sum(1 for s in solvers if s != "-" and parse_solver(s)[0] in ("backtrack", "cpsat"))
+        own = sum(1 for s in solvers if s != "-" and parse_solver(s)["engine"] in ("backtrack", "cpsat"))
         total = len(seeds) * repeat * len(puzzles) * (own + (len(solvers) - own) * len(presets))
         if total > MAX_RUNS:
             problems.append(f"{total:,} runs, more than the {MAX_RUNS:,} a spec may have")
@@ -229,7 +230,7 @@ def load_spec(path: str | Path) -> Spec:
         for seed in seeds:
             for ppath, puzzle in puzzles:
                 for solver in solvers:
-                    own = solver != "-" and parse_solver(solver)[0] in ("backtrack", "cpsat")  # no encoding: one run per puzzle
+                    own = solver != "-" and parse_solver(solver)["engine"] in ("backtrack", "cpsat")  # no encoding: one run per puzzle
                     for preset in presets if not own else [Preset(solver, solver, Options())]:
                         run = Run(ppath, puzzle, preset, solver, task, mode, rep, seed)
                         if run.id not in seen:

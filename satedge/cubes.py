@@ -1,0 +1,193 @@
+"""Cube-and-conquer: one formula split into disjoint cubes, each solved under assumptions.
+
+* :func:`split` builds the cubes by look-ahead (Heule, Kullmann, Wieringa and Biere, "Cube and
+  conquer", 2011, in its simplest form): a binary tree over the formula's *decision* variables,
+  built breadth first; at each node a few candidate variables are tried both ways with PySAT's
+  ``propagate``, and the one whose two branches assign the most (the product of the two counts,
+  as march does) is split on.  A branch that fails by propagation alone has no model and is
+  dropped; a node with one failing branch takes the other's literal and is looked at again.
+  The leaves are the cubes: every model of the formula lies in exactly one, so solutions found
+  cube by cube partition the solution set, and counts add up exactly.
+* :func:`conquer` solves the cubes on ``workers`` forked processes of this machine, each with one
+  solver that keeps what it learnt (and its blocking clauses, which stay true in every other
+  cube) from cube to cube; cubes are handed out as workers come free.
+* :func:`solve_cubes` is one worker's share in a process of its own: a Dask task's.
+* :func:`makespan` schedules measured cube times greedily on any number of workers: what more
+  cores than this machine has would give (a simulation).
+"""
+
+from __future__ import annotations
+
+import heapq
+import multiprocessing
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from pysat.solvers import Solver
+
+from .encode import Encoded
+from .process import pool_worker
+from .puzzle import Solution
+from .solvers import DEFAULT_SOLVER
+from .solving import Enumerator, Stats
+
+CUBES_PER_WORKER = 16  # many more cubes than workers: the hard ones are not known in advance
+CANDIDATES = 24  # decision variables looked ahead on at each node, the most frequent first
+LOOKAHEAD = "minisat22"  # the solver whose propagate() the look-ahead uses
+
+
+@dataclass(frozen=True)
+class Cube:
+    """A cube's outcome: its index, the solutions found in it (at most the limit; none kept when
+    only their number is asked for), how many there are, the seconds its search took and the
+    solver calls and models it cost."""
+
+    index: int
+    solutions: tuple[Solution, ...]
+    seconds: float
+    calls: int = 0
+    models: int = 0
+    found: int = 0
+
+
+@dataclass
+class Split:
+    """The cubes (tuples of literals), how many look-ahead nodes were refuted, and the seconds the
+    split took."""
+
+    cubes: list[tuple[int, ...]] = field(default_factory=list)
+    refuted: int = 0
+    seconds: float = 0.0
+
+
+def split(encoded: Encoded, target: int) -> Split:
+    """At least ``target`` disjoint cubes over ``encoded``'s decision variables (fewer when the
+    tree ends first), covering every model.
+
+    >>> from satedge.puzzle import Puzzle
+    >>> from satedge.encode.presets import encode_preset, resolve
+    >>> e = encode_preset(Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0), resolve("direct-pairwise"))
+    >>> s = split(e, 2)
+    >>> len(s.cubes), sorted(len(solve_cubes(e, "cadical195", [c])[0].solutions) for c in s.cubes)
+    (2, [1, 1])
+    """
+    t0 = time.perf_counter()
+    out = Split()
+    counts: dict[int, int] = {}
+    for clause in encoded.cnf.clauses:
+        for lit in clause:
+            counts[abs(lit)] = counts.get(abs(lit), 0) + 1
+    order = sorted(encoded.decision, key=lambda v: (-counts.get(v, 0), v))
+    with Solver(name=LOOKAHEAD, bootstrap_with=encoded.cnf.clauses) as s:
+        ok, _ = s.propagate()
+        if not ok:
+            out.seconds = time.perf_counter() - t0
+            return out  # no model at all: no cube
+        open_: list[tuple[int, ...]] = [()]
+        while open_ and len(open_) + len(out.cubes) < target:
+            cube = open_.pop(0)
+            ok, implied = s.propagate(assumptions=list(cube))
+            if not ok:
+                out.refuted += 1
+                continue
+            assigned = {abs(lit) for lit in implied} | {abs(lit) for lit in cube}
+            best, best_score, forced = None, -1, None
+            tried = 0
+            for v in order:
+                if v in assigned:
+                    continue
+                tried += 1
+                ok_pos, pos = s.propagate(assumptions=[*cube, v])
+                ok_neg, neg = s.propagate(assumptions=[*cube, -v])
+                if not ok_pos or not ok_neg:
+                    forced = -v if ok_neg else v if ok_pos else 0
+                    break
+                score = (len(pos) - len(implied) + 1) * (len(neg) - len(implied) + 1)
+                if score > best_score:
+                    best, best_score = v, score
+                if tried >= CANDIDATES:
+                    break
+            if forced == 0:
+                out.refuted += 1
+            elif forced is not None:
+                open_.insert(0, (*cube, forced))  # the same models: look again
+            elif best is None:
+                out.cubes.append(cube)  # every decision variable is set: one assignment at most
+            else:
+                open_ += [(*cube, best), (*cube, -best)]
+        out.cubes += open_
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+def solve_cubes(encoded: Encoded, solver: str, cubes: list[tuple[int, ...]], limit: int | None = None,
+                first: int = 0) -> list[Cube]:
+    """Every cube's solutions (at most ``limit`` each) with one solver, cube after cube;
+    ``first``: the index of the first cube.  Stops after the first cube with a solution when
+    ``limit`` is 1."""
+    out = []
+    with Enumerator(encoded, solver, Stats(), reuse=False) as e:
+        for i, cube in enumerate(cubes, first):
+            calls, models, t0 = e.stats.calls, e.stats.models, time.perf_counter()
+            found = tuple(e.solutions("solutions", limit, cube=cube))
+            out.append(Cube(i, found, time.perf_counter() - t0, e.stats.calls - calls, e.stats.models - models,
+                            len(found)))
+            if found and limit == 1:
+                break
+    return out
+
+
+_WORKER: dict = {}  # a pool worker's own solver, made once by _init
+
+
+def _init(encoded: Encoded, solver: str, parent: int) -> None:
+    pool_worker(parent)
+    _WORKER["enumerator"] = Enumerator(encoded, solver, Stats(), reuse=False)
+
+
+def _conquer_one(task: tuple[int, tuple[int, ...], int | None, bool]) -> Cube:
+    i, cube, limit, keep = task
+    e = _WORKER["enumerator"]
+    calls, models, t0 = e.stats.calls, e.stats.models, time.perf_counter()
+    if keep:
+        found = tuple(e.solutions("solutions", limit, cube=cube))
+        n = len(found)
+    else:
+        found, n = (), sum(1 for _ in e.solutions("solutions", limit, cube=cube))
+    return Cube(i, found, time.perf_counter() - t0, e.stats.calls - calls, e.stats.models - models, n)
+
+
+def conquer(encoded: Encoded, cubes: list[tuple[int, ...]], workers: int, solver: str = DEFAULT_SOLVER,
+            limit: int | None = None, keep: bool = True) -> Iterator[Cube]:
+    """Solve ``cubes`` on ``workers`` forked processes, streaming each cube's outcome as it ends
+    (at most ``limit`` solutions per cube; ``keep=False``: their number only, which spares
+    sending them); the processes stop when the iterator is closed."""
+    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_init,
+                                                      initargs=(encoded, solver, os.getpid()))
+    try:
+        yield from pool.imap_unordered(_conquer_one, [(i, c, limit, keep) for i, c in enumerate(cubes)])
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def makespan(seconds: list[float], workers: int, sat: list[bool] | None = None) -> float:
+    """The time ``workers`` would take on cubes of the measured ``seconds``, handed out in order
+    as workers come free (a greedy list schedule): the end of the last cube, or with ``sat``
+    (which cubes have a solution) the end of the first cube with one.
+
+    >>> makespan([4, 1, 1, 1, 1], 2), makespan([4, 1, 1, 1, 1], 1), makespan([4, 1, 3], 2, [False, False, True])
+    (4.0, 8.0, 4.0)
+    """
+    free = [0.0] * max(1, workers)
+    ends = []
+    for i, t in enumerate(seconds):
+        start = heapq.heappop(free)
+        ends.append(start + t)
+        heapq.heappush(free, start + t)
+    if sat is not None:
+        found = [end for end, s in zip(ends, sat) if s]
+        return min(found) if found else max(ends, default=0.0)
+    return max(ends, default=0.0)

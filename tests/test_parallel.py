@@ -1,0 +1,172 @@
+"""One puzzle on several workers: the SAT portfolio and cube-and-conquer on this machine, and the
+SAT method and the backtracker on a Dask LocalCluster, give exactly the backtracker's counts and
+solution sets; a time limit covers every worker; a scheduler that does not answer stops the
+command before anything starts."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from conftest import PUZZLES, alive
+from satedge import backtrack, cubes, process, symmetry
+from satedge.encode.presets import encode_preset, resolve
+from satedge.experiment import load_results
+from satedge.experiment.runner import run_experiment
+from satedge.experiment.spec import load_spec
+from satedge.jobs import Job, parse_solver, portfolio, run
+from satedge.errors import SatedgeError
+from satedge.generate import Params, generate
+from satedge.process import Limits
+from satedge.solving import MODES
+from satedge.strategies import puzzles
+
+SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def reference(p) -> tuple[dict, set]:
+    sols = set(backtrack.solutions(p))
+    c = symmetry.count(p, sols)
+    return {"solutions": c.solutions, "distinct": c.distinct, "unique": c.unique}, sols
+
+
+@SLOW
+@given(puzzles(max_cells=6))
+def test_cubes_and_portfolio_count_and_enumerate_what_the_backtracker_does(p):
+    counts, sols = reference(p)
+    for strategy, preset in [("cubes", "edgecolor-corners"), ("cubes", "edgecolor-corners-sym"),
+                             ("cubes", "direct-pairwise"), ("portfolio", "support-seqcounter")]:
+        res = run(Job(p, "count", modes=MODES, preset=resolve(preset), workers=2, strategy=strategy))
+        assert {m: res.counts[m] for m in MODES} == counts, (strategy, preset)
+        assert res.parallel["strategy"] == strategy and res.parallel["workers"] == 2
+    res = run(Job(p, "solve", workers=2, strategy="cubes"))  # every solution, each once
+    assert len(res.solutions) == len(sols) and set(res.solutions) == sols
+    for strategy in ("cubes", "portfolio"):
+        first = run(Job(p, "solve", limit=1, workers=2, strategy=strategy))
+        assert first.status == ("SAT" if sols else "UNSAT") and set(first.solutions) <= sols and len(first.solutions) == min(1, len(sols))
+    unique = run(Job(p, "solve", modes=("unique",), workers=2, strategy="cubes"))
+    assert len(unique.solutions) == counts["unique"]
+    assert len({symmetry.canonical(p, symmetry.picture(p, s)) for s in unique.solutions}) == counts["unique"]
+
+
+def test_cubes_partition_the_models():
+    """Every model of the formula lies in exactly one cube (18,432 solutions of a 4x4, 64 cubes);
+    refuted branches hold none."""
+    p = generate(Params(rows=4, cols=4, colors=3, border_colors=1, frame=True, clues=1), 4)
+    e = encode_preset(p, resolve("edgecolor-corners"))
+    split = cubes.split(e, 64)
+    assert len(split.cubes) >= 64 and split.refuted >= 0
+    per_cube = [c.solutions for c in cubes.conquer(e, split.cubes, 2)]
+    every = [s for found in per_cube for s in found]
+    assert len(every) == len(set(every)) == 18432
+    assert set(every) == set(backtrack.solutions(p))
+    times = [c.seconds for c in cubes.solve_cubes(e, "cadical195", split.cubes[:8])]
+    assert len(times) == 8 and cubes.makespan(times, 1) == pytest.approx(sum(times))
+
+
+def test_a_portfolio_is_diverse():
+    p = generate(Params(rows=3, cols=3, colors=3), 1)
+    members = portfolio(Job(p, workers=4, solver="cadical195:sat", shuffle=2))
+    assert [(m.solver, m.shuffle) for m in members] == [("cadical195:sat", 2), ("kissat404", 1), ("cadical195:sat", 3),
+                                                        ("kissat404", 4)]
+    assert {m.workers for m in members} == {1}
+
+
+def test_the_cli_counts_and_solves_with_workers(run_cli):
+    hunde = PUZZLES / "hunde-spiel.yaml"
+    for strategy in ("cubes", "portfolio"):
+        code, out, err = run_cli("count", hunde, "--workers", "2", "--strategy", strategy, "--json")
+        row = json.loads(out)
+        assert (code, err, row["solutions"], row["distinct"], row["unique"]) == (0, "", 16, 8, 2)
+    code, out, _ = run_cli("solve", hunde, "--workers", "2", "--all", "--json")
+    assert code == 0 and len(json.loads(out)["solutions"]) == 16
+    code, out, _ = run_cli("count", hunde, "--workers", "2", "--encoding", "edgecolor-corners-sym", "--json")
+    assert (json.loads(out)["solutions"], json.loads(out)["unique"]) == (16, 2)
+
+
+def test_a_spec_gives_a_solver_workers(tmp_path):
+    f = tmp_path / "w.yaml"
+    f.write_text(f"name: w\npuzzles: [{PUZZLES / 'hunde-spiel.yaml'}]\nencodings: [edgecolor-corners]\n"
+                 "solvers: [cadical195, 'cadical195:workers=2,strategy=cubes', 'kissat404:workers=2,strategy=portfolio']\n"
+                 "task: {count: solutions}\ntimeout: 60\n")
+    run_experiment(load_spec(f), tmp_path / "out", workers=1)
+    df = load_results(tmp_path / "out").set_index("solver")
+    assert df.loc["cadical195", "workers"] == 1 and df.loc["cadical195:workers=2,strategy=cubes", "workers"] == 2
+    assert list(df["models"]) == [16, 16, 16]
+    assert df.loc["cadical195:workers=2,strategy=cubes", "parallel"]["strategy"] == "cubes"
+    assert parse_solver("kissat404:workers=3") == {"engine": "sat", "solver": "kissat404", "workers": 3, "strategy": None}
+    for bad, message in [("kissat404:strategy=cubes", "a strategy needs workers=N with N at least 2"),
+                         ("cadical195:workers=0", "workers=N takes N from 1 to 1024"),
+                         ("cadical195:workers=2,strategy=halves", "strategy is one of portfolio, cubes")]:
+        with pytest.raises(SatedgeError, match=message):
+            parse_solver(bad)
+
+
+def _hard_puzzle(tmp_path):
+    from satedge.formats import save_puzzle
+
+    f = tmp_path / "hard.yaml"
+    save_puzzle(generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), 1).with_(planted=None), f)
+    return f
+
+
+@pytest.mark.parametrize("strategy", ["portfolio", "cubes"])
+def test_a_timeout_covers_every_worker(tmp_path, strategy):
+    """`solve --workers 2 --timeout 5` on a puzzle no configuration solves in 50 s ends within 6 s,
+    with no process left."""
+    command = [sys.executable, "-m", "satedge", "solve", str(_hard_puzzle(tmp_path)), "--workers", "2",
+               "--strategy", strategy, "--timeout", "5"]
+    t0 = time.monotonic()
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen: set[int] = set()
+    while proc.poll() is None:
+        seen.update(p.pid for p in process.tree(proc.pid)[1:])
+        time.sleep(0.05)
+    elapsed = time.monotonic() - t0
+    out, err = proc.communicate()
+    assert (proc.returncode, out.split(":")[-1].strip(), err) == (3, "TIMEOUT", "")
+    assert elapsed < 6, elapsed
+    assert len(seen) >= 3  # the job's process and its two workers
+    assert not [p for p in seen if alive(p)]
+
+
+def test_a_scheduler_that_does_not_answer_stops_the_command_first(run_cli):
+    code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--scheduler", "tcp://127.0.0.1:1")
+    assert (code, out) == (2, "")
+    assert err == (f"satedge: error: {PUZZLES / 'hunde-spiel.yaml'}: cannot reach the Dask scheduler at tcp://127.0.0.1:1: "
+                   "Timed out trying to connect to tcp://127.0.0.1:1 after 10 s\n")
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as lc:
+        yield lc.scheduler_address
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(p=puzzles(max_cells=6))
+def test_on_a_dask_cluster_the_counts_and_solutions_are_the_backtrackers(scheduler, p):
+    counts, sols = reference(p)
+    limits = Limits(timeout=120, memory_mb=2048)
+    for engine in ("sat", "backtrack"):
+        res = run(Job(p, "count", engine=engine, modes=MODES, scheduler=scheduler, limits=limits))
+        assert {m: res.counts[m] for m in MODES} == counts, engine
+    every = run(Job(p, "solve", scheduler=scheduler, limits=limits))
+    assert len(every.solutions) == len(sols) and set(every.solutions) == sols
+    assert every.parallel["strategy"] == "cubes" and every.parallel["workers"] == 2
+
+
+def test_the_cli_on_a_dask_cluster(run_cli, scheduler):
+    hunde = PUZZLES / "hunde-spiel.yaml"
+    for method in ("sat", "backtrack"):
+        code, out, err = run_cli("count", hunde, "--method", method, "--scheduler", scheduler, "--json")
+        row = json.loads(out)
+        assert (code, err, row["solutions"], row["distinct"], row["unique"]) == (0, "", 16, 8, 2)
+    code, out, _ = run_cli("solve", hunde, "--scheduler", scheduler, "--strategy", "portfolio", "--json")
+    assert code == 0 and json.loads(out)["status"] == "SAT"
