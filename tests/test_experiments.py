@@ -386,9 +386,10 @@ def test_committed_specs_load(monkeypatch):
     committed = [json.loads(line) for line in (ROOT / "experiments" / "bench-parallel-results.jsonl").open()]
     assert {r.id for r in load_spec(ROOT / "experiments" / "bench-parallel.yaml").runs} == {r["id"] for r in committed}
     assert sorted({r["workers"] for r in committed}) == [1, 2]
+    assert runs["heule2008-tries"] == 7 * 4 * 2 * 5 and runs["peak-tries"] == 10 * 2 * 2 * 3
     assert set(runs) == {"demo", "bench-encode", "bench-enumerate", "bench-solve", "bench-solve-quick",
                          "bench-solve-2cores", "bench-solve-backtrack", "heule2008", "bench-solve-shuffled",
-                         "bench-parallel"}
+                         "bench-parallel", "heule2008-tries", "peak-tries"}
 
 
 def test_per_puzzle_table_repeats_and_shared_names():
