@@ -371,17 +371,16 @@ def _conquer(job: Job, encoded: Encoded, client, res: Result, t0: float) -> Resu
     per_cube = job.limit if job.task == "solve" and mode == "solutions" else None
     seconds: dict[int, float] = {}
     stopped: list[Outcome] = []
-
     only_count = job.task == "count" and set(job.modes) == {"solutions"}  # no solution needs to travel
-    total = [0]
+    total = [0]  # solutions found over the cubes
 
     def stream() -> Iterator[cubes.Cube]:
         if client is None:
             yield from cubes.conquer(encoded, split.cubes, workers, job.sat_solver, per_cube, keep=not only_count)
             return
         shares = _chunks(list(enumerate(split.cubes)), 2 * workers)  # two tasks per core: balance, few startups
-        found = fingerprint(encoded)
-        for outcome in cluster.parts(client, cube_part, [(job, found, p, per_cube) for p in shares], job.limits):
+        digest = fingerprint(encoded)
+        for outcome in cluster.parts(client, cube_part, [(job, digest, p, per_cube) for p in shares], job.limits):
             if outcome.status != "OK":
                 stopped.append(outcome)
                 return

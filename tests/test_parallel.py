@@ -9,9 +9,10 @@ import json
 import subprocess
 import sys
 import time
+from itertools import islice
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 
 from conftest import PUZZLES, alive
 from satedge import backtrack, cubes, process, symmetry
@@ -26,11 +27,14 @@ from satedge.process import Limits
 from satedge.solving import MODES
 from satedge.strategies import puzzles
 
-SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
 def reference(p) -> tuple[dict, set]:
-    sols = set(backtrack.solutions(p))
+    """The backtracker's counts and solutions; puzzles with more than 200 solutions are left out
+    (as the cross-check does): a 6-cell puzzle can have millions."""
+    sols = set(islice(backtrack.solutions(p), 201))
+    assume(len(sols) <= 200)
     c = symmetry.count(p, sols)
     return {"solutions": c.solutions, "distinct": c.distinct, "unique": c.unique}, sols
 
