@@ -283,6 +283,9 @@ def _portfolio(job: Job, note: Note | None) -> Result:
     the first to finish gives the answer and the others are killed at once."""
     with _connected(job) as client:
         members = portfolio(job, cluster.cores(client) if client is not None and job.workers == 1 else None)
+        if note is not None:  # the members' formulas have the job's size: known before the race
+            size = size_preset(job.puzzle, job.preset, job.shuffle)
+            note({"variables": size.variables, "clauses": size.clauses})
         if client is not None:
             for outcome in cluster.parts(client, _member, list(enumerate(members)), job.limits):
                 if outcome.status != "OK":

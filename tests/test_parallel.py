@@ -139,6 +139,19 @@ def test_a_timeout_covers_every_worker(tmp_path, strategy):
     assert not [p for p in seen if alive(p)]
 
 
+def test_a_stopped_portfolio_keeps_the_formula_size(tmp_path):
+    """A portfolio killed by its time limit still says how big its formula is (the row's
+    variables and clauses), as a single-core run does."""
+    from satedge.encode.presets import size_preset
+    from satedge.formats import load_puzzle
+
+    p = load_puzzle(_hard_puzzle(tmp_path))
+    job = Job(p, workers=2, strategy="portfolio", limit=1, limits=Limits(timeout=3))
+    res = run(job)
+    size = size_preset(p, job.preset)
+    assert (res.status, res.variables, res.clauses) == ("TIMEOUT", size.variables, size.clauses)
+
+
 def test_a_scheduler_that_does_not_answer_stops_the_command_first(run_cli):
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--scheduler", "tcp://127.0.0.1:1")
     assert (code, out) == (2, "")
