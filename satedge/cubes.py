@@ -122,19 +122,25 @@ def split(encoded: Encoded, target: int) -> Split:
     return out
 
 
+def _solve_one(e: Enumerator, index: int, cube: tuple[int, ...], limit: int | None, keep: bool = True) -> Cube:
+    """One cube with the solver of ``e``: its solutions (or with ``keep=False`` only their number)."""
+    calls, models, t0 = e.stats.calls, e.stats.models, time.perf_counter()
+    found = e.solutions("solutions", limit, cube=cube)
+    kept = tuple(found) if keep else ()
+    n = len(kept) if keep else sum(1 for _ in found)
+    return Cube(index, kept, time.perf_counter() - t0, e.stats.calls - calls, e.stats.models - models, n)
+
+
 def solve_cubes(encoded: Encoded, solver: str, cubes: list[tuple[int, ...]], limit: int | None = None,
-                first: int = 0) -> list[Cube]:
+                indices: list[int] | None = None) -> list[Cube]:
     """Every cube's solutions (at most ``limit`` each) with one solver, cube after cube;
-    ``first``: the index of the first cube.  Stops after the first cube with a solution when
-    ``limit`` is 1."""
+    ``indices``: the cubes' indices (default 0, 1, ...).  Stops after the first cube with a
+    solution when ``limit`` is 1."""
     out = []
     with Enumerator(encoded, solver, Stats(), reuse=False) as e:
-        for i, cube in enumerate(cubes, first):
-            calls, models, t0 = e.stats.calls, e.stats.models, time.perf_counter()
-            found = tuple(e.solutions("solutions", limit, cube=cube))
-            out.append(Cube(i, found, time.perf_counter() - t0, e.stats.calls - calls, e.stats.models - models,
-                            len(found)))
-            if found and limit == 1:
+        for i, cube in zip(indices or range(len(cubes)), cubes):
+            out.append(_solve_one(e, i, cube, limit))
+            if out[-1].solutions and limit == 1:
                 break
     return out
 
@@ -148,15 +154,7 @@ def _init(encoded: Encoded, solver: str, parent: int) -> None:
 
 
 def _conquer_one(task: tuple[int, tuple[int, ...], int | None, bool]) -> Cube:
-    i, cube, limit, keep = task
-    e = _WORKER["enumerator"]
-    calls, models, t0 = e.stats.calls, e.stats.models, time.perf_counter()
-    if keep:
-        found = tuple(e.solutions("solutions", limit, cube=cube))
-        n = len(found)
-    else:
-        found, n = (), sum(1 for _ in e.solutions("solutions", limit, cube=cube))
-    return Cube(i, found, time.perf_counter() - t0, e.stats.calls - calls, e.stats.models - models, n)
+    return _solve_one(_WORKER["enumerator"], *task)
 
 
 def conquer(encoded: Encoded, cubes: list[tuple[int, ...]], workers: int, solver: str = DEFAULT_SOLVER,

@@ -336,16 +336,11 @@ def fingerprint(encoded: Encoded) -> str:
 def cube_part(job: Job, found: str, part: list[tuple[int, tuple[int, ...]]], limit: int | None) -> list[cubes.Cube]:
     """A Dask task's share of a cube-and-conquer job: the formula encoded again (it must be the
     one the cubes were made on: ``found``, its :func:`fingerprint`) and the cubes of ``part``
-    (index, literals) solved one after the other with one solver."""
+    (index, literals) solved one after the other with one solver, which keeps what it learnt."""
     encoded = encode_preset(job.puzzle, job.preset, job.shuffle)
     if fingerprint(encoded) != found:
         raise SatedgeError("a Dask worker encoded a different formula (check that it runs the same satedge)")
-    out = []
-    for index, cube in part:
-        out += cubes.solve_cubes(encoded, job.sat_solver, [cube], limit, first=index)
-        if limit == 1 and out[-1].solutions:
-            break
-    return out
+    return cubes.solve_cubes(encoded, job.sat_solver, [c for _, c in part], limit, indices=[i for i, _ in part])
 
 
 def _chunks(items: list, n: int) -> list[list]:
