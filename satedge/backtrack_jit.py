@@ -13,13 +13,12 @@ every solution is found exactly once, though not in the sequential order.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-from functools import cache
+from functools import cache, partial
 from typing import Any, Iterator, NamedTuple
 
 from .extras import require
-from .process import pool_worker
+from .process import forked_map
 
 
 # outcomes of advance()
@@ -191,26 +190,17 @@ def cut(t: Tables, workers: int) -> tuple[int, list[list[int]]]:
     return d, prefixes
 
 
-_TABLES: Tables | None = None  # a worker process's copy, set once by _init
-_PARENT = 0  # the pid of the process that started the worker, set by _init
-
-
-def _init(t: Tables, parent: int) -> None:
-    global _TABLES, _PARENT
-    _TABLES, _PARENT = t, parent
-    pool_worker(parent)
-
-
-def _subtree(task: tuple[list[int], int | None]) -> list[list[int]]:
+def _subtree(t: Tables, parent: int, task: tuple[list[int], int | None]) -> list[list[int]]:
     """A worker's task: the solutions (up to ``limit``) that extend ``prefix``; it gives up when
-    the process that started it is gone (where the kernel does not end it with its parent)."""
+    ``parent``, the process that started it, is gone (where the kernel does not end it with its
+    parent)."""
     prefix, limit = task
     found: list[list[int]] = []
-    for placed in run(_TABLES, prefix, len(_TABLES.ndeps) - 1, _PARENT):
+    for placed in run(t, prefix, len(t.ndeps) - 1, parent):
         found.append(placed)
         if limit is not None and len(found) >= limit:
             break
-    if os.getppid() != _PARENT:
+    if os.getppid() != parent:
         os._exit(0)  # nobody is left to take the answer
     return found
 
@@ -224,11 +214,10 @@ def parallel_search(t: Tables, workers: int, limit: int | None = None) -> Iterat
         for prefix in prefixes:
             yield from run(t, prefix, n - 1)
         return
-    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_init, initargs=(t, os.getpid()))
+    parent = os.getpid()
+    results = forked_map(lambda: partial(_subtree, t, parent), [(prefix, limit) for prefix in prefixes], workers)
     try:
-        tasks = [(prefix, limit) for prefix in prefixes]
-        for found in pool.imap_unordered(_subtree, tasks):
+        for found in results:
             yield from found
     finally:
-        pool.terminate()
-        pool.join()
+        results.close()

@@ -19,8 +19,6 @@
 from __future__ import annotations
 
 import heapq
-import multiprocessing
-import os
 import time
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -28,7 +26,7 @@ from typing import Iterator
 from pysat.solvers import Solver
 
 from .encode import Encoded
-from .process import pool_worker
+from .process import forked_map
 from .puzzle import Solution
 from .solvers import DEFAULT_SOLVER
 from .solving import Enumerator, Stats
@@ -145,30 +143,16 @@ def solve_cubes(encoded: Encoded, solver: str, cubes: list[tuple[int, ...]], lim
     return out
 
 
-_WORKER: dict = {}  # a pool worker's own solver, made once by _init
-
-
-def _init(encoded: Encoded, solver: str, parent: int) -> None:
-    pool_worker(parent)
-    _WORKER["enumerator"] = Enumerator(encoded, solver, Stats(), reuse=False)
-
-
-def _conquer_one(task: tuple[int, tuple[int, ...], int | None, bool]) -> Cube:
-    return _solve_one(_WORKER["enumerator"], *task)
-
-
 def conquer(encoded: Encoded, cubes: list[tuple[int, ...]], workers: int, solver: str = DEFAULT_SOLVER,
             limit: int | None = None, keep: bool = True) -> Iterator[Cube]:
     """Solve ``cubes`` on ``workers`` forked processes, streaming each cube's outcome as it ends
     (at most ``limit`` solutions per cube; ``keep=False``: their number only, which spares
     sending them); the processes stop when the iterator is closed."""
-    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_init,
-                                                      initargs=(encoded, solver, os.getpid()))
-    try:
-        yield from pool.imap_unordered(_conquer_one, [(i, c, limit, keep) for i, c in enumerate(cubes)])
-    finally:
-        pool.terminate()
-        pool.join()
+    def worker():
+        e = Enumerator(encoded, solver, Stats(), reuse=False)  # the worker's own, kept from cube to cube
+        return lambda task: _solve_one(e, *task)
+
+    return forked_map(worker, [(i, c, limit, keep) for i, c in enumerate(cubes)], workers)
 
 
 def makespan(seconds: list[float], workers: int, sat: list[bool] | None = None) -> float:

@@ -23,8 +23,6 @@ same way whoever started it: a command or an experiment's run.
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
-import os
 import threading
 import time
 from contextlib import contextmanager
@@ -37,7 +35,7 @@ from .dimacs import write_dimacs
 from .encode import Encoded
 from .encode.presets import Preset, encode_preset, resolve, size_preset, too_big
 from .errors import SatedgeError
-from .process import MAX_WORKERS, Limits, Outcome, call, pool_worker
+from .process import MAX_WORKERS, Limits, Outcome, call, forked_map
 from .puzzle import Puzzle, Solution
 from .shuffle import check_seed, shuffle
 from .solvers import DEFAULT_SOLVER, check_solver, command_words, solver_options
@@ -274,10 +272,6 @@ def _member(index: int, member: Job) -> tuple[int, Result]:
     return index, execute(member)
 
 
-def _race(task: tuple[int, Job]) -> tuple[int, Result]:
-    return _member(*task)
-
-
 def _portfolio(job: Job, note: Note | None) -> Result:
     """Race the members of :func:`portfolio` (each in a process of its own, or as Dask tasks):
     the first to finish gives the answer and the others are killed at once."""
@@ -293,13 +287,11 @@ def _portfolio(job: Job, note: Note | None) -> Result:
                 index, res = outcome.value
                 break
         else:
-            pool = multiprocessing.get_context("fork").Pool(len(members), initializer=pool_worker,
-                                                              initargs=(os.getpid(),))
+            race = forked_map(lambda: lambda task: _member(*task), list(enumerate(members)), len(members))
             try:
-                index, res = next(pool.imap_unordered(_race, list(enumerate(members))))
+                index, res = next(race)
             finally:
-                pool.terminate()
-                pool.join()
+                race.close()  # the others are killed
     res.parallel = {"strategy": "portfolio", "workers": len(members), "winner": _describe(members[index])}
     return res
 

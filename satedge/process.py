@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ctypes
 import multiprocessing
+import multiprocessing.connection
 import os
 import pickle
 import resource
@@ -148,6 +149,88 @@ def pool_worker(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     default_kill_signals()
     die_with_parent(parent)
+
+
+def forked_map(worker: Callable[[], Callable[[Any], Any]], tasks: list, workers: int) -> Iterator[Any]:
+    """``fn(task)`` for every task on ``workers`` forked processes, each result as it comes (in no
+    fixed order); each process runs ``worker()`` once to make its ``fn`` (a solver it keeps from
+    task to task, say) and takes the next task when it comes free.  Closing the iterator, or an
+    error in a task (raised here), kills every process at once.
+
+    Each process talks to the parent through a pipe of its own and shares no lock with the others.
+    ``multiprocessing.Pool`` does not do that: its workers send results under one shared lock, and
+    ``terminate()`` hangs for good when it kills a worker holding it, as a portfolio race does
+    when two members finish together.  A process that dies without an answer is an error here,
+    where a pool would wait for it forever."""
+    parent, ctx = os.getpid(), multiprocessing.get_context("fork")
+    procs, conns = [], []
+    pending = iter(tasks)
+    try:
+        for _ in range(max(1, min(workers, len(tasks)))):
+            here, there = ctx.Pipe()
+            proc = ctx.Process(target=_forked_worker, args=(there, worker, parent), daemon=True)
+            proc.start()
+            there.close()  # this end is the worker's alone: its death is an EOF here
+            procs.append(proc)
+            conns.append(here)
+        busy: dict[Any, multiprocessing.Process] = {}
+        for conn, proc in zip(conns, procs):
+            task = next(pending, _NONE)
+            if task is not _NONE:
+                conn.send(task)
+                busy[conn] = proc
+        while busy:
+            for conn in multiprocessing.connection.wait(list(busy)):
+                try:
+                    ok, value = conn.recv()
+                except EOFError:
+                    proc = busy[conn]
+                    proc.join(1)
+                    code = proc.exitcode
+                    how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit status {code}"
+                    raise SatedgeError(f"a worker process ended without an answer ({how})")
+                if not ok:
+                    raise value
+                task = next(pending, _NONE)
+                if task is _NONE:
+                    del busy[conn]
+                else:
+                    conn.send(task)
+                yield value
+    finally:
+        for proc in procs:
+            kill_tree(proc.pid)
+        for proc in procs:
+            proc.join()
+        for conn in conns:
+            conn.close()
+
+
+_NONE = object()  # no task left
+
+
+def _forked_worker(conn, worker: Callable[[], Callable[[Any], Any]], parent: int) -> None:
+    """A process of :func:`forked_map`: Ctrl-C is the parent's; it ends with the parent."""
+    pool_worker(parent)
+    try:
+        fn, broken = worker(), None
+    except BaseException as e:  # noqa: BLE001 - the first task reports it
+        fn, broken = None, e
+    while True:
+        try:
+            task = conn.recv()
+        except EOFError:
+            os._exit(0)
+        try:
+            if broken is not None:
+                raise broken
+            answer = (True, fn(task))
+        except BaseException as e:  # noqa: BLE001 - the parent raises it
+            answer = (False, e)
+        try:
+            conn.send(answer)
+        except Exception as e:  # noqa: BLE001 - an answer that does not pickle
+            conn.send((False, SatedgeError(f"a worker's answer could not be sent: {_one_line(e)}")))
 
 
 def popen(command: list[str], **kwargs) -> subprocess.Popen:

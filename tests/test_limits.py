@@ -202,3 +202,48 @@ def test_a_solver_pysat_names_but_cannot_run_is_refused(run_cli):
         pytest.skip("every solver PySAT names works here")
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--solver", broken[0])
     assert (code, out) == (2, "") and err.startswith(f"satedge: error: unknown solver {broken[0]!r}; choose from ")
+
+
+def _racer():
+    """Each task sleeps until a shared moment and answers then: every worker sends at once."""
+    def fn(task):
+        start, i = task
+        time.sleep(max(0.0, start - time.time()))
+        return i
+    return fn
+
+
+def test_forked_map_survives_a_race_it_stops():
+    """Two workers that answer at the same moment, the first answer taken and the rest killed, 150
+    times over: multiprocessing.Pool's terminate() hung for good in such a race (a worker killed
+    while it held the lock of the result queue)."""
+    for _ in range(150):
+        start = time.time() + 0.01
+        race = process.forked_map(_racer, [(start, 0), (start, 1)], 2)
+        assert next(race) in (0, 1)
+        race.close()
+    assert _descendants(os.getpid()) == []
+
+
+def test_forked_map_gives_every_answer_and_reports_failures():
+    assert sorted(process.forked_map(lambda: lambda x: x * x, list(range(20)), 3)) == [x * x for x in range(20)]
+    assert list(process.forked_map(lambda: lambda x: x, [], 2)) == []
+
+    def crash():
+        return lambda x: os._exit(7) if x == 3 else x
+
+    with pytest.raises(SatedgeError, match=r"^a worker process ended without an answer \(exit status 7\)$"):
+        list(process.forked_map(crash, list(range(6)), 2))
+
+    def failing():
+        return lambda x: _bad() if x == 2 else x
+
+    with pytest.raises(SatedgeError, match="no tiles"):
+        list(process.forked_map(failing, list(range(4)), 2))
+
+    def broken():
+        raise ValueError("no solver here")
+
+    with pytest.raises(ValueError, match="no solver here"):
+        list(process.forked_map(broken, [1, 2], 2))
+    assert _descendants(os.getpid()) == []

@@ -96,6 +96,7 @@ def shell_lines() -> list[str]:
             for line in block.replace("\\\n", " ").splitlines() if line.strip()]
 
 
+@pytest.mark.timeout(900)  # every README command: about 190 s here
 def test_the_readme_commands_run_on_a_clone_without_shared(tmp_path):
     """Every command line of the README, pasted in order into a shell in a copy of the project
     that has no ../shared beside it and no $SATEDGE_BENCHMARKS: each ends as its comment says
