@@ -39,8 +39,9 @@ LOOKAHEAD = "minisat22"  # the solver whose propagate() the look-ahead uses
 @dataclass(frozen=True)
 class Cube:
     """A cube's outcome: its index, the solutions found in it (at most the limit; none kept when
-    only their number is asked for), how many there are, the seconds its search took and the
-    solver calls and models it cost."""
+    only their number is asked for), how many there are, the seconds its search took, the
+    solver calls and models it cost, and the solver statistics it cost (``conflicts`` and so on;
+    None from a solver that gives none)."""
 
     index: int
     solutions: tuple[Solution, ...]
@@ -48,6 +49,7 @@ class Cube:
     calls: int = 0
     models: int = 0
     found: int = 0
+    counters: dict | None = None
 
 
 @dataclass
@@ -122,11 +124,13 @@ def split(encoded: Encoded, target: int) -> Split:
 
 def _solve_one(e: Enumerator, index: int, cube: tuple[int, ...], limit: int | None, keep: bool = True) -> Cube:
     """One cube with the solver of ``e``: its solutions (or with ``keep=False`` only their number)."""
-    calls, models, t0 = e.stats.calls, e.stats.models, time.perf_counter()
+    calls, models, before, t0 = e.stats.calls, e.stats.models, e.counters(), time.perf_counter()
     found = e.solutions("solutions", limit, cube=cube)
     kept = tuple(found) if keep else ()
     n = len(kept) if keep else sum(1 for _ in found)
-    return Cube(index, kept, time.perf_counter() - t0, e.stats.calls - calls, e.stats.models - models, n)
+    seconds, after = time.perf_counter() - t0, e.counters()
+    spent = None if after is None else {k: v - (before or {}).get(k, 0) for k, v in after.items()}
+    return Cube(index, kept, seconds, e.stats.calls - calls, e.stats.models - models, n, spent)
 
 
 def solve_cubes(encoded: Encoded, solver: str, cubes: list[tuple[int, ...]], limit: int | None = None,

@@ -381,6 +381,8 @@ def _conquer(job: Job, encoded: Encoded, client, res: Result, t0: float) -> Resu
             seconds[c.index] = c.seconds
             res.stats.calls += c.calls
             res.stats.models += c.models
+            if c.counters is not None:
+                res.stats.merge(c.counters)
             total[0] += c.found
             yield from c.solutions
 

@@ -49,9 +49,13 @@ class Stats:
             got = solver.accum_stats() or {}
         except NotImplementedError:  # kissat exposes none
             return
+        self.merge(got)
+
+    def merge(self, counters: dict) -> None:
+        """Add ``counters`` (a solver's ``accum_stats``, or another Stats' counters)."""
         self.reported = True
         for k in STAT_KEYS:
-            self.counters[k] = self.counters.get(k, 0) + int(got.get(k, 0))
+            self.counters[k] = self.counters.get(k, 0) + int(counters.get(k, 0))
 
 
 class Enumerator:
@@ -72,6 +76,14 @@ class Enumerator:
         self.solver: Solver | None = None
         if solver not in NON_INCREMENTAL and not solver.startswith("cmd:"):
             self.solver = new_solver(solver, encoded.cnf.clauses, encoded.nv)
+
+    def counters(self) -> dict | None:
+        """The solver statistics spent so far (those of the solver in use included); None when the
+        solver gives none."""
+        out = Stats(counters=dict(self.stats.counters), reported=self.stats.reported)
+        if self.solver is not None:
+            out.add(self.solver)
+        return out.counters if out.reported else None
 
     def close(self) -> None:
         if self.solver is not None:

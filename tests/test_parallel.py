@@ -22,9 +22,10 @@ from satedge.experiment.runner import run_experiment
 from satedge.experiment.spec import load_spec
 from satedge.jobs import Job, parse_solver, portfolio, run
 from satedge.errors import SatedgeError
+from satedge.formats import load_puzzle
 from satedge.generate import Params, generate
 from satedge.process import Limits
-from satedge.solving import MODES
+from satedge.solving import MODES, STAT_KEYS, Enumerator
 from satedge.strategies import puzzles
 
 SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
@@ -71,6 +72,18 @@ def test_cubes_partition_the_models():
     assert set(every) == set(backtrack.solutions(p))
     times = [c.seconds for c in cubes.solve_cubes(e, "cadical195", split.cubes[:8])]
     assert len(times) == 8 and cubes.makespan(times, 1) == pytest.approx(sum(times))
+    assert all(set(c.counters) == set(STAT_KEYS) for c in cubes.conquer(e, split.cubes[:4], 2))
+
+
+def test_a_cube_reports_the_solver_statistics_it_cost():
+    """The whole formula as one cube costs what one enumeration with the same solver costs."""
+    e = encode_preset(load_puzzle(PUZZLES / "hunde-spiel.yaml"), resolve("direct-pairwise"))
+    with Enumerator(e, "cadical195", reuse=False) as plain:
+        n = sum(1 for _ in plain.solutions())
+        expected = plain.counters()
+    (whole,) = cubes.solve_cubes(e, "cadical195", [()])
+    assert (whole.found, whole.counters) == (n, expected) and n == 16 and expected["conflicts"] > 0
+    assert cubes.solve_cubes(e, "kissat404", [()])[0].counters is None  # Kissat gives none
 
 
 def test_a_portfolio_is_diverse():
