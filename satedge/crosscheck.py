@@ -16,7 +16,6 @@ Check your own encoding (any callable ``(puzzle, options) -> Encoded``) with one
 from __future__ import annotations
 
 import multiprocessing
-import os
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -29,7 +28,7 @@ from .encode.presets import presets, resolve
 from .errors import EncodingError, Unsupported
 from .extras import require
 from .formats import puzzle_to_yaml, solution_to_json
-from .process import pool_worker
+from .process import forked_map
 from .progress import progress_bar
 from .puzzle import Puzzle, Solution
 from .solvers import check_solver
@@ -169,15 +168,6 @@ class Report:
         return head + ("no mismatch" if self.ok else "MISMATCH\n" + self.mismatch.describe())
 
 
-_SEEN = None  # a pool worker's share of the puzzles-checked counter, set by _worker
-
-
-def _worker(parent: int, seen) -> None:
-    global _SEEN
-    pool_worker(parent)
-    _SEEN = seen
-
-
 def _explore(configs: list[Config], examples: int, seed: int, max_cells: int, tick: Callable | None = None) -> Report:
     hyp = require("hypothesis")
     report = Report()
@@ -196,9 +186,6 @@ def _explore(configs: list[Config], examples: int, seed: int, max_cells: int, ti
             report.checks += checks
             if tick is not None:
                 tick()
-            elif _SEEN is not None:
-                with _SEEN.get_lock():
-                    _SEEN.value += 1
         if mismatch is not None:
             report.mismatch = mismatch  # the last one hypothesis runs is the shrunk one
             raise AssertionError(mismatch.problem)
@@ -221,14 +208,15 @@ def run(configs: list[Config], examples: int = 100, seed: int = 0, max_cells: in
         if workers == 1:
             reports = [_explore(chunks[0], examples, seed, max_cells, bar.update)]
         else:
-            ctx = multiprocessing.get_context("fork")
-            seen = ctx.Value("i", 0)
-            with ctx.Pool(workers, initializer=_worker, initargs=(os.getpid(), seen)) as pool:
-                pending = pool.starmap_async(_explore, [(c, examples, seed, max_cells) for c in chunks])
-                while not pending.ready():
-                    pending.wait(0.5)
-                    bar.update(seen.value - bar.n)
-                reports = pending.get()
+            seen = multiprocessing.get_context("fork").RawArray("q", workers)  # puzzles each worker checked
+
+            def explore(k: int) -> tuple[int, Report]:
+                def tick() -> None:
+                    seen[k] += 1
+                return k, _explore(chunks[k], examples, seed, max_cells, tick)
+
+            found = forked_map(lambda: explore, list(range(workers)), workers, idle=lambda: bar.update(sum(seen) - bar.n))
+            reports = [r for _, r in sorted(found)]
     out = Report(examples=max(r.examples for r in reports), checks=sum(r.checks for r in reports))
     out.mismatch = next((r.mismatch for r in reports if r.mismatch is not None), None)
     out.seconds = time.perf_counter() - t0

@@ -151,11 +151,13 @@ def pool_worker(parent: int) -> None:
     die_with_parent(parent)
 
 
-def forked_map(worker: Callable[[], Callable[[Any], Any]], tasks: list, workers: int) -> Iterator[Any]:
+def forked_map(worker: Callable[[], Callable[[Any], Any]], tasks: list, workers: int,
+               idle: Callable[[], None] | None = None) -> Iterator[Any]:
     """``fn(task)`` for every task on ``workers`` forked processes, each result as it comes (in no
     fixed order); each process runs ``worker()`` once to make its ``fn`` (a solver it keeps from
     task to task, say) and takes the next task when it comes free.  Closing the iterator, or an
-    error in a task (raised here), kills every process at once.
+    error in a task (raised here), kills every process at once.  ``idle`` is called every half
+    second of waiting (to show progress, say).
 
     Each process talks to the parent through a pipe of its own and shares no lock with the others.
     ``multiprocessing.Pool`` does not do that: its workers send results under one shared lock, and
@@ -180,7 +182,10 @@ def forked_map(worker: Callable[[], Callable[[Any], Any]], tasks: list, workers:
                 conn.send(task)
                 busy[conn] = proc
         while busy:
-            for conn in multiprocessing.connection.wait(list(busy)):
+            ready = multiprocessing.connection.wait(list(busy), None if idle is None else 0.5)
+            if not ready and idle is not None:
+                idle()
+            for conn in ready:
                 try:
                     ok, value = conn.recv()
                 except EOFError:

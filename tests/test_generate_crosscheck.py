@@ -139,6 +139,18 @@ def test_harness_passes_real_encoding():
     assert report.ok and report.examples == 40 and report.checks == 40 * 2 * 5
 
 
+def test_workers_share_the_configurations_and_find_the_same():
+    """Two worker processes, one configuration each, check what one process checks; a broken
+    encoding's mismatch comes back from its worker."""
+    configs = [crosscheck.Config("support", "cadical195", Options(), encoding=support_encode),
+               crosscheck.Config("broken", "cadical195", Options(), encoding=broken_support)]
+    one, two = (crosscheck.run(configs[:1] * 2, examples=15, seed=4, workers=w) for w in (1, 2))
+    assert (one.ok, two.ok, one.examples, two.examples, one.checks, two.checks) == (True, True, 15, 15, 150, 150)
+    mixed = crosscheck.run(configs, examples=200, seed=3, workers=2)
+    assert not mixed.ok and mixed.mismatch.config.name == "broken"
+    assert mixed.mismatch.problem.startswith("broken encoding gave an invalid solution: cell (0, 0) bottom shows")
+
+
 def test_crosscheck_cli_json(run_cli):
     code, out, err = run_cli("crosscheck", "--examples", "10", "--seed", "2", "--encodings", "split-ladder",
                              "--solvers", "glucose4", "--workers", "1", "--json")
