@@ -27,7 +27,7 @@ from .experiment.report import report
 from .experiment.stats import compare, load_results
 from .experiment.runner import run_experiment
 from .experiment.spec import load_spec, select
-from .formats import (load_puzzle, load_solution, puzzle_to_yaml, save_puzzle, save_solution, solution_to_json,
+from .formats import (load_puzzle, load_solution, puzzle_to_yaml, quoted, save_puzzle, save_solution, solution_to_json,
                       write_atomic)
 from .generate import MAX_COLORS, Params, generate
 from .jobs import DEFAULT_ENCODING, STRATEGIES, Job, Result, run
@@ -67,11 +67,6 @@ def _many(n: int, thing: str) -> str:
     return f"{n} {thing}{'s' * (n != 1)}"
 
 
-def _echo(text: str) -> str:
-    """An argument as an error message shows it: quoted, at most 30 characters of it."""
-    return repr(text if len(text) <= 30 else text[:30] + "...")
-
-
 def _count(low: int = 1, high: int = 10**9):
     """argparse type of a number of things (workers, solutions, puzzles): an integer from ``low``
     to ``high``."""
@@ -81,7 +76,7 @@ def _count(low: int = 1, high: int = 10**9):
         except ValueError:
             n = None
         if n is None:
-            raise argparse.ArgumentTypeError(f"expected an integer, found {_echo(text)}")
+            raise argparse.ArgumentTypeError(f"expected an integer, found {quoted(text, 30)}")
         if n < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}, not {n}")
         if n > high:
@@ -96,11 +91,11 @@ def _seconds(text: str) -> float:
     try:
         t = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, found {_echo(text)}") from None
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, found {quoted(text, 30)}") from None
     if not 0 < t < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be positive and finite, not {_echo(text)[1:-1]}")
+        raise argparse.ArgumentTypeError(f"must be positive and finite, not {quoted(text, 30)[1:-1]}")
     if t > MAX_TIMEOUT:
-        raise argparse.ArgumentTypeError(f"must be at most {MAX_TIMEOUT:,} seconds, not {_echo(text)[1:-1]}")
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_TIMEOUT:,} seconds, not {quoted(text, 30)[1:-1]}")
     return t
 
 

@@ -27,7 +27,7 @@ from .encode import Encoded, Options, bases
 from .encode.presets import check_fits, encode_preset
 from .encode.shuffled import encode_shuffled
 from .errors import SatedgeError, cannot_write
-from .formats import atomic_output, check_input, load_puzzle, one_line, puzzle_to_yaml
+from .formats import atomic_output, check_input, load_puzzle, one_line, puzzle_to_yaml, quoted
 from .process import Limits, call
 from .version import __version__
 
@@ -149,10 +149,6 @@ def open_text(path: Path | str) -> IO[str]:
 MAX_TOKEN = 20  # characters of a token that an error message echoes
 
 
-def _shown(token: str) -> str:
-    return repr(token if len(token) <= MAX_TOKEN else token[:MAX_TOKEN] + "...")
-
-
 MAX_HEADER_LINE = 64 * 2**20  # the 'c p show' line of Eternity II's largest formula is 1 MB
 
 
@@ -176,7 +172,7 @@ def read_header(path: Path | str) -> dict:
                 elif line.startswith("p cnf"):
                     parts = line.split()
                     if len(parts) != 4 or not all(x.isdigit() and len(x) <= 12 for x in parts[2:]):
-                        raise SatedgeError(f"bad problem line {_shown(line.strip())}", path)
+                        raise SatedgeError(f"bad problem line {quoted(line.strip(), MAX_TOKEN)}", path)
                     if info is None:
                         raise SatedgeError("no satedge header: this file was not written by satedge encode", path)
                     info["p"] = (int(parts[2]), int(parts[3]))
@@ -204,7 +200,7 @@ def parse_model(lines: Iterable[str] | str, path: Path | str, nv: int) -> list[i
             if status == "UNSATISFIABLE":
                 return None
             if status != "SATISFIABLE":
-                raise SatedgeError(f"line {lineno}: solver status {_shown(status)}, no model", path)
+                raise SatedgeError(f"line {lineno}: solver status {quoted(status, MAX_TOKEN)}, no model", path)
             continue
         words = s[2:].split() if s.startswith("v ") else s.split()
         for w in words:
@@ -213,7 +209,7 @@ def parse_model(lines: Iterable[str] | str, path: Path | str, nv: int) -> list[i
             except ValueError:
                 lit = None
             if lit is None:
-                raise SatedgeError(f"line {lineno}: {_shown(w)} is not a literal", path) from None
+                raise SatedgeError(f"line {lineno}: {quoted(w, MAX_TOKEN)} is not a literal", path) from None
             if abs(lit) > nv:
                 raise SatedgeError(f"line {lineno}: literal {lit} out of range: the formula has {nv} variables", path)
             if lit:

@@ -67,6 +67,16 @@ def shown(value: Any, width: int = 40) -> str:
     return text if len(text) <= width else text[:width - 3] + "..."
 
 
+def quoted(text: str, width: int) -> str:
+    """Text an error message echoes (a token of a file, a command-line word): quoted, at most
+    ``width`` characters of it.
+
+    >>> quoted("12x", 30), quoted("1" * 40, 5)
+    ("'12x'", "'11111...'")
+    """
+    return repr(text if len(text) <= width else text[:width] + "...")
+
+
 # ---------------------------------------------------------------------------- writing helpers
 def _output_target(path: Path) -> Path | None:
     """Where to write ``path`` atomically: the file a symlink points to, or ``path`` itself;
