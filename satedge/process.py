@@ -1,7 +1,7 @@
 """The one limits layer: run a job in a child process under a time limit and a memory cap.
 
 Everything satedge runs goes through :func:`call`: a command's solving or encoding job, an
-experiment's run (on this machine or a Dask worker), with the backtracker's pool workers, CP-SAT
+experiment's run (on this machine or a Dask worker), with the worker processes of one job, CP-SAT
 and solver binaries inside it.  So a limit means the same wherever it is set:
 
 * **memory**: the job's whole process tree (the child and every process it started): the resident
@@ -12,7 +12,7 @@ and solver binaries inside it.  So a limit means the same wherever it is set:
 * one kill: SIGKILL to the child's process group and to every descendant found;
 * one classification: ``OK`` (the job's value), ``TIMEOUT``, ``MEMOUT`` or ``ERROR`` (the job's
   own error: bad input, an engine's failure, or the child's death), the same for every caller;
-* nothing survives a killed parent: the child, the pool workers (:func:`pool_worker`) and the
+* nothing survives a killed parent: the child, the worker processes (:func:`forked_map`) and the
   solver binaries (:func:`popen`) each have the kernel kill them when the process that started
   them ends, even by SIGKILL (Linux's parent-death signal);
 * each call keeps its temporary files in a folder ``satedge-PID-XXXXXXXX`` of its own, removed
@@ -136,19 +136,9 @@ def die_with_parent(parent: int) -> None:
 def default_kill_signals() -> None:
     """Give SIGTERM and SIGHUP back their default action, so that they end this process at once.
     A forked process inherits its parent's handlers (the CLI raises SystemExit on them), and a
-    Python handler waits for a solver's C code to return; a pool's ``terminate()`` would hang."""
+    Python handler waits for a solver's C code to return."""
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, signal.SIG_DFL)
-
-
-def pool_worker(parent: int) -> None:
-    """The initializer of a pool's forked workers (``parent``: the pool's process): Ctrl-C is the
-    parent's, which stops the pool; SIGTERM and SIGHUP end a worker at once; and a worker ends
-    with its parent, even when the parent is killed by SIGKILL (else it would wait forever on the
-    task queue's lock)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    default_kill_signals()
-    die_with_parent(parent)
 
 
 def forked_map(worker: Callable[[], Callable[[Any], Any]], tasks: list, workers: int,
@@ -215,8 +205,12 @@ _NONE = object()  # no task left
 
 
 def _forked_worker(conn, worker: Callable[[], Callable[[Any], Any]], parent: int) -> None:
-    """A process of :func:`forked_map`: Ctrl-C is the parent's; it ends with the parent."""
-    pool_worker(parent)
+    """A process of :func:`forked_map`: Ctrl-C is the parent's, which kills the workers; SIGTERM
+    and SIGHUP end it at once; and it ends with the parent, even when the parent is killed by
+    SIGKILL."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    default_kill_signals()
+    die_with_parent(parent)
     try:
         fn, broken = worker(), None
     except BaseException as e:  # noqa: BLE001 - the first task reports it
