@@ -179,11 +179,8 @@ def forked_map(worker: Callable[[], Callable[[Any], Any]], tasks: list, workers:
                 try:
                     ok, value = conn.recv()
                 except EOFError:
-                    proc = busy[conn]
-                    proc.join(1)
-                    code = proc.exitcode
-                    how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit status {code}"
-                    raise SatedgeError(f"a worker process ended without an answer ({how})")
+                    busy[conn].join(1)
+                    raise SatedgeError(f"a worker process ended without an answer ({_how_it_ended(busy[conn].exitcode)})")
                 if not ok:
                     raise value
                 task = next(pending, _NONE)
@@ -447,12 +444,15 @@ def _frames(buf: bytearray) -> Iterator[dict]:
         yield message
 
 
-def _died(code: int | None, last: str) -> str:
+def _how_it_ended(code: int | None) -> str:
+    """A dead process's exit code in words."""
     if code is None or code >= 0:
-        how = f"exit status {code}" if code is not None else "it ended without an answer"
-    else:
-        how = f"killed by signal {-code}" + (", perhaps by the kernel for lack of memory" if code == -9 else "")
-    return f"the solving process died ({how})" + (f": {last}" if last else "")
+        return f"exit status {code}" if code is not None else "it ended without an answer"
+    return f"killed by signal {-code}" + (", perhaps by the kernel for lack of memory" if code == -9 else "")
+
+
+def _died(code: int | None, last: str) -> str:
+    return f"the solving process died ({_how_it_ended(code)})" + (f": {last}" if last else "")
 
 
 def call(fn: Callable, args: tuple = (), limits: Limits = Limits(), *, fresh: bool = False,
