@@ -18,7 +18,7 @@ from functools import cache, partial
 from typing import Any, Iterator, NamedTuple
 
 from .extras import require
-from .process import forked_map
+from .proctree import forked_map
 
 
 # outcomes of advance()

@@ -27,12 +27,13 @@ from .experiment.report import report
 from .experiment.stats import compare, load_results
 from .experiment.runner import run_experiment
 from .experiment.spec import load_spec, select
-from .formats import (load_puzzle, load_solution, puzzle_to_yaml, quoted, save_puzzle, save_solution, solution_to_json,
-                      write_atomic)
+from .files import quoted, write_atomic
+from .formats import load_puzzle, load_solution, puzzle_to_yaml, save_puzzle, save_solution, solution_to_json
 from .generate import MAX_COLORS, Params, generate
 from .jobs import DEFAULT_ENCODING, STRATEGIES, Job, Result, run
 from .puzzle import MAX_CELLS
-from .process import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, Limits, default_memory_mb, scratch, sweep
+from .process import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, Limits, default_memory_mb
+from .proctree import scratch, sweep
 from .progress import progress_bar
 from .render import ascii_grid, save_picture, to_svg
 from .solvers import DEFAULT_SOLVER, check_solver, solver_binaries, solver_names

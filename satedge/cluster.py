@@ -16,7 +16,7 @@ from typing import Callable, Iterator
 
 from .errors import SatedgeError
 from .extras import require
-from .formats import one_line
+from .files import one_line
 from .process import Cancelled, Limits, Outcome, call
 
 

@@ -28,7 +28,7 @@ from .encode.presets import presets, resolve
 from .errors import EncodingError, Unsupported
 from .extras import require
 from .formats import puzzle_to_yaml, solution_to_json
-from .process import forked_map
+from .proctree import forked_map
 from .progress import progress_bar
 from .puzzle import Puzzle, Solution
 from .solvers import check_solver

@@ -26,7 +26,7 @@ from typing import Iterator
 from pysat.solvers import Solver
 
 from .encode import Encoded
-from .process import forked_map
+from .proctree import forked_map
 from .puzzle import Solution
 from .solvers import DEFAULT_SOLVER
 from .solving import Enumerator, Stats

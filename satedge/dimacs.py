@@ -27,7 +27,8 @@ from .encode import Encoded, Options, bases
 from .encode.presets import check_fits, encode_preset
 from .encode.shuffled import encode_shuffled
 from .errors import SatedgeError, cannot_write
-from .formats import atomic_output, check_input, load_puzzle, one_line, puzzle_to_yaml, quoted
+from .files import atomic_output, check_input, one_line, quoted
+from .formats import load_puzzle, puzzle_to_yaml
 from .process import Limits, call
 from .version import __version__
 

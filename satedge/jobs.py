@@ -35,7 +35,8 @@ from .dimacs import write_dimacs
 from .encode import Encoded
 from .encode.presets import Preset, encode_preset, resolve, size_preset, too_big
 from .errors import SatedgeError
-from .process import MAX_WORKERS, Limits, Outcome, call, forked_map
+from .process import MAX_WORKERS, Limits, Outcome, call
+from .proctree import forked_map
 from .puzzle import Puzzle, Solution
 from .shuffle import check_seed, shuffle
 from .solvers import DEFAULT_SOLVER, check_solver, command_words, solver_options

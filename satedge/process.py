@@ -12,26 +12,24 @@ and solver binaries inside it.  So a limit means the same wherever it is set:
 * one kill: SIGKILL to the child's process group and to every descendant found;
 * one classification: ``OK`` (the job's value), ``TIMEOUT``, ``MEMOUT`` or ``ERROR`` (the job's
   own error: bad input, an engine's failure, or the child's death), the same for every caller;
-* nothing survives a killed parent: the child, the worker processes (:func:`forked_map`) and the
-  solver binaries (:func:`popen`) each have the kernel kill them when the process that started
-  them ends, even by SIGKILL (Linux's parent-death signal);
+* nothing survives a killed parent: the child, the worker processes
+  (:func:`satedge.proctree.forked_map`) and the solver binaries (:func:`satedge.proctree.popen`)
+  each have the kernel kill them when the process that started them ends, even by SIGKILL
+  (Linux's parent-death signal);
 * each call keeps its temporary files in a folder ``satedge-PID-XXXXXXXX`` of its own, removed
-  when it ends; :func:`sweep` removes those of satedge processes that were killed first.
+  when it ends; :func:`satedge.proctree.sweep` removes those of satedge processes that were
+  killed first.
 
-This module is the bottom layer: it imports nothing of satedge but its errors (and psutil).
+It imports nothing of satedge but its errors and :mod:`satedge.proctree`.
 """
 
 from __future__ import annotations
 
-import ctypes
 import multiprocessing
-import multiprocessing.connection
 import os
 import pickle
 import resource
 import select
-import shutil
-import signal
 import struct
 import subprocess
 import sys
@@ -39,7 +37,6 @@ import tempfile
 import threading
 import time
 import traceback
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -47,12 +44,13 @@ from typing import Any, Callable, Iterator
 import psutil
 
 from .errors import OutOfMemory, SatedgeError
+from .proctree import (default_kill_signals, die_with_parent, how_it_ended, kill_tree, one_line_error, scratch, tree,
+                       tree_cpu_seconds, tree_memory_mb)
 
 STATUSES = ("OK", "TIMEOUT", "MEMOUT", "ERROR")
 MAX_TIMEOUT = 10_000_000  # seconds: 116 days
 MAX_MEMORY_MB = 10_000_000  # 10 TB
 MAX_WORKERS = 1024
-SCRATCH = "satedge-"  # the prefix of every scratch folder: satedge-PID-XXXXXXXX
 
 
 @dataclass(frozen=True)
@@ -82,7 +80,7 @@ class Outcome:
 
     * ``value``: what the job returned (``OK``);
     * ``error``: one line (``ERROR``); ``bad_input``: it was a :class:`SatedgeError`, raised again
-      by :meth:`value_or_raise`; ``trace``: the traceback of any other exception;
+      by :meth:`unwrap`; ``trace``: the traceback of any other exception;
     * ``notes``: what the job reported with its ``note`` callable before it ended (merged);
     * ``cpu_seconds``: user plus system time of the job's process tree; ``peak_mb``: the most
       memory the tree held when looked at (the measure of the cap).
@@ -121,212 +119,12 @@ class Cancelled(Exception):
     """The call was cancelled (its ``cancel`` event was set) and its processes were killed."""
 
 
-def die_with_parent(parent: int) -> None:
-    """Have the kernel kill this process when ``parent``, the process that started it, ends, even
-    by SIGKILL, which gives it no chance to clean up (Linux only; elsewhere nothing); if it has
-    ended already, exit now."""
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # 1: PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # it ended before the call: this process has a new parent
-        os._exit(1)
-
-
-def default_kill_signals() -> None:
-    """Give SIGTERM and SIGHUP back their default action, so that they end this process at once.
-    A forked process inherits its parent's handlers (the CLI raises SystemExit on them), and a
-    Python handler waits for a solver's C code to return."""
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, signal.SIG_DFL)
-
-
-def forked_map(worker: Callable[[], Callable[[Any], Any]], tasks: list, workers: int,
-               idle: Callable[[], None] | None = None) -> Iterator[Any]:
-    """``fn(task)`` for every task on ``workers`` forked processes, each result as it comes (in no
-    fixed order); each process runs ``worker()`` once to make its ``fn`` (a solver it keeps from
-    task to task, say) and takes the next task when it comes free.  Closing the iterator, or an
-    error in a task (raised here), kills every process at once.  ``idle`` is called every half
-    second of waiting (to show progress, say).
-
-    Each process talks to the parent through a pipe of its own and shares no lock with the others.
-    ``multiprocessing.Pool`` does not do that: its workers send results under one shared lock, and
-    ``terminate()`` hangs for good when it kills a worker holding it, as a portfolio race does
-    when two members finish together.  A process that dies without an answer is an error here,
-    where a pool would wait for it forever."""
-    parent, ctx = os.getpid(), multiprocessing.get_context("fork")
-    procs, conns = [], []
-    pending = iter(tasks)
-    try:
-        for _ in range(max(1, min(workers, len(tasks)))):
-            here, there = ctx.Pipe()
-            proc = ctx.Process(target=_forked_worker, args=(there, worker, parent), daemon=True)
-            proc.start()
-            there.close()  # this end is the worker's alone: its death is an EOF here
-            procs.append(proc)
-            conns.append(here)
-        busy: dict[Any, multiprocessing.Process] = {}
-        for conn, proc in zip(conns, procs):
-            task = next(pending, _NONE)
-            if task is not _NONE:
-                conn.send(task)
-                busy[conn] = proc
-        while busy:
-            ready = multiprocessing.connection.wait(list(busy), None if idle is None else 0.5)
-            if not ready and idle is not None:
-                idle()
-            for conn in ready:
-                try:
-                    ok, value = conn.recv()
-                except EOFError:
-                    busy[conn].join(1)
-                    raise SatedgeError(f"a worker process ended without an answer ({_how_it_ended(busy[conn].exitcode)})")
-                if not ok:
-                    raise value
-                task = next(pending, _NONE)
-                if task is _NONE:
-                    del busy[conn]
-                else:
-                    conn.send(task)
-                yield value
-    finally:
-        for proc in procs:
-            kill_tree(proc.pid)
-        for proc in procs:
-            proc.join()
-        for conn in conns:
-            conn.close()
-
-
-_NONE = object()  # no task left
-
-
-def _forked_worker(conn, worker: Callable[[], Callable[[Any], Any]], parent: int) -> None:
-    """A process of :func:`forked_map`: Ctrl-C is the parent's, which kills the workers; SIGTERM
-    and SIGHUP end it at once; and it ends with the parent, even when the parent is killed by
-    SIGKILL."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    default_kill_signals()
-    die_with_parent(parent)
-    try:
-        fn, broken = worker(), None
-    except BaseException as e:  # noqa: BLE001 - the first task reports it
-        fn, broken = None, e
-    while True:
-        try:
-            task = conn.recv()
-        except EOFError:
-            os._exit(0)
-        try:
-            if broken is not None:
-                raise broken
-            answer = (True, fn(task))
-        except BaseException as e:  # noqa: BLE001 - the parent raises it
-            answer = (False, e)
-        try:
-            conn.send(answer)
-        except Exception as e:  # noqa: BLE001 - an answer that does not pickle
-            conn.send((False, SatedgeError(f"a worker's answer could not be sent: {_one_line(e)}")))
-
-
-def popen(command: list[str], **kwargs) -> subprocess.Popen:
-    """Start a program (a solver binary) that the kernel kills when this process ends, even by
-    SIGKILL: a binary cannot arrange that for itself, so it is set between fork and exec."""
-    parent = os.getpid()
-    return subprocess.Popen(command, preexec_fn=lambda: die_with_parent(parent), **kwargs)
-
-
-def tree(pid: int) -> list[psutil.Process]:
-    """Process ``pid`` and every process it started, recursively, that is still there."""
-    try:
-        root = psutil.Process(pid)
-        return [root, *root.children(recursive=True)]
-    except psutil.Error:
-        return []
-
-
-def tree_memory_mb(procs: list[psutil.Process]) -> float:
-    """Memory a process tree holds (MB): a lone process's resident size; with several, the sum of
-    their proportional set sizes (Linux 4.14 and later; resident sizes elsewhere), so that a page
-    several of them share counts once in all.  Reading PSS walks the page tables: about a
-    millisecond per 100 MB."""
-    total = 0
-    for p in procs:
-        try:
-            if len(procs) == 1:
-                total += p.memory_info().rss
-            else:
-                info = p.memory_full_info()
-                total += getattr(info, "pss", info.rss)
-        except psutil.Error:  # it ended meanwhile
-            continue
-    return total / 2**20
-
-
-def tree_cpu_seconds(procs: list[psutil.Process]) -> float:
-    """User plus system time of a process tree, with the children each process has waited for."""
-    total = 0.0
-    for p in procs:
-        try:
-            t = p.cpu_times()
-        except psutil.Error:
-            continue
-        total += t.user + t.system + t.children_user + t.children_system
-    return total
-
-
-def kill_tree(pid: int) -> None:
-    """SIGKILL to process ``pid``'s process group and to every descendant of it found (one that
-    made a group of its own included)."""
-    found = tree(pid)
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    for p in found:
-        try:
-            p.kill()
-        except psutil.Error:
-            pass
-
-
 def default_memory_mb() -> int | None:
     """80% of the memory available now (the CLI's default cap), or ``None`` where psutil cannot tell."""
     try:
         return int(psutil.virtual_memory().available / 2**20 * 0.8)
     except (OSError, AttributeError, psutil.Error):
         return None
-
-
-# ---------------------------------------------------------------------------- scratch folders
-@contextmanager
-def scratch() -> Iterator[Path]:
-    """A temporary folder ``satedge-PID-XXXXXXXX`` of this process's, removed when the block ends."""
-    folder = Path(tempfile.mkdtemp(prefix=f"{SCRATCH}{os.getpid()}-"))
-    try:
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def sweep(where: str | None = None) -> list[str]:
-    """Remove the scratch folders in ``where`` (default: the temporary folder) of satedge processes
-    that have ended without removing them (killed by SIGKILL); the names removed."""
-    base = Path(where or tempfile.gettempdir())
-    removed = []
-    try:
-        entries = list(base.iterdir())
-    except OSError:
-        return removed
-    for d in entries:
-        pid = d.name[len(SCRATCH):].split("-", 1)[0]
-        if not (d.name.startswith(SCRATCH) and pid.isdigit() and d.is_dir() and not d.is_symlink()):
-            continue
-        if psutil.pid_exists(int(pid)):
-            continue
-        shutil.rmtree(d, ignore_errors=True)
-        removed.append(d.name)
-    return removed
 
 
 # ---------------------------------------------------------------------------- the child's side
@@ -360,18 +158,13 @@ def _serve(fd: int, fn: Callable, args: tuple, parent: int, folder: str, notes: 
     except MemoryError:
         message = {"kind": "memout"}
     except BaseException as e:  # noqa: BLE001 - every failure is the parent's to report
-        message = {"kind": "error", "error": _one_line(e), "trace": traceback.format_exc()}
+        message = {"kind": "error", "error": one_line_error(e), "trace": traceback.format_exc()}
     cpu, rss = _own_cpu()
     message.update(cpu=cpu - cpu0, maxrss_mb=rss if rss > rss0 else 0.0)  # the job's own peak only
     try:
         _send(fd, message)
     except Exception as e:  # noqa: BLE001 - a value that does not pickle
-        _send(fd, {"kind": "error", "error": _one_line(e), "trace": traceback.format_exc(), "cpu": cpu - cpu0})
-
-
-def _one_line(e: BaseException) -> str:
-    text = f"{e.__class__.__name__}: {e}" if str(e) else e.__class__.__name__
-    return " ".join(text.split())
+        _send(fd, {"kind": "error", "error": one_line_error(e), "trace": traceback.format_exc(), "cpu": cpu - cpu0})
 
 
 def fresh_main() -> None:
@@ -444,15 +237,8 @@ def _frames(buf: bytearray) -> Iterator[dict]:
         yield message
 
 
-def _how_it_ended(code: int | None) -> str:
-    """A dead process's exit code in words."""
-    if code is None or code >= 0:
-        return f"exit status {code}" if code is not None else "it ended without an answer"
-    return f"killed by signal {-code}" + (", perhaps by the kernel for lack of memory" if code == -9 else "")
-
-
 def _died(code: int | None, last: str) -> str:
-    return f"the solving process died ({_how_it_ended(code)})" + (f": {last}" if last else "")
+    return f"the solving process died ({how_it_ended(code)})" + (f": {last}" if last else "")
 
 
 def call(fn: Callable, args: tuple = (), limits: Limits = Limits(), *, fresh: bool = False,

@@ -7,7 +7,7 @@ from xml.sax.saxutils import escape
 
 from .errors import SatedgeError
 from .extras import require
-from .formats import atomic_output, write_atomic
+from .files import atomic_output, write_atomic
 from .puzzle import Puzzle, Solution
 
 ANSI = ("\033[31m", "\033[32m", "\033[33m", "\033[34m", "\033[35m", "\033[36m", "\033[91m", "\033[92m",

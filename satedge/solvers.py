@@ -5,7 +5,7 @@ A solver name is
 * a PySAT solver that works here (:func:`solver_names`), CaDiCaL's with options after a colon:
   its named configurations ``sat`` and ``unsat`` and ``seed=N`` (``cadical195:sat,seed=2``);
 * ``cmd:COMMAND``: a DIMACS solver binary, run on the formula written to a file (exit 10 SAT with
-  ``v`` lines, 20 UNSAT), killed with the process that started it (:func:`satedge.process.popen`).
+  ``v`` lines, 20 UNSAT), killed with the process that started it (:func:`satedge.proctree.popen`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pysat.solvers import Solver, SolverNames
 
 from .dimacs import parse_model, write_plain
 from .errors import SatedgeError
-from .process import popen, scratch
+from .proctree import popen, scratch
 
 DEFAULT_SOLVER = "cadical195"
 NON_INCREMENTAL = {"kissat404"}  # PySAT solvers that enumerate by solving again

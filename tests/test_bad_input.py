@@ -351,7 +351,7 @@ def test_the_memory_guard_counts_pages_forked_processes_share_once():
     not 600 (the sum of the three resident sizes, which the guard used to take)."""
     if not Path("/proc/self/smaps_rollup").exists():
         pytest.skip("reads /proc/PID/smaps_rollup")
-    from satedge.process import tree, tree_memory_mb
+    from satedge.proctree import tree, tree_memory_mb
 
     code = ("import os, time\nblock = bytearray(200 * 2**20)\nblock[::4096] = b'x' * len(block[::4096])\n"
             "for _ in range(2):\n    if os.fork() == 0:\n        break\ntime.sleep(60)\n")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import PUZZLES, alive, wait_until
-from satedge import process
+from satedge import proctree
 from satedge.errors import SatedgeError
 from satedge.experiment.runner import read_results, run_experiment
 from satedge.experiment.spec import load_spec
@@ -120,7 +120,7 @@ def _slow_solver(tmp_path) -> dict:
 
 
 def _descendants(pid: int) -> list[int]:
-    return [p.pid for p in process.tree(pid)[1:]]
+    return [p.pid for p in proctree.tree(pid)[1:]]
 
 
 def _kill_9_leaves_nothing(command: list[str], env: dict) -> None:
@@ -174,7 +174,7 @@ def test_sweep_removes_only_the_folders_of_ended_processes(tmp_path):
     for d in (gone, mine, other):
         d.mkdir()
     (gone / "formula.cnf").write_text("p cnf 1 1\n1 0\n")
-    assert process.sweep(str(tmp_path)) == [gone.name]
+    assert proctree.sweep(str(tmp_path)) == [gone.name]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([mine.name, other.name])
 
 
@@ -219,31 +219,31 @@ def test_forked_map_survives_a_race_it_stops():
     while it held the lock of the result queue)."""
     for _ in range(150):
         start = time.time() + 0.01
-        race = process.forked_map(_racer, [(start, 0), (start, 1)], 2)
+        race = proctree.forked_map(_racer, [(start, 0), (start, 1)], 2)
         assert next(race) in (0, 1)
         race.close()
     assert _descendants(os.getpid()) == []
 
 
 def test_forked_map_gives_every_answer_and_reports_failures():
-    assert sorted(process.forked_map(lambda: lambda x: x * x, list(range(20)), 3)) == [x * x for x in range(20)]
-    assert list(process.forked_map(lambda: lambda x: x, [], 2)) == []
+    assert sorted(proctree.forked_map(lambda: lambda x: x * x, list(range(20)), 3)) == [x * x for x in range(20)]
+    assert list(proctree.forked_map(lambda: lambda x: x, [], 2)) == []
 
     def crash():
         return lambda x: os._exit(7) if x == 3 else x
 
     with pytest.raises(SatedgeError, match=r"^a worker process ended without an answer \(exit status 7\)$"):
-        list(process.forked_map(crash, list(range(6)), 2))
+        list(proctree.forked_map(crash, list(range(6)), 2))
 
     def failing():
         return lambda x: _bad() if x == 2 else x
 
     with pytest.raises(SatedgeError, match="no tiles"):
-        list(process.forked_map(failing, list(range(4)), 2))
+        list(proctree.forked_map(failing, list(range(4)), 2))
 
     def broken():
         raise ValueError("no solver here")
 
     with pytest.raises(ValueError, match="no solver here"):
-        list(process.forked_map(broken, [1, 2], 2))
+        list(proctree.forked_map(broken, [1, 2], 2))
     assert _descendants(os.getpid()) == []

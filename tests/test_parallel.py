@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
 from conftest import PUZZLES, alive
-from satedge import backtrack, cubes, process, symmetry
+from satedge import backtrack, cubes, proctree, symmetry
 from satedge.encode.presets import encode_preset, resolve
 from satedge.experiment import load_results
 from satedge.experiment.runner import run_experiment
@@ -142,7 +142,7 @@ def test_a_timeout_covers_every_worker(tmp_path, strategy):
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     seen: set[int] = set()
     while proc.poll() is None:
-        seen.update(p.pid for p in process.tree(proc.pid)[1:])
+        seen.update(p.pid for p in proctree.tree(proc.pid)[1:])
         time.sleep(0.05)
     elapsed = time.monotonic() - t0
     out, err = proc.communicate()

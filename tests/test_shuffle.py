@@ -11,7 +11,7 @@ from satedge import backtrack
 from satedge.checker import validate
 from satedge.dimacs import read_header
 from satedge.encode import Options, bases, encode
-from satedge.encode.presets import encode_preset, presets, resolve
+from satedge.encode.presets import encode_preset, resolve
 from satedge.encode.shuffled import encode_shuffled
 from satedge.errors import Unsupported
 from satedge.experiment.runner import read_results, run_experiment

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import OutOfMemory, SatedgeError
-from ..formats import read_yaml
+from ..files import read_yaml
 from . import Options, Size, bases, sizes
 from ..shuffle import shuffle as shuffled_puzzle
 from .heule import FAMILIES

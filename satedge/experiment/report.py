@@ -18,7 +18,8 @@ from pathlib import Path
 
 from .. import backtrack
 from ..errors import SatedgeError
-from ..formats import atomic_output, load_puzzle, write_atomic
+from ..files import atomic_output, write_atomic
+from ..formats import load_puzzle
 from ..render import pyplot, save_picture
 from ..extras import available
 from . import stats

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from ..errors import SatedgeError
-from ..formats import write_atomic
+from ..files import write_atomic
 from ..process import Limits
 from ..progress import progress_bar
 from ..cluster import connect

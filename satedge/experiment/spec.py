@@ -38,7 +38,8 @@ from ..encode import Options
 from ..encode.presets import Preset, resolve
 from ..errors import SatedgeError
 from ..dimacs import puzzle_hash
-from ..formats import load_puzzle, read_yaml, shown
+from ..files import read_yaml, shown
+from ..formats import load_puzzle
 from ..generate import Params, generate
 from ..jobs import Job, parse_solver
 from ..process import MAX_MEMORY_MB, MAX_TIMEOUT, Limits
