@@ -13,16 +13,16 @@ import time
 from pathlib import Path
 
 from satedge.dimacs import write_dimacs
-from satedge.encode.presets import encode_preset, resolve
+from satedge.encode import Encoding
 from satedge.formats import load_puzzle
 
 
 def main() -> None:
     e2 = Path(__file__).resolve().parent.parent / "puzzles" / "eternity2" / "e2.yaml"
-    preset = resolve(sys.argv[1] if len(sys.argv) > 1 else "edgecolor-heule2008")
+    preset = Encoding.parse(sys.argv[1] if len(sys.argv) > 1 else "edgecolor-heule2008")
     puzzle = load_puzzle(e2)
     t0 = time.perf_counter()
-    encoded = encode_preset(puzzle, preset)
+    encoded = preset.encode(puzzle)
     t1 = time.perf_counter()
     with tempfile.TemporaryDirectory() as d:
         n = write_dimacs(encoded, Path(d) / "e2.cnf", preset.name, str(e2))

@@ -28,11 +28,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from satedge import cubes
-from satedge.encode.presets import encode_preset, resolve
+from satedge.encode import DEFAULT_ENCODING, Encoding
 from satedge.experiment.executors import environment
 from satedge.formats import save_puzzle
 from satedge.generate import Params, generate
-from satedge.jobs import DEFAULT_ENCODING
 
 ROOT = Path(__file__).resolve().parent.parent
 SATEDGE = [sys.executable, "-m", "satedge"]
@@ -71,7 +70,7 @@ def enumeration(puzzle: Path, rounds: int) -> list[dict]:
 
 
 def simulation(puzzle, n_cubes: int) -> dict:
-    encoded = encode_preset(puzzle, resolve(DEFAULT_ENCODING))
+    encoded = Encoding.parse(DEFAULT_ENCODING).encode(puzzle)
     split = cubes.split(encoded, n_cubes)
     done = cubes.solve_cubes(encoded, "cadical195", split.cubes)
     times = [c.seconds for c in done]

@@ -6,7 +6,8 @@ The data flows one way: file -> :class:`Puzzle` -> encoding -> CNF -> solver -> 
 
 from .checker import validate
 from .errors import SatedgeError
-from .formats import load_puzzle, load_solution, save_puzzle, save_solution
+from .formats import load_puzzle, save_puzzle
+from .solutions import load_solution, save_solution
 from .puzzle import Adjacency, Board, Clue, Puzzle, Solution
 from .symmetry import Counts
 from .version import __version__

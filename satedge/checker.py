@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .files import shown
 from .puzzle import SIDES, Puzzle, Solution
 
 
@@ -26,9 +27,9 @@ def validate(puzzle: Puzzle, solution: Solution) -> str | None:
         return f"the solution has {len(solution)} placements, the board has {puzzle.n} cells"
     for cell, (t, r) in enumerate(solution):
         if not (isinstance(t, int) and 0 <= t < len(puzzle.tiles)):
-            return f"cell {board.position(cell)} names tile {t!r}, but tiles are 0..{len(puzzle.tiles) - 1}"
+            return f"cell {board.position(cell)} names tile {shown(t)}, but tiles are 0..{len(puzzle.tiles) - 1}"
         if r not in range(4):
-            return f"cell {board.position(cell)} has rotation {r!r}, not 0..3"
+            return f"cell {board.position(cell)} has rotation {shown(r)}, not 0..3"
     used = Counter(t for t, _ in solution)
     for t, k in sorted(used.items()):
         if k > 1:
@@ -39,19 +40,19 @@ def validate(puzzle: Puzzle, solution: Solution) -> str | None:
         if got != (clue.tile, clue.rotation):
             return (f"clue at cell ({clue.row}, {clue.col}) wants tile {clue.tile} rotation {clue.rotation}, "
                     f"found tile {got[0]} rotation {got[1]}")
-    shown = [puzzle.oriented(t, r) for t, r in solution]
+    seen = [puzzle.oriented(t, r) for t, r in solution]
     if puzzle.frame is not None:
-        for cell, labels in enumerate(shown):
+        for cell, labels in enumerate(seen):
             for s in range(4):
                 outside = (cell, s) in board.outer
                 if outside and labels[s] != puzzle.frame:
                     return (f"cell {board.position(cell)} {SIDES[s]} is on the frame and must show "
-                            f"{puzzle.frame!r}, shows {labels[s]!r}")
+                            f"{shown(puzzle.frame)}, shows {shown(labels[s])}")
                 if not outside and labels[s] == puzzle.frame:
-                    return f"cell {board.position(cell)} {SIDES[s]} is inside the board but shows the frame label {puzzle.frame!r}"
+                    return f"cell {board.position(cell)} {SIDES[s]} is inside the board but shows the frame label {shown(puzzle.frame)}"
     for adj in board.adjacencies:
-        x, y = shown[adj.a][adj.side_a], shown[adj.b][adj.side_b]
+        x, y = seen[adj.a][adj.side_a], seen[adj.b][adj.side_b]
         if not puzzle.fits(x, y):
-            return (f"cell {board.position(adj.a)} {SIDES[adj.side_a]} shows {x!r} but cell "
-                    f"{board.position(adj.b)} {SIDES[adj.side_b]} shows {y!r}: they do not fit")
+            return (f"cell {board.position(adj.a)} {SIDES[adj.side_a]} shows {shown(x)} but cell "
+                    f"{board.position(adj.b)} {SIDES[adj.side_b]} shows {shown(y)}: they do not fit")
     return None

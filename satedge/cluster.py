@@ -20,12 +20,12 @@ from .files import one_line
 from .process import Cancelled, Limits, Outcome, call
 
 
-def connect(scheduler: str | None, option: str = "--executor dask"):
+def connect(scheduler: str | None):
     """A ``dask.distributed.Client`` of the scheduler at ``scheduler``; a one-line error when the
     extra is missing, no address is given or the scheduler does not answer within 10 s."""
     distributed = require("dask.distributed")
     if not scheduler:
-        raise SatedgeError(f"{option} needs --scheduler ADDRESS")
+        raise SatedgeError("a Dask cluster needs its scheduler's address, e.g. tcp://10.0.0.1:8786")
     try:
         return distributed.Client(scheduler, timeout="10s")
     except (OSError, ValueError, TypeError) as e:  # no answer, or not an address

@@ -23,59 +23,52 @@ from typing import Callable
 from pysat.formula import CNF
 
 from . import backtrack, cpsat, dimacs, solving, symmetry
-from .encode import CARDS, Encoded, Options, bases
-from .encode.presets import presets, resolve
-from .errors import EncodingError, Unsupported
+from .encode import CARDS, Encoded, Encoding, Options, bases, presets
+from .errors import EncodingError, SatedgeError, Unsupported
 from .extras import require
-from .formats import puzzle_to_yaml, solution_to_json
+from .formats import puzzle_to_yaml
+from .solutions import solution_to_json
 from .proctree import forked_map
 from .progress import progress_bar
 from .puzzle import Puzzle, Solution
-from .solvers import check_solver
+from .solvers import SolverConfig
 from .strategies import puzzles
 
 MAX_SOLUTIONS = 200  # larger solution sets are skipped: enumerating them through SAT is slow
 
 
-@dataclass(frozen=True)
-class Config:
-    """One configuration to check: an encoding (by name, or a callable) with options and a solver."""
+Config = tuple[Encoding | None, SolverConfig]  # an encoding and a solver; None and cpsat: CP-SAT's own model
 
-    name: str
-    solver: str
-    options: Options = Options()
-    base: str | None = None
-    encoding: Callable[[Puzzle, Options], Encoded] | None = field(default=None, compare=False)
 
-    def encode(self, puzzle: Puzzle) -> Encoded:
-        fn = self.encoding or bases()[self.base]
-        return fn(puzzle, self.options)
-
-    def describe(self) -> str:
-        o = self.options
-        return (f"{self.name} (card {o.card}, symmetry {o.symmetry}, redundant {str(o.redundant).lower()}) "
-                f"with {self.solver}")
+def describe(config: Config) -> str:
+    """A configuration in words: ``NAME (card C, symmetry S, redundant R) with SOLVER``."""
+    encoding, solver = config
+    if encoding is None:
+        return f"{solver} (its own model)"
+    o = encoding.options
+    return f"{encoding.name} (card {o.card}, symmetry {o.symmetry}, redundant {str(o.redundant).lower()}) with {solver}"
 
 
 def default_configs(encodings: list[str] | None = None, solvers: list[str] | None = None) -> list[Config]:
     """Without ``encodings``: every preset with each solver (default cadical195 and minisat22),
     each base encoding with every exactly-one encoding (every other one with redundant clauses),
     and each base with symmetry breaking (cadical195).  With ``encodings`` (preset or base names): each with
-    each solver."""
-    solvers = solvers or ["cadical195", "minisat22"]  # "cpsat" among them: the CP-SAT baseline too
-    for s in solvers:
-        if s != "cpsat":
-            check_solver(s)
-    out = [Config("cpsat", "cpsat")] if "cpsat" in solvers else []
-    solvers = [s for s in solvers if s != "cpsat"]
+    each solver.  ``cpsat`` among the solvers: the CP-SAT baseline too."""
+    configs = [SolverConfig.parse(s) for s in solvers or ["cadical195", "minisat22"]]
+    for c in configs:
+        if c.engine not in ("sat", "cpsat") or c.workers > 1:
+            raise SatedgeError(f"the cross-check runs PySAT solvers and cpsat on one process, not {c}")
+    out: list[Config] = [(None, c) for c in configs if c.engine == "cpsat"]
+    sat = [c for c in configs if c.engine == "sat"]
     if encodings:
-        return out + [Config(p.name, s, p.options, p.base) for e in encodings for p in [resolve(e)] for s in solvers]
-    if not solvers:
+        return out + [(Encoding.parse(e), s) for e in encodings for s in sat]
+    if not sat:
         return out
-    out += [Config(p.name, s, p.options, p.base) for p in presets().values() for s in solvers]
+    out += [(p, s) for p in presets().values() for s in sat]
     for b in bases():
-        out += [Config(b, solvers[0], Options(card=c, redundant=bool(i % 2)), b) for i, c in enumerate(CARDS)]
-        out.append(Config(b, solvers[0], Options(symmetry="rotation"), b))
+        plain = Encoding(b)
+        out += [(plain.with_options(card=c, redundant=bool(i % 2)), sat[0]) for i, c in enumerate(CARDS)]
+        out.append((plain.with_options(symmetry="rotation"), sat[0]))
     return out
 
 
@@ -88,7 +81,7 @@ class Mismatch:
     extra: list[Solution] = field(default_factory=list)
 
     def describe(self) -> str:
-        lines = [f"configuration: {self.config.describe()}", f"problem: {self.problem}", "puzzle:",
+        lines = [f"configuration: {describe(self.config)}", f"problem: {self.problem}", "puzzle:",
                  puzzle_to_yaml(self.puzzle.with_(planted=None)).rstrip()]
         for title, sols in (("missing (backtracker has them, the encoding not)", self.missing),
                             ("extra (the encoding gives them, the backtracker not)", self.extra)):
@@ -105,6 +98,8 @@ def check_puzzle(puzzle: Puzzle, configs: list[Config], expected: set[Solution] 
     counts = symmetry.count(puzzle, expected)
     checks = 0
     for config in configs:
+        encoding, solver = config
+
         def fail(problem: str, got: list[Solution] | None = None) -> tuple[int, Mismatch]:
             got_set = set(got or [])
             return checks, Mismatch(config, puzzle, problem,
@@ -112,14 +107,14 @@ def check_puzzle(puzzle: Puzzle, configs: list[Config], expected: set[Solution] 
                                     extra=sorted(got_set - expected, key=repr) if got is not None else [])
 
         try:
-            if config.solver == "cpsat":
+            if encoding is None:
                 got = list(cpsat.solutions(puzzle))
                 if len(got) != len(set(got)) or set(got) != expected:
                     return fail(f"{len(got)} solutions, the backtracker has {len(expected)}", got)
                 checks += 1
                 continue
             try:
-                encoded = config.encode(puzzle)
+                encoded = encoding.encode(puzzle)
             except Unsupported:  # an encoding for framed boards only, on a puzzle without a frame
                 continue
             checks += 1
@@ -127,7 +122,7 @@ def check_puzzle(puzzle: Puzzle, configs: list[Config], expected: set[Solution] 
             if back != encoded.cnf.clauses:
                 return fail("the DIMACS text does not read back into the same clauses")
             checks += 1
-            with solving.Enumerator(encoded, config.solver) as enum:
+            with solving.Enumerator(encoded, solver) as enum:
                 got = list(enum.solutions())
                 if len(got) != len(set(got)):
                     return fail(f"{len(got) - len(set(got))} solutions found twice", got)
@@ -227,6 +222,6 @@ def check_encoding(encoding: Callable[[Puzzle, Options], Encoded], examples: int
                    solvers: tuple[str, ...] = ("cadical195",), options: Options = Options(), max_cells: int = 6,
                    name: str | None = None) -> Report:
     """Cross-check your own encoding callable against the backtracker, in one call."""
-    label = name or getattr(encoding, "__name__", "custom")
-    configs = [Config(label, s, options, encoding=encoding) for s in solvers]
+    mine = Encoding(name or getattr(encoding, "__name__", "custom"), options, build=encoding)
+    configs: list[Config] = [(mine, SolverConfig.parse(s)) for s in solvers]
     return run(configs, examples=examples, seed=seed, max_cells=max_cells)

@@ -28,7 +28,7 @@ from pysat.solvers import Solver
 from .encode import Encoded
 from .proctree import forked_map
 from .puzzle import Solution
-from .solvers import DEFAULT_SOLVER
+from .solvers import SolverConfig
 from .solving import Enumerator, Stats
 
 CUBES_PER_WORKER = 16  # many more cubes than workers: the hard ones are not known in advance
@@ -67,8 +67,8 @@ def split(encoded: Encoded, target: int) -> Split:
     tree ends first), covering every model.
 
     >>> from satedge.puzzle import Puzzle
-    >>> from satedge.encode.presets import encode_preset, resolve
-    >>> e = encode_preset(Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0), resolve("direct-pairwise"))
+    >>> from satedge.encode import encode
+    >>> e = encode(Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0), "direct-pairwise")
     >>> s = split(e, 2)
     >>> len(s.cubes), sorted(len(solve_cubes(e, "cadical195", [c])[0].solutions) for c in s.cubes)
     (2, [1, 1])
@@ -133,7 +133,7 @@ def _solve_one(e: Enumerator, index: int, cube: tuple[int, ...], limit: int | No
     return Cube(index, kept, seconds, e.stats.calls - calls, e.stats.models - models, n, spent)
 
 
-def solve_cubes(encoded: Encoded, solver: str, cubes: list[tuple[int, ...]], limit: int | None = None,
+def solve_cubes(encoded: Encoded, solver: SolverConfig | str | None, cubes: list[tuple[int, ...]], limit: int | None = None,
                 indices: list[int] | None = None) -> list[Cube]:
     """Every cube's solutions (at most ``limit`` each) with one solver, cube after cube;
     ``indices``: the cubes' indices (default 0, 1, ...).  Stops after the first cube with a
@@ -147,7 +147,7 @@ def solve_cubes(encoded: Encoded, solver: str, cubes: list[tuple[int, ...]], lim
     return out
 
 
-def conquer(encoded: Encoded, cubes: list[tuple[int, ...]], workers: int, solver: str = DEFAULT_SOLVER,
+def conquer(encoded: Encoded, cubes: list[tuple[int, ...]], workers: int, solver: SolverConfig | str | None = None,
             limit: int | None = None, keep: bool = True) -> Iterator[Cube]:
     """Solve ``cubes`` on ``workers`` forked processes, streaming each cube's outcome as it ends
     (at most ``limit`` solutions per cube; ``keep=False``: their number only, which spares

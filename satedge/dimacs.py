@@ -10,6 +10,7 @@ formatted, never as one big string.
 
 from __future__ import annotations
 
+import csv
 import gzip
 import hashlib
 import io
@@ -17,17 +18,16 @@ import json
 import lzma
 import os
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Iterable, Iterator
 
 from pysat.formula import CNF
 
 from .checker import validate
-from .encode import Encoded, Options, bases
-from .encode.presets import check_fits, encode_preset
-from .encode.shuffled import encode_shuffled
-from .errors import SatedgeError, cannot_write
-from .files import atomic_output, check_input, one_line, quoted
+from .encode import Encoded, Encoding, Options, presets
+from .errors import OutOfMemory, SatedgeError, Unsupported, cannot_write
+from .files import atomic_output, check_input, one_line, open_input, quoted, write_atomic
 from .formats import load_puzzle, puzzle_to_yaml
 from .process import Limits, call
 from .version import __version__
@@ -40,12 +40,12 @@ def puzzle_hash(puzzle) -> str:
     return hashlib.sha256(puzzle_to_yaml(puzzle.with_(planted=None)).encode()).hexdigest()
 
 
-def header_lines(encoded: Encoded, preset_name: str | None = None, puzzle_path: str | None = None) -> list[str]:
+def header_lines(encoded: Encoded, encoding_name: str | None = None, puzzle_path: str | None = None) -> list[str]:
     p = encoded.puzzle
     info = {
         "satedge": __version__,
         "puzzle": {"name": p.name, "path": puzzle_path, "sha256": puzzle_hash(p)},
-        "encoding": {"name": preset_name or encoded.base, "base": encoded.base, **encoded.options.as_dict()},
+        "encoding": {"name": encoding_name or encoded.base, "base": encoded.base, **encoded.options.as_dict()},
         "variables": encoded.nv,
         "clauses": len(encoded.cnf.clauses),
         "decision": len(encoded.decision),
@@ -79,46 +79,47 @@ def _open_write(path: Path) -> IO[str]:
     return open(path, "w", encoding="utf-8")
 
 
-def write_dimacs(encoded: Encoded, out: Path | str | IO[str], preset_name: str | None = None,
+def write_dimacs(encoded: Encoded, out: Path | str | IO[str], encoding_name: str | None = None,
                  puzzle_path: str | None = None) -> int:
     """Write the formula; ``out`` is a path (``.gz``/``.xz`` compress; written through a temporary
     file and renamed, so a failure leaves nothing behind) or an open text stream.  Returns bytes
     written (uncompressed)."""
     if not isinstance(out, (str, os.PathLike)):
-        return _write(encoded, out, preset_name, puzzle_path)
+        return _write(encoded, out, encoding_name, puzzle_path)
     with atomic_output(out) as tmp, _open_write(tmp) as fh:
-        return _write(encoded, fh, preset_name, puzzle_path)
+        return _write(encoded, fh, encoding_name, puzzle_path)
 
 
-def export(puzzle, preset, out: Path | str, puzzle_path: str | None = None,
+def export(puzzle, encoding: Encoding | str, out: Path | str, puzzle_path: str | None = None,
            memory_mb: float | None = None, shuffle: int | None = None) -> tuple[int, int, int]:
-    """Encode ``puzzle`` with ``preset`` (:class:`satedge.encode.presets.Preset`) and write the
+    """Encode ``puzzle`` with ``encoding`` (an :class:`satedge.encode.Encoding` or a string it reads) and write the
     formula to ``out`` (as :func:`write_dimacs`); returns variables, clauses and bytes written
     (uncompressed).  With ``memory_mb``, encoding and writing run in a child process that is
     killed once it holds more than that (:mod:`satedge.process`): :class:`satedge.errors.OutOfMemory`,
     nothing written.  ``shuffle``: the formula of the puzzle under that shuffle seed, recorded in
     the header."""
-    check_fits(puzzle, preset, memory_mb, shuffle)  # before anything is built
+    encoding = Encoding.of(encoding)
+    encoding.check_fits(puzzle, memory_mb, shuffle)  # before anything is built
     with atomic_output(out) as tmp:
         if memory_mb is None:
-            return _encode_and_write(puzzle, preset, tmp, out, puzzle_path, shuffle)
-        outcome = call(_encode_and_write, (puzzle, preset, tmp, out, puzzle_path, shuffle), Limits(memory_mb=memory_mb))
-        return outcome.unwrap(f"encoding {preset.name}")
+            return _encode_and_write(puzzle, encoding, tmp, out, puzzle_path, shuffle)
+        outcome = call(_encode_and_write, (puzzle, encoding, tmp, out, puzzle_path, shuffle), Limits(memory_mb=memory_mb))
+        return outcome.unwrap(f"encoding {encoding.name}")
 
 
-def _encode_and_write(puzzle, preset, tmp: Path, out, puzzle_path, shuffle=None) -> tuple[int, int, int]:
-    encoded = encode_preset(puzzle, preset, shuffle)
+def _encode_and_write(puzzle, encoding: Encoding, tmp: Path, out, puzzle_path, shuffle=None) -> tuple[int, int, int]:
+    encoded = encoding.encode(puzzle, shuffle)
     try:
         with _open_write(tmp) as fh:
-            n = _write(encoded, fh, preset.name, puzzle_path)
+            n = _write(encoded, fh, encoding.name, puzzle_path)
     except OSError as e:
         raise cannot_write(e, out) from None
     return encoded.nv, len(encoded.cnf.clauses), n
 
 
-def _write(encoded: Encoded, fh: IO[str], preset_name, puzzle_path) -> int:
+def _write(encoded: Encoded, fh: IO[str], encoding_name, puzzle_path) -> int:
     clauses = encoded.cnf.clauses
-    head = "\n".join(header_lines(encoded, preset_name, puzzle_path)) + f"\np cnf {encoded.nv} {len(clauses)}\n"
+    head = "\n".join(header_lines(encoded, encoding_name, puzzle_path)) + f"\np cnf {encoded.nv} {len(clauses)}\n"
     fh.write(head)
     total = len(head)
     for i in range(0, len(clauses), CHUNK):
@@ -128,9 +129,9 @@ def _write(encoded: Encoded, fh: IO[str], preset_name, puzzle_path) -> int:
     return total
 
 
-def to_text(encoded: Encoded, preset_name: str | None = None, puzzle_path: str | None = None) -> str:
+def to_text(encoded: Encoded, encoding_name: str | None = None, puzzle_path: str | None = None) -> str:
     buf = io.StringIO()
-    _write(encoded, buf, preset_name, puzzle_path)
+    _write(encoded, buf, encoding_name, puzzle_path)
     return buf.getvalue()
 
 
@@ -148,6 +149,7 @@ def open_text(path: Path | str) -> IO[str]:
 
 
 MAX_TOKEN = 20  # characters of a token that an error message echoes
+MINISAT_STATUS = ("SAT", "UNSAT", "INDET")  # the first line of MiniSat's result file
 
 
 MAX_HEADER_LINE = 64 * 2**20  # the 'c p show' line of Eternity II's largest formula is 1 MB
@@ -187,20 +189,21 @@ def read_header(path: Path | str) -> dict:
 
 
 def parse_model(lines: Iterable[str] | str, path: Path | str, nv: int) -> list[int] | None:
-    """Literals from a solver's output (``s``/``v`` lines or bare literals), read line by line;
-    ``None`` for UNSAT.  More literals than the formula has variables, a literal out of range or
-    a token that is no literal is an error that echoes at most the token's first characters."""
+    """Literals from a solver's answer, read line by line: SAT-competition output (``s`` and ``v``
+    lines, ``c`` comments), MiniSat's result file (``SAT``, ``UNSAT`` or ``INDET``, then the
+    literals) or a bare list of literals; ``None`` for UNSAT.  More literals than the formula has
+    variables, a literal out of range or a token that is no literal is an error that echoes at
+    most the token's first characters."""
     lits: list[int] = []
-    status = None
     for lineno, line in enumerate(lines.splitlines() if isinstance(lines, str) else lines, 1):
         s = line.strip()
         if not s or s.startswith("c"):
             continue
-        if s.startswith("s "):
-            status = s[2:].strip()
-            if status == "UNSATISFIABLE":
+        status = s[2:].strip() if s.startswith("s ") else s if s in MINISAT_STATUS else None
+        if status is not None:
+            if status in ("UNSATISFIABLE", "UNSAT"):
                 return None
-            if status != "SATISFIABLE":
+            if status not in ("SATISFIABLE", "SAT"):
                 raise SatedgeError(f"line {lineno}: solver status {quoted(status, MAX_TOKEN)}, no model", path)
             continue
         words = s[2:].split() if s.startswith("v ") else s.split()
@@ -218,7 +221,8 @@ def parse_model(lines: Iterable[str] | str, path: Path | str, nv: int) -> list[i
                 if len(lits) > nv:
                     raise SatedgeError(f"line {lineno}: more literals than the formula's {nv} variables", path)
     if not lits:
-        raise SatedgeError("no model: expected 's SATISFIABLE' and 'v ... 0' lines or a list of literals", path)
+        raise SatedgeError("no model: expected 's SATISFIABLE' and 'v ... 0' lines, MiniSat's 'SAT' and literals, or "
+                           "a list of literals", path)
     return lits
 
 
@@ -226,14 +230,7 @@ def _model_lines(path, nv: int) -> Iterator[str]:
     """The lines of a model file (``-``: stdin), streamed; a file that is not a regular one, or
     larger than a model of ``nv`` variables can be with generous comments, is refused first."""
     limit = 2**20 + 24 * nv  # a literal takes at most 8 characters and a space; the rest for comments
-    if str(path) == "-":
-        fh = sys.stdin
-    else:
-        check_input(path, limit)
-        try:
-            fh = open(path, encoding="utf-8")
-        except OSError as e:
-            raise SatedgeError(f"cannot read: {e.strerror or e}", path) from None
+    fh = sys.stdin if str(path) == "-" else io.TextIOWrapper(open_input(path, limit), encoding="utf-8")
     read = 0
     try:
         while line := fh.readline(limit + 1):
@@ -274,10 +271,8 @@ def decode_file(cnf_path, model_path, puzzle_path=None):
     try:
         options = Options(card=enc["card"], symmetry=enc["symmetry"], redundant=enc["redundant"],
                           families=tuple(enc.get("families", ())))
-        seed = info.get("shuffle")
-        base = bases()[enc["base"]]
-        encoded = base(puzzle, options) if seed is None else encode_shuffled(base, puzzle, options, seed)
-    except (KeyError, TypeError):
+        encoded = Encoding(enc["base"], options).encode(puzzle, info.get("shuffle"))
+    except (KeyError, TypeError, SatedgeError):
         raise SatedgeError("the header's encoding is not one satedge knows", cnf_path) from None
     if (encoded.nv, len(encoded.cnf.clauses)) != info["p"]:
         raise SatedgeError(f"the formula has {info['p'][0]} variables and {info['p'][1]} clauses, "
@@ -303,3 +298,61 @@ def decode_file(cnf_path, model_path, puzzle_path=None):
                                "is it a model of another formula?", model_path)
     solution = encoded.decode(model)
     return puzzle, solution, validate(puzzle, solution)
+
+
+@dataclass
+class Batch:
+    """What :func:`export_all` did: the files written (with ``manifest.csv``), the formulas left
+    out because their preset does not cover the puzzle, and those beyond the memory cap."""
+
+    written: int = 0
+    uncovered: list[str] = field(default_factory=list)
+    too_big: list[str] = field(default_factory=list)
+
+    def describe(self, out: Path) -> str:
+        text = f"{self.written} formulas and manifest.csv written to {out}/"
+        if self.uncovered:
+            names = sorted(set(self.uncovered))
+            text += f"; {len(self.uncovered)} left out, of presets that do not cover the puzzle: {', '.join(names)}"
+        return text
+
+
+def export_all(files: list[str], out: Path | str, compress: str = "", memory_mb: float | None = None,
+               shuffle: int | None = None, tick=lambda: None) -> Batch:
+    """Every puzzle file of ``files`` with every preset into the folder ``out``
+    (``STEM.PRESET.cnf`` plus ``compress``: ``.gz`` or ``.xz``), and ``out/manifest.csv`` listing
+    them.  Every puzzle is read before anything is written; two files of one stem would write the
+    same files and are refused first.  A formula beyond ``memory_mb`` or of a preset that does not
+    cover its puzzle is left out and named in the result.  ``tick`` is called after each formula."""
+    if compress not in ("", ".gz", ".xz"):
+        raise SatedgeError(f"compress is '', .gz or .xz, not {quoted(compress, 10)}")
+    stems: dict[str, str] = {}
+    for path in files:  # each output's name comes from its puzzle file's: they must differ
+        other = stems.setdefault(Path(path).stem, path)
+        if other != path:
+            raise SatedgeError(f"{other} and {path} would write the same files ({Path(path).stem}.PRESET.cnf): "
+                               "give puzzle files of different names")
+    puzzles = [(path, load_puzzle(path)) for path in files]
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise SatedgeError("the output of every preset must be a folder", out)
+    out.mkdir(parents=True, exist_ok=True)
+    batch, manifest = Batch(), io.StringIO()
+    rows = csv.writer(manifest, lineterminator="\n")
+    rows.writerow(["file", "puzzle", "encoding", "variables", "clauses", "bytes"])
+    for path, puzzle in puzzles:
+        for p in presets().values():
+            f = out / f"{Path(path).stem}.{p.name}.cnf{compress}"
+            tick()
+            try:
+                nv, nc, n = export(puzzle, p, f, str(path), memory_mb, shuffle)
+            except OutOfMemory:  # go on with the others, say so at the end
+                batch.too_big.append(f"{path} with {p.name}")
+                continue
+            except Unsupported:  # a preset for framed boards only: not a formula of this puzzle
+                batch.uncovered.append(p.name)
+                continue
+            rows.writerow([f.name, path, p.name, nv, nc, f.stat().st_size if compress else n])
+            batch.written += 1
+    write_atomic(out / "manifest.csv", manifest.getvalue())
+    return batch

@@ -10,15 +10,18 @@ echoes what it quotes through :func:`shown` or :func:`quoted`, cut short.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import reprlib
 import secrets
 import stat
 import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import IO, Any, Iterator
 
+import psutil
 import yaml
 
 from .errors import SatedgeError, cannot_write
@@ -26,6 +29,9 @@ from .errors import SatedgeError, cannot_write
 MAX_INPUT_BYTES = 64 * 2**20  # puzzles, specs, presets, solutions: Eternity II's YAML is 10 kB
 MAX_YAML_NODES = 1_000_000  # values, aliases expanded: Eternity II's YAML has 1,300
 MAX_YAML_DEPTH = 64
+MAX_LINE = 300  # characters of an error line, echoes included
+# the temporary file an output is written to, beside it: .NAME.satedge-PID-TOKEN.tmpSUFFIX
+TEMPORARY = re.compile(r"\..+\.satedge-(\d+)-[0-9a-f]{8}\.tmp.*")
 
 
 # ---------------------------------------------------------------------------- text helpers
@@ -70,7 +76,40 @@ def quoted(text: str, width: int) -> str:
     return repr(text if len(text) <= width else text[:width] + "...")
 
 
-# ---------------------------------------------------------------------------- writing helpers
+def cut(message: str, width: int = MAX_LINE) -> str:
+    """An error message of at most ``width`` characters, on one line: what it quotes is cut in
+    the middle, so that its start (the file, the problem) and its end stay.
+
+    >>> cut("a" * 20 + "b" * 20, 15)
+    'aaaaaa ... bbbb'
+    """
+    text = one_line(message)
+    if len(text) <= width:
+        return text
+    head = (width - 5) * 2 // 3
+    return text[:head] + " ... " + text[len(text) - (width - 5 - head):]
+
+
+def problems(found: list[str], width: int = 220) -> str:
+    """Several problems in one line of at most ``width`` characters (room is left for the file's
+    name in an error line of about :data:`MAX_LINE`): as many as fit, then how many more there are.
+
+    >>> problems(["no tiles", "rows must be a positive integer", "x" * 400], 60)
+    'no tiles; rows must be a positive integer; and 1 more'
+    """
+    out, n = [], 0
+    for p in found:
+        rest = len(found) - n - 1
+        more = f"; and {rest} more" if rest else ""
+        if len("; ".join(out + [p]) + more) > width and out:
+            break
+        out.append(cut(p, width))
+        n += 1
+    left = len(found) - n
+    return "; ".join(out) + (f"; and {left} more" if left else "")
+
+
+# ---------------------------------------------------------------------------- writing
 def _output_target(path: Path) -> Path | None:
     """Where to write ``path`` atomically: the file a symlink points to, or ``path`` itself;
     ``None`` for a character device or a FIFO (``/dev/null``, ``/dev/stdout``), written through."""
@@ -88,6 +127,31 @@ def _output_target(path: Path) -> Path | None:
     raise SatedgeError(f"cannot write: it is {what}", path)
 
 
+def _temporary(target: Path) -> Path:
+    """A fresh temporary path beside ``target`` (same suffix, so that a compressing writer knows
+    it), named so that :func:`sweep_temporaries` knows whose it is."""
+    return target.with_name(f".{target.name}.satedge-{os.getpid()}-{secrets.token_hex(4)}.tmp{target.suffix}")
+
+
+def sweep_temporaries(folder: str | Path) -> list[str]:
+    """Remove the temporary files in ``folder`` that satedge processes which have ended (killed
+    by SIGKILL while writing) left beside their outputs; the names removed."""
+    removed = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        m = TEMPORARY.fullmatch(entry.name)
+        if m and not psutil.pid_exists(int(m.group(1))) and entry.is_file(follow_symlinks=False):
+            try:
+                os.unlink(entry.path)
+                removed.append(entry.name)
+            except OSError:
+                continue
+    return removed
+
+
 @contextmanager
 def atomic_output(path: str | os.PathLike) -> Iterator[Path]:
     """A path to write ``path``'s content to.  For a regular file (or none yet): a fresh temporary
@@ -95,59 +159,171 @@ def atomic_output(path: str | os.PathLike) -> Iterator[Path]:
     symlink is written through to the file it points to, never replaced by a file.  For a
     character device or a FIFO: the path itself, written through.  A write the file system
     refuses (a missing folder, a full disk or ``/dev/full``) becomes a one-line error naming
-    ``path``.  The file gets the usual permissions."""
-    path = Path(path)
-    target = _output_target(path)
-    if target is None:
-        try:
-            yield path
-        except OSError as e:
-            raise cannot_write(e, path) from None
-        return
-    tmp = target.with_name(f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp{target.suffix}")
-    try:
+    ``path``.  The file gets the usual permissions.  Temporary files of satedge processes that
+    were killed while writing beside it are removed first."""
+    with atomic_outputs([path]) as (tmp,):
         yield tmp
-        os.replace(tmp, target)
-    except OSError as e:
-        raise cannot_write(e, path) from None
+
+
+@contextmanager
+def atomic_outputs(paths: list) -> Iterator[list[Path]]:
+    """:func:`atomic_output` for a group of files written together (a ``.puz`` and its ``.clue``):
+    each is written to a temporary path, and only when every one of them is written are they all
+    renamed into place; if one fails, none is (a path whose temporary file the block leaves
+    unwritten is removed, as a stale ``.clue`` is)."""
+    paths = [Path(p) for p in paths]
+    targets = [_output_target(p) for p in paths]
+    for target in {t.parent for t in targets if t is not None}:
+        sweep_temporaries(target)
+    tmps = [p if t is None else _temporary(t) for p, t in zip(paths, targets)]
+    done = False
+    try:
+        try:
+            yield tmps
+        except OSError as e:
+            raise cannot_write(e, paths[0]) from None
+        for path, target, tmp in zip(paths, targets, tmps):
+            if target is None:
+                continue
+            try:
+                if tmp.exists():
+                    os.replace(tmp, target)
+                elif target.is_file():
+                    target.unlink()
+            except OSError as e:
+                raise cannot_write(e, path) from None
+        done = True
     finally:
-        tmp.unlink(missing_ok=True)
+        if not done:
+            for target, tmp in zip(targets, tmps):
+                if target is not None:
+                    tmp.unlink(missing_ok=True)
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
     """Write ``data`` to ``path`` through :func:`atomic_output`."""
     with atomic_output(path) as tmp:
+        _write(tmp, data, path)
+
+
+def _write(tmp: Path, data: str | bytes, path) -> None:
+    try:
         if isinstance(data, bytes):
             tmp.write_bytes(data)
         else:
             tmp.write_text(data, encoding="utf-8")
+    except OSError as e:
+        raise cannot_write(e, path) from None
+
+
+def write_group(files: dict) -> None:
+    """Write several files together, all or none (:func:`atomic_outputs`): ``{path: text or
+    bytes}``, ``None`` for a file that must not be there afterwards."""
+    paths = list(files)
+    with atomic_outputs(paths) as tmps:
+        for path, tmp in zip(paths, tmps):
+            if files[path] is not None:
+                _write(tmp, files[path], path)
+
+
+def not_inputs(outputs: list, inputs: list) -> None:
+    """Refuse an output that is one of the command's inputs (the same file, by any path or link),
+    before anything is read or written."""
+    for out in outputs:
+        if out is None or str(out) == "-":
+            continue
+        for given in inputs:
+            if given is None or str(given) == "-":
+                continue
+            try:
+                same = os.path.samefile(out, given)
+            except OSError:  # one of them is not there (yet)
+                same = False
+            if same:
+                raise SatedgeError(f"is also an input ({shown(str(given), 60)}): write the output elsewhere", out)
+
+
+# ---------------------------------------------------------------------------- reading
+def open_input(path: str | Path, limit: int = MAX_INPUT_BYTES) -> IO[bytes]:
+    """An input file opened for reading; a missing file, one that is not a regular file (a
+    device, a FIFO, a folder: refused without blocking) or one of more than ``limit`` bytes is a
+    one-line error.  The size is checked on the file opened, so a file swapped meanwhile is no
+    way around it."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise SatedgeError("no such file", path) from None
+    except IsADirectoryError:
+        raise SatedgeError("cannot read: it is a folder", path) from None
+    except OSError as e:
+        raise SatedgeError(f"cannot read: {e.strerror or e}", path) from None
+    st = os.fstat(fd)
+    problem = None
+    if not stat.S_ISREG(st.st_mode):
+        problem = f"cannot read: it is {'a folder' if stat.S_ISDIR(st.st_mode) else 'not a regular file'}"
+    elif st.st_size > limit:
+        problem = f"cannot read: {st.st_size:,} bytes, more than the {limit:,} an input file may have"
+    if problem:
+        os.close(fd)
+        raise SatedgeError(problem, path)
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
 
 
 def check_input(path: str | Path, limit: int = MAX_INPUT_BYTES) -> int:
-    """The size of an input file; a missing file, one that is not a regular file (a device, a
-    FIFO, a folder) or one of more than ``limit`` bytes is a one-line error, before it is read."""
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        raise SatedgeError("no such file", path) from None
-    except OSError as e:
-        raise SatedgeError(f"cannot read: {e.strerror or e}", path) from None
-    if not stat.S_ISREG(st.st_mode):
-        what = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-        raise SatedgeError(f"cannot read: it is {what}", path)
-    if st.st_size > limit:
-        raise SatedgeError(f"cannot read: {st.st_size:,} bytes, more than the {limit:,} an input file may have", path)
-    return st.st_size
+    """The size of an input file, checked as :func:`open_input` checks it, before it is read."""
+    with open_input(path, limit) as fh:
+        return os.fstat(fh.fileno()).st_size
 
 
-def read_text(path: str | Path) -> str:
-    check_input(path)
+def read_bytes(path: str | Path, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of an input file (:func:`open_input`), at most ``limit`` of them however it grows."""
+    with open_input(path, limit) as fh:
+        try:
+            data = fh.read(limit + 1)
+        except OSError as e:
+            raise SatedgeError(f"cannot read: {e.strerror or e}", path) from None
+    if len(data) > limit:
+        raise SatedgeError(f"cannot read: more than the {limit:,} bytes an input file may have", path)
+    return data
+
+
+def read_text(path: str | Path, limit: int = MAX_INPUT_BYTES) -> str:
+    """The UTF-8 text of an input file (:func:`read_bytes`)."""
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SatedgeError("no such file", path) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise SatedgeError(f"cannot read: {e.strerror if isinstance(e, OSError) else 'not UTF-8 text'}", path) from None
+        return read_bytes(path, limit).decode("utf-8")
+    except UnicodeDecodeError:
+        raise SatedgeError("cannot read: not UTF-8 text", path) from None
+
+
+def _unique_pairs(pairs: list) -> dict:
+    seen: dict = {}
+    for k, v in pairs:
+        if k in seen:
+            raise ValueError(f"duplicate key {shown(k)}")
+        seen[k] = v
+    return seen
+
+
+def parse_json(text: str) -> Any:
+    """JSON with its keys unique; a malformed document, a duplicate key, a number of thousands of
+    digits or nesting deeper than Python's stack is a :class:`ValueError` of one line."""
+    try:
+        return json.loads(text, object_pairs_hook=_unique_pairs)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{e.msg} at line {e.lineno}") from None
+    except RecursionError:
+        raise ValueError("nested too deep") from None
+    except ValueError as e:  # a duplicate key, or an integer of more digits than Python converts
+        raise ValueError(cut(str(e), 120)) from None
+
+
+def read_json(path: str | Path, limit: int = MAX_INPUT_BYTES) -> Any:
+    """The JSON document in ``path`` (:func:`parse_json`); any problem is a one-line error."""
+    try:
+        return parse_json(read_text(path, limit))
+    except ValueError as e:
+        raise SatedgeError(f"not valid JSON: {e}", path) from None
 
 
 class _BoundedLoader(yaml.SafeLoader):
@@ -178,6 +354,19 @@ class _BoundedLoader(yaml.SafeLoader):
                 raise yaml.YAMLError(f"more than {MAX_YAML_NODES:,} values once its aliases are expanded")
             self._weight[id(node)] = weight
         return node
+
+    def construct_mapping(self, node, deep=False):
+        seen: set = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                repeated = key in seen
+            except TypeError:  # an unhashable key: the safe loader says so
+                continue
+            if repeated:
+                raise yaml.constructor.ConstructorError(None, None, f"duplicate key {shown(key)}", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep)
 
 
 def read_yaml(path: str | Path) -> Any:

@@ -1,5 +1,5 @@
-"""Puzzle and solution formats: canonical YAML, ``.puz`` (+ ``.clue``), Heule's ``.txt``, ``.sol``,
-JSON solutions and the ``tile_dict.yaml`` layout of the Scramble Squares seed.
+"""Puzzle formats: canonical YAML, ``.puz`` (+ ``.clue``), Heule's ``.txt`` and the
+``tile_dict.yaml`` layout of the Scramble Squares seed (solutions: :mod:`satedge.solutions`).
 
 Every reader raises :class:`SatedgeError` naming the file and the problem; files are read and
 written through :mod:`satedge.files`.
@@ -7,16 +7,17 @@ written through :mod:`satedge.files`.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .errors import SatedgeError, cannot_write
-from .files import one_line, read_text, read_yaml, shown, write_atomic
+from .checker import validate
+from .errors import SatedgeError
+from .files import one_line, read_text, read_yaml, shown, write_atomic, write_group
 from .puzzle import SIDES, Clue, Puzzle, Solution
+from .solutions import parse_ints, sol_lines, sol_text, solution_from_json, solution_to_json
 
 PUZZLE_KEYS = {"name", "rows", "cols", "matching", "frame", "topology", "edge_order", "tiles", "clues", "planted"}
 CLOCKWISE = list(SIDES)
@@ -47,9 +48,9 @@ def _label(x: Any, matching: str, where: str) -> Any:
             return f"{x[0]}{x[1]}"
         if isinstance(x, str) and len(x) >= 2 and x[-1] in "+-":
             return x
-        raise SatedgeError(f"{where}: complementary label {x!r} needs a pattern and a half (+ or -)")
+        raise SatedgeError(f"{where}: complementary label {shown(x)} needs a pattern and a half (+ or -)")
     if isinstance(x, bool) or not isinstance(x, (int, str)):
-        raise SatedgeError(f"{where}: label {x!r} must be an integer or a string")
+        raise SatedgeError(f"{where}: label {shown(x)} must be an integer or a string")
     return x
 
 
@@ -62,18 +63,18 @@ def puzzle_from_dict(data: Any) -> Puzzle:
         raise SatedgeError(f"unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(PUZZLE_KEYS))}")
     for key in ("rows", "cols", "tiles"):
         if key not in data:
-            raise SatedgeError(f"missing key {key!r}")
+            raise SatedgeError(f"missing key {shown(key)}")
     matching = data.get("matching", "identical")
     if matching not in ("complementary", "identical"):
-        raise SatedgeError(f"matching must be complementary or identical, not {matching!r}")
+        raise SatedgeError(f"matching must be complementary or identical, not {shown(matching)}")
     order = data.get("edge_order") or CLOCKWISE
     if not isinstance(order, list) or len(order) != 4:
-        raise SatedgeError(f"edge_order must list the four words {', '.join(SIDES)}, found {order!r}")
+        raise SatedgeError(f"edge_order must list the four words {', '.join(SIDES)}, found {shown(order)}")
     for word in order:
         if word not in SIDES:
-            raise SatedgeError(f"unknown edge_order word {word!r}; use top, right, bottom, left")
+            raise SatedgeError(f"unknown edge_order word {shown(word)}; use top, right, bottom, left")
     if len(set(order)) != 4:
-        raise SatedgeError(f"edge_order {order!r} repeats a side")
+        raise SatedgeError(f"edge_order {shown(order)} repeats a side")
     where = [order.index(s) for s in SIDES]  # position in the file of top, right, bottom, left
     tiles = data["tiles"]
     if not isinstance(tiles, list):
@@ -105,9 +106,13 @@ def puzzle_from_dict(data: Any) -> Puzzle:
     )
     if planted is not None:
         try:
-            puzzle = puzzle.with_(planted=solution_from_json(planted, puzzle))
+            solution = solution_from_json(planted, puzzle)
         except SatedgeError as e:
             raise SatedgeError(f"planted: {e}") from None
+        problem = validate(puzzle, solution)
+        if problem is not None:
+            raise SatedgeError(f"planted: not a solution: {problem}")
+        puzzle = puzzle.with_(planted=solution)
     return puzzle
 
 
@@ -152,13 +157,6 @@ def puzzle_to_yaml(puzzle: Puzzle) -> str:
     return yaml.dump(puzzle_to_dict(puzzle), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120)
 
 
-def _parse_ints(line: str, path: Path, lineno: int) -> list[int]:
-    try:
-        return [int(x) for x in line.split()]
-    except ValueError:
-        raise SatedgeError(f"line {lineno}: expected integers, found {shown(line.strip())}", path) from None
-
-
 def _parse_puz(text: str, path: Path) -> Puzzle:
     rows = cols = None
     tiles = []
@@ -170,13 +168,13 @@ def _parse_puz(text: str, path: Path) -> Puzzle:
             words = s.split()
             if words[:2] == ["p", "tile"]:
                 words = words[2:]
-            nums = _parse_ints(" ".join(words), path, lineno)
+            nums = parse_ints(" ".join(words), path, lineno)
             if not 1 <= len(nums) <= 3 or min(nums) < 1:
                 raise SatedgeError(f"line {lineno}: expected '<cols> [rows]', found {shown(s)}", path)
             cols = nums[0]
             rows = nums[1] if len(nums) > 1 else cols
             continue
-        nums = _parse_ints(s, path, lineno)
+        nums = parse_ints(s, path, lineno)
         if len(nums) != 4 or min(nums) < 0:
             raise SatedgeError(f"line {lineno}: a tile is four non-negative colours (north east south west), found "
                                f"{shown(s)}", path)
@@ -188,7 +186,7 @@ def _parse_puz(text: str, path: Path) -> Puzzle:
     clue_path = path.with_suffix(".clue")
     if clue_path.exists():
         clues = tuple(Clue(cell // cols, cell % cols, t, r) for t, cell, r in
-                      _sol_lines(read_text(clue_path), clue_path, puzzle))
+                      sol_lines(read_text(clue_path), clue_path, puzzle))
         try:
             puzzle = puzzle.with_(clues=clues)
         except SatedgeError as e:
@@ -205,7 +203,7 @@ def _parse_heule(text: str, path: Path) -> Puzzle:
     if not lines:
         raise SatedgeError("empty: expected a hint count, then 'north east south west' per piece", path)
     lineno, first = lines[0]
-    hints = _parse_ints(first, path, lineno)
+    hints = parse_ints(first, path, lineno)
     if len(hints) != 1 or hints[0] < 0:
         raise SatedgeError(f"line {lineno}: expected the number of hint lines, found {shown(first)}", path)
     if hints[0]:
@@ -213,7 +211,7 @@ def _parse_heule(text: str, path: Path) -> Puzzle:
                            "published one has none): give clues in YAML instead", path)
     tiles = []
     for lineno, s in lines[1:]:
-        nums = _parse_ints(s, path, lineno)
+        nums = parse_ints(s, path, lineno)
         if len(nums) != 4 or min(nums) < 0:
             raise SatedgeError(f"line {lineno}: a piece is four non-negative colours (north east south west), found "
                                f"{shown(s)}", path)
@@ -260,8 +258,8 @@ def _parse_tile_dict(data: dict, path: Path) -> Puzzle:
 
 
 def save_puzzle(puzzle: Puzzle, path: str | os.PathLike) -> None:
-    """Write canonical YAML (``.yaml``/``.yml``) or ``.puz`` (with a ``.clue`` sibling for clues; a
-    ``.clue`` already there is rewritten, or removed when the puzzle has none)."""
+    """Write canonical YAML (``.yaml``/``.yml``) or ``.puz`` with its ``.clue`` sibling, both or
+    neither (a ``.clue`` already there is rewritten, or removed when the puzzle has none)."""
     path = Path(path)
     if path.suffix in (".yaml", ".yml"):
         write_atomic(path, puzzle_to_yaml(puzzle))
@@ -270,110 +268,10 @@ def save_puzzle(puzzle: Puzzle, path: str | os.PathLike) -> None:
             text = puzzle_to_puz(puzzle)
         except SatedgeError as e:
             raise SatedgeError(str(e), path) from None
-        clue_path = path.with_suffix(".clue")
+        clue = None  # a .clue left from an earlier puzzle would clue this one: it goes
         if puzzle.clues:
-            clue = Solution(tuple((c.tile, c.rotation) for c in puzzle.clues))
-            cells = [puzzle.board.cell(c.row, c.col) for c in puzzle.clues]
-            write_atomic(clue_path, _sol_text(puzzle, clue, cells))
-        elif clue_path.is_file():  # a .clue left from an earlier puzzle would clue this one
-            try:
-                clue_path.unlink()
-            except OSError as e:
-                raise cannot_write(e, clue_path) from None
-        write_atomic(path, text)
+            placed = Solution(tuple((c.tile, c.rotation) for c in puzzle.clues))
+            clue = sol_text(puzzle, placed, [puzzle.board.cell(c.row, c.col) for c in puzzle.clues])
+        write_group({path: text, path.with_suffix(".clue"): clue})
     else:
         raise SatedgeError("unknown puzzle format: use .yaml, .yml or .puz", path)
-
-
-# ---------------------------------------------------------------------------- solutions
-def _sol_lines(text: str, path: Path, puzzle: Puzzle) -> list[tuple[int, int, int]]:
-    """``(tile, cell, clockwise rotation)`` for each ``tile col row rot`` line (rot anti-clockwise)."""
-    out = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        s = line.strip()
-        if not s or s.startswith("c"):
-            continue
-        nums = _parse_ints(s, path, lineno)
-        if len(nums) != 4:
-            raise SatedgeError(f"line {lineno}: expected 'tile col row rot', found {s!r}", path)
-        t, col, row, rot = nums
-        if not (0 <= row < puzzle.rows and 0 <= col < puzzle.cols):
-            raise SatedgeError(f"line {lineno}: cell col {col}, row {row} is outside the {puzzle.rows}x{puzzle.cols} board", path)
-        if not 0 <= t < len(puzzle.tiles) or rot not in range(4):
-            raise SatedgeError(f"line {lineno}: tile {t} or rotation {rot} out of range", path)
-        out.append((t, puzzle.board.cell(row, col), (-rot) % 4))
-    return out
-
-
-def _sol_text(puzzle: Puzzle, solution: Solution, cells=None) -> str:
-    cells = range(len(solution)) if cells is None else cells
-    lines = []
-    for cell, (t, r) in zip(cells, solution):
-        row, col = puzzle.board.position(cell)
-        lines.append(f"{t} {col} {row} {(-r) % 4}")
-    return "\n".join(lines) + "\n"
-
-
-def solution_to_json(puzzle: Puzzle, solution: Solution) -> list[dict]:
-    return [{"row": cell // puzzle.cols, "col": cell % puzzle.cols, "tile": t, "rotation": r}
-            for cell, (t, r) in enumerate(solution)]
-
-
-def solution_from_json(data: Any, puzzle: Puzzle) -> Solution:
-    """A solution from a list of ``{row, col, tile, rotation}`` (or an object with ``solution``)."""
-    if isinstance(data, dict) and "solution" in data:
-        data = data["solution"]
-    if not isinstance(data, list):
-        raise SatedgeError("a solution is a list of {row, col, tile, rotation} objects")
-    cells: dict[int, tuple[int, int]] = {}
-    for k, item in enumerate(data):
-        if not isinstance(item, dict) or not {"row", "col", "tile", "rotation"} <= set(item):
-            raise SatedgeError(f"solution item {k} must have row, col, tile and rotation")
-        vals = [item[key] for key in ("row", "col", "tile", "rotation")]
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
-            raise SatedgeError(f"solution item {k}: row, col, tile and rotation must be integers")
-        row, col, t, r = vals
-        if not (0 <= row < puzzle.rows and 0 <= col < puzzle.cols):
-            raise SatedgeError(f"solution item {k}: cell ({row}, {col}) is outside the {puzzle.rows}x{puzzle.cols} board")
-        cell = puzzle.board.cell(row, col)
-        if cell in cells:
-            raise SatedgeError(f"solution item {k}: cell ({row}, {col}) is placed twice")
-        cells[cell] = (t, r)
-    if len(cells) != puzzle.n:
-        raise SatedgeError(f"the solution places {len(cells)} of {puzzle.n} cells")
-    return Solution(tuple(cells[c] for c in range(puzzle.n)))
-
-
-def load_solution(path: str | os.PathLike, puzzle: Puzzle) -> Solution:
-    """Read a ``.sol`` file or a JSON solution (as ``satedge solve --json`` prints it)."""
-    path = Path(path)
-    text = read_text(path)
-    if path.suffix == ".sol":
-        placed = _sol_lines(text, path, puzzle)
-        cells = {}
-        for t, cell, r in placed:
-            if cell in cells:
-                raise SatedgeError(f"cell {puzzle.board.position(cell)} is placed twice", path)
-            cells[cell] = (t, r)
-        if len(cells) != puzzle.n:
-            raise SatedgeError(f"the solution places {len(cells)} of {puzzle.n} cells", path)
-        return Solution(tuple(cells[c] for c in range(puzzle.n)))
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise SatedgeError(f"not valid JSON: {e.msg} at line {e.lineno}", path) from None
-    except RecursionError:
-        raise SatedgeError("not valid JSON: nested too deep", path) from None
-    try:
-        return solution_from_json(data, puzzle)
-    except SatedgeError as e:
-        raise SatedgeError(str(e), path) from None
-
-
-def save_solution(puzzle: Puzzle, solution: Solution, path: str | os.PathLike) -> None:
-    """Write ``.sol`` or JSON (any other suffix)."""
-    path = Path(path)
-    if path.suffix == ".sol":
-        write_atomic(path, _sol_text(puzzle, solution))
-    else:
-        write_atomic(path, json.dumps(solution_to_json(puzzle, solution)) + "\n")

@@ -20,6 +20,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable
 
+from .files import shown
 from .errors import SatedgeError
 from .puzzle import MAX_CELLS, Clue, Puzzle, Solution, partner, rotate
 
@@ -28,8 +29,13 @@ MAX_COLORS = 10_000
 
 @dataclass(frozen=True)
 class Params:
+    """What to generate: a ``rows x cols`` board (``cols`` default: as many as ``rows``), ``colors``
+    labels (identical) or patterns (complementary) inside, ``border_colors`` between border cells
+    (framed boards), the ``matching`` rule, a ``frame``, the ``topology``, ``clues`` planted
+    placements given away, and the ``model``: ``planted`` or ``uniform``."""
+
     rows: int = 4
-    cols: int = 4
+    cols: int | None = None
     colors: int = 4
     border_colors: int = 0
     matching: str = "identical"
@@ -38,15 +44,19 @@ class Params:
     clues: int = 0
     model: str = "planted"
 
+    def __post_init__(self) -> None:
+        if self.cols is None:
+            object.__setattr__(self, "cols", self.rows)
+
 
 def _check(p: Params) -> None:
     if p.model not in ("planted", "uniform"):
-        raise SatedgeError(f"model must be planted or uniform, not {p.model!r}")
+        raise SatedgeError(f"model must be planted or uniform, not {shown(p.model)}")
     for name, low, high in (("rows", 1, MAX_CELLS), ("cols", 1, MAX_CELLS), ("colors", 1, MAX_COLORS),
                             ("border_colors", 0, MAX_COLORS), ("clues", 0, MAX_CELLS)):
         v = getattr(p, name)
         if isinstance(v, bool) or not isinstance(v, int):
-            raise SatedgeError(f"{name} must be an integer, not {v!r}")
+            raise SatedgeError(f"{name} must be an integer, not {shown(v)}")
         if v < low:
             raise SatedgeError(f"{name} must be at least {low}, not {v}")
         if v > high:

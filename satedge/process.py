@@ -30,6 +30,7 @@ import os
 import pickle
 import resource
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -38,14 +39,16 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import psutil
 
-from .errors import OutOfMemory, SatedgeError
-from .proctree import (default_kill_signals, die_with_parent, how_it_ended, kill_tree, one_line_error, scratch, tree,
-                       tree_cpu_seconds, tree_memory_mb)
+from .files import shown
+from .errors import EncodingError, OutOfMemory, SatedgeError
+from .proctree import (default_kill_signals, die_with_parent, how_it_ended, kill_tree, one_line_error, scratch, supervise,
+                       tree, tree_cpu_seconds, tree_memory_mb)
 
 STATUSES = ("OK", "TIMEOUT", "MEMOUT", "ERROR")
 MAX_TIMEOUT = 10_000_000  # seconds: 116 days
@@ -65,7 +68,7 @@ class Limits:
         for name, high in (("timeout", MAX_TIMEOUT), ("memory_mb", MAX_MEMORY_MB)):
             v = getattr(self, name)
             if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < float("inf")):
-                raise SatedgeError(f"{name} must be a positive finite number, not {v!r}")
+                raise SatedgeError(f"{name} must be a positive finite number, not {shown(v)}")
             if v is not None and v > high:
                 raise SatedgeError(f"{name} must be at most {high:,}, not {v:,}")
 
@@ -79,8 +82,9 @@ class Outcome:
     """How a :func:`call` ended (``status`` one of :data:`STATUSES`) and what it cost.
 
     * ``value``: what the job returned (``OK``);
-    * ``error``: one line (``ERROR``); ``bad_input``: it was a :class:`SatedgeError`, raised again
-      by :meth:`unwrap`; ``trace``: the traceback of any other exception;
+    * ``error``: one line (``ERROR``); ``bad_input``: it was a :class:`SatedgeError`, ``wrong``:
+      an :class:`EncodingError` (a solution the checker rejects), each raised again by
+      :meth:`unwrap`; ``trace``: the traceback of any other exception;
     * ``notes``: what the job reported with its ``note`` callable before it ended (merged);
     * ``cpu_seconds``: user plus system time of the job's process tree; ``peak_mb``: the most
       memory the tree held when looked at (the measure of the cap).
@@ -90,6 +94,7 @@ class Outcome:
     value: Any = None
     error: str | None = None
     bad_input: bool = False
+    wrong: bool = False
     trace: str | None = None
     notes: dict = field(default_factory=dict)
     wall_seconds: float = 0.0
@@ -100,8 +105,9 @@ class Outcome:
     def unwrap(self, what: str = "the job") -> Any:
         """The job's value; beyond the memory cap :class:`OutOfMemory` ("``what`` needs more than
         N MB of memory"), past the time limit :class:`TimeoutError`, bad input the job's own
-        :class:`SatedgeError`, the child's death a :class:`SatedgeError` that says how it died, and
-        any other exception a :class:`RuntimeError` with the child's traceback (a bug to report)."""
+        :class:`SatedgeError`, a wrong answer an :class:`EncodingError`, the child's death a
+        :class:`SatedgeError` that says how it died, and any other exception a
+        :class:`RuntimeError` with the child's traceback (a bug to report)."""
         if self.status == "OK":
             return self.value
         if self.status == "MEMOUT":
@@ -109,6 +115,8 @@ class Outcome:
             raise OutOfMemory(f"{what} needs more than {cap:g} MB of memory" if cap else f"{what}: {self.error}", cap)
         if self.status == "TIMEOUT":
             raise TimeoutError(f"{what}: {self.error}")
+        if self.wrong:
+            raise EncodingError(self.error)
         if self.bad_input or self.trace is None:  # bad input, or the child died: one line
             raise SatedgeError(self.error)
         raise RuntimeError(self.trace)
@@ -141,24 +149,60 @@ def _own_cpu() -> tuple[float, float]:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime, max(me.ru_maxrss, kids.ru_maxrss) / 1024
 
 
-def _serve(fd: int, fn: Callable, args: tuple, parent: int, folder: str, notes: bool, own_group: bool) -> None:
-    """The child: run ``fn(*args)`` and send what happened to the parent through ``fd``."""
-    if own_group:
-        os.setpgrp()  # its own process group: the kill reaches the solver binaries it starts too
+def _attempt(fn: Callable, args: tuple, kwargs: dict, catch: type[BaseException]) -> dict:
+    """``fn(*args, **kwargs)`` and how it ended, as the message a child sends (``catch``: what
+    counts as the job's own failure rather than the caller's)."""
+    try:
+        return {"kind": "ok", "value": fn(*args, **kwargs)}
+    except SatedgeError as e:
+        return {"kind": "bad", "error": str(e)}
+    except EncodingError as e:
+        return {"kind": "wrong", "error": str(e)}
+    except MemoryError:
+        return {"kind": "memout"}
+    except catch as e:  # noqa: BLE001
+        return {"kind": "error", "error": one_line_error(e), "trace": traceback.format_exc()}
+
+
+def _ended(end: dict, outcome: Callable[..., Outcome], cpu: float) -> Outcome:
+    """The outcome of a job that ended with the message ``end`` (:func:`_attempt`)."""
+    kind = end["kind"]
+    if kind == "ok":
+        return outcome("OK", value=end["value"], cpu=cpu)
+    if kind == "memout":
+        return outcome("MEMOUT", error="out of memory (MemoryError)", cpu=cpu)
+    if kind in ("bad", "wrong"):
+        return outcome("ERROR", error=end["error"], bad_input=kind == "bad", wrong=kind == "wrong", cpu=cpu)
+    return outcome("ERROR", error=end["error"], trace=end.get("trace"), cpu=cpu)
+
+
+def here(fn: Callable, args: tuple = (), note: Callable[[dict], None] | None = None) -> Outcome:
+    """``fn(*args)`` in this process, without limits, its end classified as :func:`call` classifies
+    a child's (``note``: passed on to ``fn`` as its keyword ``note``).  Ctrl-C is not the job's
+    failure: it is raised.
+
+    >>> here(sum, ([1, 2],)).value, here(int, ("x",)).status
+    (3, 'ERROR')
+    """
+    t0, cpu0 = time.monotonic(), time.process_time()
+    end = _attempt(fn, args, {} if note is None else {"note": note}, Exception)
+
+    def outcome(status: str, cpu: float, **fields) -> Outcome:
+        return Outcome(status, wall_seconds=time.monotonic() - t0, cpu_seconds=cpu, **fields)
+
+    return _ended(end, outcome, time.process_time() - cpu0)
+
+
+def _serve(fd: int, fn: Callable, args: tuple, parent: int, folder: str, notes: bool) -> None:
+    """The job's process: run ``fn(*args)`` and send what happened to the parent through ``fd``."""
     die_with_parent(parent)
     default_kill_signals()
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     tempfile.tempdir = os.environ["TMPDIR"] = folder  # its temporary files, removed by the parent
     cpu0, rss0 = _own_cpu()  # a fork, and an exec after it, inherit the parent's high-water mark
     _send(fd, {"kind": "start", "cpu": cpu0})
-    try:
-        value = fn(*args, note=lambda fields: _send(fd, {"kind": "note", "fields": fields})) if notes else fn(*args)
-        message = {"kind": "ok", "value": value}
-    except SatedgeError as e:
-        message = {"kind": "bad", "error": str(e)}
-    except MemoryError:
-        message = {"kind": "memout"}
-    except BaseException as e:  # noqa: BLE001 - every failure is the parent's to report
-        message = {"kind": "error", "error": one_line_error(e), "trace": traceback.format_exc()}
+    kwargs = {"note": lambda fields: _send(fd, {"kind": "note", "fields": fields})} if notes else {}
+    message = _attempt(fn, args, kwargs, BaseException)  # every failure is the parent's to report
     cpu, rss = _own_cpu()
     message.update(cpu=cpu - cpu0, maxrss_mb=rss if rss > rss0 else 0.0)  # the job's own peak only
     try:
@@ -169,16 +213,23 @@ def _serve(fd: int, fn: Callable, args: tuple, parent: int, folder: str, notes: 
 
 def fresh_main() -> None:
     """The entry point of a fresh child (``python -c 'from satedge.process import fresh_main; ...'``):
-    its job comes pickled on stdin, the answer goes to the file descriptor named in argv."""
+    its job comes pickled on stdin, the answer goes to the file descriptor named in argv.  It is
+    the supervisor (:func:`satedge.proctree.supervise`); the job is unpickled only in the job's process."""
     fd = int(sys.argv[1])
-    path, job = pickle.loads(sys.stdin.buffer.read())
+    path, job, parent, folder, notes = pickle.loads(sys.stdin.buffer.read())
     sys.path[:] = path  # the parent's, so that its job's function imports here as there
-    fn, args, parent, folder, notes = pickle.loads(job)
-    try:
-        _serve(fd, fn, args, parent, folder, notes, own_group=False)
-    finally:
+
+    def run(supervisor: int) -> None:
+        _serve(fd, _unpickled, (job,), supervisor, folder, notes)
         sys.stdout.flush()
-        os._exit(0)
+
+    supervise(fd, run, parent)
+
+
+def _unpickled(job: bytes, **kwargs) -> Any:
+    """``fn(*args)`` of a job that came pickled (its unpickling fails as the job would)."""
+    fn, args = pickle.loads(job)
+    return fn(*args, **kwargs)
 
 
 # ---------------------------------------------------------------------------- the parent's side
@@ -195,14 +246,15 @@ class _Child:
                 start_new_session=True, env={**os.environ, "TMPDIR": str(folder)})
             self.pid = self.proc.pid
             try:
-                job = pickle.dumps((fn, args, os.getpid(), str(folder), notes))
-                self.proc.stdin.write(pickle.dumps((sys.path, job)))
+                job = pickle.dumps((fn, args))
+                self.proc.stdin.write(pickle.dumps((sys.path, job, os.getpid(), str(folder), notes)))
                 self.proc.stdin.close()
             except BrokenPipeError:  # it died at once; the watch says how
                 pass
         else:
             ctx = multiprocessing.get_context("fork")
-            self.proc = ctx.Process(target=_serve, args=(fd, fn, args, os.getpid(), str(folder), notes, True))
+            job = partial(_serve, fd, fn, args, folder=str(folder), notes=notes)
+            self.proc = ctx.Process(target=supervise, args=(fd, lambda supervisor: job(supervisor), os.getpid()))
             self.proc.start()  # not a daemon: it may start workers
             self.pid = self.proc.pid
 
@@ -210,12 +262,24 @@ class _Child:
         return self.proc.poll() if self.fresh else self.proc.exitcode
 
     def reap(self) -> None:
-        kill_tree(self.pid)
+        """End the child and its whole tree: the supervisor ends it (SIGTERM); one that does not
+        end within a second is killed with every process found under it."""
+        try:
+            os.kill(self.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
         if self.fresh:
-            self.proc.wait()
+            try:
+                self.proc.wait(1)
+            except subprocess.TimeoutExpired:
+                kill_tree(self.pid)
+                self.proc.wait()
             self.stderr.close()
         else:
-            self.proc.join()
+            self.proc.join(1)
+            if self.proc.exitcode is None:
+                kill_tree(self.pid)
+                self.proc.join()
 
     def last_words(self) -> str:
         """The last line the fresh child wrote to stderr, if any."""
@@ -326,13 +390,6 @@ def _watch(child: _Child, r: int, limits: Limits, t0: float, cancel: threading.E
                     time.sleep(0.05)
                 return outcome("ERROR", error=_died(child.exitcode(), child.last_words()))
     peak = max(peak, end.get("maxrss_mb", 0.0))
-    kind, cpu = end["kind"], end.get("cpu", max(0.0, cpu_seen - cpu0))
-    if kind == "ok":
-        return outcome("OK", value=end["value"], cpu=cpu)
-    if kind == "memout":
-        return outcome("MEMOUT", error="out of memory (MemoryError)", cpu=cpu)
-    if kind == "bad":
-        return outcome("ERROR", error=end["error"], bad_input=True, cpu=cpu)
-    return outcome("ERROR", error=end["error"], trace=end.get("trace"), cpu=cpu)
+    return _ended(end, outcome, end.get("cpu", max(0.0, cpu_seen - cpu0)))
 
 

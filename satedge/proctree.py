@@ -21,6 +21,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -32,16 +33,48 @@ from .errors import SatedgeError
 SCRATCH = "satedge-"  # the prefix of every scratch folder: satedge-PID-XXXXXXXX
 
 
-def die_with_parent(parent: int) -> None:
-    """Have the kernel kill this process when ``parent``, the process that started it, ends, even
-    by SIGKILL, which gives it no chance to clean up (Linux only; elsewhere nothing); if it has
-    ended already, exit now."""
+def _prctl(option: int, value: int) -> bool:
     try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # 1: PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # it ended before the call: this process has a new parent
+        return ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0) == 0
+    except (OSError, AttributeError):  # not Linux
+        return False
+
+
+def die_with_parent(parent: int, sig: int = signal.SIGKILL) -> None:
+    """Have the kernel send ``sig`` (by default SIGKILL, which ends this process at once) to this
+    process when ``parent``, the process that started it, ends, even by SIGKILL, which gives it no
+    chance to clean up (Linux only; elsewhere nothing); if it has ended already, exit now."""
+    if _prctl(1, sig) and os.getppid() != parent:  # 1: PR_SET_PDEATHSIG; ended before: a new parent
         os._exit(1)
+
+
+def become_subreaper() -> None:
+    """Have the descendants of this process that lose their parent (a solver's wrapper killed, a
+    ``setsid`` child, a daemon) re-parented to this process rather than to init, so that it can
+    find and end them (Linux only; elsewhere nothing)."""
+    _prctl(36, 1)  # PR_SET_CHILD_SUBREAPER
+
+
+def end_descendants() -> None:
+    """SIGKILL every descendant of this process and reap its children, until none is left (in a
+    subreaper every orphaned descendant becomes a child, so none escapes)."""
+    me = psutil.Process()
+    while True:
+        try:
+            found = me.children(recursive=True)
+        except psutil.Error:
+            found = []
+        for p in found:
+            try:
+                p.kill()
+            except psutil.Error:
+                pass
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0] > 0:
+                pass
+        except ChildProcessError:  # no child left
+            return
+        time.sleep(0.005)
 
 
 def default_kill_signals() -> None:
@@ -246,3 +279,60 @@ def how_it_ended(code: int | None) -> str:
     if code is None or code >= 0:
         return f"exit status {code}" if code is not None else "it ended without an answer"
     return f"killed by signal {-code}" + (", perhaps by the kernel for lack of memory" if code == -9 else "")
+
+
+# ---------------------------------------------------------------------------- supervising a job
+class Stop(Exception):
+    """The supervisor was told to end its job (by the parent, by the parent's death, by a kill):
+    ``signum``, the signal that said so."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop_here(signum, frame):
+    raise Stop(signum)
+
+
+def supervise(fd: int, job: Callable[[int], None], parent: int) -> None:
+    """The child :func:`satedge.process.call` starts: a supervisor in a process group of its own that starts the
+    job's process (``job(supervisor)`` in a fork) and ends the job's whole tree when the job
+    ends, when the parent tells it to (SIGTERM) and when the parent dies, even by SIGKILL (the
+    kernel then sends it SIGTERM).  It is a subreaper: whatever the job started and left behind
+    (a solver's wrapper killed, a ``setsid`` child, a solver's background child holding its
+    output) becomes its child, so nothing escapes.  It ends as the job's process ended."""
+    if os.getpgrp() != os.getpid():  # its own process group (a fresh child has a session of its own):
+        os.setpgrp()  # a last-resort kill of the group reaches the job too
+    become_subreaper()
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(sig, _stop_here)
+    die_with_parent(parent, signal.SIGTERM)
+    status, stopped = None, None
+    try:
+        pid = os.fork()
+        if pid == 0:  # the job's process
+            try:
+                job(os.getppid())
+            finally:
+                os._exit(0)
+        os.close(fd)  # the job's alone: its death is the end of the pipe for the parent
+        while status is None:
+            got, st = os.waitpid(-1, 0)  # the job, or an orphan that became ours
+            if got == pid:
+                status = st
+    except Stop as e:
+        stopped = e.signum
+    except ChildProcessError:
+        pass
+    finally:
+        for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+            signal.signal(sig, signal.SIG_IGN)
+        end_descendants()
+    if status is not None and os.WIFSIGNALED(status):  # end as the job ended: killed by the same signal
+        stopped = os.WTERMSIG(status)
+    if stopped is not None:  # or as it was told to end: by that signal
+        if stopped != signal.SIGKILL:
+            signal.signal(stopped, signal.SIG_DFL)
+        os.kill(os.getpid(), stopped)
+    os._exit(os.waitstatus_to_exitcode(status) if status is not None else 1)

@@ -20,6 +20,7 @@ from typing import Iterator
 
 import networkx as nx
 
+from .files import shown
 from .errors import SatedgeError
 
 TOP, RIGHT, BOTTOM, LEFT = range(4)
@@ -283,7 +284,7 @@ def _validate(p: Puzzle) -> None:
     for key in ("rows", "cols"):
         v = getattr(p, key)
         if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-            fail(f"{key} must be a positive integer, not {v!r}")
+            fail(f"{key} must be a positive integer, not {shown(v)}")
         if v > MAX_CELLS:
             fail(f"{key} must be at most {MAX_CELLS:,}, not {v:,}")
     if p.rows * p.cols > MAX_CELLS:
@@ -291,20 +292,20 @@ def _validate(p: Puzzle) -> None:
     if not isinstance(p.name, str) or len(p.name) > MAX_NAME:
         fail(f"name must be a string of at most {MAX_NAME} characters")
     if p.matching not in MATCHINGS:
-        fail(f"matching must be one of {', '.join(MATCHINGS)}, not {p.matching!r}")
+        fail(f"matching must be one of {', '.join(MATCHINGS)}, not {shown(p.matching)}")
     if p.topology not in TOPOLOGIES:
-        fail(f"topology must be one of {', '.join(TOPOLOGIES)}, not {p.topology!r}")
+        fail(f"topology must be one of {', '.join(TOPOLOGIES)}, not {shown(p.topology)}")
     if len(p.tiles) != p.rows * p.cols:
         fail(f"{p.rows}x{p.cols} board needs {p.rows * p.cols} tiles, found {len(p.tiles)}")
     for i, tile in enumerate(p.tiles):
         if not isinstance(tile, tuple) or len(tile) != 4:
-            fail(f"tile {i} must have four edges, found {len(tile) if isinstance(tile, (tuple, list)) else tile!r}")
+            fail(f"tile {i} must have four edges, found {shown(len(tile) if isinstance(tile, (tuple, list)) else tile)}")
         for x in tile:
             if p.matching == "complementary":
                 if not (isinstance(x, str) and len(x) >= 2 and x[-1] in "+-"):
-                    fail(f"tile {i}: complementary label {x!r} needs a pattern and a half (+ or -)")
+                    fail(f"tile {i}: complementary label {shown(x)} needs a pattern and a half (+ or -)")
             elif not isinstance(x, (int, str)) or isinstance(x, bool):
-                fail(f"tile {i}: label {x!r} must be an integer or a string")
+                fail(f"tile {i}: label {shown(x)} must be an integer or a string")
     if p.frame is not None:
         if p.matching != "identical":
             fail("a frame needs identical matching")

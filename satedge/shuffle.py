@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from .files import shown
 from .errors import SatedgeError
 from .puzzle import Clue, Puzzle, Solution, rotate
 
@@ -39,7 +40,7 @@ def permutation(n: int, seed: int, salt: str) -> list[int]:
 
 def check_seed(seed) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
-        raise SatedgeError(f"a shuffle seed is an integer from 0 to 2**63 - 1, not {seed!r}")
+        raise SatedgeError(f"a shuffle seed is an integer from 0 to 2**63 - 1, not {shown(seed)}")
     return seed
 
 

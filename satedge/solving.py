@@ -13,7 +13,8 @@ So the number of solutions a mode yields is its count.  With symmetry breaking (
 board-turn orbit: ``solutions`` yields one per orbit, and ``distinct`` and ``unique`` one per
 orbit of pictures; :func:`count_modes` turns them into the puzzle's own counts.  Every decoded
 solution goes through the independent checker; a failure raises
-:class:`satedge.errors.EncodingError`.  Solvers are named as :mod:`satedge.solvers` says.
+:class:`satedge.errors.EncodingError`.  A solver is a :class:`satedge.solvers.SolverConfig`
+or a string it reads (default: CaDiCaL 1.9.5).
 """
 
 from __future__ import annotations
@@ -26,11 +27,12 @@ from pysat.solvers import Solver
 from .checker import validate
 from .encode import Encoded
 from .errors import EncodingError, SatedgeError
+from .files import shown
 from .puzzle import Solution
-from .solvers import DEFAULT_SOLVER, NON_INCREMENTAL, check_solver, new_solver
-from .symmetry import orbit, picture, turn_picture
+from .solvers import SolverConfig, new_solver
+from . import symmetry
+from .symmetry import MODES, orbit
 
-MODES = ("solutions", "distinct", "unique")
 STAT_KEYS = ("conflicts", "decisions", "propagations", "restarts")
 
 
@@ -65,17 +67,19 @@ class Enumerator:
     plain and no search runs under an assumption.  Solvers without incremental solving start
     afresh each time."""
 
-    def __init__(self, encoded: Encoded, solver: str = DEFAULT_SOLVER, stats: Stats | None = None,
+    def __init__(self, encoded: Encoded, solver: SolverConfig | str | None = None, stats: Stats | None = None,
                  reuse: bool = True):
         self.encoded = encoded
         self.reuse = reuse
         self.spent = False
-        self.name = check_solver(solver)
+        self.config = SolverConfig.of(solver)
+        if not self.config.has_formula:
+            raise SatedgeError(f"{self.config} has its own model: it solves no formula")
         self.stats = stats if stats is not None else Stats()
         self.top = encoded.nv
         self.solver: Solver | None = None
-        if solver not in NON_INCREMENTAL and not solver.startswith("cmd:"):
-            self.solver = new_solver(solver, encoded.cnf.clauses, encoded.nv)
+        if self.config.incremental:
+            self.solver = new_solver(self.config, encoded.cnf.clauses, encoded.nv)
 
     def counters(self) -> dict | None:
         """The solver statistics spent so far (those of the solver in use included); None when the
@@ -104,7 +108,7 @@ class Enumerator:
         ``solutions`` over cubes disjoint from the earlier ones (cube-and-conquer,
         :mod:`satedge.cubes`): a blocked solution lies in one cube only."""
         if mode not in MODES:
-            raise SatedgeError(f"unknown mode {mode!r}; choose from {', '.join(MODES)}")
+            raise SatedgeError(f"unknown mode {shown(mode)}; choose from {', '.join(MODES)}")
         if limit is not None and limit <= 0:
             return
         encoded, puzzle, stats = self.encoded, self.encoded.puzzle, self.stats
@@ -131,7 +135,7 @@ class Enumerator:
                     assume = cube + ([act] if act and found else [])
                     sat = s.solve(assumptions=assume) if assume else s.solve()
                 else:
-                    s = new_solver(self.name, encoded.cnf.clauses + blocks + [[lit] for lit in cube], encoded.nv)
+                    s = new_solver(self.config, encoded.cnf.clauses + blocks + [[lit] for lit in cube], encoded.nv)
                     sat = s.solve()
                     stats.add(s)
                 if not sat:
@@ -141,12 +145,13 @@ class Enumerator:
                     s.delete()
                     s = None
                 stats.models += 1
-                first = encoded.decode(model)
+                first = self._checked(model, incremental)
                 batch = encoded.expand(first) if mode == "solutions" else [first]
                 for sol in batch:
                     problem = validate(puzzle, sol)
                     if problem is not None:
-                        raise EncodingError(f"{encoded.base} encoding gave an invalid solution: {problem}", sol)
+                        raise EncodingError(f"{encoded.base} encoding gave an invalid solution: {problem} "
+                                            f"(solver {self.config})", sol)
                 if mode == "solutions":
                     new = [encoded.literals(first)]
                 else:
@@ -170,6 +175,25 @@ class Enumerator:
                 s.delete()
 
 
+    def _checked(self, model: list[int] | None, trusted: bool) -> Solution:
+        """The solution a model stands for.  A model from outside (a solver binary's) must first
+        satisfy every clause of the formula; one that does not, or that decodes to no placement
+        per cell, is an :class:`EncodingError` that names the solver."""
+        encoded = self.encoded
+        if not model:
+            raise EncodingError(f"solver {self.config} said SAT but gave no model")
+        if not trusted:
+            true = set(model)
+            for i, clause in enumerate(encoded.cnf.clauses, 1):
+                if not any(lit in true for lit in clause):
+                    raise EncodingError(f"solver {self.config} gave a model that falsifies clause {i} of the formula "
+                                        f"({shown(' '.join(map(str, clause)) + ' 0', 60)})")
+        try:
+            return encoded.decode(model)
+        except Exception as e:  # noqa: BLE001 - whatever a malformed model does to a decoder
+            raise EncodingError(f"solver {self.config} gave a model that decodes to no solution "
+                                f"({e.__class__.__name__})") from None
+
     def counts(self, modes=MODES) -> dict[str, int]:
         """The puzzle's counts ``modes`` asks for, whatever the encoding; when ``solutions`` is
         among them also ``models``, the formula's own model count (over its decision variables:
@@ -185,32 +209,31 @@ class Enumerator:
             before = self.stats.models
             out["solutions"] = per_orbit * sum(1 for _ in self.solutions("solutions"))
             out["models"] = self.stats.models - before
-        if per_orbit > 1 and {"distinct", "unique"} & set(modes):
-            found = [picture(puzzle, s) for s in self.solutions("unique")]
-            out["distinct"] = sum(len({turn_picture(puzzle, pic, k) for k in puzzle.board.turns()}) for pic in found)
-            out["unique"] = len(found)
+        if per_orbit > 1 and {"distinct", "unique"} & set(modes):  # one solution per orbit of pictures
+            c = symmetry.count(puzzle, self.solutions("unique"), per_orbit)
+            out.update(distinct=c.distinct, unique=c.unique)
         else:
             out.update({m: sum(1 for _ in self.solutions(m)) for m in modes if m != "solutions"})
         return {m: out[m] for m in modes} | ({"models": out["models"]} if "models" in out else {})
 
 
-def solutions(encoded: Encoded, solver: str = DEFAULT_SOLVER, mode: str = "solutions",
+def solutions(encoded: Encoded, solver: SolverConfig | str | None = None, mode: str = "solutions",
               limit: int | None = None, stats: Stats | None = None) -> Iterator[Solution]:
     """Stream the solutions of an encoded puzzle (see the module docstring for ``mode``)."""
     with Enumerator(encoded, solver, stats, reuse=False) as e:
         yield from e.solutions(mode, limit)
 
 
-def solve(encoded: Encoded, solver: str = DEFAULT_SOLVER, stats: Stats | None = None) -> Solution | None:
+def solve(encoded: Encoded, solver: SolverConfig | str | None = None, stats: Stats | None = None) -> Solution | None:
     """The first solution, or ``None`` when the formula is unsatisfiable."""
     return next(solutions(encoded, solver, limit=1, stats=stats), None)
 
 
-def count(encoded: Encoded, solver: str = DEFAULT_SOLVER, mode: str = "solutions", stats: Stats | None = None) -> int:
+def count(encoded: Encoded, solver: SolverConfig | str | None = None, mode: str = "solutions", stats: Stats | None = None) -> int:
     return count_modes(encoded, solver, (mode,), stats)[mode]
 
 
-def count_modes(encoded: Encoded, solver: str = DEFAULT_SOLVER, modes=MODES, stats: Stats | None = None) -> dict[str, int]:
+def count_modes(encoded: Encoded, solver: SolverConfig | str | None = None, modes=MODES, stats: Stats | None = None) -> dict[str, int]:
     """The puzzle's counts ``modes`` asks for, with one solver (:meth:`Enumerator.counts`)."""
     reuse = len(modes) > 1 or (encoded.orbit > 1 and bool({"distinct", "unique"} & set(modes)))
     with Enumerator(encoded, solver, stats, reuse=reuse) as e:

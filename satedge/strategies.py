@@ -83,8 +83,8 @@ def malformed_puzzle_files():
     """``(YAML text, part of the expected error message)`` for a puzzle file broken in one way."""
     st = _st()
 
-    def broken(args) -> tuple[str, str]:
-        p, (what, change, message) = args
+    def broken(pair) -> tuple[str, str]:
+        p, (what, change, message) = pair
         return change(puzzle_to_yaml(p.with_(planted=None))), message
 
     return st.tuples(puzzles(models=("planted",), clues=False), st.sampled_from(_BREAKS)).map(broken)

@@ -13,6 +13,7 @@ from typing import Iterable, Iterator
 from .puzzle import Puzzle, Solution, rotate
 
 Picture = tuple[tuple, ...]
+MODES = ("solutions", "distinct", "unique")
 
 
 @dataclass(frozen=True)
@@ -43,14 +44,36 @@ def canonical(puzzle: Puzzle, pic: Picture) -> Picture:
     return min(keyed)
 
 
-def count(puzzle: Puzzle, solutions: Iterable[Solution]) -> Counts:
-    """The three counts of a complete set of solutions."""
+def count(puzzle: Puzzle, solutions: Iterable[Solution], orbit: int = 1) -> Counts:
+    """The three counts of a complete set of solutions; with ``orbit`` k > 1 (symmetry breaking:
+    one solution per board-turn orbit), each solution given stands for its orbit of k different
+    solutions, whose pictures are the turns of its picture (they can coincide: a picture that
+    looks the same turned).
+
+    >>> p = Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0)
+    >>> count(p, [Solution(((0, 0), (1, 0))), Solution(((1, 2), (0, 2)))])
+    Counts(solutions=2, distinct=1, unique=1)
+    >>> count(p, [Solution(((0, 0), (1, 0)))], orbit=2)
+    Counts(solutions=2, distinct=1, unique=1)
+    """
     n = 0
     pictures = set()
     for s in solutions:
         n += 1
         pictures.add(picture(puzzle, s))
-    return Counts(n, len(pictures), len({canonical(puzzle, p) for p in pictures}))
+    if orbit > 1:
+        pictures = {turn_picture(puzzle, pic, k) for pic in pictures for k in puzzle.board.turns()}
+    return Counts(orbit * n, len(pictures), len({canonical(puzzle, p) for p in pictures}))
+
+
+def counts(puzzle: Puzzle, solutions: Iterable[Solution], modes: tuple[str, ...] = MODES,
+           orbit: int = 1) -> dict[str, int]:
+    """The counts ``modes`` asks for, as :func:`count` gives them; pictures are only made when a
+    mode needs them."""
+    if set(modes) == {"solutions"}:
+        return {"solutions": orbit * sum(1 for _ in solutions)}
+    c = count(puzzle, solutions, orbit)
+    return {m: getattr(c, m) for m in modes}
 
 
 def one_per_picture(puzzle: Puzzle, solutions: Iterable[Solution], mode: str = "distinct") -> Iterator[Solution]:

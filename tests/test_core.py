@@ -16,7 +16,8 @@ from satedge import backtrack, backtrack_jit, symmetry
 from satedge.checker import validate
 from satedge.errors import SatedgeError
 from satedge.dimacs import puzzle_hash
-from satedge.formats import load_puzzle, load_solution, puzzle_to_yaml, save_puzzle, save_solution
+from satedge.formats import load_puzzle, puzzle_to_yaml, save_puzzle
+from satedge.solutions import load_solution, save_solution
 from satedge.generate import Params, generate
 from satedge.puzzle import Clue, Puzzle, Solution
 from satedge.strategies import puzzles

@@ -39,7 +39,8 @@ def test_crosscheck_cpsat():
 
 
 def test_spec_with_cpsat(tmp_path):
-    from satedge.experiment.runner import read_results, run_experiment
+    from satedge.experiment.rows import read_results
+    from satedge.experiment.runner import run_experiment
     from satedge.experiment.spec import load_spec
 
     f = tmp_path / "s.yaml"

@@ -15,7 +15,7 @@ from pysat.solvers import Solver
 from conftest import PUZZLES
 from satedge.checker import validate
 from satedge.dimacs import read_header, write_dimacs
-from satedge.encode.presets import encode_preset, presets
+from satedge.encode.presets import presets
 from satedge.formats import load_puzzle, save_puzzle
 from satedge.generate import Params, generate
 
@@ -80,7 +80,7 @@ def test_cadical_binary(run_cli, tmp_path, preset):
     mf.write_text(r.stdout)
     code, out, _ = run_cli("decode", f, mf, "--json")
     puzzle = load_puzzle(puzzle_file(tmp_path, preset))
-    from satedge.formats import solution_from_json
+    from satedge.solutions import solution_from_json
 
     assert code == 0 and validate(puzzle, solution_from_json(json.loads(out), puzzle)) is None
 
@@ -89,7 +89,7 @@ def test_cadical_binary(run_cli, tmp_path, preset):
 def test_a_solver_binary_killed_at_its_timeout_leaves_no_formula_behind(tmp_path):
     """The formula a solver binary reads is a temporary file; when the binary is killed at the
     timeout, in `solve` and in an experiment run, the file goes too."""
-    from satedge.experiment.runner import read_results
+    from satedge.experiment.rows import read_results
 
     hard, scratch = tmp_path / "hard.yaml", tmp_path / "tmp"
     save_puzzle(generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), 1), hard)
@@ -121,7 +121,7 @@ def test_solver_cmd_counts(run_cli):
 @pytest.mark.parametrize("preset", sorted(presets()))
 def test_round_trip(tmp_path, preset, suffix):
     path = puzzle_file(tmp_path, preset)
-    e = encode_preset(load_puzzle(path), presets()[preset])
+    e = presets()[preset].encode(load_puzzle(path))
     f = tmp_path / f"x{suffix}"
     write_dimacs(e, f, preset, str(path))
     back = CNF(from_file=str(f))
@@ -270,7 +270,7 @@ def test_encodings_lists_the_presets_that_fit(tmp_path):
         return r.stdout
 
     sizes = {r["name"]: (r["variables"], r["clauses"], r["literals"], r["fits"]) for r in json.loads(run("--json"))}
-    fitting = {name: encode_preset(load_puzzle(puzzle), p) for name, p in presets().items() if name != "direct-pairwise"}
+    fitting = {name: p.encode(load_puzzle(puzzle)) for name, p in presets().items() if name != "direct-pairwise"}
     assert sizes == {"direct-pairwise": (5776, 1918740, 3848776, False),
                      **{name: (e.nv, len(e.cnf.clauses), sum(map(len, e.cnf.clauses)), True) for name, e in fitting.items()}}
     assert sizes["support-seqcounter"][:2] == (17200, 56768)

@@ -12,7 +12,7 @@ from hypothesis import assume, given, strategies as st
 from conftest import PUZZLES, ROOT, SEEDS
 from satedge import backtrack, symmetry
 from satedge.encode import CARDS, Options, Size, bases, encode, placements, sizes, symmetry_breaking
-from satedge.encode.presets import encode_preset, presets, size_preset
+from satedge.encode.presets import presets
 from satedge.errors import Unsupported
 from satedge.formats import load_puzzle
 from satedge.generate import Params, generate
@@ -63,7 +63,7 @@ def test_seed_counts_presets(preset):
     the formula's, 4, 2 and 2 on Hunde-Spiel with edgecolor-corners-sym)."""
     broken = presets()[preset].options.symmetry == "rotation"
     for name, puzzle, counts in seed_cases(presets()[preset].base):
-        e = encode_preset(puzzle, presets()[preset])
+        e = presets()[preset].encode(puzzle)
         for solver in SOLVERS:
             assert three_counts(e, solver) == counts, (name, solver)
             models = count_modes(e, solver, ("solutions",))["models"]
@@ -125,13 +125,15 @@ def test_counts_with_symmetry_breaking_are_the_backtrackers(puzzle):
 
 def test_cli_unknown_names(run_cli):
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--encoding", "nope")
-    assert code == 2 and err.startswith("satedge: error: unknown encoding 'nope'; choose from direct-pairwise, ")
+    assert code == 2 and err == ("satedge: error: unknown encoding 'nope'; choose a preset (satedge encodings lists them), a base "
+                                  "encoding (direct, support, split, edgecolor, heule) or a preset file\n")
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--solver", "nope")
-    assert code == 2 and err.startswith("satedge: error: unknown solver 'nope'; choose from cadical103, ")
+    assert code == 2 and err == ("satedge: error: unknown solver 'nope'; choose a PySAT solver (satedge solvers lists those that "
+                                  "work here), cpsat, backtrack or cmd:COMMAND\n")
     for solver, message in (
             ("kissat404:sat", "solver 'kissat404' takes no options; only cadical153, cadical195, cadical300 do"),
-            ("cadical195:fast", "solver option 'fast' of 'cadical195:fast': use sat, unsat or seed=N"),
-            ("cadical195:seed=x", "solver option 'seed=x' of 'cadical195:seed=x': use sat, unsat or seed=N")):
+            ("cadical195:fast", "solver option 'fast' of cadical195: use sat, unsat or seed=N"),
+            ("cadical195:seed=x", "solver option 'seed=x' of cadical195: use sat, unsat or seed=N")):
         code, out, err = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--solver", solver)
         assert (code, out, err) == (2, "", f"satedge: error: {message}\n")
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--card", "nope")
@@ -408,8 +410,8 @@ def test_sizes_of_the_presets_on_eternity2(run_cli):
     building it (before: `encodings --puzzle` built each formula, 41 s, and gave up on that one)."""
     e2 = load_puzzle(PUZZLES / "eternity2" / "e2.yaml")
     heule = presets()["edgecolor-heule2008"]
-    e = encode_preset(e2, heule)
-    assert size_preset(e2, heule) == Size(e.nv, len(e.cnf.clauses), sum(map(len, e.cnf.clauses)))
+    e = heule.encode(e2)
+    assert heule.size(e2) == Size(e.nv, len(e.cnf.clauses), sum(map(len, e.cnf.clauses)))
     code, out, _ = run_cli("encodings", "--puzzle", PUZZLES / "eternity2" / "e2.yaml", "--memory", "4000", "--json")
     rows = {r["name"]: r for r in json.loads(out)}
     assert (rows["edgecolor-heule2008"]["variables"], rows["edgecolor-heule2008"]["clauses"]) == (138560, 1201696)

@@ -12,7 +12,8 @@ import pytest
 
 from conftest import ROOT, alive, children, sigint_default, wait_until
 from satedge.experiment.report import report
-from satedge.experiment.runner import read_results, run_experiment
+from satedge.experiment.rows import read_results
+from satedge.experiment.runner import run_experiment
 from satedge.experiment.spec import load_spec, select
 
 SMALL = """name: small
@@ -38,10 +39,12 @@ def test_spec_runs_and_ids(tmp_path):
     spec = load_spec(write_spec(tmp_path))
     assert len(spec.runs) == 4 * 2 * 2
     assert len({r.id for r in spec.runs}) == 16
-    assert {r.preset.name for r in spec.runs} == {"support-seqcounter", "edgecolor+card=ladder"}
+    assert {r.encoding for r in spec.runs} == {"support-seqcounter", "edgecolor+card=ladder"}
 
 
-def test_spec_validation_lists_every_problem(run_cli, tmp_path):
+def test_spec_validation_lists_the_problems_in_one_line(run_cli, tmp_path):
+    """Every problem of a spec is found before anything runs, and as many as fit in one line of
+    about 300 characters are named, then how many more there are."""
     f = write_spec(tmp_path, """name: bad
 puzzles: [nowhere/*.yaml]
 encodings: [nope]
@@ -52,13 +55,17 @@ memory: 4096.5
 repeat: true
 """)
     code, out, err = run_cli("run", f, "--out", tmp_path / "o")
-    assert code == 2 and out == "" and err.count("\n") == 1
-    assert err.startswith(f"satedge: error: {f}: unknown key(s) colour; no file matches 'nowhere/*.yaml'; "
-                          "unknown encoding 'nope'; choose from ")
-    assert "unknown solver 'minisat99'" in err and "solver 'backtrack:threads=2': backtrack takes one option, " \
-        "workers=N (N at least 1)" in err and "timeout must be a positive number of seconds, at most 10,000,000, not -1; " \
-        "memory must be a positive integer, at most 10,000,000, not 4096.5; repeat must be a positive integer, at most " \
-        "1,000, not True" in err
+    assert (code, out) == (2, "")
+    assert err == (f"satedge: error: {f}: unknown key(s) colour; no file matches 'nowhere/*.yaml'; unknown encoding "
+                   "'nope'; choose a preset (satedge encodings lists them), a base encoding (direct, support, split, "
+                   "edgecolor, heule) or a preset file; and 5 more\n")
+    f.write_text(f.read_text().replace("nowhere/*.yaml", str(ROOT / "puzzles" / "insects.yaml")).replace("[nope]", "[support]")
+                 .replace("colour: red\n", ""))
+    code, out, err = run_cli("run", f, "--out", tmp_path / "o")
+    assert (code, out) == (2, "")
+    assert err == (f"satedge: error: {f}: unknown solver 'minisat99'; choose a PySAT solver (satedge solvers lists those "
+                   "that work here), cpsat, backtrack or cmd:COMMAND; solver 'backtrack:threads=2': backtrack takes one "
+                   "option, workers=N; and 3 more\n")
     assert not (tmp_path / "o").exists()
 
 
@@ -162,7 +169,7 @@ timeout: 2
 
 
 def test_a_timed_out_run_has_its_formula_size(tmp_path):
-    from satedge.encode.presets import encode_preset, resolve
+    from satedge.encode.presets import Encoding
     from satedge.experiment.report import summarize
     from satedge.formats import save_puzzle
     from satedge.generate import Params, generate
@@ -177,7 +184,7 @@ timeout: 10
 """)
     run_experiment(load_spec(f), tmp_path / "out", workers=1)
     (row,) = read_results(tmp_path / "out" / "results.jsonl")
-    encoded = encode_preset(puzzle, resolve("support-seqcounter"))
+    encoded = Encoding.parse("support-seqcounter").encode(puzzle)
     assert (row["status"], row["variables"], row["clauses"]) == ("TIMEOUT", encoded.nv, len(encoded.cnf.clauses))
     assert 0 < row["encode_seconds"] < 10 and row.get("solve_seconds") is None
     (summary,) = summarize([row])
@@ -189,13 +196,14 @@ def test_a_run_that_fails_while_solving_keeps_its_formula_size(monkeypatch):
     size: what the job noted before the solver started survives its end."""
     from satedge import jobs
     from satedge.formats import load_puzzle
+    from satedge.jobs import dispatch
     from satedge.process import Limits
 
     def engine(job, note):
         note({"variables": 7, "clauses": 11, "encode_seconds": 0.5})
         raise MemoryError
 
-    monkeypatch.setattr(jobs, "_sat", engine)  # the forked child runs it
+    monkeypatch.setitem(dispatch.ENGINES, "sat", engine)  # the forked child runs it
     res = jobs.run(jobs.Job(load_puzzle(ROOT / "puzzles" / "hunde-spiel.yaml"), limits=Limits(timeout=30)))
     assert (res.status, res.variables, res.clauses, res.encode_seconds) == ("MEMOUT", 7, 11, 0.5)
     assert res.error == "out of memory (MemoryError)"
@@ -249,7 +257,6 @@ def test_a_run_that_starts_while_the_others_are_killed_is_killed_too(tmp_path, m
     from satedge.experiment import executors
     from satedge.formats import save_puzzle
     from satedge.generate import Params, generate
-    from satedge.process import Limits
 
     save_puzzle(generate(Params(rows=7, cols=7, colors=8, border_colors=3, frame=True), seed=1), tmp_path / "hard.yaml")
     f = write_spec(tmp_path, """name: race
@@ -260,8 +267,7 @@ timeout: 120
 """)
     (tmp_path / "demo.yaml").write_text((ROOT / "puzzles" / "hunde-spiel.yaml").read_text())
     spec = load_spec(f)
-    limits = Limits(timeout=spec.timeout)
-    jobs = [(r.id, r.job(limits)) for r in sorted(spec.runs, key=lambda r: "hard" in r.puzzle_path)]
+    jobs = [(r.id, r.job) for r in sorted(spec.runs, key=lambda r: "hard" in r.puzzle_path)]
     run_one, hard, started = executors.run_one, jobs[1][1], []
     child = process._Child
 

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 
 from satedge import backtrack, crosscheck
 from satedge.checker import validate
-from satedge.encode import Options
+from satedge.encode import Encoding, Options
+from satedge.solvers import SolverConfig
 from satedge.encode.support import encode as support_encode
 from satedge.encode.onehot import placement_formula, supports
 from satedge.formats import load_puzzle, puzzle_to_yaml
@@ -142,12 +143,12 @@ def test_harness_passes_real_encoding():
 def test_workers_share_the_configurations_and_find_the_same():
     """Two worker processes, one configuration each, check what one process checks; a broken
     encoding's mismatch comes back from its worker."""
-    configs = [crosscheck.Config("support", "cadical195", Options(), encoding=support_encode),
-               crosscheck.Config("broken", "cadical195", Options(), encoding=broken_support)]
+    configs = [(Encoding("support", build=support_encode), SolverConfig()),
+               (Encoding("broken", build=broken_support), SolverConfig())]
     one, two = (crosscheck.run(configs[:1] * 2, examples=15, seed=4, workers=w) for w in (1, 2))
     assert (one.ok, two.ok, one.examples, two.examples, one.checks, two.checks) == (True, True, 15, 15, 150, 150)
     mixed = crosscheck.run(configs, examples=200, seed=3, workers=2)
-    assert not mixed.ok and mixed.mismatch.config.name == "broken"
+    assert not mixed.ok and mixed.mismatch.config[0].name == "broken"
     assert mixed.mismatch.problem.startswith("broken encoding gave an invalid solution: cell (0, 0) bottom shows")
 
 

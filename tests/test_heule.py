@@ -8,7 +8,7 @@ from hypothesis import given, strategies as st
 from conftest import PUZZLES
 from satedge import backtrack, symmetry
 from satedge.encode import Options, Size, encode
-from satedge.encode.presets import encode_preset, presets, size_preset
+from satedge.encode.presets import presets
 from satedge.errors import Unsupported
 from satedge.formats import load_puzzle
 from satedge.generate import Params, generate
@@ -41,7 +41,7 @@ def _path(name: str):
 def test_sizes_are_heules(name):
     puzzle = load_puzzle(_path(name))
     nv, *clauses = TABLE[name]
-    got = [size_preset(puzzle, presets()[f"heule2008-{v}"]) for v in VARIANTS]
+    got = [presets()[f"heule2008-{v}"].size(puzzle) for v in VARIANTS]
     assert [(s.variables, s.clauses) for s in got] == [(nv, c) for c in clauses]
 
 
@@ -49,9 +49,9 @@ def test_sizes_are_heules(name):
 def test_the_built_formulas_have_those_sizes(name):
     puzzle = load_puzzle(_path(name))
     for v in VARIANTS:
-        e = encode_preset(puzzle, presets()[f"heule2008-{v}"])
+        e = presets()[f"heule2008-{v}"].encode(puzzle)
         assert (e.nv, len(e.cnf.clauses)) == (TABLE[name][0], TABLE[name][1 + VARIANTS.index(v)]), v
-        assert size_preset(puzzle, presets()[f"heule2008-{v}"]) == Size(e.nv, len(e.cnf.clauses),
+        assert presets()[f"heule2008-{v}"].size(puzzle) == Size(e.nv, len(e.cnf.clauses),
                                                                           sum(map(len, e.cnf.clauses)))
 
 
@@ -66,7 +66,7 @@ def test_edgecolor_heule2008_is_close_but_not_equal():
 def test_an_em_instance_solves_to_its_listed_order():
     """The em_* pieces are listed in solution order: the identity layout is among the models."""
     puzzle = load_puzzle(_path("em_7_3_6"))
-    e = encode_preset(puzzle, presets()["heule2008-all"])
+    e = presets()["heule2008-all"].encode(puzzle)
     (first,) = solutions(e, "cadical195", limit=1)
     assert first is not None
 
@@ -78,7 +78,7 @@ def test_unframed_puzzles_are_refused_in_one_line(run_cli, variant):
     assert (code, out, err) == (2, "", f"satedge: error: {hunde}: the heule encoding covers framed grid boards only: "
                                        "this puzzle has no frame\n")
     with pytest.raises(Unsupported):
-        encode_preset(load_puzzle(hunde), presets()[f"heule2008-{variant}"])
+        presets()[f"heule2008-{variant}"].encode(load_puzzle(hunde))
 
 
 framed = st.builds(lambda rows, cols, colors, border, clues, seed: generate(
@@ -96,7 +96,7 @@ def test_counts_equal_the_backtrackers_on_framed_puzzles(puzzle, variant):
     if variant == "rotation":
         e = encode(puzzle, "heule", Options(symmetry="rotation"))
     else:
-        e = encode_preset(puzzle, presets()[f"heule2008-{variant}"])
+        e = presets()[f"heule2008-{variant}"].encode(puzzle)
     got = list(solutions(e, "cadical195"))
     assert len(got) == len(set(got)) and set(got) <= expected
     assert len(got) * e.orbit == len(expected)

@@ -14,7 +14,8 @@ import pytest
 from conftest import PUZZLES, alive, wait_until
 from satedge import proctree
 from satedge.errors import SatedgeError
-from satedge.experiment.runner import read_results, run_experiment
+from satedge.experiment.rows import read_results
+from satedge.experiment.runner import run_experiment
 from satedge.experiment.spec import load_spec
 from satedge.process import Limits, call
 
@@ -201,7 +202,7 @@ def test_a_solver_pysat_names_but_cannot_run_is_refused(run_cli):
     if not broken:
         pytest.skip("every solver PySAT names works here")
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--solver", broken[0])
-    assert (code, out) == (2, "") and err.startswith(f"satedge: error: unknown solver {broken[0]!r}; choose from ")
+    assert (code, out) == (2, "") and err.startswith(f"satedge: error: unknown solver {broken[0]!r}; choose a PySAT solver ")
 
 
 def _racer():

@@ -142,7 +142,7 @@ def test_the_bench_solve_figures_are_the_committed_rows():
     committed in experiments/bench-solve-results.jsonl (before: the table quoted first runs whose
     rows had been replaced, backtrack 61 / 93.6 where the rows give 59 / 104.5)."""
     from satedge.experiment.report import summarize
-    from satedge.experiment.runner import read_results
+    from satedge.experiment.rows import read_results
 
     summary = summarize(read_results(ROOT / "experiments" / "bench-solve-results.jsonl"))
     table = re.search(r"^\| configuration \| solved of 70 \| PAR-2 \| median s of solved \|\n\|---.*?\n((?:\|.*\n)+)",
@@ -179,7 +179,7 @@ def test_the_bench_solve_figures_are_the_committed_rows():
 
 def test_the_quoted_comparison_is_the_committed_rows():
     """The README's verdict on the committed bench-solve rows, recomputed (extra stats)."""
-    from satedge.experiment.runner import read_results
+    from satedge.experiment.rows import read_results
     from satedge.experiment.stats import compare, frame
 
     c = compare(frame(read_results(ROOT / "experiments" / "bench-solve-results.jsonl")),

@@ -11,10 +11,11 @@ from satedge import backtrack
 from satedge.checker import validate
 from satedge.dimacs import read_header
 from satedge.encode import Options, bases, encode
-from satedge.encode.presets import encode_preset, resolve
+from satedge.encode.presets import Encoding
 from satedge.encode.shuffled import encode_shuffled
 from satedge.errors import Unsupported
-from satedge.experiment.runner import read_results, run_experiment
+from satedge.experiment.rows import read_results
+from satedge.experiment.runner import run_experiment
 from satedge.experiment.spec import load_spec
 from satedge.formats import load_puzzle
 from satedge.shuffle import permutation, shuffle
@@ -84,7 +85,7 @@ def test_shuffled_formulas_have_the_backtrackers_solutions(puzzle, base, seed, s
 
 def test_a_preset_under_a_shuffle_is_renumbered_and_reordered():
     puzzle = load_puzzle(HUNDE)
-    plain, moved = encode_preset(puzzle, resolve("edgecolor-corners")), encode_preset(puzzle, resolve("edgecolor-corners"), 4)
+    plain, moved = Encoding.parse("edgecolor-corners").encode(puzzle), Encoding.parse("edgecolor-corners").encode(puzzle, 4)
     assert (plain.nv, len(plain.cnf.clauses)) == (moved.nv, len(moved.cnf.clauses))
     assert plain.cnf.clauses != moved.cnf.clauses and moved.shuffle == 4
     assert sorted(map(len, plain.cnf.clauses)) == sorted(map(len, moved.cnf.clauses))

@@ -20,10 +20,10 @@ from pysat.formula import CNF
 from conftest import PUZZLES
 from satedge.cli import build_parser
 from satedge.dimacs import read_header
-from satedge.encode.presets import encode_preset, resolve
+from satedge.encode.presets import Encoding
 from satedge.experiment.report import pictures
 from satedge.formats import load_puzzle, save_puzzle
-from satedge.jobs import DEFAULT_ENCODING
+from satedge.encode import DEFAULT_ENCODING
 
 HUNDE = PUZZLES / "hunde-spiel.yaml"
 
@@ -56,7 +56,7 @@ def test_a_name_with_line_breaks_stays_in_its_comment(run_cli, tmp_path):
     assert sum(line.startswith("p cnf") for line in lines) == 1
     assert all(line.startswith(("c", "p")) or line.endswith(" 0") for line in lines)
     assert "c puzzle: x\\np cnf 1 1\\n1 0\\r\\x1b[2J" in lines or any("x\\np cnf 1 1\\n1 0" in line for line in lines)
-    encoded = encode_preset(load_puzzle(f), resolve(DEFAULT_ENCODING))
+    encoded = Encoding.parse(DEFAULT_ENCODING).encode(load_puzzle(f))
     assert CNF(from_file=str(out)).clauses == encoded.cnf.clauses
     assert read_header(out)["puzzle"]["name"] == "x\np cnf 1 1\n1 0\r\x1b[2J"  # the JSON line keeps it exactly
 

@@ -1,9 +1,9 @@
 """CNF encodings of edge-matching puzzles.
 
 An *encoding* is any callable ``encoding(puzzle, options) -> Encoded``.  The base encodings
-live one per module (:mod:`.direct`, :mod:`.support`, :mod:`.split`, :mod:`.edgecolor`), on the
-shared pieces of :mod:`.core`; named configurations (*presets*) are YAML files in the project's
-``encodings/`` folder (:mod:`.presets`).
+live one per module (:mod:`.direct`, :mod:`.support`, :mod:`.split`, :mod:`.edgecolor`,
+:mod:`.heule`), on the shared pieces of :mod:`.core`; :class:`Encoding` names one with its
+options, and the presets are named ones in YAML (:mod:`.presets`).
 
 Every encoding
 
@@ -16,34 +16,27 @@ Every encoding
 
 from __future__ import annotations
 
-from typing import Callable
-
-from ..errors import SatedgeError
 from ..puzzle import Puzzle
-from . import direct, edgecolor, heule, split, support
 from .core import (CARDS, SYMMETRIES, Encoded, Options, Size, at_most_one, exactly_one, make_cnf, placements,
                    symmetry_breaking, true_set)
+from .presets import DEFAULT_ENCODING, Encoding, bases, presets, sizes
 
-__all__ = ["CARDS", "SYMMETRIES", "Encoded", "Options", "Size", "at_most_one", "bases", "encode", "exactly_one",
-           "make_cnf", "placements", "sizes", "symmetry_breaking", "true_set"]
-
-
-def bases() -> dict[str, Callable[[Puzzle, Options], Encoded]]:
-    """The base encodings by name."""
-    return {"direct": direct.encode, "support": support.encode, "split": split.encode, "edgecolor": edgecolor.encode,
-            "heule": heule.encode}
+__all__ = ["CARDS", "DEFAULT_ENCODING", "SYMMETRIES", "Encoded", "Encoding", "Options", "Size", "at_most_one", "bases",
+           "encode", "exactly_one", "make_cnf", "placements", "presets", "sizes", "symmetry_breaking", "true_set"]
 
 
-def sizes() -> dict[str, Callable[[Puzzle, Options], Size]]:
-    """Per base encoding, the function that counts its formula's variables, clauses and literals
-    from its clause families, without building it (exact: a test compares them)."""
-    return {"direct": direct.size, "support": support.size, "split": split.size, "edgecolor": edgecolor.size,
-            "heule": heule.size}
+def encode(puzzle: Puzzle, encoding: Encoding | str = DEFAULT_ENCODING, options: Options | None = None,
+           shuffle: int | None = None) -> Encoded:
+    """The formula of ``puzzle`` under ``encoding``: an :class:`Encoding`, or a preset's, a base
+    encoding's or a preset file's name (default: the commands' default, ``edgecolor-corners``);
+    ``options`` replaces its options; ``shuffle``: under that shuffle seed.
 
-
-def encode(puzzle: Puzzle, base: str = "support", options: Options | None = None) -> Encoded:
-    """Encode ``puzzle`` with a base encoding by name."""
-    table = bases()
-    if base not in table:
-        raise SatedgeError(f"unknown base encoding {base!r}; choose from {', '.join(table)}")
-    return table[base](puzzle, options or Options())
+    >>> from satedge.puzzle import Puzzle
+    >>> p = Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0)
+    >>> encode(p).nv, encode(p, "support", Options(card="seqcounter")).nv
+    (5, 4)
+    """
+    chosen = Encoding.of(encoding)
+    if options is not None:
+        chosen = chosen.with_options(**{k: getattr(options, k) for k in ("card", "symmetry", "redundant", "families")})
+    return chosen.encode(puzzle, shuffle)

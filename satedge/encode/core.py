@@ -9,6 +9,7 @@ from typing import Callable, Iterable
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, IDPool
 
+from ..files import shown
 from ..errors import SatedgeError
 from ..puzzle import Puzzle, Solution, self_symmetry
 
@@ -35,13 +36,13 @@ class Options:
 
     def __post_init__(self) -> None:
         if self.card not in CARDS:
-            raise SatedgeError(f"unknown card encoding {self.card!r}; choose from {', '.join(CARDS)}")
+            raise SatedgeError(f"unknown card encoding {shown(self.card)}; choose from {', '.join(CARDS)}")
         if self.symmetry not in SYMMETRIES:
-            raise SatedgeError(f"unknown symmetry {self.symmetry!r}; choose from {', '.join(SYMMETRIES)}")
+            raise SatedgeError(f"unknown symmetry {shown(self.symmetry)}; choose from {', '.join(SYMMETRIES)}")
         if not isinstance(self.redundant, bool):
-            raise SatedgeError(f"redundant must be true or false, not {self.redundant!r}")
+            raise SatedgeError(f"redundant must be true or false, not {shown(self.redundant)}")
         if not isinstance(self.families, (list, tuple)) or not all(isinstance(f, str) for f in self.families):
-            raise SatedgeError(f"families must be a list of clause family names, not {self.families!r}")
+            raise SatedgeError(f"families must be a list of clause family names, not {shown(self.families)}")
         object.__setattr__(self, "families", tuple(sorted(set(self.families))))
 
     def as_dict(self) -> dict:

@@ -58,6 +58,7 @@ from itertools import combinations, product
 
 from pysat.formula import IDPool
 
+from ..files import shown
 from ..errors import SatedgeError, Unsupported
 from ..puzzle import Puzzle, Solution
 from .core import (Encoded, Options, Size, at_most_one, card_size, clauses_size, exactly_one, make_cnf, placements,
@@ -70,7 +71,7 @@ def _check(puzzle: Puzzle, options: Options) -> tuple[bool, bool]:
     """``(atmostone, fbcolors)``; a puzzle the encoding does not cover is :class:`Unsupported`."""
     unknown = sorted(set(options.families) - set(FAMILIES))
     if unknown:
-        raise SatedgeError(f"unknown clause family {unknown[0]!r}; choose from {', '.join(FAMILIES)}")
+        raise SatedgeError(f"unknown clause family {shown(unknown[0])}; choose from {', '.join(FAMILIES)}")
     if puzzle.frame is None or puzzle.topology != "grid":
         raise Unsupported("the heule encoding covers framed grid boards only: this puzzle has no frame")
     if puzzle.rows < 2 or puzzle.cols < 2:

@@ -1,68 +1,242 @@
-"""Named encoding configurations: YAML files in the project's ``encodings/`` folder.
+"""Encoding configurations: :class:`Encoding`, the one value that names a base encoding with its
+options, with its one parser and its one name; and the presets, named configurations in YAML.
 
-A preset is ``name``, ``description``, ``reference``, ``base`` and ``options`` (``card``,
-``symmetry``, ``redundant``, and for ``heule`` its optional clause ``families``).  The folder is
-``$SATEDGE_ENCODINGS`` when set, else the
-``encodings/`` folder beside the package; a path to a preset file works anywhere a name does.
+An encoding is written (``--encoding``, specs, rows, reports, DIMACS headers) as
+
+* a preset's name (``edgecolor-corners``; ``satedge encodings`` lists them), a base encoding's
+  name (``support``) or a preset file's path (``mine.yaml``);
+* any of these with options after ``+``: ``edgecolor-corners+card=ladder``,
+  ``edgecolor+card=pairwise+redundant=true+symmetry=rotation`` (a comma between options reads
+  too).  The name an :class:`Encoding` gives itself lists the options that differ from the
+  preset's or the base's, and after a base always ``card`` (its own name alone when none is
+  changed): one configuration, one name.
+
+A preset file is ``name``, ``description``, ``reference``, ``base`` and ``options`` (``card``,
+``symmetry``, ``redundant``, and for ``heule`` its optional clause ``families``).  The presets are
+those in ``$SATEDGE_ENCODINGS`` when set, else those beside the package.
+
+>>> e = Encoding.parse("edgecolor-corners+card=ladder")
+>>> e.name, e.base, e.options.card, e.options.redundant
+('edgecolor-corners+card=ladder', 'edgecolor', 'ladder', True)
+>>> str(Encoding.parse("split").with_options(redundant=True))
+'split+card=pairwise+redundant=true'
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import Callable
 
-from ..errors import OutOfMemory, SatedgeError
-from ..files import read_yaml
-from . import Options, Size, bases, sizes
+from ..errors import OutOfMemory, SatedgeError, Unsupported
+from ..files import quoted, read_yaml, shown
+from ..puzzle import Puzzle
 from ..shuffle import shuffle as shuffled_puzzle
+from . import direct, edgecolor, heule, split, support
+from .core import Encoded, Options, Size
 from .heule import FAMILIES
 from .shuffled import encode_shuffled
 
+DEFAULT_ENCODING = "edgecolor-corners"  # every command's default: the best preset without symmetry breaking
 KEYS = {"name", "description", "reference", "base", "options"}
+OPTION_KEYS = tuple(f.name for f in fields(Options))  # card, symmetry, redundant, families
+
+
+def bases() -> dict[str, Callable[[Puzzle, Options], Encoded]]:
+    """The base encodings by name."""
+    return {"direct": direct.encode, "support": support.encode, "split": split.encode, "edgecolor": edgecolor.encode,
+            "heule": heule.encode}
+
+
+def sizes() -> dict[str, Callable[[Puzzle, Options], Size]]:
+    """Per base encoding, the function that counts its formula's variables, clauses and literals
+    from its clause families, without building it (exact: a test compares them)."""
+    return {"direct": direct.size, "support": support.size, "split": split.size, "edgecolor": edgecolor.size,
+            "heule": heule.size}
 
 
 @dataclass(frozen=True)
-class Preset:
-    name: str
+class Encoding:
+    """A base encoding with its options, by name; checked when made.
+
+    * ``base``: one of :func:`bases` (or the name of ``build``, an encoding of your own: any
+      callable ``(puzzle, options) -> Encoded``);
+    * ``options``: :class:`satedge.encode.Options`;
+    * ``name``: the configuration's one name (see the module's docstring); made from ``base`` and
+      ``options`` when not given;
+    * ``origin`` and ``defaults``: the preset or base it was named from and that one's options;
+      ``description``, ``reference``: a preset's own words.
+    """
+
     base: str
-    options: Options
-    description: str = ""
-    reference: str = ""
+    options: Options = Options()
+    name: str = ""
+    description: str = field(default="", compare=False)
+    reference: str = field(default="", compare=False)
+    origin: str = field(default="", compare=False)
+    defaults: Options = field(default=Options(), compare=False)
+    build: Callable[[Puzzle, Options], Encoded] | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.build is None and (not isinstance(self.base, str) or self.base not in bases()):
+            raise SatedgeError(f"unknown base encoding {shown(self.base)}; choose from {', '.join(bases())}")
+        if not isinstance(self.options, Options):
+            raise SatedgeError(f"options must be satedge.encode.Options, not {quoted(repr(self.options), 40)}")
+        if self.options.families and self.base != "heule":
+            raise SatedgeError(f"families are clause families of the heule encoding; {self.base} has none")
+        unknown = sorted(set(self.options.families) - set(FAMILIES)) if self.base == "heule" else []
+        if unknown:
+            raise SatedgeError(f"unknown clause family {quoted(unknown[0], 30)}; choose from {', '.join(FAMILIES)}")
+        if not self.origin:
+            object.__setattr__(self, "origin", self.base)
+            object.__setattr__(self, "defaults", Options() if self.origin in bases() else self.options)
+        if not self.name:
+            object.__setattr__(self, "name", _name(self.origin, self.options, self.defaults))
+        elif not isinstance(self.name, str) or not self.name.strip() or len(self.name) > 200:
+            raise SatedgeError(f"an encoding's name is a string of 1 to 200 characters, not {quoted(repr(self.name), 40)}")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def with_options(self, **changes) -> "Encoding":
+        """The same configuration with some options changed (``card``, ``symmetry``, ``redundant``,
+        ``families``; ``None`` keeps one), named anew from the preset or base it came from."""
+        given = {k: v for k, v in changes.items() if v is not None}
+        unknown = sorted(set(given) - set(OPTION_KEYS))
+        if unknown:
+            raise SatedgeError(f"unknown option(s) {', '.join(map(str, unknown))}; choose from {', '.join(OPTION_KEYS)}")
+        if not given:
+            return self
+        options = replace(self.options, **given)
+        return replace(self, options=options, name=_name(self.origin, options, self.defaults))
+
+    def encode(self, puzzle: Puzzle, shuffle: int | None = None) -> Encoded:
+        """The formula of ``puzzle``; with ``shuffle``, of the puzzle under that shuffle seed
+        (:mod:`satedge.encode.shuffled`), read back in the puzzle's own numbering."""
+        fn = self.build or bases()[self.base]
+        return fn(puzzle, self.options) if shuffle is None else encode_shuffled(fn, puzzle, self.options, shuffle)
+
+    def size(self, puzzle: Puzzle, shuffle: int | None = None) -> Size | None:
+        """The formula's size, counted from its clause families without building it (``None`` for
+        an encoding of your own)."""
+        if self.build is not None:
+            return None
+        return sizes()[self.base](puzzle if shuffle is None else shuffled_puzzle(puzzle, shuffle)[0], self.options)
+
+    def check_fits(self, puzzle: Puzzle, memory_mb: float | None, shuffle: int | None = None) -> Size | None:
+        """The formula's size; :class:`OutOfMemory` at once, before anything is built, when even
+        a low estimate of the memory its clauses take (:meth:`Size.memory_mb`) is more than
+        ``memory_mb``."""
+        size = self.size(puzzle, shuffle)
+        error = too_big(self, size, memory_mb)
+        if error is not None:
+            raise error
+        return size
+
+    @classmethod
+    def parse(cls, text: str) -> "Encoding":
+        """The configuration an encoding string names (see the module's docstring); the one parser
+        of encoding strings in satedge."""
+        if not isinstance(text, str) or not text.strip():
+            raise SatedgeError(f"an encoding is a preset, a base encoding or a preset file, not {quoted(repr(text), 40)}")
+        start, _, rest = text.partition("+")
+        table = presets()
+        if start in table:
+            found = table[start]
+        elif start in bases():
+            found = cls(start, description=f"base encoding {start}")
+        elif start.endswith((".yaml", ".yml")):
+            found = load_preset(start)
+        else:
+            raise SatedgeError(f"unknown encoding {quoted(start, 40)}; choose a preset (satedge encodings lists them), "
+                               f"a base encoding ({', '.join(bases())}) or a preset file")
+        return found.with_options(**_option_items(text, rest)) if rest else found
+
+    @classmethod
+    def of(cls, value: "Encoding | str | None") -> "Encoding":
+        """``value`` itself, the default encoding for ``None``, or a string :meth:`parse` reads."""
+        if value is None:
+            value = DEFAULT_ENCODING
+        return value if isinstance(value, cls) else cls.parse(value)
 
 
+def _value(v) -> str:
+    return str(v).lower() if isinstance(v, bool) else ",".join(v) if isinstance(v, (list, tuple)) else str(v)
+
+
+def _name(origin: str, options: Options, defaults: Options) -> str:
+    """An encoding's name: its origin, then the options that differ from the origin's,
+    ``+key=value`` in the order of their keys; after a base encoding (whose name says nothing of
+    the exactly-one encoding) ``card`` always among them."""
+    if options == defaults:
+        return origin
+    mine, theirs = options.as_dict(), defaults.as_dict()
+    keys = {k for k in mine.keys() | theirs.keys() if mine.get(k, []) != theirs.get(k, [])}
+    if origin in bases():
+        keys.add("card")
+    return origin + "".join(f"+{k}={_value(mine.get(k, []))}" for k in sorted(keys))
+
+
+def _option_items(text: str, rest: str) -> dict:
+    """``key=value`` items after the first ``+`` (``+`` or ``,`` between them; a bare word after a
+    comma adds to a list, as in ``families=atmostone,fbcolors``)."""
+    items: dict = {}
+    last = None
+    for word in rest.replace("+", ",").split(","):
+        key, eq, value = word.partition("=")
+        if not eq and last == "families":
+            items["families"].append(word)
+            continue
+        if not eq or key not in OPTION_KEYS:
+            raise SatedgeError(f"encoding {quoted(text, 60)}: options are key=value with a key among "
+                               f"{', '.join(OPTION_KEYS)}, not {quoted(word, 30)}")
+        if key in items:
+            raise SatedgeError(f"encoding {quoted(text, 60)}: {key} is given twice")
+        if key == "redundant":
+            if value not in ("true", "false"):
+                raise SatedgeError(f"encoding {quoted(text, 60)}: redundant is true or false, not {quoted(value, 30)}")
+            items[key] = value == "true"
+        elif key == "families":
+            items[key] = [value] if value else []
+        else:
+            items[key] = value
+        last = key
+    return items
+
+
+# ---------------------------------------------------------------------------- preset files
 def folder() -> Path:
+    """Where the presets are: ``$SATEDGE_ENCODINGS``, else the project's ``encodings/`` folder."""
     return Path(os.environ.get("SATEDGE_ENCODINGS") or Path(__file__).resolve().parents[2] / "encodings")
 
 
-def load_preset(path: str | Path) -> Preset:
+def load_preset(path: str | Path) -> Encoding:
+    """The preset in a YAML file; a one-line error naming the file when it is not one."""
     data = read_yaml(path)
     if not isinstance(data, dict) or not {"name", "base"} <= set(data):
         raise SatedgeError("a preset is a mapping with at least name and base", path)
     unknown = sorted(map(str, set(data) - KEYS))
     if unknown:
         raise SatedgeError(f"unknown key(s) {', '.join(unknown)}", path)
-    if not isinstance(data["base"], str) or data["base"] not in bases():
-        raise SatedgeError(f"unknown base encoding {data['base']!r}; choose from {', '.join(bases())}", path)
     opts = data.get("options") or {}
     if not isinstance(opts, dict):
-        raise SatedgeError(f"options must be a mapping of card, symmetry, redundant and families, not {opts!r}", path)
-    bad = sorted(map(str, set(opts) - {"card", "symmetry", "redundant", "families"}))
+        raise SatedgeError(f"options must be a mapping of card, symmetry, redundant and families, not {shown(opts)}", path)
+    bad = sorted(map(str, set(opts) - set(OPTION_KEYS)))
     if bad:
         raise SatedgeError(f"unknown option(s) {', '.join(bad)}", path)
+    if not isinstance(data["name"], str):
+        raise SatedgeError(f"a preset's name is a string, not {quoted(repr(data['name']), 40)}", path)
     try:
         options = Options(**opts)
+        return Encoding(data["base"], options,
+                        name=data["name"], description=str(data.get("description", "")),
+                        reference=str(data.get("reference", "")), origin=data["name"], defaults=options)
     except SatedgeError as e:
         raise SatedgeError(str(e), path) from None
-    if options.families and data["base"] != "heule":
-        raise SatedgeError(f"families are clause families of the heule encoding; {data['base']} has none", path)
-    unknown = sorted(set(options.families) - set(FAMILIES))
-    if unknown:
-        raise SatedgeError(f"unknown clause family {unknown[0]!r}; choose from {', '.join(FAMILIES)}", path)
-    return Preset(str(data["name"]), data["base"], options, str(data.get("description", "")), str(data.get("reference", "")))
 
 
-def presets() -> dict[str, Preset]:
+def presets() -> dict[str, Encoding]:
     """Every preset in :func:`folder`, by name."""
     d = folder()
     out = {}
@@ -72,53 +246,32 @@ def presets() -> dict[str, Preset]:
     return out
 
 
-def resolve(name: str, card: str | None = None, symmetry: str | None = None, redundant: bool | None = None) -> Preset:
-    """A preset name, a preset file or a base encoding, with options overridden where given."""
-    table = presets()
-    if name in table:
-        preset = table[name]
-    elif name in bases():
-        preset = Preset(name, name, Options(), description=f"base encoding {name}")
-    elif name.endswith((".yaml", ".yml")) and Path(name).is_file():
-        preset = load_preset(Path(name))
-    else:
-        raise SatedgeError(f"unknown encoding {name!r}; choose from {', '.join(list(table) + list(bases()))}")
-    changes = {k: v for k, v in (("card", card), ("symmetry", symmetry), ("redundant", redundant)) if v is not None}
-    if changes:
-        opts = replace(preset.options, **changes)
-        label = preset.name if opts == preset.options else f"{preset.name}+" + ",".join(f"{k}={str(v).lower()}" for k, v in sorted(changes.items()))
-        preset = replace(preset, name=label, options=opts)
-    return preset
-
-
-def encode_preset(puzzle, preset: Preset, shuffle: int | None = None):
-    """Encode ``puzzle`` with a preset; with ``shuffle``, under that shuffle seed
-    (:mod:`satedge.encode.shuffled`)."""
-    if shuffle is None:
-        return bases()[preset.base](puzzle, preset.options)
-    return encode_shuffled(bases()[preset.base], puzzle, preset.options, shuffle)
-
-
-def size_preset(puzzle, preset: Preset, shuffle: int | None = None) -> Size:
-    """The size of ``preset``'s formula for ``puzzle`` (shuffled by ``shuffle``), counted without
-    building it."""
-    return sizes()[preset.base](puzzle if shuffle is None else shuffled_puzzle(puzzle, shuffle)[0], preset.options)
-
-
-def too_big(preset: Preset, size: Size, memory_mb: float | None) -> OutOfMemory | None:
+def too_big(encoding: Encoding, size: Size | None, memory_mb: float | None) -> OutOfMemory | None:
     """The error for a formula of ``size`` when even a low estimate of the memory it takes
     (:meth:`Size.memory_mb`) is more than ``memory_mb``; else ``None``."""
-    if memory_mb is None or size.memory_mb() <= memory_mb:
+    if memory_mb is None or size is None or size.memory_mb() <= memory_mb:
         return None
-    return OutOfMemory(f"encoding {preset.name} needs more than {memory_mb:g} MB of memory: its {size.clauses:,} "
+    return OutOfMemory(f"encoding {encoding.name} needs more than {memory_mb:g} MB of memory: its {size.clauses:,} "
                        f"clauses of {size.literals:,} literals take at least {size.memory_mb():,.0f} MB", memory_mb)
 
 
-def check_fits(puzzle, preset: Preset, memory_mb: float | None, shuffle: int | None = None) -> Size:
-    """The formula's size; :class:`OutOfMemory` at once, before anything is built, when it cannot
-    fit in ``memory_mb`` (:func:`too_big`)."""
-    size = size_preset(puzzle, preset, shuffle)
-    error = too_big(preset, size, memory_mb)
-    if error is not None:
-        raise error
-    return size
+def catalogue(puzzle: Puzzle | None = None, memory_mb: float | None = None, tick=lambda: None) -> list[dict]:
+    """Every preset as ``satedge encodings`` lists it: name, base, options, description and
+    reference; with ``puzzle`` also whether it covers the puzzle and its formula's variables,
+    clauses, literals and memory (MB), counted without building it, and whether that fits in
+    ``memory_mb`` (``fits``).  ``tick`` is called after each preset."""
+    rows = []
+    for p in presets().values():
+        tick()
+        row = {"name": p.name, "base": p.base, "options": p.options.as_dict(), "description": p.description,
+               "reference": p.reference}
+        if puzzle is not None:
+            try:
+                size = p.size(puzzle)
+                row.update(covers=True, variables=size.variables, clauses=size.clauses, literals=size.literals,
+                           memory_mb=round(size.memory_mb()), fits=too_big(p, size, memory_mb) is None)
+            except Unsupported as e:
+                row.update(covers=False, variables=None, clauses=None, literals=None, memory_mb=None, fits=False,
+                           problem=str(e))
+        rows.append(row)
+    return rows

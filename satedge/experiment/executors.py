@@ -20,6 +20,7 @@ import pysat
 from ..extras import require
 from ..jobs import Job, run
 from ..version import __version__
+from .rows import result_fields
 
 
 def environment() -> dict:
@@ -44,34 +45,11 @@ def _installed(package: str) -> str | None:
 
 
 def run_one(job: Job, cancel: threading.Event | None = None) -> dict:
-    """Run ``job`` in a fresh process under its limits; the result row's fields.  A run that
-    finishes past its time limit is a ``TIMEOUT`` too.  ``started_at`` and ``finished_at``: ISO 8601
-    in UTC; ``cpu_seconds``: user plus system time of the run's whole process tree."""
+    """Run ``job`` in a fresh process under its limits; the result row's fields
+    (:func:`satedge.experiment.rows.result_fields`)."""
     started = datetime.now(timezone.utc)
     res = run(job, fresh=True, cancel=cancel)
-    finished = datetime.now(timezone.utc)
-    out: dict = {"status": res.status, "variables": res.variables, "clauses": res.clauses,
-                 "encode_seconds": res.encode_seconds, "solve_seconds": res.solve_seconds, "models": 0, "stats": None}
-    if res.error:
-        out["error"] = res.error
-    if res.status == "ENCODED":
-        out.update(literals=res.literals, write_seconds=res.write_seconds, dimacs_bytes=res.dimacs_bytes,
-                   literals_per_second=round(res.literals / max(res.encode_seconds, 1e-9)))
-    elif res.status in ("SAT", "UNSAT"):
-        out["models"] = res.counts.get(job.modes[0], 0) if job.task == "count" else len(res.solutions)
-        if job.engine != "backtrack":
-            out.update(stats=res.stats.counters if res.stats.reported else None, solver_calls=res.stats.calls)
-        spent = (res.encode_seconds or 0.0) + (res.solve_seconds or 0.0)
-        if job.limits.timeout is not None and spent > job.limits.timeout:
-            out["status"] = "TIMEOUT"  # finished, but past the limit
-    out["workers"] = job.workers  # the cores the run used
-    if res.parallel:
-        out["parallel"] = res.parallel
-    out.update(started_at=started.isoformat(timespec="milliseconds"), finished_at=finished.isoformat(timespec="milliseconds"),
-               wall_seconds=round(res.wall_seconds, 3), cpu_seconds=round(res.cpu_seconds or 0.0, 3),
-               peak_memory_mb=None if res.peak_memory_mb is None else round(res.peak_memory_mb, 1),
-               env=environment())
-    return out
+    return result_fields(job, res, started, datetime.now(timezone.utc), environment())
 
 
 def run_local(jobs: Iterable[tuple[str, Job]], workers: int, done: Callable[[str, dict], None]) -> None:

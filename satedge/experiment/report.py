@@ -16,16 +16,20 @@ import io
 import statistics
 from pathlib import Path
 
-from .. import backtrack
+from ..files import shown
 from ..errors import SatedgeError
+from ..extras import available
 from ..files import atomic_output, write_atomic
 from ..formats import load_puzzle
+from ..jobs import Job, run
+from ..process import Limits
 from ..render import pyplot, save_picture
-from ..extras import available
+from ..solvers import SolverConfig
 from . import stats
-from .runner import RESULTS, config_of, rejected_warnings, run_time, scan_results, unique_runs, warn_on_stderr
+from .rows import RESULTS, SOLVED, config_of, par2, rejected_warnings, run_time, scan_results, unique_runs
+from .runner import warn_on_stderr
 
-SOLVED = ("SAT", "UNSAT", "ENCODED")
+PICTURE_LIMITS = Limits(timeout=60, memory_mb=2000)  # the backtracker on a board of at most 16 cells
 COLUMNS = ["configuration", "runs", "solved", "timeouts", "memouts", "errors", "par2", "median_s", "mean_s",
            "conflicts", "variables", "clauses"]
 
@@ -39,13 +43,13 @@ def summarize(rows: list[dict]) -> list[dict]:
     for name, rs in groups.items():
         solved = [r for r in rs if r["status"] in SOLVED]
         times = [run_time(r) for r in solved]
-        par2 = statistics.fmean(run_time(r) if r["status"] in SOLVED else 2 * r["timeout"] for r in rs)
+        score = statistics.fmean(map(par2, rs))
         conflicts = [r["stats"]["conflicts"] for r in solved if r.get("stats")]
         sizes = {key: [r[key] for r in rs if r.get(key) is not None] for key in ("variables", "clauses")}
         out.append({
             "configuration": name, "runs": len(rs), "solved": len(solved),
             "timeouts": sum(r["status"] == "TIMEOUT" for r in rs), "memouts": sum(r["status"] == "MEMOUT" for r in rs),
-            "errors": sum(r["status"] == "ERROR" for r in rs), "par2": round(par2, 3),
+            "errors": sum(r["status"] == "ERROR" for r in rs), "par2": round(score, 3),
             "median_s": round(statistics.median(times), 3) if times else None,
             "mean_s": round(statistics.fmean(times), 3) if times else None,
             "conflicts": round(statistics.fmean(conflicts)) if conflicts else None,
@@ -196,9 +200,10 @@ def pictures(rows: list[dict], out: Path, with_png: bool) -> list[Path]:
         puzzle = load_puzzle(path)
         if puzzle.n > 16:
             continue
-        solution = backtrack.solve(puzzle)
-        if solution is None:
+        found = run(Job(puzzle, solver=SolverConfig(engine="backtrack"), limits=PICTURE_LIMITS))
+        if not found.solutions:
             continue
+        solution = found.solutions[0]
         (out / "pictures").mkdir(exist_ok=True)
         stem = Path(path).stem
         if stems.count(stem) > 1:  # files of one name in two folders: one picture each
@@ -247,7 +252,7 @@ def report(out: str | Path, compare: tuple[str, str] | None = None, with_plots: 
     configs = sorted({config_of(r) for r in rows})
     for name in compare or ():  # checked before anything is written
         if name not in configs:
-            raise SatedgeError(f"--compare: no configuration {name!r}; there are {', '.join(configs)}")
+            raise SatedgeError(f"--compare: no configuration {shown(name)}; there are {', '.join(configs)}")
     if all(r["task"] == "encode" for r in rows):
         table = encode_table(rows)
         write_csv(table, out / "summary.csv", ENCODE_COLUMNS)

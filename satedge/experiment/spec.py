@@ -34,17 +34,19 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
-from ..encode import Options
-from ..encode.presets import Preset, resolve
+from ..encode import Encoding, Options
+from ..encode.presets import OPTION_KEYS
 from ..errors import SatedgeError
 from ..dimacs import puzzle_hash
+from ..files import problems as problems_line
 from ..files import read_yaml, shown
 from ..formats import load_puzzle
 from ..generate import Params, generate
-from ..jobs import Job, parse_solver
+from ..jobs import Job
 from ..process import MAX_MEMORY_MB, MAX_TIMEOUT, Limits
 from ..shuffle import MAX_SEED
 from ..puzzle import Puzzle
+from ..solvers import SolverConfig
 from ..solving import MODES
 
 KEYS = {"name", "puzzles", "encodings", "solvers", "task", "timeout", "memory", "repeat", "shuffles"}
@@ -57,41 +59,50 @@ GEN_KEYS = {"rows", "cols", "colors", "border_colors", "matching", "frame", "top
 
 @dataclass(frozen=True)
 class Run:
-    """One run: a puzzle, an encoding, a solver, a task, a repetition and a shuffle seed (``None``:
-    the puzzle as it is)."""
+    """One run of a spec: its job (puzzle, task, solver, encoding, limits, shuffle), the file its
+    puzzle came from (``generated:NAME`` for a generated one) and its repetition."""
 
     puzzle_path: str
-    puzzle: Puzzle
-    preset: Preset
-    solver: str
-    task: str
-    mode: str
-    repetition: int
-    shuffle: int | None = None
+    job: Job
+    repetition: int = 0
+
+    @property
+    def puzzle(self) -> Puzzle:
+        return self.job.puzzle
+
+    @property
+    def shuffle(self) -> int | None:
+        return self.job.shuffle
 
     @cached_property
     def puzzle_sha256(self) -> str:
         return puzzle_hash(self.puzzle)
 
-    @cached_property
-    def id(self) -> str:
-        key = [self.puzzle_sha256, self.preset.base, self.preset.options.as_dict(), self.solver, self.task, self.mode,
-               self.repetition]
-        if self.shuffle is not None:  # runs without a shuffle keep the ids they had
-            key.append({"shuffle": self.shuffle})
-        return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+    @property
+    def solver(self) -> str:
+        """The solver as rows and reports name it: its string form, ``-`` for an encode task."""
+        return "-" if self.job.task == "encode" else str(self.job.solver)
+
+    @property
+    def encoding(self) -> str:
+        """The encoding as rows and reports name it; an engine with a model of its own names itself
+        (``backtrack:workers=2``), as rows always have."""
+        return str(self.job.encoding) if self.job.encoding is not None else str(self.job.solver)
 
     @property
     def config(self) -> str:
         """``ENCODING/SOLVER``, the configuration as reports name it."""
-        return f"{self.preset.name}/{self.solver}"
+        return f"{self.encoding}/{self.solver}"
 
-    def job(self, limits: Limits) -> Job:
-        """The run as a :class:`satedge.jobs.Job`."""
-        fields = parse_solver(self.solver) if self.task != "encode" else {"engine": "sat", "solver": "cadical195"}
-        return Job(self.puzzle.with_(planted=None), task=self.task, preset=self.preset if fields["engine"] in ("sat", "cmd")
-                   else None, modes=(self.mode,), limit=1 if self.task == "solve" else None, limits=limits,
-                   shuffle=self.shuffle, **fields)
+    @cached_property
+    def id(self) -> str:
+        """A digest of what the run computes (the same as ever for the runs of committed rows)."""
+        e = self.job.encoding
+        base, options = (e.base, e.options.as_dict()) if e is not None else (self.encoding, Options().as_dict())
+        key = [self.puzzle_sha256, base, options, self.solver, self.job.task, self.job.modes[0], self.repetition]
+        if self.shuffle is not None:  # runs without a shuffle keep the ids they had
+            key.append({"shuffle": self.shuffle})
+        return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
 
 
 @dataclass
@@ -105,8 +116,10 @@ class Spec:
     mode: str = "solutions"
 
 
-def _puzzles(entries, base: Path, problems: list[str]) -> list[tuple[str, Puzzle]]:
-    out: list[tuple[str, Puzzle]] = []
+def _sources(entries, base: Path, problems: list[str]) -> list[tuple[str, object]]:
+    """What the ``puzzles`` entries name, before anything is read or generated: ``("file", path)``
+    per file a glob matches, ``("generate", (params, seed))`` per seed."""
+    out: list[tuple[str, object]] = []
     for entry in entries if isinstance(entries, list) else [entries]:
         optional = isinstance(entry, dict) and set(entry) == {"optional"}
         if optional:
@@ -117,28 +130,44 @@ def _puzzles(entries, base: Path, problems: list[str]) -> list[tuple[str, Puzzle
             files = sorted(glob.glob(pattern))
             if not files and not optional:
                 problems.append(f"no file matches {shown(entry)}")
-            for f in files:
-                try:
-                    out.append((str(Path(f)), load_puzzle(f)))
-                except SatedgeError as e:
-                    problems.append(str(e))
+            out += [("file", f) for f in files]
         elif isinstance(entry, dict) and set(entry) == {"generate"} and isinstance(entry["generate"], dict):
             g = dict(entry["generate"])
-            unknown = sorted(map(str, set(g) - GEN_KEYS))
+            unknown = sorted(map(shown, set(g) - GEN_KEYS))
             if unknown:
                 problems.append(f"unknown generate key(s) {', '.join(unknown)}")
                 continue
             seeds = g.pop("seeds", [0])
-            g.setdefault("cols", g.get("rows", 4))
+            seeds = seeds if isinstance(seeds, list) else [seeds]
+            if not seeds or len(seeds) > MAX_RUNS or not all(
+                    isinstance(s, int) and not isinstance(s, bool) and abs(s) < MAX_SEED for s in seeds):
+                problems.append(f"generate: seeds must be a list of 1 to {MAX_RUNS:,} integers below 2**63 in size, "
+                                f"not {shown(seeds)}")
+                continue
             try:
                 params = Params(**g)
-                for s in seeds if isinstance(seeds, list) else [seeds]:
-                    p = generate(params, int(s))
-                    out.append((f"generated:{p.name}", p))
-            except (SatedgeError, TypeError, ValueError) as e:
-                problems.append(f"generate {entry['generate']}: {e}")
+                generate(params, seeds[0])  # checks the parameters
+            except (SatedgeError, TypeError) as e:
+                problems.append(f"generate: {shown(str(e), 200)[1:-1]}")
+                continue
+            out += [("generate", (params, s)) for s in seeds]
         else:
             problems.append(f"a puzzles entry is a glob, {{optional: GLOB}} or {{generate: {{...}}}}, not {shown(entry)}")
+    return out
+
+
+def _puzzles(sources: list[tuple[str, object]], problems: list[str]) -> list[tuple[str, Puzzle]]:
+    """The puzzles of :func:`_sources`, read or generated."""
+    out: list[tuple[str, Puzzle]] = []
+    for kind, what in sources:
+        if kind == "file":
+            try:
+                out.append((str(Path(what)), load_puzzle(what)))
+            except SatedgeError as e:
+                problems.append(str(e))
+        else:
+            p = generate(*what)
+            out.append((f"generated:{p.name}", p))
     return out
 
 
@@ -148,22 +177,32 @@ def benchmarks() -> str:
     return str(Path(os.environ.get("SATEDGE_BENCHMARKS") or "../shared/benchmarks").resolve())
 
 
-def _encodings(entries, problems: list[str]) -> list[Preset]:
+def _encodings(entries, problems: list[str]) -> list[Encoding]:
     out = []
     for entry in entries if isinstance(entries, list) else [entries]:
         try:
             if isinstance(entry, str):
-                out.append(resolve(entry))
-            elif isinstance(entry, dict) and "base" in entry:
+                out.append(Encoding.parse(entry))
+            elif isinstance(entry, dict) and isinstance(entry.get("base"), str):
                 opts = {k: v for k, v in entry.items() if k not in ("base", "name")}
-                p = resolve(entry["base"])
-                options = Options(**opts)
-                label = entry.get("name") or p.name + "".join(f"+{k}={str(v).lower()}" for k, v in sorted(opts.items()))
-                out.append(Preset(label, p.base, options))
+                unknown = sorted(map(str, set(opts) - set(OPTION_KEYS)))
+                if unknown:
+                    problems.append(f"unknown encoding option(s) {', '.join(unknown)}; choose from {', '.join(OPTION_KEYS)}")
+                    continue
+                encoding = Encoding.parse(entry["base"]).with_options(**opts)
+                if "name" in entry and not (isinstance(entry["name"], str) and NAME.fullmatch(entry["name"])):
+                    problems.append(f"an encoding's name is letters, digits, '.', '_' and '-', at most 100 characters, "
+                                    f"not {shown(entry['name'])}")
+                    continue
+                out.append(replace(encoding, name=entry["name"]) if "name" in entry else encoding)
             else:
                 problems.append(f"an encoding is a name or {{base: ..., card: ...}}, not {shown(entry)}")
-        except (SatedgeError, TypeError) as e:
-            problems.append(str(e).replace("__init__() got an ", ""))
+        except SatedgeError as e:
+            problems.append(str(e))
+    names = [e.name for e in out]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        problems.append(f"two encodings have the name {shown(twice[0])}: give each its own")
     return out
 
 
@@ -178,20 +217,19 @@ def load_spec(path: str | Path) -> Spec:
         problems.append(f"unknown key(s) {', '.join(unknown)}")
     for key in ("name", "puzzles", "encodings") + (() if data.get("task") == "encode" else ("solvers",)):
         if key not in data:
-            problems.append(f"missing key {key!r}")
-    puzzles = _puzzles(data.get("puzzles") or [], path.parent, problems)
-    presets = _encodings(data.get("encodings") or [], problems)
-    solvers = []
+            problems.append(f"missing key {shown(key)}")
+    sources = _sources(data.get("puzzles") or [], path.parent, problems)
+    encodings = _encodings(data.get("encodings") or [], problems)
+    solvers: list[SolverConfig | None] = []
     entries = data.get("solvers") or []
     for s in entries if isinstance(entries, list) else [entries]:
         try:
-            parse_solver(str(s))
-            solvers.append(str(s))
+            solvers.append(SolverConfig.parse(str(s)))
         except SatedgeError as e:
             problems.append(str(e))
     task, mode = data.get("task", "solve"), "solutions"
     if task == "encode":
-        solvers = ["-"]  # encoding only: no solver runs
+        solvers = [None]  # encoding only: no solver runs
     elif isinstance(task, dict) and set(task) == {"count"}:
         task, mode = "count", task["count"]
         if mode not in MODES:
@@ -218,22 +256,30 @@ def load_spec(path: str | Path) -> Spec:
     elif shuffles is not None:
         problems.append(f"shuffles must be a number of shuffles from 1 to {MAX_SHUFFLES:,} (seeds 1..N) or a list of "
                         f"distinct seeds from 0 to 2**63 - 1, not {shown(shuffles)}")
-    if not problems:
-        own = sum(1 for s in solvers if s != "-" and parse_solver(s)["engine"] in ("backtrack", "cpsat"))
-        total = len(seeds) * repeat * len(puzzles) * (own + (len(solvers) - own) * len(presets))
+    if not problems:  # the spec's size, before anything is read or generated
+        own = sum(1 for s in solvers if s is not None and not s.has_formula)
+        total = len(seeds) * repeat * len(sources) * (own + (len(solvers) - own) * len(encodings))
         if total > MAX_RUNS:
             problems.append(f"{total:,} runs, more than the {MAX_RUNS:,} a spec may have")
+    puzzles = _puzzles(sources, problems) if not problems else []
     if problems:
-        raise SatedgeError("; ".join(problems), path)
+        raise SatedgeError(problems_line(problems), path)
     spec = Spec(str(data["name"]), path, timeout=float(timeout), memory=int(memory), task=task, mode=mode)
+    limits = Limits(timeout=spec.timeout, memory_mb=spec.memory)
     seen = set()
     for rep in range(int(repeat)):
         for seed in seeds:
             for ppath, puzzle in puzzles:
+                bare = puzzle.with_(planted=None)
                 for solver in solvers:
-                    own = solver != "-" and parse_solver(solver)["engine"] in ("backtrack", "cpsat")  # no encoding: one run per puzzle
-                    for preset in presets if not own else [Preset(solver, solver, Options())]:
-                        run = Run(ppath, puzzle, preset, solver, task, mode, rep, seed)
+                    own = solver is not None and not solver.has_formula  # no encoding: one run per puzzle
+                    for encoding in [None] if own else encodings:
+                        try:
+                            job = Job(bare, task, solver or SolverConfig(), encoding, (mode,),
+                                      limit=1 if task == "solve" else None, limits=limits, shuffle=seed)
+                        except SatedgeError as e:  # a solver or an encoding that the task does not take
+                            raise SatedgeError(f"solver {solver}: {e}", path) from None
+                        run = Run(ppath, job, rep)
                         if run.id not in seen:
                             seen.add(run.id)
                             spec.runs.append(run)

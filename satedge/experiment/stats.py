@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..files import shown
 from ..errors import SatedgeError
 from ..extras import require
-from .runner import RESULTS, config_of, read_results, run_time, unique_runs
+from .rows import RESULTS, SOLVED, config_of, par2, read_results, run_time, unique_runs
 
-SOLVED = ("SAT", "UNSAT", "ENCODED")
 LEVEL = 0.95
 RESAMPLES = 9999
 SEED = 2026
@@ -27,10 +27,6 @@ SEED = 2026
 def _libs():
     """scipy.stats and numpy (scipy first: a missing extra is named as stats)."""
     return require("scipy.stats"), require("numpy")
-
-
-def par2(row: dict) -> float:
-    return run_time(row) if row["status"] in SOLVED else 2.0 * row["timeout"]
 
 
 def frame(rows: list[dict]):
@@ -103,7 +99,7 @@ def compare(df, a: str, b: str) -> dict:
     configs = set(df["config"]) if not df.empty else set()
     for name in (a, b):
         if name not in configs:
-            raise SatedgeError(f"--compare: no configuration {name!r}; there are {', '.join(sorted(configs))}")
+            raise SatedgeError(f"--compare: no configuration {shown(name)}; there are {', '.join(sorted(configs))}")
     xa, xb = _instances(df, a), _instances(df, b)
     shared = sorted(set(xa.index) & set(xb.index))
     if not shared:

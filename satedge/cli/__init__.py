@@ -1,0 +1,75 @@
+"""The ``satedge`` command: one small module per command, each of which parses its options into
+satedge's values (:class:`satedge.jobs.Job`, :class:`satedge.solvers.SolverConfig`,
+:class:`satedge.encode.Encoding`, ...), calls the library and prints.
+
+Exit statuses: 0 success, 1 a negative answer (UNSAT, an invalid solution, a mismatch), 2 bad
+input or an error (one line ``satedge: error: ...`` on stderr), 3 timeout, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+
+from ..errors import EncodingError, SatedgeError
+from ..files import cut
+from ..proctree import sweep
+from ..version import __version__
+from . import (check, convert, count, crosscheck, decode, encode, encodings, generate, render, report, run, solve,
+               solvers)
+from .common import Parser
+
+COMMANDS = (solve, count, encodings, encode, decode, solvers, generate, crosscheck, run, report, render, check, convert)
+EXIT_STATUSES = ("exit statuses: 0 success, 1 a negative answer (UNSAT, an invalid solution, a mismatch), 2 bad input "
+                 "or an error (one line 'satedge: error: ...'), 3 timeout, 130 interrupted")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="satedge", description="Edge-matching puzzles and their SAT encodings.", epilog=EXIT_STATUSES)
+    parser.add_argument("--version", action="version", version=f"satedge {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for command in COMMANDS:
+        command.add(sub)
+    return parser
+
+
+def _stop(signum, frame):
+    raise SystemExit(128 + signum)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one command; ``kill`` (SIGTERM) and a closed terminal (SIGHUP) stop it as Ctrl-C does,
+    so that it leaves no child process (a solving job, an experiment's runs) and no temporary
+    file behind."""
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        previous = {sig: signal.signal(sig, _stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    sweep()  # the scratch folders of satedge processes that were killed before they could remove them
+    try:
+        return _main(argv)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _main(argv: list[str] | None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 2
+        return args.func(args)
+    except (SatedgeError, EncodingError) as e:
+        print(f"satedge: error: {cut(str(e))}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except OSError as e:  # a folder that cannot be made, a disk that is full: the file system's word for it
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"satedge: error: {cut(where + (e.strerror or str(e)))}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

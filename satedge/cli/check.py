@@ -1,0 +1,29 @@
+"""``satedge check``: is a solution valid, and if not, which constraint does it break first?"""
+
+from __future__ import annotations
+
+from ..checker import validate
+from ..formats import load_puzzle
+from ..solutions import load_solutions
+from .common import many
+
+
+def add(sub) -> None:
+    p = sub.add_parser("check", help="validate solutions: every form solve writes (.sol, JSON, JSON lines)")
+    p.add_argument("puzzle", metavar="PUZZLE", help="a puzzle file")
+    p.add_argument("solution", metavar="SOLUTION", help="a .sol file, a JSON solution or list of them (solve -o), or "
+                   "solve --json's lines")
+    p.set_defaults(func=main)
+
+
+def main(args) -> int:
+    puzzle = load_puzzle(args.puzzle)
+    found = load_solutions(args.solution, puzzle)
+    problems = [(k, p) for k, s in enumerate(found) if (p := validate(puzzle, s)) is not None]
+    if not problems:
+        print(f"{args.solution}: valid" + (f", {many(len(found), 'solution')}" if len(found) > 1 else ""))
+        return 0
+    k, problem = problems[0]
+    which = f"solution {k + 1} of {len(found)}: " if len(found) > 1 else ""
+    print(f"{args.solution}: invalid: {which}{problem}")
+    return 1

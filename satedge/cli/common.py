@@ -1,0 +1,199 @@
+"""What the commands share: the parser with satedge's one-line errors, argument types, the option
+groups several commands take, and the values they turn into (parsed here, once)."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+from pathlib import Path
+from typing import Iterator
+
+from ..encode import DEFAULT_ENCODING, Encoding
+from ..errors import OutOfMemory, SatedgeError
+from ..files import quoted
+from ..jobs import DEFAULT_STRATEGY, STRATEGIES, Job, Result, run
+from ..process import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, Limits, default_memory_mb
+from ..progress import progress_bar
+from ..shuffle import MAX_SEED
+from ..solvers import DEFAULT_SOLVER, SolverConfig
+from ..symmetry import MODES
+
+
+class Help(argparse.HelpFormatter):
+    """Every option's help ends with its default, unless it has none or says it already."""
+
+    def _get_help_string(self, action) -> str:
+        text = action.help or ""
+        if action.option_strings and action.default not in (None, False, "", argparse.SUPPRESS) and "default" not in text:
+            text += " (default: %(default)s)"
+        return text
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with the project's one-line error and exit status 2, and defaults in the help."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", Help)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str):  # noqa: D401
+        raise SatedgeError(message)
+
+
+def many(n: int, thing: str) -> str:
+    """'1 solution', '2 solutions': a count and its noun, in the plural unless it is one."""
+    return f"{n} {thing}{'s' * (n != 1)}"
+
+
+def count(low: int = 1, high: int = 10**9):
+    """argparse type of a number of things (workers, solutions, puzzles): an integer from ``low``
+    to ``high``."""
+    def parse(text: str) -> int:
+        try:
+            n = int(text) if len(text) <= 30 else None
+        except ValueError:
+            n = None
+        if n is None:
+            raise argparse.ArgumentTypeError(f"expected an integer, found {quoted(text, 30)}")
+        if n < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {n}")
+        if n > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high:,}, not {n:,}")
+        return n
+
+    return parse
+
+
+def seconds(text: str) -> float:
+    """argparse type of a time limit: a positive number of seconds, at most MAX_TIMEOUT."""
+    try:
+        t = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, found {quoted(text, 30)}") from None
+    if not 0 < t < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be positive and finite, not {quoted(text, 30)[1:-1]}")
+    if t > MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_TIMEOUT:,} seconds, not {quoted(text, 30)[1:-1]}")
+    return t
+
+
+# ---------------------------------------------------------------------------- option groups
+def add_memory(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--memory", type=count(1, MAX_MEMORY_MB), metavar="MB", help="stop with an error (exit 2) once the "
+                   "job's whole process tree holds more than this; pages forked workers share count once (default: "
+                   "80%% of the memory available at the start)")
+
+
+def add_encoding(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--encoding", metavar="PRESET|BASE", help=f"a preset, a base encoding or a preset file, with "
+                   f"options after + if you like (edgecolor+card=ladder); see `satedge encodings` (default: "
+                   f"{DEFAULT_ENCODING})")
+    p.add_argument("--card", help="exactly-one encoding: pairwise, seqcounter, ladder, totalizer, bitwise, "
+                                  "sortnetwrk, cardnetwrk, mtotalizer, kmtotalizer (default: the encoding's)")
+    p.add_argument("--symmetry", choices=["none", "rotation"], help="break the board-rotation symmetry "
+                   "(default: the encoding's)")
+    p.add_argument("--redundant", choices=["true", "false"], help="add implied clauses (default: the encoding's)")
+    p.add_argument("--shuffle", type=count(0, MAX_SEED - 1), metavar="SEED", help="work on the puzzle with its "
+                   "tiles reordered and turned by this seed (a SAT formula also gets its variables renumbered and "
+                   "its clauses reordered); solutions are given in the puzzle's own numbering (default: no shuffle)")
+
+
+def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
+    p.add_argument("--method", choices=["sat", "backtrack"], default="sat",
+                   help="sat: a SAT encoding through PySAT; backtrack: the reference backtracker")
+    add_encoding(p)
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--solver", help=f"a PySAT solver name (default: {DEFAULT_SOLVER}; see `satedge solvers`); "
+                       "CaDiCaL takes options after a colon: its configurations sat and unsat, and seed=N "
+                       "(cadical195:sat,seed=2); cpsat: the CP-SAT model (extra cp)")
+    which.add_argument("--solver-cmd", metavar="COMMAND", help="a DIMACS solver binary instead, e.g. 'cadical -q' "
+                       "(run on the exported CNF; enumeration re-runs it with blocking clauses)")
+    p.add_argument("--workers", "--cpsat-workers", type=count(1, MAX_WORKERS), default=1, metavar="N",
+                   help="processes: of the SAT method (see --strategy), of --method backtrack (it needs the extra "
+                        "fast), or search workers of --solver cpsat (default: 1, for fair comparisons)")
+    p.add_argument("--strategy", choices=list(STRATEGIES), help="how the SAT method uses several workers: portfolio "
+                   "(diverse solvers and shuffles race, the first answer wins) or cubes (cube-and-conquer: the search "
+                   f"split into disjoint cubes) (default: {DEFAULT_STRATEGY})")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="run the job's parts on this Dask cluster (extra dist), "
+                   "each under --timeout and --memory; --workers N: N parts at a time (default: the cluster's cores)")
+    p.add_argument("--timeout", type=seconds, metavar="SECONDS", help="kill the job and every process it started "
+                   "after this long: status TIMEOUT, exit 3 (default: no limit)")
+    add_memory(p)
+    if counting:
+        p.add_argument("--mode", choices=MODES, help="count only this (default: all three)")
+    else:
+        p.add_argument("--mode", choices=MODES, help="with --all or --limit: every solution, one per picture, or one "
+                       "per picture up to turns (default: solutions)")
+        p.add_argument("--limit", type=count(), metavar="N", help="at most N solutions (implies --all)")
+
+
+# ---------------------------------------------------------------------------- the values they give
+def encoding_of(args) -> Encoding | None:
+    """The encoding --encoding and its options name; ``None`` when none of them is given."""
+    if all(getattr(args, k) is None for k in ("encoding", "card", "symmetry", "redundant")):
+        return None
+    redundant = None if args.redundant is None else args.redundant == "true"
+    return Encoding.parse(args.encoding or DEFAULT_ENCODING).with_options(card=args.card, symmetry=args.symmetry,
+                                                                          redundant=redundant)
+
+
+def solver_of(args) -> SolverConfig:
+    """The solver configuration --method, --solver, --solver-cmd, --workers and --strategy name."""
+    if args.method == "sat":
+        base = SolverConfig.parse(args.solver or DEFAULT_SOLVER) if args.solver_cmd is None else \
+            SolverConfig(engine="cmd", name=args.solver_cmd)
+        return replace(base, workers=args.workers, strategy=args.strategy)
+    return SolverConfig(engine=args.method, name=args.solver or args.solver_cmd, workers=args.workers,
+                        strategy=args.strategy)
+
+
+def memory_limit(limit_mb: int | None) -> int | None:
+    """``--memory``, by default 80% of the memory available now."""
+    return default_memory_mb() if limit_mb is None else limit_mb
+
+
+def limits_of(args) -> Limits:
+    return Limits(timeout=getattr(args, "timeout", None), memory_mb=memory_limit(args.memory))
+
+
+def job_settings(args, task: str) -> dict:
+    """The fields of a :class:`Job` of ``task`` that a command's options give (all but the puzzle,
+    the task and the modes), checked before any puzzle is read (:meth:`Job.check_settings`)."""
+    solver, encoding = Job.check_settings(task, solver_of(args), encoding_of(args), args.shuffle, args.scheduler)
+    return {"solver": solver, "encoding": encoding, "limits": limits_of(args), "shuffle": args.shuffle,
+            "scheduler": args.scheduler}
+
+
+def too_big(limit_mb: int) -> str:
+    return f"needs more than {limit_mb} MB of memory (--memory MB to allow more)"
+
+
+def beyond_memory(what: str, limit_mb: float) -> SatedgeError:
+    return SatedgeError(f"{what} {too_big(int(limit_mb))}")
+
+
+def run_job(path: str, job: Job) -> Result:
+    """:func:`satedge.jobs.run`; its errors are one line naming the puzzle file, beyond the memory
+    cap ``FILE: solving needs more than N MB of memory``."""
+    res = run(job)
+    try:
+        return res.raise_error("solving")
+    except OutOfMemory as e:
+        raise beyond_memory(f"{path}: solving", e.memory_mb) from None
+    except SatedgeError as e:
+        raise SatedgeError(str(e), path) from None
+
+
+def with_progress(items: list, what: str) -> Iterator:
+    """``items`` one by one, with a progress bar on a terminal when there are several."""
+    with progress_bar(len(items) if len(items) > 1 else 0, what, "puzzle") as bar:
+        for item in items:
+            yield item
+            bar.update()
+
+
+def output_folder(path: Path, when: str) -> None:
+    """Make the folder ``-o`` names (and its parents); a file there is an error."""
+    if path.exists() and not path.is_dir():
+        raise SatedgeError(f"-o must be a folder {when}", path)
+    path.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,39 @@
+"""``satedge convert``: a puzzle from one format into another."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..checker import validate
+from ..errors import SatedgeError
+from ..files import not_inputs
+from ..formats import load_puzzle, puzzle_to_yaml, save_puzzle
+from ..solutions import load_solution
+
+
+def add(sub) -> None:
+    p = sub.add_parser("convert", help="convert a puzzle between formats (.yaml, .puz; read also tile_dict.yaml)")
+    p.add_argument("input", metavar="IN", help="a puzzle file (.yaml, .puz, .txt, tile_dict.yaml)")
+    p.add_argument("output", metavar="OUT", help="output file (.yaml, .yml or .puz), or - for YAML on stdout")
+    p.add_argument("--planted", metavar="SOLUTION", help="record this solution (.sol or JSON, checked first) as the "
+                   "puzzle's known one, the YAML key planted")
+    p.set_defaults(func=main)
+
+
+def main(args) -> int:
+    out = Path(args.output)
+    inputs = [args.input, Path(args.input).with_suffix(".clue"), args.planted]
+    not_inputs([out, out.with_suffix(".clue")] if out.suffix == ".puz" else [out], inputs)
+    puzzle = load_puzzle(args.input)
+    if args.planted is not None:
+        solution = load_solution(args.planted, puzzle)
+        problem = validate(puzzle, solution)
+        if problem is not None:
+            raise SatedgeError(f"not a solution of {args.input}: {problem}", args.planted)
+        puzzle = puzzle.with_(planted=solution)
+    if args.output == "-":
+        sys.stdout.write(puzzle_to_yaml(puzzle))
+    else:
+        save_puzzle(puzzle, args.output)
+    return 0

@@ -1,0 +1,41 @@
+"""``satedge crosscheck``: encodings x solvers against the backtracker on generated puzzles."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from .. import crosscheck
+from ..process import MAX_WORKERS
+from ..shuffle import MAX_SEED
+from .common import count
+
+
+def add(sub) -> None:
+    p = sub.add_parser("crosscheck", help="cross-check encodings x solvers against the backtracker on generated puzzles "
+                       "(extra test: hypothesis)")
+    p.add_argument("--examples", type=count(1, 1_000_000), default=100, metavar="N", help="generated puzzles")
+    p.add_argument("--seed", type=count(0, MAX_SEED - 1), default=0, metavar="S", help="hypothesis's seed: the same "
+                   "seed, the same puzzles (default: 0)")
+    p.add_argument("--encodings", nargs="+", metavar="E", help="presets or base encodings (default: every preset, "
+                   "and every base with every exactly-one encoding, symmetry breaking and redundant clauses)")
+    p.add_argument("--solvers", nargs="+", metavar="S", help="PySAT solvers, and cpsat (default: cadical195 minisat22)")
+    p.add_argument("--max-cells", type=count(1, 16), default=6, metavar="M", help="largest board, in cells")
+    p.add_argument("--workers", type=count(1, MAX_WORKERS), default=os.cpu_count() or 1, help="processes (default: one "
+                   "per core)")
+    p.add_argument("--json", action="store_true", help='one object {"examples", "checks", "mismatches", "seconds"}')
+    p.set_defaults(func=main)
+
+
+def main(args) -> int:
+    configs = crosscheck.default_configs(args.encodings, args.solvers)
+    report = crosscheck.run(configs, examples=args.examples, seed=args.seed, max_cells=args.max_cells,
+                            workers=args.workers)
+    if args.json:
+        print(json.dumps(report.as_json()))
+        if not report.ok:
+            print(report.mismatch.describe(), file=sys.stderr)
+    else:
+        print(f"{len(configs)} configurations; " + report.describe())
+    return 0 if report.ok else 1

@@ -1,0 +1,70 @@
+"""``satedge encode``: a puzzle as self-describing DIMACS CNF (or every puzzle with every preset)."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+from ..dimacs import export, export_all
+from ..encode import DEFAULT_ENCODING, Encoding
+from ..errors import OutOfMemory, SatedgeError, Unsupported
+from ..files import not_inputs
+from ..formats import load_puzzle
+from ..progress import progress_bar
+from ..encode import presets
+from ..proctree import scratch
+from .common import add_encoding, add_memory, beyond_memory, encoding_of, memory_limit
+
+
+def add(sub) -> None:
+    p = sub.add_parser("encode", help="export a puzzle as self-describing DIMACS CNF")
+    p.add_argument("puzzles", nargs="+", metavar="PUZZLE", help="puzzle files (.yaml, .puz, .txt, tile_dict.yaml)")
+    add_encoding(p)
+    p.add_argument("-o", "--output", metavar="FILE|DIR", help="file (.cnf, .cnf.gz, .cnf.xz) or - for stdout (default: "
+                   "stdout)")
+    p.add_argument("--all-presets", action="store_true", help="every puzzle x every preset into -o DIR, with manifest.csv")
+    p.add_argument("--compress", choices=["", ".gz", ".xz"], default="", help="with --all-presets: compress each file "
+                   "(default: no compression)")
+    add_memory(p)
+    p.set_defaults(func=main)
+
+
+def main(args) -> int:
+    limit = memory_limit(args.memory)
+    not_inputs([args.output], args.puzzles)
+    if args.compress and not args.all_presets:
+        raise SatedgeError("--compress applies to --all-presets; name the file .cnf.gz or .cnf.xz instead")
+    if args.all_presets:
+        given = [f"--{k}" for k in ("encoding", "card", "symmetry", "redundant") if getattr(args, k) is not None]
+        if given:
+            raise SatedgeError(f"{given[0]} does not go with --all-presets, which writes every preset as it is")
+        if not args.output or args.output == "-":
+            raise SatedgeError("--all-presets needs -o DIR")
+        out = Path(args.output)
+        with progress_bar(len(args.puzzles) * len(presets()), "encode", "formula") as bar:
+            batch = export_all(args.puzzles, out, args.compress, limit, args.shuffle, bar.update)
+        if batch.too_big:
+            raise SatedgeError(f"beyond --memory {limit} MB, not written: {'; '.join(batch.too_big)} "
+                               f"({batch.describe(out)})")
+        print(batch.describe(out), file=sys.stderr)
+        return 0
+    if len(args.puzzles) != 1:
+        raise SatedgeError("encode takes one puzzle (or --all-presets with -o DIR)")
+    path = args.puzzles[0]
+    encoding = encoding_of(args) or Encoding.parse(DEFAULT_ENCODING)
+    puzzle = load_puzzle(path)
+    try:
+        if args.output not in (None, "-"):
+            export(puzzle, encoding, args.output, str(path), limit, args.shuffle)
+            return 0
+        with scratch() as folder:  # all or nothing on stdout too
+            tmp = folder / "formula.cnf"
+            export(puzzle, encoding, tmp, str(path), limit, args.shuffle)
+            with open(tmp, encoding="utf-8") as fh:
+                shutil.copyfileobj(fh, sys.stdout)
+    except OutOfMemory:
+        raise beyond_memory(f"{path}: encoding {encoding.name}", limit) from None
+    except Unsupported as e:
+        raise SatedgeError(f"encoding {encoding.name}: {e}", path) from None
+    return 0

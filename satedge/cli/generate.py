@@ -1,0 +1,55 @@
+"""``satedge generate``: random puzzles, uniform or with a planted solution."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..files import write_atomic
+from ..formats import puzzle_to_yaml, save_puzzle
+from ..generate import MAX_COLORS, Params, generate
+from ..puzzle import MAX_CELLS
+from ..shuffle import MAX_SEED
+from .common import count, output_folder
+
+
+def add(sub) -> None:
+    p = sub.add_parser("generate", help="generate random puzzles (uniform, or planted with a known solution)")
+    p.add_argument("--model", choices=["planted", "uniform"], default="planted",
+                   help="planted: a solution is planted; uniform: every edge at random (usually unsolvable)")
+    p.add_argument("--rows", type=count(1, MAX_CELLS), default=4, help="rows of the board")
+    p.add_argument("--cols", type=count(1, MAX_CELLS), default=None, help="columns (default: as many as rows)")
+    p.add_argument("--colors", type=count(1, MAX_COLORS), default=4, help="labels (identical) or patterns "
+                   "(complementary) inside")
+    p.add_argument("--border-colors", type=count(0, MAX_COLORS), default=0, help="a separate label set between border "
+                   "cells (needs --frame) (default: 0, none)")
+    p.add_argument("--matching", choices=["identical", "complementary"], default="identical",
+                   help="identical: equal labels fit; complementary: a pattern's two halves fit")
+    p.add_argument("--frame", action="store_true", help="frame label 0 on the outside (identical, grid)")
+    p.add_argument("--topology", choices=["grid", "torus"], default="grid", help="torus: the edges wrap around")
+    p.add_argument("--clues", type=count(0, MAX_CELLS), default=0, metavar="N", help="clue N planted placements "
+                   "(default: 0)")
+    p.add_argument("--seed", type=count(0, MAX_SEED - 1), default=0, metavar="S", help="first seed (same seed, same "
+                   "file) (default: 0)")
+    p.add_argument("--count", type=count(1, 100_000), default=1, metavar="K", help="K puzzles, seeds S..S+K-1")
+    p.add_argument("-o", "--output", metavar="DIR|FILE", help="a folder (one YAML per puzzle) or a file; default stdout")
+    p.set_defaults(func=main)
+
+
+def main(args) -> int:
+    params = Params(rows=args.rows, cols=args.cols, colors=args.colors, border_colors=args.border_colors,
+                    matching=args.matching, frame=args.frame, topology=args.topology, clues=args.clues, model=args.model)
+    puzzles = [generate(params, seed) for seed in range(args.seed, args.seed + args.count)]
+    out = args.output
+    if out is None or out == "-":
+        sys.stdout.write("---\n".join(puzzle_to_yaml(p) for p in puzzles))
+        return 0
+    path = Path(out)
+    if args.count == 1 and path.suffix in (".yaml", ".yml", ".puz"):
+        save_puzzle(puzzles[0], path)
+        return 0
+    output_folder(path, "when --count is more than 1")
+    for p in puzzles:
+        write_atomic(path / f"{p.name}.yaml", puzzle_to_yaml(p))
+    print(f"{len(puzzles)} puzzles written to {path}/", file=sys.stderr)
+    return 0

@@ -1,0 +1,56 @@
+"""``satedge render``: a puzzle's tiles or a solution as SVG or PNG."""
+
+from __future__ import annotations
+
+import sys
+
+from ..checker import validate
+from ..errors import SatedgeError
+from ..files import not_inputs
+from ..formats import load_puzzle
+from ..solutions import load_solutions
+from ..jobs import Job
+from ..jobs.auto import choose
+from ..render import save_picture, to_svg
+from .common import add_memory, limits_of, run_job, seconds
+
+
+def add(sub) -> None:
+    p = sub.add_parser("render", help="draw a puzzle (its tiles) or a solution as SVG or PNG")
+    p.add_argument("puzzle", metavar="PUZZLE", help="a puzzle file")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--solution", metavar="FILE", help="a solution to draw, in any form solve writes (the first of "
+                   "several)")
+    g.add_argument("--solve", action="store_true", help="solve the puzzle and draw the first solution")
+    p.add_argument("--timeout", type=seconds, metavar="SECONDS", help="with --solve: give up after this long, exit 3 "
+                   "(default: no limit)")
+    add_memory(p)
+    p.add_argument("-o", "--output", metavar="OUT", help="OUT.svg or OUT.png (matplotlib); default: SVG on stdout")
+    p.set_defaults(func=main)
+
+
+def main(args) -> int:
+    if not args.solve and (args.timeout is not None or args.memory is not None):
+        raise SatedgeError(f"{'--timeout' if args.timeout is not None else '--memory'} applies to --solve only")
+    not_inputs([args.output], [args.puzzle, args.solution])
+    puzzle = load_puzzle(args.puzzle)
+    solution = None
+    if args.solution:
+        solution = load_solutions(args.solution, puzzle)[0]  # the first of several
+        problem = validate(puzzle, solution)
+        if problem is not None:
+            raise SatedgeError(f"not a solution: {problem}", args.solution)
+    elif args.solve:
+        res = run_job(args.puzzle, Job(puzzle, solver=choose(puzzle), limit=1, limits=limits_of(args)))
+        if res.status == "TIMEOUT":
+            print(f"{args.puzzle}: TIMEOUT after {args.timeout:g} s, nothing to draw", file=sys.stderr)
+            return 3
+        if not res.solutions:
+            print(f"{args.puzzle}: UNSAT, nothing to draw", file=sys.stderr)
+            return 1
+        solution = res.solutions[0]
+    if args.output in (None, "-"):
+        sys.stdout.write(to_svg(puzzle, solution))
+    else:
+        save_picture(puzzle, solution, args.output)
+    return 0

@@ -1,0 +1,50 @@
+"""``satedge run``: every run of an experiment spec, isolated and limited, into a results folder."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from ..errors import SatedgeError
+from ..experiment.runner import run_experiment
+from ..experiment.spec import load_spec, select
+from ..process import MAX_WORKERS
+from .common import count, many
+
+
+def add(sub) -> None:
+    p = sub.add_parser("run", help="run an experiment spec: every puzzle x encoding x solver, isolated and limited")
+    p.add_argument("spec", metavar="SPEC", help="experiment spec (YAML, see experiments/demo.yaml)")
+    p.add_argument("--out", metavar="DIR", help="results folder (default: out/NAME)")
+    p.add_argument("--workers", type=count(1, MAX_WORKERS), default=os.cpu_count() or 1, help="runs at a time "
+                   "(default: one per core)")
+    p.add_argument("--resume", action="store_true", help="finish an interrupted experiment, running nothing twice")
+    p.add_argument("--only", action="append", metavar="CONFIG", help="only the configurations ENCODING/SOLVER that "
+                   "match this shell pattern, e.g. 'edgecolor-corners-sym/kissat404' or '*/cpsat' (repeatable)")
+    p.add_argument("--executor", choices=["local", "dask"], default="local",
+                   help="local: processes on this machine; dask: a Dask cluster (--scheduler, extra dist)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://10.0.0.1:8786")
+    p.set_defaults(func=main)
+
+
+def main(args) -> int:
+    if args.scheduler and args.executor != "dask":
+        raise SatedgeError("--scheduler applies to --executor dask only")
+    if args.executor == "dask" and not args.scheduler:
+        raise SatedgeError("--executor dask needs --scheduler ADDRESS")
+    spec = load_spec(args.spec)
+    if args.only:
+        spec = select(spec, args.only)
+    out = Path(args.out or Path("out") / spec.name)
+    progress = [0]
+    try:
+        n = run_experiment(spec, out, workers=args.workers, resume=args.resume, executor=args.executor,
+                           scheduler=args.scheduler, done=lambda k: progress.__setitem__(0, k))
+    except (KeyboardInterrupt, SystemExit):
+        print(f"satedge: interrupted: {many(progress[0], 'run')} of {spec.name} done and kept in {out}/results.jsonl; "
+              f"the same command with --resume finishes it", file=sys.stderr)
+        raise
+    print(f"{spec.name}: {many(n, 'run')} done, {len(spec.runs) - n} were there already; results in {out}/results.jsonl",
+          file=sys.stderr)
+    return 0

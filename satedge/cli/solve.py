@@ -1,0 +1,73 @@
+"""``satedge solve``: a solution (or several) of each puzzle, printed as a grid or JSON."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from ..errors import SatedgeError
+from ..files import not_inputs, write_atomic
+from ..formats import load_puzzle
+from ..solutions import save_solution, solution_to_json
+from ..jobs import Job
+from ..render import ascii_grid
+from .common import add_method, job_settings, many, run_job, with_progress
+
+
+def add(sub) -> None:
+    p = sub.add_parser("solve", help="find a solution (or all) and print it")
+    p.add_argument("puzzles", nargs="+", metavar="PUZZLE", help="puzzle files (.yaml, .puz, .txt, tile_dict.yaml)")
+    p.add_argument("--all", action="store_true", help="every solution, not only the first")
+    p.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
+    p.add_argument("-o", "--output", metavar="FILE", help="also write the solution to FILE: .sol (tile col row rot, as "
+                   "the board suite has it) or .json; with --all or --limit, every solution to a .json file")
+    add_method(p, counting=False)
+    p.set_defaults(func=main)
+
+
+def main(args) -> int:
+    settings = job_settings(args, "solve")
+    limit = args.limit if args.limit is not None else (None if args.all else 1)
+    want_all = args.all or args.limit is not None
+    if args.mode and not want_all:
+        raise SatedgeError("--mode applies with --all or --limit")
+    if args.output is not None:
+        if len(args.puzzles) != 1:
+            raise SatedgeError("-o writes the solution of one puzzle; give one")
+        if Path(args.output).suffix not in (".sol", ".json"):
+            raise SatedgeError("-o names a .sol or a .json file", args.output)
+        if want_all and Path(args.output).suffix == ".sol":
+            raise SatedgeError("a .sol file holds one solution; with --all or --limit give a .json file", args.output)
+    not_inputs([args.output], args.puzzles)
+    color = sys.stdout.isatty() and not args.json
+    status = 0
+    for path in with_progress(args.puzzles, "solve"):
+        puzzle = load_puzzle(path)
+        res = run_job(path, Job(puzzle, "solve", modes=(args.mode or "solutions",), limit=limit, **settings))
+        if args.output is not None and res.solutions:
+            if want_all:
+                write_atomic(args.output, json.dumps([solution_to_json(puzzle, x) for x in res.solutions]) + "\n")
+            else:
+                save_solution(puzzle, res.solutions[0], args.output)
+        if res.status == "TIMEOUT":
+            status = 3
+        elif res.status == "UNSAT":
+            status = max(status, 1)
+        if args.json:
+            obj = {"puzzle": path, "status": res.status}
+            if want_all:
+                obj["solutions"] = [solution_to_json(puzzle, s) for s in res.solutions]
+                if res.orbit > 1:  # symmetry breaking: each stands for its board-turn orbit
+                    obj["orbit"] = res.orbit
+            elif res.solutions:
+                obj["solution"] = solution_to_json(puzzle, res.solutions[0])
+            print(json.dumps(obj), flush=True)
+        else:
+            found = f", {many(len(res.solutions), 'solution')}" if want_all and res.status != "TIMEOUT" else ""
+            if found and res.orbit > 1:
+                found += f" (symmetry breaking: one per board-turn orbit of {res.orbit})"
+            print(f"{path}: {res.status}{found}")
+            for s in res.solutions:
+                print(ascii_grid(puzzle, s, color=color))
+    return status

@@ -1,0 +1,201 @@
+"""The results row: one JSON object per run in ``DIR/results.jsonl``, defined here once, with
+what a run's time and score are.
+
+:data:`FIELDS` lists every field, its type and its meaning; :func:`row` writes one, and
+:func:`scan_results` reads a results file back (a line that does not parse is set aside, a line
+that parses but is not a row is an error naming the file and the line).  A run is ``solved``
+when its status is one of :data:`SOLVED`; its time is encode plus solve seconds, and its PAR-2
+score that time when solved and twice its time limit otherwise, as the SAT competitions rank.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from ..encode import Options
+from ..errors import SatedgeError
+from ..files import parse_json, read_bytes
+from ..jobs import Job, Result
+
+RESULTS = "results.jsonl"
+MAX_RESULTS_BYTES = 2**31  # 2 GB: a row takes about 1.5 kB, a spec has at most 100,000 runs
+REJECTED = "results.rejected.jsonl"
+STATUSES = ("SAT", "UNSAT", "ENCODED", "TIMEOUT", "MEMOUT", "ERROR")
+SOLVED = ("SAT", "UNSAT", "ENCODED")
+_NUMBER = (int, float)
+
+# name: (type, always there, meaning); the others are null or absent when they do not apply
+FIELDS: dict[str, tuple[Any, bool, str]] = {
+    "id": (str, True, "a digest of what the run computes: the puzzle's sha256, base encoding and options, solver, "
+                      "task, mode, repetition and shuffle (the key of --resume)"),
+    "experiment": (str, False, "the spec's name"),
+    "puzzle": (str, True, "the puzzle file as the spec found it, or generated:NAME"),
+    "puzzle_name": (str, True, "the puzzle's name"),
+    "puzzle_sha256": (str, True, "sha256 of the puzzle's canonical YAML: the instance, whatever its file"),
+    "rows": (int, True, "the board's rows"),
+    "cols": (int, True, "the board's columns"),
+    "encoding": (str, True, "the encoding's name (an engine with a model of its own names itself)"),
+    "base": (str, False, "the base encoding (the engine's name for one with a model of its own)"),
+    "options": (dict, False, "the encoding's options: card, symmetry, redundant (and families)"),
+    "solver": (str, True, "the solver configuration's string form; - for an encode task"),
+    "task": (str, True, "solve, count or encode"),
+    "mode": (str, False, "solutions, distinct or unique"),
+    "repetition": (int, True, "0, 1, ...: the spec's repeat"),
+    "shuffle": (int, False, "the shuffle seed, or null for the puzzle as it is"),
+    "timeout": (_NUMBER, True, "the run's time limit, seconds"),
+    "memory_mb": (_NUMBER, False, "the run's memory cap, MB"),
+    "status": (str, True, "SAT, UNSAT, ENCODED, TIMEOUT, MEMOUT or ERROR"),
+    "error": (str, False, "the error in one line (ERROR, MEMOUT)"),
+    "variables": (int, False, "the formula's variables"),
+    "clauses": (int, False, "the formula's clauses"),
+    "literals": (int, False, "the formula's literals (encode task)"),
+    "literals_per_second": (int, False, "literals encoded per second (encode task)"),
+    "dimacs_bytes": (int, False, "the DIMACS text's size (encode task)"),
+    "encode_seconds": (_NUMBER, False, "seconds spent encoding"),
+    "solve_seconds": (_NUMBER, False, "seconds spent solving"),
+    "write_seconds": (_NUMBER, False, "seconds spent writing DIMACS (encode task)"),
+    "models": (int, False, "solutions found (solve) or the count of the mode (count)"),
+    "stats": (dict, False, "solver statistics: conflicts, decisions, propagations, restarts"),
+    "solver_calls": (int, False, "calls of the SAT solver"),
+    "workers": (int, False, "the cores the run used"),
+    "parallel": (dict, False, "how several workers shared the run: strategy, winner or cubes and their seconds"),
+    "started_at": (str, False, "when the run started (ISO 8601, UTC)"),
+    "finished_at": (str, False, "when it ended"),
+    "wall_seconds": (_NUMBER, False, "the run's wall-clock seconds, process start included"),
+    "cpu_seconds": (_NUMBER, False, "user plus system seconds of the run's whole process tree"),
+    "peak_memory_mb": (_NUMBER, False, "the most memory the run's process tree held, MB"),
+    "env": (dict, False, "versions and the machine: satedge, pysat, python, numba, ortools, host, cpu"),
+}
+ENCODED_KEYS = ("encode_seconds", "write_seconds", "dimacs_bytes")  # what an encode task's report needs
+_KIND_NAMES = {str: "a string", int: "an integer", _NUMBER: "a number", dict: "a mapping"}
+
+
+def run_time(r: dict) -> float:
+    """A run's time: encode plus solve seconds."""
+    return (r.get("encode_seconds") or 0.0) + (r.get("solve_seconds") or 0.0)
+
+
+def par2(r: dict) -> float:
+    """A run's PAR-2 score: its time when solved, twice its time limit otherwise."""
+    return run_time(r) if r["status"] in SOLVED else 2.0 * r["timeout"]
+
+
+def config_of(r: dict) -> str:
+    """A row's configuration as reports name it: ``ENCODING/SOLVER``."""
+    return f"{r['encoding']}/{r['solver']}"
+
+
+def result_fields(job: Job, res: Result, started: datetime, finished: datetime, env: dict) -> dict:
+    """What a run found and cost, as row fields; a run that finished past its time limit is a
+    ``TIMEOUT`` too."""
+    out: dict = {"status": res.status, "variables": res.variables, "clauses": res.clauses,
+                 "encode_seconds": res.encode_seconds, "solve_seconds": res.solve_seconds, "models": 0, "stats": None}
+    if res.error:
+        out["error"] = res.error
+    if res.status == "ENCODED":
+        out.update(literals=res.literals, write_seconds=res.write_seconds, dimacs_bytes=res.dimacs_bytes,
+                   literals_per_second=round(res.literals / max(res.encode_seconds, 1e-9)))
+    elif res.status in ("SAT", "UNSAT"):
+        out["models"] = res.counts.get(job.modes[0], 0) if job.task == "count" else len(res.solutions)
+        if job.solver.engine != "backtrack":
+            out.update(stats=res.stats.counters if res.stats.reported else None, solver_calls=res.stats.calls)
+        spent = (res.encode_seconds or 0.0) + (res.solve_seconds or 0.0)
+        if job.limits.timeout is not None and spent > job.limits.timeout:
+            out["status"] = "TIMEOUT"  # finished, but past the limit
+    out["workers"] = job.solver.workers  # the cores the run used
+    if res.parallel:
+        out["parallel"] = res.parallel
+    out.update(started_at=started.isoformat(timespec="milliseconds"), finished_at=finished.isoformat(timespec="milliseconds"),
+               wall_seconds=round(res.wall_seconds or 0.0, 3), cpu_seconds=round(res.cpu_seconds or 0.0, 3),
+               peak_memory_mb=None if res.peak_memory_mb is None else round(res.peak_memory_mb, 1), env=env)
+    return out
+
+
+def row(run, experiment: str, fields: dict) -> dict:
+    """The row of ``run`` (a :class:`satedge.experiment.spec.Run`) of ``experiment``: what it is,
+    then ``fields`` (:func:`result_fields`)."""
+    p, job = run.puzzle, run.job
+    encoding = job.encoding
+    out = {"id": run.id, "experiment": experiment, "puzzle": run.puzzle_path, "puzzle_name": p.name,
+           "puzzle_sha256": run.puzzle_sha256, "rows": p.rows, "cols": p.cols, "encoding": run.encoding,
+           "base": encoding.base if encoding is not None else run.encoding,
+           "options": (encoding.options if encoding is not None else Options()).as_dict(),
+           "solver": run.solver, "task": job.task, "mode": job.modes[0], "repetition": run.repetition,
+           "shuffle": job.shuffle, "timeout": job.limits.timeout, "memory_mb": job.limits.memory_mb}
+    out.update(fields)
+    return out
+
+
+# ---------------------------------------------------------------------------- reading
+def _is(value, kind) -> bool:
+    return isinstance(value, kind) and not isinstance(value, bool)  # JSON's true is no number
+
+
+def row_problem(r) -> str | None:
+    """Why ``r`` (a parsed line) is not a result row of satedge's, or ``None``."""
+    always = [k for k, (_, required, _) in FIELDS.items() if required]
+    if not isinstance(r, dict) or any(k not in r for k in always):
+        return f"is not a result row (one JSON object with {', '.join(always)})"
+    for key, (kind, required, _) in FIELDS.items():
+        value = r.get(key)
+        if (value is not None or required) and not _is(value, kind):
+            return f"has {key} {json.dumps(value)[:40]}, not {_KIND_NAMES[kind]}"
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"has {key} {value}, not a finite number"
+    if r["status"] not in STATUSES:
+        return f"has status {json.dumps(r['status'])[:40]}, not one of {', '.join(STATUSES)}"
+    missing = [k for k in ENCODED_KEYS if r.get(k) is None]
+    if r["status"] == "ENCODED" and missing:
+        return f"has status ENCODED but no {' and no '.join(missing)}"
+    stats = r.get("stats")
+    if stats is not None and not _is(stats.get("conflicts"), int):
+        return "has stats without a number of conflicts"
+    return None
+
+
+def scan_results(path: str | Path) -> tuple[list[dict], list[tuple[int, bytes, str]]]:
+    """The rows of a results file, and the lines that do not parse: ``(line number, the line,
+    why)``.  A line that parses but is not a result row of satedge's is an error that names the
+    file and the line."""
+    path, rows, rejected = Path(path), [], []
+    data = read_bytes(path, MAX_RESULTS_BYTES) if os.path.lexists(path) else b""
+    lines = data.split(b"\n")
+    for n, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            r = parse_json(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            rejected.append((n, raw, "is not UTF-8 text"))
+            continue
+        except ValueError as e:  # JSON's own errors, duplicate keys, numbers of thousands of digits
+            cut = n == len(lines)  # no newline after it: the runner was killed while writing it
+            rejected.append((n, raw, "is cut short" if cut else "does not parse as JSON"))
+            continue
+        problem = row_problem(r)
+        if problem:
+            raise SatedgeError(f"line {n} {problem}", path)
+        rows.append(r)
+    return rows, rejected
+
+
+def read_results(path: str | Path) -> list[dict]:
+    """The rows of a results file (:func:`scan_results` without the lines that do not parse)."""
+    return scan_results(path)[0]
+
+
+def unique_runs(rows: list[dict]) -> tuple[list[dict], int]:
+    """Each run id once (its first row), and how many rows repeated an id."""
+    seen: set = set()
+    out = [r for r in rows if not (r["id"] in seen or seen.add(r["id"]))]
+    return out, len(rows) - len(out)
+
+
+def rejected_warnings(path: Path, rejected: list[tuple[int, bytes, str]], where: str) -> list[str]:
+    """One warning per line that does not parse: its number and why, and where it went."""
+    return [f"{path}: line {n} {why}: {where}" for n, _, why in rejected]

@@ -1,0 +1,52 @@
+"""The ``backtrack`` engine: the reference backtracker (:mod:`satedge.backtrack`), compiled when
+numba is installed, on ``workers`` processes or as subtrees on a Dask cluster."""
+
+from __future__ import annotations
+
+import time
+from itertools import islice
+from typing import Iterator
+
+from .. import backtrack, cluster, symmetry
+from ..process import Outcome
+from ..puzzle import Puzzle, Solution
+from .job import Job, Note, Result
+from .shared import chunks, connected, cores, finished, shuffled, stopped
+
+
+def run(job: Job, note: Note | None = None) -> Result:
+    res = Result("UNSAT")
+    t0 = time.perf_counter()
+    puzzle, back = shuffled(job)
+    mode = job.modes[0]  # one_per_picture may skip solutions: then ask for all, stop after the limit
+    limit = job.limit if job.task == "solve" and mode == "solutions" else None
+    with connected(job) as client:  # before anything starts
+        ended: list[Outcome] = []
+        if client is None:
+            inner = backtrack.solutions(puzzle, limit, workers=job.solver.workers)
+        else:
+            inner = _on_cluster(client, puzzle, job, limit, ended)
+        found = map(back, inner)
+        try:
+            if job.task == "count":
+                res.counts = symmetry.counts(job.puzzle, found, job.modes)
+            else:
+                res.solutions = list(islice(symmetry.one_per_picture(job.puzzle, found, mode), job.limit))
+        finally:
+            getattr(inner, "close", lambda: None)()  # stops the worker processes or the cluster's tasks
+        if ended:
+            return stopped(ended[0])
+    res.solve_seconds = time.perf_counter() - t0
+    return finished(res)
+
+
+def _on_cluster(client, puzzle: Puzzle, job: Job, limit: int | None, ended: list[Outcome]) -> Iterator[Solution]:
+    """The backtracker's subtrees as Dask tasks, two per core; an outcome without an answer goes
+    to ``ended``."""
+    workers = cores(job, client)
+    shares = chunks(backtrack.prefixes(puzzle, workers), 2 * workers)
+    for outcome in cluster.parts(client, backtrack.subtrees, [(puzzle, p, limit) for p in shares], job.limits):
+        if outcome.status != "OK":
+            ended.append(outcome)
+            return
+        yield from outcome.value

@@ -1,0 +1,95 @@
+"""The ``cubes`` strategy: cube-and-conquer (:mod:`satedge.cubes`) on the job's workers, forked
+processes of this machine or Dask tasks; solutions come back in the original numbering and
+counts add up over the cubes, which partition the models."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from itertools import islice
+from typing import Iterator
+
+from .. import cluster, cubes, symmetry
+from ..encode import Encoded
+from ..errors import SatedgeError
+from ..process import Outcome
+from ..puzzle import Solution
+from .job import Job, Note, Result
+from .sat import encoded
+from .shared import chunks, connected, cores, finished, stopped
+
+
+def fingerprint(formula: Encoded) -> str:
+    """A digest of the formula's clauses: a part encoded again elsewhere must equal its parent's."""
+    h = hashlib.sha256()
+    for clause in formula.cnf.clauses:
+        h.update(repr(clause).encode())
+    return h.hexdigest()
+
+
+def cube_part(job: Job, found: str, part: list[tuple[int, tuple[int, ...]]], limit: int | None) -> list[cubes.Cube]:
+    """A Dask task's share of a cube-and-conquer job: the formula encoded again (it must be the
+    one the cubes were made on: ``found``, its :func:`fingerprint`) and the cubes of ``part``
+    (index, literals) solved one after the other with one solver, which keeps what it learnt."""
+    formula = job.encoding.encode(job.puzzle, job.shuffle)
+    if fingerprint(formula) != found:
+        raise SatedgeError("a Dask worker encoded a different formula (check that it runs the same satedge)")
+    return cubes.solve_cubes(formula, job.solver, [c for _, c in part], limit, indices=[i for i, _ in part])
+
+
+def run(job: Job, note: Note | None = None) -> Result:
+    with connected(job) as client:  # before anything starts
+        res = Result("UNSAT")
+        t0 = time.perf_counter()
+        formula = encoded(job, res, note)
+        workers = cores(job, client)
+        split = cubes.split(formula, cubes.CUBES_PER_WORKER * workers)
+        mode = job.modes[0]
+        per_cube = job.limit if job.task == "solve" and mode == "solutions" else None
+        seconds: dict[int, float] = {}
+        ended: list[Outcome] = []
+        only_count = job.task == "count" and set(job.modes) == {"solutions"}  # no solution needs to travel
+        total = [0]  # solutions found over the cubes
+
+        def stream() -> Iterator[cubes.Cube]:
+            if client is None:
+                yield from cubes.conquer(formula, split.cubes, workers, job.solver, per_cube, keep=not only_count)
+                return
+            shares = chunks(list(enumerate(split.cubes)), 2 * workers)  # two tasks per core: balance, few startups
+            digest = fingerprint(formula)
+            for outcome in cluster.parts(client, cube_part, [(job, digest, p, per_cube) for p in shares], job.limits):
+                if outcome.status != "OK":
+                    ended.append(outcome)
+                    return
+                yield from outcome.value
+
+        def solutions() -> Iterator[Solution]:
+            for c in stream():
+                seconds[c.index] = c.seconds
+                res.stats.calls += c.calls
+                res.stats.models += c.models
+                if c.counters is not None:
+                    res.stats.merge(c.counters)
+                total[0] += c.found
+                yield from c.solutions
+
+        found = solutions()
+        try:
+            if only_count:
+                sum(1 for _ in found)  # runs every cube
+                res.counts = {"solutions": formula.orbit * total[0], "models": res.stats.models}
+            elif job.task == "count":
+                res.counts = symmetry.counts(job.puzzle, list(found), job.modes, formula.orbit)
+                if "solutions" in job.modes:
+                    res.counts["models"] = res.stats.models
+            else:
+                res.solutions = list(islice(symmetry.one_per_picture(job.puzzle, found, mode), job.limit))
+        finally:
+            found.close()
+        if ended:
+            return stopped(ended[0])
+    res.solve_seconds = time.perf_counter() - t0 - res.encode_seconds
+    res.parallel = {"strategy": "cubes", "workers": workers, "cubes": len(split.cubes), "refuted": split.refuted,
+                    "split_seconds": round(split.seconds, 4),
+                    "cube_seconds": [round(seconds[i], 4) if i in seconds else None for i in range(len(split.cubes))]}
+    return finished(res)

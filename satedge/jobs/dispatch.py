@@ -1,0 +1,65 @@
+"""Running a job: :func:`execute` in this process, :func:`run` under the job's limits."""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+from ..errors import SatedgeError
+from ..process import Outcome, call, here
+from ..encode.presets import too_big
+from . import backtrack, conquer, cpsat, portfolio, sat
+from .job import Job, Note, Result
+
+# the engines by name: each takes a job (and a callable for what it knows early) and returns its result
+ENGINES: dict[str, Callable[[Job, Note | None], Result]] = {
+    "sat": sat.run, "cmd": sat.run, "backtrack": backtrack.run, "cpsat": cpsat.run}
+# how the SAT method uses several workers; without a strategy: cubes, which partition the
+# solution set (to count and to enumerate the work divides) and found a first solution sooner
+# than the portfolio on the peak puzzles of experiments/bench-parallel.yaml (PAR-2 35.1 against
+# 39.0, where the portfolio's first member, the job itself, won every race)
+STRATEGIES: dict[str, Callable[[Job, Note | None], Result]] = {"portfolio": portfolio.run, "cubes": conquer.run}
+DEFAULT_STRATEGY = "cubes"
+
+
+def execute(job: Job, note: Note | None = None) -> Result:
+    """Run ``job`` in this process, without its limits (errors raise); ``note`` is called with
+    what is known before the search starts (a formula's size and encode time)."""
+    if job.task == "encode":
+        return sat.encode_only(job, note)
+    if job.solver.has_formula and job.parallel:
+        return STRATEGIES[job.solver.strategy or DEFAULT_STRATEGY](job, note)
+    return ENGINES[job.solver.engine](job, note)
+
+
+def run(job: Job, fresh: bool = False, cancel: threading.Event | None = None) -> Result:
+    """Run ``job`` and return its result with its status, however it ended (:meth:`Result.raise_error`
+    raises for ``MEMOUT`` and ``ERROR``).  A job with limits runs in a child process under them
+    (:func:`satedge.process.call`; ``fresh``: a new interpreter rather than a fork; ``cancel``:
+    an event that stops it), a job without in this process; on a Dask cluster every part runs
+    under the job's limits.  A stopped job's result keeps what was known: the formula's size."""
+    if (job.limits.unlimited or job.scheduler is not None) and not fresh and cancel is None:
+        return _result(here(execute, (job,)))
+    if job.solver.has_formula and job.limits.memory_mb is not None:  # what cannot fit is not built
+        try:
+            size = job.encoding.size(job.puzzle, job.shuffle)
+        except SatedgeError as e:  # an encoding that does not cover the puzzle
+            return _result(Outcome("ERROR", error=str(e), bad_input=True, limits=job.limits, cpu_seconds=0.0))
+        error = too_big(job.encoding, size, job.limits.memory_mb)
+        if error is not None:
+            res = _result(Outcome("MEMOUT", error=str(error), limits=job.limits, cpu_seconds=0.0))
+            res.variables, res.clauses = size.variables, size.clauses
+            return res
+    return _result(call(execute, (job,), job.limits, fresh=fresh, notes=True, cancel=cancel))
+
+
+def _result(outcome: Outcome) -> Result:
+    """The result of a job that ended as ``outcome`` says, with what it cost."""
+    if outcome.status == "OK":
+        res = outcome.value
+    else:
+        known = {k: v for k, v in outcome.notes.items() if k in ("variables", "clauses", "encode_seconds")}
+        res = Result(outcome.status, **known)
+    res.outcome, res.wall_seconds, res.cpu_seconds = outcome, outcome.wall_seconds, outcome.cpu_seconds
+    res.peak_memory_mb = outcome.peak_mb
+    return res

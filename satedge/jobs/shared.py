@@ -1,0 +1,59 @@
+"""What the engines and strategies share: the Dask client of a job, the map of a shuffle, the
+result of a stopped part, and the status of a finished search."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Callable, Iterator
+
+from .. import cluster
+from ..process import Outcome
+from ..puzzle import Puzzle, Solution
+from ..shuffle import shuffle
+from .job import Job, Result
+
+
+@contextmanager
+def connected(job: Job) -> Iterator:
+    """The Dask client of ``job.scheduler`` for the block (None without one); a scheduler that does
+    not answer is an error before anything starts."""
+    if job.scheduler is None:
+        yield None
+        return
+    client = cluster.connect(job.scheduler)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def cores(job: Job, client) -> int:
+    """The processes a job's parts are planned for: its workers, or on a cluster with one worker
+    given, the cluster's cores."""
+    return cluster.cores(client) if client is not None and job.solver.workers == 1 else job.solver.workers
+
+
+def stopped(outcome: Outcome) -> Result:
+    """The result of a job one of whose parts ended without an answer; its error raises."""
+    if outcome.status == "ERROR":
+        outcome.unwrap("a part of the job")
+    return Result(outcome.status, outcome=outcome)
+
+
+def finished(res: Result) -> Result:
+    """``res`` with its status: SAT when it found or counted anything, else UNSAT."""
+    res.status = "SAT" if (any(res.counts.values()) if res.counts else res.solutions) else "UNSAT"
+    return res
+
+
+def shuffled(job: Job) -> tuple[Puzzle, Callable[[Solution], Solution]]:
+    """The puzzle an engine without a formula works on, and the map of its solutions back."""
+    if job.shuffle is None:
+        return job.puzzle, lambda s: s
+    moved, sh = shuffle(job.puzzle, job.shuffle)
+    return moved, sh.to_original
+
+
+def chunks(items: list, n: int) -> list[list]:
+    """``items`` dealt round-robin into at most ``n`` non-empty lists."""
+    return [items[i::n] for i in range(min(n, len(items)))]
