@@ -13,9 +13,10 @@ every solution is found exactly once, though not in the sequential order.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from functools import cache, partial
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Callable, Iterator, NamedTuple
 
 from .extras import require
 from .proctree import forked_map
@@ -30,25 +31,31 @@ SUBTREES_PER_WORKER = 256
 
 
 def advance(ndeps, dep_cell, dep_side, own_side, need, shown, n_labels, start, stop, cand,
-            placed, pos, end, used, depth, floor, last, budget):
+            placed, pos, end, used, depth, floor, last, budget, counts):
     """Run the search from ``depth[0]`` until the next placement of cells ``0..last`` (FOUND,
     ``placed`` holds it), the end (DONE) or ``budget`` candidates (PAUSED).  Cells below
     ``floor`` stay as placed.  The state arrays ``placed, pos, end, used, depth`` carry over
-    calls."""
+    calls; ``counts[0]`` gains the candidates tried, ``counts[1]`` the placements made (the
+    search tree's nodes)."""
     i = depth[0]
     p, e = pos[i], end[i]  # the current cell's next candidate and end, kept out of the arrays
+    given, nodes = budget, 0
     while True:
         if p >= e:
             i -= 1
             if i < floor:
                 depth[0] = floor
                 pos[floor] = end[floor]
+                counts[0] += given - budget
+                counts[1] += nodes
                 return DONE
             used[placed[i] >> 2] = False
             p, e = pos[i], end[i]
             continue
         if budget == 0:
             depth[0], pos[i] = i, p
+            counts[0] += given - budget
+            counts[1] += nodes
             return PAUSED
         budget -= 1
         o = cand[p]
@@ -65,8 +72,11 @@ def advance(ndeps, dep_cell, dep_side, own_side, need, shown, n_labels, start, s
             if not fits:
                 continue
         placed[i] = o
+        nodes += 1
         if i == last:
             depth[0], pos[i] = i, p
+            counts[0] += given - budget
+            counts[1] += nodes
             return FOUND
         used[o >> 2] = True
         pos[i] = p
@@ -140,10 +150,12 @@ def tables(allowed, n_labels: int, n_tiles: int, shown, need, checks) -> Tables:
                   n_labels, start, stop, np.array(cand or [0], np.int64), n_tiles)
 
 
-def run(t: Tables, prefix: list[int], last: int, parent: int | None = None) -> Iterator[list[int]]:
+def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, counts=None,
+        paused: Callable[[], None] | None = None) -> Iterator[list[int]]:
     """Placements of cells ``0..last`` that extend ``prefix`` (the placements of the first
     cells), lazily, in the search order; with ``parent``, it stops early once the process with
-    that id is no longer this one's parent."""
+    that id is no longer this one's parent.  ``counts`` (two int64s) gains the candidates tried and
+    the nodes placed; ``paused`` is called every :data:`BUDGET` candidates (about a second)."""
     np = require("numpy")
     kernel = compiled_advance()
     n = len(t.ndeps)
@@ -152,6 +164,7 @@ def run(t: Tables, prefix: list[int], last: int, parent: int | None = None) -> I
     end = np.zeros(n, np.int64)
     used = np.zeros(t.n_tiles, np.bool_)
     depth = np.zeros(1, np.int64)
+    counts = np.zeros(2, np.int64) if counts is None else counts
     floor = len(prefix)
     if floor > last:
         yield list(prefix)
@@ -164,39 +177,48 @@ def run(t: Tables, prefix: list[int], last: int, parent: int | None = None) -> I
         key = key * t.n_labels + int(t.need[placed[t.dep_cell[floor, q]] * 4 + t.dep_side[floor, q]])
     pos[floor], end[floor], depth[0] = t.start[floor, key], t.stop[floor, key], floor
     while True:
-        outcome = kernel(*t[:10], placed, pos, end, used, depth, floor, last, BUDGET)
+        outcome = kernel(*t[:10], placed, pos, end, used, depth, floor, last, BUDGET, counts)
         if outcome == DONE:
             return
         if outcome == FOUND:
             yield placed[:last + 1].tolist()
         elif parent is not None and os.getppid() != parent:
             return
+        elif paused is not None:
+            paused()
 
 
-def search(t: Tables) -> Iterator[list[int]]:
-    """Placements (``tile * 4 + rotation`` per cell, row-major) of every solution, lazily."""
-    return run(t, [], len(t.ndeps) - 1)
+def search(t: Tables, counts=None, paused: Callable[[], None] | None = None) -> Iterator[list[int]]:
+    """Placements (``tile * 4 + rotation`` per cell, row-major) of every solution, lazily
+    (``counts`` and ``paused`` as :func:`run` has them)."""
+    return run(t, [], len(t.ndeps) - 1, counts=counts, paused=paused)
 
 
 # ---------------------------------------------------------------------------- with workers
-def cut(t: Tables, workers: int) -> tuple[int, list[list[int]]]:
+def cut(t: Tables, workers: int, counts=None) -> tuple[int, list[list[int]]]:
     """The shallowest depth at which the tree has at least ``SUBTREES_PER_WORKER * workers``
-    subtrees (or the last cell), and the placements of the cells above it."""
+    subtrees (or the last cell), and the placements of the cells above it; ``counts`` gains the
+    candidates and nodes of the tree above that depth (with the subtrees', the whole tree's)."""
+    np = require("numpy")
     n = len(t.ndeps)
-    d, prefixes = 0, [[]]
+    d, prefixes, above = 0, [[]], np.zeros(2, np.int64)
     while d < n - 1 and 0 < len(prefixes) < SUBTREES_PER_WORKER * workers:
         d += 1
-        prefixes = list(run(t, [], d - 1))
+        above = np.zeros(2, np.int64)
+        prefixes = list(run(t, [], d - 1, counts=above))
+    if counts is not None:
+        counts += above
     return d, prefixes
 
 
-def _subtree(t: Tables, parent: int, task: tuple[list[int], int | None]) -> list[list[int]]:
-    """A worker's task: the solutions (up to ``limit``) that extend ``prefix``; it gives up when
-    ``parent``, the process that started it, is gone (where the kernel does not end it with its
-    parent)."""
+def _subtree(t: Tables, parent: int, counts, task: tuple[list[int], int | None]) -> list[list[int]]:
+    """A worker's task: the solutions (up to ``limit``) that extend ``prefix``, the candidates and
+    nodes they cost added to ``counts`` (the worker's share of memory the parent reads); it gives
+    up when ``parent``, the process that started it, is gone (where the kernel does not end it
+    with its parent)."""
     prefix, limit = task
     found: list[list[int]] = []
-    for placed in run(t, prefix, len(t.ndeps) - 1, parent):
+    for placed in run(t, prefix, len(t.ndeps) - 1, parent, counts):
         found.append(placed)
         if limit is not None and len(found) >= limit:
             break
@@ -205,19 +227,43 @@ def _subtree(t: Tables, parent: int, task: tuple[list[int], int | None]) -> list
     return found
 
 
-def parallel_search(t: Tables, workers: int, limit: int | None = None) -> Iterator[list[int]]:
+def parallel_search(t: Tables, workers: int, limit: int | None = None, counts=None,
+                    paused: Callable[[], None] | None = None) -> Iterator[list[int]]:
     """Placements of every solution (at most ``limit``), searched by ``workers`` processes; each
-    solution once, in no fixed order.  The processes stop when the iterator is closed."""
+    solution once, in no fixed order.  The processes stop when the iterator is closed.
+    ``counts`` follows the candidates and nodes of the whole search as the workers go (each
+    counts into a share of memory of its own); ``paused`` is called every half second of
+    waiting."""
+    np = require("numpy")
+    counts = np.zeros(2, np.int64) if counts is None else counts
     n = len(t.ndeps)
-    _, prefixes = cut(t, workers)
+    above = np.zeros(2, np.int64)
+    _, prefixes = cut(t, workers, above)
+    counts += above
     if len(prefixes) <= 1:
         for prefix in prefixes:
-            yield from run(t, prefix, n - 1)
+            yield from run(t, prefix, n - 1, counts=counts, paused=paused)
         return
-    parent = os.getpid()
-    results = forked_map(lambda: partial(_subtree, t, parent), [(prefix, limit) for prefix in prefixes], workers)
+    parent, ctx = os.getpid(), multiprocessing.get_context("fork")
+    shared, taken = ctx.RawArray("q", 2 * workers), ctx.Value("i", 0)
+    slots = np.frombuffer(shared, dtype=np.int64).reshape(workers, 2)
+    start = counts.copy()
+
+    def worker():
+        with taken.get_lock():
+            k, taken.value = taken.value, taken.value + 1
+        return partial(_subtree, t, parent, slots[k])
+
+    def follow() -> None:
+        counts[:] = start + slots.sum(axis=0)
+        if paused is not None:
+            paused()
+
+    results = forked_map(worker, [(prefix, limit) for prefix in prefixes], workers, idle=follow)
     try:
         for found in results:
+            counts[:] = start + slots.sum(axis=0)
             yield from found
+        counts[:] = start + slots.sum(axis=0)
     finally:
         results.close()

@@ -28,7 +28,7 @@ from .checker import validate
 from .encode import Encoded, Encoding, Options, presets
 from .errors import OutOfMemory, SatedgeError, Unsupported, cannot_write
 from .files import atomic_output, check_input, one_line, open_input, quoted, write_atomic
-from .formats import load_puzzle, puzzle_to_yaml
+from .formats import load_puzzle, puzzle_from_dict, puzzle_to_dict, puzzle_to_yaml
 from .process import Limits, call
 from .version import __version__
 
@@ -51,6 +51,8 @@ def header_lines(encoded: Encoded, encoding_name: str | None = None, puzzle_path
         "decision": len(encoded.decision),
         "shuffle": encoded.shuffle,
     }
+    if puzzle_path in (None, "-"):  # no file to read it back from (a pipe, a script): the puzzle itself
+        info["puzzle"]["data"] = puzzle_to_dict(p.with_(planted=None))
     lines = [
         f"c satedge {__version__}: edge-matching puzzle in CNF",
         f"c puzzle: {p.name}",
@@ -262,9 +264,16 @@ def decode_file(cnf_path, model_path, puzzle_path=None):
     if str(model_path) != "-":
         check_input(model_path, 2**20 + 24 * info["p"][0])  # before the formula is rebuilt
     where = puzzle_path or info["puzzle"].get("path")
-    if not where:
+    data = info["puzzle"].get("data")
+    if puzzle_path is None and isinstance(data, dict):  # the header carries the puzzle
+        try:
+            where, puzzle = "in the header", puzzle_from_dict(data)
+        except SatedgeError as e:
+            raise SatedgeError(f"the puzzle in the header: {e}", cnf_path) from None
+    elif not where or where == "-":
         raise SatedgeError("the header names no puzzle file: give --puzzle", cnf_path)
-    puzzle = load_puzzle(where)
+    else:
+        puzzle = load_puzzle(where)
     if puzzle_hash(puzzle) != info["puzzle"]["sha256"]:
         raise SatedgeError(f"puzzle {where} does not match the formula (sha256 differs from the header's)", cnf_path)
     enc = info["encoding"]

@@ -16,6 +16,7 @@ import re
 import reprlib
 import secrets
 import stat
+import sys
 import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
@@ -277,7 +278,13 @@ def check_input(path: str | Path, limit: int = MAX_INPUT_BYTES) -> int:
 
 
 def read_bytes(path: str | Path, limit: int = MAX_INPUT_BYTES) -> bytes:
-    """The bytes of an input file (:func:`open_input`), at most ``limit`` of them however it grows."""
+    """The bytes of an input file (:func:`open_input`), at most ``limit`` of them however it grows;
+    ``-`` is standard input."""
+    if str(path) == "-":
+        data = sys.stdin.buffer.read(limit + 1)
+        if len(data) > limit:
+            raise SatedgeError(f"cannot read: more than the {limit:,} bytes an input may have", path)
+        return data
     with open_input(path, limit) as fh:
         try:
             data = fh.read(limit + 1)

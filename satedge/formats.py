@@ -17,6 +17,7 @@ from .checker import validate
 from .errors import SatedgeError
 from .files import one_line, read_text, read_yaml, shown, write_atomic, write_group
 from .puzzle import SIDES, Clue, Puzzle, Solution
+from .resources import shipped
 from .solutions import parse_ints, sol_lines, sol_text, solution_from_json, solution_to_json
 
 PUZZLE_KEYS = {"name", "rows", "cols", "matching", "frame", "topology", "edge_order", "tiles", "clues", "planted"}
@@ -25,8 +26,12 @@ CLOCKWISE = list(SIDES)
 
 # ---------------------------------------------------------------------------- puzzles
 def load_puzzle(path: str | os.PathLike) -> Puzzle:
-    """Read a puzzle from canonical YAML, ``.puz``, Heule's ``.txt`` or a ``tile_dict.yaml``."""
-    path = Path(path)
+    """Read a puzzle from canonical YAML, ``.puz``, Heule's ``.txt`` or a ``tile_dict.yaml``;
+    ``-`` reads YAML from standard input, and a shipped puzzle's name (``hunde-spiel``,
+    ``eternity2/8x8``: :func:`satedge.resources.shipped_puzzles`) reads that one."""
+    path = shipped(path) or Path(path)
+    if str(path) != "-" and not os.path.lexists(path):
+        raise SatedgeError("no such file, nor a shipped puzzle of that name (satedge puzzles lists them)", path)
     try:
         if path.suffix == ".puz":
             return _parse_puz(read_text(path), path)

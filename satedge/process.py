@@ -306,14 +306,16 @@ def _died(code: int | None, last: str) -> str:
 
 
 def call(fn: Callable, args: tuple = (), limits: Limits = Limits(), *, fresh: bool = False,
-         notes: bool = False, cancel: threading.Event | None = None) -> Outcome:
+         notes: bool = False, cancel: threading.Event | None = None,
+         on_note: Callable[[dict], None] | None = None) -> Outcome:
     """Run ``fn(*args)`` in a child process under ``limits`` and say how it ended.
 
     ``fresh``: the child is a new Python interpreter (safe from threads and Dask workers; ``fn``
     and ``args`` must pickle) instead of a fork of this process.  ``notes``: ``fn`` is called
     with a keyword argument ``note``, a callable that sends a mapping to the parent at once
     (what a run knows before it ends: the size of its formula), kept in :attr:`Outcome.notes`
-    even when the run is killed later.  ``cancel``: an event that, once set (by another thread:
+    even when the run is killed later; ``on_note`` is called with each as it comes (to show
+    progress).  ``cancel``: an event that, once set (by another thread:
     an experiment being stopped), kills the child within a tenth of a second and raises
     :class:`Cancelled`; a call whose event is already set starts nothing.
 
@@ -333,13 +335,14 @@ def call(fn: Callable, args: tuple = (), limits: Limits = Limits(), *, fresh: bo
         finally:
             os.close(w)
         try:
-            return _watch(child, r, limits, t0, cancel)
+            return _watch(child, r, limits, t0, cancel, on_note)
         finally:
             child.reap()
             os.close(r)
 
 
-def _watch(child: _Child, r: int, limits: Limits, t0: float, cancel: threading.Event | None) -> Outcome:
+def _watch(child: _Child, r: int, limits: Limits, t0: float, cancel: threading.Event | None,
+           on_note: Callable[[dict], None] | None) -> Outcome:
     deadline = None if limits.timeout is None else t0 + limits.timeout
     buf, notes, end = bytearray(), {}, None
     cpu0 = cpu_seen = peak = 0.0
@@ -361,6 +364,8 @@ def _watch(child: _Child, r: int, limits: Limits, t0: float, cancel: threading.E
                 cpu0 = message["cpu"]
             elif message["kind"] == "note":
                 notes.update(message["fields"])
+                if on_note is not None:
+                    on_note(message["fields"])
             else:
                 end = message
         return bool(chunk)

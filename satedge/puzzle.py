@@ -20,6 +20,7 @@ from typing import Iterator
 
 import networkx as nx
 
+from .drawing import ascii_grid, to_svg
 from .files import shown
 from .errors import SatedgeError
 
@@ -159,6 +160,11 @@ class Solution:
     def __reduce__(self):  # pickled as its placements: solutions cross from solving processes by the thousand
         return Solution, (self.placements,)
 
+    def __repr__(self) -> str:
+        """Short: ``Solution(0/1 3/0 2/2 ...)``, each cell's tile/rotation (the first 12)."""
+        shown = " ".join(f"{t}/{r}" for t, r in self.placements[:12])
+        return f"Solution({shown}{' ...' if len(self.placements) > 12 else ''})"
+
 
 @dataclass(frozen=True)
 class Puzzle:
@@ -271,6 +277,35 @@ class Puzzle:
     def with_(self, **changes) -> "Puzzle":
         """A copy with some fields changed (validated again)."""
         return replace(self, **changes)
+
+    def __repr__(self) -> str:
+        """Short, whatever the size: ``Puzzle('Hunde-Spiel', 3x3, complementary, 9 tiles)``."""
+        extra = [f"frame {shown(self.frame)}"] if self.frame is not None else []
+        extra += ["torus"] if self.topology == "torus" else []
+        extra += [f"{len(self.clues)} clues"] if self.clues else []
+        return (f"Puzzle({shown(self.name)}, {self.rows}x{self.cols}, {self.matching}, {len(self.tiles)} tiles"
+                + "".join(", " + e for e in extra) + ")")
+
+    def _repr_svg_(self) -> str:
+        """The tile set as a picture, in a notebook."""
+        return to_svg(self)
+
+
+@dataclass(frozen=True)
+class Solved:
+    """A puzzle with one of its solutions: printed as a grid, drawn as a picture in a notebook."""
+
+    puzzle: Puzzle
+    solution: Solution
+
+    def __str__(self) -> str:
+        return ascii_grid(self.puzzle, self.solution)
+
+    def __repr__(self) -> str:
+        return f"Solved({self.puzzle!r}, {self.solution!r})"
+
+    def _repr_svg_(self) -> str:
+        return to_svg(self.puzzle, self.solution)
 
 
 def _rebuild(*fields) -> Puzzle:

@@ -1,144 +1,16 @@
-"""Drawing puzzles and solutions: ASCII grids for the terminal, SVG, and PNG through matplotlib."""
+"""Pictures in files: SVG (:mod:`satedge.drawing`) written directly, PNG through matplotlib."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 from .errors import SatedgeError
 from .extras import require
+from .drawing import layout, to_svg
 from .files import atomic_output, write_atomic
 from .puzzle import Puzzle, Solution
 
-ANSI = ("\033[31m", "\033[32m", "\033[33m", "\033[34m", "\033[35m", "\033[36m", "\033[91m", "\033[92m",
-        "\033[93m", "\033[94m", "\033[95m", "\033[96m")
-RESET = "\033[0m"
-
-
-def ascii_grid(puzzle: Puzzle, solution: Solution, color: bool = False) -> str:
-    """The solution as a grid of tiles, each showing its four labels and ``tile/rotation``.
-
-    >>> p = Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0)
-    >>> print(ascii_grid(p, Solution(((0, 0), (1, 0)))))
-    +-------+-------+
-    |   0   |   0   |
-    |0 0/0 1|1 1/0 0|
-    |   0   |   0   |
-    +-------+-------+
-    """
-    texts = {x: str(x) for x in puzzle.labels}
-    w = max(len(t) for t in texts.values())
-    tag = len(f"{len(puzzle.tiles) - 1}/3")
-    inner = max(2 * w + tag + 2, 7)
-    if inner % 2 == 0:
-        inner += 1
-
-    def paint(x) -> str:
-        text = texts[x]
-        if not color or x == puzzle.frame:
-            return text
-        i = puzzle.label_id[x] // (2 if puzzle.matching == "complementary" else 1)
-        return f"{ANSI[i % len(ANSI)]}{text}{RESET}"
-
-    def centre(x) -> str:
-        t = texts[x]
-        left = (inner - len(t)) // 2
-        return " " * left + paint(x) + " " * (inner - len(t) - left)
-
-    sep = "+" + "+".join("-" * inner for _ in range(puzzle.cols)) + "+"
-    lines = [sep]
-    for row in range(puzzle.rows):
-        cells = [(puzzle.oriented(t, r), f"{t}/{r}") for t, r in solution.placements[row * puzzle.cols:(row + 1) * puzzle.cols]]
-        lines.append("|" + "|".join(centre(lab[0]) for lab, _ in cells) + "|")
-        mids = []
-        for lab, tag in cells:
-            gap = inner - len(texts[lab[3]]) - len(texts[lab[1]]) - len(tag)
-            mids.append(paint(lab[3]) + " " * (gap // 2) + tag + " " * (gap - gap // 2) + paint(lab[1]))
-        lines.append("|" + "|".join(mids) + "|")
-        lines.append("|" + "|".join(centre(lab[2]) for lab, _ in cells) + "|")
-        lines.append(sep)
-    return "\n".join(lines)
-
-
-# ---------------------------------------------------------------------------- pictures
-# Colour-blind-safe colours: Okabe-Ito, then Paul Tol's muted and light schemes (no greys).
-PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000",
-           "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255", "#AA4499",
-           "#77AADD", "#EE8866", "#EEDD88", "#FFAABB", "#99DDFF", "#BBCC33", "#AAAA00")
-FRAME_GREY = "#B0B0B0"
-PALE = 0.55  # the tail half: the pattern's colour mixed with this much white
-TILE = 60    # pixels per tile
-PAD = 4
 PNG_SCALE = 2  # PNG pixels per layout unit
-
-
-def _mix(hex_colour: str, white: float) -> str:
-    rgb = [int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(c + (255 - c) * white):02X}" for c in rgb)
-
-
-def label_colours(puzzle: Puzzle) -> dict:
-    """Fill colour of every label: one palette colour per pattern (complementary: full for the
-    head ``+``, pale for the tail ``-``) or per label (identical); the frame label grey."""
-    out = {}
-    if puzzle.matching == "complementary":
-        patterns = sorted({x[:-1] for x in puzzle.labels})
-        for i, pat in enumerate(patterns):
-            base = PALETTE[i % len(PALETTE)]
-            out[pat + "+"], out[pat + "-"] = base, _mix(base, PALE)
-    else:
-        colours = iter(PALETTE * (1 + len(puzzle.labels) // len(PALETTE)))
-        for x in puzzle.labels:
-            out[x] = FRAME_GREY if x == puzzle.frame else next(colours)
-    return out
-
-
-def layout(puzzle: Puzzle, solution: Solution | None = None):
-    """What to draw: ``(width, height, polygons, texts, marks)``, in pixels.  Each tile is four
-    triangles meeting in its centre (top, right, bottom, left), its tile index in the centre;
-    complementary halves carry a + or - mark; clued cells get a thick outline.  Without a
-    solution: the tile set in file order, unturned."""
-    colours = label_colours(puzzle)
-    placements = solution.placements if solution is not None else tuple((t, 0) for t in range(len(puzzle.tiles)))
-    clued = {puzzle.board.cell(c.row, c.col) for c in puzzle.clues} if solution is not None else set()
-    gap = 0 if solution is not None else 6
-    width = PAD * 2 + puzzle.cols * TILE + (puzzle.cols - 1) * gap
-    height = PAD * 2 + puzzle.rows * TILE + (puzzle.rows - 1) * gap
-    polygons, texts, marks = [], [], []
-    for cell, (t, r) in enumerate(placements):
-        row, col = divmod(cell, puzzle.cols)
-        x0, y0 = PAD + col * (TILE + gap), PAD + row * (TILE + gap)
-        cx, cy = x0 + TILE / 2, y0 + TILE / 2
-        corners = [(x0, y0), (x0 + TILE, y0), (x0 + TILE, y0 + TILE), (x0, y0 + TILE)]
-        labels = puzzle.oriented(t, r)
-        for side in range(4):
-            a, b = corners[side], corners[(side + 1) % 4]
-            polygons.append(([a, b, (cx, cy)], colours[labels[side]]))
-            if puzzle.matching == "complementary":
-                mx, my = (a[0] + b[0] + 2 * cx) / 4, (a[1] + b[1] + 2 * cy) / 4
-                texts.append((mx, my, "+" if labels[side][-1] == "+" else "\u2212", 11))
-        texts.append((cx, cy, str(t), 10))
-        if cell in clued:
-            marks.append((x0 + 2, y0 + 2, TILE - 4))
-    return width, height, polygons, texts, marks
-
-
-def to_svg(puzzle: Puzzle, solution: Solution | None = None) -> str:
-    """An SVG picture (four ``polygon`` elements per tile)."""
-    w, h, polygons, texts, marks = layout(puzzle, solution)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
-           f"<title>{escape(puzzle.name or 'puzzle')}</title>", '<rect width="100%" height="100%" fill="white"/>']
-    for pts, fill in polygons:
-        p = " ".join(f"{x:g},{y:g}" for x, y in pts)
-        out.append(f'<polygon points="{p}" fill="{fill}" stroke="#404040" stroke-width="0.6"/>')
-    for x, y, size in marks:
-        out.append(f'<rect x="{x:g}" y="{y:g}" width="{size:g}" height="{size:g}" fill="none" stroke="black" stroke-width="3"/>')
-    for x, y, text, size in texts:
-        out.append(f'<text x="{x:g}" y="{y:g}" font-family="sans-serif" font-size="{size}" text-anchor="middle" '
-                   f'dominant-baseline="central" fill="black" stroke="white" stroke-width="2.5" paint-order="stroke">'
-                   f"{escape(text)}</text>")
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
 
 
 def pyplot():

@@ -13,7 +13,7 @@ sequence Python keeps from version to version.  Solutions move between the two n
 >>> sh.order, sh.turns, q.tiles
 ((0, 1), (2, 3), ((0, 0, 0, 1), (0, 0, 1, 0)))
 >>> sh.to_original(Solution(((0, 2), (1, 1))))
-Solution(placements=((0, 0), (1, 0)))
+Solution(0/0 1/0)
 """
 
 from __future__ import annotations

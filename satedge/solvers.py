@@ -140,6 +140,9 @@ class SolverConfig:
             out.update(CADICAL_CONFIGS.get(item) or {"seed": int(item[5:])})
         return out
 
+    def __repr__(self) -> str:
+        return f"SolverConfig({str(self)!r})"
+
     def __str__(self) -> str:
         extra = ([f"workers={self.workers}"] if self.workers > 1 else []) + (
             [f"strategy={self.strategy}"] if self.strategy else [])

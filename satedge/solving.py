@@ -19,8 +19,9 @@ or a string it reads (default: CaDiCaL 1.9.5).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Callable, Iterator
 
 from pysat.solvers import Solver
 
@@ -33,6 +34,7 @@ from .solvers import SolverConfig, new_solver
 from . import symmetry
 from .symmetry import MODES, orbit
 
+PROGRESS_CONFLICTS = 1000  # the least slice of conflicts after which a solver call reports its statistics
 STAT_KEYS = ("conflicts", "decisions", "propagations", "restarts")
 
 
@@ -68,8 +70,9 @@ class Enumerator:
     afresh each time."""
 
     def __init__(self, encoded: Encoded, solver: SolverConfig | str | None = None, stats: Stats | None = None,
-                 reuse: bool = True):
+                 reuse: bool = True, progress: Callable[[dict], None] | None = None):
         self.encoded = encoded
+        self.progress = progress
         self.reuse = reuse
         self.spent = False
         self.config = SolverConfig.of(solver)
@@ -133,7 +136,7 @@ class Enumerator:
                     # no assumption before the first blocking clause: CaDiCaL searches very
                     # differently under one (25 s instead of 0.07 s on a 7x7 framed puzzle)
                     assume = cube + ([act] if act and found else [])
-                    sat = s.solve(assumptions=assume) if assume else s.solve()
+                    sat = self._solve(s, assume)
                 else:
                     s = new_solver(self.config, encoded.cnf.clauses + blocks + [[lit] for lit in cube], encoded.nv)
                     sat = s.solve()
@@ -174,6 +177,24 @@ class Enumerator:
             elif s is not None:
                 s.delete()
 
+
+    def _solve(self, s: Solver, assume: list[int]) -> bool:
+        """``s.solve`` under ``assume``; with ``progress``, in slices of about a second's conflicts
+        (the solver keeps its state between them), reporting the solver's statistics after each."""
+        if self.progress is None:
+            return s.solve(assumptions=assume) if assume else s.solve()
+        budget = PROGRESS_CONFLICTS
+        while True:
+            t0 = time.monotonic()
+            try:
+                s.conf_budget(budget)
+                answer = s.solve_limited(assumptions=assume)
+            except NotImplementedError:  # a solver without budgets: in one go
+                return s.solve(assumptions=assume) if assume else s.solve()
+            if answer is not None:
+                return answer
+            self.progress(self.counters() or {})
+            budget = max(PROGRESS_CONFLICTS, int(budget / max(time.monotonic() - t0, 1e-3)))  # a second's worth
 
     def _checked(self, model: list[int] | None, trusted: bool) -> Solution:
         """The solution a model stands for.  A model from outside (a solver binary's) must first
@@ -218,9 +239,11 @@ class Enumerator:
 
 
 def solutions(encoded: Encoded, solver: SolverConfig | str | None = None, mode: str = "solutions",
-              limit: int | None = None, stats: Stats | None = None) -> Iterator[Solution]:
-    """Stream the solutions of an encoded puzzle (see the module docstring for ``mode``)."""
-    with Enumerator(encoded, solver, stats, reuse=False) as e:
+              limit: int | None = None, stats: Stats | None = None,
+              progress: Callable[[dict], None] | None = None) -> Iterator[Solution]:
+    """Stream the solutions of an encoded puzzle (see the module docstring for ``mode``);
+    ``progress`` is called with the solver's statistics during long solver calls."""
+    with Enumerator(encoded, solver, stats, reuse=False, progress=progress) as e:
         yield from e.solutions(mode, limit)
 
 
@@ -233,8 +256,9 @@ def count(encoded: Encoded, solver: SolverConfig | str | None = None, mode: str 
     return count_modes(encoded, solver, (mode,), stats)[mode]
 
 
-def count_modes(encoded: Encoded, solver: SolverConfig | str | None = None, modes=MODES, stats: Stats | None = None) -> dict[str, int]:
+def count_modes(encoded: Encoded, solver: SolverConfig | str | None = None, modes=MODES, stats: Stats | None = None,
+                progress: Callable[[dict], None] | None = None) -> dict[str, int]:
     """The puzzle's counts ``modes`` asks for, with one solver (:meth:`Enumerator.counts`)."""
     reuse = len(modes) > 1 or (encoded.orbit > 1 and bool({"distinct", "unique"} & set(modes)))
-    with Enumerator(encoded, solver, stats, reuse=reuse) as e:
+    with Enumerator(encoded, solver, stats, reuse=reuse, progress=progress) as e:
         return e.counts(modes)

@@ -65,7 +65,8 @@ def test_bad_puz(run_cli, tmp_path, text, message):
 
 def test_missing_file(run_cli, tmp_path):
     f = tmp_path / "nope.yaml"
-    assert run_cli("count", f) == (2, "", f"satedge: error: {f}: no such file\n")
+    assert run_cli("count", f) == (2, "", f"satedge: error: {f}: no such file, nor a shipped puzzle of that name "
+                                "(satedge puzzles lists them)\n")
 
 
 def test_bad_solution_files(run_cli, tmp_path):

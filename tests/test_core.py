@@ -38,7 +38,9 @@ def test_count_cli_json(run_cli):
     assert code == 0 and err == ""
     rows = [json.loads(line) for line in out.splitlines()]
     assert [(r["solutions"], r["distinct"], r["unique"], r["method"]) for r in rows] == [(16, 8, 2, "backtrack"), (4, 4, 1, "backtrack")]
-    assert set(rows[0]) == {"puzzle", "solutions", "distinct", "unique", "method", "shuffle", "seconds"}
+    assert set(rows[0]) == {"puzzle", "solutions", "distinct", "unique", "method", "encoding", "solver", "shuffle",
+                            "seconds", "nodes", "candidates"}
+    assert (rows[0]["solver"], rows[0]["nodes"]) == ("backtrack", 2955)  # one solution per board-turn orbit: 4,284 before
     for mode, expected in (("solutions", 16), ("distinct", 8), ("unique", 2)):  # one mode: only that count
         code, out, _ = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--method", "backtrack", "--mode", mode, "--json")
         row = json.loads(out)
@@ -52,7 +54,7 @@ def test_count_cli_json(run_cli):
     hunde = PUZZLES / "hunde-spiel.yaml"
     for args, head in ((["--all", "--mode", "unique"], "SAT, 2 solutions"), (["--limit", "1"], "SAT, 1 solution")):
         code, out, _ = run_cli("solve", hunde, "--method", "backtrack", *args)
-        assert code == 0 and out.splitlines()[0] == f"{hunde}: {head}"
+        assert code == 0 and out.splitlines()[0] == f"{hunde}: {head} (backtrack)"
 
 
 def test_count_text_line(run_cli, tmp_path):
@@ -111,10 +113,13 @@ def test_solution_json_round_trip(run_cli, tmp_path):
 
 
 def test_the_default_configuration(run_cli):
-    """solve and count name what they used; the default is the preset that did best in bench-solve
-    without symmetry breaking, with CaDiCaL 1.9.5."""
+    """solve and count name what they used; the default engine is the backtracker (--method auto),
+    and the default SAT configuration the preset that did best in bench-solve without symmetry
+    breaking, with CaDiCaL 1.9.5."""
     hunde = PUZZLES / "hunde-spiel.yaml"
     code, out, _ = run_cli("count", hunde)
+    assert (code, out) == (0, f"{hunde}: 16 solutions, 8 distinct, 2 unique (backtrack, " + out.rsplit(", ", 1)[1])
+    code, out, _ = run_cli("count", hunde, "--method", "sat")
     assert (code, out) == (0, f"{hunde}: 16 solutions, 8 distinct, 2 unique (edgecolor-corners, cadical195, "
                               + out.rsplit(", ", 1)[1])
     assert out.endswith(" s)\n")

@@ -97,7 +97,7 @@ def test_a_solver_binary_killed_at_its_timeout_leaves_no_formula_behind(tmp_path
     env = {**os.environ, "TMPDIR": str(scratch)}
     r = subprocess.run([sys.executable, "-m", "satedge", "solve", str(hard), "--solver-cmd", "cadical -q",
                         "--timeout", "2"], env=env, capture_output=True, text=True)
-    assert (r.returncode, r.stdout, r.stderr) == (3, f"{hard}: TIMEOUT\n", "")
+    assert (r.returncode, r.stdout, r.stderr) == (3, f"{hard}: TIMEOUT (edgecolor-corners, cmd:cadical -q)\n", "")
     assert list(scratch.iterdir()) == []  # before: tmpXXXXXXXX.cnf, 2 MB
     spec = tmp_path / "spec.yaml"
     spec.write_text('name: t\npuzzles: [hard.yaml]\nencodings: [edgecolor-corners-sym]\nsolvers: ["cmd:cadical -q"]\n'

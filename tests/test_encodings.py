@@ -102,7 +102,7 @@ def test_cli_heule_hunde(run_cli):
     assert (json.loads(out)["solutions"], json.loads(out)["models"]) == (16, 4)  # before: 4 solutions
 
 
-@pytest.mark.parametrize("extra", [[]] + [["--encoding", p] for p in sorted(presets()) if presets()[p].base != "heule"]
+@pytest.mark.parametrize("extra", [["--method", "sat"]] + [["--encoding", p] for p in sorted(presets()) if presets()[p].base != "heule"]
                          + [["--encoding", b, "--symmetry", "rotation"] for b in sorted(bases()) if b != "heule"])
 def test_count_is_16_8_2_on_hunde_spiel_whatever_the_encoding(run_cli, extra):
     code, out, _ = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--json", *extra)
@@ -287,7 +287,8 @@ def blank_torus(path):
     return path
 
 
-@pytest.mark.parametrize("make,extra", [(hard_puzzle, []), (blank_torus, ["--all"])], ids=["hard", "enumerate"])
+@pytest.mark.parametrize("make,extra", [(hard_puzzle, ["--method", "sat"]), (blank_torus, ["--all"])],
+                         ids=["hard", "enumerate"])
 def test_timeout_stops_search(tmp_path, make, extra):
     f = make(tmp_path / "p.yaml")
     t0 = time.monotonic()

@@ -110,7 +110,7 @@ def test_an_answer_counts_when_the_solver_exits_whatever_its_children_hold(tmp_p
     solver = _script(tmp_path, "unsat.sh", "sleep 60 &\necho 's UNSATISFIABLE'\nexit 20\n")
     t0 = time.monotonic()
     code, out, err = run_cli("solve", HUNDE, "--solver-cmd", solver, "--timeout", "20")
-    assert (code, out, err) == (1, f"{HUNDE}: UNSAT\n", "") and time.monotonic() - t0 < 10
+    assert (code, out, err) == (1, f"{HUNDE}: UNSAT (edgecolor-corners, cmd:{solver})\n", "") and time.monotonic() - t0 < 10
 
 
 @pytest.mark.parametrize("sign", ["", "-"])

@@ -156,6 +156,7 @@ CASES = [
     ("convert-bomb", ["convert", "{d}/bomb.yaml", "out.yaml"], "aliases are expanded"),
     ("convert-suffix", ["convert", HUNDE, "out.txt"], "unknown puzzle format"),
     ("solvers-option", ["solvers", "--bogus"], "unrecognized arguments: --bogus"),
+    ("puzzles-option", ["puzzles", "--bogus"], "unrecognized arguments: --bogus"),
 ]
 
 

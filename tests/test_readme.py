@@ -61,14 +61,9 @@ def test_every_option_is_in_the_readme():
 
 
 def test_the_python_example_runs_and_prints_what_its_comments_say(tmp_path, monkeypatch, capsys):
-    """The README's first Python block, run as written, in a folder with the project's puzzles and
-    a small stand-in for experiments/demo.yaml (the real one takes minutes)."""
+    """The README's first Python block, run as written in an empty folder: it names shipped
+    puzzles and the shipped demo spec, so it runs from an installed satedge as from a clone."""
     code = re.findall(r"^```python\n(.*?)^```", README, re.S | re.M)[0]
-    (tmp_path / "puzzles").symlink_to(ROOT / "puzzles")
-    (tmp_path / "experiments").mkdir()
-    (tmp_path / "experiments" / "demo.yaml").write_text(
-        "name: demo\npuzzles: [../puzzles/hunde-spiel.yaml]\nencodings: [support-seqcounter]\n"
-        "solvers: [cadical195, glucose4]\ntask: solve\ntimeout: 60\nmemory: 4000\n")
     monkeypatch.chdir(tmp_path)
     exec(compile(code, "README.md", "exec"), {})
     printed = capsys.readouterr().out.splitlines()
@@ -80,14 +75,12 @@ def test_the_python_example_runs_and_prints_what_its_comments_say(tmp_path, monk
         if comment.endswith("(seconds vary)"):  # all but the last figure
             expected = comment.removesuffix("(seconds vary)").split()[:-1]
             assert any(out.split()[:len(expected)] == expected for out in printed), comment
-        elif comment[0] in "({" or comment[0].isupper():  # a printed value, not words about it
-            assert any(out.endswith(comment) for out in printed), comment
         else:
-            continue
+            assert comment in printed, comment
         checked += 1
-    assert checked == 4
+    assert checked == 10
     assert sorted(p.name for p in (tmp_path / "out" / "demo").iterdir()) == [
-        ".lock", "cactus.png", "cactus.svg", "pictures", "results.jsonl", "sizes.png", "sizes.svg", "summary.csv"]
+        ".lock", "pictures", "results.jsonl", "summary.csv"]
 
 
 def shell_lines() -> list[str]:
@@ -116,7 +109,7 @@ def test_the_readme_commands_run_on_a_clone_without_shared(tmp_path):
     for line in shell_lines():
         command, _, comment = line.partition(" #")
         words = shlex.split(command.split(">")[0])
-        if words[:1] == ["make"] or "tcp://scheduler" in command:
+        if words[:1] in (["make"], ["pip"], ["export"]) or "tcp://scheduler" in command:
             continue
         if "cadical" in command and shutil.which("cadical") is None:
             continue

@@ -4,11 +4,14 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+import satedge
+
 from conftest import PUZZLES, SEEDS
 from satedge import backtrack
 from satedge.formats import load_puzzle
 from satedge.puzzle import Puzzle, Solution
-from satedge.render import PAD, PNG_SCALE, TILE, ascii_grid, label_colours, to_svg
+from satedge.drawing import PAD, TILE, ascii_grid, label_colours, to_svg
+from satedge.render import PNG_SCALE
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -44,7 +47,7 @@ def test_png_edges_show_one_pattern(run_cli, tmp_path):
     puzzle = load_puzzle(PUZZLES / "hunde-spiel.yaml")
     out = tmp_path / "h.png"
     assert run_cli("render", PUZZLES / "hunde-spiel.yaml", "--solve", "-o", out)[0] == 0
-    solution = next(backtrack.solutions(puzzle))  # render --solve draws the first solution
+    solution = satedge.solve(puzzle).solution  # render --solve draws the first solution, as solve finds it
     img = mpimg.imread(out)[:, :, :3] * 255
     colours = {x: tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for x, c in label_colours(puzzle).items()}
 

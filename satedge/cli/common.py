@@ -11,9 +11,10 @@ from typing import Iterator
 from ..encode import DEFAULT_ENCODING, Encoding
 from ..errors import OutOfMemory, SatedgeError
 from ..files import quoted
+from ..api import METHODS
 from ..jobs import DEFAULT_STRATEGY, STRATEGIES, Job, Result, run
-from ..process import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, Limits, default_memory_mb
-from ..progress import progress_bar
+from ..process import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, default_memory_mb
+from ..progress import progress_bar, status_line
 from ..shuffle import MAX_SEED
 from ..solvers import DEFAULT_SOLVER, SolverConfig
 from ..symmetry import MODES
@@ -99,18 +100,21 @@ def add_encoding(p: argparse.ArgumentParser) -> None:
 
 
 def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
-    p.add_argument("--method", choices=["sat", "backtrack"], default="sat",
-                   help="sat: a SAT encoding through PySAT; backtrack: the reference backtracker")
+    p.add_argument("--method", choices=list(METHODS), default="auto",
+                   help="auto: the engine that answers soonest (the compiled backtracker on every core; with "
+                        "--encoding, --solver or another SAT option: sat); sat: a SAT encoding through PySAT; "
+                        "backtrack: the reference backtracker")
     add_encoding(p)
     which = p.add_mutually_exclusive_group()
     which.add_argument("--solver", help=f"a PySAT solver name (default: {DEFAULT_SOLVER}; see `satedge solvers`); "
                        "CaDiCaL takes options after a colon: its configurations sat and unsat, and seed=N "
                        "(cadical195:sat,seed=2); cpsat: the CP-SAT model (extra cp)")
     which.add_argument("--solver-cmd", metavar="COMMAND", help="a DIMACS solver binary instead, e.g. 'cadical -q' "
-                       "(run on the exported CNF; enumeration re-runs it with blocking clauses)")
-    p.add_argument("--workers", "--cpsat-workers", type=count(1, MAX_WORKERS), default=1, metavar="N",
-                   help="processes: of the SAT method (see --strategy), of --method backtrack (it needs the extra "
-                        "fast), or search workers of --solver cpsat (default: 1, for fair comparisons)")
+                       "(run on the exported CNF; enumeration re-runs it with blocking clauses) (default: none)")
+    p.add_argument("--workers", "--cpsat-workers", type=count(1, MAX_WORKERS), metavar="N",
+                   help="processes: of the SAT method (see --strategy), of the backtracker (it needs the extra "
+                        "fast), or search workers of --solver cpsat (default: every core with --method auto, else 1, "
+                        "for fair comparisons)")
     p.add_argument("--strategy", choices=list(STRATEGIES), help="how the SAT method uses several workers: portfolio "
                    "(diverse solvers and shuffles race, the first answer wins) or cubes (cube-and-conquer: the search "
                    f"split into disjoint cubes) (default: {DEFAULT_STRATEGY})")
@@ -124,7 +128,7 @@ def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
     else:
         p.add_argument("--mode", choices=MODES, help="with --all or --limit: every solution, one per picture, or one "
                        "per picture up to turns (default: solutions)")
-        p.add_argument("--limit", type=count(), metavar="N", help="at most N solutions (implies --all)")
+        p.add_argument("--limit", type=count(), metavar="N", help="at most N solutions (implies --all) (default: 1, or every one with --all)")
 
 
 # ---------------------------------------------------------------------------- the values they give
@@ -137,13 +141,22 @@ def encoding_of(args) -> Encoding | None:
                                                                           redundant=redundant)
 
 
-def solver_of(args) -> SolverConfig:
-    """The solver configuration --method, --solver, --solver-cmd, --workers and --strategy name."""
-    if args.method == "sat":
+SAT_OPTIONS = ("encoding", "card", "symmetry", "redundant", "solver", "solver_cmd", "strategy")
+
+
+def solver_of(args) -> SolverConfig | None:
+    """The solver configuration --method, --solver, --solver-cmd, --workers and --strategy name;
+    ``None`` for --method auto without any SAT option: chosen per puzzle (:func:`satedge.api.job`)."""
+    method = args.method
+    if method == "auto":
+        if all(getattr(args, k) is None for k in SAT_OPTIONS):
+            return None
+        method = "sat"
+    if method == "sat":
         base = SolverConfig.parse(args.solver or DEFAULT_SOLVER) if args.solver_cmd is None else \
             SolverConfig(engine="cmd", name=args.solver_cmd)
-        return replace(base, workers=args.workers, strategy=args.strategy)
-    return SolverConfig(engine=args.method, name=args.solver or args.solver_cmd, workers=args.workers,
+        return replace(base, workers=args.workers or 1, strategy=args.strategy)
+    return SolverConfig(engine=method, name=args.solver or args.solver_cmd, workers=args.workers or 1,
                         strategy=args.strategy)
 
 
@@ -152,16 +165,31 @@ def memory_limit(limit_mb: int | None) -> int | None:
     return default_memory_mb() if limit_mb is None else limit_mb
 
 
-def limits_of(args) -> Limits:
-    return Limits(timeout=getattr(args, "timeout", None), memory_mb=memory_limit(args.memory))
-
-
 def job_settings(args, task: str) -> dict:
-    """The fields of a :class:`Job` of ``task`` that a command's options give (all but the puzzle,
-    the task and the modes), checked before any puzzle is read (:meth:`Job.check_settings`)."""
-    solver, encoding = Job.check_settings(task, solver_of(args), encoding_of(args), args.shuffle, args.scheduler)
-    return {"solver": solver, "encoding": encoding, "limits": limits_of(args), "shuffle": args.shuffle,
+    """What a command's options give to :func:`satedge.api.job` (all but the puzzle, the task and
+    the modes), checked before any puzzle is read (:meth:`Job.check_settings`)."""
+    solver = solver_of(args)
+    if solver is not None:
+        solver, encoding = Job.check_settings(task, solver, encoding_of(args), args.shuffle, args.scheduler)
+    else:
+        encoding = None
+        Job.check_settings(task, SolverConfig(engine="backtrack", workers=args.workers or 1), None, args.shuffle,
+                           args.scheduler)
+    return {"method": args.method, "solver": solver, "encoding": encoding, "workers": args.workers,
+            "timeout": args.timeout, "memory_mb": memory_limit(args.memory), "shuffle": args.shuffle,
             "scheduler": args.scheduler}
+
+
+def engine_of(job: Job) -> str:
+    """What answers a job, as a command's text line says it: ``edgecolor-corners, cadical195``,
+    ``backtrack:workers=2``, ``cpsat``."""
+    return f"{job.encoding}, {job.solver}" if job.encoding is not None else str(job.solver)
+
+
+def answered_by(job: Job) -> dict:
+    """What answers a job, as JSON output and result rows say it: ``solver`` and ``encoding`` (an
+    engine with a model of its own names itself as its encoding)."""
+    return {"encoding": job.encoding.name if job.encoding is not None else str(job.solver), "solver": str(job.solver)}
 
 
 def too_big(limit_mb: int) -> str:
@@ -174,8 +202,10 @@ def beyond_memory(what: str, limit_mb: float) -> SatedgeError:
 
 def run_job(path: str, job: Job) -> Result:
     """:func:`satedge.jobs.run`; its errors are one line naming the puzzle file, beyond the memory
-    cap ``FILE: solving needs more than N MB of memory``."""
-    res = run(job)
+    cap ``FILE: solving needs more than N MB of memory``.  A job that asks for its progress shows
+    it on a status line (on a terminal)."""
+    with status_line(f"{path}: {engine_of(job)}") as show:
+        res = run(job, progress=show if job.progress else None)
     try:
         return res.raise_error("solving")
     except OutOfMemory as e:
@@ -185,8 +215,12 @@ def run_job(path: str, job: Job) -> Result:
 
 
 def with_progress(items: list, what: str) -> Iterator:
-    """``items`` one by one, with a progress bar on a terminal when there are several."""
-    with progress_bar(len(items) if len(items) > 1 else 0, what, "puzzle") as bar:
+    """``items`` one by one, with a progress bar on a terminal when there are several (a single
+    job shows its own progress instead: :func:`run_job`)."""
+    if len(items) == 1:
+        yield items[0]
+        return
+    with progress_bar(len(items), what, "puzzle") as bar:
         for item in items:
             yield item
             bar.update()

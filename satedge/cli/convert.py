@@ -17,7 +17,7 @@ def add(sub) -> None:
     p.add_argument("input", metavar="IN", help="a puzzle file (.yaml, .puz, .txt, tile_dict.yaml)")
     p.add_argument("output", metavar="OUT", help="output file (.yaml, .yml or .puz), or - for YAML on stdout")
     p.add_argument("--planted", metavar="SOLUTION", help="record this solution (.sol or JSON, checked first) as the "
-                   "puzzle's known one, the YAML key planted")
+                   "puzzle's known one, the YAML key planted (default: none)")
     p.set_defaults(func=main)
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 
 from ..formats import load_puzzle
-from ..jobs import Job
+from ..api import job as make_job
 from ..symmetry import MODES
-from .common import add_method, job_settings, many, run_job, with_progress
+from .common import add_method, answered_by, engine_of, job_settings, many, run_job, with_progress
 
 
 def add(sub) -> None:
@@ -23,22 +24,23 @@ def main(args) -> int:
     settings = job_settings(args, "count")
     modes = (args.mode,) if args.mode else MODES
     status = 0
+    alone = len(args.puzzles) == 1 and sys.stderr.isatty()  # a single job shows its own progress
     for path in with_progress(args.puzzles, "count"):
         puzzle = load_puzzle(path)
         t0 = time.perf_counter()
-        job = Job(puzzle, "count", modes=modes, **settings)
+        job = make_job(puzzle, "count", modes=modes, progress=alone, **settings)
         res = run_job(path, job)
         seconds = time.perf_counter() - t0
         counts = {m: res.counts.get(m) for m in MODES}
-        solver = job.solver
-        encoding = "cpsat" if solver.engine == "cpsat" else job.encoding and job.encoding.name
         if res.status == "TIMEOUT":
             status = 3
         if args.json:
-            obj = {"puzzle": path, **counts, "method": args.method, "shuffle": args.shuffle, "seconds": round(seconds, 6)}
-            if args.method == "sat":
-                obj.update(encoding=encoding, solver=str(solver), variables=res.variables or 0, clauses=res.clauses or 0,
-                           models=res.counts.get("models"))
+            obj = {"puzzle": path, **counts, "method": args.method, **answered_by(job), "shuffle": args.shuffle,
+                   "seconds": round(seconds, 6)}
+            if res.nodes is not None:
+                obj.update(nodes=res.nodes, candidates=res.candidates)
+            if job.encoding is not None:
+                obj.update(variables=res.variables or 0, clauses=res.clauses or 0, models=res.counts.get("models"))
             if res.status == "TIMEOUT":
                 obj["status"] = "TIMEOUT"
             print(json.dumps(obj), flush=True)
@@ -47,7 +49,7 @@ def main(args) -> int:
         else:
             shown = ", ".join(many(v, "solution") if k == "solutions" else f"{v} {k}"
                               for k, v in counts.items() if v is not None)
-            how = args.method if encoding is None else encoding if encoding == "cpsat" else f"{encoding}, {solver}"
+            how = engine_of(job)
             models = res.counts.get("models")
             if models is not None and models != counts["solutions"]:
                 how += f", {many(models, 'model')} of the formula"

@@ -7,14 +7,15 @@ import sys
 
 from ..dimacs import decode_file
 from ..solutions import solution_to_json
-from ..render import ascii_grid
+from ..drawing import ascii_grid
 
 
 def add(sub) -> None:
     p = sub.add_parser("decode", help="turn a solver's model of an exported CNF back into a checked solution")
     p.add_argument("cnf", metavar="FILE.cnf", help="a formula satedge encode wrote (.cnf, .cnf.gz, .cnf.xz)")
     p.add_argument("model", metavar="MODEL", help="solver output (s/v lines) or a list of literals; - for stdin")
-    p.add_argument("--puzzle", metavar="PUZZLE", help="the puzzle, when not at the path in the header")
+    p.add_argument("--puzzle", metavar="PUZZLE", help="the puzzle, when not at the path in the header (default: the header's path, or the puzzle "
+                   "the header carries)")
     p.add_argument("--json", action="store_true", help="the solution as solve --json prints it")
     p.set_defaults(func=main)
 

@@ -14,7 +14,7 @@ from .common import add_memory, memory_limit, too_big
 def add(sub) -> None:
     p = sub.add_parser("encodings", help="list the encoding presets (with --puzzle: their sizes)")
     p.add_argument("--puzzle", metavar="PUZZLE", help="also give each formula's variables, clauses and literals for "
-                   "this puzzle, counted without building it")
+                   "this puzzle, counted without building it (default: none)")
     p.add_argument("--json", action="store_true", help="a JSON list of objects")
     add_memory(p)
     p.set_defaults(func=main)

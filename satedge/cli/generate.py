@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..errors import SatedgeError
 from ..files import write_atomic
 from ..formats import puzzle_to_yaml, save_puzzle
 from ..generate import MAX_COLORS, Params, generate
@@ -45,7 +46,10 @@ def main(args) -> int:
         sys.stdout.write("---\n".join(puzzle_to_yaml(p) for p in puzzles))
         return 0
     path = Path(out)
-    if args.count == 1 and path.suffix in (".yaml", ".yml", ".puz"):
+    if path.suffix in (".yaml", ".yml", ".puz"):
+        if args.count > 1:
+            raise SatedgeError(f"-o names a file, and --count {args.count} makes {args.count} puzzles: give a folder "
+                               "(one YAML per puzzle) or - for stdout", path)
         save_puzzle(puzzles[0], path)
         return 0
     output_folder(path, "when --count is more than 1")

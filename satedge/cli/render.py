@@ -9,10 +9,11 @@ from ..errors import SatedgeError
 from ..files import not_inputs
 from ..formats import load_puzzle
 from ..solutions import load_solutions
-from ..jobs import Job
-from ..jobs.auto import choose
-from ..render import save_picture, to_svg
-from .common import add_memory, limits_of, run_job, seconds
+from ..api import METHODS
+from ..api import job as make_job
+from ..drawing import to_svg
+from ..render import save_picture
+from .common import add_memory, memory_limit, run_job, seconds
 
 
 def add(sub) -> None:
@@ -20,8 +21,10 @@ def add(sub) -> None:
     p.add_argument("puzzle", metavar="PUZZLE", help="a puzzle file")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--solution", metavar="FILE", help="a solution to draw, in any form solve writes (the first of "
-                   "several)")
+                   "several) (default: the tiles, unplaced)")
     g.add_argument("--solve", action="store_true", help="solve the puzzle and draw the first solution")
+    p.add_argument("--method", choices=list(METHODS), help="with --solve: auto (the engine that answers soonest), "
+                   "sat or backtrack, as solve has them (default: auto)")
     p.add_argument("--timeout", type=seconds, metavar="SECONDS", help="with --solve: give up after this long, exit 3 "
                    "(default: no limit)")
     add_memory(p)
@@ -30,8 +33,9 @@ def add(sub) -> None:
 
 
 def main(args) -> int:
-    if not args.solve and (args.timeout is not None or args.memory is not None):
-        raise SatedgeError(f"{'--timeout' if args.timeout is not None else '--memory'} applies to --solve only")
+    given = [o for o, v in (("--method", args.method), ("--timeout", args.timeout), ("--memory", args.memory)) if v is not None]
+    if not args.solve and given:
+        raise SatedgeError(f"{given[0]} applies to --solve only")
     not_inputs([args.output], [args.puzzle, args.solution])
     puzzle = load_puzzle(args.puzzle)
     solution = None
@@ -41,7 +45,9 @@ def main(args) -> int:
         if problem is not None:
             raise SatedgeError(f"not a solution: {problem}", args.solution)
     elif args.solve:
-        res = run_job(args.puzzle, Job(puzzle, solver=choose(puzzle), limit=1, limits=limits_of(args)))
+        job = make_job(puzzle, "solve", method=args.method or "auto", limit=1, timeout=args.timeout,
+                       memory_mb=memory_limit(args.memory))
+        res = run_job(args.puzzle, job)
         if res.status == "TIMEOUT":
             print(f"{args.puzzle}: TIMEOUT after {args.timeout:g} s, nothing to draw", file=sys.stderr)
             return 3

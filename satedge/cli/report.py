@@ -17,7 +17,7 @@ def add(sub) -> None:
     p.add_argument("dir", metavar="DIR", help="an experiment's results folder (with results.jsonl)")
     p.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two configurations ENCODING/SOLVER: the "
                    "ratio of B's PAR-2 to A's with a paired bootstrap 95%% interval, a Wilcoxon signed-rank test over "
-                   "the instances and a verdict (extra stats), and a scatter plot")
+                   "the instances and a verdict (extra stats), and a scatter plot (default: no comparison)")
     p.add_argument("--json", action="store_true", help="with --compare: only the comparison, one JSON object with a, "
                    "b, instances, ratio, ci, p_value and better")
     p.add_argument("--no-plots", action="store_true", help="only the tables and summary.csv")

@@ -21,10 +21,11 @@ def add(sub) -> None:
                    "(default: one per core)")
     p.add_argument("--resume", action="store_true", help="finish an interrupted experiment, running nothing twice")
     p.add_argument("--only", action="append", metavar="CONFIG", help="only the configurations ENCODING/SOLVER that "
-                   "match this shell pattern, e.g. 'edgecolor-corners-sym/kissat404' or '*/cpsat' (repeatable)")
+                   "match this shell pattern, e.g. 'edgecolor-corners-sym/kissat404' or '*/cpsat' (repeatable) (default: "
+                   "every configuration)")
     p.add_argument("--executor", choices=["local", "dask"], default="local",
                    help="local: processes on this machine; dask: a Dask cluster (--scheduler, extra dist)")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://10.0.0.1:8786")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://10.0.0.1:8786 (default: none)")
     p.set_defaults(func=main)
 
 

@@ -10,9 +10,9 @@ from ..errors import SatedgeError
 from ..files import not_inputs, write_atomic
 from ..formats import load_puzzle
 from ..solutions import save_solution, solution_to_json
-from ..jobs import Job
-from ..render import ascii_grid
-from .common import add_method, job_settings, many, run_job, with_progress
+from ..api import job as make_job
+from ..drawing import ascii_grid
+from .common import add_method, answered_by, engine_of, job_settings, many, run_job, with_progress
 
 
 def add(sub) -> None:
@@ -21,7 +21,7 @@ def add(sub) -> None:
     p.add_argument("--all", action="store_true", help="every solution, not only the first")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
     p.add_argument("-o", "--output", metavar="FILE", help="also write the solution to FILE: .sol (tile col row rot, as "
-                   "the board suite has it) or .json; with --all or --limit, every solution to a .json file")
+                   "the board suite has it) or .json; with --all or --limit, every solution to a .json file (default: none, only stdout)")
     add_method(p, counting=False)
     p.set_defaults(func=main)
 
@@ -42,9 +42,11 @@ def main(args) -> int:
     not_inputs([args.output], args.puzzles)
     color = sys.stdout.isatty() and not args.json
     status = 0
+    alone = len(args.puzzles) == 1 and sys.stderr.isatty()  # a single job shows its own progress
     for path in with_progress(args.puzzles, "solve"):
         puzzle = load_puzzle(path)
-        res = run_job(path, Job(puzzle, "solve", modes=(args.mode or "solutions",), limit=limit, **settings))
+        job = make_job(puzzle, "solve", modes=(args.mode or "solutions",), limit=limit, progress=alone, **settings)
+        res = run_job(path, job)
         if args.output is not None and res.solutions:
             if want_all:
                 write_atomic(args.output, json.dumps([solution_to_json(puzzle, x) for x in res.solutions]) + "\n")
@@ -55,7 +57,9 @@ def main(args) -> int:
         elif res.status == "UNSAT":
             status = max(status, 1)
         if args.json:
-            obj = {"puzzle": path, "status": res.status}
+            obj = {"puzzle": path, "status": res.status, **answered_by(job)}
+            if res.nodes is not None:
+                obj.update(nodes=res.nodes, candidates=res.candidates)
             if want_all:
                 obj["solutions"] = [solution_to_json(puzzle, s) for s in res.solutions]
                 if res.orbit > 1:  # symmetry breaking: each stands for its board-turn orbit
@@ -65,9 +69,11 @@ def main(args) -> int:
             print(json.dumps(obj), flush=True)
         else:
             found = f", {many(len(res.solutions), 'solution')}" if want_all and res.status != "TIMEOUT" else ""
+            if res.nodes is not None and res.status == "TIMEOUT":
+                found += f" after {res.nodes:,} nodes"
             if found and res.orbit > 1:
                 found += f" (symmetry breaking: one per board-turn orbit of {res.orbit})"
-            print(f"{path}: {res.status}{found}")
+            print(f"{path}: {res.status}{found} ({engine_of(job)})")
             for s in res.solutions:
                 print(ascii_grid(puzzle, s, color=color))
     return status

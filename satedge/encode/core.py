@@ -79,6 +79,11 @@ class Encoded:
     def nv(self) -> int:
         return max(self.cnf.nv, self.pool.top)
 
+    def __repr__(self) -> str:
+        """Short, whatever the formula: ``Encoded('edgecolor', 585 variables, 4,370 clauses)``."""
+        shuffle = "" if self.shuffle is None else f", shuffle {self.shuffle}"
+        return f"Encoded({self.base!r}, {self.nv:,} variables, {len(self.cnf.clauses):,} clauses{shuffle})"
+
     @cached_property
     def orbit(self) -> int:
         """How many solutions each solution of the formula stands for: with ``symmetry: rotation``

@@ -13,7 +13,8 @@ An encoding is written (``--encoding``, specs, rows, reports, DIMACS headers) as
 
 A preset file is ``name``, ``description``, ``reference``, ``base`` and ``options`` (``card``,
 ``symmetry``, ``redundant``, and for ``heule`` its optional clause ``families``).  The presets are
-those in ``$SATEDGE_ENCODINGS`` when set, else those beside the package.
+the shipped ones (``satedge encodings`` lists them) and your own, in the folders of
+``$SATEDGE_ENCODINGS`` (several joined by ``:``), whose names come first.
 
 >>> e = Encoding.parse("edgecolor-corners+card=ladder")
 >>> e.name, e.base, e.options.card, e.options.redundant
@@ -24,7 +25,6 @@ those in ``$SATEDGE_ENCODINGS`` when set, else those beside the package.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Callable
@@ -32,6 +32,7 @@ from typing import Callable
 from ..errors import OutOfMemory, SatedgeError, Unsupported
 from ..files import quoted, read_yaml, shown
 from ..puzzle import Puzzle
+from ..resources import preset_folders
 from ..shuffle import shuffle as shuffled_puzzle
 from . import direct, edgecolor, heule, split, support
 from .core import Encoded, Options, Size
@@ -98,6 +99,9 @@ class Encoding:
 
     def __str__(self) -> str:
         return self.name
+
+    def __repr__(self) -> str:
+        return f"Encoding({self.name!r})"
 
     def with_options(self, **changes) -> "Encoding":
         """The same configuration with some options changed (``card``, ``symmetry``, ``redundant``,
@@ -206,11 +210,6 @@ def _option_items(text: str, rest: str) -> dict:
 
 
 # ---------------------------------------------------------------------------- preset files
-def folder() -> Path:
-    """Where the presets are: ``$SATEDGE_ENCODINGS``, else the project's ``encodings/`` folder."""
-    return Path(os.environ.get("SATEDGE_ENCODINGS") or Path(__file__).resolve().parents[2] / "encodings")
-
-
 def load_preset(path: str | Path) -> Encoding:
     """The preset in a YAML file; a one-line error naming the file when it is not one."""
     data = read_yaml(path)
@@ -237,12 +236,13 @@ def load_preset(path: str | Path) -> Encoding:
 
 
 def presets() -> dict[str, Encoding]:
-    """Every preset in :func:`folder`, by name."""
-    d = folder()
-    out = {}
-    for f in sorted(d.glob("*.yaml")) if d.is_dir() else []:
-        p = load_preset(f)
-        out[p.name] = p
+    """Every preset by name: yours, in the folders of ``$SATEDGE_ENCODINGS``, then the shipped
+    ones (:func:`satedge.resources.preset_folders`); a name found first wins."""
+    out: dict[str, Encoding] = {}
+    for d in preset_folders():
+        for f in sorted(d.glob("*.yaml")) if d.is_dir() else []:
+            p = load_preset(f)
+            out.setdefault(p.name, p)
     return out
 
 

@@ -62,6 +62,8 @@ FIELDS: dict[str, tuple[Any, bool, str]] = {
     "models": (int, False, "solutions found (solve) or the count of the mode (count)"),
     "stats": (dict, False, "solver statistics: conflicts, decisions, propagations, restarts"),
     "solver_calls": (int, False, "calls of the SAT solver"),
+    "nodes": (int, False, "the backtracker's search tree: placements made"),
+    "candidates": (int, False, "the backtracker's candidates looked at"),
     "workers": (int, False, "the cores the run used"),
     "parallel": (dict, False, "how several workers shared the run: strategy, winner or cubes and their seconds"),
     "started_at": (str, False, "when the run started (ISO 8601, UTC)"),
@@ -104,6 +106,8 @@ def result_fields(job: Job, res: Result, started: datetime, finished: datetime, 
         out["models"] = res.counts.get(job.modes[0], 0) if job.task == "count" else len(res.solutions)
         if job.solver.engine != "backtrack":
             out.update(stats=res.stats.counters if res.stats.reported else None, solver_calls=res.stats.calls)
+        elif res.nodes is not None:
+            out.update(nodes=res.nodes, candidates=res.candidates)
         spent = (res.encode_seconds or 0.0) + (res.solve_seconds or 0.0)
         if job.limits.timeout is not None and spent > job.limits.timeout:
             out["status"] = "TIMEOUT"  # finished, but past the limit
@@ -173,7 +177,7 @@ def scan_results(path: str | Path) -> tuple[list[dict], list[tuple[int, bytes, s
         except UnicodeDecodeError:
             rejected.append((n, raw, "is not UTF-8 text"))
             continue
-        except ValueError as e:  # JSON's own errors, duplicate keys, numbers of thousands of digits
+        except ValueError:  # JSON's own errors, duplicate keys, numbers of thousands of digits
             cut = n == len(lines)  # no newline after it: the runner was killed while writing it
             rejected.append((n, raw, "is cut short" if cut else "does not parse as JSON"))
             continue

@@ -46,6 +46,7 @@ from ..jobs import Job
 from ..process import MAX_MEMORY_MB, MAX_TIMEOUT, Limits
 from ..shuffle import MAX_SEED
 from ..puzzle import Puzzle
+from ..resources import shipped
 from ..solvers import SolverConfig
 from ..solving import MODES
 
@@ -207,7 +208,9 @@ def _encodings(entries, problems: list[str]) -> list[Encoding]:
 
 
 def load_spec(path: str | Path) -> Spec:
-    path = Path(path)
+    """The spec in ``path`` (or the shipped spec of that name: ``demo``), checked whole: every
+    problem found before anything runs, in one error."""
+    path = shipped(path, "experiments") or Path(path)
     data = read_yaml(path)
     if not isinstance(data, dict):
         raise SatedgeError("a spec is a mapping with name, puzzles, encodings, solvers, task, timeout", path)

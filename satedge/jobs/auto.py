@@ -1,14 +1,33 @@
-"""The engine to use when none is named: the one that answers a question about a puzzle soonest."""
+"""``--method auto``: the engine that answers a question about a puzzle soonest, chosen from the
+measurements of ``experiments/bench-auto.md``.
+
+On the peak puzzles (framed 7x7 and 8x8 of tunable hardness) and on puzzles with 10^3 to 10^5
+solutions to count, the backtracker answered sooner than every SAT configuration, the best one
+included; so ``auto`` is the backtracker: on boards of at most 16 cells its pure-Python loop on
+one core (loading the compiled one takes longer than solving them), beyond that compiled (extra
+``fast``) on every core.  Without numba, or where the compiled search's table does not fit,
+boards of more than 16 cells go to the default SAT configuration instead.
+"""
 
 from __future__ import annotations
 
+import os
+
+from ..backtrack import SMALL, compiled_available
 from ..puzzle import Puzzle
 from ..solvers import SolverConfig
 
-SMALL = 16  # cells: the backtracker answers such boards before a formula is built
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
 
 
-def choose(puzzle: Puzzle, task: str = "solve") -> SolverConfig:
-    """The solver for ``task`` on ``puzzle``: the backtracker on boards of up to :data:`SMALL`
-    cells, the default SAT configuration beyond."""
-    return SolverConfig(engine="backtrack") if puzzle.n <= SMALL else SolverConfig()
+def choose(puzzle: Puzzle, task: str = "solve", workers: int | None = None) -> SolverConfig:
+    """The solver for ``task`` (``solve`` or ``count``) on ``puzzle`` with ``workers`` processes
+    (default: every core)."""
+    if puzzle.n <= SMALL or compiled_available(puzzle):
+        return SolverConfig(engine="backtrack", workers=workers or (1 if puzzle.n <= SMALL else cores()))
+    return SolverConfig(workers=workers or 1)

@@ -1,5 +1,10 @@
 """The ``backtrack`` engine: the reference backtracker (:mod:`satedge.backtrack`), compiled when
-numba is installed, on ``workers`` processes or as subtrees on a Dask cluster."""
+numba is installed, on ``workers`` processes or as subtrees on a Dask cluster.
+
+To count, and to find a first solution, it searches one solution of each board-turn orbit
+(:func:`satedge.backtrack.symmetry_broken`: on a framed square board a corner tile kept in the
+top-left corner), a tree up to 4 times smaller; the counts follow from the orbits as the SAT
+encodings' symmetry breaking has them."""
 
 from __future__ import annotations
 
@@ -20,32 +25,39 @@ def run(job: Job, note: Note | None = None) -> Result:
     puzzle, back = shuffled(job)
     mode = job.modes[0]  # one_per_picture may skip solutions: then ask for all, stop after the limit
     limit = job.limit if job.task == "solve" and mode == "solutions" else None
+    allowed, orbit = backtrack.symmetry_broken(puzzle) if job.task == "count" or limit == 1 else (puzzle.allowed, 1)
     with connected(job) as client:  # before anything starts
         ended: list[Outcome] = []
+        cost = backtrack.Cost()
+        # about every second, what the search has cost: shown as progress, and kept if the job is stopped
+        paused = (lambda c: note({"progress": c.as_dict()})) if note is not None else None
         if client is None:
-            inner = backtrack.solutions(puzzle, limit, workers=job.solver.workers)
+            inner = backtrack.solutions(puzzle, limit, workers=job.solver.workers, cost=cost, paused=paused,
+                                        allowed=allowed)
         else:
-            inner = _on_cluster(client, puzzle, job, limit, ended)
+            inner = _on_cluster(client, puzzle, job, limit, allowed, ended)
         found = map(back, inner)
         try:
             if job.task == "count":
-                res.counts = symmetry.counts(job.puzzle, found, job.modes)
+                res.counts = symmetry.counts(job.puzzle, found, job.modes, orbit)
             else:
                 res.solutions = list(islice(symmetry.one_per_picture(job.puzzle, found, mode), job.limit))
         finally:
             getattr(inner, "close", lambda: None)()  # stops the worker processes or the cluster's tasks
         if ended:
             return stopped(ended[0])
+        if client is None:
+            res.nodes, res.candidates = cost.nodes, cost.candidates
     res.solve_seconds = time.perf_counter() - t0
     return finished(res)
 
 
-def _on_cluster(client, puzzle: Puzzle, job: Job, limit: int | None, ended: list[Outcome]) -> Iterator[Solution]:
+def _on_cluster(client, puzzle: Puzzle, job: Job, limit: int | None, allowed, ended: list[Outcome]) -> Iterator[Solution]:
     """The backtracker's subtrees as Dask tasks, two per core; an outcome without an answer goes
     to ``ended``."""
     workers = cores(job, client)
-    shares = chunks(backtrack.prefixes(puzzle, workers), 2 * workers)
-    for outcome in cluster.parts(client, backtrack.subtrees, [(puzzle, p, limit) for p in shares], job.limits):
+    shares = chunks(backtrack.prefixes(puzzle, workers, allowed), 2 * workers)
+    for outcome in cluster.parts(client, backtrack.subtrees, [(puzzle, p, limit, allowed) for p in shares], job.limits):
         if outcome.status != "OK":
             ended.append(outcome)
             return

@@ -32,14 +32,21 @@ def execute(job: Job, note: Note | None = None) -> Result:
     return ENGINES[job.solver.engine](job, note)
 
 
-def run(job: Job, fresh: bool = False, cancel: threading.Event | None = None) -> Result:
+def run(job: Job, fresh: bool = False, cancel: threading.Event | None = None,
+        progress: Callable[[dict], None] | None = None) -> Result:
     """Run ``job`` and return its result with its status, however it ended (:meth:`Result.raise_error`
     raises for ``MEMOUT`` and ``ERROR``).  A job with limits runs in a child process under them
     (:func:`satedge.process.call`; ``fresh``: a new interpreter rather than a fork; ``cancel``:
     an event that stops it), a job without in this process; on a Dask cluster every part runs
-    under the job's limits.  A stopped job's result keeps what was known: the formula's size."""
+    under the job's limits.  A stopped job's result keeps what was known: the formula's size.
+    ``progress`` is called with what a job that asks for it (``Job.progress``) reports as it
+    goes: ``nodes`` and ``seconds``, or ``conflicts``."""
+    def on_note(fields: dict) -> None:
+        if progress is not None and "progress" in fields:
+            progress(fields["progress"])
+
     if (job.limits.unlimited or job.scheduler is not None) and not fresh and cancel is None:
-        return _result(here(execute, (job,)))
+        return _result(here(execute, (job,), note=on_note))
     if job.solver.has_formula and job.limits.memory_mb is not None:  # what cannot fit is not built
         try:
             size = job.encoding.size(job.puzzle, job.shuffle)
@@ -50,7 +57,7 @@ def run(job: Job, fresh: bool = False, cancel: threading.Event | None = None) ->
             res = _result(Outcome("MEMOUT", error=str(error), limits=job.limits, cpu_seconds=0.0))
             res.variables, res.clauses = size.variables, size.clauses
             return res
-    return _result(call(execute, (job,), job.limits, fresh=fresh, notes=True, cancel=cancel))
+    return _result(call(execute, (job,), job.limits, fresh=fresh, notes=True, cancel=cancel, on_note=on_note))
 
 
 def _result(outcome: Outcome) -> Result:
@@ -59,6 +66,8 @@ def _result(outcome: Outcome) -> Result:
         res = outcome.value
     else:
         known = {k: v for k, v in outcome.notes.items() if k in ("variables", "clauses", "encode_seconds")}
+        so_far = outcome.notes.get("progress", {})  # the backtracker's last report
+        known.update({k: so_far[k] for k in ("nodes", "candidates") if k in so_far})
         res = Result(outcome.status, **known)
     res.outcome, res.wall_seconds, res.cpu_seconds = outcome, outcome.wall_seconds, outcome.cpu_seconds
     res.peak_memory_mb = outcome.peak_mb

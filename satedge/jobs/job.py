@@ -41,7 +41,10 @@ class Job:
     * ``shuffle``: a shuffle seed (:mod:`satedge.shuffle`): every engine works on the puzzle with
       its tiles reordered and turned (a formula also renumbered and reordered) and gives its
       solutions in the original numbering;
-    * ``scheduler``: the address of a Dask scheduler whose workers run the job's parts.
+    * ``scheduler``: the address of a Dask scheduler whose workers run the job's parts;
+    * ``progress``: report what the search has done while it runs through the job's notes,
+      about every second or two (the backtracker always reports its nodes; a SAT solver then
+      solves in slices of conflicts to report its statistics).
     """
 
     puzzle: Puzzle
@@ -53,6 +56,7 @@ class Job:
     limits: Limits = Limits()
     shuffle: int | None = None
     scheduler: str | None = None
+    progress: bool = field(default=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.puzzle, Puzzle):
@@ -116,6 +120,8 @@ class Result:
     * the formula's ``variables``, ``clauses``, ``literals`` and ``dimacs_bytes``; seconds spent
       encoding, writing and solving; solver ``stats``; the whole job's ``wall_seconds``,
       ``cpu_seconds`` and ``peak_memory_mb``;
+    * ``nodes`` and ``candidates``: the backtracker's search tree, placements made and candidates
+      looked at;
     * ``parallel``: how several workers shared the job (the strategy, the winning portfolio
       member, the cubes and the seconds each took); ``outcome``: how its process ended.
     """
@@ -131,12 +137,23 @@ class Result:
     write_seconds: float | None = None
     solve_seconds: float | None = None
     stats: Stats = field(default_factory=Stats)
+    nodes: int | None = None
+    candidates: int | None = None
     orbit: int = 1
     wall_seconds: float | None = None
     cpu_seconds: float | None = None
     peak_memory_mb: float | None = None
     outcome: Outcome | None = None
     parallel: dict = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        """Short: the status, what was found and what it cost."""
+        found = [f"{len(self.solutions)} solutions"] if self.solutions else []
+        found += [f"counts {self.counts}"] if self.counts else []
+        found += [f"{self.variables:,} variables, {self.clauses:,} clauses"] if self.variables and self.clauses else []
+        found += [f"{self.wall_seconds:.3f} s"] if self.wall_seconds is not None else []
+        found += [f"error {self.error!r}"] if self.error else []
+        return f"Result({self.status!r}" + "".join(", " + f for f in found) + ")"
 
     @property
     def error(self) -> str | None:

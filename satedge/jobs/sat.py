@@ -29,10 +29,12 @@ def run(job: Job, note: Note | None = None) -> Result:
     res = Result("UNSAT")
     formula = encoded(job, res, note)
     t1 = time.perf_counter()
+    progress = (lambda stats: note({"progress": {**stats, "seconds": round(time.perf_counter() - t1, 3)}})) \
+        if job.progress and note is not None else None
     if job.task == "count":
-        res.counts = solving.count_modes(formula, job.solver, job.modes, stats=res.stats)
+        res.counts = solving.count_modes(formula, job.solver, job.modes, stats=res.stats, progress=progress)
     else:
-        res.solutions = list(solving.solutions(formula, job.solver, job.modes[0], job.limit, res.stats))
+        res.solutions = list(solving.solutions(formula, job.solver, job.modes[0], job.limit, res.stats, progress))
     res.solve_seconds = time.perf_counter() - t1
     return finished(res)
 

@@ -1,0 +1,183 @@
+"""The front door: one library with the command line's defaults, values that print short and draw
+in a notebook, pipes and other solvers' files, help that gives every default, and a long job
+that shows what it is doing."""
+
+import argparse
+import fcntl
+import json
+import os
+import pty
+import select
+import shutil
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+import pytest
+
+import satedge
+from conftest import PUZZLES
+from satedge.cli import build_parser
+
+SATEDGE = [sys.executable, "-m", "satedge"]
+HUNDE = PUZZLES / "hunde-spiel.yaml"
+
+
+# ---------------------------------------------------------------------------- one library
+def test_the_library_has_what_the_command_line_has():
+    for name in ("load_puzzle", "solve", "count", "solutions", "encode", "Job", "run", "Encoding", "SolverConfig"):
+        assert name in satedge.__all__ and hasattr(satedge, name), name
+    puzzle = satedge.load_puzzle("hunde-spiel")
+    assert satedge.count(puzzle) == satedge.Counts(16, 8, 2)
+    assert satedge.count(puzzle, method="sat") == satedge.count(puzzle, method="backtrack") == satedge.Counts(16, 8, 2)
+    assert satedge.validate(puzzle, satedge.solve(puzzle).solution) is None
+    # encode takes preset names and defaults to the commands' preset
+    assert satedge.encode(puzzle).nv == satedge.encode(puzzle, "edgecolor-corners").nv == 585
+    assert satedge.job(puzzle, "count", method="sat").encoding.name == satedge.DEFAULT_ENCODING
+
+
+def test_auto_is_the_backtracker_on_every_core(monkeypatch):
+    from satedge.jobs import auto
+
+    monkeypatch.setattr(auto, "cores", lambda: 2)
+    assert str(satedge.job("hunde-spiel").solver) == "backtrack"  # 9 cells: the pure-Python loop
+    assert str(satedge.job("board-suite/7/8/board_0").solver) == "backtrack:workers=2"
+    assert str(satedge.job("board-suite/7/8/board_0", encoding="support").solver) == "cadical195"  # a SAT option: sat
+
+
+def test_values_print_short_and_draw_in_a_notebook():
+    e2 = satedge.load_puzzle("eternity2/e2")
+    assert repr(e2) == "Puzzle('e2', 16x16, identical, 256 tiles, frame 0)"
+    encoded = satedge.encode(e2, "heule2008-cmp")
+    assert repr(encoded) == "Encoded('heule', 49,008 variables, 926,828 clauses)"  # before: megabytes
+    hunde = satedge.load_puzzle("hunde-spiel")
+    solved = satedge.solve(hunde)
+    job = satedge.job(hunde, "count")
+    for value in (e2, encoded, solved, solved.solution, job, satedge.run(job), job.solver, satedge.Encoding.parse("support")):
+        assert len(repr(value)) < 400, repr(value)
+    assert e2._repr_svg_().startswith("<svg") and solved._repr_svg_().startswith("<svg")
+    assert str(solved).count("\n") == 12  # the grid, three rows of tiles
+
+
+# ---------------------------------------------------------------------------- pipes and other solvers
+def test_dash_is_stdin_and_stdout(tmp_path):
+    generated = subprocess.run([*SATEDGE, "generate", "--rows", "4", "--colors", "3", "--frame", "--seed", "3", "-o", "-"],
+                               capture_output=True, text=True, check=True).stdout
+    r = subprocess.run([*SATEDGE, "count", "-", "--method", "backtrack", "--json"], input=generated,
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and json.loads(r.stdout)["puzzle"] == "-", r.stderr
+    cnf = subprocess.run([*SATEDGE, "encode", "-", "-o", "-"], input=generated, capture_output=True, text=True).stdout
+    assert cnf.startswith("c satedge") and '"data":{' in cnf  # the puzzle travels in the header
+    (tmp_path / "p.cnf").write_text(cnf)
+    model = "s SATISFIABLE\nv " + " ".join(map(str, _model(tmp_path / "p.cnf"))) + " 0\n"
+    r = subprocess.run([*SATEDGE, "decode", str(tmp_path / "p.cnf"), "-", "--json"], input=model,
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and json.loads(r.stdout)["status"] == "SAT", r.stderr
+
+
+def _model(cnf) -> list[int]:
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(cnf)).clauses) as s:
+        assert s.solve()
+        return s.get_model()
+
+
+def test_minisats_result_file_decodes(tmp_path, run_cli):
+    assert run_cli("encode", HUNDE, "-o", tmp_path / "h.cnf")[0] == 0
+    lits = _model(tmp_path / "h.cnf")
+    (tmp_path / "h.out").write_text("SAT\n" + " ".join(map(str, lits)) + " 0\n")
+    code, out, err = run_cli("decode", tmp_path / "h.cnf", tmp_path / "h.out", "--json")
+    assert (code, err, json.loads(out)["status"]) == (0, "", "SAT")
+    (tmp_path / "u.out").write_text("UNSAT\n")
+    assert run_cli("decode", tmp_path / "h.cnf", tmp_path / "u.out") == (1, "UNSATISFIABLE\n", "")
+
+
+BINARIES = {"minisat": "minisat", "cadical": "cadical -q", "cryptominisat5": "cryptominisat5 --verb 0", "picosat": "picosat"}
+
+
+@pytest.mark.parametrize("binary", sorted(BINARIES))
+def test_debians_solver_binaries_count_and_pipe(tmp_path, run_cli, binary):
+    if shutil.which(binary) is None:
+        pytest.skip(f"{binary} is not installed (Debian's package)")
+    code, out, err = run_cli("count", HUNDE, "--solver-cmd", BINARIES[binary], "--json")
+    assert code == 0 and [json.loads(out)[k] for k in ("solutions", "distinct", "unique")] == [16, 8, 2], err
+    # generate | encode | the binary | decode
+    script = (f"{' '.join(SATEDGE)} generate --rows 4 --colors 3 --frame --seed 5 -o - | {' '.join(SATEDGE)} encode - "
+              f"-o p.cnf && " + (f"minisat p.cnf p.out > /dev/null; {' '.join(SATEDGE)} decode p.cnf p.out --json"
+                                 if binary == "minisat" else
+                                 f"{BINARIES[binary]} p.cnf | {' '.join(SATEDGE)} decode p.cnf - --json"))
+    r = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and json.loads(r.stdout)["status"] == "SAT", r.stderr
+
+
+def test_check_and_render_read_every_form_solve_writes(tmp_path, run_cli):
+    insects = PUZZLES / "insects.yaml"
+    forms = {"one.json": ["-o", "{f}"], "all.json": ["--all", "-o", "{f}"], "one.sol": ["-o", "{f}"]}
+    for name, args in forms.items():
+        f = tmp_path / name
+        assert run_cli("solve", insects, *[a.format(f=f) for a in args])[0] == 0
+    (tmp_path / "lines.jsonl").write_text(run_cli("solve", insects, HUNDE, "--all", "--json")[1].split("\n", 1)[0] + "\n")
+    (tmp_path / "json.jsonl").write_text(run_cli("solve", insects, "--json")[1])
+    for name, n in (("one.json", 1), ("all.json", 4), ("one.sol", 1), ("lines.jsonl", 4), ("json.jsonl", 1)):
+        code, out, err = run_cli("check", insects, tmp_path / name)
+        assert (code, err) == (0, ""), (name, err)
+        assert out == f"{tmp_path / name}: valid" + (f", {n} solutions" if n > 1 else "") + "\n"
+        code, out, err = run_cli("render", insects, "--solution", tmp_path / name)
+        assert code == 0 and out.startswith("<svg"), (name, err)
+
+
+def test_many_puzzles_into_one_file_is_an_error(tmp_path, run_cli):
+    f = tmp_path / "one.yaml"
+    assert run_cli("generate", "--count", "3", "-o", f) == (
+        2, "", f"satedge: error: {f}: -o names a file, and --count 3 makes 3 puzzles: give a folder (one YAML per "
+               "puzzle) or - for stdout\n")
+    assert not f.exists()  # before: a folder named one.yaml
+
+
+# ---------------------------------------------------------------------------- help and feedback
+def test_every_option_gives_its_default_and_help_the_exit_statuses():
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command").choices
+    missing = []
+    for name, p in sub.items():
+        for action in p._actions:
+            if not action.option_strings or action.dest == "help" or isinstance(action, argparse._StoreTrueAction):
+                continue
+            text = p.formatter_class(name)._get_help_string(action) % {"default": action.default}
+            if "default" not in text:
+                missing.append(f"{name} {action.option_strings[0]}")
+    assert missing == []
+    assert "exit statuses: 0 success, 1 a negative answer" in parser.format_help()
+
+
+def _on_a_terminal(command, seconds=60) -> str:
+    """What ``command`` writes to stderr when stderr is a terminal of 120 columns."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    seen, t0 = b"", time.monotonic()
+    while time.monotonic() - t0 < seconds:
+        if select.select([master], [], [], 0.2)[0]:
+            try:
+                seen += os.read(master, 65536)
+            except OSError:
+                break
+        elif proc.poll() is not None:
+            break
+    proc.kill()
+    proc.wait()
+    os.close(master)
+    return seen.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("method,unit", [("backtrack", "nodes"), ("sat", "conflicts")])
+def test_a_long_job_shows_what_it_is_doing(method, unit):
+    shown = _on_a_terminal([*SATEDGE, "solve", "eternity2/8x8", "--method", method, "--workers", "1", "--timeout", "12"])
+    reports = [line for line in shown.split("\r") if f" {unit}/s" in line]
+    assert len(reports) >= 3, shown[-500:]  # updated at least every few seconds
+    assert reports[-1].startswith(f"eternity2/8x8: {'backtrack' if method == 'backtrack' else 'edgecolor-corners'}")
