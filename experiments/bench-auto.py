@@ -12,7 +12,7 @@ The rows (one per run, in satedge's result row schema, seconds in `solve_seconds
 `out/bench-auto/CLASS/results.jsonl`; `satedge report out/bench-auto/CLASS --compare A B` gives
 the intervals and the paired verdicts.
 
-    python experiments/bench-auto.py            # about 15 minutes on 2 cores, alone on the machine
+    python experiments/bench-auto.py [peak] [count]     # about 15 minutes on 2 cores, alone on the machine
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ def puzzles() -> dict[str, list[tuple[Path, object]]]:
             out["peak"].append((folder / f"{p.name}.yaml", p))
     for params, seed in COUNT:
         p = generate(params, seed)
+        p = p.with_(name=p.name + (f"-k{len(p.clues)}" if p.clues else ""))  # a clued puzzle: a file of its own
         save_puzzle(p.with_(planted=None), folder / f"{p.name}.yaml")
         out["count"].append((folder / f"{p.name}.yaml", p))
     return out
@@ -84,9 +85,11 @@ def one(kind: str, path: Path, options: list[str], shuffle: int) -> tuple[str, f
     return "SAT", seconds, answer
 
 
-def main() -> None:
+def main(kinds: list[str]) -> None:
     env = environment()
     for kind, found in puzzles().items():
+        if kind not in kinds:
+            continue
         folder = OUT / kind
         folder.mkdir(parents=True, exist_ok=True)
         runs = [(path, p, config, shuffle) for path, p in found for config in CONFIGS[kind] for shuffle in SHUFFLES]
@@ -110,4 +113,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:] or ["peak", "count"])
