@@ -29,6 +29,8 @@ EXTRAS = {
     "distributed": ("dist", "Dask clusters need"),
     "pandas": ("stats", "results as a DataFrame and the report's statistics need"),
     "scipy": ("stats", "the report's statistics need"),
+    "dratify": ("certify", "certified answers need the proof checker"),
+    "drup": ("verified", "the verified proof checker needs"),
 }
 
 

@@ -42,6 +42,9 @@ ENGINES = ("sat", "cmd", "backtrack", "cpsat")  # sat: PySAT; cmd: a solver bina
 STRATEGIES = ("portfolio", "cubes")  # how the SAT method uses several workers
 DEFAULT_SOLVER = "cadical195"
 NON_INCREMENTAL = {"kissat404"}  # PySAT solvers that enumerate by solving again
+# PySAT's solvers that log DRUP proofs (with_proof=True)
+PROOF_SOLVERS = ("cadical153", "cadical195", "glucose3", "glucose4", "glucose42", "lingeling", "maplechrono", "maplecm",
+                 "maplesat")
 # CaDiCaL's own named configurations (its --sat and --unsat options, src/config.cpp)
 CADICAL_CONFIGS = {
     "sat": {"elimreleff": 10, "stabilizeonly": 1, "subsumereleff": 60},
@@ -314,11 +317,13 @@ def _tail(fh, limit: int) -> bytes:
     return fh.read(limit)
 
 
-def new_solver(config: SolverConfig, clauses: list[list[int]], nv: int):
-    """A solver holding ``clauses``: a PySAT solver configured as ``config`` says, or a binary."""
+def new_solver(config: SolverConfig, clauses: list[list[int]], nv: int, proof: bool = False):
+    """A solver holding ``clauses``: a PySAT solver configured as ``config`` says (with ``proof``,
+    one that logs a DRUP proof), or a binary."""
     if config.engine == "cmd":
         return ExternalSolver(config.name, clauses, nv)
-    solver = Solver(name=config.name, bootstrap_with=clauses)
+    solver = Solver(name=config.name, bootstrap_with=clauses, with_proof=proof) if proof else \
+        Solver(name=config.name, bootstrap_with=clauses)
     if config.options:
         solver.configure(config.pysat_options())
     return solver

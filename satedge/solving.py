@@ -73,6 +73,7 @@ class Enumerator:
                  reuse: bool = True, progress: Callable[[dict], None] | None = None):
         self.encoded = encoded
         self.progress = progress
+        self.blocked: list[list[int]] = []  # the blocking clauses of an enumeration without activation literals
         self.reuse = reuse
         self.spent = False
         self.config = SolverConfig.of(solver)
@@ -168,8 +169,12 @@ class Enumerator:
                 for lits in new:
                     if incremental:
                         s.add_clause([-lit for lit in lits] + ([-act] if act else []))
+                        if not act:
+                            self.blocked.append([-lit for lit in lits])
                     else:
                         blocks.append([-lit for lit in lits])
+                        if not self.reuse:
+                            self.blocked.append([-lit for lit in lits])
         finally:
             if incremental:
                 if act:

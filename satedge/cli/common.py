@@ -12,6 +12,7 @@ from ..encode import DEFAULT_ENCODING, Encoding
 from ..errors import OutOfMemory, SatedgeError
 from ..files import quoted
 from ..api import METHODS
+from ..certify import CHECKERS, DEFAULT_CHECKER
 from ..jobs import DEFAULT_STRATEGY, STRATEGIES, Job, Result, run
 from ..process import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, default_memory_mb
 from ..progress import progress_bar, status_line
@@ -123,6 +124,13 @@ def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
     p.add_argument("--timeout", type=seconds, metavar="SECONDS", help="kill the job and every process it started "
                    "after this long: status TIMEOUT, exit 3 (default: no limit)")
     add_memory(p)
+    p.add_argument("--certify", action="store_true", help="certify the answer: a DRUP proof that the formula (with "
+                   "the blocking clauses of the solutions found) has no further model, checked before it is printed "
+                   "(the SAT method, one solver that writes proofs; extra certify)")
+    p.add_argument("--checker", choices=list(CHECKERS), help=f"with --certify: the proof checker, dratify (fast) or "
+                   f"drup (formally verified, slow) (default: {DEFAULT_CHECKER})")
+    p.add_argument("--proof", metavar="DIR", help="with --certify: write the formula as checked (formula.cnf), the "
+                   "proof (proof.drup) and manifest.json there, for checkers of your own (default: none)")
     if counting:
         p.add_argument("--mode", choices=MODES, help="count only this (default: all three)")
     else:
@@ -141,7 +149,7 @@ def encoding_of(args) -> Encoding | None:
                                                                           redundant=redundant)
 
 
-SAT_OPTIONS = ("encoding", "card", "symmetry", "redundant", "solver", "solver_cmd", "strategy")
+SAT_OPTIONS = ("encoding", "card", "symmetry", "redundant", "solver", "solver_cmd", "strategy", "certify")
 
 
 def solver_of(args) -> SolverConfig | None:
@@ -149,7 +157,7 @@ def solver_of(args) -> SolverConfig | None:
     ``None`` for --method auto without any SAT option: chosen per puzzle (:func:`satedge.api.job`)."""
     method = args.method
     if method == "auto":
-        if all(getattr(args, k) is None for k in SAT_OPTIONS):
+        if all(getattr(args, k) in (None, False) for k in SAT_OPTIONS):
             return None
         method = "sat"
     if method == "sat":
@@ -168,16 +176,20 @@ def memory_limit(limit_mb: int | None) -> int | None:
 def job_settings(args, task: str) -> dict:
     """What a command's options give to :func:`satedge.api.job` (all but the puzzle, the task and
     the modes), checked before any puzzle is read (:meth:`Job.check_settings`)."""
+    given = [o for o, v in (("--checker", args.checker), ("--proof", args.proof)) if v is not None]
+    if given and not args.certify:
+        raise SatedgeError(f"{given[0]} applies with --certify")
+    certify = (args.checker or DEFAULT_CHECKER) if args.certify else None
     solver = solver_of(args)
     if solver is not None:
-        solver, encoding = Job.check_settings(task, solver, encoding_of(args), args.shuffle, args.scheduler)
+        solver, encoding = Job.check_settings(task, solver, encoding_of(args), args.shuffle, args.scheduler, certify)
     else:
         encoding = None
         Job.check_settings(task, SolverConfig(engine="backtrack", workers=args.workers or 1), None, args.shuffle,
                            args.scheduler)
     return {"method": args.method, "solver": solver, "encoding": encoding, "workers": args.workers,
             "timeout": args.timeout, "memory_mb": memory_limit(args.memory), "shuffle": args.shuffle,
-            "scheduler": args.scheduler}
+            "scheduler": args.scheduler, "certify": certify, "proof": args.proof}
 
 
 def engine_of(job: Job) -> str:
@@ -190,6 +202,18 @@ def answered_by(job: Job) -> dict:
     """What answers a job, as JSON output and result rows say it: ``solver`` and ``encoding`` (an
     engine with a model of its own names itself as its encoding)."""
     return {"encoding": job.encoding.name if job.encoding is not None else str(job.solver), "solver": str(job.solver)}
+
+
+def certified(res: Result) -> str:
+    """How a certified answer says so on its text line: ``, certified by dratify (a proof of N
+    lemmas, K kB, checked in S s)``; empty for an answer without a certificate."""
+    c = res.certificate
+    if not c:
+        return ""
+    if c["checker"] == "satedge.checker":
+        return ", certified by satedge's checker"
+    return (f", certified by {c['checker']} (a proof of {c['proof_lemmas']:,} lemmas, {c['proof_bytes'] / 1000:,.0f} kB, "
+            f"checked in {c['check_seconds']:.2f} s)")
 
 
 def too_big(limit_mb: int) -> str:

@@ -9,7 +9,7 @@ import time
 from ..formats import load_puzzle
 from ..api import job as make_job
 from ..symmetry import MODES
-from .common import add_method, answered_by, engine_of, job_settings, many, run_job, with_progress
+from .common import add_method, answered_by, certified, engine_of, job_settings, many, run_job, with_progress
 
 
 def add(sub) -> None:
@@ -41,6 +41,8 @@ def main(args) -> int:
                 obj.update(nodes=res.nodes, candidates=res.candidates)
             if job.encoding is not None:
                 obj.update(variables=res.variables or 0, clauses=res.clauses or 0, models=res.counts.get("models"))
+            if res.certificate:
+                obj["certificate"] = res.certificate
             if res.status == "TIMEOUT":
                 obj["status"] = "TIMEOUT"
             print(json.dumps(obj), flush=True)
@@ -55,5 +57,5 @@ def main(args) -> int:
                 how += f", {many(models, 'model')} of the formula"
             if args.shuffle is not None:
                 how += f", shuffle {args.shuffle}"
-            print(f"{path}: {shown} ({how}, {seconds:.3f} s)", flush=True)
+            print(f"{path}: {shown} ({how}, {seconds:.3f} s){certified(res)}", flush=True)
     return status

@@ -12,7 +12,7 @@ from ..formats import load_puzzle
 from ..solutions import save_solution, solution_to_json
 from ..api import job as make_job
 from ..drawing import ascii_grid
-from .common import add_method, answered_by, engine_of, job_settings, many, run_job, with_progress
+from .common import add_method, answered_by, certified, engine_of, job_settings, many, run_job, with_progress
 
 
 def add(sub) -> None:
@@ -60,6 +60,8 @@ def main(args) -> int:
             obj = {"puzzle": path, "status": res.status, **answered_by(job)}
             if res.nodes is not None:
                 obj.update(nodes=res.nodes, candidates=res.candidates)
+            if res.certificate:
+                obj["certificate"] = res.certificate
             if want_all:
                 obj["solutions"] = [solution_to_json(puzzle, s) for s in res.solutions]
                 if res.orbit > 1:  # symmetry breaking: each stands for its board-turn orbit
@@ -73,7 +75,7 @@ def main(args) -> int:
                 found += f" after {res.nodes:,} nodes"
             if found and res.orbit > 1:
                 found += f" (symmetry breaking: one per board-turn orbit of {res.orbit})"
-            print(f"{path}: {res.status}{found} ({engine_of(job)})")
+            print(f"{path}: {res.status}{found} ({engine_of(job)}){certified(res)}")
             for s in res.solutions:
                 print(ascii_grid(puzzle, s, color=color))
     return status

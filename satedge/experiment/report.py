@@ -53,9 +53,20 @@ def summarize(rows: list[dict]) -> list[dict]:
             "median_s": round(statistics.median(times), 3) if times else None,
             "mean_s": round(statistics.fmean(times), 3) if times else None,
             "conflicts": round(statistics.fmean(conflicts)) if conflicts else None,
+            **_certificates(rs),
             **{key: round(statistics.fmean(v)) if v else None for key, v in sizes.items()},
         })
     return sorted(out, key=lambda s: (s["par2"], s["configuration"]))
+
+
+def _certificates(rows: list[dict]) -> dict:
+    """The cost of certification of the rows that have a checked proof: its mean size (kB) and the
+    mean seconds of its check; nothing for rows without."""
+    proved = [r for r in rows if r.get("check_seconds") is not None]
+    if not proved:
+        return {}
+    return {"proof_kb": round(statistics.fmean(r["proof_bytes"] for r in proved) / 1000, 1),
+            "check_s": round(statistics.fmean(r["check_seconds"] for r in proved), 3)}
 
 
 def per_puzzle(rows: list[dict], summary: list[dict]) -> tuple[list[dict], list[str]]:
@@ -259,12 +270,14 @@ def report(out: str | Path, compare: tuple[str, str] | None = None, with_plots: 
         files = plots(rows, out) if with_plots else []
         return markdown(table, ENCODE_COLUMNS), files
     summary = summarize(rows)
+    columns = COLUMNS + [c for c in ("proof_kb", "check_s") if any(c in s for s in summary)]
     extra = holds_up(rows, compare)  # before anything is written: a missing extra stops here
-    write_csv(summary, out / "summary.csv")
+    write_csv(summary, out / "summary.csv", columns)
     files = plots(rows, out, compare) if with_plots else []
     files += pictures(rows, out, with_png=with_plots)
-    table, columns = per_puzzle(rows, summary)
-    return markdown(summary) + extra + "\n\nSeconds per puzzle (encode + solve):\n\n" + markdown(table, columns), files
+    table, puzzle_columns = per_puzzle(rows, summary)
+    return (markdown(summary, columns) + extra + "\n\nSeconds per puzzle (encode + solve):\n\n"
+            + markdown(table, puzzle_columns), files)
 
 
 STATS_COLUMNS = ["configuration", "runs", "instances", "solved", "solved_ci", "par2", "par2_ci", "shuffles",

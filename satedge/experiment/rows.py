@@ -63,6 +63,12 @@ FIELDS: dict[str, tuple[Any, bool, str]] = {
     "stats": (dict, False, "solver statistics: conflicts, decisions, propagations, restarts"),
     "solver_calls": (int, False, "calls of the SAT solver"),
     "nodes": (int, False, "the backtracker's search tree: placements made"),
+    "certify": (str, False, "the proof checker a certified run asked for (dratify, drup)"),
+    "certified": (str, False, "what certified the answer: a proof checker (dratify, drup), or satedge.checker for "
+                              "solutions it accepted"),
+    "proof_lemmas": (int, False, "the checked proof's lemmas"),
+    "proof_bytes": (int, False, "the checked proof's size in DRUP text"),
+    "check_seconds": (_NUMBER, False, "seconds the proof checker took"),
     "candidates": (int, False, "the backtracker's candidates looked at"),
     "workers": (int, False, "the cores the run used"),
     "parallel": (dict, False, "how several workers shared the run: strategy, winner or cubes and their seconds"),
@@ -88,8 +94,9 @@ def par2(r: dict) -> float:
 
 
 def config_of(r: dict) -> str:
-    """A row's configuration as reports name it: ``ENCODING/SOLVER``."""
-    return f"{r['encoding']}/{r['solver']}"
+    """A row's configuration as reports name it: ``ENCODING/SOLVER``, and ``+certify=CHECKER`` for
+    a run that asked for a certified answer."""
+    return f"{r['encoding']}/{r['solver']}" + (f"+certify={r['certify']}" if r.get("certify") else "")
 
 
 def result_fields(job: Job, res: Result, started: datetime, finished: datetime, env: dict) -> dict:
@@ -111,6 +118,10 @@ def result_fields(job: Job, res: Result, started: datetime, finished: datetime, 
         spent = (res.encode_seconds or 0.0) + (res.solve_seconds or 0.0)
         if job.limits.timeout is not None and spent > job.limits.timeout:
             out["status"] = "TIMEOUT"  # finished, but past the limit
+    if res.certificate:
+        c = res.certificate
+        out.update(certified=c["checker"], proof_lemmas=c.get("proof_lemmas"), proof_bytes=c.get("proof_bytes"),
+                   check_seconds=c.get("check_seconds"))
     out["workers"] = job.solver.workers  # the cores the run used
     if res.parallel:
         out["parallel"] = res.parallel
@@ -131,6 +142,8 @@ def row(run, experiment: str, fields: dict) -> dict:
            "options": (encoding.options if encoding is not None else Options()).as_dict(),
            "solver": run.solver, "task": job.task, "mode": job.modes[0], "repetition": run.repetition,
            "shuffle": job.shuffle, "timeout": job.limits.timeout, "memory_mb": job.limits.memory_mb}
+    if job.certify is not None:
+        out["certify"] = job.certify
     out.update(fields)
     return out
 

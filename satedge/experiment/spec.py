@@ -41,6 +41,7 @@ from ..dimacs import puzzle_hash
 from ..files import problems as problems_line
 from ..files import read_yaml, shown
 from ..formats import load_puzzle
+from ..certify import CHECKERS, DEFAULT_CHECKER
 from ..generate import Params, generate
 from ..jobs import Job
 from ..process import MAX_MEMORY_MB, MAX_TIMEOUT, Limits
@@ -50,7 +51,7 @@ from ..resources import shipped
 from ..solvers import SolverConfig
 from ..solving import MODES
 
-KEYS = {"name", "puzzles", "encodings", "solvers", "task", "timeout", "memory", "repeat", "shuffles"}
+KEYS = {"name", "puzzles", "encodings", "solvers", "task", "timeout", "memory", "repeat", "shuffles", "certify"}
 MAX_SHUFFLES = 1000
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")  # a folder name under out/: no path separators
 MAX_REPEAT = 1000
@@ -92,8 +93,9 @@ class Run:
 
     @property
     def config(self) -> str:
-        """``ENCODING/SOLVER``, the configuration as reports name it."""
-        return f"{self.encoding}/{self.solver}"
+        """``ENCODING/SOLVER`` (``+certify=CHECKER`` for a certified run), the configuration as reports
+        name it."""
+        return f"{self.encoding}/{self.solver}" + (f"+certify={self.job.certify}" if self.job.certify else "")
 
     @cached_property
     def id(self) -> str:
@@ -103,6 +105,8 @@ class Run:
         key = [self.puzzle_sha256, base, options, self.solver, self.job.task, self.job.modes[0], self.repetition]
         if self.shuffle is not None:  # runs without a shuffle keep the ids they had
             key.append({"shuffle": self.shuffle})
+        if self.job.certify is not None:  # and so do runs without a certificate
+            key.append({"certify": self.job.certify})
         return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -243,6 +247,10 @@ def load_spec(path: str | Path) -> Spec:
     if "name" in data and not (isinstance(name, str) and NAME.fullmatch(name)):
         problems.append(f"name must be letters, digits, '.', '_' and '-' (a folder name under out/, at most 100 "
                         f"characters), not {shown(name)}")
+    certify = data.get("certify", False)
+    certify = DEFAULT_CHECKER if certify is True else None if certify is False else certify
+    if certify is not None and certify not in CHECKERS:
+        problems.append(f"certify is true, false or a proof checker ({', '.join(CHECKERS)}), not {shown(certify)}")
     timeout, memory, repeat = data.get("timeout", 60), data.get("memory", 4096), data.get("repeat", 1)
     if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not 0 < timeout <= MAX_TIMEOUT:
         problems.append(f"timeout must be a positive number of seconds, at most {MAX_TIMEOUT:,}, not {shown(timeout)}")
@@ -279,7 +287,8 @@ def load_spec(path: str | Path) -> Spec:
                     for encoding in [None] if own else encodings:
                         try:
                             job = Job(bare, task, solver or SolverConfig(), encoding, (mode,),
-                                      limit=1 if task == "solve" else None, limits=limits, shuffle=seed)
+                                      limit=1 if task == "solve" else None, limits=limits, shuffle=seed,
+                                      certify=certify if task != "encode" else None)
                         except SatedgeError as e:  # a solver or an encoding that the task does not take
                             raise SatedgeError(f"solver {solver}: {e}", path) from None
                         run = Run(ppath, job, rep)

@@ -15,6 +15,7 @@ from ..files import shown
 from ..process import Limits, Outcome
 from ..puzzle import Puzzle, Solution
 from ..shuffle import check_seed
+from ..certify import CHECKERS
 from ..solvers import SolverConfig
 from ..solving import Stats
 from ..symmetry import MODES
@@ -42,6 +43,9 @@ class Job:
       its tiles reordered and turned (a formula also renumbered and reordered) and gives its
       solutions in the original numbering;
     * ``scheduler``: the address of a Dask scheduler whose workers run the job's parts;
+    * ``certify``: the proof checker (``dratify`` or ``drup``) that certifies an UNSAT answer or a
+      count (:mod:`satedge.certify`); ``proof``: a folder to write the checked formula, its proof
+      and a manifest to, for checkers of your own;
     * ``progress``: report what the search has done while it runs through the job's notes,
       about every second or two (the backtracker always reports its nodes; a SAT solver then
       solves in slices of conflicts to report its statistics).
@@ -56,6 +60,8 @@ class Job:
     limits: Limits = Limits()
     shuffle: int | None = None
     scheduler: str | None = None
+    certify: str | None = None
+    proof: str | None = field(default=None, compare=False)
     progress: bool = field(default=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -71,13 +77,19 @@ class Job:
             raise SatedgeError(f"limit must be a positive integer, not {shown(self.limit)}")
         if not isinstance(self.limits, Limits):
             raise SatedgeError(f"limits must be satedge.process.Limits, not {shown(self.limits)}")
-        solver, encoding = self.check_settings(self.task, self.solver, self.encoding, self.shuffle, self.scheduler)
+        solver, encoding = self.check_settings(self.task, self.solver, self.encoding, self.shuffle, self.scheduler,
+                                               self.certify)
+        if self.certify is not None and self.task == "solve" and modes != ("solutions",):
+            raise SatedgeError("a certified answer is of every solution (mode solutions): distinct and unique are counts")
+        if self.proof is not None and self.certify is None:
+            raise SatedgeError("a proof folder goes with a certified answer: name a checker")
         object.__setattr__(self, "solver", solver)
         object.__setattr__(self, "encoding", encoding)
 
     @staticmethod
     def check_settings(task: str, solver: SolverConfig | str | None, encoding: Encoding | str | None = None,
-                       shuffle: int | None = None, scheduler: str | None = None) -> tuple[SolverConfig, Encoding | None]:
+                       shuffle: int | None = None, scheduler: str | None = None,
+                       certify: str | None = None) -> tuple[SolverConfig, Encoding | None]:
         """The rules about which settings go together, without a puzzle (a command checks them
         before it reads one): the solver and the encoding a job of ``task`` gets."""
         if task not in TASKS:
@@ -99,6 +111,13 @@ class Job:
                                    "which has its own workers")
         if solver.strategy is not None and solver.workers == 1 and scheduler is None:
             raise SatedgeError("a strategy applies with workers=N (N at least 2) or a Dask scheduler")
+        if certify is not None:
+            if certify not in CHECKERS:
+                raise SatedgeError(f"unknown proof checker {shown(certify)}; choose from {', '.join(CHECKERS)}")
+            if task == "encode" or not solver.has_formula:
+                raise SatedgeError(f"a certified answer needs the SAT method (a proof is of a formula), not {solver}")
+            if solver.workers > 1 or scheduler is not None:
+                raise SatedgeError("a certified answer comes from one solver on one process: no workers, no scheduler")
         return solver, encoding
 
     @property
@@ -121,7 +140,7 @@ class Result:
       encoding, writing and solving; solver ``stats``; the whole job's ``wall_seconds``,
       ``cpu_seconds`` and ``peak_memory_mb``;
     * ``nodes`` and ``candidates``: the backtracker's search tree, placements made and candidates
-      looked at;
+      looked at; ``certificate``: what certifies the answer (:meth:`satedge.certify.Certificate.as_dict`);
     * ``parallel``: how several workers shared the job (the strategy, the winning portfolio
       member, the cubes and the seconds each took); ``outcome``: how its process ended.
     """
@@ -139,6 +158,7 @@ class Result:
     stats: Stats = field(default_factory=Stats)
     nodes: int | None = None
     candidates: int | None = None
+    certificate: dict | None = None
     orbit: int = 1
     wall_seconds: float | None = None
     cpu_seconds: float | None = None
