@@ -30,6 +30,12 @@ import psutil
 
 from .errors import SatedgeError
 
+__all__ = [
+    "SCRATCH", "die_with_parent", "become_subreaper", "end_descendants", "default_kill_signals", "forked_map",
+    "popen", "tree", "tree_memory_mb", "tree_cpu_seconds", "kill_tree", "scratch", "sweep", "one_line_error",
+    "how_it_ended", "Stop", "supervise"
+]
+
 SCRATCH = "satedge-"  # the prefix of every scratch folder: satedge-PID-XXXXXXXX
 
 
@@ -291,10 +297,6 @@ class Stop(Exception):
         self.signum = signum
 
 
-def _stop_here(signum, frame):
-    raise Stop(signum)
-
-
 def supervise(fd: int, job: Callable[[int], None], parent: int) -> None:
     """The child :func:`satedge.process.call` starts: a supervisor in a process group of its own that starts the
     job's process (``job(supervisor)`` in a fork) and ends the job's whole tree when the job
@@ -305,30 +307,42 @@ def supervise(fd: int, job: Callable[[int], None], parent: int) -> None:
     if os.getpgrp() != os.getpid():  # its own process group (a fresh child has a session of its own):
         os.setpgrp()  # a last-resort kill of the group reaches the job too
     become_subreaper()
-    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-        signal.signal(sig, _stop_here)
+    stops: list[int] = []
+
+    def stop_here(signum, frame):  # the first signal stops the supervisor; later ones change nothing
+        if not stops:
+            stops.append(signum)
+            raise Stop(signum)
+
+    ends = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+    for sig in ends:
+        signal.signal(sig, stop_here)
     die_with_parent(parent, signal.SIGTERM)
-    status, stopped = None, None
-    try:
-        pid = os.fork()
-        if pid == 0:  # the job's process
-            try:
-                job(os.getppid())
-            finally:
-                os._exit(0)
-        os.close(fd)  # the job's alone: its death is the end of the pipe for the parent
-        while status is None:
-            got, st = os.waitpid(-1, 0)  # the job, or an orphan that became ours
-            if got == pid:
-                status = st
-    except Stop as e:
-        stopped = e.signum
-    except ChildProcessError:
+    status = None
+    try:  # Stop is raised once at most, wherever the signal finds the supervisor, even as it ends
+        try:
+            pid = os.fork()
+            if pid == 0:  # the job's process
+                try:
+                    job(os.getppid())
+                finally:
+                    os._exit(0)
+            os.close(fd)  # the job's alone: its death is the end of the pipe for the parent
+            while status is None:
+                got, st = os.waitpid(-1, 0)  # the job, or an orphan that became ours
+                if got == pid:
+                    status = st
+        except ChildProcessError:
+            pass
+        finally:
+            signal.pthread_sigmask(signal.SIG_BLOCK, ends)
+    except Stop:
         pass
-    finally:
-        for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-            signal.signal(sig, signal.SIG_IGN)
-        end_descendants()
+    for sig in ends:  # ignored, a pending one is dropped
+        signal.signal(sig, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, ends)
+    end_descendants()
+    stopped = stops[0] if stops else None
     if status is not None and os.WIFSIGNALED(status):  # end as the job ended: killed by the same signal
         stopped = os.WTERMSIG(status)
     if stopped is not None:  # or as it was told to end: by that signal

@@ -248,3 +248,29 @@ def test_forked_map_gives_every_answer_and_reports_failures():
     with pytest.raises(ValueError, match="no solver here"):
         list(proctree.forked_map(broken, [1, 2], 2))
     assert _descendants(os.getpid()) == []
+
+
+SUPERVISOR_TOLD_TWICE = """
+import os, signal, time
+from satedge.proctree import supervise
+
+r, w = os.pipe()
+
+
+def job(supervisor):  # stops that keep coming while the supervisor ends (until it kills the sender)
+    if os.fork() == 0:
+        while True:
+            os.kill(supervisor, signal.SIGTERM)
+    time.sleep(5)
+
+
+supervise(w, job, os.getppid())
+"""
+
+
+@pytest.mark.parametrize("attempt", range(5))
+def test_a_supervisor_told_to_stop_many_times_ends_by_that_signal_without_a_word(attempt):
+    """A stop that came while the supervisor was already ending raised again in its clean-up and
+    printed a traceback (seen once in the suite: `solve --certify`)."""
+    r = subprocess.run([sys.executable, "-c", SUPERVISOR_TOLD_TWICE], capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stderr) == (-signal.SIGTERM, "")
