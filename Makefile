@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench clean
+.PHONY: demo test docs bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,9 +20,13 @@ demo: $(VENV)/.installed-all
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q
 
+# the documentation site, warnings as errors: docs/_build/html/index.html
+docs: $(VENV)/.installed-all
+	$(BIN)/python -m sphinx -W --keep-going -q -b html docs docs/_build/html
+
 bench: $(VENV)/.installed-test
 	$(BIN)/python experiments/bench-backtrack.py
 	$(BIN)/python experiments/bench-export.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis docs/_build

@@ -24,16 +24,47 @@ from .puzzle import Puzzle, Solved
 from .solvers import SolverConfig
 from .symmetry import MODES, Counts
 
+__all__ = ["METHODS", "job", "answer", "solve", "solutions", "count"]
+
 METHODS = ("auto", "sat", "backtrack")
 
 
 def job(puzzle: Puzzle | str | os.PathLike, task: str = "solve", method: str = "auto",
         solver: SolverConfig | str | None = None, encoding: Encoding | str | None = None, workers: int | None = None,
         timeout: float | None = None, memory_mb: float | None = None, **fields) -> Job:
-    """The :class:`Job` a command makes: ``method`` ``auto`` (the default: the engine of
-    :func:`satedge.jobs.auto.choose`, unless a ``solver`` or an ``encoding`` is named, which
-    means ``sat``), ``sat`` or ``backtrack``; ``memory_mb`` by default 80% of the memory
-    available now; the rest as :class:`Job` has them."""
+    """The :class:`Job` a command makes, with the command's defaults.
+
+    Parameters
+    ----------
+    puzzle : Puzzle, str or path-like
+        A puzzle, a puzzle file, or a shipped puzzle's name.
+    task : str
+        ``solve``, ``count`` or ``encode``.
+    method : str
+        ``auto`` (the default: the engine of :func:`satedge.jobs.auto.choose`, unless a
+        ``solver`` or an ``encoding`` is named, which means ``sat``), ``sat`` or ``backtrack``.
+    solver : SolverConfig or str, optional
+        The engine and its settings (``cadical195:sat``, ``backtrack:workers=2``, ``cpsat``).
+    encoding : Encoding or str, optional
+        For the SAT method; default ``edgecolor-corners``.
+    workers : int, optional
+        Processes (CP-SAT: search workers).
+    timeout : float, optional
+        Seconds of wall-clock time for the whole job.
+    memory_mb : float, optional
+        MB for the job's process tree; default 80% of the memory available now.
+    **fields
+        Any other field of :class:`Job` (``modes``, ``limit``, ``shuffle``, ``certify``, ...).
+
+    Returns
+    -------
+    Job
+
+    Raises
+    ------
+    SatedgeError
+        When the values do not go together, in the words of the command line.
+    """
     p = puzzle if isinstance(puzzle, Puzzle) else load_puzzle(puzzle)
     if method not in METHODS:
         raise SatedgeError(f"method is one of {', '.join(METHODS)}, not {shown(method)}")
@@ -50,8 +81,24 @@ def job(puzzle: Puzzle | str | os.PathLike, task: str = "solve", method: str = "
 
 
 def answer(j: Job) -> Result:
-    """The result of a job: ``MEMOUT`` and ``ERROR`` raise (:meth:`Result.raise_error`), and so
-    does ``TIMEOUT`` (:class:`TimeoutError`)."""
+    """The result of a job that answered.
+
+    Parameters
+    ----------
+    j : Job
+
+    Returns
+    -------
+    Result
+        With status ``SAT`` or ``UNSAT``.
+
+    Raises
+    ------
+    TimeoutError
+        At the job's timeout.
+    SatedgeError
+        When it ran out of memory or failed (:meth:`Result.raise_error`).
+    """
     res = run(j).raise_error()
     if res.status == "TIMEOUT":
         raise TimeoutError(f"no answer in {j.limits.timeout:g} s")
@@ -59,8 +106,21 @@ def answer(j: Job) -> Result:
 
 
 def solve(puzzle: Puzzle | str | os.PathLike, **options) -> Solved | None:
-    """The first solution of ``puzzle`` as a :class:`Solved` (printed as a grid, drawn in a
-    notebook), or ``None`` when it has none; ``options`` as :func:`job` takes them."""
+    """The first solution of a puzzle.
+
+    Parameters
+    ----------
+    puzzle : Puzzle, str or path-like
+        A puzzle, a puzzle file, or a shipped puzzle's name.
+    **options
+        As :func:`job` takes them (``method``, ``solver``, ``encoding``, ``timeout``, ...).
+
+    Returns
+    -------
+    Solved or None
+        The puzzle with its solution (printed as a grid, drawn in a notebook), or ``None``
+        when it has none.
+    """
     j = job(puzzle, "solve", limit=1, **options)
     res = answer(j)
     return Solved(j.puzzle, res.solutions[0]) if res.solutions else None
@@ -68,13 +128,42 @@ def solve(puzzle: Puzzle | str | os.PathLike, **options) -> Solved | None:
 
 def solutions(puzzle: Puzzle | str | os.PathLike, mode: str = "solutions", limit: int | None = None,
               **options) -> list[Solved]:
-    """Every solution (``mode``: or one per picture, ``distinct``, or per picture up to board
-    turns, ``unique``), at most ``limit``."""
+    """Every solution of a puzzle, or one per picture.
+
+    Parameters
+    ----------
+    puzzle : Puzzle, str or path-like
+        A puzzle, a puzzle file, or a shipped puzzle's name.
+    mode : str
+        ``solutions`` (every one), ``distinct`` (one per picture) or ``unique`` (one per
+        picture up to board turns).
+    limit : int, optional
+        At most this many.
+    **options
+        As :func:`job` takes them.
+
+    Returns
+    -------
+    list of Solved
+    """
     j = job(puzzle, "solve", modes=(mode,), limit=limit, **options)
     return [Solved(j.puzzle, s) for s in answer(j).solutions]
 
 
 def count(puzzle: Puzzle | str | os.PathLike, **options) -> Counts:
-    """The three counts of ``puzzle``: solutions, distinct pictures, pictures up to board turns."""
+    """The three counts of a puzzle.
+
+    Parameters
+    ----------
+    puzzle : Puzzle, str or path-like
+        A puzzle, a puzzle file, or a shipped puzzle's name.
+    **options
+        As :func:`job` takes them.
+
+    Returns
+    -------
+    Counts
+        Solutions, distinct pictures, pictures up to board turns.
+    """
     res = answer(job(puzzle, "count", modes=MODES, **options))
     return Counts(*(res.counts[m] for m in MODES))

@@ -23,6 +23,11 @@ from .errors import SatedgeError
 from .extras import available, require
 from .puzzle import Puzzle, Solution
 
+__all__ = [
+    "MAX_TABLE", "SMALL", "Cost", "solutions", "tables", "symmetry_broken", "prefixes", "subtrees",
+    "compiled_available", "solve"
+]
+
 # the compiled search keeps a dense cells x labels x labels table; beyond this many entries the
 # pure-Python loop (a dict per cell) runs instead
 MAX_TABLE = 4_000_000

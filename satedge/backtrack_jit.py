@@ -21,6 +21,11 @@ from typing import Any, Callable, Iterator, NamedTuple
 from .extras import require
 from .proctree import forked_map
 
+__all__ = [
+    "BUDGET", "SUBTREES_PER_WORKER", "advance", "compiled_advance", "Tables", "tables", "run", "search", "cut",
+    "parallel_search"
+]
+
 
 # outcomes of advance()
 DONE, FOUND, PAUSED = 0, 1, 2

@@ -27,6 +27,8 @@ from .errors import EncodingError, SatedgeError
 from .extras import require
 from .files import write_group
 
+__all__ = ["CHECKERS", "DEFAULT_CHECKER", "Certificate", "prove", "check", "export"]
+
 CHECKERS = ("dratify", "drup")
 DEFAULT_CHECKER = "dratify"
 

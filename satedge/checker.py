@@ -10,10 +10,25 @@ from collections import Counter
 from .files import shown
 from .puzzle import SIDES, Puzzle, Solution
 
+__all__ = ["validate"]
+
 
 def validate(puzzle: Puzzle, solution: Solution) -> str | None:
-    """``None`` when ``solution`` solves ``puzzle``, else one sentence naming the first violation.
+    """Check a solution, independently of every solver.
 
+    Parameters
+    ----------
+    puzzle : Puzzle
+    solution : Solution
+
+    Returns
+    -------
+    str or None
+        ``None`` when ``solution`` solves ``puzzle``, else one sentence naming the first
+        violation.
+
+    Examples
+    --------
     >>> p = Puzzle(rows=1, cols=2, tiles=((1, 2, 1, 1), (2, 1, 1, 3)))
     >>> validate(p, Solution(((0, 0), (1, 0))))
     'cell (0, 0) right shows 2 but cell (0, 1) left shows 3: they do not fit'

@@ -19,6 +19,8 @@ from .extras import require
 from .files import one_line
 from .process import Cancelled, Limits, Outcome, call
 
+__all__ = ["connect", "cores", "parts"]
+
 
 def connect(scheduler: str | None):
     """A ``dask.distributed.Client`` of the scheduler at ``scheduler``; a one-line error when the

@@ -16,6 +16,8 @@ from .errors import EncodingError
 from .extras import require
 from .puzzle import Puzzle, Solution
 
+__all__ = ["build", "solutions"]
+
 
 def _cp():
     return require("ortools.sat.python.cp_model")

@@ -34,6 +34,11 @@ from .puzzle import Puzzle, Solution
 from .solvers import SolverConfig
 from .strategies import puzzles
 
+__all__ = [
+    "MAX_SOLUTIONS", "Config", "describe", "default_configs", "Mismatch", "check_puzzle", "Report", "run",
+    "check_encoding"
+]
+
 MAX_SOLUTIONS = 200  # larger solution sets are skipped: enumerating them through SAT is slow
 
 

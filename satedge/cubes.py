@@ -31,6 +31,10 @@ from .puzzle import Solution
 from .solvers import SolverConfig
 from .solving import Enumerator, Stats
 
+__all__ = [
+    "CUBES_PER_WORKER", "CANDIDATES", "LOOKAHEAD", "Cube", "Split", "split", "solve_cubes", "conquer", "makespan"
+]
+
 CUBES_PER_WORKER = 16  # many more cubes than workers: the hard ones are not known in advance
 CANDIDATES = 24  # decision variables looked ahead on at each node, the most frequent first
 LOOKAHEAD = "minisat22"  # the solver whose propagate() the look-ahead uses

@@ -32,6 +32,12 @@ from .formats import load_puzzle, puzzle_from_dict, puzzle_to_dict, puzzle_to_ya
 from .process import Limits, call
 from .version import __version__
 
+__all__ = [
+    "CHUNK", "puzzle_hash", "header_lines", "write_dimacs", "export", "to_text", "open_text", "MAX_TOKEN",
+    "MINISAT_STATUS", "MAX_HEADER_LINE", "read_header", "parse_model", "write_plain", "decode_file", "Batch",
+    "export_all"
+]
+
 CHUNK = 20000
 
 

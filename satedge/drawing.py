@@ -7,6 +7,10 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape
 
+__all__ = [
+    "ANSI", "RESET", "ascii_grid", "PALETTE", "FRAME_GREY", "PALE", "TILE", "PAD", "label_colours", "layout", "to_svg"
+]
+
 ANSI = ("\033[31m", "\033[32m", "\033[33m", "\033[34m", "\033[35m", "\033[36m", "\033[91m", "\033[92m",
         "\033[93m", "\033[94m", "\033[95m", "\033[96m")
 RESET = "\033[0m"

@@ -11,10 +11,21 @@
 
 from __future__ import annotations
 
+__all__ = ["SatedgeError", "Unsupported", "OutOfMemory", "EncodingError", "cannot_write"]
+
 
 class SatedgeError(Exception):
     """Bad input: a file, an option or a spec.  The message is one line.
 
+    Parameters
+    ----------
+    message : str
+        What is wrong.
+    path : path-like, optional
+        The file it is wrong in; the message then starts with it.
+
+    Examples
+    --------
     >>> str(SatedgeError("no tiles", path="p.yaml"))
     'p.yaml: no tiles'
     """
@@ -38,7 +49,15 @@ class OutOfMemory(SatedgeError):
 
 
 class EncodingError(RuntimeError):
-    """An encoding or engine produced a model that is not a solution (kept in ``.solution``)."""
+    """An encoding or engine produced a model that is not a solution: a bug, not bad input.
+
+    Parameters
+    ----------
+    message : str
+        What went wrong, naming the solver or encoding.
+    solution : Solution, optional
+        The decoded model that the checker rejected (kept as ``.solution``).
+    """
 
     def __init__(self, message: str, solution=None):
         super().__init__(message)

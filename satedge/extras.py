@@ -18,6 +18,8 @@ from types import ModuleType
 
 from .errors import SatedgeError
 
+__all__ = ["EXTRAS", "available", "require"]
+
 # top-level module: (the extra that brings it, what needs it)
 EXTRAS = {
     "hypothesis": ("test", "crosscheck and the hypothesis strategies need"),

@@ -27,6 +27,12 @@ import yaml
 
 from .errors import SatedgeError, cannot_write
 
+__all__ = [
+    "MAX_INPUT_BYTES", "MAX_YAML_NODES", "MAX_YAML_DEPTH", "MAX_LINE", "TEMPORARY", "one_line", "shown", "quoted",
+    "cut", "problems", "sweep_temporaries", "atomic_output", "atomic_outputs", "write_atomic", "write_group",
+    "not_inputs", "open_input", "check_input", "read_bytes", "read_text", "parse_json", "read_json", "read_yaml"
+]
+
 MAX_INPUT_BYTES = 64 * 2**20  # puzzles, specs, presets, solutions: Eternity II's YAML is 10 kB
 MAX_YAML_NODES = 1_000_000  # values, aliases expanded: Eternity II's YAML has 1,300
 MAX_YAML_DEPTH = 64

@@ -20,15 +20,36 @@ from .puzzle import SIDES, Clue, Puzzle, Solution
 from .resources import shipped
 from .solutions import parse_ints, sol_lines, sol_text, solution_from_json, solution_to_json
 
+__all__ = [
+    "PUZZLE_KEYS", "CLOCKWISE", "load_puzzle", "puzzle_from_dict", "puzzle_to_dict", "puzzle_to_yaml",
+    "puzzle_to_puz", "save_puzzle"
+]
+
 PUZZLE_KEYS = {"name", "rows", "cols", "matching", "frame", "topology", "edge_order", "tiles", "clues", "planted"}
 CLOCKWISE = list(SIDES)
 
 
 # ---------------------------------------------------------------------------- puzzles
 def load_puzzle(path: str | os.PathLike) -> Puzzle:
-    """Read a puzzle from canonical YAML, ``.puz``, Heule's ``.txt`` or a ``tile_dict.yaml``;
-    ``-`` reads YAML from standard input, and a shipped puzzle's name (``hunde-spiel``,
-    ``eternity2/8x8``: :func:`satedge.resources.shipped_puzzles`) reads that one."""
+    """Read a puzzle.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Canonical YAML, ``.puz`` (with its ``.clue`` sibling), Heule's ``.txt`` or a
+        ``tile_dict.yaml``; ``-`` reads YAML from standard input, and a shipped puzzle's name
+        (``hunde-spiel``, ``eternity2/8x8``: :func:`satedge.resources.shipped_puzzles`) reads
+        that one.
+
+    Returns
+    -------
+    Puzzle
+
+    Raises
+    ------
+    SatedgeError
+        Naming the file and what is wrong with it.
+    """
     path = shipped(path) or Path(path)
     if str(path) != "-" and not os.path.lexists(path):
         raise SatedgeError("no such file, nor a shipped puzzle of that name (satedge puzzles lists them)", path)
@@ -263,8 +284,15 @@ def _parse_tile_dict(data: dict, path: Path) -> Puzzle:
 
 
 def save_puzzle(puzzle: Puzzle, path: str | os.PathLike) -> None:
-    """Write canonical YAML (``.yaml``/``.yml``) or ``.puz`` with its ``.clue`` sibling, both or
-    neither (a ``.clue`` already there is rewritten, or removed when the puzzle has none)."""
+    """Write a puzzle, whole or not at all.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    path : str or path-like
+        Canonical YAML (``.yaml``/``.yml``) or ``.puz`` with its ``.clue`` sibling, both or
+        neither (a ``.clue`` already there is rewritten, or removed when the puzzle has none).
+    """
     path = Path(path)
     if path.suffix in (".yaml", ".yml"):
         write_atomic(path, puzzle_to_yaml(puzzle))

@@ -24,6 +24,8 @@ from .files import shown
 from .errors import SatedgeError
 from .puzzle import MAX_CELLS, Clue, Puzzle, Solution, partner, rotate
 
+__all__ = ["MAX_COLORS", "Params", "Pick", "generate", "build"]
+
 MAX_COLORS = 10_000
 
 

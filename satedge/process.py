@@ -20,7 +20,7 @@ and solver binaries inside it.  So a limit means the same wherever it is set:
   when it ends; :func:`satedge.proctree.sweep` removes those of satedge processes that were
   killed first.
 
-It imports nothing of satedge but its errors and :mod:`satedge.proctree`.
+It imports nothing of satedge but its errors, :mod:`satedge.limits` and :mod:`satedge.proctree`.
 """
 
 from __future__ import annotations
@@ -43,38 +43,17 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-import psutil
-
-from .files import shown
 from .errors import EncodingError, OutOfMemory, SatedgeError
+from .limits import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, Limits, default_memory_mb
 from .proctree import (default_kill_signals, die_with_parent, how_it_ended, kill_tree, one_line_error, scratch, supervise,
                        tree, tree_cpu_seconds, tree_memory_mb)
 
+__all__ = [
+    "STATUSES", "MAX_TIMEOUT", "MAX_MEMORY_MB", "MAX_WORKERS", "Limits", "Outcome", "Cancelled", "default_memory_mb",
+    "here", "fresh_main", "call"
+]
+
 STATUSES = ("OK", "TIMEOUT", "MEMOUT", "ERROR")
-MAX_TIMEOUT = 10_000_000  # seconds: 116 days
-MAX_MEMORY_MB = 10_000_000  # 10 TB
-MAX_WORKERS = 1024
-
-
-@dataclass(frozen=True)
-class Limits:
-    """A job's limits: ``timeout`` seconds of wall-clock time and ``memory_mb`` MB for its whole
-    process tree; ``None``: no limit."""
-
-    timeout: float | None = None
-    memory_mb: float | None = None
-
-    def __post_init__(self) -> None:
-        for name, high in (("timeout", MAX_TIMEOUT), ("memory_mb", MAX_MEMORY_MB)):
-            v = getattr(self, name)
-            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < float("inf")):
-                raise SatedgeError(f"{name} must be a positive finite number, not {shown(v)}")
-            if v is not None and v > high:
-                raise SatedgeError(f"{name} must be at most {high:,}, not {v:,}")
-
-    @property
-    def unlimited(self) -> bool:
-        return self.timeout is None and self.memory_mb is None
 
 
 @dataclass(frozen=True)
@@ -125,14 +104,6 @@ class Outcome:
 # ---------------------------------------------------------------------------- processes
 class Cancelled(Exception):
     """The call was cancelled (its ``cancel`` event was set) and its processes were killed."""
-
-
-def default_memory_mb() -> int | None:
-    """80% of the memory available now (the CLI's default cap), or ``None`` where psutil cannot tell."""
-    try:
-        return int(psutil.virtual_memory().available / 2**20 * 0.8)
-    except (OSError, AttributeError, psutil.Error):
-        return None
 
 
 # ---------------------------------------------------------------------------- the child's side

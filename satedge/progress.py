@@ -9,6 +9,8 @@ from typing import Callable, Iterator
 
 from tqdm import tqdm
 
+__all__ = ["progress_bar", "describe", "status_line"]
+
 
 def progress_bar(total: int | None, what: str, unit: str) -> tqdm:
     """A bar of ``total`` steps named ``what`` (a context manager; ``update()`` per step); silent

@@ -7,9 +7,9 @@ Conventions used everywhere in satedge:
 * a placement is ``(tile, rotation)``, the rotation ``r`` counting clockwise quarter
   turns of the tile as written (``r = 1`` moves the top label to the right side);
 * cells are numbered row-major, ``cell = row * cols + col``;
-* adjacency comes from :attr:`Board.graph`, a networkx multigraph whose edges know
-  which side of each of their two cells they join (a torus of width or height 1
-  has self-loops, one of width or height 2 has parallel edges).
+* adjacency comes from :attr:`satedge.board.Board.graph`, a networkx multigraph whose edges
+  know which side of each of their two cells they join (a torus of width or height 1 has
+  self-loops, one of width or height 2 has parallel edges).
 """
 
 from __future__ import annotations
@@ -18,17 +18,17 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Iterator
 
-import networkx as nx
-
+from .board import BOTTOM, LEFT, OPPOSITE, RIGHT, SIDES, TOP, TOPOLOGIES, Adjacency, Board
 from .drawing import ascii_grid, to_svg
 from .files import shown
 from .errors import SatedgeError
 
-TOP, RIGHT, BOTTOM, LEFT = range(4)
-SIDES = ("top", "right", "bottom", "left")
-OPPOSITE = (BOTTOM, LEFT, TOP, RIGHT)
+__all__ = [
+    "TOP", "RIGHT", "BOTTOM", "LEFT", "SIDES", "OPPOSITE", "MATCHINGS", "TOPOLOGIES", "MAX_CELLS", "MAX_NAME", "Label", "rotate", "partner",
+    "self_symmetry", "Adjacency", "Board", "Clue", "Solution", "Puzzle", "Solved"
+]
+
 MATCHINGS = ("complementary", "identical")
-TOPOLOGIES = ("grid", "torus")
 MAX_CELLS = 10_000  # a 100x100 board; Eternity II has 256 cells
 MAX_NAME = 200  # characters
 
@@ -65,79 +65,18 @@ def self_symmetry(labels: tuple) -> int:
 
 
 @dataclass(frozen=True)
-class Adjacency:
-    """Side ``side_a`` of cell ``a`` touches side ``side_b`` of cell ``b`` (``a == b`` on a thin torus)."""
-
-    a: int
-    side_a: int
-    b: int
-    side_b: int
-
-
-@dataclass(frozen=True)
-class Board:
-    """``rows x cols`` cells on a ``grid`` or a ``torus``; all adjacency lives in :attr:`graph`."""
-
-    rows: int
-    cols: int
-    topology: str = "grid"
-
-    @property
-    def cells(self) -> range:
-        return range(self.rows * self.cols)
-
-    def cell(self, row: int, col: int) -> int:
-        return row * self.cols + col
-
-    def position(self, cell: int) -> tuple[int, int]:
-        return divmod(cell, self.cols)
-
-    @cached_property
-    def graph(self) -> nx.MultiGraph:
-        """Cells are nodes (with ``row``/``col``); each edge carries ``a, side_a, b, side_b``."""
-        g = nx.MultiGraph(rows=self.rows, cols=self.cols, topology=self.topology)
-        torus = self.topology == "torus"
-        for cell in self.cells:
-            g.add_node(cell, row=cell // self.cols, col=cell % self.cols)
-        for cell in self.cells:
-            r, c = self.position(cell)
-            for side, (nr, nc) in ((RIGHT, (r, c + 1)), (BOTTOM, (r + 1, c))):
-                if nr == self.rows or nc == self.cols:
-                    if not torus:
-                        continue
-                    nr, nc = nr % self.rows, nc % self.cols
-                other = self.cell(nr, nc)
-                g.add_edge(cell, other, key=(cell, side), a=cell, side_a=side, b=other, side_b=OPPOSITE[side])
-        return g
-
-    @cached_property
-    def adjacencies(self) -> tuple[Adjacency, ...]:
-        """Every pair of touching sides, read off :attr:`graph`."""
-        return tuple(
-            Adjacency(d["a"], d["side_a"], d["b"], d["side_b"]) for _, _, d in self.graph.edges(data=True)
-        )
-
-    @cached_property
-    def outer(self) -> frozenset[tuple[int, int]]:
-        """``(cell, side)`` pairs that touch no other side: the outside of a grid board."""
-        inner = {(adj.a, adj.side_a) for adj in self.adjacencies} | {(adj.b, adj.side_b) for adj in self.adjacencies}
-        return frozenset((c, s) for c in self.cells for s in range(4) if (c, s) not in inner)
-
-    def turns(self) -> tuple[int, ...]:
-        """Quarter turns of the whole board that map it onto itself: 4 on square boards, 2 otherwise."""
-        return (0, 1, 2, 3) if self.rows == self.cols else (0, 2)
-
-    def turn_cell(self, cell: int, k: int) -> int:
-        """Where ``cell`` goes when the board turns ``k`` clockwise quarter turns (``k`` in :meth:`turns`)."""
-        r, c = self.position(cell)
-        n, m = self.rows - 1, self.cols - 1
-        r, c = ((r, c), (c, n - r), (n - r, m - c), (m - c, r))[k % 4]  # k in {1, 3}: square boards
-        return self.cell(r, c)
-
-
-@dataclass(frozen=True)
 class Clue:
-    """A fixed placement: tile ``tile`` at ``(row, col)`` turned ``rotation`` clockwise quarter turns."""
+    """A fixed placement, part of the puzzle.
+
+    Attributes
+    ----------
+    row, col : int
+        The cell.
+    tile : int
+        The tile's index in file order, from 0.
+    rotation : int
+        Clockwise quarter turns of the tile as written, 0 to 3.
+    """
 
     row: int
     col: int
@@ -147,7 +86,17 @@ class Clue:
 
 @dataclass(frozen=True)
 class Solution:
-    """One ``(tile, rotation)`` per cell, row-major."""
+    """A complete placement: one ``(tile, rotation)`` per cell, row-major.
+
+    Attributes
+    ----------
+    placements : tuple of (int, int)
+        Per cell, the tile's index and its clockwise quarter turns.
+
+    See Also
+    --------
+    satedge.validate : whether it solves a puzzle.
+    """
 
     placements: tuple[tuple[int, int], ...]
 
@@ -168,7 +117,32 @@ class Solution:
 
 @dataclass(frozen=True)
 class Puzzle:
-    """An edge-matching puzzle.  Construction validates it and raises :class:`SatedgeError`."""
+    """An edge-matching puzzle.
+
+    Attributes
+    ----------
+    rows, cols : int
+        The board's size.
+    tiles : tuple of 4-tuples of labels
+        ``rows * cols`` tiles, each its labels clockwise from the top.  A label is a hashable
+        value; with ``complementary`` matching a ``(pattern, "+" | "-")`` pair.
+    matching : str
+        ``identical`` (touching labels are equal) or ``complementary`` (the same pattern, one
+        head and one tail).
+    name : str
+        What the puzzle is called in output.
+    frame : label or None
+        The label every outside edge carries and no inside edge does (``identical`` only).
+    topology : str
+        ``grid`` or ``torus``.
+    clues : tuple of Clue
+        Fixed placements.
+
+    Raises
+    ------
+    SatedgeError
+        When the values do not make a puzzle (the message says why).
+    """
 
     rows: int
     cols: int
@@ -293,7 +267,13 @@ class Puzzle:
 
 @dataclass(frozen=True)
 class Solved:
-    """A puzzle with one of its solutions: printed as a grid, drawn as a picture in a notebook."""
+    """A puzzle with one of its solutions: printed as a grid, drawn as a picture in a notebook.
+
+    Attributes
+    ----------
+    puzzle : Puzzle
+    solution : Solution
+    """
 
     puzzle: Puzzle
     solution: Solution

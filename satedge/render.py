@@ -10,6 +10,8 @@ from .drawing import layout, to_svg
 from .files import atomic_output, write_atomic
 from .puzzle import Puzzle, Solution
 
+__all__ = ["PNG_SCALE", "pyplot", "to_png", "save_picture"]
+
 PNG_SCALE = 2  # PNG pixels per layout unit
 
 

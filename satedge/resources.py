@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+__all__ = ["HERE", "PUZZLE_SUFFIXES", "folder", "preset_folders", "shipped_puzzles", "shipped_specs", "shipped"]
+
 HERE = Path(__file__).resolve().parent
 PUZZLE_SUFFIXES = (".yaml", ".yml", ".puz", ".txt")
 

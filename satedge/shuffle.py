@@ -25,6 +25,8 @@ from .files import shown
 from .errors import SatedgeError
 from .puzzle import Clue, Puzzle, Solution, rotate
 
+__all__ = ["MAX_SEED", "permutation", "check_seed", "Shuffle", "shuffle"]
+
 MAX_SEED = 2**63
 
 

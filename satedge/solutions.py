@@ -14,6 +14,11 @@ from .errors import SatedgeError
 from .files import parse_json, read_text, shown, write_atomic
 from .puzzle import Puzzle, Solution
 
+__all__ = [
+    "parse_ints", "sol_lines", "sol_text", "solution_to_json", "solution_from_json", "load_solutions",
+    "load_solution", "save_solution"
+]
+
 
 def parse_ints(line: str, path: Path, lineno: int) -> list[int]:
     try:
@@ -82,10 +87,22 @@ def solution_from_json(data: Any, puzzle: Puzzle) -> Solution:
 
 
 def load_solutions(path: str | os.PathLike, puzzle: Puzzle) -> list[Solution]:
-    """Every solution in a file, in each form satedge writes: a ``.sol`` file (one solution), a
-    JSON list of ``{row, col, tile, rotation}`` (``solve -o x.json``), a JSON list of such lists
-    (``solve --all -o x.json``), an object with ``solution`` or ``solutions``, or JSON lines of
-    such objects (``solve --json``, with or without ``--all``)."""
+    """Every solution in a file.
+
+    Parameters
+    ----------
+    path : str or path-like
+        In each form satedge writes: a ``.sol`` file (one solution), a JSON list of ``{row,
+        col, tile, rotation}`` (``solve -o x.json``), a JSON list of such lists (``solve --all
+        -o x.json``), an object with ``solution`` or ``solutions``, or JSON lines of such
+        objects (``solve --json``, with or without ``--all``).
+    puzzle : Puzzle
+        The puzzle they are of (its size and tiles are checked).
+
+    Returns
+    -------
+    list of Solution
+    """
     path = Path(path)
     text = read_text(path)
     try:
@@ -127,7 +144,18 @@ def _solutions_in(doc: Any, puzzle: Puzzle) -> list[Solution]:
 
 
 def load_solution(path: str | os.PathLike, puzzle: Puzzle) -> Solution:
-    """The one solution in a file (see :func:`load_solutions`); a file with several is an error."""
+    """The one solution in a file.
+
+    Parameters
+    ----------
+    path : str or path-like
+        As :func:`load_solutions` reads it; a file with several solutions is an error.
+    puzzle : Puzzle
+
+    Returns
+    -------
+    Solution
+    """
     found = load_solutions(path, puzzle)
     if len(found) > 1:
         raise SatedgeError(f"{len(found)} solutions in it, where one is wanted", path)
@@ -146,7 +174,15 @@ def _sol_solution(text: str, path: Path, puzzle: Puzzle) -> Solution:
 
 
 def save_solution(puzzle: Puzzle, solution: Solution, path: str | os.PathLike) -> None:
-    """Write ``.sol`` or JSON (any other suffix)."""
+    """Write a solution, whole or not at all.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    solution : Solution
+    path : str or path-like
+        ``.sol`` (``tile col row rot`` per line), or JSON for any other suffix.
+    """
     path = Path(path)
     if path.suffix == ".sol":
         write_atomic(path, sol_text(puzzle, solution))

@@ -38,6 +38,12 @@ from .files import quoted
 from .process import MAX_WORKERS
 from .proctree import kill_tree, popen, scratch
 
+__all__ = [
+    "ENGINES", "STRATEGIES", "DEFAULT_SOLVER", "NON_INCREMENTAL", "PROOF_SOLVERS", "CADICAL_CONFIGS", "CONFIGURABLE",
+    "KNOWN_BINARIES", "MAX_SEED", "RESULT_FILE", "MAX_ANSWER_BYTES", "SolverConfig", "pysat_names", "solver_names",
+    "command_words", "solver_binaries", "ExternalSolver", "new_solver"
+]
+
 ENGINES = ("sat", "cmd", "backtrack", "cpsat")  # sat: PySAT; cmd: a solver binary; the others have their own model
 STRATEGIES = ("portfolio", "cubes")  # how the SAT method uses several workers
 DEFAULT_SOLVER = "cadical195"
@@ -64,14 +70,21 @@ _PROBE = [[1, 2], [-1, 2], [-2, 3]]
 class SolverConfig:
     """An engine and its settings; checked when made (bad values raise :class:`SatedgeError`).
 
-    * ``engine``: ``sat`` (a PySAT solver), ``cmd`` (a DIMACS solver binary), ``backtrack`` or
-      ``cpsat`` (engines with a model of their own, which take no encoding);
-    * ``name``: the PySAT solver (``sat``, default ``cadical195``) or the command line (``cmd``);
-      ``None`` for the engines with their own model;
-    * ``options``: CaDiCaL's options, ``sat``, ``unsat`` and ``seed=N`` (kept in that order);
-    * ``workers``: processes of the SAT method and of the backtracker, search workers of CP-SAT;
-    * ``strategy``: how the SAT method uses several workers, ``portfolio`` or ``cubes`` (``None``:
-      cubes).
+    Attributes
+    ----------
+    engine
+        ``sat`` (a PySAT solver), ``cmd`` (a DIMACS solver binary), ``backtrack`` or
+        ``cpsat`` (engines with a model of their own, which take no encoding)
+    name
+        The PySAT solver (``sat``, default ``cadical195``) or the command line (``cmd``);
+        ``None`` for the engines with their own model
+    options
+        CaDiCaL's options, ``sat``, ``unsat`` and ``seed=N`` (kept in that order)
+    workers
+        Processes of the SAT method and of the backtracker, search workers of CP-SAT
+    strategy
+        How the SAT method uses several workers, ``portfolio`` or ``cubes`` (``None``:
+        cubes).
 
     ``str()`` gives the one string form, which :meth:`parse` reads back into the same value.
     """

@@ -34,6 +34,8 @@ from .solvers import SolverConfig, new_solver
 from . import symmetry
 from .symmetry import MODES, orbit
 
+__all__ = ["PROGRESS_CONFLICTS", "STAT_KEYS", "Stats", "Enumerator", "solutions", "solve", "count", "count_modes"]
+
 PROGRESS_CONFLICTS = 1000  # the least slice of conflicts after which a solver call reports its statistics
 STAT_KEYS = ("conflicts", "decisions", "propagations", "restarts")
 

@@ -18,6 +18,8 @@ from .formats import puzzle_to_yaml
 from .generate import Params, build
 from .puzzle import Puzzle, Solution
 
+__all__ = ["puzzles", "solved_puzzles", "solutions", "malformed_puzzle_files"]
+
 
 def _st():
     """hypothesis's strategies (extra ``test``)."""

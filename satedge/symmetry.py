@@ -12,12 +12,29 @@ from typing import Iterable, Iterator
 
 from .puzzle import Puzzle, Solution, rotate
 
+__all__ = [
+    "Picture", "MODES", "Counts", "picture", "turn_picture", "canonical", "count", "counts", "one_per_picture",
+    "solutions_of_picture", "orbit"
+]
+
 Picture = tuple[tuple, ...]
 MODES = ("solutions", "distinct", "unique")
 
 
 @dataclass(frozen=True)
 class Counts:
+    """The three counts of a puzzle.
+
+    Attributes
+    ----------
+    solutions : int
+        Assignments of a turned tile to every cell that satisfy all constraints.
+    distinct : int
+        Different pictures (every cell shows the same labels on the same sides).
+    unique : int
+        Pictures up to turning the whole board (4 turns if square, else 2).
+    """
+
     solutions: int
     distinct: int
     unique: int

@@ -6,3 +6,5 @@ try:
     __version__ = version("satedge")
 except PackageNotFoundError:  # running from a source tree
     __version__ = "0.1.0"
+
+__all__ = ["__version__"]

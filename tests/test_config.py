@@ -1,4 +1,4 @@
-"""One value per concept, parsed once: every solver and encoding string the README, the specs in
+"""One value per concept, parsed once: every solver and encoding string the docs, the specs in
 experiments/ and the committed rows use parses into a SolverConfig or an Encoding whose one
 string form reads back into the same value; the rules about which settings go together are
 the same words from the command line, a spec and Python."""
@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from conftest import PUZZLES, ROOT
+from docpages import shell_lines
 from satedge.encode import Encoding, Options
 from satedge.errors import SatedgeError
 from satedge.experiment.spec import load_spec
@@ -18,16 +19,15 @@ from satedge.formats import load_puzzle
 from satedge.jobs import Job
 from satedge.solvers import SolverConfig
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
 SPECS = sorted((ROOT / "experiments").glob("*.yaml"))
 ROWS = sorted((ROOT / "experiments").glob("*-results.jsonl"))
 
 
-def _readme_values(option: str) -> set[str]:
+def _doc_values(option: str) -> set[str]:
     found = set()
-    for block in re.findall(r"^```sh\n(.*?)^```", README, re.S | re.M):
-        for line in block.replace("\\\n", " ").splitlines():
-            words = shlex.split(line.split(" #")[0].split(">")[0].split("|")[0])
+    for line in shell_lines():
+        for part in re.split(r"&&|\||;", line.split(" #")[0]):
+            words = shlex.split(part.split(">")[0])
             found |= {words[i + 1] for i, w in enumerate(words[:-1]) if w == option}
     return found
 
@@ -49,9 +49,9 @@ def _row_values() -> set[tuple[str, str]]:
             for r in [json.loads(line)] if r["solver"] != "auto"}
 
 
-SOLVERS = sorted(_readme_values("--solver") | {str(s) for s in _spec_entries("solvers")}
+SOLVERS = sorted(_doc_values("--solver") | {str(s) for s in _spec_entries("solvers")}
                  | {s for _, s in _row_values()})
-ENCODINGS = sorted(_readme_values("--encoding") | {e for e in _spec_entries("encodings") if isinstance(e, str)}
+ENCODINGS = sorted(_doc_values("--encoding") | {e for e in _spec_entries("encodings") if isinstance(e, str)}
                    | {e for e, s in _row_values() if SolverConfig.parse(s).has_formula})
 
 

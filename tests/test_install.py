@@ -14,7 +14,7 @@ import pytest
 
 from conftest import ROOT
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+PYTHON_GUIDE = (ROOT / "docs" / "guides" / "python.md").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -73,9 +73,9 @@ def test_the_commands_work_from_an_empty_folder(installed):
     assert r.returncode == 0 and "demo: 16 runs done" in r.stderr, r.stderr
 
 
-def test_the_readme_python_section_runs_from_the_wheel(installed):
+def test_the_python_guide_runs_from_the_wheel(installed):
     bin_, work = installed
-    code = re.findall(r"^```python\n(.*?)^```", README, re.S | re.M)[0]
+    code = re.findall(r"^```python\n(.*?)^```", PYTHON_GUIDE, re.S | re.M)[0]
     r = subprocess.run([str(bin_ / "python"), "-c", code], cwd=work, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     assert "Counts(solutions=16, distinct=8, unique=2)" in r.stdout

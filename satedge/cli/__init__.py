@@ -21,6 +21,8 @@ from . import (check, convert, count, crosscheck, decode, encode, encodings, gen
                solve, solvers)
 from .common import Parser
 
+__all__ = ["COMMANDS", "EXIT_STATUSES", "build_parser", "main"]
+
 COMMANDS = (solve, count, encodings, encode, decode, solvers, puzzles, generate, crosscheck, run, report, render, check,
             convert)
 EXIT_STATUSES = ("exit statuses: 0 success, 1 a negative answer (UNSAT, an invalid solution, a mismatch), 2 bad input "

@@ -7,6 +7,8 @@ from ..formats import load_puzzle
 from ..solutions import load_solutions
 from .common import many
 
+__all__ = ["add", "main"]
+
 
 def add(sub) -> None:
     p = sub.add_parser("check", help="validate solutions: every form solve writes (.sol, JSON, JSON lines)")

@@ -20,6 +20,12 @@ from ..shuffle import MAX_SEED
 from ..solvers import DEFAULT_SOLVER, SolverConfig
 from ..symmetry import MODES
 
+__all__ = [
+    "Help", "Parser", "many", "count", "seconds", "add_memory", "add_encoding", "add_method", "encoding_of",
+    "SAT_OPTIONS", "solver_of", "memory_limit", "job_settings", "engine_of", "answered_by", "certified", "too_big",
+    "beyond_memory", "run_job", "with_progress", "output_folder"
+]
+
 
 class Help(argparse.HelpFormatter):
     """Every option's help ends with its default, unless it has none or says it already."""

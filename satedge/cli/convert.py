@@ -11,6 +11,8 @@ from ..files import not_inputs
 from ..formats import load_puzzle, puzzle_to_yaml, save_puzzle
 from ..solutions import load_solution
 
+__all__ = ["add", "main"]
+
 
 def add(sub) -> None:
     p = sub.add_parser("convert", help="convert a puzzle between formats (.yaml, .puz; read also tile_dict.yaml)")

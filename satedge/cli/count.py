@@ -11,6 +11,8 @@ from ..api import job as make_job
 from ..symmetry import MODES
 from .common import add_method, answered_by, certified, engine_of, job_settings, many, run_job, with_progress
 
+__all__ = ["add", "main"]
+
 
 def add(sub) -> None:
     p = sub.add_parser("count", help="count solutions, distinct pictures and pictures up to board turns")

@@ -11,6 +11,8 @@ from ..process import MAX_WORKERS
 from ..shuffle import MAX_SEED
 from .common import count
 
+__all__ = ["add", "main"]
+
 
 def add(sub) -> None:
     p = sub.add_parser("crosscheck", help="cross-check encodings x solvers against the backtracker on generated puzzles "

@@ -9,6 +9,8 @@ from ..dimacs import decode_file
 from ..solutions import solution_to_json
 from ..drawing import ascii_grid
 
+__all__ = ["add", "main"]
+
 
 def add(sub) -> None:
     p = sub.add_parser("decode", help="turn a solver's model of an exported CNF back into a checked solution")

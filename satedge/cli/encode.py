@@ -16,6 +16,8 @@ from ..encode import presets
 from ..proctree import scratch
 from .common import add_encoding, add_memory, beyond_memory, encoding_of, memory_limit
 
+__all__ = ["add", "main"]
+
 
 def add(sub) -> None:
     p = sub.add_parser("encode", help="export a puzzle as self-describing DIMACS CNF")

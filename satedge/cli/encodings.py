@@ -10,6 +10,8 @@ from ..formats import load_puzzle
 from ..progress import progress_bar
 from .common import add_memory, memory_limit, too_big
 
+__all__ = ["add", "main"]
+
 
 def add(sub) -> None:
     p = sub.add_parser("encodings", help="list the encoding presets (with --puzzle: their sizes)")

@@ -13,6 +13,8 @@ from ..puzzle import MAX_CELLS
 from ..shuffle import MAX_SEED
 from .common import count, output_folder
 
+__all__ = ["add", "main"]
+
 
 def add(sub) -> None:
     p = sub.add_parser("generate", help="generate random puzzles (uniform, or planted with a known solution)")

@@ -7,6 +7,8 @@ import json
 from ..formats import load_puzzle
 from ..resources import shipped_puzzles, shipped_specs
 
+__all__ = ["add", "main"]
+
 
 def add(sub) -> None:
     p = sub.add_parser("puzzles", help="list the puzzles and example specs that ship with satedge (use them by name)")

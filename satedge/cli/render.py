@@ -15,6 +15,8 @@ from ..drawing import to_svg
 from ..render import save_picture
 from .common import add_memory, memory_limit, run_job, seconds
 
+__all__ = ["add", "main"]
+
 
 def add(sub) -> None:
     p = sub.add_parser("render", help="draw a puzzle (its tiles) or a solution as SVG or PNG")

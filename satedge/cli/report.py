@@ -11,6 +11,8 @@ from ..experiment.report import report
 from ..experiment.rows import RESULTS
 from ..experiment.stats import compare, load_results
 
+__all__ = ["add", "main"]
+
 
 def add(sub) -> None:
     p = sub.add_parser("report", help="tables and plots of an experiment's results")

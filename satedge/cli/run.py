@@ -12,6 +12,8 @@ from ..experiment.spec import load_spec, select
 from ..process import MAX_WORKERS
 from .common import count, many
 
+__all__ = ["add", "main"]
+
 
 def add(sub) -> None:
     p = sub.add_parser("run", help="run an experiment spec: every puzzle x encoding x solver, isolated and limited")

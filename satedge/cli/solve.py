@@ -14,6 +14,8 @@ from ..api import job as make_job
 from ..drawing import ascii_grid
 from .common import add_method, answered_by, certified, engine_of, job_settings, many, run_job, with_progress
 
+__all__ = ["add", "main"]
+
 
 def add(sub) -> None:
     p = sub.add_parser("solve", help="find a solution (or all) and print it")

@@ -6,6 +6,8 @@ import json
 
 from ..solvers import solver_binaries, solver_names
 
+__all__ = ["add", "main"]
+
 
 def add(sub) -> None:
     p = sub.add_parser("solvers", help="list the PySAT solvers and the solver binaries on PATH")

@@ -27,10 +27,25 @@ __all__ = ["CARDS", "DEFAULT_ENCODING", "SYMMETRIES", "Encoded", "Encoding", "Op
 
 def encode(puzzle: Puzzle, encoding: Encoding | str = DEFAULT_ENCODING, options: Options | None = None,
            shuffle: int | None = None) -> Encoded:
-    """The formula of ``puzzle`` under ``encoding``: an :class:`Encoding`, or a preset's, a base
-    encoding's or a preset file's name (default: the commands' default, ``edgecolor-corners``);
-    ``options`` replaces its options; ``shuffle``: under that shuffle seed.
+    """The formula of a puzzle.
 
+    Parameters
+    ----------
+    puzzle : Puzzle
+    encoding : Encoding or str
+        An :class:`Encoding`, or a preset's, a base encoding's or a preset file's name
+        (default: the commands' default, ``edgecolor-corners``).
+    options : Options, optional
+        Replaces the encoding's options.
+    shuffle : int, optional
+        A shuffle seed: the formula of the shuffled puzzle, renumbered and reordered.
+
+    Returns
+    -------
+    Encoded
+
+    Examples
+    --------
     >>> from satedge.puzzle import Puzzle
     >>> p = Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0)
     >>> encode(p).nv, encode(p, "support", Options(card="seqcounter")).nv

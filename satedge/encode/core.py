@@ -13,6 +13,11 @@ from ..files import shown
 from ..errors import SatedgeError
 from ..puzzle import Puzzle, Solution, self_symmetry
 
+__all__ = [
+    "CARDS", "SYMMETRIES", "Options", "Encoded", "symmetry_breaking", "placements", "Size", "clauses_size",
+    "card_size", "exactly_one", "at_most_one", "make_cnf", "true_set"
+]
+
 CARDS = ("pairwise", "seqcounter", "ladder", "totalizer", "bitwise", "sortnetwrk", "cardnetwrk", "mtotalizer", "kmtotalizer")
 SYMMETRIES = ("none", "rotation")
 
@@ -21,12 +26,18 @@ SYMMETRIES = ("none", "rotation")
 class Options:
     """Options every base encoding takes.
 
-    * ``card``: the exactly-one / at-most-one encoding, a :class:`pysat.card.EncType` name;
-    * ``symmetry``: ``none`` or ``rotation`` (see :func:`symmetry_breaking`);
-    * ``redundant``: add implied clauses (each encoding says which) that keep the solution set;
-    * ``families``: optional clause families by name, of the encodings that have them (``heule``:
-      ``atmostone``, ``fbcolors``); left out of :meth:`as_dict` when empty, so that the ids of
-      runs without them stay what they were.
+    Attributes
+    ----------
+    card
+        The exactly-one / at-most-one encoding, a :class:`pysat.card.EncType` name
+    symmetry
+        ``none`` or ``rotation`` (see :func:`symmetry_breaking`)
+    redundant
+        Add implied clauses (each encoding says which) that keep the solution set
+    families
+        Optional clause families by name, of the encodings that have them (``heule``:
+        ``atmostone``, ``fbcolors``); left out of :meth:`as_dict` when empty, so that the
+        ids of runs without them stay what they were.
     """
 
     card: str = "pairwise"
@@ -54,14 +65,22 @@ class Options:
 class Encoded:
     """A puzzle in CNF, with what is needed to read its models back.
 
-    * ``cnf``: the formula; ``pool``: the variable map (``pool.obj(v)`` says what ``v`` means);
-    * ``decision``: the variables that determine a solution (blocking clauses use only them);
-    * ``decode(model)``: the solution of a model (a list of literals);
-    * ``expand(solution)``: every solution with the same decision-variable assignment
-      (more than one only where an encoding cannot tell rotations of a self-symmetric tile apart);
-    * ``literals(solution)``: the true decision literals of a solution's model, or ``None``
-      when the formula has no such model;
-    * ``shuffle``: the seed of the shuffle the formula was made under (:mod:`.shuffled`), if any.
+    Attributes
+    ----------
+    cnf
+        The formula; ``pool``: the variable map (``pool.obj(v)`` says what ``v`` means)
+    decision
+        The variables that determine a solution (blocking clauses use only them)
+    decode(model)
+        The solution of a model (a list of literals)
+    expand(solution)
+        Every solution with the same decision-variable assignment (more than one only where
+        an encoding cannot tell rotations of a self-symmetric tile apart)
+    literals(solution)
+        The true decision literals of a solution's model, or ``None`` when the formula has
+        no such model
+    shuffle
+        The seed of the shuffle the formula was made under (:mod:`.shuffled`), if any.
     """
 
     puzzle: Puzzle

@@ -33,6 +33,8 @@ from ..puzzle import Puzzle
 from .core import Encoded, Options, Size
 from .onehot import conflicts, conflicts_size, placement_formula, placement_size, supports, supports_size
 
+__all__ = ["encode", "size"]
+
 
 def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
     def adjacency(puzzle, adj, ga, gb, redundant):

@@ -8,6 +8,7 @@ Variables
       pattern together with which side holds the head.  ``Dom(k)``: the labels ``a`` can show on
       ``da`` whose partner ``b`` can show on ``db``;
     * ``o[c, d, l]``: the label on an outside side of a grid without a frame (a frame fixes it);
+
     ``sum_c |T(c)| + sum_k |Dom(k)| + sum_outside |L(c, d)|`` variables plus card auxiliaries.
 
 Clauses (sizes for ``card: pairwise``)
@@ -52,6 +53,8 @@ from pysat.formula import IDPool
 
 from ..puzzle import Puzzle, Solution
 from .core import Encoded, Options, Size, card_size, make_cnf, exactly_one, placements, true_set
+
+__all__ = ["tile_templates", "corner_supports", "encode", "size"]
 
 TRUE, FALSE = object(), object()
 

@@ -8,6 +8,7 @@ Variables
     * ``e[k, v]``: inner edge k shows colour v.  An edge between two border cells takes the
       border colours (those shown next to a frame side), every other inner edge the centre
       colours: ``Dom(k)``, the colours the placements on either side can show there.
+
     ``sum_t |C(t)| + sum_k |Dom(k)|`` variables: 1473 on ``em_7_3_6``, 49,008 on Eternity II.
 
 Clauses (sizes for ``card: pairwise``, the published builds)
@@ -63,6 +64,8 @@ from ..errors import SatedgeError, Unsupported
 from ..puzzle import Puzzle, Solution
 from .core import (Encoded, Options, Size, at_most_one, card_size, clauses_size, exactly_one, make_cnf, placements,
                    true_set)
+
+__all__ = ["FAMILIES", "encode", "size"]
 
 FAMILIES = ("atmostone", "fbcolors")
 

@@ -10,6 +10,11 @@ from pysat.formula import IDPool
 from ..puzzle import Puzzle, Solution
 from .core import Encoded, Options, Size, card_size, make_cnf, exactly_one, placements, true_set
 
+__all__ = [
+    "placement_formula", "decode", "literals", "conflicts", "supports", "conflicts_size", "supports_size",
+    "placement_size"
+]
+
 
 def placement_formula(puzzle: Puzzle, options: Options, base: str, adjacency: Callable) -> Encoded:
     """``x`` variables (one per allowed placement), exactly one per cell and per tile, then the

@@ -39,6 +39,11 @@ from .core import Encoded, Options, Size
 from .heule import FAMILIES
 from .shuffled import encode_shuffled
 
+__all__ = [
+    "DEFAULT_ENCODING", "KEYS", "OPTION_KEYS", "bases", "sizes", "Encoding", "load_preset", "presets", "too_big",
+    "catalogue"
+]
+
 DEFAULT_ENCODING = "edgecolor-corners"  # every command's default: the best preset without symmetry breaking
 KEYS = {"name", "description", "reference", "base", "options"}
 OPTION_KEYS = tuple(f.name for f in fields(Options))  # card, symmetry, redundant, families
@@ -61,13 +66,19 @@ def sizes() -> dict[str, Callable[[Puzzle, Options], Size]]:
 class Encoding:
     """A base encoding with its options, by name; checked when made.
 
-    * ``base``: one of :func:`bases` (or the name of ``build``, an encoding of your own: any
-      callable ``(puzzle, options) -> Encoded``);
-    * ``options``: :class:`satedge.encode.Options`;
-    * ``name``: the configuration's one name (see the module's docstring); made from ``base`` and
-      ``options`` when not given;
-    * ``origin`` and ``defaults``: the preset or base it was named from and that one's options;
-      ``description``, ``reference``: a preset's own words.
+    Attributes
+    ----------
+    base
+        One of :func:`bases` (or the name of ``build``, an encoding of your own: any
+        callable ``(puzzle, options) -> Encoded``)
+    options
+        :class:`satedge.encode.Options`
+    name
+        The configuration's one name (see the module's docstring); made from ``base`` and
+        ``options`` when not given
+    origin, defaults
+        The preset or base it was named from and that one's options; ``description``,
+        ``reference``: a preset's own words.
     """
 
     base: str

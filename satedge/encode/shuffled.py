@@ -13,6 +13,8 @@ from ..puzzle import Puzzle, Solution
 from ..shuffle import permutation, shuffle
 from .core import Encoded, Options, make_cnf
 
+__all__ = ["encode_shuffled"]
+
 
 def encode_shuffled(encode: Callable[[Puzzle, Options], Encoded], puzzle: Puzzle, options: Options,
                     seed: int) -> Encoded:

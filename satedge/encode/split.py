@@ -5,6 +5,7 @@ Variables
     * ``q[c, r]``: the tile in cell c is turned r times, 4 per cell;
     * ``s[c, d, l]``: side d of cell c shows label l, for every side in an adjacency and every
       label ``l`` in ``L(c, d)`` (the labels the allowed placements of c show on d);
+
     ``sum_c |T(c)| + 4 n + sum_(c,d) |L(c, d)|`` variables plus card auxiliaries.
 
 Clauses (sizes for ``card: pairwise``)
@@ -42,6 +43,8 @@ from pysat.formula import IDPool
 
 from ..puzzle import Puzzle, Solution
 from .core import Encoded, Options, Size, card_size, make_cnf, at_most_one, exactly_one, placements, true_set
+
+__all__ = ["encode", "size"]
 
 
 def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:

@@ -22,6 +22,8 @@ from ..jobs import Job, run
 from ..version import __version__
 from .rows import result_fields
 
+__all__ = ["environment", "run_one", "run_local", "run_dask"]
+
 
 def environment() -> dict:
     """Versions and the machine a run ran on."""

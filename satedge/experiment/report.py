@@ -29,6 +29,11 @@ from . import stats
 from .rows import RESULTS, SOLVED, config_of, par2, rejected_warnings, run_time, scan_results, unique_runs
 from .runner import warn_on_stderr
 
+__all__ = [
+    "PICTURE_LIMITS", "COLUMNS", "summarize", "per_puzzle", "markdown", "write_csv", "plots", "pictures",
+    "ENCODE_COLUMNS", "encode_table", "report", "STATS_COLUMNS", "holds_up"
+]
+
 PICTURE_LIMITS = Limits(timeout=60, memory_mb=2000)  # the backtracker on a board of at most 16 cells
 COLUMNS = ["configuration", "runs", "solved", "timeouts", "memouts", "errors", "par2", "median_s", "mean_s",
            "conflicts", "variables", "clauses"]

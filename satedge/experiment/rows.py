@@ -22,6 +22,12 @@ from ..errors import SatedgeError
 from ..files import parse_json, read_bytes
 from ..jobs import Job, Result
 
+__all__ = [
+    "RESULTS", "MAX_RESULTS_BYTES", "REJECTED", "STATUSES", "SOLVED", "FIELDS", "ENCODED_KEYS", "run_time", "par2",
+    "config_of", "result_fields", "row", "row_problem", "scan_results", "read_results", "unique_runs",
+    "rejected_warnings"
+]
+
 RESULTS = "results.jsonl"
 MAX_RESULTS_BYTES = 2**31  # 2 GB: a row takes about 1.5 kB, a spec has at most 100,000 runs
 REJECTED = "results.rejected.jsonl"

@@ -26,6 +26,8 @@ from .executors import run_dask, run_local
 from .rows import MAX_RESULTS_BYTES, REJECTED, RESULTS, rejected_warnings, row, scan_results
 from .spec import Spec
 
+__all__ = ["LOCK", "folder_lock", "warn_on_stderr", "run_experiment"]
+
 LOCK = ".lock"
 
 

@@ -1,23 +1,23 @@
 """Experiment specs: YAML files that say which puzzles, encodings, solvers and limits to run.
 
-```yaml
-name: demo
-puzzles:                       # paths are relative to the spec file
-  - ../puzzles/*.yaml          # globs of any supported format
-  - optional: $SATEDGE_BENCHMARKS/eternity2/e2.puz   # skipped when absent
-  - generate: {rows: 5, colors: 6, border_colors: 2, frame: true, seeds: [1, 2, 3]}
-encodings:                     # preset names, base names, or inline base + options
-  - edgecolor-heule2008
-  - {base: support, card: totalizer, symmetry: rotation}
-solvers: [cadical195, glucose4, "cmd:cadical -q", cpsat, backtrack]   # cpsat and backtrack
-                               # ignore the encodings; "backtrack:workers=2": two processes;
-                               # "kissat404:workers=2,strategy=cubes": the SAT method on two
-task: solve                    # encode (no solver), or {count: solutions | distinct | unique}
-timeout: 60                    # seconds per run
-memory: 4096                   # MB per run
-repeat: 1
-shuffles: 5                    # seeds 1..5 (or a list of seeds): each run under each shuffle
-```
+.. code-block:: yaml
+
+    name: demo
+    puzzles:                       # paths are relative to the spec file
+      - ../puzzles/*.yaml          # globs of any supported format
+      - optional: $SATEDGE_BENCHMARKS/eternity2/e2.puz   # skipped when absent
+      - generate: {rows: 5, colors: 6, border_colors: 2, frame: true, seeds: [1, 2, 3]}
+    encodings:                     # preset names, base names, or inline base + options
+      - edgecolor-heule2008
+      - {base: support, card: totalizer, symmetry: rotation}
+    solvers: [cadical195, glucose4, "cmd:cadical -q", cpsat, backtrack]   # cpsat and backtrack
+                                   # ignore the encodings; "backtrack:workers=2": two processes;
+                                   # "kissat404:workers=2,strategy=cubes": the SAT method on two
+    task: solve                    # encode (no solver), or {count: solutions | distinct | unique}
+    timeout: 60                    # seconds per run
+    memory: 4096                   # MB per run
+    repeat: 1
+    shuffles: 5                    # seeds 1..5 (or a list of seeds): each run under each shuffle
 
 Everything is checked before any run starts; every problem is listed in one error.
 """
@@ -50,6 +50,11 @@ from ..puzzle import Puzzle
 from ..resources import shipped
 from ..solvers import SolverConfig
 from ..solving import MODES
+
+__all__ = [
+    "KEYS", "MAX_SHUFFLES", "NAME", "MAX_REPEAT", "MAX_RUNS", "GEN_KEYS", "Run", "Spec", "benchmarks", "load_spec",
+    "select"
+]
 
 KEYS = {"name", "puzzles", "encodings", "solvers", "task", "timeout", "memory", "repeat", "shuffles", "certify"}
 MAX_SHUFFLES = 1000

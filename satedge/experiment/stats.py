@@ -19,6 +19,8 @@ from ..errors import SatedgeError
 from ..extras import require
 from .rows import RESULTS, SOLVED, config_of, par2, read_results, run_time, unique_runs
 
+__all__ = ["LEVEL", "RESAMPLES", "SEED", "frame", "load_results", "summary", "compare", "describe"]
+
 LEVEL = 0.95
 RESAMPLES = 9999
 SEED = 2026

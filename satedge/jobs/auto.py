@@ -17,6 +17,8 @@ from ..backtrack import SMALL, compiled_available
 from ..puzzle import Puzzle
 from ..solvers import SolverConfig
 
+__all__ = ["cores", "choose"]
+
 def cores() -> int:
     """The cores this process may run on."""
     try:

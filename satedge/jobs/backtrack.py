@@ -18,6 +18,8 @@ from ..puzzle import Puzzle, Solution
 from .job import Job, Note, Result
 from .shared import chunks, connected, cores, finished, shuffled, stopped
 
+__all__ = ["run"]
+
 
 def run(job: Job, note: Note | None = None) -> Result:
     res = Result("UNSAT")

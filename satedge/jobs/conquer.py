@@ -18,6 +18,8 @@ from .job import Job, Note, Result
 from .sat import encoded
 from .shared import chunks, connected, cores, finished, stopped
 
+__all__ = ["fingerprint", "cube_part", "run"]
+
 
 def fingerprint(formula: Encoded) -> str:
     """A digest of the formula's clauses: a part encoded again elsewhere must equal its parent's."""

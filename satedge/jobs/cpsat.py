@@ -10,6 +10,8 @@ from .. import cpsat, symmetry
 from .job import Job, Note, Result
 from .shared import finished, shuffled
 
+__all__ = ["run"]
+
 
 def run(job: Job, note: Note | None = None) -> Result:
     res = Result("UNSAT")

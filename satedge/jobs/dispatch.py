@@ -11,6 +11,8 @@ from ..encode.presets import too_big
 from . import backtrack, conquer, cpsat, portfolio, sat
 from .job import Job, Note, Result
 
+__all__ = ["ENGINES", "STRATEGIES", "DEFAULT_STRATEGY", "execute", "run"]
+
 # the engines by name: each takes a job (and a callable for what it knows early) and returns its result
 ENGINES: dict[str, Callable[[Job, Note | None], Result]] = {
     "sat": sat.run, "cmd": sat.run, "backtrack": backtrack.run, "cpsat": cpsat.run}
@@ -34,13 +36,28 @@ def execute(job: Job, note: Note | None = None) -> Result:
 
 def run(job: Job, fresh: bool = False, cancel: threading.Event | None = None,
         progress: Callable[[dict], None] | None = None) -> Result:
-    """Run ``job`` and return its result with its status, however it ended (:meth:`Result.raise_error`
-    raises for ``MEMOUT`` and ``ERROR``).  A job with limits runs in a child process under them
-    (:func:`satedge.process.call`; ``fresh``: a new interpreter rather than a fork; ``cancel``:
-    an event that stops it), a job without in this process; on a Dask cluster every part runs
-    under the job's limits.  A stopped job's result keeps what was known: the formula's size.
-    ``progress`` is called with what a job that asks for it (``Job.progress``) reports as it
-    goes: ``nodes`` and ``seconds``, or ``conflicts``."""
+    """Run a job, however it ends.
+
+    A job with limits runs in a child process under them (:func:`satedge.process.call`), a job
+    without in this process; on a Dask cluster every part runs under the job's limits.
+
+    Parameters
+    ----------
+    job : Job
+    fresh : bool
+        A new interpreter rather than a fork.
+    cancel : threading.Event, optional
+        Set it to stop the job.
+    progress : callable, optional
+        Called with what a job that asks for it (``Job.progress``) reports as it goes:
+        ``nodes`` and ``seconds``, or ``conflicts``.
+
+    Returns
+    -------
+    Result
+        With its status; a stopped job's result keeps what was known (the formula's size).
+        :meth:`Result.raise_error` raises for ``MEMOUT`` and ``ERROR``.
+    """
     def on_note(fields: dict) -> None:
         if progress is not None and "progress" in fields:
             progress(fields["progress"])

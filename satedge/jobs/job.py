@@ -20,6 +20,8 @@ from ..solvers import SolverConfig
 from ..solving import Stats
 from ..symmetry import MODES
 
+__all__ = ["TASKS", "Note", "Job", "Result"]
+
 TASKS = ("solve", "count", "encode")
 Note = Callable[[dict], None]  # what a job reports before it ends: a formula's size
 
@@ -28,27 +30,40 @@ Note = Callable[[dict], None]  # what a job reports before it ends: a formula's 
 class Job:
     """What to run; checked when made (bad values raise :class:`SatedgeError`).
 
-    * ``puzzle`` and ``task``: ``solve`` (up to ``limit`` solutions, one per picture with the
-      modes ``distinct`` and ``unique``), ``count`` (each of ``modes``), or ``encode`` (the
-      formula's size and DIMACS bytes only);
-    * ``solver``: a :class:`satedge.solvers.SolverConfig` (or a string it reads): the engine, its
-      workers and strategy; default CaDiCaL 1.9.5;
-    * ``encoding``: an :class:`satedge.encode.Encoding` (or a string it reads) for the engines
-      that solve a formula; default :data:`satedge.encode.DEFAULT_ENCODING`; the engines with a
-      model of their own (``backtrack``, ``cpsat``) take none;
-    * ``modes``: what ``count`` counts, or with ``solve`` the mode of the solutions (one of
-      ``solutions``, ``distinct``, ``unique``); ``limit``: at most this many solutions;
-    * ``limits``: the time limit and memory cap of the job's whole process tree;
-    * ``shuffle``: a shuffle seed (:mod:`satedge.shuffle`): every engine works on the puzzle with
-      its tiles reordered and turned (a formula also renumbered and reordered) and gives its
-      solutions in the original numbering;
-    * ``scheduler``: the address of a Dask scheduler whose workers run the job's parts;
-    * ``certify``: the proof checker (``dratify`` or ``drup``) that certifies an UNSAT answer or a
-      count (:mod:`satedge.certify`); ``proof``: a folder to write the checked formula, its proof
-      and a manifest to, for checkers of your own;
-    * ``progress``: report what the search has done while it runs through the job's notes,
-      about every second or two (the backtracker always reports its nodes; a SAT solver then
-      solves in slices of conflicts to report its statistics).
+    Attributes
+    ----------
+    puzzle : Puzzle
+        The puzzle.
+    task : str
+        ``solve`` (up to ``limit`` solutions, one per picture with the modes ``distinct``
+        and ``unique``), ``count`` (each of ``modes``), or ``encode`` (the formula's size
+        and DIMACS bytes only)
+    solver
+        A :class:`satedge.solvers.SolverConfig` (or a string it reads): the engine, its
+        workers and strategy; default CaDiCaL 1.9.5
+    encoding
+        An :class:`satedge.encode.Encoding` (or a string it reads) for the engines that
+        solve a formula; default :data:`satedge.encode.DEFAULT_ENCODING`; the engines with a
+        model of their own (``backtrack``, ``cpsat``) take none
+    modes
+        What ``count`` counts, or with ``solve`` the mode of the solutions (one of
+        ``solutions``, ``distinct``, ``unique``); ``limit``: at most this many solutions
+    limits
+        The time limit and memory cap of the job's whole process tree
+    shuffle
+        A shuffle seed (:mod:`satedge.shuffle`): every engine works on the puzzle with its
+        tiles reordered and turned (a formula also renumbered and reordered) and gives its
+        solutions in the original numbering
+    scheduler
+        The address of a Dask scheduler whose workers run the job's parts
+    certify
+        The proof checker (``dratify`` or ``drup``) that certifies an UNSAT answer or a
+        count (:mod:`satedge.certify`); ``proof``: a folder to write the checked formula,
+        its proof and a manifest to, for checkers of your own
+    progress
+        Report what the search has done while it runs through the job's notes, about every
+        second or two (the backtracker always reports its nodes; a SAT solver then solves in
+        slices of conflicts to report its statistics).
     """
 
     puzzle: Puzzle
@@ -130,19 +145,36 @@ class Job:
 class Result:
     """What a job found and what it cost.
 
-    * ``status``: ``SAT``, ``UNSAT``, ``ENCODED`` (task ``encode``), ``TIMEOUT``, ``MEMOUT`` or
-      ``ERROR``; :meth:`raise_error` turns the last two into exceptions, for callers who want
-      them; the formula's size is known once it is encoded, even when the job is stopped later;
-    * ``solutions`` (task ``solve``) and ``counts`` (task ``count``: the counts of the job's modes,
-      and for a formula ``models``, its own model count); ``orbit``: how many solutions each of
-      ``solutions`` stands for (its board-turn orbit, with symmetry breaking);
-    * the formula's ``variables``, ``clauses``, ``literals`` and ``dimacs_bytes``; seconds spent
-      encoding, writing and solving; solver ``stats``; the whole job's ``wall_seconds``,
-      ``cpu_seconds`` and ``peak_memory_mb``;
-    * ``nodes`` and ``candidates``: the backtracker's search tree, placements made and candidates
-      looked at; ``certificate``: what certifies the answer (:meth:`satedge.certify.Certificate.as_dict`);
-    * ``parallel``: how several workers shared the job (the strategy, the winning portfolio
-      member, the cubes and the seconds each took); ``outcome``: how its process ended.
+    Attributes
+    ----------
+    status : str
+        ``SAT``, ``UNSAT``, ``ENCODED`` (task ``encode``), ``TIMEOUT``, ``MEMOUT`` or ``ERROR``;
+        :meth:`raise_error` turns the last two into exceptions, for callers who want them.
+    solutions : list of Solution
+        What task ``solve`` found.
+    counts : dict
+        Task ``count``: the counts of the job's modes, and for a formula ``models``, its own
+        model count.
+    orbit : int
+        How many solutions each of ``solutions`` stands for (its board-turn orbit, with
+        symmetry breaking).
+    variables, clauses, literals, dimacs_bytes : int or None
+        The formula's size, known once it is encoded, even when the job is stopped later.
+    encode_seconds, write_seconds, solve_seconds : float
+        Seconds spent encoding, writing and solving.
+    stats : dict or None
+        The solver's statistics (conflicts, decisions, propagations, restarts).
+    wall_seconds, cpu_seconds, peak_memory_mb : float or None
+        What the whole job cost.
+    nodes, candidates : int or None
+        The backtracker's search tree: placements made and candidates looked at.
+    certificate : dict or None
+        What certifies the answer (:meth:`satedge.certify.Certificate.as_dict`).
+    parallel : dict or None
+        How several workers shared the job (the strategy, the winning portfolio member, the
+        cubes and the seconds each took).
+    outcome : str or None
+        How its process ended.
     """
 
     status: str

@@ -12,6 +12,8 @@ from . import sat
 from .job import Job, Note, Result
 from .shared import connected, cores, stopped
 
+__all__ = ["members", "describe", "run"]
+
 
 def members(job: Job, size: int | None = None) -> list[Job]:
     """The ``size`` (default: the job's workers) configurations of a portfolio: the job itself,

@@ -13,6 +13,8 @@ from ..solvers import DEFAULT_SOLVER, PROOF_SOLVERS
 from .job import Job, Note, Result
 from .shared import finished
 
+__all__ = ["encoded", "run", "encode_only"]
+
 
 def encoded(job: Job, res: Result, note: Note | None) -> Encoded:
     """The job's formula; its size, orbit and encode time go into ``res`` and to ``note``."""

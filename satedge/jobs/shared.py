@@ -12,6 +12,8 @@ from ..puzzle import Puzzle, Solution
 from ..shuffle import shuffle
 from .job import Job, Result
 
+__all__ = ["connected", "cores", "stopped", "finished", "shuffled", "chunks"]
+
 
 @contextmanager
 def connected(job: Job) -> Iterator:

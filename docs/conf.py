@@ -1,0 +1,33 @@
+"""Sphinx configuration of satedge's documentation site (``make docs``).
+
+Pages are Markdown (MyST); the API reference comes from the docstrings (autodoc with napoleon,
+numpy style); the command-line reference, the results row schema and the picture of the layers
+are generated from the code before each build (``docs/build_pages.py``), so they cannot drift.
+"""
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import build_pages  # noqa: E402  (generates reference/cli.md, reference/rows.md, _static/layers.svg)
+
+build_pages.main()
+
+project = "satedge"
+author = "the satedge developers"
+copyright = "2026, the satedge developers"
+extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon"]
+source_suffix = {".md": "markdown"}
+exclude_patterns = ["_build"]
+myst_heading_anchors = 3
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+napoleon_numpy_docstring = True
+napoleon_google_docstring = False
+html_theme = "alabaster"
+html_static_path = ["_static"]
+html_theme_options = {"description": "edge-matching puzzles and their SAT encodings", "fixed_sidebar": True}
+suppress_warnings = ["myst.header"]
+nitpicky = False
