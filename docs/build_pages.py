@@ -127,6 +127,7 @@ def layers_svg() -> str:
 
 
 def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)  # a fresh clone has no generated folders
     if not path.exists() or path.read_text() != text:  # unchanged files keep their times: no rebuild
         path.write_text(text)
 
@@ -136,7 +137,6 @@ def main() -> None:
     _write(HERE / "reference" / "rows.md", rows_reference())
     _write(HERE / "reference" / "errors.md", errors_reference())
     _write(HERE / "_static" / "layers.svg", layers_svg())
-    (HERE / "_static" / "pictures").mkdir(exist_ok=True)
     for picture in sorted((ROOT / "puzzles" / "pictures").glob("*.svg")):
         _write(HERE / "_static" / "pictures" / picture.name, picture.read_text())
 
