@@ -181,3 +181,19 @@ def test_a_long_job_shows_what_it_is_doing(method, unit):
     reports = [line for line in shown.split("\r") if f" {unit}/s" in line]
     assert len(reports) >= 3, shown[-500:]  # updated at least every few seconds
     assert reports[-1].startswith(f"eternity2/8x8: {'backtrack' if method == 'backtrack' else 'edgecolor-corners'}")
+
+
+def test_a_spec_names_shipped_puzzles_as_the_command_line_does(tmp_path):
+    from satedge.errors import SatedgeError
+    from satedge.experiment.spec import load_spec
+    from satedge.resources import shipped_puzzles
+
+    spec = tmp_path / "s.yaml"
+    spec.write_text("name: s\npuzzles: [hunde-spiel, eternity2/8x8]\nencodings: [edgecolor-corners]\n"
+                    "solvers: [cadical195]\n")
+    runs = load_spec(spec).runs
+    assert [r.job.puzzle.name for r in runs] == ["Das verflixte Hunde-Spiel", "8x8"]
+    assert str(shipped_puzzles()["hunde-spiel"]) in {str(r.puzzle_path) for r in runs}
+    spec.write_text("name: s\npuzzles: [no-such-puzzle]\nencodings: [edgecolor-corners]\nsolvers: [cadical195]\n")
+    with pytest.raises(SatedgeError, match=r"s\.yaml: no file matches 'no-such-puzzle'"):
+        load_spec(spec)

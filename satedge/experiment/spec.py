@@ -5,6 +5,7 @@
     name: demo
     puzzles:                       # paths are relative to the spec file
       - ../puzzles/*.yaml          # globs of any supported format
+      - hunde-spiel                # or a shipped puzzle's name
       - optional: $SATEDGE_BENCHMARKS/eternity2/e2.puz   # skipped when absent
       - generate: {rows: 5, colors: 6, border_colors: 2, frame: true, seeds: [1, 2, 3]}
     encodings:                     # preset names, base names, or inline base + options
@@ -44,6 +45,7 @@ from ..formats import load_puzzle
 from ..certify import CHECKERS, DEFAULT_CHECKER
 from ..generate import Params, generate
 from ..jobs import Job
+from ..resources import shipped
 from ..process import MAX_MEMORY_MB, MAX_TIMEOUT, Limits
 from ..shuffle import MAX_SEED
 from ..puzzle import Puzzle
@@ -138,6 +140,8 @@ def _sources(entries, base: Path, problems: list[str]) -> list[tuple[str, object
             expanded = os.path.expandvars(entry.replace("$SATEDGE_BENCHMARKS", benchmarks()))
             pattern = expanded if Path(expanded).is_absolute() else str(base / expanded)
             files = sorted(glob.glob(pattern))
+            if not files and (named := shipped(expanded)) is not None:  # a shipped puzzle's name
+                files = [str(named)]
             if not files and not optional:
                 problems.append(f"no file matches {shown(entry)}")
             out += [("file", f) for f in files]
