@@ -101,6 +101,7 @@ def check_puzzle(puzzle: Puzzle, configs: list[Config], expected: set[Solution] 
     if expected is None:
         expected = set(backtrack.solutions(puzzle))
     counts = symmetry.count(puzzle, expected)
+    sha256 = dimacs.puzzle_hash(puzzle)  # once, for every configuration's DIMACS text
     checks = 0
     for config in configs:
         encoding, solver = config
@@ -123,7 +124,7 @@ def check_puzzle(puzzle: Puzzle, configs: list[Config], expected: set[Solution] 
             except Unsupported:  # an encoding for framed boards only, on a puzzle without a frame
                 continue
             checks += 1
-            back = CNF(from_string=dimacs.to_text(encoded)).clauses
+            back = CNF(from_string=dimacs.to_text(encoded, sha256=sha256)).clauses
             if back != encoded.cnf.clauses:
                 return fail("the DIMACS text does not read back into the same clauses")
             checks += 1

@@ -46,11 +46,14 @@ def puzzle_hash(puzzle) -> str:
     return hashlib.sha256(puzzle_to_yaml(puzzle.with_(planted=None)).encode()).hexdigest()
 
 
-def header_lines(encoded: Encoded, encoding_name: str | None = None, puzzle_path: str | None = None) -> list[str]:
+def header_lines(encoded: Encoded, encoding_name: str | None = None, puzzle_path: str | None = None,
+                 sha256: str | None = None) -> list[str]:
+    """The comment lines that make a DIMACS file self-describing (``sha256``: the puzzle's
+    :func:`puzzle_hash`, when the caller knows it already)."""
     p = encoded.puzzle
     info = {
         "satedge": __version__,
-        "puzzle": {"name": p.name, "path": puzzle_path, "sha256": puzzle_hash(p)},
+        "puzzle": {"name": p.name, "path": puzzle_path, "sha256": sha256 or puzzle_hash(p)},
         "encoding": {"name": encoding_name or encoded.base, "base": encoded.base, **encoded.options.as_dict()},
         "variables": encoded.nv,
         "clauses": len(encoded.cnf.clauses),
@@ -125,9 +128,10 @@ def _encode_and_write(puzzle, encoding: Encoding, tmp: Path, out, puzzle_path, s
     return encoded.nv, len(encoded.cnf.clauses), n
 
 
-def _write(encoded: Encoded, fh: IO[str], encoding_name, puzzle_path) -> int:
+def _write(encoded: Encoded, fh: IO[str], encoding_name, puzzle_path, sha256: str | None = None) -> int:
     clauses = encoded.cnf.clauses
-    head = "\n".join(header_lines(encoded, encoding_name, puzzle_path)) + f"\np cnf {encoded.nv} {len(clauses)}\n"
+    head = ("\n".join(header_lines(encoded, encoding_name, puzzle_path, sha256))
+            + f"\np cnf {encoded.nv} {len(clauses)}\n")
     fh.write(head)
     total = len(head)
     for i in range(0, len(clauses), CHUNK):
@@ -137,9 +141,11 @@ def _write(encoded: Encoded, fh: IO[str], encoding_name, puzzle_path) -> int:
     return total
 
 
-def to_text(encoded: Encoded, encoding_name: str | None = None, puzzle_path: str | None = None) -> str:
+def to_text(encoded: Encoded, encoding_name: str | None = None, puzzle_path: str | None = None,
+            sha256: str | None = None) -> str:
+    """The DIMACS text :func:`write_dimacs` writes, as a string."""
     buf = io.StringIO()
-    _write(encoded, buf, encoding_name, puzzle_path)
+    _write(encoded, buf, encoding_name, puzzle_path, sha256)
     return buf.getvalue()
 
 
