@@ -1,16 +1,18 @@
-"""A job's limits: wall-clock time and memory for its whole process tree, with their bounds and
-the commands' default memory cap.  :mod:`satedge.process` enforces them."""
+"""A job's limits (wall-clock time and memory for its whole process tree, with their bounds and
+the commands' default memory cap) and how a limited call ended.  :mod:`satedge.process`
+enforces them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import psutil
 
-from .errors import SatedgeError
+from .errors import EncodingError, OutOfMemory, SatedgeError
 from .files import shown
 
-__all__ = ["MAX_TIMEOUT", "MAX_MEMORY_MB", "MAX_WORKERS", "Limits", "default_memory_mb"]
+__all__ = ["MAX_TIMEOUT", "MAX_MEMORY_MB", "MAX_WORKERS", "STATUSES", "Limits", "Outcome", "default_memory_mb"]
 
 MAX_TIMEOUT = 10_000_000  # seconds: 116 days
 MAX_MEMORY_MB = 10_000_000  # 10 TB
@@ -53,3 +55,51 @@ def default_memory_mb() -> int | None:
         return int(psutil.virtual_memory().available / 2**20 * 0.8)
     except (OSError, AttributeError, psutil.Error):
         return None
+
+
+STATUSES = ("OK", "TIMEOUT", "MEMOUT", "ERROR")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a :func:`call` ended (``status`` one of :data:`STATUSES`) and what it cost.
+
+    * ``value``: what the job returned (``OK``);
+    * ``error``: one line (``ERROR``); ``bad_input``: it was a :class:`SatedgeError`, ``wrong``:
+      an :class:`EncodingError` (a solution the checker rejects), each raised again by
+      :meth:`unwrap`; ``trace``: the traceback of any other exception;
+    * ``notes``: what the job reported with its ``note`` callable before it ended (merged);
+    * ``cpu_seconds``: user plus system time of the job's process tree; ``peak_mb``: the most
+      memory the tree held when looked at (the measure of the cap).
+    """
+
+    status: str
+    value: Any = None
+    error: str | None = None
+    bad_input: bool = False
+    wrong: bool = False
+    trace: str | None = None
+    notes: dict = field(default_factory=dict)
+    wall_seconds: float = 0.0
+    cpu_seconds: float | None = None
+    peak_mb: float | None = None
+    limits: Limits = Limits()
+
+    def unwrap(self, what: str = "the job") -> Any:
+        """The job's value; beyond the memory cap :class:`OutOfMemory` ("``what`` needs more than
+        N MB of memory"), past the time limit :class:`TimeoutError`, bad input the job's own
+        :class:`SatedgeError`, a wrong answer an :class:`EncodingError`, the child's death a
+        :class:`SatedgeError` that says how it died, and any other exception a
+        :class:`RuntimeError` with the child's traceback (a bug to report)."""
+        if self.status == "OK":
+            return self.value
+        if self.status == "MEMOUT":
+            cap = self.limits.memory_mb
+            raise OutOfMemory(f"{what} needs more than {cap:g} MB of memory" if cap else f"{what}: {self.error}", cap)
+        if self.status == "TIMEOUT":
+            raise TimeoutError(f"{what}: {self.error}")
+        if self.wrong:
+            raise EncodingError(self.error)
+        if self.bad_input or self.trace is None:  # bad input, or the child died: one line
+            raise SatedgeError(self.error)
+        raise RuntimeError(self.trace)

@@ -38,13 +38,12 @@ import tempfile
 import threading
 import time
 import traceback
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from .errors import EncodingError, OutOfMemory, SatedgeError
-from .limits import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, Limits, default_memory_mb
+from .errors import EncodingError, SatedgeError
+from .limits import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, STATUSES, Limits, Outcome, default_memory_mb
 from .proctree import (default_kill_signals, die_with_parent, how_it_ended, kill_tree, one_line_error, scratch, supervise,
                        tree, tree_cpu_seconds, tree_memory_mb)
 
@@ -52,54 +51,6 @@ __all__ = [
     "STATUSES", "MAX_TIMEOUT", "MAX_MEMORY_MB", "MAX_WORKERS", "Limits", "Outcome", "Cancelled", "default_memory_mb",
     "here", "fresh_main", "call"
 ]
-
-STATUSES = ("OK", "TIMEOUT", "MEMOUT", "ERROR")
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a :func:`call` ended (``status`` one of :data:`STATUSES`) and what it cost.
-
-    * ``value``: what the job returned (``OK``);
-    * ``error``: one line (``ERROR``); ``bad_input``: it was a :class:`SatedgeError`, ``wrong``:
-      an :class:`EncodingError` (a solution the checker rejects), each raised again by
-      :meth:`unwrap`; ``trace``: the traceback of any other exception;
-    * ``notes``: what the job reported with its ``note`` callable before it ended (merged);
-    * ``cpu_seconds``: user plus system time of the job's process tree; ``peak_mb``: the most
-      memory the tree held when looked at (the measure of the cap).
-    """
-
-    status: str
-    value: Any = None
-    error: str | None = None
-    bad_input: bool = False
-    wrong: bool = False
-    trace: str | None = None
-    notes: dict = field(default_factory=dict)
-    wall_seconds: float = 0.0
-    cpu_seconds: float | None = None
-    peak_mb: float | None = None
-    limits: Limits = Limits()
-
-    def unwrap(self, what: str = "the job") -> Any:
-        """The job's value; beyond the memory cap :class:`OutOfMemory` ("``what`` needs more than
-        N MB of memory"), past the time limit :class:`TimeoutError`, bad input the job's own
-        :class:`SatedgeError`, a wrong answer an :class:`EncodingError`, the child's death a
-        :class:`SatedgeError` that says how it died, and any other exception a
-        :class:`RuntimeError` with the child's traceback (a bug to report)."""
-        if self.status == "OK":
-            return self.value
-        if self.status == "MEMOUT":
-            cap = self.limits.memory_mb
-            raise OutOfMemory(f"{what} needs more than {cap:g} MB of memory" if cap else f"{what}: {self.error}", cap)
-        if self.status == "TIMEOUT":
-            raise TimeoutError(f"{what}: {self.error}")
-        if self.wrong:
-            raise EncodingError(self.error)
-        if self.bad_input or self.trace is None:  # bad input, or the child died: one line
-            raise SatedgeError(self.error)
-        raise RuntimeError(self.trace)
-
 
 # ---------------------------------------------------------------------------- processes
 class Cancelled(Exception):
@@ -182,13 +133,18 @@ def _serve(fd: int, fn: Callable, args: tuple, parent: int, folder: str, notes: 
         _send(fd, {"kind": "error", "error": one_line_error(e), "trace": traceback.format_exc(), "cpu": cpu - cpu0})
 
 
-def fresh_main() -> None:
+def fresh_main(served: bool = False) -> None:
     """The entry point of a fresh child (``python -c 'from satedge.process import fresh_main; ...'``):
     its job comes pickled on stdin, the answer goes to the file descriptor named in argv.  It is
-    the supervisor (:func:`satedge.proctree.supervise`); the job is unpickled only in the job's process."""
+    the supervisor (:func:`satedge.proctree.supervise`); the job is unpickled only in the job's
+    process.  ``served``: forked by a :mod:`satedge.forkserver`, its parent."""
     fd = int(sys.argv[1])
     path, job, parent, folder, notes = pickle.loads(sys.stdin.buffer.read())
     sys.path[:] = path  # the parent's, so that its job's function imports here as there
+    if served:
+        parent = os.getppid()
+        os.environ["TMPDIR"] = folder
+        tempfile.tempdir = None
 
     def run(supervisor: int) -> None:
         _serve(fd, _unpickled, (job,), supervisor, folder, notes)
@@ -207,9 +163,21 @@ def _unpickled(job: bytes, **kwargs) -> Any:
 class _Child:
     """A started child: forked from this process, or a fresh interpreter."""
 
-    def __init__(self, fn: Callable, args: tuple, fd: int, folder: Path, fresh: bool, notes: bool):
-        self.fresh = fresh
-        if fresh:  # a new interpreter: safe to start from any thread, and from Dask's daemonic workers
+    def __init__(self, fn: Callable, args: tuple, fd: int, folder: Path, fresh: bool, notes: bool, server=None):
+        self.fresh, self.served, self.code = fresh or server is not None, server is not None, None
+        if server is not None:  # forked by a warm process (satedge.forkserver), as a fresh one starts
+            self.stderr = open(folder / "stderr.txt", "w+b")
+            r, w = os.pipe()
+            try:
+                self.pid, self.status = server.spawn(fd, self.stderr.fileno(), r)
+            finally:
+                os.close(r)
+            try:
+                with os.fdopen(w, "wb") as fh:
+                    fh.write(pickle.dumps((sys.path, pickle.dumps((fn, args)), os.getpid(), str(folder), notes)))
+            except BrokenPipeError:  # it died at once; the watch says how
+                pass
+        elif fresh:  # a new interpreter: safe to start from any thread, and from Dask's daemonic workers
             self.stderr = open(folder / "stderr.txt", "w+b")
             self.proc = subprocess.Popen(
                 [sys.executable, "-c", "from satedge.process import fresh_main; fresh_main()", str(fd)],
@@ -230,7 +198,16 @@ class _Child:
             self.pid = self.proc.pid
 
     def exitcode(self) -> int | None:
+        if self.served:
+            return self._status(0)
         return self.proc.poll() if self.fresh else self.proc.exitcode
+
+    def _status(self, wait: float | None) -> int | None:
+        """A served child's exit code, once its server has reaped it (waiting up to ``wait`` s)."""
+        if self.code is None and select.select([self.status], [], [], wait)[0]:
+            data = os.read(self.status, 8)
+            self.code = struct.unpack("!q", data)[0] if len(data) == 8 else -signal.SIGKILL  # its server died
+        return self.code
 
     def reap(self) -> None:
         """End the child and its whole tree: the supervisor ends it (SIGTERM); one that does not
@@ -239,7 +216,13 @@ class _Child:
             os.kill(self.pid, signal.SIGTERM)
         except ProcessLookupError:
             pass
-        if self.fresh:
+        if self.served:
+            if self._status(1) is None:
+                kill_tree(self.pid)
+                self._status(None)
+            os.close(self.status)
+            self.stderr.close()
+        elif self.fresh:
             try:
                 self.proc.wait(1)
             except subprocess.TimeoutExpired:
@@ -278,11 +261,12 @@ def _died(code: int | None, last: str) -> str:
 
 def call(fn: Callable, args: tuple = (), limits: Limits = Limits(), *, fresh: bool = False,
          notes: bool = False, cancel: threading.Event | None = None,
-         on_note: Callable[[dict], None] | None = None) -> Outcome:
+         on_note: Callable[[dict], None] | None = None, server=None) -> Outcome:
     """Run ``fn(*args)`` in a child process under ``limits`` and say how it ended.
 
     ``fresh``: the child is a new Python interpreter (safe from threads and Dask workers; ``fn``
-    and ``args`` must pickle) instead of a fork of this process.  ``notes``: ``fn`` is called
+    and ``args`` must pickle) instead of a fork of this process; ``server``: a
+    :class:`satedge.forkserver.ForkServer` starts that child instead, from a warm process.  ``notes``: ``fn`` is called
     with a keyword argument ``note``, a callable that sends a mapping to the parent at once
     (what a run knows before it ends: the size of its formula), kept in :attr:`Outcome.notes`
     even when the run is killed later; ``on_note`` is called with each as it comes (to show
@@ -299,7 +283,7 @@ def call(fn: Callable, args: tuple = (), limits: Limits = Limits(), *, fresh: bo
     with scratch() as folder:
         r, w = os.pipe()
         try:
-            child = _Child(fn, args, w, folder, fresh, notes)
+            child = _Child(fn, args, w, folder, fresh, notes, server)
         except BaseException:
             os.close(r)
             raise

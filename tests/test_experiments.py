@@ -144,8 +144,11 @@ def test_only_runs_a_slice_and_resume_the_rest(run_cli, tmp_path):
 
 def worker_processes(parent=None):
     """Run processes started by ``parent`` (default: this test process; other experiments may run
-    on the machine)."""
-    return children(parent or os.getpid(), b"satedge.process import fresh_main")
+    on the machine): fresh interpreters, or the processes its warm process (satedge.forkserver)
+    forked, and that process itself."""
+    parent = parent or os.getpid()
+    servers = children(parent, b"satedge.forkserver import serve")
+    return children(parent, b"satedge.process import fresh_main") + [pid for s in servers for pid in children(s)] + servers
 
 
 def test_timeout_kills_run(tmp_path):
@@ -228,9 +231,9 @@ timeout: 120
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             preexec_fn=sigint_default,
                             env={**os.environ, "TMPDIR": str(tmp_path)})  # a kill -9 leaves its temporary folder
-    wait_until(lambda: len(worker_processes(proc.pid)) >= 2, 60)
+    wait_until(lambda: len(worker_processes(proc.pid)) >= 3, 60)
     workers = worker_processes(proc.pid)
-    assert len(workers) == 2
+    assert len(workers) == 3  # two runs and the warm process that started them
     if signum == signal.SIGKILL:
         time.sleep(3)  # the runs are solving: past their SOLVING line, whose write would fail and end them
     proc.send_signal(signum)

@@ -18,6 +18,7 @@ from typing import Callable, Iterable
 import pysat
 
 from ..extras import require
+from ..forkserver import ForkServer
 from ..jobs import Job, run
 from ..version import __version__
 from .rows import result_fields
@@ -46,11 +47,12 @@ def _installed(package: str) -> str | None:
         return None
 
 
-def run_one(job: Job, cancel: threading.Event | None = None) -> dict:
-    """Run ``job`` in a fresh process under its limits; the result row's fields
+def run_one(job: Job, cancel: threading.Event | None = None, server: ForkServer | None = None) -> dict:
+    """Run ``job`` in a process of its own under its limits, started by ``server`` (a warm
+    process) or as a fresh interpreter; the result row's fields
     (:func:`satedge.experiment.rows.result_fields`)."""
     started = datetime.now(timezone.utc)
-    res = run(job, fresh=True, cancel=cancel)
+    res = run(job, fresh=True, cancel=cancel, server=server)
     return result_fields(job, res, started, datetime.now(timezone.utc), environment())
 
 
@@ -61,9 +63,10 @@ def run_local(jobs: Iterable[tuple[str, Job]], workers: int, done: Callable[[str
     cancel = threading.Event()
     futures: dict = {}
     pool = ThreadPoolExecutor(max_workers=max(1, workers))
+    server = ForkServer()  # every run starts from one warm process
     try:
         for rid, job in jobs:
-            futures[pool.submit(run_one, job, cancel)] = rid
+            futures[pool.submit(run_one, job, cancel, server)] = rid
         for f in as_completed(futures):
             done(futures[f], f.result())
     except BaseException:
@@ -72,6 +75,7 @@ def run_local(jobs: Iterable[tuple[str, Job]], workers: int, done: Callable[[str
         raise
     finally:
         pool.shutdown(wait=True)
+        server.close()
 
 
 def run_dask(jobs: Iterable[tuple[str, Job]], client, done: Callable[[str, dict], None]) -> None:

@@ -45,7 +45,6 @@ from ..formats import load_puzzle
 from ..certify import CHECKERS, DEFAULT_CHECKER
 from ..generate import Params, generate
 from ..jobs import Job
-from ..resources import shipped
 from ..process import MAX_MEMORY_MB, MAX_TIMEOUT, Limits
 from ..shuffle import MAX_SEED
 from ..puzzle import Puzzle

@@ -35,7 +35,7 @@ def execute(job: Job, note: Note | None = None) -> Result:
 
 
 def run(job: Job, fresh: bool = False, cancel: threading.Event | None = None,
-        progress: Callable[[dict], None] | None = None) -> Result:
+        progress: Callable[[dict], None] | None = None, server=None) -> Result:
     """Run a job, however it ends.
 
     A job with limits runs in a child process under them (:func:`satedge.process.call`), a job
@@ -51,6 +51,8 @@ def run(job: Job, fresh: bool = False, cancel: threading.Event | None = None,
     progress : callable, optional
         Called with what a job that asks for it (``Job.progress``) reports as it goes:
         ``nodes`` and ``seconds``, or ``conflicts``.
+    server : satedge.forkserver.ForkServer, optional
+        Start the job's process from this warm process, as a fresh one starts.
 
     Returns
     -------
@@ -62,7 +64,7 @@ def run(job: Job, fresh: bool = False, cancel: threading.Event | None = None,
         if progress is not None and "progress" in fields:
             progress(fields["progress"])
 
-    if (job.limits.unlimited or job.scheduler is not None) and not fresh and cancel is None:
+    if (job.limits.unlimited or job.scheduler is not None) and not fresh and server is None and cancel is None:
         return _result(here(execute, (job,), note=on_note))
     if job.solver.has_formula and job.limits.memory_mb is not None:  # what cannot fit is not built
         try:
@@ -74,7 +76,8 @@ def run(job: Job, fresh: bool = False, cancel: threading.Event | None = None,
             res = _result(Outcome("MEMOUT", error=str(error), limits=job.limits, cpu_seconds=0.0))
             res.variables, res.clauses = size.variables, size.clauses
             return res
-    return _result(call(execute, (job,), job.limits, fresh=fresh, notes=True, cancel=cancel, on_note=on_note))
+    return _result(call(execute, (job,), job.limits, fresh=fresh, notes=True, cancel=cancel, on_note=on_note,
+                        server=server))
 
 
 def _result(outcome: Outcome) -> Result:

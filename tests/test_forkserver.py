@@ -1,0 +1,70 @@
+"""Runs started from a warm process (satedge.forkserver): the same limits, the same isolation,
+nothing left behind."""
+
+import os
+import signal
+import time
+
+import pytest
+
+from conftest import alive, children, wait_until
+from satedge.forkserver import ForkServer
+from satedge.process import Limits, call
+
+
+def _kill_myself() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _leave_a_child_behind() -> int:
+    pid = os.fork()
+    if pid == 0:
+        os.setsid()
+        time.sleep(60)
+        os._exit(0)
+    return pid
+
+
+@pytest.fixture
+def server():
+    with ForkServer() as s:
+        yield s
+    assert children(os.getpid(), b"satedge.forkserver import serve") == []
+
+
+def test_a_run_answers_as_a_fresh_one_does(server):
+    fresh = call(sum, ([1, 2, 3],), Limits(timeout=30), fresh=True)
+    served = [call(sum, ([1, 2, 3],), Limits(timeout=30), server=server) for _ in range(3)]
+    assert [(o.status, o.value) for o in served] == [(fresh.status, fresh.value)] * 3 == [("OK", 6)] * 3
+
+
+def test_a_run_is_killed_at_its_timeout_and_at_its_memory_cap(server):
+    t0 = time.monotonic()
+    slow = call(time.sleep, (60,), Limits(timeout=1), server=server)
+    assert slow.status == "TIMEOUT" and time.monotonic() - t0 < 10
+    big = call(bytearray, (3 * 10**9,), Limits(timeout=60, memory_mb=300), server=server)
+    assert (big.status, big.error) == ("MEMOUT", "more than 300 MB of memory")
+
+
+def test_a_run_that_crashes_costs_one_run(server):
+    died = call(_kill_myself, (), Limits(timeout=30), server=server)
+    assert (died.status, died.error) == ("ERROR", "the solving process died (killed by signal 9, perhaps by the "
+                                                  "kernel for lack of memory)")
+    exited = call(os._exit, (7,), Limits(timeout=30), server=server)
+    assert (exited.status, exited.error) == ("ERROR", "the solving process died (exit status 7)")
+    assert call(sum, ([2, 2],), Limits(timeout=30), server=server).value == 4
+
+
+def test_what_a_run_leaves_behind_ends_with_it(server):
+    left = call(_leave_a_child_behind, (), Limits(timeout=30), server=server).value
+    wait_until(lambda: not alive(left), 10)
+    assert not alive(left)
+
+
+def test_a_server_that_died_is_started_again(server):
+    assert call(sum, ([1],), Limits(timeout=30), server=server).value == 1
+    first = server.proc.pid
+    os.kill(first, signal.SIGKILL)
+    server.proc.wait()
+    assert call(sum, ([5],), Limits(timeout=30), server=server).value == 5
+    assert server.proc.pid != first
