@@ -21,7 +21,6 @@ import struct
 import subprocess
 import sys
 import threading
-import time
 
 from .errors import SatedgeError
 from .process import fresh_main
@@ -133,24 +132,24 @@ class ForkServer:
         status_r, status_w = os.pipe()
         try:
             with self.lock:
-                for attempt in (1, 2):  # a server that died is started again, once
+                for _ in (1, 2):  # a server that died is started again, once
                     if self.proc is None or self.proc.poll() is not None:
                         self.close_locked()
                         self._start()
                     try:
                         socket.send_fds(self.sock, [b"run"], [answer, stderr, stdin, status_w])
-                        reply = _recv_exactly(self.sock, 8)
-                        return struct.unpack("!q", reply)[0], status_r
+                        reply = self.sock.recv(8, socket.MSG_WAITALL)  # its pid, once it has forked
+                        if len(reply) == 8:
+                            return struct.unpack("!q", reply)[0], status_r
                     except OSError:
-                        if attempt == 2:
-                            raise SatedgeError("the process that starts runs died") from None
-                        self.close_locked()
+                        pass
+                    self.close_locked()
+            raise SatedgeError("the process that starts runs died")
         except BaseException:
             os.close(status_r)
             raise
         finally:
             os.close(status_w)
-        raise AssertionError("unreachable")
 
     def close_locked(self) -> None:
         if self.sock is not None:
@@ -174,15 +173,3 @@ class ForkServer:
     def __exit__(self, *exc) -> None:
         self.close()
 
-
-def _recv_exactly(sock: socket.socket, n: int) -> bytes:
-    data = b""
-    deadline = time.monotonic() + 30
-    while len(data) < n:
-        if time.monotonic() > deadline:
-            raise OSError("no answer")
-        chunk = sock.recv(n - len(data))
-        if not chunk:
-            raise OSError("closed")
-        data += chunk
-    return data

@@ -160,6 +160,15 @@ def _unpickled(job: bytes, **kwargs) -> Any:
 
 
 # ---------------------------------------------------------------------------- the parent's side
+def _hand_over(stdin, fn: Callable, args: tuple, folder: Path, notes: bool) -> None:
+    """Write a fresh or served child's job to its stdin, as :func:`fresh_main` reads it, and close it."""
+    try:
+        with stdin:
+            stdin.write(pickle.dumps((sys.path, pickle.dumps((fn, args)), os.getpid(), str(folder), notes)))
+    except BrokenPipeError:  # it died at once; the watch says how
+        pass
+
+
 class _Child:
     """A started child: forked from this process, or a fresh interpreter."""
 
@@ -172,11 +181,7 @@ class _Child:
                 self.pid, self.status = server.spawn(fd, self.stderr.fileno(), r)
             finally:
                 os.close(r)
-            try:
-                with os.fdopen(w, "wb") as fh:
-                    fh.write(pickle.dumps((sys.path, pickle.dumps((fn, args)), os.getpid(), str(folder), notes)))
-            except BrokenPipeError:  # it died at once; the watch says how
-                pass
+            _hand_over(os.fdopen(w, "wb"), fn, args, folder, notes)
         elif fresh:  # a new interpreter: safe to start from any thread, and from Dask's daemonic workers
             self.stderr = open(folder / "stderr.txt", "w+b")
             self.proc = subprocess.Popen(
@@ -184,12 +189,7 @@ class _Child:
                 stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=self.stderr, pass_fds=(fd,),
                 start_new_session=True, env={**os.environ, "TMPDIR": str(folder)})
             self.pid = self.proc.pid
-            try:
-                job = pickle.dumps((fn, args))
-                self.proc.stdin.write(pickle.dumps((sys.path, job, os.getpid(), str(folder), notes)))
-                self.proc.stdin.close()
-            except BrokenPipeError:  # it died at once; the watch says how
-                pass
+            _hand_over(self.proc.stdin, fn, args, folder, notes)
         else:
             ctx = multiprocessing.get_context("fork")
             job = partial(_serve, fd, fn, args, folder=str(folder), notes=notes)
