@@ -17,10 +17,12 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Callable, Iterator
 
+import numpy as np
+
 from . import backtrack_jit
 from .encode.core import Options, placements, symmetry_breaking
 from .errors import SatedgeError
-from .extras import available, require
+from .extras import available
 from .puzzle import Puzzle, Solution
 
 __all__ = [
@@ -150,7 +152,7 @@ def _pause(counts, cost: Cost, paused: Callable[[Cost], None] | None) -> Callabl
 
 def _parallel(puzzle: Puzzle, workers: int, limit: int | None, cost: Cost,
               paused: Callable[[Cost], None] | None, allowed) -> Iterator[Solution]:
-    counts = require("numpy").zeros(2, "int64")
+    counts = np.zeros(2, "int64")
     found = backtrack_jit.parallel_search(tables(puzzle, allowed), workers, limit, counts, _pause(counts, cost, paused))
     return islice(_counted(found, counts, cost), limit)
 
@@ -192,7 +194,7 @@ def _search(puzzle: Puzzle, compiled: bool | None, cost: Cost,
     if compiled is None:
         compiled = puzzle.n > SMALL and compiled_available(puzzle)
     if compiled:
-        counts = require("numpy").zeros(2, "int64")
+        counts = np.zeros(2, "int64")
         yield from _counted(backtrack_jit.search(tables(puzzle, allowed), counts, _pause(counts, cost, paused)), counts,
                             cost)
         return

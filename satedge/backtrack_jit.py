@@ -18,6 +18,8 @@ import os
 from functools import cache, partial
 from typing import Any, Callable, Iterator, NamedTuple
 
+import numpy as np
+
 from .extras import require
 from .proctree import forked_map
 
@@ -124,7 +126,6 @@ def tables(allowed, n_labels: int, n_tiles: int, shown, need, checks) -> Tables:
     tile * 4 + rotation`` the label ids it ``shows`` on its four sides and those it ``needs`` next
     door; per cell its placed neighbours ``checks`` ``(own side, earlier cell, its side)`` (see
     :func:`satedge.backtrack.tables`)."""
-    np = require("numpy")
     n = len(checks)
     width = max(len(c) for c in checks) if n else 0
     ndeps = np.array([len(c) for c in checks], np.int64)
@@ -161,7 +162,6 @@ def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, coun
     cells), lazily, in the search order; with ``parent``, it stops early once the process with
     that id is no longer this one's parent.  ``counts`` (two int64s) gains the candidates tried and
     the nodes placed; ``paused`` is called every :data:`BUDGET` candidates (about a second)."""
-    np = require("numpy")
     kernel = compiled_advance()
     n = len(t.ndeps)
     placed = np.zeros(n, np.int64)
@@ -204,7 +204,6 @@ def cut(t: Tables, workers: int, counts=None) -> tuple[int, list[list[int]]]:
     """The shallowest depth at which the tree has at least ``SUBTREES_PER_WORKER * workers``
     subtrees (or the last cell), and the placements of the cells above it; ``counts`` gains the
     candidates and nodes of the tree above that depth (with the subtrees', the whole tree's)."""
-    np = require("numpy")
     n = len(t.ndeps)
     d, prefixes, above = 0, [[]], np.zeros(2, np.int64)
     while d < n - 1 and 0 < len(prefixes) < SUBTREES_PER_WORKER * workers:
@@ -239,7 +238,6 @@ def parallel_search(t: Tables, workers: int, limit: int | None = None, counts=No
     ``counts`` follows the candidates and nodes of the whole search as the workers go (each
     counts into a share of memory of its own); ``paused`` is called every half second of
     waiting."""
-    np = require("numpy")
     counts = np.zeros(2, np.int64) if counts is None else counts
     n = len(t.ndeps)
     above = np.zeros(2, np.int64)

@@ -25,7 +25,9 @@ from typing import IO, Iterable, Iterator
 from pysat.formula import CNF
 
 from .checker import validate
+from .cnftext import write_clauses
 from .encode import Encoded, Encoding, Options, presets
+from .encode.core import BlockCNF
 from .errors import OutOfMemory, SatedgeError, Unsupported, cannot_write
 from .files import atomic_output, check_input, one_line, open_input, quoted, write_atomic
 from .formats import load_puzzle, puzzle_from_dict, puzzle_to_dict, puzzle_to_yaml
@@ -33,13 +35,10 @@ from .process import Limits, call
 from .version import __version__
 
 __all__ = [
-    "CHUNK", "puzzle_hash", "header_lines", "write_dimacs", "export", "to_text", "open_text", "MAX_TOKEN",
+    "puzzle_hash", "header_lines", "write_dimacs", "export", "to_text", "open_text", "MAX_TOKEN",
     "MINISAT_STATUS", "MAX_HEADER_LINE", "read_header", "parse_model", "write_plain", "decode_file", "Batch",
     "export_all"
 ]
-
-CHUNK = 20000
-
 
 def puzzle_hash(puzzle) -> str:
     """sha256 of the puzzle's canonical YAML (its planted solution left out)."""
@@ -56,7 +55,7 @@ def header_lines(encoded: Encoded, encoding_name: str | None = None, puzzle_path
         "puzzle": {"name": p.name, "path": puzzle_path, "sha256": sha256 or puzzle_hash(p)},
         "encoding": {"name": encoding_name or encoded.base, "base": encoded.base, **encoded.options.as_dict()},
         "variables": encoded.nv,
-        "clauses": len(encoded.cnf.clauses),
+        "clauses": encoded.clause_count,
         "decision": len(encoded.decision),
         "shuffle": encoded.shuffle,
     }
@@ -125,20 +124,16 @@ def _encode_and_write(puzzle, encoding: Encoding, tmp: Path, out, puzzle_path, s
             n = _write(encoded, fh, encoding.name, puzzle_path)
     except OSError as e:
         raise cannot_write(e, out) from None
-    return encoded.nv, len(encoded.cnf.clauses), n
+    return encoded.nv, encoded.clause_count, n
 
 
 def _write(encoded: Encoded, fh: IO[str], encoding_name, puzzle_path, sha256: str | None = None) -> int:
-    clauses = encoded.cnf.clauses
     head = ("\n".join(header_lines(encoded, encoding_name, puzzle_path, sha256))
-            + f"\np cnf {encoded.nv} {len(clauses)}\n")
+            + f"\np cnf {encoded.nv} {encoded.clause_count}\n")
     fh.write(head)
     total = len(head)
-    for i in range(0, len(clauses), CHUNK):
-        text = "".join([" ".join(map(str, c)) + " 0\n" for c in clauses[i:i + CHUNK]])
-        fh.write(text)
-        total += len(text)
-    return total
+    cnf = encoded.cnf
+    return total + write_clauses(fh, cnf.blocks if isinstance(cnf, BlockCNF) else [cnf.clauses], encoded.nv)
 
 
 def to_text(encoded: Encoded, encoding_name: str | None = None, puzzle_path: str | None = None,
@@ -264,8 +259,7 @@ def write_plain(clauses: Iterable[list[int]], nv: int, fh: IO[str]) -> None:
     """A bare DIMACS formula (for external solvers)."""
     clauses = list(clauses)
     fh.write(f"p cnf {nv} {len(clauses)}\n")
-    for i in range(0, len(clauses), CHUNK):
-        fh.write("".join([" ".join(map(str, c)) + " 0\n" for c in clauses[i:i + CHUNK]]))
+    write_clauses(fh, [clauses], nv)
 
 
 def decode_file(cnf_path, model_path, puzzle_path=None):
@@ -295,9 +289,9 @@ def decode_file(cnf_path, model_path, puzzle_path=None):
         encoded = Encoding(enc["base"], options).encode(puzzle, info.get("shuffle"))
     except (KeyError, TypeError, SatedgeError):
         raise SatedgeError("the header's encoding is not one satedge knows", cnf_path) from None
-    if (encoded.nv, len(encoded.cnf.clauses)) != info["p"]:
+    if (encoded.nv, encoded.clause_count) != info["p"]:
         raise SatedgeError(f"the formula has {info['p'][0]} variables and {info['p'][1]} clauses, "
-                           f"re-encoding gives {encoded.nv} and {len(encoded.cnf.clauses)}", cnf_path)
+                           f"re-encoding gives {encoded.nv} and {encoded.clause_count}", cnf_path)
     try:
         with open_text(cnf_path) as fh:
             clauses = CNF(from_fp=fh).clauses

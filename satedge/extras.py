@@ -1,6 +1,6 @@
 """The optional dependencies, each imported here and nowhere else.
 
-satedge's core needs PySAT, networkx, PyYAML, psutil and tqdm.  The rest comes with an extra
+satedge's core needs PySAT, numpy, networkx, PyYAML, psutil and tqdm.  The rest comes with an extra
 (``pip install 'satedge[EXTRA]'``); a feature whose extra is missing ends with one line naming it,
 as bad input does (exit status 2 from the CLI):
 
@@ -24,7 +24,6 @@ __all__ = ["EXTRAS", "available", "require"]
 EXTRAS = {
     "hypothesis": ("test", "crosscheck and the hypothesis strategies need"),
     "numba": ("fast", "the compiled backtracker needs"),
-    "numpy": ("fast", "the compiled backtracker needs"),
     "ortools": ("cp", "the cpsat solver needs"),
     "matplotlib": ("plot", "PNG pictures and plots need"),
     "dask": ("dist", "Dask clusters need"),

@@ -49,6 +49,8 @@ def one_line(text: str) -> str:
     >>> one_line("a\\nb\\tc\\x1b[31m")
     'a\\\\nb\\\\tc\\\\x1b[31m'
     """
+    if text.isascii() and text.isprintable():  # nothing to escape (the common case, fast)
+        return text
     out = []
     for c in text:
         if unicodedata.category(c) in ("Cc", "Zl", "Zp"):

@@ -242,10 +242,15 @@ class Puzzle:
         clued = {self.board.cell(c.row, c.col): (c.tile, c.rotation) for c in self.clues}
         clued_tiles = {t for t, _ in clued.values()}
         free = [(t, r) for t in range(len(self.tiles)) if t not in clued_tiles for r in range(4)]
-        out = []
+        out, same = [], {}  # cells of one kind (the same sides outside, inside and looped) allow the same
         for cell in self.board.cells:
-            options = [clued[cell]] if cell in clued else free
-            out.append(tuple(p for p in options if self.cell_ok(cell, self.orientations[p[0]][p[1]])))
+            if cell in clued:
+                out.append(tuple(p for p in [clued[cell]] if self.cell_ok(cell, self.orientations[p[0]][p[1]])))
+                continue
+            kind = self._unary[cell]
+            if kind not in same:
+                same[kind] = tuple(p for p in free if self.cell_ok(cell, self.orientations[p[0]][p[1]]))
+            out.append(same[kind])
         return tuple(out)
 
     def with_(self, **changes) -> "Puzzle":

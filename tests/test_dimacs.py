@@ -1,6 +1,7 @@
 """DIMACS export and import: self-describing header, round trip, independent solvers, decode."""
 
 import csv
+import io
 import json
 import os
 import shutil
@@ -8,11 +9,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given, strategies as st
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
 from conftest import PUZZLES
+from satedge import cnftext
 from satedge.checker import validate
 from satedge.dimacs import read_header, write_dimacs
 from satedge.encode.presets import presets
@@ -276,3 +280,17 @@ def test_encodings_lists_the_presets_that_fit(tmp_path):
     assert sizes["support-seqcounter"][:2] == (17200, 56768)
     assert ("direct-pairwise: direct (card=pairwise, symmetry=none, redundant=False)  5,776 variables, 1,918,740 "
             "clauses, 3,848,776 literals: needs more than 150 MB of memory (--memory MB to allow more)\n") in run()
+
+
+@given(nv=st.integers(1, 2 * 10**7), data=st.data())
+def test_array_clauses_are_written_as_list_clauses(nv, data):
+    """The text of clauses held as a padded array is the text of the same clauses as lists,
+    whatever the literals' lengths; padding (0) is no literal."""
+    lit = st.integers(-nv, nv).filter(bool)
+    clauses = data.draw(st.lists(st.lists(lit, min_size=1, max_size=5), min_size=1, max_size=30))
+    width = max(map(len, clauses))
+    rows = np.array([c + [0] * (width - len(c)) for c in clauses], dtype=np.int32)
+    as_lists, as_array = io.StringIO(), io.StringIO()
+    n = cnftext.write_clauses(as_lists, [clauses], nv)
+    assert cnftext.write_clauses(as_array, [rows[:3], clauses[3:5], rows[5:]], nv) == n
+    assert as_array.getvalue() == as_lists.getvalue() == "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)

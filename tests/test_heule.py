@@ -2,12 +2,17 @@
 encoder (his table, pairwise builds, for the SAT Competition 2009 instances shipped under
 puzzles/heule2008/ and Eternity II), and count what the backtracker counts on framed puzzles."""
 
+import hashlib
+import json
+from pathlib import Path
+
 import pytest
 from hypothesis import given, strategies as st
 
 from conftest import PUZZLES
-from satedge import backtrack, symmetry
-from satedge.encode import Options, Size, encode
+from satedge import backtrack, dimacs, symmetry
+from satedge.encode import Encoding, Options, Size, encode, heule
+from satedge.encode.core import BlockCNF
 from satedge.encode.presets import presets
 from satedge.errors import Unsupported
 from satedge.formats import load_puzzle
@@ -105,3 +110,41 @@ def test_counts_equal_the_backtrackers_on_framed_puzzles(puzzle, variant):
     assert (got_counts["solutions"], got_counts["distinct"], got_counts["unique"]) == (
         counts.solutions, counts.distinct, counts.unique)
     assert got_counts["models"] <= len(got)  # a model stands for every turn of a tile that looks the same
+
+
+# the formulas the heule encoding wrote when its clauses were Python lists (before the arrays):
+# sha256 of the text from the 'p cnf' line on, per puzzle, encoding string and shuffle seed
+SHA256 = json.loads((Path(__file__).parent / "data" / "heule-formula-sha256.json").read_text())
+E2_ALL_FILE = "4729a382887c6638bf9f42693383729a4873884349415d4c04979f7f6d1770a3"  # whole file, header included
+
+
+def _formula(text: str) -> str:
+    return hashlib.sha256(text[text.index("\np cnf") + 1:].encode()).hexdigest()
+
+
+@pytest.mark.parametrize("arrays_from", [0, 10**9])  # every formula built with arrays; none
+@pytest.mark.parametrize("case", sorted(SHA256))
+def test_the_array_built_formulas_are_the_list_built_ones_byte_for_byte(case, arrays_from, monkeypatch):
+    monkeypatch.setattr(heule, "ARRAYS_FROM", arrays_from)
+    name, encoding, seed = case.split()
+    encoded = Encoding.of(encoding).encode(load_puzzle(PUZZLES / f"{name}.yaml"), None if seed == "None" else int(seed))
+    assert _formula(dimacs.to_text(encoded)) == SHA256[case]
+    assert encoded.clause_count == len(encoded.cnf.clauses)  # the lists a solver takes: the same clauses
+    assert _formula(dimacs.to_text(encoded)) == SHA256[case]  # written from those lists, once made
+
+
+def test_eternity2_heule2008_all_is_written_as_before(run_cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(PUZZLES.parent)  # the header names the puzzle's path as given
+    out = tmp_path / "e2.cnf"
+    assert run_cli("encode", "puzzles/eternity2/e2.yaml", "--encoding", "heule2008-all", "-o", out)[0] == 0
+    assert hashlib.sha256(out.read_bytes()).hexdigest() == E2_ALL_FILE
+    assert out.stat().st_size == 112_331_994
+
+
+@given(puzzle=framed, card=st.sampled_from(["pairwise", "seqcounter"]), symmetry=st.sampled_from(["none", "rotation"]),
+       families=st.sampled_from([(), ("atmostone",), ("fbcolors",), ("atmostone", "fbcolors")]))
+def test_arrays_and_lists_build_the_same_clauses(puzzle, card, symmetry, families):
+    options = Options(card=card, symmetry=symmetry, families=families)
+    as_lists = BlockCNF(heule._blocks(puzzle, heule._Layout(puzzle, options), card, arrays=False), 0)
+    as_arrays = BlockCNF(heule._blocks(puzzle, heule._Layout(puzzle, options), card, arrays=True), 0)
+    assert as_arrays.clauses == as_lists.clauses == encode(puzzle, "heule", options).cnf.clauses

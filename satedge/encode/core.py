@@ -15,7 +15,7 @@ from ..puzzle import Puzzle, Solution, self_symmetry
 
 __all__ = [
     "CARDS", "SYMMETRIES", "Options", "Encoded", "symmetry_breaking", "placements", "Size", "clauses_size",
-    "card_size", "exactly_one", "at_most_one", "make_cnf", "true_set"
+    "card_size", "exactly_one", "at_most_one", "make_cnf", "pool_of", "BlockCNF", "clause_count", "true_set"
 ]
 
 CARDS = ("pairwise", "seqcounter", "ladder", "totalizer", "bitwise", "sortnetwrk", "cardnetwrk", "mtotalizer", "kmtotalizer")
@@ -98,10 +98,15 @@ class Encoded:
     def nv(self) -> int:
         return max(self.cnf.nv, self.pool.top)
 
+    @property
+    def clause_count(self) -> int:
+        """The number of clauses, without making the clause lists of a :class:`BlockCNF`."""
+        return clause_count(self.cnf)
+
     def __repr__(self) -> str:
         """Short, whatever the formula: ``Encoded('edgecolor', 585 variables, 4,370 clauses)``."""
         shuffle = "" if self.shuffle is None else f", shuffle {self.shuffle}"
-        return f"Encoded({self.base!r}, {self.nv:,} variables, {len(self.cnf.clauses):,} clauses{shuffle})"
+        return f"Encoded({self.base!r}, {self.nv:,} variables, {self.clause_count:,} clauses{shuffle})"
 
     @cached_property
     def orbit(self) -> int:
@@ -229,6 +234,17 @@ def at_most_one(lits: list[int], pool: IDPool, card: str) -> list[list[int]]:
     return CardEnc.atmost(lits=lits, bound=1, vpool=pool, encoding=getattr(EncType, card)).clauses
 
 
+def pool_of(objects: list) -> IDPool:
+    """An :class:`IDPool` that gives ``objects`` the variables 1, 2, ... in order (as as many calls of
+    ``pool.id`` would, at once)."""
+    pool = IDPool()
+    ids = range(1, len(objects) + 1)
+    pool.obj2id.update(zip(objects, ids))
+    pool.id2obj.update(zip(ids, objects))
+    pool.top = len(objects)
+    return pool
+
+
 def make_cnf(clauses: list[list[int]], nv: int) -> CNF:
     """A :class:`CNF` around ready clauses.  ``CNF.append``/``extend`` also register every formula in
     PySAT's process-wide variable pool, whose interval list then grows with each new formula and
@@ -241,3 +257,42 @@ def make_cnf(clauses: list[list[int]], nv: int) -> CNF:
 
 def true_set(model: Iterable[int]) -> set[int]:
     return {lit for lit in model if lit > 0}
+
+
+class BlockCNF(CNF):
+    """A formula held as blocks of clauses, in order: numpy ``int32`` arrays of one clause per
+    row (shorter clauses padded with 0, which is no literal) or lists of clauses.  A DIMACS file
+    is written straight from the blocks (:func:`satedge.dimacs.write_dimacs`); ``clauses``, the
+    lists PySAT's solvers take, are made the first time they are read, and are equal to the
+    clauses of the blocks in order, padding left out."""
+
+    def __init__(self, blocks: list, nv: int):
+        super().__init__()
+        self.blocks = [b for b in blocks if len(b)]
+        self.nv = nv
+        self._clauses: list[list[int]] | None = None
+
+    @property
+    def clauses(self) -> list[list[int]]:  # type: ignore[override]
+        if self._clauses is None:
+            out: list[list[int]] = []
+            for b in self.blocks:
+                if isinstance(b, list):
+                    out += b
+                elif b.all():
+                    out += b.tolist()
+                else:
+                    out += [[lit for lit in row if lit] for row in b.tolist()]
+            self._clauses = out
+        return self._clauses
+
+    @clauses.setter
+    def clauses(self, value: list[list[int]]) -> None:
+        self._clauses, self.blocks = value, [value]
+
+
+def clause_count(cnf: CNF) -> int:
+    """The clauses of ``cnf``; a :class:`BlockCNF`'s counted from its blocks."""
+    if isinstance(cnf, BlockCNF) and cnf._clauses is None:
+        return sum(len(b) for b in cnf.blocks)
+    return len(cnf.clauses)

@@ -55,15 +55,16 @@ Source
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import combinations, product
 
-from pysat.formula import IDPool
+import numpy as np
 
 from ..files import shown
 from ..errors import SatedgeError, Unsupported
 from ..puzzle import Puzzle, Solution
-from .core import (Encoded, Options, Size, at_most_one, card_size, clauses_size, exactly_one, make_cnf, placements,
-                   true_set)
+from .core import (BlockCNF, Encoded, Options, Size, at_most_one, card_size, clauses_size, exactly_one, placements,
+                   pool_of, true_set)
 
 __all__ = ["FAMILIES", "encode", "size"]
 
@@ -139,23 +140,34 @@ class _Layout:
         self.amo, self.fbc = _check(puzzle, options)
         board = puzzle.board
         self.allowed = placements(puzzle, options)
-        self.rots = [{} for _ in board.cells]  # per cell: tile -> its allowed rotations
-        for c, cell in enumerate(self.allowed):
-            for t, r in cell:
-                self.rots[c].setdefault(t, []).append(r)
+        self.rots = []  # per cell: tile -> its allowed rotations (one dict for the cells that allow the same)
+        same: dict[int, tuple] = {}
+        for cell in self.allowed:
+            if id(cell) not in same:
+                rots: dict[int, list[int]] = {}
+                for t, r in cell:
+                    rots.setdefault(t, []).append(r)
+                same[id(cell)] = (cell, rots)
+            self.rots.append(same[id(cell)][1])
         self.edges = list(board.adjacencies)
         self.edge_of = {}  # (cell, side) -> edge index
         for k, adj in enumerate(self.edges):
             self.edge_of[adj.a, adj.side_a] = self.edge_of[adj.b, adj.side_b] = k
-        self.domain = []
-        for adj in self.edges:
-            shown = {puzzle.oriented(t, r)[adj.side_a] for t, r in self.allowed[adj.a]}
-            shown |= {puzzle.oriented(t, r)[adj.side_b] for t, r in self.allowed[adj.b]}
-            self.domain.append(sorted(shown - {puzzle.frame}, key=repr))
-        self.pool = IDPool()
-        self.x = {(t, c): self.pool.id(("x", t, c)) for t in range(len(puzzle.tiles)) for c in board.cells
-                  if t in self.rots[c]}
-        self.e = {(k, v): self.pool.id(("e", k, v)) for k, dom in enumerate(self.domain) for v in dom}
+        shows: dict[tuple[int, int], set] = {}  # the colours the placements of a cell show on a side
+
+        def colours(c: int, d: int) -> set:
+            key = (id(self.allowed[c]), d)
+            if key not in shows:
+                shows[key] = {puzzle.oriented(t, r)[d] for t, r in self.allowed[c]}
+            return shows[key]
+
+        self.domain = [sorted((colours(adj.a, adj.side_a) | colours(adj.b, adj.side_b)) - {puzzle.frame}, key=repr)
+                       for adj in self.edges]
+        xs = [(t, c) for t in range(len(puzzle.tiles)) for c in board.cells if t in self.rots[c]]
+        es = [(k, v) for k, dom in enumerate(self.domain) for v in dom]
+        self.pool = pool_of([("x", *key) for key in xs] + [("e", *key) for key in es])
+        self.x = dict(zip(xs, range(1, len(xs) + 1)))
+        self.e = dict(zip(es, range(len(xs) + 1, len(xs) + len(es) + 1)))
 
     def side(self, c: int, d: int, colour):
         return self.e.get((self.edge_of[c, d], colour)) if (c, d) in self.edge_of else None
@@ -190,29 +202,100 @@ def _duplicates(puzzle: Puzzle) -> list[tuple[int, int]]:
     return [(s, t) for s, t in combinations(range(len(puzzle.tiles)), 2) if key[s] == key[t]]
 
 
-def _clauses(puzzle: Puzzle, lay: _Layout, card: str) -> list[list[int]]:
-    board = puzzle.board
-    clauses: list[list[int]] = []
-    for k, dom in enumerate(lay.domain):
-        clauses += exactly_one([lay.e[k, v] for v in dom], lay.pool, card)
-    for c in board.cells:
-        clauses.append([lay.x[t, c] for t in range(len(puzzle.tiles)) if (t, c) in lay.x])
-    for t in range(len(puzzle.tiles)):
-        cells = [lay.x[t, c] for c in board.cells if (t, c) in lay.x]
-        clauses.append(cells)
+ARRAYS_FROM = 4096  # placements from which the large families are built as arrays (below, lists are faster)
+
+
+def _blocks(puzzle: Puzzle, lay: _Layout, card: str, arrays: bool | None = None) -> list:
+    """The clauses, in :class:`BlockCNF` blocks, in this order: a colour per edge, a tile per
+    cell, per tile a cell (and at most one), duplicates, then per placement its colours.  With
+    ``arrays`` (by default: from :data:`ARRAYS_FROM` placements on) the large families are numpy
+    arrays: the pairs of at most one cell per tile, and the colours of a placed tile, built once
+    per tile and kind of cell and copied to every such cell; the clauses are the same."""
+    if arrays is None:
+        arrays = len(lay.x) >= ARRAYS_FROM
+    board, tiles = puzzle.board, range(len(puzzle.tiles))
+    blocks: list = [[cl for k, dom in enumerate(lay.domain) for cl in exactly_one([lay.e[k, v] for v in dom],
+                                                                                   lay.pool, card)]]
+    blocks.append([[lay.x[t, c] for t in tiles if (t, c) in lay.x] for c in board.cells])
+    cells_of = [[c for c in board.cells if (t, c) in lay.x] for t in tiles]
+    for t in tiles:
+        cells = [lay.x[t, c] for c in cells_of[t]]
+        blocks.append([cells])
         if lay.amo:
-            clauses += at_most_one(cells, lay.pool, card)
-    for s, t in _duplicates(puzzle):
-        clauses += [[-lay.x[s, c], -lay.x[t, c]] for c in board.cells if (s, c) in lay.x and (t, c) in lay.x]
-    for (t, c), v in lay.x.items():
-        clauses += [[-v] + cl for cl in lay.placed(puzzle, t, c)]
-    return clauses
+            blocks.append(_pairs(cells) if arrays and card == "pairwise" else at_most_one(cells, lay.pool, card))
+    blocks.append([[-lay.x[s, c], -lay.x[t, c]] for s, t in _duplicates(puzzle) for c in board.cells
+                   if (s, c) in lay.x and (t, c) in lay.x])
+    if not arrays:
+        return blocks + [[[-v] + cl for (t, c), v in lay.x.items() for cl in lay.placed(puzzle, t, c)]]
+    # the colours of a placement: the side d of cell c showing the i-th colour of its edge's
+    # domain is variable base[edge(c, d)] + i (each edge's colour variables are consecutive)
+    edge_at = np.full((len(board.cells), 4), -1, dtype=np.int64)
+    for (c, d), k in lay.edge_of.items():
+        edge_at[c, d] = k
+    base = np.array([lay.e[k, dom[0]] if dom else 0 for k, dom in enumerate(lay.domain)], dtype=np.int64)
+    kind = _kinds(puzzle, lay)
+    templates: dict = {}
+    for t in tiles:  # runs of consecutive cells of one kind share the tile's template
+        cells = cells_of[t]
+        keys = [(tuple(lay.rots[c][t]), kind[c]) for c in cells]
+        start = 0
+        for i in range(1, len(cells) + 1):
+            if i == len(cells) or keys[i] != keys[start]:
+                if (t, keys[start]) not in templates:
+                    templates[t, keys[start]] = _template(puzzle, lay, t, cells[start])
+                blocks.append(_instantiate(templates[t, keys[start]], cells[start:i],
+                                           [lay.x[t, c] for c in cells[start:i]], edge_at, base))
+                start = i
+    return blocks
+
+
+def _pairs(xs: list[int]):
+    """Pairwise at most one of ``xs`` as an array, in PySAT's order."""
+    i, j = np.triu_indices(len(xs), 1)
+    neg = -np.array(xs, dtype=np.int32)
+    return np.stack([neg[i], neg[j]], axis=1)
+
+
+def _kinds(puzzle: Puzzle, lay: _Layout) -> list[tuple]:
+    """Per cell, its kind: its inner sides and their domains."""
+    return [tuple((d, tuple(lay.domain[lay.edge_of[c, d]])) for d in range(4) if (c, d) in lay.edge_of)
+            for c in puzzle.board.cells]
+
+
+def _template(puzzle: Puzzle, lay: _Layout, t: int, c: int):
+    """The clauses of tile ``t`` placed in cell ``c`` as arrays (side, colour index, sign) whose
+    rows are the clauses (padded: sign 0), to be read for any cell of the same kind."""
+    where = {}
+    for d in range(4):
+        if (c, d) in lay.edge_of:
+            k = lay.edge_of[c, d]
+            for i, v in enumerate(lay.domain[k]):
+                where[lay.e[k, v]] = (d, i)
+    clauses = lay.placed(puzzle, t, c)
+    width = max((len(cl) for cl in clauses), default=0)
+    side = np.zeros((len(clauses), width), dtype=np.int64)
+    index, sign = np.zeros_like(side), np.zeros_like(side)
+    for r, cl in enumerate(clauses):
+        for j, lit in enumerate(cl):
+            side[r, j], index[r, j] = where[abs(lit)]
+            sign[r, j] = 1 if lit > 0 else -1
+    return side, index, sign
+
+
+def _instantiate(template, cells: list[int], xs: list[int], edge_at, base):
+    """The clauses ``-x or clause`` of ``template`` in each of ``cells`` (``xs``: the tile's
+    variables there), cell after cell."""
+    side, index, sign = template
+    lits = sign[None] * (base[edge_at[np.array(cells)][:, side]] + index[None])  # cells x clauses x width
+    out = np.empty((len(cells), side.shape[0], side.shape[1] + 1), dtype=np.int32)
+    out[:, :, 0] = -np.array(xs, dtype=np.int32)[:, None]
+    out[:, :, 1:] = lits
+    return out.reshape(-1, side.shape[1] + 1)
 
 
 def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
     lay = _Layout(puzzle, options)
-    clauses = _clauses(puzzle, lay, options.card)
-    cnf = make_cnf(clauses, lay.pool.top)
+    cnf = BlockCNF(_blocks(puzzle, lay, options.card), lay.pool.top)
     board = puzzle.board
 
     def shown(true: set, c: int, d: int):
@@ -260,17 +343,15 @@ def size(puzzle: Puzzle, options: Options = Options()) -> Size:
     for dom in lay.domain:
         total += card_size(len(dom), options.card)
     total += Size(0, len(puzzle.board.cells), len(lay.x))  # a tile per cell
+    per_tile = Counter(t for t, _ in lay.x)
     for t in range(len(puzzle.tiles)):
-        n = sum(1 for c in puzzle.board.cells if (t, c) in lay.x)
+        n = per_tile[t]
         total += Size(0, 1, n) + (card_size(n, options.card, exactly=False) if lay.amo else Size())
     for s, t in _duplicates(puzzle):
         shared = sum(1 for c in puzzle.board.cells if (s, c) in lay.x and (t, c) in lay.x)
         total += Size(0, shared, 2 * shared)
-    cache: dict = {}
-    for t, c in lay.x:
-        inner = tuple(d for d in range(4) if (c, d) in lay.edge_of)
-        key = (t, tuple(lay.rots[c][t]), inner, tuple(tuple(lay.domain[lay.edge_of[c, d]]) for d in inner))
-        if key not in cache:
-            cache[key] = clauses_size([[0] + cl for cl in lay.placed(puzzle, t, c)])
-        total += cache[key]
+    kind = _kinds(puzzle, lay)
+    for (t, key), n in Counter((t, (tuple(lay.rots[c][t]), kind[c])) for t, c in lay.x).items():
+        c = next(c for c in puzzle.board.cells if (t, c) in lay.x and (tuple(lay.rots[c][t]), kind[c]) == key)
+        total += clauses_size([[0] + cl for cl in lay.placed(puzzle, t, c)]).times(n)
     return total

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from ..files import shown
 from ..errors import SatedgeError
 from ..extras import require
@@ -28,7 +30,7 @@ SEED = 2026
 
 def _libs():
     """scipy.stats and numpy (scipy first: a missing extra is named as stats)."""
-    return require("scipy.stats"), require("numpy")
+    return require("scipy.stats"), np
 
 
 def frame(rows: list[dict]):
