@@ -28,7 +28,8 @@ def write_clauses(fh: IO[str], blocks: list, nv: int) -> int:
         if table is None:
             table = literal_table(nv)
         raw = getattr(fh, "buffer", None)
-        fh.flush()  # what the text layer holds goes first
+        if raw is not None:
+            fh.flush()  # what the text layer holds goes first
         rows = max(1, 16 * CHUNK // max(1, block.shape[1]))
         for i in range(0, len(block), rows):
             text = rows_text(block[i:i + rows], table, nv)

@@ -29,7 +29,7 @@ from .encode import Encoded
 from .proctree import forked_map
 from .puzzle import Solution
 from .solvers import SolverConfig
-from .solving import Enumerator, Stats
+from .solving import PROPAGATOR, Enumerator, Stats
 
 __all__ = [
     "CUBES_PER_WORKER", "CANDIDATES", "LOOKAHEAD", "Cube", "Split", "split", "solve_cubes", "conquer", "makespan"
@@ -37,7 +37,7 @@ __all__ = [
 
 CUBES_PER_WORKER = 16  # many more cubes than workers: the hard ones are not known in advance
 CANDIDATES = 24  # decision variables looked ahead on at each node, the most frequent first
-LOOKAHEAD = "minisat22"  # the solver whose propagate() the look-ahead uses
+LOOKAHEAD = PROPAGATOR  # the solver whose propagate() the look-ahead uses
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,9 @@ A solver configuration is written (in specs, rows, reports, ``--solver``) as
 * ``backtrack``: the reference backtracker; ``cpsat``: the CP-SAT model (extra ``cp``);
 
 and every one but a binary takes ``workers=N`` among its options, the SAT method also
-``strategy=portfolio|cubes`` (``kissat404:workers=2,strategy=cubes``).  A binary with workers
-is written ``cmd,workers=2,strategy=cubes:COMMAND``.
+``strategy=portfolio|cubes`` (``kissat404:workers=2,strategy=cubes``) and a PySAT solver
+``enumeration=blocking|subspaces`` (how it enumerates models: :mod:`satedge.solving`).  A binary
+with workers is written ``cmd,workers=2,strategy=cubes:COMMAND``.
 
 >>> c = SolverConfig.parse("cadical195:seed=2,workers=2,sat")
 >>> c.engine, c.name, c.options, c.workers, str(c)
@@ -39,13 +40,14 @@ from .process import MAX_WORKERS
 from .proctree import kill_tree, popen, scratch
 
 __all__ = [
-    "ENGINES", "STRATEGIES", "DEFAULT_SOLVER", "NON_INCREMENTAL", "PROOF_SOLVERS", "CADICAL_CONFIGS", "CONFIGURABLE",
+    "ENGINES", "STRATEGIES", "ENUMERATIONS", "DEFAULT_SOLVER", "NON_INCREMENTAL", "PROOF_SOLVERS", "CADICAL_CONFIGS", "CONFIGURABLE",
     "KNOWN_BINARIES", "MAX_SEED", "RESULT_FILE", "MAX_ANSWER_BYTES", "SolverConfig", "pysat_names", "solver_names",
     "command_words", "solver_binaries", "ExternalSolver", "new_solver"
 ]
 
 ENGINES = ("sat", "cmd", "backtrack", "cpsat")  # sat: PySAT; cmd: a solver binary; the others have their own model
 STRATEGIES = ("portfolio", "cubes")  # how the SAT method uses several workers
+ENUMERATIONS = ("blocking", "subspaces")  # how a PySAT solver enumerates models (satedge.solving)
 DEFAULT_SOLVER = "cadical195"
 NON_INCREMENTAL = {"kissat404"}  # PySAT solvers that enumerate by solving again
 # PySAT's solvers that log DRUP proofs (with_proof=True)
@@ -85,6 +87,9 @@ class SolverConfig:
     strategy
         How the SAT method uses several workers, ``portfolio`` or ``cubes`` (``None``:
         cubes).
+    enumeration
+        How a PySAT solver enumerates models: ``blocking`` clauses (``None``: the default) or
+        disjoint ``subspaces`` under assumptions, which add no clause (:mod:`satedge.solving`).
 
     ``str()`` gives the one string form, which :meth:`parse` reads back into the same value.
     """
@@ -94,6 +99,7 @@ class SolverConfig:
     options: tuple[str, ...] = ()
     workers: int = 1
     strategy: str | None = None
+    enumeration: str | None = None
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
@@ -102,6 +108,14 @@ class SolverConfig:
             raise SatedgeError(f"workers must be an integer from 1 to {MAX_WORKERS:,}, not {quoted(str(self.workers), 30)}")
         if self.strategy is not None and self.strategy not in STRATEGIES:
             raise SatedgeError(f"unknown strategy {quoted(str(self.strategy), 30)}; choose from {', '.join(STRATEGIES)}")
+        if self.enumeration is not None:
+            if self.enumeration not in ENUMERATIONS:
+                raise SatedgeError(f"unknown enumeration {quoted(str(self.enumeration), 30)}; choose from "
+                                   f"{', '.join(ENUMERATIONS)}")
+            if self.engine != "sat":
+                raise SatedgeError("an enumeration applies to a PySAT solver only")
+            if self.enumeration == "blocking":
+                object.__setattr__(self, "enumeration", None)  # the default: one configuration, one name
         if self.engine in ("backtrack", "cpsat"):
             if self.name not in (None, self.engine):
                 raise SatedgeError(f"{self.engine} has its own model: it takes no solver ({quoted(str(self.name), 40)})")
@@ -121,6 +135,8 @@ class SolverConfig:
         if not (name in pysat_names() and _pysat_works(name)):
             raise SatedgeError(f"unknown solver {quoted(str(name), 40)}; choose a PySAT solver (satedge solvers "
                                "lists those that work here), cpsat, backtrack or cmd:COMMAND")
+        if self.enumeration and name in NON_INCREMENTAL:
+            raise SatedgeError(f"enumeration={self.enumeration} needs an incremental solver; {name} is not one")
         options = tuple(self.options)
         if options and name not in CONFIGURABLE:
             raise SatedgeError(f"solver {name!r} takes no options; only {', '.join(CONFIGURABLE)} do")
@@ -161,7 +177,8 @@ class SolverConfig:
 
     def __str__(self) -> str:
         extra = ([f"workers={self.workers}"] if self.workers > 1 else []) + (
-            [f"strategy={self.strategy}"] if self.strategy else [])
+            [f"strategy={self.strategy}"] if self.strategy else []) + (
+            [f"enumeration={self.enumeration}"] if self.enumeration else [])
         if self.engine == "cmd":
             return "cmd" + "".join("," + e for e in extra) + ":" + self.name
         items = [*self.options, *extra]
@@ -181,7 +198,7 @@ class SolverConfig:
         name, colon, rest = text.partition(":")
         items = rest.split(",") if colon else []
         own = _own_options(text, items)
-        options = tuple(item for item in items if item.partition("=")[0] not in ("workers", "strategy"))
+        options = tuple(item for item in items if item.partition("=")[0] not in ("workers", "strategy", "enumeration"))
         if name in ("backtrack", "cpsat"):
             if options:
                 raise SatedgeError(f"solver {quoted(text, 40)}: {name} takes one option, workers=N")
@@ -197,7 +214,7 @@ class SolverConfig:
 
 
 def _own_options(text: str, items: list[str]) -> dict:
-    """``workers`` and ``strategy`` among the items of a solver string."""
+    """``workers``, ``strategy`` and ``enumeration`` among the items of a solver string."""
     own: dict = {}
     for item in items:
         key, eq, value = item.partition("=")
@@ -209,6 +226,10 @@ def _own_options(text: str, items: list[str]) -> dict:
             if value not in STRATEGIES:
                 raise SatedgeError(f"solver {quoted(text, 40)}: strategy is one of {', '.join(STRATEGIES)}")
             own["strategy"] = value
+        elif key == "enumeration":
+            if value not in ENUMERATIONS:
+                raise SatedgeError(f"solver {quoted(text, 40)}: enumeration is one of {', '.join(ENUMERATIONS)}")
+            own["enumeration"] = value
     return own
 
 

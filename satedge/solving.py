@@ -8,7 +8,19 @@ yield one solution twice.  Three modes:
   assignment of the same picture;
 * ``unique``: one per picture up to board turns; the turned pictures are blocked too.
 
-So the number of solutions a mode yields is its count.  With symmetry breaking (an encoding's
+So the number of solutions a mode yields is its count.
+
+That is the default enumeration, ``blocking``.  A solver configured with
+``enumeration=subspaces`` adds no clause: it walks a binary tree of disjoint subspaces under
+assumptions.  A node is a list of assumed decision literals and, when known, a model inside
+it; propagating the assumptions (PySAT's ``propagate``, always MiniSat's: :data:`PROPAGATOR`)
+gives the decision variables they fix.
+When every decision variable is fixed the node holds one model's decision assignment and
+yields it.  Otherwise the first free decision variable true in the model (else the first free
+one) splits the node: the side the model is on keeps it, the other side, when propagation does
+not refute it at once, is asked for a model of its own.  The subspaces partition the models,
+so every model comes once, and the formula stays as it was; ``distinct`` and ``unique`` keep
+the first solution of each picture (of each picture up to turns) of that stream.  With symmetry breaking (an encoding's
 :attr:`~satedge.encode.Encoded.orbit` above 1) each solution found stands for its whole
 board-turn orbit: ``solutions`` yields one per orbit, and ``distinct`` and ``unique`` one per
 orbit of pictures; :func:`count_modes` turns them into the puzzle's own counts.  Every decoded
@@ -21,6 +33,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Callable, Iterator
 
 from pysat.solvers import Solver
@@ -34,8 +47,9 @@ from .solvers import SolverConfig, new_solver
 from . import symmetry
 from .symmetry import MODES, orbit
 
-__all__ = ["PROGRESS_CONFLICTS", "STAT_KEYS", "Stats", "Enumerator", "solutions", "solve", "count", "count_modes"]
+__all__ = ["PROPAGATOR", "PROGRESS_CONFLICTS", "STAT_KEYS", "Stats", "Enumerator", "solutions", "solve", "count", "count_modes"]
 
+PROPAGATOR = "minisat22"  # whose propagate() the subspaces enumeration and the cube split use
 PROGRESS_CONFLICTS = 1000  # the least slice of conflicts after which a solver call reports its statistics
 STAT_KEYS = ("conflicts", "decisions", "propagations", "restarts")
 
@@ -84,6 +98,7 @@ class Enumerator:
         self.stats = stats if stats is not None else Stats()
         self.top = encoded.nv
         self.solver: Solver | None = None
+        self.propagator: Solver | None = None  # the subspaces enumeration's
         if self.config.incremental:
             self.solver = new_solver(self.config, encoded.cnf.clauses, encoded.nv)
 
@@ -96,6 +111,9 @@ class Enumerator:
         return out.counters if out.reported else None
 
     def close(self) -> None:
+        if self.propagator is not None:
+            self.propagator.delete()
+            self.propagator = None
         if self.solver is not None:
             self.stats.add(self.solver)
             self.solver.delete()
@@ -119,6 +137,11 @@ class Enumerator:
             return
         encoded, puzzle, stats = self.encoded, self.encoded.puzzle, self.stats
         incremental = self.solver is not None
+        if self.config.enumeration == "subspaces":
+            turns = mode == "unique" or (mode == "distinct" and encoded.orbit > 1)
+            found = self._subspaces(list(cube))
+            yield from islice(symmetry.one_per_picture(puzzle, found, "unique" if turns else mode), limit)
+            return
         if self.spent:
             raise RuntimeError("an Enumerator made with reuse=False enumerates once, or cube by cube in mode solutions")
         self.spent = not self.reuse and not (cube and mode == "solutions")
@@ -184,6 +207,44 @@ class Enumerator:
             elif s is not None:
                 s.delete()
 
+
+    def _subspaces(self, cube: list[int]) -> Iterator[Solution]:
+        """Every solution of the models inside ``cube``, found subspace by subspace (see the
+        module's docstring); no clause is added to the solver."""
+        encoded, s, stats = self.encoded, self.solver, self.stats
+        decision = encoded.decision
+        if self.propagator is None:
+            self.propagator = Solver(name=PROPAGATOR, bootstrap_with=encoded.cnf.clauses)
+        look = self.propagator
+        stack: list[tuple[list[int], list[int] | None]] = [(cube, None)]
+        while stack:
+            assume, model = stack.pop()
+            if model is None:
+                stats.calls += 1
+                if not self._solve(s, assume):
+                    continue
+                model = s.get_model()
+                stats.models += 1
+                first = self._checked(model, True)
+                for sol in encoded.expand(first):
+                    problem = validate(encoded.puzzle, sol)
+                    if problem is not None:
+                        raise EncodingError(f"{encoded.base} encoding gave an invalid solution: {problem} "
+                                            f"(solver {self.config})", sol)
+                    yield sol
+            ok, implied = look.propagate(assumptions=assume)
+            fixed = {abs(lit) for lit in implied} | {abs(lit) for lit in assume}  # a variable in no clause too
+            free = [v for v in decision if v not in fixed]
+            if not ok:  # what the assumptions of a model's subspace imply holds in the model
+                raise EncodingError(f"solver {self.config}: propagation refutes a subspace that has a model")
+            if not free:
+                continue
+            true = set(model)
+            split = next((v for v in free if v in true), free[0])
+            lit = split if split in true else -split
+            if look.propagate(assumptions=assume + [-lit])[0]:
+                stack.append((assume + [-lit], None))
+            stack.append((assume + [lit], model))
 
     def _solve(self, s: Solver, assume: list[int]) -> bool:
         """``s.solve`` under ``assume``; with ``progress``, in slices of about a second's conflicts

@@ -17,7 +17,7 @@ from ..jobs import DEFAULT_STRATEGY, STRATEGIES, Job, Result, run
 from ..process import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, default_memory_mb
 from ..progress import progress_bar, status_line
 from ..shuffle import MAX_SEED
-from ..solvers import DEFAULT_SOLVER, SolverConfig
+from ..solvers import DEFAULT_SOLVER, ENUMERATIONS, SolverConfig
 from ..symmetry import MODES
 
 __all__ = [
@@ -125,6 +125,9 @@ def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
     p.add_argument("--strategy", choices=list(STRATEGIES), help="how the SAT method uses several workers: portfolio "
                    "(diverse solvers and shuffles race, the first answer wins) or cubes (cube-and-conquer: the search "
                    f"split into disjoint cubes) (default: {DEFAULT_STRATEGY})")
+    p.add_argument("--enumeration", choices=list(ENUMERATIONS), help="how a PySAT solver enumerates models: "
+                   "blocking (a clause per model, the formula grows) or subspaces (disjoint subspaces under "
+                   "assumptions, no clause added) (default: blocking)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run the job's parts on this Dask cluster (extra dist), "
                    "each under --timeout and --memory; --workers N: N parts at a time (default: the cluster's cores)")
     p.add_argument("--timeout", type=seconds, metavar="SECONDS", help="kill the job and every process it started "
@@ -155,11 +158,12 @@ def encoding_of(args) -> Encoding | None:
                                                                           redundant=redundant)
 
 
-SAT_OPTIONS = ("encoding", "card", "symmetry", "redundant", "solver", "solver_cmd", "strategy", "certify")
+SAT_OPTIONS = ("encoding", "card", "symmetry", "redundant", "solver", "solver_cmd", "strategy", "enumeration", "certify")
 
 
 def solver_of(args) -> SolverConfig | None:
-    """The solver configuration --method, --solver, --solver-cmd, --workers and --strategy name;
+    """The solver configuration --method, --solver, --solver-cmd, --workers, --strategy and
+    --enumeration name;
     ``None`` for --method auto without any SAT option: chosen per puzzle (:func:`satedge.api.job`)."""
     method = args.method
     if method == "auto":
@@ -169,9 +173,10 @@ def solver_of(args) -> SolverConfig | None:
     if method == "sat":
         base = SolverConfig.parse(args.solver or DEFAULT_SOLVER) if args.solver_cmd is None else \
             SolverConfig(engine="cmd", name=args.solver_cmd)
-        return replace(base, workers=args.workers or 1, strategy=args.strategy)
+        return replace(base, workers=args.workers or 1, strategy=args.strategy,
+                       enumeration=args.enumeration or base.enumeration)
     return SolverConfig(engine=method, name=args.solver or args.solver_cmd, workers=args.workers or 1,
-                        strategy=args.strategy)
+                        strategy=args.strategy, enumeration=args.enumeration)
 
 
 def memory_limit(limit_mb: int | None) -> int | None:
