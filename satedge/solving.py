@@ -8,25 +8,26 @@ yield one solution twice.  Three modes:
   assignment of the same picture;
 * ``unique``: one per picture up to board turns; the turned pictures are blocked too.
 
-So the number of solutions a mode yields is its count.
-
-That is the default enumeration, ``blocking``.  A solver configured with
-``enumeration=subspaces`` adds no clause: it walks a binary tree of disjoint subspaces under
-assumptions.  A node is a list of assumed decision literals and, when known, a model inside
-it; propagating the assumptions (PySAT's ``propagate``, always MiniSat's: :data:`PROPAGATOR`)
-gives the decision variables they fix.
-When every decision variable is fixed the node holds one model's decision assignment and
-yields it.  Otherwise the first free decision variable true in the model (else the first free
-one) splits the node: the side the model is on keeps it, the other side, when propagation does
-not refute it at once, is asked for a model of its own.  The subspaces partition the models,
-so every model comes once, and the formula stays as it was; ``distinct`` and ``unique`` keep
-the first solution of each picture (of each picture up to turns) of that stream.  With symmetry breaking (an encoding's
+So the number of solutions a mode yields is its count.  With symmetry breaking (an encoding's
 :attr:`~satedge.encode.Encoded.orbit` above 1) each solution found stands for its whole
 board-turn orbit: ``solutions`` yields one per orbit, and ``distinct`` and ``unique`` one per
 orbit of pictures; :func:`count_modes` turns them into the puzzle's own counts.  Every decoded
 solution goes through the independent checker; a failure raises
 :class:`satedge.errors.EncodingError`.  A solver is a :class:`satedge.solvers.SolverConfig`
 or a string it reads (default: CaDiCaL 1.9.5).
+
+That is the default enumeration, ``blocking``.  A solver configured with
+``enumeration=subspaces`` adds no clause: it walks a binary tree of disjoint subspaces under
+assumptions.  A node is a list of assumed decision literals and, when known, a solution
+inside it with the decision literals that block it (those a blocking clause would negate);
+propagating the assumptions (PySAT's ``propagate``, always MiniSat's: :data:`PROPAGATOR`) gives
+the literals they fix.  When all of the solution's literals are fixed, the node holds what
+blocking the solution would remove, and nothing else.  Otherwise the first of them not fixed
+splits the node: the side the solution is on keeps it, the other side, when propagation does
+not refute it at once, is asked for a model of its own.  The subspaces partition what blocking
+removes one solution at a time, so every solution comes once, and the formula stays as it
+was; ``distinct`` and ``unique`` keep the first solution of each picture (of each picture up to
+turns) of that stream.
 """
 
 from __future__ import annotations
@@ -212,39 +213,37 @@ class Enumerator:
         """Every solution of the models inside ``cube``, found subspace by subspace (see the
         module's docstring); no clause is added to the solver."""
         encoded, s, stats = self.encoded, self.solver, self.stats
-        decision = encoded.decision
         if self.propagator is None:
             self.propagator = Solver(name=PROPAGATOR, bootstrap_with=encoded.cnf.clauses)
         look = self.propagator
-        stack: list[tuple[list[int], list[int] | None]] = [(cube, None)]
+        stack: list[tuple[list[int], list[int] | None]] = [(cube, None)]  # assumptions, a solution's literals
         while stack:
-            assume, model = stack.pop()
-            if model is None:
+            assume, lits = stack.pop()
+            if lits is None:
                 stats.calls += 1
                 if not self._solve(s, assume):
                     continue
-                model = s.get_model()
                 stats.models += 1
-                first = self._checked(model, True)
+                first = self._checked(s.get_model(), True)
                 for sol in encoded.expand(first):
                     problem = validate(encoded.puzzle, sol)
                     if problem is not None:
                         raise EncodingError(f"{encoded.base} encoding gave an invalid solution: {problem} "
                                             f"(solver {self.config})", sol)
                     yield sol
+                lits = encoded.literals(first)
+                if lits is None:
+                    raise EncodingError(f"{encoded.base} encoding: a model's solution has no model (solver {self.config})")
             ok, implied = look.propagate(assumptions=assume)
-            fixed = {abs(lit) for lit in implied} | {abs(lit) for lit in assume}  # a variable in no clause too
-            free = [v for v in decision if v not in fixed]
             if not ok:  # what the assumptions of a model's subspace imply holds in the model
                 raise EncodingError(f"solver {self.config}: propagation refutes a subspace that has a model")
-            if not free:
+            fixed = set(implied) | set(assume)
+            lit = next((x for x in lits if x not in fixed), None)
+            if lit is None:  # the subspace holds this solution's models only (blocking it would empty it)
                 continue
-            true = set(model)
-            split = next((v for v in free if v in true), free[0])
-            lit = split if split in true else -split
             if look.propagate(assumptions=assume + [-lit])[0]:
                 stack.append((assume + [-lit], None))
-            stack.append((assume + [lit], model))
+            stack.append((assume + [lit], lits))
 
     def _solve(self, s: Solver, assume: list[int]) -> bool:
         """``s.solve`` under ``assume``; with ``progress``, in slices of about a second's conflicts

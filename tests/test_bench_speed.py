@@ -1,0 +1,33 @@
+"""experiments/bench-speed.md is what its committed rows give: every table and figure is
+recomputed from experiments/bench-speed-rows.jsonl by the script's own report."""
+
+import importlib.util
+import json
+
+from conftest import ROOT
+
+SCRIPT = ROOT / "experiments" / "bench-speed.py"
+LINES = (ROOT / "experiments" / "bench-speed-rows.jsonl").read_text().splitlines()
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("bench_speed", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_report_is_its_rows():
+    meta, rows = json.loads(LINES[0]), [json.loads(line) for line in LINES[1:]]
+    assert _script().report(rows, meta) == (ROOT / "experiments" / "bench-speed.md").read_text()
+
+
+def test_the_rows_answer_what_the_report_claims():
+    rows = [json.loads(line) for line in LINES[1:]]
+    enum = [r for r in rows if r["target"] == "enumerate"]
+    assert {r["solutions"] for r in enum if r["puzzle"] == "4x4-15432" and r["exit"] == 0} == {15432}
+    assert {r["solutions"] for r in enum if r["puzzle"] == "4x4-4800" and r["exit"] == 0} == {4800}
+    assert all(r["mismatches"] == 0 for r in rows if r["target"] == "crosscheck")
+    encode = [r for r in rows if r["target"] == "encode"]
+    assert {r["sha256"] for r in encode} == {
+        "4729a382887c6638bf9f42693383729a4873884349415d4c04979f7f6d1770a3"}  # the bytes the list-built code wrote
