@@ -57,6 +57,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations, product
+from typing import Callable
 
 import numpy as np
 
@@ -237,7 +238,7 @@ def _blocks(puzzle: Puzzle, lay: _Layout, card: str, arrays: bool | None = None)
     templates: dict = {}
     for t in tiles:  # runs of consecutive cells of one kind share the tile's template
         cells = cells_of[t]
-        keys = [(tuple(lay.rots[c][t]), kind[c]) for c in cells]
+        keys = [kind(t, c) for c in cells]
         start = 0
         for i in range(1, len(cells) + 1):
             if i == len(cells) or keys[i] != keys[start]:
@@ -256,10 +257,12 @@ def _pairs(xs: list[int]):
     return np.stack([neg[i], neg[j]], axis=1)
 
 
-def _kinds(puzzle: Puzzle, lay: _Layout) -> list[tuple]:
-    """Per cell, its kind: its inner sides and their domains."""
-    return [tuple((d, tuple(lay.domain[lay.edge_of[c, d]])) for d in range(4) if (c, d) in lay.edge_of)
+def _kinds(puzzle: Puzzle, lay: _Layout) -> Callable[[int, int], tuple]:
+    """The kind of a placement ``(t, c)``: the tile's rotations there, the cell's inner sides and
+    their domains.  Placements of one tile and kind have the same clauses up to the variables."""
+    cell = [tuple((d, tuple(lay.domain[lay.edge_of[c, d]])) for d in range(4) if (c, d) in lay.edge_of)
             for c in puzzle.board.cells]
+    return lambda t, c: (tuple(lay.rots[c][t]), cell[c])
 
 
 def _template(puzzle: Puzzle, lay: _Layout, t: int, c: int):
@@ -351,7 +354,12 @@ def size(puzzle: Puzzle, options: Options = Options()) -> Size:
         shared = sum(1 for c in puzzle.board.cells if (s, c) in lay.x and (t, c) in lay.x)
         total += Size(0, shared, 2 * shared)
     kind = _kinds(puzzle, lay)
-    for (t, key), n in Counter((t, (tuple(lay.rots[c][t]), kind[c])) for t, c in lay.x).items():
-        c = next(c for c in puzzle.board.cells if (t, c) in lay.x and (tuple(lay.rots[c][t]), kind[c]) == key)
-        total += clauses_size([[0] + cl for cl in lay.placed(puzzle, t, c)]).times(n)
+    first: dict = {}  # (tile, kind) -> its first cell
+    counts: Counter = Counter()
+    for t, c in lay.x:
+        key = (t, kind(t, c))
+        first.setdefault(key, c)
+        counts[key] += 1
+    for (t, key), n in counts.items():
+        total += clauses_size([[0] + cl for cl in lay.placed(puzzle, t, first[t, key])]).times(n)
     return total
