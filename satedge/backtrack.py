@@ -1,20 +1,23 @@
 """The reference backtracker: exact, every solution, streamed.
 
-Cells are filled in row-major order (the order of the board graph's nodes).  A cell's
-candidates are looked up in a precomputed table keyed by the labels that its placed
-neighbours demand, so no candidate is ever tested twice; frame, clues and self-loops are
-already folded into :attr:`Puzzle.allowed`.  Tiles in use are a bit mask.
+Cells are filled in an order chosen from the puzzle (:mod:`satedge.orders`; ``auto`` by
+default: the order with the smallest estimated tree).  A cell's candidates are looked up in a
+precomputed table keyed by the labels that its placed neighbours demand, so no candidate is
+ever tested twice; frame, clues and self-loops are already folded into :attr:`Puzzle.allowed`.
+A tile that looks the same under several turns is searched in one of them, and each solution
+found is given in every turn that looks the same (``distinct``): the same solutions, a smaller
+tree.  Tiles in use are a bit mask.
 
 With numba installed (the extra ``fast``) the same search runs compiled
-(:mod:`satedge.backtrack_jit`): the same solutions in the same order, about 20 times faster;
-and with ``workers`` processes, each solution once, in no fixed order.
+(:mod:`satedge.backtrack_jit`): the same solutions in the same order, many times faster; and
+with ``workers`` processes, each solution once, in no fixed order.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import islice, product
 from typing import Callable, Iterator
 
 import numpy as np
@@ -23,15 +26,16 @@ from . import backtrack_jit
 from .encode.core import Options, placements, symmetry_breaking
 from .errors import SatedgeError
 from .extras import available
+from .orders import cell_order
 from .puzzle import Puzzle, Solution
 
 __all__ = [
-    "MAX_TABLE", "SMALL", "Cost", "solutions", "tables", "symmetry_broken", "prefixes", "subtrees",
+    "MAX_TABLE", "SMALL", "Plan", "plan", "Cost", "solutions", "tables", "symmetry_broken", "prefixes", "subtrees",
     "compiled_available", "solve"
 ]
 
-# the compiled search keeps a dense cells x labels x labels table; beyond this many entries the
-# pure-Python loop (a dict per cell) runs instead
+# the compiled search keeps tables of kinds of cells x labels x labels; beyond this many cells x
+# labels x labels the pure-Python loop (a dict per cell) runs instead
 MAX_TABLE = 4_000_000
 # up to this many cells the pure-Python loop runs by default: loading the compiled search costs
 # 0.35 to 1 s, more than the whole search of a 3x3 seed puzzle in Python (3 ms) and than counting
@@ -39,17 +43,54 @@ MAX_TABLE = 4_000_000
 SMALL = 16
 
 
-def _neighbours(puzzle: Puzzle):
-    """The search order; per placement ``o = tile * 4 + rotation`` the label ids it shows on its
-    four sides and the ids that fit them; per cell its placed neighbours ``(own side, position,
-    their side)``."""
-    board = puzzle.board
-    order = list(board.graph.nodes)
-    pos = {cell: i for i, cell in enumerate(order)}
+@dataclass(frozen=True)
+class Plan:
+    """What a search runs: the cells in the order it fills them, the placements it tries at each
+    (``allowed``, by position in that order), and per cell the placements that look the same as
+    one it tries (``spread``: each solution found stands for every combination of them)."""
+
+    cells: tuple[int, ...]
+    allowed: tuple[tuple[tuple[int, int], ...], ...]
+    spread: tuple[dict, ...]
+
+
+def plan(puzzle: Puzzle, allowed=None, order="auto", distinct: bool = True) -> Plan:
+    """The search of ``allowed`` (default :attr:`Puzzle.allowed`) in ``order`` (an order's name,
+    :data:`satedge.orders.ORDERS`, or the cells in order); ``distinct``: try one turn of a tile
+    among those that look the same at a cell.
+
+    >>> p = Puzzle(rows=1, cols=2, tiles=((1, 2, 1, 2), (1, 2, 1, 2)), topology="torus")
+    >>> q = plan(p, order="rows")
+    >>> q.cells, q.allowed[0], q.spread[0][(0, 1)]
+    ((0, 1), ((0, 0), (0, 1), (1, 0), (1, 1)), ((0, 1), (0, 3)))
+    """
+    allowed = puzzle.allowed if allowed is None else allowed
+    cells = cell_order(puzzle, order, allowed) if isinstance(order, str) else tuple(order)
+    if sorted(cells) != list(puzzle.board.cells):
+        raise SatedgeError(f"an order names every cell once, 0 to {puzzle.n - 1}")
+    tried, spread = [], []
+    kept: dict = {}  # cells of one kind share their tuple of placements: one reduction each
+    for cell in cells:
+        if id(allowed[cell]) not in kept:
+            looks: dict = {}
+            for t, r in allowed[cell]:
+                looks.setdefault((t, puzzle.oriented(t, r)), []).append((t, r))
+            kept[id(allowed[cell])] = (tuple(same[0] for same in looks.values()) if distinct else allowed[cell],
+                                       {same[0]: tuple(same) for same in looks.values() if distinct and len(same) > 1})
+        tried.append(kept[id(allowed[cell])][0])
+        spread.append(kept[id(allowed[cell])][1])
+    return Plan(cells, tuple(tried), tuple(spread))
+
+
+def _neighbours(puzzle: Puzzle, cells):
+    """Per placement ``o = tile * 4 + rotation`` the label ids it shows on its four sides and the
+    ids that fit them; per position in the order ``cells`` its earlier neighbours ``(own side,
+    position, their side)``."""
+    pos = {cell: i for i, cell in enumerate(cells)}
     ids = [tuple(puzzle.label_id[x] for x in puzzle.oriented(t, r)) for t in range(len(puzzle.tiles)) for r in range(4)]
     need = [tuple(puzzle.partner_id(x) for x in labels) for labels in ids]
-    checks: list[list[tuple[int, int, int]]] = [[] for _ in order]
-    for adj in board.adjacencies:
+    checks: list[list[tuple[int, int, int]]] = [[] for _ in cells]
+    for adj in puzzle.board.adjacencies:
         if adj.a == adj.b:
             continue  # self-loops are unary: in puzzle.allowed
         i, j = pos[adj.a], pos[adj.b]
@@ -57,13 +98,14 @@ def _neighbours(puzzle: Puzzle):
             checks[i].append((adj.side_a, j, adj.side_b))
         else:
             checks[j].append((adj.side_b, i, adj.side_a))
-    return order, ids, need, checks
+    return ids, need, checks
 
 
 @dataclass
 class Cost:
-    """What a search has cost so far: ``candidates`` looked at and ``nodes``, the placements it
-    made (the size of its search tree, whatever the loop); ``seconds`` since it started."""
+    """What a search has cost so far: ``candidates`` looked at (tiles not in use) and ``nodes``,
+    the placements it made (the size of its search tree, whatever the loop); ``seconds`` since
+    it started."""
 
     candidates: int = 0
     nodes: int = 0
@@ -79,7 +121,8 @@ class Cost:
 
 def solutions(puzzle: Puzzle, limit: int | None = None, compiled: bool | None = None,
               workers: int = 1, cost: Cost | None = None,
-              paused: Callable[[Cost], None] | None = None, allowed=None) -> Iterator[Solution]:
+              paused: Callable[[Cost], None] | None = None, allowed=None, order="auto",
+              distinct: bool = True) -> Iterator[Solution]:
     """Every solution of ``puzzle``, lazily, in a fixed order; ``compiled``: run the numba search
     (None: when numba is installed, its table fits and the board has more than ``SMALL`` cells;
     False: the pure-Python loop);
@@ -87,7 +130,8 @@ def solutions(puzzle: Puzzle, limit: int | None = None, compiled: bool | None = 
     fixed order.  ``cost`` is kept up to date as the search goes; ``paused(cost)`` is called
     about every second while no solution comes.  ``allowed``: the placements per cell to search
     (default :attr:`Puzzle.allowed`; :func:`symmetry_broken` keeps one solution per board-turn
-    orbit).
+    orbit); ``order`` and ``distinct``: the cell order and whether to search one of a tile's
+    turns that look the same (:func:`plan`); a :class:`Plan` may be given as ``order``.
 
     >>> from satedge.puzzle import Puzzle
     >>> p = Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0)
@@ -97,25 +141,39 @@ def solutions(puzzle: Puzzle, limit: int | None = None, compiled: bool | None = 
     [((0, 0), (1, 0)), ((1, 2), (0, 2))]
     """
     cost = Cost() if cost is None else cost
-    allowed = puzzle.allowed if allowed is None else allowed
+    search = order if isinstance(order, Plan) else plan(puzzle, allowed, order, distinct)
     if workers > 1:
         _need_compiled(puzzle, compiled)
-        return _parallel(puzzle, workers, limit, cost, paused, allowed)
-    it = _search(puzzle, compiled, cost, paused, allowed)
+        found = _parallel(puzzle, search, workers, limit, cost, paused)
+    else:
+        found = _search(puzzle, search, compiled, cost, paused)
+    it = (whole for placed in found for whole in _spread(search, placed))
     return it if limit is None else islice(it, limit)
 
 
-def _solution(placed) -> Solution:
-    """The solution of placements ``tile * 4 + rotation``, one per cell."""
-    return Solution(tuple([(o >> 2, o & 3) for o in placed]))
+def _spread(search: Plan, placed) -> Iterator[Solution]:
+    """The solutions that a search's placements (``tile * 4 + rotation`` per position) stand
+    for: the same, and with every tile in each turn that looks the same at its cell."""
+    at = [None] * len(placed)
+    for cell, o in zip(search.cells, placed):
+        at[cell] = (o >> 2, o & 3)
+    sides = [search.spread[i].get(at[cell]) for i, cell in enumerate(search.cells)]
+    if not any(sides):
+        yield Solution(tuple(at))
+        return
+    which = [cell for cell, same in zip(search.cells, sides) if same]
+    for choice in product(*(same for same in sides if same)):
+        for cell, p in zip(which, choice):
+            at[cell] = p
+        yield Solution(tuple(at))
 
 
-def tables(puzzle: Puzzle, allowed=None) -> backtrack_jit.Tables:
-    """The compiled search's arrays for ``puzzle`` (:func:`satedge.backtrack_jit.tables`), searching
-    ``allowed`` (default :attr:`Puzzle.allowed`)."""
-    _, shown, need, checks = _neighbours(puzzle)
-    return backtrack_jit.tables(puzzle.allowed if allowed is None else allowed, len(puzzle.label_id),
-                                len(puzzle.tiles), shown, need, checks)
+def tables(puzzle: Puzzle, search: Plan | None = None) -> backtrack_jit.Tables:
+    """The compiled search's arrays for ``puzzle`` (:func:`satedge.backtrack_jit.tables`), for
+    ``search`` (default: :func:`plan`'s)."""
+    search = plan(puzzle) if search is None else search
+    shown, need, checks = _neighbours(puzzle, search.cells)
+    return backtrack_jit.tables(search.allowed, len(puzzle.label_id), len(puzzle.tiles), shown, need, checks)
 
 
 def symmetry_broken(puzzle: Puzzle) -> tuple[tuple, int]:
@@ -128,12 +186,12 @@ def symmetry_broken(puzzle: Puzzle) -> tuple[tuple, int]:
     return placements(puzzle, Options(symmetry="rotation")), len(puzzle.board.turns())
 
 
-def _counted(found: Iterator[list[int]], counts, cost: Cost) -> Iterator[Solution]:
-    """The solutions of a compiled search, ``cost`` following its ``counts`` array."""
+def _counted(found: Iterator[list[int]], counts, cost: Cost) -> Iterator[list[int]]:
+    """The placements of a compiled search, ``cost`` following its ``counts`` array."""
     try:
         for placed in found:
             cost.candidates, cost.nodes = int(counts[0]), int(counts[1])
-            yield _solution(placed)
+            yield placed
         cost.candidates, cost.nodes = int(counts[0]), int(counts[1])
     finally:
         found.close()  # stops the worker processes
@@ -150,31 +208,29 @@ def _pause(counts, cost: Cost, paused: Callable[[Cost], None] | None) -> Callabl
     return tick
 
 
-def _parallel(puzzle: Puzzle, workers: int, limit: int | None, cost: Cost,
-              paused: Callable[[Cost], None] | None, allowed) -> Iterator[Solution]:
+def _parallel(puzzle: Puzzle, search: Plan, workers: int, limit: int | None, cost: Cost,
+              paused: Callable[[Cost], None] | None) -> Iterator[list[int]]:
     counts = np.zeros(2, "int64")
-    found = backtrack_jit.parallel_search(tables(puzzle, allowed), workers, limit, counts, _pause(counts, cost, paused))
-    return islice(_counted(found, counts, cost), limit)
+    found = backtrack_jit.parallel_search(tables(puzzle, search), workers, limit, counts, _pause(counts, cost, paused))
+    return _counted(found, counts, cost)
 
 
-def prefixes(puzzle: Puzzle, workers: int, allowed=None) -> list[list[int]]:
+def prefixes(puzzle: Puzzle, workers: int, search: Plan) -> list[list[int]]:
     """The roots of the compiled search's subtrees, enough for ``workers`` (placements
-    ``tile * 4 + rotation`` of the first cells): every solution extends exactly one."""
+    ``tile * 4 + rotation`` of the first positions of ``search``): every solution extends
+    exactly one."""
     _need_compiled(puzzle)
-    return backtrack_jit.cut(tables(puzzle, allowed), workers)[1]
+    return backtrack_jit.cut(tables(puzzle, search), workers)[1]
 
 
-def subtrees(puzzle: Puzzle, roots: list[list[int]], limit: int | None = None, allowed=None) -> list[Solution]:
-    """The solutions (at most ``limit`` in all) that extend each of ``roots`` (:func:`prefixes`),
+def subtrees(puzzle: Puzzle, roots: list[list[int]], limit: int | None, search: Plan) -> list[Solution]:
+    """The solutions (at most ``limit``) that extend each of ``roots`` (:func:`prefixes`),
     searched compiled in this process: a cluster task's share."""
     _need_compiled(puzzle)
-    t = tables(puzzle, allowed)
-    found: list[Solution] = []
-    for root in roots:
-        found += map(_solution, islice(backtrack_jit.run(t, root, puzzle.n - 1), None if limit is None else limit - len(found)))
-        if limit is not None and len(found) >= limit:
-            break
-    return found
+    t = tables(puzzle, search)
+    found = (whole for root in roots for placed in backtrack_jit.run(t, root, puzzle.n - 1)
+             for whole in _spread(search, placed))
+    return list(islice(found, limit))
 
 
 def _need_compiled(puzzle: Puzzle, compiled: bool | None = None) -> None:
@@ -184,31 +240,33 @@ def _need_compiled(puzzle: Puzzle, compiled: bool | None = None) -> None:
 
 
 def compiled_available(puzzle: Puzzle) -> bool:
-    """Whether :func:`solutions` can run ``puzzle`` compiled: numba is installed and the dense
-    candidate table (cells x labels x labels) has at most ``MAX_TABLE`` entries."""
+    """Whether :func:`solutions` can run ``puzzle`` compiled: numba is installed and the
+    candidate tables (cells x labels x labels) have at most ``MAX_TABLE`` entries."""
     return available("numba") and puzzle.rows * puzzle.cols * len(puzzle.label_id) ** 2 <= MAX_TABLE
 
 
-def _search(puzzle: Puzzle, compiled: bool | None, cost: Cost,
-            paused: Callable[[Cost], None] | None, allowed) -> Iterator[Solution]:
+def _search(puzzle: Puzzle, search: Plan, compiled: bool | None, cost: Cost,
+            paused: Callable[[Cost], None] | None) -> Iterator[list[int]]:
     if compiled is None:
         compiled = puzzle.n > SMALL and compiled_available(puzzle)
     if compiled:
         counts = np.zeros(2, "int64")
-        yield from _counted(backtrack_jit.search(tables(puzzle, allowed), counts, _pause(counts, cost, paused)), counts,
+        yield from _counted(backtrack_jit.search(tables(puzzle, search), counts, _pause(counts, cost, paused)), counts,
                             cost)
         return
-    order, ids, need, checks = _neighbours(puzzle)
-    # per cell, a table from the labels its placed neighbours demand (one label, or a tuple of
-    # labels for several neighbours) to the fitting placements
+    ids, need, checks = _neighbours(puzzle, search.cells)
+    # per position, a table from the labels its placed neighbours demand (one label, or a tuple
+    # of labels for several neighbours) to the fitting placements, by layer and tile as the
+    # compiled search tries them
     index: list[dict] = []
-    for i, cell in enumerate(order):
+    for i, tried in enumerate(search.allowed):
         index.append({})
-        for t, r in allowed[cell]:
+        sides = [side for side, _, _ in checks[i][:2]]
+        for layer, t, r in sorted((layer, t, r) for (t, r), layer in zip(tried, backtrack_jit.layers(tried, sides, ids))):
             o = t * 4 + r
             key = tuple(ids[o][side] for side, _, _ in checks[i])
             index[i].setdefault(key[0] if len(key) == 1 else key, []).append(o)
-    n = len(order)
+    n = len(search.cells)
     flat = [x for labels in need for x in labels]  # flat[o * 4 + side]: the label that fits o's side
     dep1 = [c[0][1:] if c else (0, 0) for c in checks]
     dep2 = [c[1][1:] if len(c) > 1 else (0, 0) for c in checks]
@@ -229,17 +287,17 @@ def _search(puzzle: Puzzle, compiled: bool | None, cost: Cost,
                 return
             used ^= 1 << (placed[i] >> 2)
             continue
-        tried += 1
+        if used >> (o >> 2) & 1:
+            continue
+        tried += 1  # candidates not in use, as the compiled loop counts them
         if paused is not None and not tried & 0xFFFFF:
             cost.candidates, cost.nodes = tried, nodes
             paused(cost)
-        if used >> (o >> 2) & 1:
-            continue
         placed[i] = o
         nodes += 1
         if i == last:
             cost.candidates, cost.nodes = tried, nodes
-            yield _solution(placed)
+            yield placed
             continue
         used |= 1 << (o >> 2)
         i += 1
@@ -258,6 +316,6 @@ def _search(puzzle: Puzzle, compiled: bool | None, cost: Cost,
         stack[i] = iter(index[i].get(key, ()))
 
 
-def solve(puzzle: Puzzle, compiled: bool | None = None, workers: int = 1) -> Solution | None:
+def solve(puzzle: Puzzle, compiled: bool | None = None, workers: int = 1, order="auto") -> Solution | None:
     """The first solution found, or ``None``."""
-    return next(solutions(puzzle, 1, compiled, workers), None)
+    return next(solutions(puzzle, 1, compiled, workers, order=order), None)

@@ -2,9 +2,11 @@
 
 :func:`satedge.backtrack.solutions` uses it when numba is installed: the same cells in the same
 order, the same candidates in the same order, so the same solutions in the same order as the
-pure-Python loop, about 20 times faster.  Only the arrays change: a cell's candidates are
-looked up by the labels of its first two placed neighbours in a dense ``cells x L x L`` table
-(L labels), and further neighbours (on a torus) are checked one by one.
+pure-Python loop, several times faster.  A cell's candidates are the tiles of a bit mask looked
+up by the labels of its first two placed neighbours, less the tiles in use (a mask too): no
+candidate in use is ever looked at.  A tile that fits those labels in several rotations is in
+several layers of masks, one rotation each; further neighbours (on a torus) are checked one by
+one.
 
 With ``workers > 1`` (:func:`parallel_search`) the tree is cut at a depth where it has many
 subtrees; worker processes search the subtrees, first to last as workers come free, and
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import types
 from functools import cache, partial
 from typing import Any, Callable, Iterator, NamedTuple
 
@@ -24,8 +27,8 @@ from .extras import require
 from .proctree import forked_map
 
 __all__ = [
-    "BUDGET", "SUBTREES_PER_WORKER", "advance", "compiled_advance", "Tables", "tables", "run", "search", "cut",
-    "parallel_search"
+    "BUDGET", "SUBTREES_PER_WORKER", "MAX_TABLE_BYTES", "advance", "compiled_advance", "Tables", "tables", "layers",
+    "run", "search", "cut", "parallel_search"
 ]
 
 
@@ -35,44 +38,64 @@ DONE, FOUND, PAUSED = 0, 1, 2
 BUDGET = 100_000_000
 # with workers, cut the tree where it has at least this many subtrees per worker
 SUBTREES_PER_WORKER = 256
+# the rotation table (a byte per key, layer and tile) may take this much memory
+MAX_TABLE_BYTES = 2**28
 
 
-def advance(ndeps, dep_cell, dep_side, own_side, need, shown, n_labels, start, stop, cand,
-            placed, pos, end, used, depth, floor, last, budget, counts):
+def advance(ndeps, dep_cell, dep_side, own_side, need, shown, n_labels, kind, masks, turn, words, d0, s0, d1, s1,
+            extra, placed, word, bits, keys, used, depth, floor, last, budget, counts):
     """Run the search from ``depth[0]`` until the next placement of cells ``0..last`` (FOUND,
     ``placed`` holds it), the end (DONE) or ``budget`` candidates (PAUSED).  Cells below
-    ``floor`` stay as placed.  The state arrays ``placed, pos, end, used, depth`` carry over
-    calls; ``counts[0]`` gains the candidates tried, ``counts[1]`` the placements made (the
-    search tree's nodes)."""
+    ``floor`` stay as placed.  The state arrays ``placed, word, bits, keys, used, depth`` carry
+    over calls; ``counts[0]`` gains the candidates tried, ``counts[1]`` the placements made (the
+    search tree's nodes).
+
+    A cell's key is its kind's offset plus the labels its first two earlier neighbours ask for;
+    ``masks[w, key]`` holds the tiles that fit it (word ``w``: tiles ``64 * (w % W)`` on, in the
+    rotation layer ``w // W``, ``W`` words of tiles), ``turn[key, 64 * w + bit]`` their
+    rotation, ``words[key]`` the number of words to look at; ``used`` has a bit per tile in use.
+    Keys from ``extra`` on have further neighbours to check."""
     i = depth[0]
-    p, e = pos[i], end[i]  # the current cell's next candidate and end, kept out of the arrays
+    w, m, key = word[i], bits[i], keys[i]
+    tw = used.shape[0] - 1  # words of tiles - 1, a power of two - 1
+    u0 = used[0]  # the first word of used, kept in a register when it is the only one
     given, nodes = budget, 0
+    one, zero = np.uint64(1), np.uint64(0)
     while True:
-        if p >= e:
+        if m == zero:
+            w += 1
+            if w < words[key]:
+                m = masks[w, key] & ~(u0 if tw == 0 else used[w & tw])
+                continue
             i -= 1
             if i < floor:
                 depth[0] = floor
-                pos[floor] = end[floor]
+                word[floor], bits[floor] = 0, zero
+                used[0] = u0 if tw == 0 else used[0]
                 counts[0] += given - budget
                 counts[1] += nodes
                 return DONE
-            used[placed[i] >> 2] = False
-            p, e = pos[i], end[i]
+            t = placed[i] >> 2
+            if tw == 0:
+                u0 ^= one << np.uint64(t)
+            else:
+                used[t >> 6] ^= one << np.uint64(t & 63)
+            w, m, key = word[i], bits[i], keys[i]
             continue
         if budget == 0:
-            depth[0], pos[i] = i, p
+            depth[0], word[i], bits[i] = i, w, m
+            used[0] = u0 if tw == 0 else used[0]
             counts[0] += given - budget
             counts[1] += nodes
             return PAUSED
         budget -= 1
-        o = cand[p]
-        p += 1
-        if used[o >> 2]:
-            continue
-        k = ndeps[i]
-        if k > 2:
+        b = trailing_zeros(m)
+        m &= m - one
+        t = (w & tw) * 64 + b
+        o = t * 4 + turn[key, w * 64 + b]
+        if key >= extra:
             fits = True
-            for q in range(2, k):
+            for q in range(2, ndeps[i]):
                 if shown[o * 4 + own_side[i, q]] != need[placed[dep_cell[i, q]] * 4 + dep_side[i, q]]:
                     fits = False
                     break
@@ -81,32 +104,44 @@ def advance(ndeps, dep_cell, dep_side, own_side, need, shown, n_labels, start, s
         placed[i] = o
         nodes += 1
         if i == last:
-            depth[0], pos[i] = i, p
+            depth[0], word[i], bits[i] = i, w, m
+            used[0] = u0 if tw == 0 else used[0]
             counts[0] += given - budget
             counts[1] += nodes
             return FOUND
-        used[o >> 2] = True
-        pos[i] = p
+        if tw == 0:
+            u0 ^= one << np.uint64(t)
+        else:
+            used[t >> 6] ^= one << np.uint64(t & 63)
+        word[i], bits[i] = w, m
         i += 1
-        k = ndeps[i]
-        key = 0
-        if k >= 1:
-            key = need[placed[dep_cell[i, 0]] * 4 + dep_side[i, 0]]
-        if k >= 2:
-            key = key * n_labels + need[placed[dep_cell[i, 1]] * 4 + dep_side[i, 1]]
-        p, e = start[i, key], stop[i, key]
-        end[i] = e
+        key = kind[i] + need[placed[d0[i]] * 4 + s0[i]] * n_labels + need[placed[d1[i]] * 4 + s1[i]]
+        keys[i] = key
+        w = 0
+        m = masks[0, key] & ~(u0 if tw == 0 else used[0])
+
+
+def trailing_zeros(x) -> int:
+    """The number of zero bits below the lowest one of ``x`` (compiled: the processor's
+    instruction)."""
+    x = int(x)
+    return (x & -x).bit_length() - 1
 
 
 @cache
 def compiled_advance():
-    """:func:`advance` compiled by numba (once per process; numba keeps the machine code on disk)."""
-    return require("numba").njit(cache=True)(advance)
+    """:func:`advance` compiled by numba (once per process; numba keeps the machine code on
+    disk), with numba's intrinsic for :func:`trailing_zeros`."""
+    numba = require("numba")
+    intrinsic = require("numba.cpython.unsafe.numbers").trailing_zeros
+    kernel = types.FunctionType(advance.__code__, {**advance.__globals__, "trailing_zeros": intrinsic}, "advance")
+    kernel.__module__, kernel.__qualname__ = advance.__module__, advance.__qualname__
+    return numba.njit(cache=True)(kernel)
 
 
 class Tables(NamedTuple):
-    """The search's read-only arrays (the first ten arguments of :func:`advance`) and the number
-    of tiles."""
+    """The search's read-only arrays (the first sixteen arguments of :func:`advance`) and the
+    number of tiles."""
 
     ndeps: Any
     dep_cell: Any
@@ -115,45 +150,87 @@ class Tables(NamedTuple):
     need: Any
     shown: Any
     n_labels: int
-    start: Any
-    stop: Any
-    cand: Any
+    kind: Any
+    masks: Any
+    turn: Any
+    words: Any
+    d0: Any
+    s0: Any
+    d1: Any
+    s1: Any
+    extra: int
     n_tiles: int
 
 
+def _tile_words(n_tiles: int) -> int:
+    """Words of 64 bits for a bit per tile, rounded up to a power of two."""
+    return 1 << max(0, (n_tiles - 1) // 64).bit_length()
+
+
+def layers(placements, sides, shown) -> list[int]:
+    """Per placement ``(tile, rotation)`` of one cell, its layer in the compiled search: how many
+    rotations of the same tile before it show the same labels on ``sides`` (the cell's sides
+    towards its first two earlier neighbours; ``shown`` as :func:`tables` has it).  Both loops
+    try a cell's candidates by layer, then by tile."""
+    seen: dict = {}
+    out = []
+    for t, r in placements:
+        key = (t, tuple(shown[t * 4 + r][s] for s in sides))
+        out.append(seen.get(key, 0))
+        seen[key] = out[-1] + 1
+    return out
+
+
 def tables(allowed, n_labels: int, n_tiles: int, shown, need, checks) -> Tables:
-    """The arrays (numpy) for a puzzle: ``allowed``, its placements per cell; per placement ``o =
-    tile * 4 + rotation`` the label ids it ``shows`` on its four sides and those it ``needs`` next
-    door; per cell its placed neighbours ``checks`` ``(own side, earlier cell, its side)`` (see
-    :func:`satedge.backtrack.tables`)."""
+    """The arrays (numpy) for a puzzle: ``allowed``, its placements per position in the search
+    order; per placement ``o = tile * 4 + rotation`` the label ids it ``shows`` on its four sides
+    and those it ``needs`` next door; per position its earlier neighbours ``checks`` ``(own
+    side, earlier position, its side)`` (see :func:`satedge.backtrack.tables`)."""
     n = len(checks)
-    width = max(len(c) for c in checks) if n else 0
+    width = max((len(c) for c in checks), default=0)
     ndeps = np.array([len(c) for c in checks], np.int64)
     own_side = np.zeros((n, max(width, 1)), np.int64)
     dep_cell = np.zeros_like(own_side)
     dep_side = np.zeros_like(own_side)
+    # d0, s0, d1, s1: the first two earlier neighbours; a missing one is position n, which holds
+    # a placement past the last (its labels are 0), so every key is kind + label * L + label
+    d0, s0 = np.full(n + 1, n, np.int64), np.zeros(n + 1, np.int64)
+    d1, s1 = d0.copy(), s0.copy()
     for i, cell_checks in enumerate(checks):
         for q, (side, j, other) in enumerate(cell_checks):
             own_side[i, q], dep_cell[i, q], dep_side[i, q] = side, j, other
-    start = np.zeros((n, n_labels * n_labels), np.int64)
-    stop = np.zeros_like(start)
-    cand: list[int] = []
-    for i, cell_checks in enumerate(checks):
-        index: dict[int, list[int]] = {}
-        for t, r in allowed[i]:
-            o = t * 4 + r
-            key = 0
-            for side, _, _ in cell_checks[:2]:
-                key = key * n_labels + shown[o][side]
-            index.setdefault(key, []).append(o)
-        for key, os_ in index.items():
-            start[i, key] = len(cand)
-            cand.extend(os_)
-            stop[i, key] = len(cand)
-    return Tables(ndeps, dep_cell, dep_side, own_side,
-                  np.array([x for labels in need for x in labels] or [0], np.int64),
-                  np.array([x for labels in shown for x in labels] or [0], np.int64),
-                  n_labels, start, stop, np.array(cand or [0], np.int64), n_tiles)
+        (d0[i], s0[i]), (d1[i], s1[i]) = ([(j, other) for _, j, other in cell_checks[:2]] + [(n, 0), (n, 0)])[:2]
+    # kinds: positions with the same placements keyed by the same own sides share their masks;
+    # those with further neighbours come last
+    kinds: dict = {}
+    for i in sorted(range(n), key=lambda i: len(checks[i]) > 2):
+        kinds.setdefault((allowed[i], tuple(s for s, _, _ in checks[i][:2]), len(checks[i]) > 2), []).append(i)
+    square = n_labels * n_labels
+    tile_words = _tile_words(n_tiles)
+    kind = np.zeros(n + 1, np.int64)
+    extra = len(kinds) * square
+    entries = []
+    for k, ((placements, sides, more), positions) in enumerate(kinds.items()):
+        kind[positions] = k * square
+        if more:
+            extra = min(extra, k * square)
+        for (t, r), layer in zip(placements, layers(placements, sides, shown)):
+            labels = [shown[t * 4 + r][s] for s in sides] + [0, 0]
+            entries.append((k * square + labels[0] * n_labels + labels[1], layer * tile_words + t // 64, t % 64, r))
+    depth_words = max((e[1] for e in entries), default=0) // tile_words * tile_words + tile_words
+    if len(kinds) * square * depth_words * 64 > MAX_TABLE_BYTES:
+        raise MemoryError("the backtracker's rotation table is too large")
+    masks = np.zeros((depth_words, max(len(kinds), 1) * square), np.uint64)
+    turn = np.zeros((max(len(kinds), 1) * square, depth_words * 64), np.uint8)
+    words = np.zeros(max(len(kinds), 1) * square, np.int64)
+    for key, w, bit, r in entries:
+        masks[w, key] |= np.uint64(1) << np.uint64(bit)
+        turn[key, w * 64 + bit] = r
+        words[key] = max(words[key], (w // tile_words + 1) * tile_words)
+    flat_need = [x for labels in need for x in labels] + [0] * 4
+    flat_shown = [x for labels in shown for x in labels] + [0] * 4
+    return Tables(ndeps, dep_cell, dep_side, own_side, np.array(flat_need, np.int64), np.array(flat_shown, np.int64),
+                  n_labels, kind, masks, turn, words, d0, s0, d1, s1, extra, n_tiles)
 
 
 def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, counts=None,
@@ -164,10 +241,12 @@ def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, coun
     the nodes placed; ``paused`` is called every :data:`BUDGET` candidates (about a second)."""
     kernel = compiled_advance()
     n = len(t.ndeps)
-    placed = np.zeros(n, np.int64)
-    pos = np.zeros(n, np.int64)
-    end = np.zeros(n, np.int64)
-    used = np.zeros(t.n_tiles, np.bool_)
+    placed = np.zeros(n + 1, np.int64)
+    placed[n] = 4 * t.n_tiles  # the neighbour of cells with fewer than two: its labels are 0
+    word = np.zeros(n, np.int64)
+    bits = np.zeros(n, np.uint64)
+    keys = np.zeros(n, np.int64)
+    used = np.zeros(_tile_words(t.n_tiles), np.uint64)
     depth = np.zeros(1, np.int64)
     counts = np.zeros(2, np.int64) if counts is None else counts
     floor = len(prefix)
@@ -176,13 +255,13 @@ def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, coun
         return
     for i, o in enumerate(prefix):
         placed[i] = o
-        used[o >> 2] = True
-    key = 0
-    for q in range(min(int(t.ndeps[floor]), 2)):
-        key = key * t.n_labels + int(t.need[placed[t.dep_cell[floor, q]] * 4 + t.dep_side[floor, q]])
-    pos[floor], end[floor], depth[0] = t.start[floor, key], t.stop[floor, key], floor
+        used[o >> 8] |= np.uint64(1) << np.uint64((o >> 2) & 63)
+    key = int(t.kind[floor] + t.need[placed[t.d0[floor]] * 4 + t.s0[floor]] * t.n_labels
+              + t.need[placed[t.d1[floor]] * 4 + t.s1[floor]])
+    keys[floor], depth[0] = key, floor
+    bits[floor] = t.masks[0, key] & ~used[0]
     while True:
-        outcome = kernel(*t[:10], placed, pos, end, used, depth, floor, last, BUDGET, counts)
+        outcome = kernel(*t[:16], placed, word, bits, keys, used, depth, floor, last, BUDGET, counts)
         if outcome == DONE:
             return
         if outcome == FOUND:

@@ -10,8 +10,9 @@ A solver configuration is written (in specs, rows, reports, ``--solver``) as
 * ``backtrack``: the reference backtracker; ``cpsat``: the CP-SAT model (extra ``cp``);
 
 and every one but a binary takes ``workers=N`` among its options, the SAT method also
-``strategy=portfolio|cubes`` (``kissat404:workers=2,strategy=cubes``) and a PySAT solver
-``enumeration=blocking|subspaces`` (how it enumerates models: :mod:`satedge.solving`).  A binary
+``strategy=portfolio|cubes`` (``kissat404:workers=2,strategy=cubes``), a PySAT solver
+``enumeration=blocking|subspaces`` (how it enumerates models: :mod:`satedge.solving`) and the
+backtracker ``order=`` one of :data:`satedge.orders.ORDERS` (the order it fills the cells in).  A binary
 with workers is written ``cmd,workers=2,strategy=cubes:COMMAND``.
 
 >>> c = SolverConfig.parse("cadical195:seed=2,workers=2,sat")
@@ -36,6 +37,7 @@ from pysat.solvers import Solver, SolverNames
 from .dimacs import parse_model, write_plain
 from .errors import SatedgeError
 from .files import quoted
+from .orders import ORDERS
 from .process import MAX_WORKERS
 from .proctree import kill_tree, popen, scratch
 
@@ -90,6 +92,9 @@ class SolverConfig:
     enumeration
         How a PySAT solver enumerates models: ``blocking`` clauses (``None``: the default) or
         disjoint ``subspaces`` under assumptions, which add no clause (:mod:`satedge.solving`).
+    order
+        The order in which the backtracker fills the cells (:mod:`satedge.orders`; ``None``:
+        ``auto``, the order with the smallest estimated search tree).
 
     ``str()`` gives the one string form, which :meth:`parse` reads back into the same value.
     """
@@ -100,6 +105,7 @@ class SolverConfig:
     workers: int = 1
     strategy: str | None = None
     enumeration: str | None = None
+    order: str | None = None
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
@@ -116,12 +122,19 @@ class SolverConfig:
                 raise SatedgeError("an enumeration applies to a PySAT solver only")
             if self.enumeration == "blocking":
                 object.__setattr__(self, "enumeration", None)  # the default: one configuration, one name
+        if self.order is not None:
+            if self.order not in ORDERS:
+                raise SatedgeError(f"unknown cell order {quoted(str(self.order), 30)}; choose from {', '.join(ORDERS)}")
+            if self.engine != "backtrack":
+                raise SatedgeError("a cell order applies to the backtracker only")
+            if self.order == "auto":
+                object.__setattr__(self, "order", None)  # the default: one configuration, one name
         if self.engine in ("backtrack", "cpsat"):
             if self.name not in (None, self.engine):
                 raise SatedgeError(f"{self.engine} has its own model: it takes no solver ({quoted(str(self.name), 40)})")
             object.__setattr__(self, "name", None)
             if self.options:
-                raise SatedgeError(f"{self.engine} takes one option, workers=N")
+                raise SatedgeError(f"{self.engine} takes no solver options")
             if self.strategy is not None:
                 raise SatedgeError("a strategy applies to the SAT method only")
             return
@@ -178,7 +191,8 @@ class SolverConfig:
     def __str__(self) -> str:
         extra = ([f"workers={self.workers}"] if self.workers > 1 else []) + (
             [f"strategy={self.strategy}"] if self.strategy else []) + (
-            [f"enumeration={self.enumeration}"] if self.enumeration else [])
+            [f"enumeration={self.enumeration}"] if self.enumeration else []) + (
+            [f"order={self.order}"] if self.order else [])
         if self.engine == "cmd":
             return "cmd" + "".join("," + e for e in extra) + ":" + self.name
         items = [*self.options, *extra]
@@ -198,10 +212,12 @@ class SolverConfig:
         name, colon, rest = text.partition(":")
         items = rest.split(",") if colon else []
         own = _own_options(text, items)
-        options = tuple(item for item in items if item.partition("=")[0] not in ("workers", "strategy", "enumeration"))
+        options = tuple(item for item in items if item.partition("=")[0] not in ("workers", "strategy", "enumeration",
+                                                                                   "order"))
         if name in ("backtrack", "cpsat"):
             if options:
-                raise SatedgeError(f"solver {quoted(text, 40)}: {name} takes one option, workers=N")
+                takes = "workers=N and order=ORDER" if name == "backtrack" else "one option, workers=N"
+                raise SatedgeError(f"solver {quoted(text, 40)}: {name} takes {takes}")
             return cls(engine=name, **own)
         return cls(engine="sat", name=name, options=options, **own)
 
@@ -214,7 +230,7 @@ class SolverConfig:
 
 
 def _own_options(text: str, items: list[str]) -> dict:
-    """``workers``, ``strategy`` and ``enumeration`` among the items of a solver string."""
+    """``workers``, ``strategy``, ``enumeration`` and ``order`` among the items of a solver string."""
     own: dict = {}
     for item in items:
         key, eq, value = item.partition("=")
@@ -230,6 +246,10 @@ def _own_options(text: str, items: list[str]) -> dict:
             if value not in ENUMERATIONS:
                 raise SatedgeError(f"solver {quoted(text, 40)}: enumeration is one of {', '.join(ENUMERATIONS)}")
             own["enumeration"] = value
+        elif key == "order":
+            if value not in ORDERS:
+                raise SatedgeError(f"solver {quoted(text, 40)}: order is one of {', '.join(ORDERS)}")
+            own["order"] = value
     return own
 
 

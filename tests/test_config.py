@@ -132,7 +132,7 @@ def test_encoding_strings_and_values(text, base, options, name):
 @pytest.mark.parametrize("text,message", [
     ("kissat404:sat", "solver 'kissat404' takes no options; only cadical153, cadical195, cadical300 do"),
     ("cadical195:seed=1,seed=2", "cadical195 takes one seed, not seed=1, seed=2"),
-    ("backtrack:sat", "solver 'backtrack:sat': backtrack takes one option, workers=N"),
+    ("backtrack:sat", "solver 'backtrack:sat': backtrack takes workers=N and order=ORDER"),
     ("cpsat:strategy=cubes", "a strategy applies to the SAT method only"),
     ("cmd:", "the solver command is empty: give a solver binary and its options, e.g. 'cadical -q'"),
     ("cmd:no-such-solver-here -q", "solver command 'no-such-solver-here -q' not found on PATH"),

@@ -40,7 +40,12 @@ def test_count_cli_json(run_cli):
     assert [(r["solutions"], r["distinct"], r["unique"], r["method"]) for r in rows] == [(16, 8, 2, "backtrack"), (4, 4, 1, "backtrack")]
     assert set(rows[0]) == {"puzzle", "solutions", "distinct", "unique", "method", "encoding", "solver", "shuffle",
                             "seconds", "nodes", "candidates"}
-    assert (rows[0]["solver"], rows[0]["nodes"]) == ("backtrack", 2955)  # one solution per board-turn orbit: 4,284 before
+    # one solution per board-turn orbit (4,284 nodes before), in the order of the smallest estimated tree
+    assert (rows[0]["solver"], rows[0]["nodes"]) == ("backtrack", 2911)
+    for order, nodes in (("rows", 2955), ("spiral", 15597)):
+        code, out, _ = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--order", order, "--json")
+        row = json.loads(out)
+        assert (code, row["solutions"], row["unique"], row["solver"], row["nodes"]) == (0, 16, 2, f"backtrack:order={order}", nodes)
     for mode, expected in (("solutions", 16), ("distinct", 8), ("unique", 2)):  # one mode: only that count
         code, out, _ = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--method", "backtrack", "--mode", mode, "--json")
         row = json.loads(out)
@@ -240,7 +245,7 @@ def test_subtrees_of_the_cut_give_the_whole_search_in_order(puzzle, workers):
 def test_workers_find_every_solution_once(monkeypatch):
     p = generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)
     monkeypatch.setattr(backtrack_jit, "SUBTREES_PER_WORKER", 30)
-    depth, prefixes = backtrack_jit.cut(backtrack.tables(p), 2)
+    depth, prefixes = backtrack_jit.cut(backtrack.tables(p, backtrack.plan(p, order="rows", distinct=False)), 2)
     assert (depth, len(prefixes)) == (2, 630)  # 48 placements of the first cell are too few
     found = list(backtrack.solutions(p, workers=2))
     assert len(found) == 4224 and set(found) == set(backtrack.solutions(p))

@@ -64,8 +64,8 @@ repeat: true
     code, out, err = run_cli("run", f, "--out", tmp_path / "o")
     assert (code, out) == (2, "")
     assert err == (f"satedge: error: {f}: unknown solver 'minisat99'; choose a PySAT solver (satedge solvers lists those "
-                   "that work here), cpsat, backtrack or cmd:COMMAND; solver 'backtrack:threads=2': backtrack takes one "
-                   "option, workers=N; and 3 more\n")
+                   "that work here), cpsat, backtrack or cmd:COMMAND; solver 'backtrack:threads=2': backtrack takes "
+                   "workers=N and order=ORDER; and 3 more\n")
     assert not (tmp_path / "o").exists()
 
 

@@ -18,6 +18,7 @@ from ..process import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, default_memory_mb
 from ..progress import progress_bar, status_line
 from ..shuffle import MAX_SEED
 from ..solvers import DEFAULT_SOLVER, ENUMERATIONS, SolverConfig
+from ..orders import ORDERS
 from ..symmetry import MODES
 
 __all__ = [
@@ -128,6 +129,9 @@ def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
     p.add_argument("--enumeration", choices=list(ENUMERATIONS), help="how a PySAT solver enumerates models: "
                    "blocking (a clause per model, the formula grows) or subspaces (disjoint subspaces under "
                    "assumptions, no clause added) (default: blocking)")
+    p.add_argument("--order", choices=list(ORDERS), help="the order in which the backtracker fills the cells "
+                   "(implies --method backtrack): rows, columns, spiral, border, or auto, the one with the smallest "
+                   "search tree estimated from the puzzle's colours (default: auto)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run the job's parts on this Dask cluster (extra dist), "
                    "each under --timeout and --memory; --workers N: N parts at a time (default: the cluster's cores)")
     p.add_argument("--timeout", type=seconds, metavar="SECONDS", help="kill the job and every process it started "
@@ -162,21 +166,25 @@ SAT_OPTIONS = ("encoding", "card", "symmetry", "redundant", "solver", "solver_cm
 
 
 def solver_of(args) -> SolverConfig | None:
-    """The solver configuration --method, --solver, --solver-cmd, --workers, --strategy and
-    --enumeration name;
-    ``None`` for --method auto without any SAT option: chosen per puzzle (:func:`satedge.api.job`)."""
+    """The solver configuration --method, --solver, --solver-cmd, --workers, --strategy,
+    --enumeration and --order name;
+    ``None`` for --method auto without any SAT option or --order: chosen per puzzle
+    (:func:`satedge.api.job`)."""
     method = args.method
     if method == "auto":
         if all(getattr(args, k) in (None, False) for k in SAT_OPTIONS):
-            return None
-        method = "sat"
+            if args.order is None:
+                return None
+            method = "backtrack"
+        else:
+            method = "sat"
     if method == "sat":
         base = SolverConfig.parse(args.solver or DEFAULT_SOLVER) if args.solver_cmd is None else \
             SolverConfig(engine="cmd", name=args.solver_cmd)
-        return replace(base, workers=args.workers or 1, strategy=args.strategy,
-                       enumeration=args.enumeration or base.enumeration)
+        return replace(base, workers=args.workers or base.workers, strategy=args.strategy or base.strategy,
+                       enumeration=args.enumeration or base.enumeration, order=args.order)
     return SolverConfig(engine=method, name=args.solver or args.solver_cmd, workers=args.workers or 1,
-                        strategy=args.strategy, enumeration=args.enumeration)
+                        strategy=args.strategy, enumeration=args.enumeration, order=args.order)
 
 
 def memory_limit(limit_mb: int | None) -> int | None:

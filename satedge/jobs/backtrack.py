@@ -4,7 +4,8 @@ numba is installed, on ``workers`` processes or as subtrees on a Dask cluster.
 To count, and to find a first solution, it searches one solution of each board-turn orbit
 (:func:`satedge.backtrack.symmetry_broken`: on a framed square board a corner tile kept in the
 top-left corner), a tree up to 4 times smaller; the counts follow from the orbits as the SAT
-encodings' symmetry breaking has them."""
+encodings' symmetry breaking has them.  The cells are filled in the solver's ``order``
+(:mod:`satedge.orders`), chosen for the placements searched."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ def run(job: Job, note: Note | None = None) -> Result:
     mode = job.modes[0]  # one_per_picture may skip solutions: then ask for all, stop after the limit
     limit = job.limit if job.task == "solve" and mode == "solutions" else None
     allowed, orbit = backtrack.symmetry_broken(puzzle) if job.task == "count" or limit == 1 else (puzzle.allowed, 1)
+    search = backtrack.plan(puzzle, allowed, job.solver.order or "auto")
     with connected(job) as client:  # before anything starts
         ended: list[Outcome] = []
         cost = backtrack.Cost()
@@ -35,9 +37,9 @@ def run(job: Job, note: Note | None = None) -> Result:
         paused = (lambda c: note({"progress": c.as_dict()})) if note is not None else None
         if client is None:
             inner = backtrack.solutions(puzzle, limit, workers=job.solver.workers, cost=cost, paused=paused,
-                                        allowed=allowed)
+                                        order=search)
         else:
-            inner = _on_cluster(client, puzzle, job, limit, allowed, ended)
+            inner = _on_cluster(client, puzzle, job, limit, search, ended)
         found = map(back, inner)
         try:
             if job.task == "count":
@@ -54,12 +56,13 @@ def run(job: Job, note: Note | None = None) -> Result:
     return finished(res)
 
 
-def _on_cluster(client, puzzle: Puzzle, job: Job, limit: int | None, allowed, ended: list[Outcome]) -> Iterator[Solution]:
+def _on_cluster(client, puzzle: Puzzle, job: Job, limit: int | None, search: backtrack.Plan,
+                ended: list[Outcome]) -> Iterator[Solution]:
     """The backtracker's subtrees as Dask tasks, two per core; an outcome without an answer goes
     to ``ended``."""
     workers = cores(job, client)
-    shares = chunks(backtrack.prefixes(puzzle, workers, allowed), 2 * workers)
-    for outcome in cluster.parts(client, backtrack.subtrees, [(puzzle, p, limit, allowed) for p in shares], job.limits):
+    shares = chunks(backtrack.prefixes(puzzle, workers, search), 2 * workers)
+    for outcome in cluster.parts(client, backtrack.subtrees, [(puzzle, p, limit, search) for p in shares], job.limits):
         if outcome.status != "OK":
             ended.append(outcome)
             return

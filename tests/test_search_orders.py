@@ -1,0 +1,149 @@
+"""The backtracker's search: cell orders, tiles that look the same under several turns, the
+estimate that chooses the order; the same solution sets whatever the search."""
+
+from itertools import islice
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from oracle import brute_force
+from satedge import backtrack, orders, symmetry
+from satedge.errors import SatedgeError
+from satedge.formats import load_puzzle
+from satedge.generate import Params, generate
+from satedge.puzzle import Puzzle
+from satedge.solvers import SolverConfig
+from satedge.strategies import puzzles
+from conftest import PUZZLES
+
+MAX = 3000  # puzzles with more solutions (uniform tiles on a torus) are left out of the set tests
+
+
+def reference(puzzle: Puzzle) -> list:
+    """The old search: row by row, every turn of every tile, in Python."""
+    return list(islice(backtrack.solutions(puzzle, compiled=False, order="rows", distinct=False), MAX + 1))
+
+
+@settings(max_examples=150, deadline=None)
+@given(puzzles(max_rows=3, max_cols=4, max_cells=9, max_colors=3), st.sampled_from(orders.ORDERS), st.booleans(),
+       st.booleans())
+def test_every_order_and_distinct_turns_give_the_same_solutions(puzzle, order, distinct, compiled):
+    expected = reference(puzzle)
+    assume(len(expected) <= MAX)
+    found = list(backtrack.solutions(puzzle, compiled=compiled, order=order, distinct=distinct))
+    assert len(found) == len(set(found))  # each solution once
+    assert set(found) == set(expected)
+
+
+@settings(max_examples=100, deadline=None)
+@given(puzzles(max_rows=3, max_cols=4, max_cells=9, max_colors=3), st.sampled_from(orders.ORDERS))
+def test_compiled_and_python_loops_agree_in_order_for_every_cell_order(puzzle, order):
+    python = list(backtrack.solutions(puzzle, limit=2000, compiled=False, order=order))
+    assert list(backtrack.solutions(puzzle, limit=2000, compiled=True, order=order)) == python
+
+
+@pytest.mark.parametrize("order", orders.ORDERS)
+def test_orders_against_brute_force_on_a_torus_of_symmetric_tiles(order):
+    # tiles 0 and 2 look the same under a half turn, tile 1 under every turn: 6 solutions of
+    # 48 placements become a tree of 3 tiles x 3 cells
+    p = Puzzle(rows=1, cols=3, tiles=((1, 2, 1, 2), (2, 2, 2, 2), (1, 1, 1, 1)), topology="torus")
+    assert set(backtrack.solutions(p, order=order)) == brute_force(p)
+
+
+def test_distinct_turns_shrink_the_tree_and_keep_the_solutions():
+    # four tiles that look the same under a half turn: every tile in each of two turns that look
+    # the same, 768 solutions; the tree keeps one of each pair of turns
+    p = Puzzle(rows=2, cols=2, tiles=((1, 2, 1, 2), (1, 2, 1, 2), (2, 1, 2, 1), (1, 2, 1, 2)), topology="torus")
+    every = brute_force(p)
+    for compiled in (False, True):
+        costs = {}
+        for distinct in (False, True):
+            costs[distinct] = backtrack.Cost()
+            found = list(backtrack.solutions(p, compiled=compiled, order="rows", distinct=distinct, cost=costs[distinct]))
+            assert set(found) == every and len(found) == len(every) == 768
+        assert (costs[False].nodes, costs[True].nodes) == (1264, 128)
+
+
+def test_plan_keeps_one_turn_per_look_and_spreads_it_back():
+    p = Puzzle(rows=1, cols=2, tiles=((1, 2, 1, 2), (3, 3, 3, 3)), topology="torus")
+    q = backtrack.plan(p, order="rows")
+    assert q.cells == (0, 1)
+    assert q.allowed[0] == ((0, 0), (0, 1), (1, 0))
+    assert q.spread[0] == {(0, 0): ((0, 0), (0, 2)), (0, 1): ((0, 1), (0, 3)), (1, 0): ((1, 0), (1, 1), (1, 2), (1, 3))}
+    assert backtrack.plan(p, order="rows", distinct=False).spread == ({}, {})
+    with pytest.raises(SatedgeError, match=r"^an order names every cell once, 0 to 1$"):
+        backtrack.plan(p, order=(0, 0))
+
+
+@given(st.integers(1, 7), st.integers(1, 7))
+def test_named_orders_visit_every_cell_once(rows, cols):
+    p = Puzzle(rows=rows, cols=cols, tiles=((0, 0, 0, 0),) * (rows * cols))
+    found = orders.named_orders(p)
+    assert list(found)[:4] == ["rows", "columns", "spiral", "border"] and len(found) == 10
+    assert all(sorted(o) == list(range(rows * cols)) for o in found.values())
+    assert orders.cell_order(p, "auto") in found.values()
+
+
+def test_orders_on_a_3x3_board():
+    p = Puzzle(rows=3, cols=3, tiles=((0, 0, 0, 0),) * 9)
+    assert orders.cell_order(p, "spiral") == (0, 1, 2, 5, 8, 7, 6, 3, 4)
+    assert orders.cell_order(p, "border") == (0, 1, 2, 5, 8, 7, 6, 3, 4)
+    assert orders.cell_order(p, "columns") == (0, 3, 6, 1, 4, 7, 2, 5, 8)
+    assert orders.named_orders(p)["rows-3"] == (8, 7, 6, 5, 4, 3, 2, 1, 0)
+    with pytest.raises(SatedgeError, match=r"^unknown cell order 'diagonal'; choose from auto, rows, columns, spiral, "
+                                           r"border$"):
+        orders.cell_order(p, "diagonal")
+
+
+def test_the_estimate_ranks_the_orders_of_owens_8x8():
+    p = load_puzzle(PUZZLES / "eternity2" / "8x8.yaml")
+    allowed, orbit = backtrack.symmetry_broken(p)
+    found = {name: round(orders.estimate(p, o, allowed), 2) for name, o in orders.named_orders(p).items()}
+    assert orbit == 4
+    assert found == {"rows": 12.88, "columns": 12.88, "spiral": 14.3, "border": 14.65, "rows-1": 12.58, "rows-2": 12.88,
+                     "rows-3": 12.58, "rows-5": 12.88, "rows-6": 12.58, "rows-7": 12.58}
+    assert orders.cell_order(p, "auto", allowed) == orders.named_orders(p)["rows-1"]
+
+
+def test_the_estimate_follows_the_real_tree():
+    # a generated framed 4x4 of 384 solutions: each order's whole tree against its estimate
+    p = generate(Params(rows=4, cols=4, colors=3, frame=True), seed=4)
+    real, guessed = {}, {}
+    for name, o in orders.named_orders(p).items():
+        cost = backtrack.Cost()
+        assert sum(1 for _ in backtrack.solutions(p, order=o, cost=cost, compiled=False, distinct=False)) == 384
+        real[name], guessed[name] = cost.nodes, round(orders.estimate(p, o), 2)
+    assert (real["rows"], real["columns"], real["spiral"]) == (12764, 12195, 36479)
+    assert (guessed["rows"], guessed["columns"], guessed["spiral"]) == (3.97, 4.0, 4.28)
+    assert orders.cell_order(p) == orders.named_orders(p)["rows"]  # within 5% of the smallest tree
+
+
+def test_order_in_solver_strings_and_errors():
+    assert str(SolverConfig.parse("backtrack:order=spiral,workers=2")) == "backtrack:workers=2,order=spiral"
+    assert SolverConfig.parse("backtrack:order=auto") == SolverConfig(engine="backtrack")
+    for text, message in (("backtrack:order=diagonal", "solver 'backtrack:order=diagonal': order is one of auto, rows, "
+                                                       "columns, spiral, border"),
+                          ("cadical195:order=rows", "a cell order applies to the backtracker only")):
+        with pytest.raises(SatedgeError, match=f"^{message}$"):
+            SolverConfig.parse(text)
+
+
+def test_order_on_the_command_line(run_cli):
+    code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--method", "sat", "--order", "rows")
+    assert (code, out, err.strip()) == (2, "", "satedge: error: a cell order applies to the backtracker only")
+    code, out, err = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--order", "columns")
+    assert code == 0 and "backtrack:order=columns" in out
+
+
+def test_a_solver_string_keeps_its_settings_unless_an_option_overrides_them():
+    from satedge.cli import build_parser
+    from satedge.cli.common import solver_of
+
+    def parsed(*argv):
+        return solver_of(build_parser().parse_args(["solve", "hunde-spiel", *argv]))
+
+    assert str(parsed("--solver", "cadical195:workers=2,strategy=portfolio")) == "cadical195:workers=2,strategy=portfolio"
+    assert str(parsed("--solver", "cadical195:workers=2,strategy=portfolio", "--workers", "3", "--strategy", "cubes")) \
+        == "cadical195:workers=3,strategy=cubes"
+    assert str(parsed("--order", "spiral", "--workers", "2")) == "backtrack:workers=2,order=spiral"
