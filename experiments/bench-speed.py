@@ -4,7 +4,10 @@
   worker) against a plain Python loop that loads, encodes and solves the same runs;
 * Eternity II with heule2008-all: `satedge encode` against Heule's C encoder (compiled from
   $SATEDGE_BENCHMARKS/heule2008/encoder), CPU seconds and peak memory, and the same bytes;
-* the backtracker's nodes per second on board-suite 7x7 boards and on Owen's 8x8;
+* the backtracker against the code before its search changed (commit BASE, checked out in a
+  temporary worktree): placements per second on the same tree (the row order) on board-suite
+  7x7 boards, the tree to a first solution before (row order) and after (the chosen order) on
+  7x7 and 8x8 boards, and Owen's 8x8 on 2 workers;
 * `satedge crosscheck --examples 300 --seed 7 --workers 2`;
 * enumeration rates, blocking against subspaces, 1 and 2 workers, on generated 4x4
   complementary puzzles with 10^3 and 10^4 solutions.
@@ -14,6 +17,7 @@ report's notes quote).
 
     python experiments/bench-speed.py                       # writes bench-speed-rows.jsonl and .md
     python experiments/bench-speed.py --report              # the report again from the rows
+    python experiments/bench-speed.py --only backtrack      # measure one target again, keep the rest
 """
 
 from __future__ import annotations
@@ -39,6 +43,23 @@ ROWS = HERE / "bench-speed-rows.jsonl"
 REPORT = HERE / "bench-speed.md"
 SEEDS = ["hunde-spiel", "insects", "one-tough-puzzle", "scramble-squares"]
 ENUM_PUZZLES = {"4x4-4800": ["--colors", "4", "--seed", "8"], "4x4-15432": ["--colors", "3", "--seed", "9"]}
+BASE = "44d3b6c"  # the backtracker before its search orders, distinct turns and bit-mask loop
+SAME_TREE = [f"puzzles/board-suite/7/8/board_{k}.yaml" for k in range(5)] + [
+    f"puzzles/board-suite/7/{c}/board_{k}.yaml" for c in (9, 10) for k in (0, 1)]
+FIRST = [f"puzzles/board-suite/7/{c}/board_{k}.yaml" for c in (8, 9, 10) for k in (0, 1)] + [
+    f"puzzles/board-suite/8/{c}/board_0.yaml" for c in (10, 11, 12)]
+# the loop's placements per second: every solution of a board, compiled, in the row order, timed
+# in the process after the compiled loop is loaded (the code before has no orders: its only one)
+RATE = """import json, sys, time
+from satedge import backtrack
+from satedge.formats import load_puzzle
+extra = {"order": "rows"} if "order" in backtrack.solutions.__code__.co_varnames else {}
+next(backtrack.solutions(load_puzzle(sys.argv[2]), compiled=True, **extra))
+cost, t0 = backtrack.Cost(), time.perf_counter()
+n = sum(1 for _ in backtrack.solutions(load_puzzle(sys.argv[1]), compiled=True, cost=cost, **extra))
+print(json.dumps({"solutions": n, "nodes": cost.nodes, "seconds": time.perf_counter() - t0}))
+"""
+OWEN = "puzzles/eternity2/8x8.yaml"
 ENUM_CONFIGS = [("cadical195", 1), ("cadical195", 2), ("minisat22", 1), ("minisat22", 2),
                 ("minisat22:enumeration=subspaces", 1), ("minisat22:enumeration=subspaces", 2)]
 SPEC = """name: forty
@@ -93,17 +114,25 @@ def env_for(root: Path) -> dict:
     return {**os.environ, "PYTHONPATH": str(root)}
 
 
-def measure() -> list[dict]:
+TARGETS = ("overhead", "encode", "enumerate", "crosscheck", "backtrack")
+
+
+def measure(only: list[str]) -> list[dict]:
     py = sys.executable
     bench = Path(os.environ.get("SATEDGE_BENCHMARKS", ROOT.parent / "shared" / "benchmarks"))
     rows: list[dict] = []
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        rows += _overhead(py, tmp)
-        rows += _encode(py, tmp, bench)
-        rows += _enumerate(py, tmp)
-        rows += _crosscheck(py)
-        rows += _backtrack(py)
+        if "overhead" in only:
+            rows += _overhead(py, tmp)
+        if "encode" in only:
+            rows += _encode(py, tmp, bench)
+        if "enumerate" in only:
+            rows += _enumerate(py, tmp)
+        if "crosscheck" in only:
+            rows += _crosscheck(py)
+        if "backtrack" in only:
+            rows += _backtrack(py, tmp)
     return rows
 
 
@@ -167,19 +196,50 @@ def _crosscheck(py: str) -> list[dict]:
              "checks": last.get("checks"), "mismatches": last.get("mismatches")}]
 
 
-def _backtrack(py: str) -> list[dict]:
-    rows = []
-    boards = [f"puzzles/board-suite/7/{k}/board_0.yaml" for k in (8, 9)] + ["puzzles/eternity2/8x8.yaml"]
-    for board in boards:
-        timeout = "60"
-        t0 = time.perf_counter()
-        out = subprocess.run(satedge(py) + ["solve", board, "--method", "backtrack", "--workers", "1", "--json",
-                                            "--timeout", timeout], capture_output=True, text=True, cwd=ROOT,
-                             env=env_for(ROOT))
-        wall = time.perf_counter() - t0
-        answer = json.loads(out.stdout) if out.stdout.strip() else {}
-        rows.append({"target": "backtrack", "puzzle": board, "status": answer.get("status"), "wall": round(wall, 3),
-                     "nodes": answer.get("nodes"), "candidates": answer.get("candidates")})
+def _answer(cmd: list[str], root: Path) -> dict:
+    """A satedge command's JSON answer and its wall seconds, run from the code at ``root``."""
+    t0 = time.perf_counter()
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd=root, env=env_for(root))
+    wall = time.perf_counter() - t0
+    answer = json.loads(out.stdout) if out.stdout.strip() else {"status": f"exit {out.returncode}"}
+    return {"status": answer.get("status", "counted" if "solutions" in answer else None), "wall": round(wall, 3),
+            "seconds": answer.get("seconds"), "nodes": answer.get("nodes"), "solutions": answer.get("solutions"),
+            "solver": answer.get("solver")}
+
+
+def _backtrack(py: str, tmp: Path) -> list[dict]:
+    """The code before (``BASE``) and now, side by side, each pair in shuffled order."""
+    base = tmp / "base"
+    subprocess.run(["git", "worktree", "add", "--detach", str(base), BASE], cwd=ROOT, check=True, capture_output=True)
+    try:
+        return _backtrack_pairs(py, base)
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, capture_output=True)
+
+
+def _backtrack_pairs(py: str, base: Path) -> list[dict]:
+    rng, rows = random.Random(3), []
+    codes = {"before": base, "now": ROOT}
+    for root in codes.values():  # numba compiles each loop once, into the tree's cache
+        _answer(satedge(py) + ["count", str(ROOT / "puzzles/hunde-spiel.yaml"), "--method", "backtrack", "--json"], root)
+        _answer(satedge(py) + ["solve", str(ROOT / SAME_TREE[0]), "--method", "backtrack", "--json"], root)
+    for board in SAME_TREE:  # the whole tree of the row order: placements per second of the loop
+        for rep in range(3):
+            for code in sorted(codes, key=lambda _: rng.random()):
+                cmd = [py, "-c", RATE, str(ROOT / board), str(ROOT / SAME_TREE[-1])]
+                rows.append({"target": "backtrack", "kind": "same-tree", "puzzle": board, "code": code, "rep": rep,
+                             **_answer(cmd, codes[code])})
+    for board in FIRST:  # the first solution: the tree before (row order) and now (the chosen order)
+        for code in sorted(codes, key=lambda _: rng.random()):
+            root = codes[code]
+            cmd = satedge(py) + ["solve", str(ROOT / board), "--method", "backtrack", "--workers", "1", "--json",
+                                 "--timeout", "60"]
+            rows.append({"target": "backtrack", "kind": "first", "puzzle": board, "code": code, **_answer(cmd, root)})
+    for code in sorted(codes, key=lambda _: rng.random()):  # Owen's 8x8 on 2 workers
+        root = codes[code]
+        cmd = satedge(py) + ["solve", str(ROOT / OWEN), "--method", "backtrack", "--workers", "2", "--json",
+                             "--timeout", "300"]
+        rows.append({"target": "backtrack", "kind": "owen", "puzzle": OWEN, "code": code, **_answer(cmd, root)})
     return rows
 
 
@@ -220,28 +280,66 @@ def report(rows: list[dict], meta: dict) -> str:
             "| code | seconds | checks | mismatches |", "|---|---|---|---|"]
     for r in by("crosscheck"):
         out.append(f"| {r['code']} | {r['wall']:.1f} | {r['checks']} | {r['mismatches']} |")
-    out += ["", "## Backtracker (one core; target: Owen's 8x8 under 5 minutes on 2 cores, 1.5 times the "
-            "placements per second)", "", "| board | status | seconds | nodes | nodes/s |", "|---|---|---|---|---|"]
-    for r in by("backtrack"):
-        rate = f"{r['nodes'] / r['wall'] / 1e6:.1f} M" if r["nodes"] else "-"
-        out.append(f"| `{r['puzzle']}` | {r['status']} | {r['wall']:.1f} | {r['nodes'] or 0:,} | {rate} |")
+    out += _backtrack_report(by("backtrack"), meta)
     out += ["", meta.get("notes", "").rstrip(), ""]
     return "\n".join(out)
+
+
+def _backtrack_report(rows: list[dict], meta: dict) -> list[str]:
+    when = meta.get("backtrack", meta)
+    out = ["", "## Backtracker (target: Owen's 8x8 under 5 minutes on 2 cores, 1.5 times the placements per second)",
+           "", f"Measured {when['date']}, `{when['command']}` ({when['minutes']:.0f} minutes), against the code "
+           f"before the new search (commit `{BASE}`) in the same run.", "",
+           "Placements per second on the row order's whole tree (every solution, one core, compiled, timed in "
+           "the process once the compiled loop is loaded; median of 3, before and now in shuffled order). The "
+           "tree is the same but where a tile looks the same under two turns: now it is tried in one.", "",
+           "| board | nodes before | nodes now | before (M/s) | now (M/s) | now / before |", "|---|---|---|---|---|---|"]
+    same = [r for r in rows if r.get("kind") == "same-tree"]
+    ratios = []
+    for board in dict.fromkeys(r["puzzle"] for r in same):
+        mine = {code: [r for r in same if r["puzzle"] == board and r["code"] == code] for code in ("before", "now")}
+        rate = {code: statistics.median(r["nodes"] / r["seconds"] for r in runs) for code, runs in mine.items()}
+        ratios.append(rate["now"] / rate["before"])
+        out.append(f"| `{board}` | {mine['before'][0]['nodes']:,} | {mine['now'][0]['nodes']:,} | "
+                   f"{rate['before'] / 1e6:.1f} | {rate['now'] / 1e6:.1f} | {ratios[-1]:.2f} |")
+    if ratios:
+        out += ["", f"Median ratio {statistics.median(ratios):.2f} ({min(ratios):.2f} to {max(ratios):.2f})."]
+    out += ["", "The first solution, one core: the tree before (row order) and now (the order `auto` chooses, "
+            "tiles' look-alike turns tried once):", "",
+            "| board | before: nodes | seconds | now: nodes | seconds | nodes now / before |", "|---|---|---|---|---|---|"]
+    first = [r for r in rows if r.get("kind") == "first"]
+    for board in dict.fromkeys(r["puzzle"] for r in first):
+        b, n = ({r["code"]: r for r in first if r["puzzle"] == board}[c] for c in ("before", "now"))
+        shrink = f"{n['nodes'] / b['nodes']:.3f}" if b["nodes"] and b["status"] == "SAT" else "-"
+        out.append(f"| `{board}` | {b['nodes'] or 0:,} ({b['status']}) | {b['wall']:.1f} | {n['nodes'] or 0:,} "
+                   f"({n['status']}) | {n['wall']:.1f} | {shrink} |")
+    out += ["", "Owen's 8x8, 2 workers, 300 s:", "", "| code | status | seconds | nodes | nodes/s |", "|---|---|---|---|---|"]
+    for r in (r for r in rows if r.get("kind") == "owen"):
+        out.append(f"| {r['code']} | {r['status']} | {r['wall']:.1f} | {r['nodes'] or 0:,} | "
+                   f"{(r['nodes'] or 0) / r['wall'] / 1e6:.1f} M |")
+    return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--report", action="store_true", help="write the report from the committed rows")
+    ap.add_argument("--only", choices=TARGETS, action="append", help="measure this target again and keep the "
+                    "committed rows of the others")
     args = ap.parse_args()
-    if args.report:
+    if args.report or args.only:
         lines = ROWS.read_text().splitlines()
         meta, rows = json.loads(lines[0]), [json.loads(x) for x in lines[1:]]
-    else:
+    if not args.report:
         t0 = time.time()
-        rows = measure()
-        meta = {"meta": True, "date": str(date.today()), "machine": f"{platform.machine()} {os.cpu_count()} cores",
-                "command": "python experiments/bench-speed.py",
-                "minutes": (time.time() - t0) / 60, "notes": ""}
+        fresh = measure(args.only or list(TARGETS))
+        when = {"date": str(date.today()), "machine": f"{platform.machine()} {os.cpu_count()} cores",
+                "command": "python experiments/bench-speed.py" + "".join(f" --only {t}" for t in args.only or []),
+                "minutes": (time.time() - t0) / 60}
+        if args.only:  # the other targets keep their rows and the run that measured them
+            rows = [r for r in rows if r.get("target") not in args.only] + fresh
+            meta.update({t: when for t in args.only})
+        else:
+            rows, meta = fresh, {"meta": True, **when, "notes": ""}
         ROWS.write_text("\n".join(json.dumps(x) for x in [meta] + rows) + "\n")
     REPORT.write_text(report(rows, meta))
 

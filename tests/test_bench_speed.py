@@ -31,3 +31,14 @@ def test_the_rows_answer_what_the_report_claims():
     encode = [r for r in rows if r["target"] == "encode"]
     assert {r["sha256"] for r in encode} == {
         "4729a382887c6638bf9f42693383729a4873884349415d4c04979f7f6d1770a3"}  # the bytes the list-built code wrote
+
+
+def test_the_backtracker_rows_answer_the_report():
+    rows = [json.loads(line) for line in LINES[1:] if json.loads(line)["target"] == "backtrack"]
+    same = [r for r in rows if r["kind"] == "same-tree"]
+    for board in {r["puzzle"] for r in same}:  # the same solutions before and now
+        assert len({r["solutions"] for r in same if r["puzzle"] == board}) == 1
+    shrunk = {r["puzzle"] for r in same if r["code"] == "now"
+              and r["nodes"] < min(b["nodes"] for b in same if b["puzzle"] == r["puzzle"] and b["code"] == "before")}
+    assert shrunk == {"puzzles/board-suite/7/8/board_1.yaml", "puzzles/board-suite/7/9/board_0.yaml"}  # a tile [a, b, a, b]
+    assert {(r["code"], r["status"]) for r in rows if r["kind"] == "owen"} == {("before", "TIMEOUT"), ("now", "TIMEOUT")}
