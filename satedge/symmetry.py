@@ -110,14 +110,8 @@ def one_per_picture(puzzle: Puzzle, solutions: Iterable[Solution], mode: str = "
 
 def solutions_of_picture(puzzle: Puzzle, pic: Picture) -> list[Solution]:
     """Every solution (each tile once, frame and clues respected) that shows ``pic``."""
-    shows: dict[tuple, list[tuple[int, int]]] = {}
-    for t in range(len(puzzle.tiles)):
-        for r in range(4):
-            shows.setdefault(puzzle.oriented(t, r), []).append((t, r))
-    options = []
-    for cell, labels in enumerate(pic):
-        ok = set(puzzle.allowed[cell])
-        options.append([p for p in shows.get(labels, ()) if p in ok])
+    looks = puzzle.orientations
+    options = [[(t, r) for t, r in allowed if looks[t][r] == labels] for allowed, labels in zip(puzzle.allowed, pic)]
     out: list[Solution] = []
     chosen: list[tuple[int, int]] = []
     used: set[int] = set()
