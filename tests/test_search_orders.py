@@ -25,7 +25,7 @@ def reference(puzzle: Puzzle) -> list:
     return list(islice(backtrack.solutions(puzzle, compiled=False, order="rows", distinct=False), MAX + 1))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(puzzles(max_rows=3, max_cols=4, max_cells=9, max_colors=3), st.sampled_from(orders.ORDERS), st.booleans(),
        st.booleans())
 def test_every_order_and_distinct_turns_give_the_same_solutions(puzzle, order, distinct, compiled):
@@ -36,7 +36,7 @@ def test_every_order_and_distinct_turns_give_the_same_solutions(puzzle, order, d
     assert set(found) == set(expected)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(puzzles(max_rows=3, max_cols=4, max_cells=9, max_colors=3), st.sampled_from(orders.ORDERS))
 def test_compiled_and_python_loops_agree_in_order_for_every_cell_order(puzzle, order):
     python = list(backtrack.solutions(puzzle, limit=2000, compiled=False, order=order))
