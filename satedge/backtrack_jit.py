@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterator, NamedTuple
 
 import numpy as np
 
+from .errors import SatedgeError
 from .extras import require
 from .proctree import forked_map
 
@@ -219,7 +220,8 @@ def tables(allowed, n_labels: int, n_tiles: int, shown, need, checks) -> Tables:
             entries.append((k * square + labels[0] * n_labels + labels[1], layer * tile_words + t // 64, t % 64, r))
     depth_words = max((e[1] for e in entries), default=0) // tile_words * tile_words + tile_words
     if len(kinds) * square * depth_words * 64 > MAX_TABLE_BYTES:
-        raise MemoryError("the backtracker's rotation table is too large")
+        raise SatedgeError(f"the compiled backtracker's tables would take over {MAX_TABLE_BYTES // 2**20:,} MB for "
+                           "this puzzle; run it without workers (the pure-Python loop, compiled=False)")
     masks = np.zeros((depth_words, max(len(kinds), 1) * square), np.uint64)
     turn = np.zeros((max(len(kinds), 1) * square, depth_words * 64), np.uint8)
     words = np.zeros(max(len(kinds), 1) * square, np.int64)

@@ -147,3 +147,13 @@ def test_a_solver_string_keeps_its_settings_unless_an_option_overrides_them():
     assert str(parsed("--solver", "cadical195:workers=2,strategy=portfolio", "--workers", "3", "--strategy", "cubes")) \
         == "cadical195:workers=3,strategy=cubes"
     assert str(parsed("--order", "spiral", "--workers", "2")) == "backtrack:workers=2,order=spiral"
+
+
+def test_tables_too_large_for_memory_are_refused_in_one_line(monkeypatch):
+    from satedge import backtrack_jit
+
+    p = generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)
+    monkeypatch.setattr(backtrack_jit, "MAX_TABLE_BYTES", 1000)
+    with pytest.raises(SatedgeError, match=r"^the compiled backtracker's tables would take over 0 MB for this puzzle; "
+                                           r"run it without workers \(the pure-Python loop, compiled=False\)$"):
+        backtrack.tables(p)
