@@ -16,7 +16,7 @@ import tomllib
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from satedge import files, limits, puzzle, solvers
+from satedge import files, limits, puzzle, solvers, yamlfile
 from satedge.cli import EXIT_STATUSES, build_parser
 from satedge.experiment import rows, spec
 from satedge.experiment.rows import FIELDS
@@ -70,7 +70,7 @@ def bounds() -> list[tuple[str, str]]:
     return [
         ("puzzle, spec, preset and solution files", f"regular files (not a device or a FIFO) of at most "
                                                     f"{files.MAX_INPUT_BYTES // 2**20} MB"),
-        ("YAML", f"nested at most {files.MAX_YAML_DEPTH} deep, at most {files.MAX_YAML_NODES:,} values with "
+        ("YAML", f"nested at most {yamlfile.MAX_YAML_DEPTH} deep, at most {yamlfile.MAX_YAML_NODES:,} values with "
                  "aliases expanded; duplicate keys are refused (JSON too)"),
         ("boards", f"at most {puzzle.MAX_CELLS:,} cells"),
         ("names", f"at most {puzzle.MAX_NAME} characters"),

@@ -2,7 +2,7 @@
 
 Every reader raises :class:`SatedgeError` naming the file and the problem, and reads only
 regular files of at most :data:`MAX_INPUT_BYTES` (a device, a FIFO or a huge file is refused
-before anything is read); YAML aliases and nesting are bounded.  Every writer of satedge goes
+before anything is read; YAML: :mod:`satedge.yamlfile`).  Every writer of satedge goes
 through :func:`atomic_output`, so a failed write never leaves half a file behind, and an output
 that is a symlink, a device or a FIFO is written through, never replaced.  An error message
 echoes what it quotes through :func:`shown` or :func:`quoted`, cut short.
@@ -23,19 +23,16 @@ from pathlib import Path
 from typing import IO, Any, Iterator
 
 import psutil
-import yaml
 
 from .errors import SatedgeError, cannot_write
 
 __all__ = [
-    "MAX_INPUT_BYTES", "MAX_YAML_NODES", "MAX_YAML_DEPTH", "MAX_LINE", "TEMPORARY", "one_line", "shown", "quoted",
+    "MAX_INPUT_BYTES", "MAX_LINE", "TEMPORARY", "one_line", "shown", "quoted",
     "cut", "problems", "sweep_temporaries", "atomic_output", "atomic_outputs", "write_atomic", "write_group",
-    "not_inputs", "open_input", "check_input", "read_bytes", "read_text", "parse_json", "read_json", "read_yaml"
+    "not_inputs", "open_input", "check_input", "read_bytes", "read_text", "parse_json", "read_json"
 ]
 
 MAX_INPUT_BYTES = 64 * 2**20  # puzzles, specs, presets, solutions: Eternity II's YAML is 10 kB
-MAX_YAML_NODES = 1_000_000  # values, aliases expanded: Eternity II's YAML has 1,300
-MAX_YAML_DEPTH = 64
 MAX_LINE = 300  # characters of an error line, echoes included
 # the temporary file an output is written to, beside it: .NAME.satedge-PID-TOKEN.tmpSUFFIX
 TEMPORARY = re.compile(r"\..+\.satedge-(\d+)-[0-9a-f]{8}\.tmp.*")
@@ -339,60 +336,3 @@ def read_json(path: str | Path, limit: int = MAX_INPUT_BYTES) -> Any:
         return parse_json(read_text(path, limit))
     except ValueError as e:
         raise SatedgeError(f"not valid JSON: {e}", path) from None
-
-
-class _BoundedLoader(yaml.SafeLoader):
-    """PyYAML's safe loader with nesting and the expanded document bounded: a few hundred bytes of
-    aliases can stand for billions of nodes, and deep nesting ends in a RecursionError.  Each node
-    weighs one plus its children, an alias what the node it names weighs."""
-
-    def __init__(self, stream):
-        super().__init__(stream)
-        self._depth = 0
-        self._weight: dict[int, int] = {}
-
-    def compose_node(self, parent, index):
-        self._depth += 1
-        try:
-            if self._depth > MAX_YAML_DEPTH:
-                raise yaml.YAMLError(f"nested more than {MAX_YAML_DEPTH} deep")
-            node = super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
-        if id(node) not in self._weight:  # an alias returns the node it names, weighed already
-            if isinstance(node, yaml.MappingNode):
-                children = [n for pair in node.value for n in pair]
-            else:
-                children = node.value if isinstance(node, yaml.SequenceNode) else []
-            weight = 1 + sum(self._weight.get(id(n), 1) for n in children)
-            if weight > MAX_YAML_NODES:
-                raise yaml.YAMLError(f"more than {MAX_YAML_NODES:,} values once its aliases are expanded")
-            self._weight[id(node)] = weight
-        return node
-
-    def construct_mapping(self, node, deep=False):
-        seen: set = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=True)
-            try:
-                repeated = key in seen
-            except TypeError:  # an unhashable key: the safe loader says so
-                continue
-            if repeated:
-                raise yaml.constructor.ConstructorError(None, None, f"duplicate key {shown(key)}", key_node.start_mark)
-            seen.add(key)
-        return super().construct_mapping(node, deep)
-
-
-def read_yaml(path: str | Path) -> Any:
-    """The YAML document in ``path``; a missing, unreadable or malformed file is a one-line error."""
-    text = read_text(path)
-    try:
-        return yaml.load(text, Loader=_BoundedLoader)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark else ""
-        problem = getattr(e, "problem", None) or str(e).splitlines()[0]  # a reader's error has no problem, two lines
-        raise SatedgeError(f"not valid YAML{where}: {one_line(problem)[:200]}", path) from None
-    except ValueError as e:  # an integer of thousands of digits
-        raise SatedgeError(f"not valid YAML: {one_line(str(e))[:200]}", path) from None

@@ -15,7 +15,8 @@ import yaml
 
 from .checker import validate
 from .errors import SatedgeError
-from .files import one_line, read_text, read_yaml, shown, write_atomic, write_group
+from .files import one_line, read_text, shown, write_atomic, write_group
+from .yamlfile import read_yaml
 from .puzzle import SIDES, Clue, Puzzle, Solution
 from .resources import shipped
 from .solutions import parse_ints, sol_lines, sol_text, solution_from_json, solution_to_json

@@ -202,3 +202,26 @@ def test_hostile_input_is_one_line(outcomes, name, args, fragment):
     assert err.startswith("satedge: error: ") and err.endswith("\n") and err.count("\n") == 1, err
     assert len(err) <= 301 and fragment in err, err
     assert seconds < 20
+
+
+def test_libyaml_and_the_python_loader_read_the_same(tmp_path):
+    """Every shipped YAML file reads the same through libyaml as through the Python loader; a
+    recursive alias and a duplicate key read as the Python loader reads them."""
+    import yaml
+
+    from conftest import ROOT
+    from satedge import yamlfile
+    from satedge.errors import SatedgeError
+
+    assert yamlfile._FAST is not None  # PyYAML's wheels carry libyaml: the fast path is tested
+    shipped = sorted(p for d in ("puzzles", "encodings", "experiments") for p in (ROOT / d).rglob("*.yaml"))
+    assert len(shipped) > 80
+    for path in shipped:
+        assert yamlfile.read_yaml(path) == yaml.load(path.read_text(), Loader=yamlfile._BoundedLoader), path
+    (tmp_path / "rec.yaml").write_text("a: &x [1, *x]\n")
+    got = yamlfile.read_yaml(tmp_path / "rec.yaml")
+    assert got["a"][0] == 1 and got["a"][1] is got["a"]
+    (tmp_path / "dup.yaml").write_text("a: 1\nb: 2\na: 3\n")
+    with pytest.raises(SatedgeError) as e:
+        yamlfile.read_yaml(tmp_path / "dup.yaml")
+    assert str(e.value) == f"{tmp_path / 'dup.yaml'}: not valid YAML at line 3: duplicate key 'a'"

@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import OutOfMemory, SatedgeError, Unsupported
-from ..files import quoted, read_yaml, shown
+from ..files import quoted, shown
+from ..yamlfile import read_yaml
 from ..puzzle import Puzzle
 from ..resources import preset_folders
 from ..shuffle import shuffle as shuffled_puzzle

@@ -40,7 +40,8 @@ from ..encode.presets import OPTION_KEYS
 from ..errors import SatedgeError
 from ..dimacs import puzzle_hash
 from ..files import problems as problems_line
-from ..files import read_yaml, shown
+from ..files import shown
+from ..yamlfile import read_yaml
 from ..formats import load_puzzle
 from ..certify import CHECKERS, DEFAULT_CHECKER
 from ..generate import Params, generate
