@@ -100,6 +100,7 @@ class Enumerator:
         self.top = encoded.nv
         self.solver: Solver | None = None
         self.propagator: Solver | None = None  # the subspaces enumeration's
+        self.valid: set[Solution] = set()  # the solutions the checker has passed
         if self.config.incremental:
             self.solver = new_solver(self.config, encoded.cnf.clauses, encoded.nv)
 
@@ -176,12 +177,7 @@ class Enumerator:
                     s = None
                 stats.models += 1
                 first = self._checked(model, incremental)
-                batch = encoded.expand(first) if mode == "solutions" else [first]
-                for sol in batch:
-                    problem = validate(puzzle, sol)
-                    if problem is not None:
-                        raise EncodingError(f"{encoded.base} encoding gave an invalid solution: {problem} "
-                                            f"(solver {self.config})", sol)
+                batch = self._valid(encoded.expand(first) if mode == "solutions" else [first])
                 if mode == "solutions":
                     new = [encoded.literals(first)]
                 else:
@@ -225,12 +221,7 @@ class Enumerator:
                     continue
                 stats.models += 1
                 first = self._checked(s.get_model(), True)
-                for sol in encoded.expand(first):
-                    problem = validate(encoded.puzzle, sol)
-                    if problem is not None:
-                        raise EncodingError(f"{encoded.base} encoding gave an invalid solution: {problem} "
-                                            f"(solver {self.config})", sol)
-                    yield sol
+                yield from self._valid(encoded.expand(first))
                 lits = encoded.literals(first)
                 if lits is None:
                     raise EncodingError(f"{encoded.base} encoding: a model's solution has no model (solver {self.config})")
@@ -262,6 +253,18 @@ class Enumerator:
                 return answer
             self.progress(self.counters() or {})
             budget = max(PROGRESS_CONFLICTS, int(budget / max(time.monotonic() - t0, 1e-3)))  # a second's worth
+
+    def _valid(self, batch: list[Solution]) -> list[Solution]:
+        """``batch``, each solution passed by the independent checker (once per enumerator: the
+        distinct and unique counts meet again the solutions that ``solutions`` checked)."""
+        for sol in batch:
+            if sol not in self.valid:
+                problem = validate(self.encoded.puzzle, sol)
+                if problem is not None:
+                    raise EncodingError(f"{self.encoded.base} encoding gave an invalid solution: {problem} "
+                                        f"(solver {self.config})", sol)
+                self.valid.add(sol)
+        return batch
 
     def _checked(self, model: list[int] | None, trusted: bool) -> Solution:
         """The solution a model stands for.  A model from outside (a solver binary's) must first
