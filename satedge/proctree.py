@@ -321,12 +321,19 @@ def supervise(fd: int, job: Callable[[int], None], parent: int) -> None:
     status = None
     try:  # Stop is raised once at most, wherever the signal finds the supervisor, even as it ends
         try:
+            # blocked across the fork: a signal that finds the supervisor in fork's own hooks
+            # (logging's locks) would raise Stop where Python can only print and drop it
+            signal.pthread_sigmask(signal.SIG_BLOCK, ends)
             pid = os.fork()
-            if pid == 0:  # the job's process
+            if pid == 0:  # the job's process: the supervisor's handlers are not its own
+                for sig in ends:
+                    signal.signal(sig, signal.SIG_DFL)
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, ends)
                 try:
                     job(os.getppid())
                 finally:
                     os._exit(0)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, ends)  # one that came meanwhile raises Stop here
             os.close(fd)  # the job's alone: its death is the end of the pipe for the parent
             while status is None:
                 got, st = os.waitpid(-1, 0)  # the job, or an orphan that became ours
