@@ -18,7 +18,7 @@ demo: $(VENV)/.installed-all
 	$(BIN)/satedge report out/demo --compare edgecolor-heule2008/cadical195 support-seqcounter/cadical195
 
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 # the documentation site, warnings as errors: docs/_build/html/index.html
 docs: $(VENV)/.installed-all
