@@ -5,8 +5,9 @@ default: the order with the smallest estimated tree).  A cell's candidates are l
 precomputed table keyed by the labels that its placed neighbours demand, so no candidate is
 ever tested twice; frame, clues and self-loops are already folded into :attr:`Puzzle.allowed`.
 A tile that looks the same under several turns is searched in one of them, and each solution
-found is given in every turn that looks the same (``distinct``): the same solutions, a smaller
-tree.  Tiles in use are a bit mask.
+found is given in every turn that looks the same (``distinct``); identical tiles are placed in
+one order, and each solution found is given in every arrangement of them (``twins``): the same
+solutions, a smaller tree.  Tiles in use are a bit mask.
 
 With numba installed (the extra ``fast``) the same search runs compiled
 (:mod:`satedge.backtrack_jit`): the same solutions in the same order, many times faster; and
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from itertools import islice, product
+from itertools import islice, permutations, product
 from typing import Callable, Iterator
 
 import numpy as np
@@ -46,23 +47,37 @@ SMALL = 16
 @dataclass(frozen=True)
 class Plan:
     """What a search runs: the cells in the order it fills them, the placements it tries at each
-    (``allowed``, by position in that order), and per cell the placements that look the same as
-    one it tries (``spread``: each solution found stands for every combination of them)."""
+    (``allowed``, by position in that order), per cell the placements that look the same as one
+    it tries (``spread``: each solution found stands for every combination of them), and the
+    classes of identical tiles (``twins``: tiles that show the same labels wherever they may go;
+    the search places a class's copies in order, each solution found stands for every
+    arrangement of them, turned by ``shift``, their turns against the class's first tile)."""
 
     cells: tuple[int, ...]
     allowed: tuple[tuple[tuple[int, int], ...], ...]
     spread: tuple[dict, ...]
+    twins: tuple[tuple[int, ...], ...] = ()
+    shift: tuple[int, ...] = ()
+
+    @property
+    def twin(self) -> list[int]:
+        """Per tile, the copy that must be placed before it, or -1."""
+        out = [-1] * len(self.shift)
+        for copies in self.twins:
+            for a, b in zip(copies, copies[1:]):
+                out[b] = a
+        return out
 
 
-def plan(puzzle: Puzzle, allowed=None, order="auto", distinct: bool = True) -> Plan:
+def plan(puzzle: Puzzle, allowed=None, order="auto", distinct: bool = True, twins: bool = True) -> Plan:
     """The search of ``allowed`` (default :attr:`Puzzle.allowed`) in ``order`` (an order's name,
     :data:`satedge.orders.ORDERS`, or the cells in order); ``distinct``: try one turn of a tile
-    among those that look the same at a cell.
+    among those that look the same at a cell; ``twins``: place identical tiles in one order only.
 
     >>> p = Puzzle(rows=1, cols=2, tiles=((1, 2, 1, 2), (1, 2, 1, 2)), topology="torus")
     >>> q = plan(p, order="rows")
-    >>> q.cells, q.allowed[0], q.spread[0][(0, 1)]
-    ((0, 1), ((0, 0), (0, 1), (1, 0), (1, 1)), ((0, 1), (0, 3)))
+    >>> q.cells, q.allowed[0], q.spread[0][(0, 1)], q.twins
+    ((0, 1), ((0, 0), (0, 1), (1, 0), (1, 1)), ((0, 1), (0, 3)), ((0, 1),))
     """
     allowed = puzzle.allowed if allowed is None else allowed
     cells = cell_order(puzzle, order, allowed) if isinstance(order, str) else tuple(order)
@@ -76,10 +91,34 @@ def plan(puzzle: Puzzle, allowed=None, order="auto", distinct: bool = True) -> P
             for t, r in allowed[cell]:
                 looks.setdefault((t, puzzle.oriented(t, r)), []).append((t, r))
             kept[id(allowed[cell])] = (tuple(same[0] for same in looks.values()) if distinct else allowed[cell],
-                                       {same[0]: tuple(same) for same in looks.values() if distinct and len(same) > 1})
+                                       {p: tuple(same) for same in looks.values() if distinct and len(same) > 1
+                                        for p in same})
         tried.append(kept[id(allowed[cell])][0])
         spread.append(kept[id(allowed[cell])][1])
-    return Plan(cells, tuple(tried), tuple(spread))
+    classes, shift = _twins(puzzle, allowed) if twins else ((), ())
+    return Plan(cells, tuple(tried), tuple(spread), classes, shift)
+
+
+def _twins(puzzle: Puzzle, allowed) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """The classes of tiles that show the same labels at the same cells (whatever their turns;
+    so a clue or a symmetry breaking that keeps one of them somewhere parts it from the others),
+    and per tile its turn against the first tile of its class; ``((), ())`` when there are none."""
+    where: dict[int, set] = {}
+    for cell, options in enumerate(allowed):
+        for t, r in options:
+            where.setdefault(t, set()).add((cell, puzzle.oriented(t, r)))
+    classes: dict = {}
+    for t in sorted(where):
+        classes.setdefault(frozenset(where[t]), []).append(t)
+    twins = tuple(tuple(c) for c in classes.values() if len(c) > 1)
+    if not twins:
+        return (), ()
+    shift = [0] * len(puzzle.tiles)
+    for first, *rest in twins:
+        for t in rest:
+            shift[t] = next(d for d in range(4) if all(puzzle.oriented(t, q) == puzzle.oriented(first, (q + d) % 4)
+                                                       for q in range(4)))
+    return twins, tuple(shift)
 
 
 def _neighbours(puzzle: Puzzle, cells):
@@ -122,7 +161,7 @@ class Cost:
 def solutions(puzzle: Puzzle, limit: int | None = None, compiled: bool | None = None,
               workers: int = 1, cost: Cost | None = None,
               paused: Callable[[Cost], None] | None = None, allowed=None, order="auto",
-              distinct: bool = True) -> Iterator[Solution]:
+              distinct: bool = True, twins: bool = True) -> Iterator[Solution]:
     """Every solution of ``puzzle``, lazily, in a fixed order; ``compiled``: run the numba search
     (None: when numba is installed, its table fits and the board has more than ``SMALL`` cells;
     False: the pure-Python loop);
@@ -130,8 +169,9 @@ def solutions(puzzle: Puzzle, limit: int | None = None, compiled: bool | None = 
     fixed order.  ``cost`` is kept up to date as the search goes; ``paused(cost)`` is called
     about every second while no solution comes.  ``allowed``: the placements per cell to search
     (default :attr:`Puzzle.allowed`; :func:`symmetry_broken` keeps one solution per board-turn
-    orbit); ``order`` and ``distinct``: the cell order and whether to search one of a tile's
-    turns that look the same (:func:`plan`); a :class:`Plan` may be given as ``order``.
+    orbit); ``order``, ``distinct`` and ``twins``: the cell order, whether to search one of a
+    tile's turns that look the same and one order of identical tiles (:func:`plan`); a
+    :class:`Plan` may be given as ``order``.
 
     >>> from satedge.puzzle import Puzzle
     >>> p = Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0)
@@ -141,7 +181,7 @@ def solutions(puzzle: Puzzle, limit: int | None = None, compiled: bool | None = 
     [((0, 0), (1, 0)), ((1, 2), (0, 2))]
     """
     cost = Cost() if cost is None else cost
-    search = order if isinstance(order, Plan) else plan(puzzle, allowed, order, distinct)
+    search = order if isinstance(order, Plan) else plan(puzzle, allowed, order, distinct, twins)
     if workers > 1:
         _need_compiled(puzzle, compiled)
         found = _parallel(puzzle, search, workers, limit, cost, paused)
@@ -153,19 +193,38 @@ def solutions(puzzle: Puzzle, limit: int | None = None, compiled: bool | None = 
 
 def _spread(search: Plan, placed) -> Iterator[Solution]:
     """The solutions that a search's placements (``tile * 4 + rotation`` per position) stand
-    for: the same, and with every tile in each turn that looks the same at its cell."""
+    for: the same, with identical tiles in every arrangement, and with every tile in each turn
+    that looks the same at its cell."""
     at = [None] * len(placed)
     for cell, o in zip(search.cells, placed):
         at[cell] = (o >> 2, o & 3)
-    sides = [search.spread[i].get(at[cell]) for i, cell in enumerate(search.cells)]
-    if not any(sides):
-        yield Solution(tuple(at))
+    for arranged in _arrangements(search, at):
+        sides = [search.spread[i].get(arranged[cell]) for i, cell in enumerate(search.cells)]
+        if not any(sides):
+            yield Solution(tuple(arranged))
+            continue
+        which = [cell for cell, same in zip(search.cells, sides) if same]
+        for choice in product(*(same for same in sides if same)):
+            for cell, p in zip(which, choice):
+                arranged[cell] = p
+            yield Solution(tuple(arranged))
+
+
+def _arrangements(search: Plan, at: list) -> Iterator[list]:
+    """``at`` (a placement per cell) with the copies of each class of identical tiles in every
+    arrangement over the cells they hold, each turned to show what the copy it replaces showed;
+    ``at`` itself first."""
+    if not search.twins:
+        yield at
         return
-    which = [cell for cell, same in zip(search.cells, sides) if same]
-    for choice in product(*(same for same in sides if same)):
-        for cell, p in zip(which, choice):
-            at[cell] = p
-        yield Solution(tuple(at))
+    holds = [sorted((t, cell) for cell, (t, _) in enumerate(at) if t in copies) for copies in search.twins]
+    shift = search.shift
+    for choice in product(*(permutations(copies, len(held)) for copies, held in zip(search.twins, holds))):
+        out = list(at)
+        for held, tiles in zip(holds, choice):
+            for (a, cell), b in zip(held, tiles):
+                out[cell] = (b, (at[cell][1] + shift[a] - shift[b]) % 4)
+        yield out
 
 
 def tables(puzzle: Puzzle, search: Plan | None = None) -> backtrack_jit.Tables:
@@ -173,7 +232,8 @@ def tables(puzzle: Puzzle, search: Plan | None = None) -> backtrack_jit.Tables:
     ``search`` (default: :func:`plan`'s)."""
     search = plan(puzzle) if search is None else search
     shown, need, checks = _neighbours(puzzle, search.cells)
-    return backtrack_jit.tables(search.allowed, len(puzzle.label_id), len(puzzle.tiles), shown, need, checks)
+    return backtrack_jit.tables(search.allowed, len(puzzle.label_id), len(puzzle.tiles), shown, need, checks,
+                                search.twin if search.twins else None)
 
 
 def symmetry_broken(puzzle: Puzzle) -> tuple[tuple, int]:
@@ -271,6 +331,7 @@ def _search(puzzle: Puzzle, search: Plan, compiled: bool | None, cost: Cost,
     dep1 = [c[0][1:] if c else (0, 0) for c in checks]
     dep2 = [c[1][1:] if len(c) > 1 else (0, 0) for c in checks]
     kind = [len(c) for c in checks]
+    twin = search.twin if search.twins else None
     placed = [0] * n
     stack = [iter(())] * n
     used = 0
@@ -289,6 +350,8 @@ def _search(puzzle: Puzzle, search: Plan, compiled: bool | None, cost: Cost,
             continue
         if used >> (o >> 2) & 1:
             continue
+        if twin is not None and twin[o >> 2] >= 0 and not used >> twin[o >> 2] & 1:
+            continue  # a copy of an identical tile, before the copy it comes after
         tried += 1  # candidates not in use, as the compiled loop counts them
         if paused is not None and not tried & 0xFFFFF:
             cost.candidates, cost.nodes = tried, nodes

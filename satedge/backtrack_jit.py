@@ -44,7 +44,7 @@ MAX_TABLE_BYTES = 2**28
 
 
 def advance(ndeps, dep_cell, dep_side, own_side, need, shown, n_labels, kind, masks, turn, words, d0, s0, d1, s1,
-            extra, placed, word, bits, keys, used, depth, floor, last, budget, counts):
+            extra, twin, placed, word, bits, keys, used, depth, floor, last, budget, counts):
     """Run the search from ``depth[0]`` until the next placement of cells ``0..last`` (FOUND,
     ``placed`` holds it), the end (DONE) or ``budget`` candidates (PAUSED).  Cells below
     ``floor`` stay as placed.  The state arrays ``placed, word, bits, keys, used, depth`` carry
@@ -55,7 +55,8 @@ def advance(ndeps, dep_cell, dep_side, own_side, need, shown, n_labels, kind, ma
     ``masks[w, key]`` holds the tiles that fit it (word ``w``: tiles ``64 * (w % W)`` on, in the
     rotation layer ``w // W``, ``W`` words of tiles), ``turn[key, 64 * w + bit]`` their
     rotation, ``words[key]`` the number of words to look at; ``used`` has a bit per tile in use.
-    Keys from ``extra`` on have further neighbours to check."""
+    Keys from ``extra`` on have further neighbours to check.  ``twin[t]``: the copy of tile ``t``
+    that must be in use before it is tried (identical tiles go in order), or -1."""
     i = depth[0]
     w, m, key = word[i], bits[i], keys[i]
     tw = used.shape[0] - 1  # words of tiles - 1, a power of two - 1
@@ -89,10 +90,14 @@ def advance(ndeps, dep_cell, dep_side, own_side, need, shown, n_labels, kind, ma
             counts[0] += given - budget
             counts[1] += nodes
             return PAUSED
-        budget -= 1
         b = trailing_zeros(m)
         m &= m - one
         t = (w & tw) * 64 + b
+        p = twin[t]
+        if p >= 0:  # a copy of an identical tile: only once the copy before it is placed
+            if ((u0 if tw == 0 else used[p >> 6]) >> np.uint64(p & 63)) & one == zero:
+                continue
+        budget -= 1
         o = t * 4 + turn[key, w * 64 + b]
         if key >= extra:
             fits = True
@@ -141,7 +146,7 @@ def compiled_advance():
 
 
 class Tables(NamedTuple):
-    """The search's read-only arrays (the first sixteen arguments of :func:`advance`) and the
+    """The search's read-only arrays (the first seventeen arguments of :func:`advance`) and the
     number of tiles."""
 
     ndeps: Any
@@ -160,6 +165,7 @@ class Tables(NamedTuple):
     d1: Any
     s1: Any
     extra: int
+    twin: Any
     n_tiles: int
 
 
@@ -182,11 +188,12 @@ def layers(placements, sides, shown) -> list[int]:
     return out
 
 
-def tables(allowed, n_labels: int, n_tiles: int, shown, need, checks) -> Tables:
+def tables(allowed, n_labels: int, n_tiles: int, shown, need, checks, twin=None) -> Tables:
     """The arrays (numpy) for a puzzle: ``allowed``, its placements per position in the search
     order; per placement ``o = tile * 4 + rotation`` the label ids it ``shows`` on its four sides
     and those it ``needs`` next door; per position its earlier neighbours ``checks`` ``(own
-    side, earlier position, its side)`` (see :func:`satedge.backtrack.tables`)."""
+    side, earlier position, its side)``; per tile the ``twin`` placed before it, or -1 (see
+    :func:`satedge.backtrack.tables`)."""
     n = len(checks)
     width = max((len(c) for c in checks), default=0)
     ndeps = np.array([len(c) for c in checks], np.int64)
@@ -232,7 +239,8 @@ def tables(allowed, n_labels: int, n_tiles: int, shown, need, checks) -> Tables:
     flat_need = [x for labels in need for x in labels] + [0] * 4
     flat_shown = [x for labels in shown for x in labels] + [0] * 4
     return Tables(ndeps, dep_cell, dep_side, own_side, np.array(flat_need, np.int64), np.array(flat_shown, np.int64),
-                  n_labels, kind, masks, turn, words, d0, s0, d1, s1, extra, n_tiles)
+                  n_labels, kind, masks, turn, words, d0, s0, d1, s1, extra,
+                  np.array(twin if twin else [-1] * n_tiles, np.int64), n_tiles)
 
 
 def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, counts=None,
@@ -263,7 +271,7 @@ def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, coun
     keys[floor], depth[0] = key, floor
     bits[floor] = t.masks[0, key] & ~used[0]
     while True:
-        outcome = kernel(*t[:16], placed, word, bits, keys, used, depth, floor, last, BUDGET, counts)
+        outcome = kernel(*t[:17], placed, word, bits, keys, used, depth, floor, last, BUDGET, counts)
         if outcome == DONE:
             return
         if outcome == FOUND:

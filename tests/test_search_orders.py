@@ -12,7 +12,7 @@ from satedge import backtrack, orders, symmetry
 from satedge.errors import SatedgeError
 from satedge.formats import load_puzzle
 from satedge.generate import Params, generate
-from satedge.puzzle import Puzzle
+from satedge.puzzle import Clue, Puzzle
 from satedge.solvers import SolverConfig
 from satedge.strategies import puzzles
 from conftest import PUZZLES
@@ -21,17 +21,17 @@ MAX = 3000  # puzzles with more solutions (uniform tiles on a torus) are left ou
 
 
 def reference(puzzle: Puzzle) -> list:
-    """The old search: row by row, every turn of every tile, in Python."""
-    return list(islice(backtrack.solutions(puzzle, compiled=False, order="rows", distinct=False), MAX + 1))
+    """The old search: row by row, every turn of every tile, every copy of identical tiles, in Python."""
+    return list(islice(backtrack.solutions(puzzle, compiled=False, order="rows", distinct=False, twins=False), MAX + 1))
 
 
 @settings(max_examples=80, deadline=None)
 @given(puzzles(max_rows=3, max_cols=4, max_cells=9, max_colors=3), st.sampled_from(orders.ORDERS), st.booleans(),
-       st.booleans())
-def test_every_order_and_distinct_turns_give_the_same_solutions(puzzle, order, distinct, compiled):
+       st.booleans(), st.booleans())
+def test_every_order_distinct_turns_and_twins_give_the_same_solutions(puzzle, order, distinct, twins, compiled):
     expected = reference(puzzle)
     assume(len(expected) <= MAX)
-    found = list(backtrack.solutions(puzzle, compiled=compiled, order=order, distinct=distinct))
+    found = list(backtrack.solutions(puzzle, compiled=compiled, order=order, distinct=distinct, twins=twins))
     assert len(found) == len(set(found))  # each solution once
     assert set(found) == set(expected)
 
@@ -53,16 +53,48 @@ def test_orders_against_brute_force_on_a_torus_of_symmetric_tiles(order):
 
 def test_distinct_turns_shrink_the_tree_and_keep_the_solutions():
     # four tiles that look the same under a half turn: every tile in each of two turns that look
-    # the same, 768 solutions; the tree keeps one of each pair of turns
+    # the same, 768 solutions; the tree keeps one of each pair of turns (the tiles are identical
+    # too: that is test_identical_tiles_are_placed_in_one_order)
     p = Puzzle(rows=2, cols=2, tiles=((1, 2, 1, 2), (1, 2, 1, 2), (2, 1, 2, 1), (1, 2, 1, 2)), topology="torus")
     every = brute_force(p)
     for compiled in (False, True):
         costs = {}
         for distinct in (False, True):
             costs[distinct] = backtrack.Cost()
-            found = list(backtrack.solutions(p, compiled=compiled, order="rows", distinct=distinct, cost=costs[distinct]))
+            found = list(backtrack.solutions(p, compiled=compiled, order="rows", distinct=distinct, twins=False,
+                                             cost=costs[distinct]))
             assert set(found) == every and len(found) == len(every) == 768
         assert (costs[False].nodes, costs[True].nodes) == (1264, 128)
+
+
+@settings(max_examples=40, deadline=None)
+@given(puzzles(max_rows=3, max_cols=3, max_cells=9, max_colors=2, clues=False), st.booleans())
+def test_identical_tiles_with_a_corner_kept_give_the_same_orbits(puzzle, compiled):
+    """With the board-turn symmetry broken (a tile kept in a corner, which parts it from its
+    copies), twins or not, the same solutions."""
+    allowed, _ = backtrack.symmetry_broken(puzzle)
+    plain = list(islice(backtrack.solutions(puzzle, allowed=allowed, compiled=False, twins=False), MAX + 1))
+    assume(len(plain) <= MAX)
+    found = list(backtrack.solutions(puzzle, allowed=allowed, compiled=compiled))
+    assert len(found) == len(set(found)) and set(found) == set(plain)
+
+
+def test_identical_tiles_are_placed_in_one_order():
+    # four identical tiles (the third is the others turned) on a 2x2 torus: 768 solutions, the
+    # 24 arrangements of the copies searched once
+    p = Puzzle(rows=2, cols=2, tiles=((1, 2, 1, 2), (1, 2, 1, 2), (2, 1, 2, 1), (1, 2, 1, 2)), topology="torus")
+    q = backtrack.plan(p, order="rows")
+    assert (q.twins, q.shift, q.twin) == (((0, 1, 2, 3),), (0, 0, 1, 0), [-1, 0, 1, 2])
+    every = brute_force(p)
+    for compiled in (False, True):
+        cost = backtrack.Cost()
+        found = list(backtrack.solutions(p, compiled=compiled, order="rows", cost=cost))
+        assert set(found) == every and len(found) == 768 and cost.nodes == 8
+    # Hunde-Spiel's tiles 2 and 3 are the same; a clue that keeps tile 2 in a corner parts them
+    hunde = load_puzzle(PUZZLES / "hunde-spiel.yaml")
+    assert backtrack.plan(hunde).twins == backtrack.plan(hunde, allowed=backtrack.symmetry_broken(hunde)[0]).twins == (
+        (2, 3),)
+    assert backtrack.plan(hunde.with_(clues=(Clue(0, 0, 2, 0),))).twins == ()
 
 
 def test_plan_keeps_one_turn_per_look_and_spreads_it_back():
@@ -70,7 +102,10 @@ def test_plan_keeps_one_turn_per_look_and_spreads_it_back():
     q = backtrack.plan(p, order="rows")
     assert q.cells == (0, 1)
     assert q.allowed[0] == ((0, 0), (0, 1), (1, 0))
-    assert q.spread[0] == {(0, 0): ((0, 0), (0, 2)), (0, 1): ((0, 1), (0, 3)), (1, 0): ((1, 0), (1, 1), (1, 2), (1, 3))}
+    four = ((1, 0), (1, 1), (1, 2), (1, 3))
+    assert q.spread[0] == {(0, 0): ((0, 0), (0, 2)), (0, 2): ((0, 0), (0, 2)), (0, 1): ((0, 1), (0, 3)),
+                           (0, 3): ((0, 1), (0, 3)), **dict.fromkeys(four, four)}
+    assert (q.twins, q.shift) == ((), ())
     assert backtrack.plan(p, order="rows", distinct=False).spread == ({}, {})
     with pytest.raises(SatedgeError, match=r"^an order names every cell once, 0 to 1$"):
         backtrack.plan(p, order=(0, 0))
@@ -112,7 +147,8 @@ def test_the_estimate_follows_the_real_tree():
     real, guessed = {}, {}
     for name, o in orders.named_orders(p).items():
         cost = backtrack.Cost()
-        assert sum(1 for _ in backtrack.solutions(p, order=o, cost=cost, compiled=False, distinct=False)) == 384
+        assert sum(1 for _ in backtrack.solutions(p, order=o, cost=cost, compiled=False, distinct=False,
+                                                  twins=False)) == 384
         real[name], guessed[name] = cost.nodes, round(orders.estimate(p, o), 2)
     assert (real["rows"], real["columns"], real["spiral"]) == (12764, 12195, 36479)
     assert (guessed["rows"], guessed["columns"], guessed["spiral"]) == (3.97, 4.0, 4.28)
