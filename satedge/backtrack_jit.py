@@ -56,7 +56,8 @@ def advance(ndeps, dep_cell, dep_side, own_side, need, shown, n_labels, kind, ma
     rotation layer ``w // W``, ``W`` words of tiles), ``turn[key, 64 * w + bit]`` their
     rotation, ``words[key]`` the number of words to look at; ``used`` has a bit per tile in use.
     Keys from ``extra`` on have further neighbours to check.  ``twin[t]``: the copy of tile ``t``
-    that must be in use before it is tried (identical tiles go in order), or -1."""
+    that must be in use before it is tried (identical tiles go in order), or -1; ``twin`` None:
+    no identical tiles."""
     i = depth[0]
     w, m, key = word[i], bits[i], keys[i]
     tw = used.shape[0] - 1  # words of tiles - 1, a power of two - 1
@@ -93,10 +94,10 @@ def advance(ndeps, dep_cell, dep_side, own_side, need, shown, n_labels, kind, ma
         b = trailing_zeros(m)
         m &= m - one
         t = (w & tw) * 64 + b
-        p = twin[t]
-        if p >= 0:  # a copy of an identical tile: only once the copy before it is placed
-            if ((u0 if tw == 0 else used[p >> 6]) >> np.uint64(p & 63)) & one == zero:
-                continue
+        if twin is not None:  # compiled away for puzzles without identical tiles (twin None)
+            p = twin[t]
+            if p >= 0 and ((u0 if tw == 0 else used[p >> 6]) >> np.uint64(p & 63)) & one == zero:
+                continue  # a copy of an identical tile: only once the copy before it is placed
         budget -= 1
         o = t * 4 + turn[key, w * 64 + b]
         if key >= extra:
@@ -240,7 +241,7 @@ def tables(allowed, n_labels: int, n_tiles: int, shown, need, checks, twin=None)
     flat_shown = [x for labels in shown for x in labels] + [0] * 4
     return Tables(ndeps, dep_cell, dep_side, own_side, np.array(flat_need, np.int64), np.array(flat_shown, np.int64),
                   n_labels, kind, masks, turn, words, d0, s0, d1, s1, extra,
-                  np.array(twin if twin else [-1] * n_tiles, np.int64), n_tiles)
+                  None if twin is None else np.array(twin, np.int64), n_tiles)
 
 
 def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, counts=None,
