@@ -60,8 +60,10 @@ class Plan:
     shift: tuple[int, ...] = ()
 
     @property
-    def twin(self) -> list[int]:
-        """Per tile, the copy that must be placed before it, or -1."""
+    def twin(self) -> list[int] | None:
+        """Per tile, the copy that must be placed before it, or -1; None without identical tiles."""
+        if not self.twins:
+            return None
         out = [-1] * len(self.shift)
         for copies in self.twins:
             for a, b in zip(copies, copies[1:]):
@@ -233,7 +235,7 @@ def tables(puzzle: Puzzle, search: Plan | None = None) -> backtrack_jit.Tables:
     search = plan(puzzle) if search is None else search
     shown, need, checks = _neighbours(puzzle, search.cells)
     return backtrack_jit.tables(search.allowed, len(puzzle.label_id), len(puzzle.tiles), shown, need, checks,
-                                search.twin if search.twins else None)
+                                search.twin)
 
 
 def symmetry_broken(puzzle: Puzzle) -> tuple[tuple, int]:
@@ -331,7 +333,7 @@ def _search(puzzle: Puzzle, search: Plan, compiled: bool | None, cost: Cost,
     dep1 = [c[0][1:] if c else (0, 0) for c in checks]
     dep2 = [c[1][1:] if len(c) > 1 else (0, 0) for c in checks]
     kind = [len(c) for c in checks]
-    twin = search.twin if search.twins else None
+    twin = search.twin
     placed = [0] * n
     stack = [iter(())] * n
     used = 0

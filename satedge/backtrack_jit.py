@@ -193,8 +193,8 @@ def tables(allowed, n_labels: int, n_tiles: int, shown, need, checks, twin=None)
     """The arrays (numpy) for a puzzle: ``allowed``, its placements per position in the search
     order; per placement ``o = tile * 4 + rotation`` the label ids it ``shows`` on its four sides
     and those it ``needs`` next door; per position its earlier neighbours ``checks`` ``(own
-    side, earlier position, its side)``; per tile the ``twin`` placed before it, or -1 (see
-    :func:`satedge.backtrack.tables`)."""
+    side, earlier position, its side)``; per tile the ``twin`` placed before it, or -1 (None:
+    no identical tiles; see :func:`satedge.backtrack.tables`)."""
     n = len(checks)
     width = max((len(c) for c in checks), default=0)
     ndeps = np.array([len(c) for c in checks], np.int64)
