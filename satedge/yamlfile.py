@@ -19,8 +19,9 @@ MAX_YAML_NODES = 1_000_000  # values, aliases expanded: Eternity II's YAML has 1
 MAX_YAML_DEPTH = 64
 
 
-class _UniqueKeys:
-    """A mapping with a key twice is an error, not the last value silently kept."""
+class _Bounded:
+    """The safe loader's checks: a mapping with a key twice is an error (not the last value
+    silently kept), and the composed document is within bounds before anything is built."""
 
     def construct_mapping(self, node, deep=False):
         seen: set = set()
@@ -35,31 +36,22 @@ class _UniqueKeys:
             seen.add(key)
         return super().construct_mapping(node, deep)
 
+    def get_single_data(self):
+        node = self.get_single_node()
+        if node is None:
+            return None
+        _check_bounds(node)
+        return self.construct_document(node)
 
-class _BoundedLoader(_UniqueKeys, yaml.SafeLoader):
-    """PyYAML's safe loader with nesting and the expanded document bounded: a few hundred bytes of
-    aliases can stand for billions of nodes, and deep nesting ends in a RecursionError.  Each node
-    weighs one plus its children, an alias what the node it names weighs."""
 
-    def __init__(self, stream):
-        super().__init__(stream)
-        self._depth = 0
-        self._weight: dict[int, int] = {}
+class _PythonLoader(_Bounded, yaml.SafeLoader):
+    """PyYAML's own parser: the one whose messages satedge gives."""
 
-    def compose_node(self, parent, index):
-        self._depth += 1
-        try:
-            if self._depth > MAX_YAML_DEPTH:
-                raise yaml.YAMLError(f"nested more than {MAX_YAML_DEPTH} deep")
-            node = super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
-        if id(node) not in self._weight:  # an alias returns the node it names, weighed already
-            weight = 1 + sum(self._weight.get(id(n), 1) for n in _children(node))
-            if weight > MAX_YAML_NODES:
-                raise yaml.YAMLError(f"more than {MAX_YAML_NODES:,} values once its aliases are expanded")
-            self._weight[id(node)] = weight
-        return node
+
+_FAST = getattr(yaml, "CSafeLoader", None)
+if _FAST is not None:
+    class _FastLoader(_Bounded, _FAST):
+        """libyaml's parser: about ten times faster on a puzzle file."""
 
 
 def _children(node) -> list:
@@ -68,36 +60,28 @@ def _children(node) -> list:
     return node.value if isinstance(node, yaml.SequenceNode) else []
 
 
-def _within_bounds(root) -> bool:
-    """Whether a composed document keeps to :data:`MAX_YAML_DEPTH` and :data:`MAX_YAML_NODES`
-    (the bounds :class:`_BoundedLoader` checks as it composes), walked without recursion."""
+def _check_bounds(root) -> None:
+    """A composed document must be nested at most :data:`MAX_YAML_DEPTH` deep and weigh at most
+    :data:`MAX_YAML_NODES`: a few hundred bytes of aliases can stand for billions of nodes.  A
+    node weighs one plus its children, an alias what the node it names weighs (one while that
+    node is still open: a recursive alias).  Walked in document order, where an anchor comes
+    before its aliases, without recursion."""
     weight: dict[int, int] = {}
+    open_: set[int] = set()
     stack = [(root, 1, False)]
     while stack:
         node, depth, done = stack.pop()
-        if depth > MAX_YAML_DEPTH:
-            return False
         if done:
-            weight[id(node)] = 1 + sum(weight[id(n)] for n in _children(node))
+            open_.discard(id(node))
+            weight[id(node)] = 1 + sum(weight.get(id(n), 1) for n in _children(node))
             if weight[id(node)] > MAX_YAML_NODES:
-                return False
-        elif id(node) not in weight:
+                raise yaml.YAMLError(f"more than {MAX_YAML_NODES:,} values once its aliases are expanded")
+        elif id(node) not in weight and id(node) not in open_:
+            if depth > MAX_YAML_DEPTH:
+                raise yaml.YAMLError(f"nested more than {MAX_YAML_DEPTH} deep")
+            open_.add(id(node))
             stack.append((node, depth, True))
-            stack += [(n, depth + 1, False) for n in _children(node) if id(n) not in weight]
-    return True
-
-
-_FAST = getattr(yaml, "CSafeLoader", None)
-if _FAST is not None:
-    class _FastLoader(_UniqueKeys, _FAST):
-        """libyaml's parser with the bounds checked between composing and constructing: about ten
-        times faster than :class:`_BoundedLoader` on a puzzle file."""
-
-        def get_single_data(self):
-            node = self.get_single_node()
-            if node is not None and not _within_bounds(node):
-                raise yaml.YAMLError("out of bounds")  # read again by _BoundedLoader, which says where
-            return None if node is None else self.construct_document(node)
+            stack += [(n, depth + 1, False) for n in reversed(_children(node))]
 
 
 def read_yaml(path: str | Path) -> Any:
@@ -109,7 +93,9 @@ def read_yaml(path: str | Path) -> Any:
         except (yaml.YAMLError, ValueError, RecursionError):
             pass  # the Python loader's message, the same whichever parser PyYAML has
     try:
-        return yaml.load(text, Loader=_BoundedLoader)
+        return yaml.load(text, Loader=_PythonLoader)
+    except RecursionError:  # PyYAML's composer recurses: far deeper than the bound
+        raise SatedgeError(f"not valid YAML: nested more than {MAX_YAML_DEPTH} deep", path) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""
