@@ -44,8 +44,8 @@ from typing import Any, Callable, Iterator
 
 from .errors import EncodingError, SatedgeError
 from .limits import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, STATUSES, Limits, Outcome, default_memory_mb
-from .proctree import (default_kill_signals, die_with_parent, how_it_ended, kill_tree, one_line_error, scratch, supervise,
-                       tree, tree_cpu_seconds, tree_memory_mb)
+from .proctree import (default_kill_signals, die_with_parent, how_it_ended, kill_tree, one_line_error, scratch,
+                       stops_blocked, supervise, tree, tree_cpu_seconds, tree_memory_mb)
 
 __all__ = [
     "STATUSES", "MAX_TIMEOUT", "MAX_MEMORY_MB", "MAX_WORKERS", "Limits", "Outcome", "Cancelled", "default_memory_mb",
@@ -194,7 +194,8 @@ class _Child:
             ctx = multiprocessing.get_context("fork")
             job = partial(_serve, fd, fn, args, folder=str(folder), notes=notes)
             self.proc = ctx.Process(target=supervise, args=(fd, lambda supervisor: job(supervisor), os.getpid()))
-            self.proc.start()  # not a daemon: it may start workers
+            with stops_blocked():  # until the supervisor's own handlers are in place
+                self.proc.start()  # not a daemon: it may start workers
             self.pid = self.proc.pid
 
     def exitcode(self) -> int | None:

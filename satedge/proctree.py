@@ -33,7 +33,7 @@ from .errors import SatedgeError
 __all__ = [
     "SCRATCH", "die_with_parent", "become_subreaper", "end_descendants", "default_kill_signals", "forked_map",
     "popen", "tree", "tree_memory_mb", "tree_cpu_seconds", "kill_tree", "scratch", "sweep", "one_line_error",
-    "how_it_ended", "Stop", "supervise"
+    "how_it_ended", "Stop", "STOPS", "stops_blocked", "supervise"
 ]
 
 SCRATCH = "satedge-"  # the prefix of every scratch folder: satedge-PID-XXXXXXXX
@@ -297,6 +297,21 @@ class Stop(Exception):
         self.signum = signum
 
 
+STOPS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)  # the signals that stop a supervisor
+
+
+@contextmanager
+def stops_blocked() -> Iterator[None]:
+    """The stop signals held back while a supervisor is forked: the fork starts with this
+    process's handlers (the CLI's raise SystemExit), and one that ran in the fork before
+    :func:`supervise` replaced them would unwind a copy of this process's own stack."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def supervise(fd: int, job: Callable[[int], None], parent: int) -> None:
     """The child :func:`satedge.process.call` starts: a supervisor in a process group of its own that starts the
     job's process (``job(supervisor)`` in a fork) and ends the job's whole tree when the job
@@ -314,12 +329,15 @@ def supervise(fd: int, job: Callable[[int], None], parent: int) -> None:
             stops.append(signum)
             raise Stop(signum)
 
-    ends = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+    ends = STOPS
     for sig in ends:
         signal.signal(sig, stop_here)
     die_with_parent(parent, signal.SIGTERM)
     status = None
     try:  # Stop is raised once at most, wherever the signal finds the supervisor, even as it ends
+        # a parent that forks a supervisor blocks the stops until its handlers are in place
+        # (:func:`stops_blocked`): one that came meanwhile raises Stop here
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, ends)
         try:
             # blocked across the fork: a signal that finds the supervisor in fork's own hooks
             # (logging's locks) would raise Stop where Python can only print and drop it

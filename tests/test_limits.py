@@ -300,3 +300,38 @@ def test_a_supervisor_told_to_stop_while_it_forks_ends_by_that_signal_without_a_
     (seen once in the suite: `count --order spiral` under load); it now waits for the fork to end."""
     r = subprocess.run([sys.executable, "-c", SUPERVISOR_TOLD_IN_FORK], capture_output=True, text=True, timeout=60)
     assert (r.returncode, r.stderr) == (-signal.SIGTERM, "")
+
+
+TOLD_BEFORE_ITS_HANDLERS = """
+import os, signal
+from satedge import process
+from satedge.limits import Limits
+
+me = os.getpid()
+
+
+def stop(signum, frame):  # as the command line's handler does
+    raise SystemExit(128 + signum)
+
+
+def told():  # the parent stops its new supervisor before the supervisor's handlers are in place
+    if os.getppid() == me:
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+signal.signal(signal.SIGTERM, stop)
+os.register_at_fork(after_in_child=told)
+try:
+    out = process.call(sum, ([1, 2],), Limits(timeout=30))
+    print("parent", out.status, out.value)
+except SystemExit:
+    print("a copy of the parent" if os.getpid() != me else "the parent stopped")
+"""
+
+
+def test_a_supervisor_stopped_as_it_starts_runs_none_of_its_parents_handlers():
+    """A stop that reached a forked supervisor before it set its own handlers ran the parent's
+    (the command line's SystemExit) in a copy of the parent: seen once under load, where
+    `render --solve --memory 1` stopped its child at once and the copy went on as the test run."""
+    r = subprocess.run([sys.executable, "-c", TOLD_BEFORE_ITS_HANDLERS], capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "parent ERROR None\n", "")
