@@ -91,6 +91,21 @@ def default_kill_signals() -> None:
         signal.signal(sig, signal.SIG_DFL)
 
 
+STOPS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)  # the signals that stop a supervisor or a worker
+
+
+@contextmanager
+def stops_blocked() -> Iterator[None]:
+    """The stop signals held back while a supervisor or a worker is forked: the fork starts with
+    this process's handlers (the CLI's raise SystemExit), and one that ran in the fork before
+    :func:`supervise` or the worker replaced them would unwind a copy of this process's own stack."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def forked_map(worker: Callable[[], Callable[[Any], Any]], tasks: list, workers: int,
                idle: Callable[[], None] | None = None) -> Iterator[Any]:
     """``fn(task)`` for every task on ``workers`` forked processes, each result as it comes (in no
@@ -111,7 +126,8 @@ def forked_map(worker: Callable[[], Callable[[Any], Any]], tasks: list, workers:
         for _ in range(max(1, min(workers, len(tasks)))):
             here, there = ctx.Pipe()
             proc = ctx.Process(target=_forked_worker, args=(there, worker, parent), daemon=True)
-            proc.start()
+            with stops_blocked():  # until the worker's own handlers are in place
+                proc.start()
             there.close()  # this end is the worker's alone: its death is an EOF here
             procs.append(proc)
             conns.append(here)
@@ -119,7 +135,7 @@ def forked_map(worker: Callable[[], Callable[[Any], Any]], tasks: list, workers:
         for conn, proc in zip(conns, procs):
             task = next(pending, _NONE)
             if task is not _NONE:
-                conn.send(task)
+                _send(conn, task, proc)
                 busy[conn] = proc
         while busy:
             ready = multiprocessing.connection.wait(list(busy), None if idle is None else 0.5)
@@ -128,16 +144,15 @@ def forked_map(worker: Callable[[], Callable[[Any], Any]], tasks: list, workers:
             for conn in ready:
                 try:
                     ok, value = conn.recv()
-                except EOFError:
-                    busy[conn].join(1)
-                    raise SatedgeError(f"a worker process ended without an answer ({how_it_ended(busy[conn].exitcode)})")
+                except (EOFError, OSError):  # a worker dead before it read its task: reset, not EOF
+                    raise _ended(busy[conn]) from None
                 if not ok:
                     raise value
                 task = next(pending, _NONE)
                 if task is _NONE:
                     del busy[conn]
                 else:
-                    conn.send(task)
+                    _send(conn, task, busy[conn])
                 yield value
     finally:
         for proc in procs:
@@ -151,12 +166,25 @@ def forked_map(worker: Callable[[], Callable[[Any], Any]], tasks: list, workers:
 _NONE = object()  # no task left
 
 
+def _ended(proc: multiprocessing.Process) -> SatedgeError:
+    proc.join(1)
+    return SatedgeError(f"a worker process ended without an answer ({how_it_ended(proc.exitcode)})")
+
+
+def _send(conn, task: Any, proc: multiprocessing.Process) -> None:
+    try:
+        conn.send(task)
+    except OSError:  # the worker is gone: its end of the pipe closed
+        raise _ended(proc) from None
+
+
 def _forked_worker(conn, worker: Callable[[], Callable[[Any], Any]], parent: int) -> None:
     """A process of :func:`forked_map`: Ctrl-C is the parent's, which kills the workers; SIGTERM
     and SIGHUP end it at once; and it ends with the parent, even when the parent is killed by
     SIGKILL."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     default_kill_signals()
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)  # blocked by the parent as it forked
     die_with_parent(parent)
     try:
         fn, broken = worker(), None
@@ -295,21 +323,6 @@ class Stop(Exception):
     def __init__(self, signum: int):
         super().__init__(signum)
         self.signum = signum
-
-
-STOPS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)  # the signals that stop a supervisor
-
-
-@contextmanager
-def stops_blocked() -> Iterator[None]:
-    """The stop signals held back while a supervisor is forked: the fork starts with this
-    process's handlers (the CLI's raise SystemExit), and one that ran in the fork before
-    :func:`supervise` replaced them would unwind a copy of this process's own stack."""
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def supervise(fd: int, job: Callable[[int], None], parent: int) -> None:

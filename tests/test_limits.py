@@ -335,3 +335,38 @@ def test_a_supervisor_stopped_as_it_starts_runs_none_of_its_parents_handlers():
     `render --solve --memory 1` stopped its child at once and the copy went on as the test run."""
     r = subprocess.run([sys.executable, "-c", TOLD_BEFORE_ITS_HANDLERS], capture_output=True, text=True, timeout=60)
     assert (r.returncode, r.stdout, r.stderr) == (0, "parent ERROR None\n", "")
+
+
+WORKER_TOLD_BEFORE_ITS_HANDLERS = """
+import os, signal
+from satedge import proctree
+from satedge.errors import SatedgeError
+
+me = os.getpid()
+
+
+def stop(signum, frame):  # as the command line's handler does
+    raise SystemExit(128 + signum)
+
+
+def told():
+    if os.getppid() == me:
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+signal.signal(signal.SIGTERM, stop)
+os.register_at_fork(after_in_child=told)
+try:
+    print(list(proctree.forked_map(lambda: abs, [-1], 1)))
+except SatedgeError as e:
+    print(e)
+except SystemExit:
+    print("a copy of the parent" if os.getpid() != me else "the parent stopped")
+"""
+
+
+def test_a_worker_stopped_as_it_starts_ends_by_that_signal():
+    r = subprocess.run([sys.executable, "-c", WORKER_TOLD_BEFORE_ITS_HANDLERS], capture_output=True, text=True,
+                       timeout=60)
+    assert (r.returncode, r.stdout, r.stderr) == (
+        0, "a worker process ended without an answer (killed by signal 15)\n", "")
