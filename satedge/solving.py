@@ -100,7 +100,7 @@ class Enumerator:
         self.top = encoded.nv
         self.solver: Solver | None = None
         self.propagator: Solver | None = None  # the subspaces enumeration's
-        self.valid: set[Solution] = set()  # the solutions the checker has passed
+        self.valid: set[Solution] = set()  # the solutions the checker has passed (with reuse)
         if self.config.incremental:
             self.solver = new_solver(self.config, encoded.cnf.clauses, encoded.nv)
 
@@ -255,15 +255,17 @@ class Enumerator:
             budget = max(PROGRESS_CONFLICTS, int(budget / max(time.monotonic() - t0, 1e-3)))  # a second's worth
 
     def _valid(self, batch: list[Solution]) -> list[Solution]:
-        """``batch``, each solution passed by the independent checker (once per enumerator: the
-        distinct and unique counts meet again the solutions that ``solutions`` checked)."""
+        """``batch``, each solution passed by the independent checker; once per enumerator that
+        enumerates again (``reuse``: the distinct and unique counts meet again the solutions that
+        ``solutions`` checked), while one that enumerates once keeps none of them."""
         for sol in batch:
             if sol not in self.valid:
                 problem = validate(self.encoded.puzzle, sol)
                 if problem is not None:
                     raise EncodingError(f"{self.encoded.base} encoding gave an invalid solution: {problem} "
                                         f"(solver {self.config})", sol)
-                self.valid.add(sol)
+                if self.reuse:
+                    self.valid.add(sol)
         return batch
 
     def _checked(self, model: list[int] | None, trusted: bool) -> Solution:
