@@ -7,7 +7,7 @@ ever tested twice; frame, clues and self-loops are already folded into :attr:`Pu
 A tile that looks the same under several turns is searched in one of them, and each solution
 found is given in every turn that looks the same (``distinct``); identical tiles are placed in
 one order, and each solution found is given in every arrangement of them (``twins``): the same
-solutions, a smaller tree.  Tiles in use are a bit mask.
+solutions, a smaller tree (the plan: :mod:`satedge.plans`).  Tiles in use are a bit mask.
 
 With numba installed (the extra ``fast``) the same search runs compiled
 (:mod:`satedge.backtrack_jit`): the same solutions in the same order, many times faster; and
@@ -18,21 +18,21 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from itertools import islice, permutations, product
+from itertools import islice
 from typing import Callable, Iterator
 
 import numpy as np
 
-from . import backtrack_jit
+from . import backtrack_jit, plans
 from .encode.core import Options, placements, symmetry_breaking
 from .errors import SatedgeError
 from .extras import available
-from .orders import cell_order
+from .plans import Plan, plan
 from .puzzle import Puzzle, Solution
 
 __all__ = [
-    "MAX_TABLE", "SMALL", "Plan", "plan", "Cost", "solutions", "tables", "symmetry_broken", "prefixes", "subtrees",
-    "compiled_available", "solve"
+    "MAX_TABLE", "SMALL", "Plan", "plan", "Cost", "solutions", "weighted", "tables", "symmetry_broken", "prefixes",
+    "subtrees", "compiled_available", "solve"
 ]
 
 # the compiled search keeps tables of kinds of cells x labels x labels; beyond this many cells x
@@ -42,85 +42,6 @@ MAX_TABLE = 4_000_000
 # 0.35 to 1 s, more than the whole search of a 3x3 seed puzzle in Python (3 ms) and than counting
 # the 36,864 solutions of a framed 4x4 (0.4 s; compiled: 0.16 s once loaded, 1.3 s in all)
 SMALL = 16
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What a search runs: the cells in the order it fills them, the placements it tries at each
-    (``allowed``, by position in that order), per cell the placements that look the same as one
-    it tries (``spread``: each solution found stands for every combination of them), and the
-    classes of identical tiles (``twins``: tiles that show the same labels wherever they may go;
-    the search places a class's copies in order, each solution found stands for every
-    arrangement of them, turned by ``shift``, their turns against the class's first tile)."""
-
-    cells: tuple[int, ...]
-    allowed: tuple[tuple[tuple[int, int], ...], ...]
-    spread: tuple[dict, ...]
-    twins: tuple[tuple[int, ...], ...] = ()
-    shift: tuple[int, ...] = ()
-
-    @property
-    def twin(self) -> list[int] | None:
-        """Per tile, the copy that must be placed before it, or -1; None without identical tiles."""
-        if not self.twins:
-            return None
-        out = [-1] * len(self.shift)
-        for copies in self.twins:
-            for a, b in zip(copies, copies[1:]):
-                out[b] = a
-        return out
-
-
-def plan(puzzle: Puzzle, allowed=None, order="auto", distinct: bool = True, twins: bool = True) -> Plan:
-    """The search of ``allowed`` (default :attr:`Puzzle.allowed`) in ``order`` (an order's name,
-    :data:`satedge.orders.ORDERS`, or the cells in order); ``distinct``: try one turn of a tile
-    among those that look the same at a cell; ``twins``: place identical tiles in one order only.
-
-    >>> p = Puzzle(rows=1, cols=2, tiles=((1, 2, 1, 2), (1, 2, 1, 2)), topology="torus")
-    >>> q = plan(p, order="rows")
-    >>> q.cells, q.allowed[0], q.spread[0][(0, 1)], q.twins
-    ((0, 1), ((0, 0), (0, 1), (1, 0), (1, 1)), ((0, 1), (0, 3)), ((0, 1),))
-    """
-    allowed = puzzle.allowed if allowed is None else allowed
-    cells = cell_order(puzzle, order, allowed) if isinstance(order, str) else tuple(order)
-    if sorted(cells) != list(puzzle.board.cells):
-        raise SatedgeError(f"an order names every cell once, 0 to {puzzle.n - 1}")
-    tried, spread = [], []
-    kept: dict = {}  # cells of one kind share their tuple of placements: one reduction each
-    for cell in cells:
-        if id(allowed[cell]) not in kept:
-            looks: dict = {}
-            for t, r in allowed[cell]:
-                looks.setdefault((t, puzzle.oriented(t, r)), []).append((t, r))
-            kept[id(allowed[cell])] = (tuple(same[0] for same in looks.values()) if distinct else allowed[cell],
-                                       {p: tuple(same) for same in looks.values() if distinct and len(same) > 1
-                                        for p in same})
-        tried.append(kept[id(allowed[cell])][0])
-        spread.append(kept[id(allowed[cell])][1])
-    classes, shift = _twins(puzzle, allowed) if twins else ((), ())
-    return Plan(cells, tuple(tried), tuple(spread), classes, shift)
-
-
-def _twins(puzzle: Puzzle, allowed) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """The classes of tiles that show the same labels at the same cells (whatever their turns;
-    so a clue or a symmetry breaking that keeps one of them somewhere parts it from the others),
-    and per tile its turn against the first tile of its class; ``((), ())`` when there are none."""
-    where: dict[int, set] = {}
-    for cell, options in enumerate(allowed):
-        for t, r in options:
-            where.setdefault(t, set()).add((cell, puzzle.oriented(t, r)))
-    classes: dict = {}
-    for t in sorted(where):
-        classes.setdefault(frozenset(where[t]), []).append(t)
-    twins = tuple(tuple(c) for c in classes.values() if len(c) > 1)
-    if not twins:
-        return (), ()
-    shift = [0] * len(puzzle.tiles)
-    for first, *rest in twins:
-        for t in rest:
-            shift[t] = next(d for d in range(4) if all(puzzle.oriented(t, q) == puzzle.oriented(first, (q + d) % 4)
-                                                       for q in range(4)))
-    return twins, tuple(shift)
 
 
 def _neighbours(puzzle: Puzzle, cells):
@@ -182,51 +103,38 @@ def solutions(puzzle: Puzzle, limit: int | None = None, compiled: bool | None = 
     >>> [s.placements for s in solutions(p, compiled=False)]
     [((0, 0), (1, 0)), ((1, 2), (0, 2))]
     """
-    cost = Cost() if cost is None else cost
     search = order if isinstance(order, Plan) else plan(puzzle, allowed, order, distinct, twins)
-    if workers > 1:
-        _need_compiled(puzzle, compiled)
-        found = _parallel(puzzle, search, workers, limit, cost, paused)
-    else:
-        found = _search(puzzle, search, compiled, cost, paused)
-    it = (whole for placed in found for whole in _spread(search, placed))
+    it = (whole for placed in _found(puzzle, search, compiled, workers, limit, cost, paused)
+          for whole in plans.expand(search, placed))
     return it if limit is None else islice(it, limit)
 
 
-def _spread(search: Plan, placed) -> Iterator[Solution]:
-    """The solutions that a search's placements (``tile * 4 + rotation`` per position) stand
-    for: the same, with identical tiles in every arrangement, and with every tile in each turn
-    that looks the same at its cell."""
-    at = [None] * len(placed)
-    for cell, o in zip(search.cells, placed):
-        at[cell] = (o >> 2, o & 3)
-    for arranged in _arrangements(search, at):
-        sides = [search.spread[i].get(arranged[cell]) for i, cell in enumerate(search.cells)]
-        if not any(sides):
-            yield Solution(tuple(arranged))
-            continue
-        which = [cell for cell, same in zip(search.cells, sides) if same]
-        for choice in product(*(same for same in sides if same)):
-            for cell, p in zip(which, choice):
-                arranged[cell] = p
-            yield Solution(tuple(arranged))
+def weighted(puzzle: Puzzle, compiled: bool | None = None, workers: int = 1, cost: Cost | None = None,
+             paused: Callable[[Cost], None] | None = None, allowed=None,
+             order="auto") -> Iterator[tuple[Solution, int]]:
+    """Each solution the search finds, with the number of solutions it stands for (every
+    arrangement of its identical tiles, every turn that looks the same: :func:`solutions` gives
+    them all, each with the same picture); the same counts without listing them.  Arguments as
+    :func:`solutions` takes them.
+
+    >>> p = Puzzle(rows=1, cols=2, tiles=((1, 2, 1, 2), (1, 2, 1, 2)), topology="torus")
+    >>> [(s.placements, n) for s, n in weighted(p)]
+    [(((0, 0), (1, 0)), 8), (((0, 1), (1, 1)), 8)]
+    >>> len(list(solutions(p)))
+    16
+    """
+    search = order if isinstance(order, Plan) else plan(puzzle, allowed, order)
+    return (plans.weighed(search, placed) for placed in _found(puzzle, search, compiled, workers, None, cost, paused))
 
 
-def _arrangements(search: Plan, at: list) -> Iterator[list]:
-    """``at`` (a placement per cell) with the copies of each class of identical tiles in every
-    arrangement over the cells they hold, each turned to show what the copy it replaces showed;
-    ``at`` itself first."""
-    if not search.twins:
-        yield at
-        return
-    holds = [sorted((t, cell) for cell, (t, _) in enumerate(at) if t in copies) for copies in search.twins]
-    shift = search.shift
-    for choice in product(*(permutations(copies, len(held)) for copies, held in zip(search.twins, holds))):
-        out = list(at)
-        for held, tiles in zip(holds, choice):
-            for (a, cell), b in zip(held, tiles):
-                out[cell] = (b, (at[cell][1] + shift[a] - shift[b]) % 4)
-        yield out
+def _found(puzzle: Puzzle, search: Plan, compiled: bool | None, workers: int, limit: int | None,
+           cost: Cost | None, paused: Callable[[Cost], None] | None) -> Iterator[list[int]]:
+    """The placements (``tile * 4 + rotation`` by position) of each solution the search finds."""
+    cost = Cost() if cost is None else cost
+    if workers > 1:
+        _need_compiled(puzzle, compiled)
+        return _parallel(puzzle, search, workers, limit, cost, paused)
+    return _search(puzzle, search, compiled, cost, paused)
 
 
 def tables(puzzle: Puzzle, search: Plan | None = None) -> backtrack_jit.Tables:
@@ -285,14 +193,17 @@ def prefixes(puzzle: Puzzle, workers: int, search: Plan) -> list[list[int]]:
     return backtrack_jit.cut(tables(puzzle, search), workers)[1]
 
 
-def subtrees(puzzle: Puzzle, roots: list[list[int]], limit: int | None, search: Plan) -> list[Solution]:
+def subtrees(puzzle: Puzzle, roots: list[list[int]], limit: int | None, search: Plan,
+             weighted: bool = False) -> list:
     """The solutions (at most ``limit``) that extend each of ``roots`` (:func:`prefixes`),
-    searched compiled in this process: a cluster task's share."""
+    searched compiled in this process: a cluster task's share; ``weighted``: each solution the
+    search finds with its weight, as :func:`weighted` gives them (every one: no limit)."""
     _need_compiled(puzzle)
     t = tables(puzzle, search)
-    found = (whole for root in roots for placed in backtrack_jit.run(t, root, puzzle.n - 1)
-             for whole in _spread(search, placed))
-    return list(islice(found, limit))
+    found = (placed for root in roots for placed in backtrack_jit.run(t, root, puzzle.n - 1))
+    if weighted:
+        return [plans.weighed(search, placed) for placed in found]
+    return list(islice((whole for placed in found for whole in plans.expand(search, placed)), limit))
 
 
 def _need_compiled(puzzle: Puzzle, compiled: bool | None = None) -> None:

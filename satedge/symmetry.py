@@ -13,8 +13,8 @@ from typing import Iterable, Iterator
 from .puzzle import Puzzle, Solution, rotate
 
 __all__ = [
-    "Picture", "MODES", "Counts", "picture", "turn_picture", "canonical", "count", "counts", "one_per_picture",
-    "solutions_of_picture", "orbit"
+    "Picture", "MODES", "Counts", "picture", "turn_picture", "canonical", "count", "count_weighted", "counts",
+    "counts_weighted", "one_per_picture", "solutions_of_picture", "orbit"
 ]
 
 Picture = tuple[tuple, ...]
@@ -73,10 +73,22 @@ def count(puzzle: Puzzle, solutions: Iterable[Solution], orbit: int = 1) -> Coun
     >>> count(p, [Solution(((0, 0), (1, 0)))], orbit=2)
     Counts(solutions=2, distinct=1, unique=1)
     """
+    return count_weighted(puzzle, ((s, 1) for s in solutions), orbit)
+
+
+def count_weighted(puzzle: Puzzle, found: Iterable[tuple[Solution, int]], orbit: int = 1) -> Counts:
+    """:func:`count` of solutions given as ``(solution, weight)``: each stands for ``weight``
+    solutions with its picture (:func:`satedge.backtrack.weighted`: every arrangement of
+    identical tiles, every turn of a tile that looks the same).
+
+    >>> p = Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0)
+    >>> count_weighted(p, [(Solution(((0, 0), (1, 0))), 3)], orbit=2)
+    Counts(solutions=6, distinct=1, unique=1)
+    """
     n = 0
     pictures = set()
-    for s in solutions:
-        n += 1
+    for s, weight in found:
+        n += weight
         pictures.add(picture(puzzle, s))
     if orbit > 1:
         pictures = {turn_picture(puzzle, pic, k) for pic in pictures for k in puzzle.board.turns()}
@@ -87,9 +99,15 @@ def counts(puzzle: Puzzle, solutions: Iterable[Solution], modes: tuple[str, ...]
            orbit: int = 1) -> dict[str, int]:
     """The counts ``modes`` asks for, as :func:`count` gives them; pictures are only made when a
     mode needs them."""
+    return counts_weighted(puzzle, ((s, 1) for s in solutions), modes, orbit)
+
+
+def counts_weighted(puzzle: Puzzle, found: Iterable[tuple[Solution, int]], modes: tuple[str, ...] = MODES,
+                    orbit: int = 1) -> dict[str, int]:
+    """:func:`counts` of solutions given with their weights (:func:`count_weighted`)."""
     if set(modes) == {"solutions"}:
-        return {"solutions": orbit * sum(1 for _ in solutions)}
-    c = count(puzzle, solutions, orbit)
+        return {"solutions": orbit * sum(weight for _, weight in found)}
+    c = count_weighted(puzzle, found, orbit)
     return {m: getattr(c, m) for m in modes}
 
 

@@ -79,6 +79,32 @@ def test_identical_tiles_with_a_corner_kept_give_the_same_orbits(puzzle, compile
     assert len(found) == len(set(found)) and set(found) == set(plain)
 
 
+@settings(max_examples=60, deadline=None)
+@given(puzzles(max_rows=3, max_cols=3, max_cells=9, max_colors=2), st.sampled_from(orders.ORDERS), st.booleans(),
+       st.booleans())
+def test_weighted_solutions_count_what_the_listing_counts(puzzle, order, corner, compiled):
+    """Each solution found with its weight: the weights add up to the solutions of the old
+    search, each solution found is one of them, and the three counts are the old search's."""
+    allowed, orbit = backtrack.symmetry_broken(puzzle) if corner else (puzzle.allowed, 1)
+    plain = list(islice(backtrack.solutions(puzzle, allowed=allowed, compiled=False, order="rows", distinct=False,
+                                            twins=False), MAX + 1))
+    assume(len(plain) <= MAX)
+    found = list(backtrack.weighted(puzzle, allowed=allowed, compiled=compiled, order=order))
+    assert sum(n for _, n in found) == len(plain)
+    assert {s for s, _ in found} <= set(plain) and len({s for s, _ in found}) == len(found)
+    assert symmetry.count_weighted(puzzle, found, orbit) == symmetry.count(puzzle, plain, orbit)
+    assert symmetry.counts_weighted(puzzle, found, ("solutions",), orbit) == {"solutions": orbit * len(plain)}
+
+
+def test_weights_of_identical_tiles_and_look_alike_turns():
+    # the 2x2 torus of four identical tiles below: the 8 nodes find 2 solutions, each standing
+    # for 4! arrangements x 2 look-alike turns of each of the 4 tiles (768 in all)
+    p = Puzzle(rows=2, cols=2, tiles=((1, 2, 1, 2), (1, 2, 1, 2), (2, 1, 2, 1), (1, 2, 1, 2)), topology="torus")
+    found = list(backtrack.weighted(p, order="rows"))
+    assert [n for _, n in found] == [384, 384]
+    assert symmetry.count_weighted(p, found) == symmetry.Counts(768, 2, 1)
+
+
 def test_identical_tiles_are_placed_in_one_order():
     # four identical tiles (the third is the others turned) on a 2x2 torus: 768 solutions, the
     # 24 arrangements of the copies searched once

@@ -15,7 +15,7 @@ from typing import Iterator
 
 from .. import backtrack, cluster, symmetry
 from ..process import Outcome
-from ..puzzle import Puzzle, Solution
+from ..puzzle import Puzzle
 from .job import Job, Note, Result
 from .shared import chunks, connected, cores, finished, shuffled, stopped
 
@@ -35,16 +35,19 @@ def run(job: Job, note: Note | None = None) -> Result:
         cost = backtrack.Cost()
         # about every second, what the search has cost: shown as progress, and kept if the job is stopped
         paused = (lambda c: note({"progress": c.as_dict()})) if note is not None else None
-        if client is None:
+        counting = job.task == "count"  # by weight: a solution found stands for its identical tiles' arrangements
+        if client is not None:
+            inner = _on_cluster(client, puzzle, job, limit, search, ended, counting)
+        elif counting:
+            inner = backtrack.weighted(puzzle, workers=job.solver.workers, cost=cost, paused=paused, order=search)
+        else:
             inner = backtrack.solutions(puzzle, limit, workers=job.solver.workers, cost=cost, paused=paused,
                                         order=search)
-        else:
-            inner = _on_cluster(client, puzzle, job, limit, search, ended)
-        found = map(back, inner)
         try:
-            if job.task == "count":
-                res.counts = symmetry.counts(job.puzzle, found, job.modes, orbit)
+            if counting:
+                res.counts = symmetry.counts_weighted(job.puzzle, ((back(s), n) for s, n in inner), job.modes, orbit)
             else:
+                found = map(back, inner)
                 res.solutions = list(islice(symmetry.one_per_picture(job.puzzle, found, mode), job.limit))
         finally:
             getattr(inner, "close", lambda: None)()  # stops the worker processes or the cluster's tasks
@@ -57,12 +60,13 @@ def run(job: Job, note: Note | None = None) -> Result:
 
 
 def _on_cluster(client, puzzle: Puzzle, job: Job, limit: int | None, search: backtrack.Plan,
-                ended: list[Outcome]) -> Iterator[Solution]:
-    """The backtracker's subtrees as Dask tasks, two per core; an outcome without an answer goes
-    to ``ended``."""
+                ended: list[Outcome], weighted: bool) -> Iterator:
+    """The backtracker's subtrees as Dask tasks, two per core (``weighted``: solutions with their
+    weights); an outcome without an answer goes to ``ended``."""
     workers = cores(job, client)
     shares = chunks(backtrack.prefixes(puzzle, workers, search), 2 * workers)
-    for outcome in cluster.parts(client, backtrack.subtrees, [(puzzle, p, limit, search) for p in shares], job.limits):
+    tasks = [(puzzle, p, limit, search, weighted) for p in shares]
+    for outcome in cluster.parts(client, backtrack.subtrees, tasks, job.limits):
         if outcome.status != "OK":
             ended.append(outcome)
             return
