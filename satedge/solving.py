@@ -4,8 +4,10 @@ Enumeration blocks each model on the decision variables only, so auxiliary varia
 yield one solution twice.  Three modes:
 
 * ``solutions``: every solution;
-* ``distinct``: one solution per picture; each one found is blocked with every labelled
-  assignment of the same picture;
+* ``distinct``: one solution per picture; each one found blocks its picture: one clause over
+  a variable per cell implied by the cell showing its look, where the encoding says what a
+  cell shows (:attr:`~satedge.encode.Encoded.shows`: every shipped one), else a clause per
+  solution with that picture;
 * ``unique``: one per picture up to board turns; the turned pictures are blocked too.
 
 So the number of solutions a mode yields is its count.  With symmetry breaking (an encoding's
@@ -101,6 +103,8 @@ class Enumerator:
         self.solver: Solver | None = None
         self.propagator: Solver | None = None  # the subspaces enumeration's
         self.valid: set[Solution] = set()  # the solutions the checker has passed (with reuse)
+        self.looks: dict[tuple, int] = {}  # (cell, look) -> a variable implied when the cell shows it
+        self.defined: list[list[int]] = []  # the clauses that imply them
         if self.config.incremental:
             self.solver = new_solver(self.config, encoded.cnf.clauses, encoded.nv)
 
@@ -166,7 +170,8 @@ class Enumerator:
                     assume = cube + ([act] if act and found else [])
                     sat = self._solve(s, assume)
                 else:
-                    s = new_solver(self.config, encoded.cnf.clauses + blocks + [[lit] for lit in cube], encoded.nv)
+                    s = new_solver(self.config, encoded.cnf.clauses + self.defined + blocks + [[lit] for lit in cube],
+                                   self.top)
                     sat = s.solve()
                     stats.add(s)
                 if not sat:
@@ -179,24 +184,27 @@ class Enumerator:
                 first = self._checked(model, incremental)
                 batch = self._valid(encoded.expand(first) if mode == "solutions" else [first])
                 if mode == "solutions":
-                    new = [encoded.literals(first)]
-                else:
+                    new = [[-lit for lit in encoded.literals(first)]]
+                elif encoded.shows is not None:  # a clause per picture, whatever its solutions
+                    new = self._pictures(first, turns, s if incremental else None)
+                else:  # a clause per solution with the picture
                     members = orbit(puzzle, first, turns=turns)
-                    new = list({tuple(lits) for lits in map(encoded.literals, members) if lits is not None})
+                    new = [[-lit for lit in lits] for lits in
+                           {tuple(lits) for lits in map(encoded.literals, members) if lits is not None}]
                 for sol in batch:
                     yield sol
                     found += 1
                     if limit is not None and found >= limit:
                         return
-                for lits in new:
+                for clause in new:
                     if incremental:
-                        s.add_clause([-lit for lit in lits] + ([-act] if act else []))
+                        s.add_clause(clause + ([-act] if act else []))
                         if not act:
-                            self.blocked.append([-lit for lit in lits])
+                            self.blocked.append(clause)
                     else:
-                        blocks.append([-lit for lit in lits])
+                        blocks.append(clause)
                         if not self.reuse:
-                            self.blocked.append([-lit for lit in lits])
+                            self.blocked.append(clause)
         finally:
             if incremental:
                 if act:
@@ -204,6 +212,30 @@ class Enumerator:
             elif s is not None:
                 s.delete()
 
+
+    def _pictures(self, solution: Solution, turns: bool, s: Solver | None) -> list[list[int]]:
+        """Clauses that block every model showing ``solution``'s picture (with ``turns``: each of
+        its board turns): one clause of a variable per cell, implied by the encoding's literals
+        for the look the cell shows (:attr:`Encoded.shows`; defined once, kept in ``s`` and in
+        :attr:`defined`).  A picture of many solutions (identical tiles) is one clause."""
+        puzzle = self.encoded.puzzle
+        pic = symmetry.picture(puzzle, solution)
+        pics = sorted({symmetry.turn_picture(puzzle, pic, k) for k in puzzle.board.turns()} if turns else {pic}, key=repr)
+        out = []
+        for shown in pics:
+            clause = []
+            for key in enumerate(shown):
+                if key not in self.looks:
+                    self.top += 1
+                    self.looks[key] = self.top
+                    implied = [[-lit for lit in both] + [self.top] for both in self.encoded.shows(*key)]
+                    self.defined += implied
+                    self.blocked += implied
+                    for c in implied if s is not None else ():
+                        s.add_clause(c)
+                clause.append(-self.looks[key])
+            out.append(clause)
+        return out
 
     def _subspaces(self, cube: list[int]) -> Iterator[Solution]:
         """Every solution of the models inside ``cube``, found subspace by subspace (see the

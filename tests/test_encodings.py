@@ -2,6 +2,7 @@
 against the backtracker; the sizes stated in each docstring; timeouts that stop."""
 
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -368,6 +369,31 @@ def test_enumerator_reuse():
         assert sum(1 for _ in en.solutions("distinct")) == 8
         with pytest.raises(RuntimeError, match="reuse=False enumerates once"):
             next(en.solutions())
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "minisat22", "cmd:cadical -q"])
+def test_a_picture_of_many_identical_tiles_is_blocked_in_one_clause(solver):
+    """A generated framed 4x4 with three classes of copies: 11,612,160 solutions but 8 pictures,
+    each shown by 1,451,520 solutions.  Every encoding blocks a picture in one clause (over a
+    variable per cell and look), not one per solution: the counts in 8 and 2 solver calls."""
+    from satedge.solving import Enumerator
+    from satedge.solvers import SolverConfig
+
+    p = generate(Params(rows=4, colors=2, border_colors=1, frame=True), seed=2)
+    allowed, orbit = backtrack.symmetry_broken(p)
+    assert symmetry.count_weighted(p, backtrack.weighted(p, allowed=allowed), orbit) == symmetry.Counts(11612160, 8, 2)
+    if solver.startswith("cmd") and shutil.which("cadical") is None:
+        pytest.skip("Debian's cadical binary is not installed (.ci/run installs it)")
+    config = SolverConfig.parse(solver)  # the binary: a new solver for each call, with the definitions
+    for base in (bases() if solver == "cadical195" else ["edgecolor", "direct"]):
+        e = encode(p, base)
+        assert e.shows is not None
+        for mode, want in (("distinct", 8), ("unique", 2)):
+            with Enumerator(e, config, reuse=False) as en:
+                assert sum(1 for _ in en.solutions(mode)) == want, (base, mode)
+                picture_clauses = [c for c in en.blocked if all(-lit in en.looks.values() for lit in c)]
+                assert len(picture_clauses) == want * (len(p.board.turns()) if mode == "unique" else 1), (base, mode)
+                assert len(en.looks) <= p.n * want * 4 and en.stats.calls == want + 1
 
 
 def test_solver_options_configure_cadical():

@@ -81,6 +81,10 @@ class Encoded:
         no such model
     shuffle
         The seed of the shuffle the formula was made under (:mod:`.shuffled`), if any.
+    shows(cell, look)
+        Conjunctions of literals, one of which holds in a model exactly when ``cell`` shows
+        ``look`` (its labels clockwise from the top); ``None``: the encoding does not say.  Blocking
+        a picture is then one clause, not one per solution with that picture.
     """
 
     puzzle: Puzzle
@@ -93,6 +97,7 @@ class Encoded:
     literals: Callable[[Solution], list[int] | None]
     expand: Callable[[Solution], list[Solution]] = field(default=lambda s: [s])
     shuffle: int | None = None
+    shows: Callable[[int, tuple], list[list[int]]] | None = None
 
     @property
     def nv(self) -> int:

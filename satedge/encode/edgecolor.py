@@ -249,9 +249,14 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
                             for c, (t, r) in enumerate(solution)]
         return [Solution(combo) for combo in product(*options_per_cell)]
 
+    def shows_look(c: int, look: tuple) -> list[list[int]]:
+        """The literals of the look's labels on the cell's four sides (a frame side is true)."""
+        lits = [side(c, d, look[d]) for d in range(4)]
+        return [] if FALSE in lits else [[lit for lit in lits if lit is not TRUE]]
+
     return Encoded(puzzle, "edgecolor", options, cnf, pool,
                    decision=sorted(p.values()) + sorted(e.values()) + sorted(o.values()),
-                   decode=decode, literals=literals, expand=expand)
+                   decode=decode, literals=literals, expand=expand, shows=shows_look)
 
 
 def size(puzzle: Puzzle, options: Options = Options()) -> Size:

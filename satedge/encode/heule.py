@@ -334,8 +334,15 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
                     for c, (t, r) in enumerate(solution)]
         return [Solution(combo) for combo in product(*per_cell)]
 
+    def shows(c: int, look: tuple) -> list[list[int]]:
+        """The colour literals of the look's labels on the cell's edges; the other sides show the frame."""
+        if any((c, d) not in lay.edge_of and look[d] != puzzle.frame for d in range(4)):
+            return []
+        lits = [lay.side(c, d, look[d]) for d in range(4) if (c, d) in lay.edge_of]
+        return [] if None in lits else [lits]
+
     return Encoded(puzzle, "heule", options, cnf, lay.pool, decision=sorted(lay.x.values()) + sorted(lay.e.values()),
-                   decode=decode, literals=literals, expand=expand)
+                   decode=decode, literals=literals, expand=expand, shows=shows)
 
 
 def size(puzzle: Puzzle, options: Options = Options()) -> Size:

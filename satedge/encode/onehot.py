@@ -44,7 +44,8 @@ def placement_formula(puzzle: Puzzle, options: Options, base: str, adjacency: Ca
     cnf = make_cnf(clauses, pool.top)
     return Encoded(puzzle, base, options, cnf, pool, decision=sorted(x.values()),
                    decode=lambda model: decode(puzzle, x, model),
-                   literals=lambda s: literals(x, s))
+                   literals=lambda s: literals(x, s),
+                   shows=lambda c, look: [[x[c, t, r]] for t, r in allowed[c] if puzzle.oriented(t, r) == look])
 
 
 def decode(puzzle: Puzzle, x: dict, model) -> Solution:

@@ -53,5 +53,9 @@ def encode_shuffled(encode: Callable[[Puzzle, Options], Encoded], puzzle: Puzzle
     def expand(solution: Solution) -> list[Solution]:
         return [sh.to_original(s) for s in inner.expand(sh.to_shuffled(solution))]
 
+    def shows(c: int, look: tuple) -> list[list[int]]:
+        return [[out(lit) for lit in both] for both in inner.shows(c, look)]
+
     return Encoded(puzzle, inner.base, options, cnf, pool, decision=[new[v] for v in inner.decision],
-                   decode=decode, literals=literals, expand=expand, shuffle=seed)
+                   decode=decode, literals=literals, expand=expand, shuffle=seed,
+                   shows=None if inner.shows is None else shows)

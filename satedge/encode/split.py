@@ -111,8 +111,11 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
             out += [p[c, t], q[c, r]]
         return out
 
+    def shows(c: int, look: tuple) -> list[list[int]]:
+        return [[p[c, t], q[c, r]] for t, r in allowed[c] if puzzle.oriented(t, r) == look]
+
     return Encoded(puzzle, "split", options, cnf, pool, decision=sorted(p.values()) + sorted(q.values()),
-                   decode=decode, literals=literals)
+                   decode=decode, literals=literals, shows=shows)
 
 
 def size(puzzle: Puzzle, options: Options = Options()) -> Size:
