@@ -100,12 +100,19 @@ def _twins(puzzle: Puzzle, allowed) -> tuple[tuple[tuple[int, ...], ...], tuple[
     return twins, tuple(shift)
 
 
+def _by_cell(search: Plan, placed) -> list:
+    """A search's placements (``tile * 4 + rotation`` per position) as ``(tile, rotation)`` per cell."""
+    at = [None] * len(placed)
+    for cell, o in zip(search.cells, placed):
+        at[cell] = (o >> 2, o & 3)
+    return at
+
+
 def weighed(search: Plan, placed) -> tuple[Solution, int]:
     """A search's placements as a solution, and how many solutions :func:`expand` makes of it."""
-    at = [None] * len(placed)
+    at = _by_cell(search, placed)
     weight = 1
-    for i, (cell, o) in enumerate(zip(search.cells, placed)):
-        at[cell] = (o >> 2, o & 3)
+    for i, cell in enumerate(search.cells):
         weight *= len(search.spread[i].get(at[cell], ())) or 1
     for copies in search.twins:
         held = sum(1 for t, _ in at if t in copies)
@@ -117,9 +124,7 @@ def expand(search: Plan, placed) -> Iterator[Solution]:
     """The solutions that a search's placements (``tile * 4 + rotation`` per position) stand
     for: the same, with identical tiles in every arrangement, and with every tile in each turn
     that looks the same at its cell."""
-    at = [None] * len(placed)
-    for cell, o in zip(search.cells, placed):
-        at[cell] = (o >> 2, o & 3)
+    at = _by_cell(search, placed)
     for arranged in _arrangements(search, at):
         sides = [search.spread[i].get(arranged[cell]) for i, cell in enumerate(search.cells)]
         if not any(sides):
