@@ -218,11 +218,8 @@ class Enumerator:
         its board turns): one clause of a variable per cell, implied by the encoding's literals
         for the look the cell shows (:attr:`Encoded.shows`; defined once, kept in ``s`` and in
         :attr:`defined`).  A picture of many solutions (identical tiles) is one clause."""
-        puzzle = self.encoded.puzzle
-        pic = symmetry.picture(puzzle, solution)
-        pics = sorted({symmetry.turn_picture(puzzle, pic, k) for k in puzzle.board.turns()} if turns else {pic}, key=repr)
         out = []
-        for shown in pics:
+        for shown in symmetry.orbit_pictures(self.encoded.puzzle, solution, turns):
             clause = []
             for key in enumerate(shown):
                 if key not in self.looks:

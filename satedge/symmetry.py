@@ -14,7 +14,7 @@ from .puzzle import Puzzle, Solution, rotate
 
 __all__ = [
     "Picture", "MODES", "Counts", "picture", "turn_picture", "canonical", "count", "count_weighted", "counts",
-    "counts_weighted", "one_per_picture", "solutions_of_picture", "orbit"
+    "counts_weighted", "one_per_picture", "solutions_of_picture", "orbit_pictures", "orbit"
 ]
 
 Picture = tuple[tuple, ...]
@@ -150,8 +150,12 @@ def solutions_of_picture(puzzle: Puzzle, pic: Picture) -> list[Solution]:
     return out
 
 
+def orbit_pictures(puzzle: Puzzle, solution: Solution, turns: bool = False) -> list[Picture]:
+    """``solution``'s picture (with ``turns``: its board turns, each once), in a fixed order."""
+    pic = picture(puzzle, solution)
+    return sorted({turn_picture(puzzle, pic, k) for k in puzzle.board.turns()} if turns else {pic}, key=repr)
+
+
 def orbit(puzzle: Puzzle, solution: Solution, turns: bool = False) -> list[Solution]:
     """Every assignment with the same picture as ``solution`` (and, with ``turns``, its board turns)."""
-    pic = picture(puzzle, solution)
-    pics = {turn_picture(puzzle, pic, k) for k in puzzle.board.turns()} if turns else {pic}
-    return [s for p in sorted(pics, key=repr) for s in solutions_of_picture(puzzle, p)]
+    return [s for p in orbit_pictures(puzzle, solution, turns) for s in solutions_of_picture(puzzle, p)]
