@@ -2,12 +2,15 @@
 
 * :func:`split` builds the cubes by look-ahead (Heule, Kullmann, Wieringa and Biere, "Cube and
   conquer", 2011, in its simplest form): a binary tree over the formula's *decision* variables,
-  built breadth first; at each node a few candidate variables are tried both ways with PySAT's
+  built best first: the open cube with the most decision variables left free after propagation
+  is split next.  At each node a few candidate variables are tried both ways with PySAT's
   ``propagate``, and the one whose two branches assign the most (the product of the two counts,
   as march does) is split on.  A branch that fails by propagation alone has no model and is
   dropped; a node with one failing branch takes the other's literal and is looked at again.
   The leaves are the cubes: every model of the formula lies in exactly one, so solutions found
-  cube by cube partition the solution set, and counts add up exactly.
+  cube by cube partition the solution set, and counts add up exactly.  They are listed from
+  the most free variables to the fewest, so that the largest (the slowest to enumerate, as a
+  rule) start first.
 * :func:`conquer` solves the cubes on ``workers`` forked processes of this machine, each with one
   solver that keeps what it learnt (and its blocking clauses, which stay true in every other
   cube) from cube to cube; cubes are handed out as workers come free.
@@ -84,20 +87,27 @@ def split(encoded: Encoded, target: int) -> Split:
         for lit in clause:
             counts[abs(lit)] = counts.get(abs(lit), 0) + 1
     order = sorted(encoded.decision, key=lambda v: (-counts.get(v, 0), v))
+    decision = set(encoded.decision)
+
+    def free(cube, implied) -> int:
+        return len(decision) - len({abs(lit) for lit in implied} & decision | {abs(lit) for lit in cube})
+
     with Solver(name=LOOKAHEAD, bootstrap_with=encoded.cnf.clauses) as s:
         ok, _ = s.propagate()
         if not ok:
             out.seconds = time.perf_counter() - t0
             return out  # no model at all: no cube
-        open_: list[tuple[int, ...]] = [()]
-        while open_ and len(open_) + len(out.cubes) < target:
-            cube = open_.pop(0)
+        made = 0  # cubes made so far: the heap's tie-break, oldest first
+        open_: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, ())]  # (-free variables, made, cube)
+        done: list[tuple[int, int, tuple[int, ...]]] = []
+        while open_ and len(open_) + len(done) < target:
+            rank, _, cube = heapq.heappop(open_)
             ok, implied = s.propagate(assumptions=list(cube))
             if not ok:
                 out.refuted += 1
                 continue
             assigned = {abs(lit) for lit in implied} | {abs(lit) for lit in cube}
-            best, best_score, forced = None, -1, None
+            best, best_score, forced, sides = None, -1, None, ()
             tried = 0
             for v in order:
                 if v in assigned:
@@ -110,18 +120,21 @@ def split(encoded: Encoded, target: int) -> Split:
                     break
                 score = (len(pos) - len(implied) + 1) * (len(neg) - len(implied) + 1)
                 if score > best_score:
-                    best, best_score = v, score
+                    best, best_score, sides = v, score, (((*cube, v), pos), ((*cube, -v), neg))
                 if tried >= CANDIDATES:
                     break
+            made += 1
             if forced == 0:
                 out.refuted += 1
             elif forced is not None:
-                open_.insert(0, (*cube, forced))  # the same models: look again
+                heapq.heappush(open_, (rank, made, (*cube, forced)))  # the same models: look again
             elif best is None:
-                out.cubes.append(cube)  # every decision variable is set: one assignment at most
+                done.append((0, made, cube))  # every decision variable is set: one assignment at most
             else:
-                open_ += [(*cube, best), (*cube, -best)]
-        out.cubes += open_
+                for child, implied in sides:
+                    made += 1
+                    heapq.heappush(open_, (-free(child, implied), made, child))
+        out.cubes = [cube for *_, cube in sorted(open_ + done)]
     out.seconds = time.perf_counter() - t0
     return out
 
