@@ -213,21 +213,21 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
         clauses += corner_supports(puzzle, allowed, shows, p, side)
     cnf = make_cnf(clauses, pool.top)
 
-    def label_at(true: set, c: int, d: int):
-        for lab in shows[c][d]:
-            lit = side(c, d, lab)
-            if lit is TRUE or (lit is not FALSE and lit in true):
-                return lab
-        return None
+    # what decoding reads, per cell: its tiles' placement variables; per side, the labels it can
+    # show with their literals (TRUE: the frame); per tile, its allowed rotation of each look
+    tiles_at = [[(u, p[c, u]) for u in sorted(rots[c])] for c in board.cells]
+    labels_at = [[[(lab, lit) for lab in shows[c][d] if (lit := side(c, d, lab)) is not FALSE] for d in range(4)]
+                 for c in board.cells]
+    turn_of = [{u: {puzzle.oriented(u, r): r for r in reversed(rs)} for u, rs in rots[c].items()} for c in board.cells]
 
     def decode(model) -> Solution:
         true = true_set(model)
         out = []
         for c in board.cells:
-            t = next((u for u in sorted(rots[c]) if p[c, u] in true), -1)
-            labels = tuple(label_at(true, c, d) for d in range(4))
-            r = next((r for r in rots[c].get(t, ()) if puzzle.oriented(t, r) == labels), -1)
-            out.append((t, r))
+            t = next((u for u, v in tiles_at[c] if v in true), -1)
+            labels = tuple(next((lab for lab, lit in labels_at[c][d] if lit is TRUE or lit in true), None)
+                           for d in range(4))
+            out.append((t, turn_of[c].get(t, {}).get(labels, -1)))
         return Solution(tuple(out))
 
     def literals(solution: Solution) -> list[int] | None:
