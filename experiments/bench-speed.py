@@ -270,8 +270,11 @@ def report(rows: list[dict], meta: dict) -> str:
                        f"Heule's C encoder: {cpu_b:.2f} s. Ratio {r['median']:.2f} ({r['low']:.2f} to "
                        f"{r['high']:.2f}). The file's sha256 `{r['sha256'][:16]}...`; the C encoder wrote "
                        f"{r['c_clauses']:,} clauses.")
-    out += ["", "## Enumeration (target: 15,432 solutions at 3,000/s or more on 2 workers, 1.6 times 1 worker)", "",
-            "| puzzle | solver | workers | solutions | seconds | solutions/s |", "|---|---|---|---|---|---|"]
+    out += ["", "## Enumeration (target: 15,432 solutions at 3,000/s or more on 2 workers, 1.6 times 1 worker)", ""]
+    if "enumerate" in meta:  # measured again alone, after the run above
+        when = meta["enumerate"]
+        out += [f"Measured {when['date']}, `{when['command']}` ({when['minutes']:.0f} minutes).", ""]
+    out += ["| puzzle | solver | workers | solutions | seconds | solutions/s |", "|---|---|---|---|---|---|"]
     for r in sorted(by("enumerate"), key=lambda r: (r["puzzle"], r["solver"], r["workers"])):
         rate = f"{r['solutions'] / r['wall']:,.0f}" if r["solutions"] else "-"
         out.append(f"| {r['puzzle']} | `{r['solver']}` | {r['workers']} | {r['solutions'] or '-'} | {r['wall']:.1f} "
