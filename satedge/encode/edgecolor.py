@@ -46,6 +46,7 @@ Source
 from __future__ import annotations
 
 from collections import Counter
+import functools
 from itertools import product
 from typing import NamedTuple
 
@@ -213,15 +214,19 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
         clauses += corner_supports(puzzle, allowed, shows, p, side)
     cnf = make_cnf(clauses, pool.top)
 
-    # what decoding reads, per cell: its tiles' placement variables; per side, the labels it can
-    # show with their literals (TRUE: the frame); per tile, its allowed rotation of each look
-    tiles_at = [[(u, p[c, u]) for u in sorted(rots[c])] for c in board.cells]
-    labels_at = [[[(lab, lit) for lab in shows[c][d] if (lit := side(c, d, lab)) is not FALSE] for d in range(4)]
-                 for c in board.cells]
-    turn_of = [{u: {puzzle.oriented(u, r): r for r in reversed(rs)} for u, rs in rots[c].items()} for c in board.cells]
+    @functools.cache
+    def tables():
+        """What decoding reads, made at the first model: per cell, its tiles' placement
+        variables; per side, the labels it can show with their literals (TRUE: the frame); per
+        tile, its allowed rotation of each look."""
+        return ([[(u, p[c, u]) for u in sorted(rots[c])] for c in board.cells],
+                [[[(lab, lit) for lab in shows[c][d] if (lit := side(c, d, lab)) is not FALSE] for d in range(4)]
+                 for c in board.cells],
+                [{u: {puzzle.oriented(u, r): r for r in reversed(rs)} for u, rs in rots[c].items()} for c in board.cells])
 
     def decode(model) -> Solution:
         true = true_set(model)
+        tiles_at, labels_at, turn_of = tables()
         out = []
         for c in board.cells:
             t = next((u for u, v in tiles_at[c] if v in true), -1)
