@@ -24,6 +24,7 @@ from __future__ import annotations
 import heapq
 import time
 from dataclasses import dataclass, field
+from itertools import count
 from typing import Iterator
 
 from pysat.solvers import Solver
@@ -97,7 +98,7 @@ def split(encoded: Encoded, target: int) -> Split:
         if not ok:
             out.seconds = time.perf_counter() - t0
             return out  # no model at all: no cube
-        made = 0  # cubes made so far: the heap's tie-break, oldest first
+        made = count(1)  # the heap's tie-break: the cube made first comes first
         open_: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, ())]  # (-free variables, made, cube)
         done: list[tuple[int, int, tuple[int, ...]]] = []
         while open_ and len(open_) + len(done) < target:
@@ -123,17 +124,15 @@ def split(encoded: Encoded, target: int) -> Split:
                     best, best_score, sides = v, score, (((*cube, v), pos), ((*cube, -v), neg))
                 if tried >= CANDIDATES:
                     break
-            made += 1
             if forced == 0:
                 out.refuted += 1
             elif forced is not None:
-                heapq.heappush(open_, (rank, made, (*cube, forced)))  # the same models: look again
+                heapq.heappush(open_, (rank, next(made), (*cube, forced)))  # the same models: look again
             elif best is None:
-                done.append((0, made, cube))  # every decision variable is set: one assignment at most
+                done.append((0, next(made), cube))  # every decision variable is set: one assignment at most
             else:
                 for child, implied in sides:
-                    made += 1
-                    heapq.heappush(open_, (-free(child, implied), made, child))
+                    heapq.heappush(open_, (-free(child, implied), next(made), child))
         out.cubes = [cube for *_, cube in sorted(open_ + done)]
     out.seconds = time.perf_counter() - t0
     return out
