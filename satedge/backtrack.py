@@ -60,6 +60,8 @@ def _neighbours(puzzle: Puzzle, cells):
             checks[i].append((adj.side_a, j, adj.side_b))
         else:
             checks[j].append((adj.side_b, i, adj.side_a))
+    for i, c in enumerate(checks):  # the position just before first: the compiled loop reads its placement at hand
+        c.sort(key=lambda check: check[1] != i - 1)
     return ids, need, checks
 
 

@@ -44,7 +44,7 @@ MAX_TABLE_BYTES = 2**28
 
 
 def advance(ndeps, dep_cell, dep_side, own_side, need, shown, n_labels, kind, masks, turn, words, d0, s0, d1, s1,
-            extra, twin, placed, word, bits, keys, used, depth, floor, last, budget, counts):
+            prev, extra, twin, placed, word, bits, keys, used, depth, floor, last, budget, counts):
     """Run the search from ``depth[0]`` until the next placement of cells ``0..last`` (FOUND,
     ``placed`` holds it), the end (DONE) or ``budget`` candidates (PAUSED).  Cells below
     ``floor`` stay as placed.  The state arrays ``placed, word, bits, keys, used, depth`` carry
@@ -55,7 +55,9 @@ def advance(ndeps, dep_cell, dep_side, own_side, need, shown, n_labels, kind, ma
     ``masks[w, key]`` holds the tiles that fit it (word ``w``: tiles ``64 * (w % W)`` on, in the
     rotation layer ``w // W``, ``W`` words of tiles), ``turn[key, 64 * w + bit]`` their
     rotation, ``words[key]`` the number of words to look at; ``used`` has a bit per tile in use.
-    Keys from ``extra`` on have further neighbours to check.  ``twin[t]``: the copy of tile ``t``
+    ``prev[i]``: the first earlier neighbour ``d0[i]`` is position ``i - 1``, whose placement
+    the loop has at hand when it steps down to ``i``.  Keys from ``extra`` on have further
+    neighbours to check.  ``twin[t]``: the copy of tile ``t``
     that must be in use before it is tried (identical tiles go in order), or -1; ``twin`` None:
     no identical tiles."""
     i = depth[0]
@@ -122,7 +124,8 @@ def advance(ndeps, dep_cell, dep_side, own_side, need, shown, n_labels, kind, ma
             used[t >> 6] ^= one << np.uint64(t & 63)
         word[i], bits[i] = w, m
         i += 1
-        key = kind[i] + need[placed[d0[i]] * 4 + s0[i]] * n_labels + need[placed[d1[i]] * 4 + s1[i]]
+        left = o if prev[i] else placed[d0[i]]  # the placement just made, mostly: no store and load again
+        key = kind[i] + need[left * 4 + s0[i]] * n_labels + need[placed[d1[i]] * 4 + s1[i]]
         keys[i] = key
         w = 0
         m = masks[0, key] & ~(u0 if tw == 0 else used[0])
@@ -147,7 +150,7 @@ def compiled_advance():
 
 
 class Tables(NamedTuple):
-    """The search's read-only arrays (the first seventeen arguments of :func:`advance`) and the
+    """The search's read-only arrays (the first eighteen arguments of :func:`advance`) and the
     number of tiles."""
 
     ndeps: Any
@@ -165,6 +168,7 @@ class Tables(NamedTuple):
     s0: Any
     d1: Any
     s1: Any
+    prev: Any
     extra: int
     twin: Any
     n_tiles: int
@@ -240,7 +244,7 @@ def tables(allowed, n_labels: int, n_tiles: int, shown, need, checks, twin=None)
     flat_need = [x for labels in need for x in labels] + [0] * 4
     flat_shown = [x for labels in shown for x in labels] + [0] * 4
     return Tables(ndeps, dep_cell, dep_side, own_side, np.array(flat_need, np.int64), np.array(flat_shown, np.int64),
-                  n_labels, kind, masks, turn, words, d0, s0, d1, s1, extra,
+                  n_labels, kind, masks, turn, words, d0, s0, d1, s1, d0 == np.arange(n + 1) - 1, extra,
                   None if twin is None else np.array(twin, np.int64), n_tiles)
 
 
@@ -272,7 +276,7 @@ def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, coun
     keys[floor], depth[0] = key, floor
     bits[floor] = t.masks[0, key] & ~used[0]
     while True:
-        outcome = kernel(*t[:17], placed, word, bits, keys, used, depth, floor, last, BUDGET, counts)
+        outcome = kernel(*t[:18], placed, word, bits, keys, used, depth, floor, last, BUDGET, counts)
         if outcome == DONE:
             return
         if outcome == FOUND:
