@@ -62,6 +62,16 @@ def test_cubes_and_portfolio_count_and_enumerate_what_the_backtracker_does(p):
     assert len({symmetry.canonical(p, symmetry.picture(p, s)) for s in unique.solutions}) == counts["unique"]
 
 
+def test_a_walk_over_every_model_splits_into_smaller_cubes():
+    """Counting (and solve without a limit) walks every model: 64 cubes per worker; a first
+    solution: 16 per worker."""
+    p = load_puzzle(PUZZLES / "board-suite" / "6" / "8" / "board_0.yaml")
+    every = run(Job(p, "count", solver="cadical195:workers=2,strategy=cubes"))
+    first = run(Job(p, "solve", limit=1, solver="cadical195:workers=2,strategy=cubes"))
+    assert (every.counts, every.parallel["cubes"], first.status, first.parallel["cubes"]) == (
+        {"solutions": 1, "models": 1}, 128, "SAT", 32)
+
+
 def test_cubes_partition_the_models():
     """Every model of the formula lies in exactly one cube (18,432 solutions of a 4x4, 64 cubes);
     refuted branches hold none.  The split is best first: the cubes come from the most free

@@ -45,7 +45,8 @@ def run(job: Job, note: Note | None = None) -> Result:
         t0 = time.perf_counter()
         formula = encoded(job, res, note)
         workers = cores(job, client)
-        split = cubes.split(formula, cubes.CUBES_PER_WORKER * workers)
+        walk = job.task == "count" or job.limit is None  # every model, not the first few
+        split = cubes.split(formula, (cubes.WALK_CUBES_PER_WORKER if walk else cubes.CUBES_PER_WORKER) * workers)
         mode = job.modes[0]
         per_cube = job.limit if job.task == "solve" and mode == "solutions" else None
         seconds: dict[int, float] = {}
