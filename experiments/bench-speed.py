@@ -10,7 +10,8 @@
   7x7 and 8x8 boards, and Owen's 8x8 on 2 workers;
 * `satedge crosscheck --examples 300 --seed 7 --workers 2`;
 * enumeration rates, blocking against subspaces, 1 and 2 workers, on generated 4x4
-  complementary puzzles with 10^3 and 10^4 solutions.
+  complementary puzzles with 10^3 and 10^4 solutions; and blocking with the board-turn
+  symmetry broken (edgecolor-corners-sym: a model per four solutions).
 
 The code before each change was measured beside it when the change was made (the figures the
 report's notes quote).
@@ -60,8 +61,12 @@ n = sum(1 for _ in backtrack.solutions(load_puzzle(sys.argv[1]), compiled=True, 
 print(json.dumps({"solutions": n, "nodes": cost.nodes, "seconds": time.perf_counter() - t0}))
 """
 OWEN = "puzzles/eternity2/8x8.yaml"
-ENUM_CONFIGS = [("cadical195", 1), ("cadical195", 2), ("minisat22", 1), ("minisat22", 2),
-                ("minisat22:enumeration=subspaces", 1), ("minisat22:enumeration=subspaces", 2)]
+ENUM_ENCODING = "edgecolor-corners"  # count's default
+# (solver, workers, encoding); edgecolor-corners-sym breaks the board-turn symmetry: a model
+# stands for the four turns of a solution
+ENUM_CONFIGS = [(solver, workers, ENUM_ENCODING) for solver in ("cadical195", "minisat22", "minisat22:enumeration=subspaces")
+                for workers in (1, 2)] + [(solver, workers, "edgecolor-corners-sym") for solver in ("cadical195", "minisat22")
+                                          for workers in (1, 2)]
 SPEC = """name: forty
 puzzles: [hunde-spiel, insects, one-tough-puzzle, scramble-squares]
 encodings: [edgecolor-corners]
@@ -174,15 +179,16 @@ def _enumerate(py: str, tmp: Path) -> list[dict]:
                        check=True, capture_output=True, env=env_for(ROOT))
         configs = ENUM_CONFIGS[:]
         random.Random(len(rows)).shuffle(configs)
-        for solver, workers in configs:
+        for solver, workers, encoding in configs:
             cmd = satedge(py) + ["count", str(f), "--method", "sat", "--mode", "solutions", "--solver", solver,
-                                 "--workers", str(workers), "--json", "--timeout", "300"]
+                                 "--encoding", encoding, "--workers", str(workers), "--json", "--timeout", "300"]
             t0 = time.perf_counter()
             out = subprocess.run(cmd, capture_output=True, text=True, env=env_for(ROOT))
             wall = time.perf_counter() - t0
             answer = json.loads(out.stdout) if out.returncode == 0 else {}
-            rows.append({"target": "enumerate", "puzzle": name, "solver": solver, "workers": workers,
-                         "wall": round(wall, 3), "solutions": answer.get("solutions"), "exit": out.returncode})
+            rows.append({"target": "enumerate", "puzzle": name, "encoding": encoding, "solver": solver,
+                         "workers": workers, "wall": round(wall, 3), "solutions": answer.get("solutions"),
+                         "models": answer.get("models"), "exit": out.returncode})
     return rows
 
 
@@ -274,11 +280,12 @@ def report(rows: list[dict], meta: dict) -> str:
     if "enumerate" in meta:  # measured again alone, after the run above
         when = meta["enumerate"]
         out += [f"Measured {when['date']}, `{when['command']}` ({when['minutes']:.0f} minutes).", ""]
-    out += ["| puzzle | solver | workers | solutions | seconds | solutions/s |", "|---|---|---|---|---|---|"]
-    for r in sorted(by("enumerate"), key=lambda r: (r["puzzle"], r["solver"], r["workers"])):
+    out += ["| puzzle | encoding | solver | workers | solutions | models | seconds | solutions/s |",
+            "|---|---|---|---|---|---|---|---|"]
+    for r in sorted(by("enumerate"), key=lambda r: (r["puzzle"], r["encoding"], r["solver"], r["workers"])):
         rate = f"{r['solutions'] / r['wall']:,.0f}" if r["solutions"] else "-"
-        out.append(f"| {r['puzzle']} | `{r['solver']}` | {r['workers']} | {r['solutions'] or '-'} | {r['wall']:.1f} "
-                   f"| {rate} |")
+        out.append(f"| {r['puzzle']} | {r['encoding']} | `{r['solver']}` | {r['workers']} | {r['solutions'] or '-'} "
+                   f"| {r['models'] or '-'} | {r['wall']:.1f} | {rate} |")
     out += ["", "## Cross-check (target: 300 examples in under 20 s on 2 workers)", "",
             "| code | seconds | checks | mismatches |", "|---|---|---|---|"]
     for r in by("crosscheck"):

@@ -27,6 +27,8 @@ def test_the_rows_answer_what_the_report_claims():
     enum = [r for r in rows if r["target"] == "enumerate"]
     assert {r["solutions"] for r in enum if r["puzzle"] == "4x4-15432" and r["exit"] == 0} == {15432}
     assert {r["solutions"] for r in enum if r["puzzle"] == "4x4-4800" and r["exit"] == 0} == {4800}
+    assert {(r["puzzle"], r["models"]) for r in enum if r["encoding"] == "edgecolor-corners-sym"} == {
+        ("4x4-15432", 15432 // 4), ("4x4-4800", 4800 // 8)}  # a model per board-turn orbit (there: of look-alike pairs)
     assert all(r["mismatches"] == 0 for r in rows if r["target"] == "crosscheck")
     encode = [r for r in rows if r["target"] == "encode"]
     assert {r["sha256"] for r in encode} == {
