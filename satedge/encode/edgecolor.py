@@ -217,22 +217,29 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
     @functools.cache
     def tables():
         """What decoding reads, made at the first model: per cell, its tiles' placement
-        variables; per side, the labels it can show with their literals (TRUE: the frame); per
-        tile, its allowed rotation of each look."""
-        return ([[(u, p[c, u]) for u in sorted(rots[c])] for c in board.cells],
-                [[[(lab, lit) for lab in shows[c][d] if (lit := side(c, d, lab)) is not FALSE] for d in range(4)]
-                 for c in board.cells],
-                [{u: {puzzle.oriented(u, r): r for r in reversed(rs)} for u, rs in rots[c].items()} for c in board.cells])
-
-    def decode(model) -> Solution:
-        true = true_set(model)
-        tiles_at, labels_at, turn_of = tables()
+        variables, each with the tile's allowed rotations and the literals of the labels each
+        shows (a frame side is true; a rotation showing a label its side cannot has none)."""
         out = []
         for c in board.cells:
-            t = next((u for u, v in tiles_at[c] if v in true), -1)
-            labels = tuple(next((lab for lab, lit in labels_at[c][d] if lit is TRUE or lit in true), None)
-                           for d in range(4))
-            out.append((t, turn_of[c].get(t, {}).get(labels, -1)))
+            cell = []
+            for u in sorted(rots[c]):
+                looks = [(r, [side(c, d, lab) for d, lab in enumerate(puzzle.oriented(u, r))]) for r in rots[c][u]]
+                cell.append((p[c, u], u, [(r, [lit for lit in lits if lit is not TRUE]) for r, lits in looks
+                                          if FALSE not in lits]))
+            out.append(cell)
+        return out
+
+    def decode(model) -> Solution:
+        """Per cell the tile placed and its first rotation whose labels the model shows."""
+        true = true_set(model)
+        out = []
+        for cell in tables():
+            placed = (-1, -1)
+            for v, u, looks in cell:
+                if v in true:
+                    placed = (u, next((r for r, lits in looks if all(lit in true for lit in lits)), -1))
+                    break
+            out.append(placed)
         return Solution(tuple(out))
 
     def literals(solution: Solution) -> list[int] | None:
