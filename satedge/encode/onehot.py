@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import Callable
 
@@ -42,19 +43,24 @@ def placement_formula(puzzle: Puzzle, options: Options, base: str, adjacency: Ca
         if adj.a != adj.b:  # self-loops are in puzzle.allowed
             clauses.extend(adjacency(puzzle, adj, groups(adj.a, adj.side_a), groups(adj.b, adj.side_b), options.redundant))
     cnf = make_cnf(clauses, pool.top)
+    @functools.cache
+    def named() -> dict:  # made at the first model, not for a formula only written to a file
+        return {v: key for key, v in x.items()}
+
     return Encoded(puzzle, base, options, cnf, pool, decision=sorted(x.values()),
-                   decode=lambda model: decode(puzzle, x, model),
+                   decode=lambda model: decode(puzzle, named(), model),
                    literals=lambda s: literals(x, s),
                    shows=lambda c, look: [[x[c, t, r]] for t, r in allowed[c] if puzzle.oriented(t, r) == look])
 
 
-def decode(puzzle: Puzzle, x: dict, model) -> Solution:
-    true = true_set(model)
-    cells: dict[int, tuple[int, int]] = {}
-    for (c, t, r), v in x.items():
-        if v in true:
-            cells[c] = (t, r)
-    return Solution(tuple(cells.get(c, (-1, -1)) for c in range(puzzle.n)))
+def decode(puzzle: Puzzle, named: dict, model) -> Solution:
+    """Each cell's placement: its ``x`` variable true in ``model`` (``named``: variable ->
+    ``(cell, tile, rotation)``); of several, the last variable (a malformed model's)."""
+    cells = [(-1, -1)] * puzzle.n
+    for v in sorted(true_set(model).intersection(named)):
+        c, t, r = named[v]
+        cells[c] = (t, r)
+    return Solution(tuple(cells))
 
 
 def literals(x: dict, solution: Solution) -> list[int] | None:
