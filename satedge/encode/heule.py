@@ -55,6 +55,7 @@ Source
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from itertools import combinations, product
 from typing import Callable
@@ -301,18 +302,35 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
     cnf = BlockCNF(_blocks(puzzle, lay, options.card), lay.pool.top)
     board = puzzle.board
 
-    def shown(true: set, c: int, d: int):
-        if (c, d) not in lay.edge_of:
-            return puzzle.frame
-        return next((v for v in lay.domain[lay.edge_of[c, d]] if lay.side(c, d, v) in true), None)
+    @functools.cache
+    def tables():
+        """What decoding reads, made at the first model: per cell, its tiles' placement
+        variables, each with the tile's allowed rotations and the colour variables of what each
+        shows on the inner edges (a rotation that shows a colour its side cannot, or anything
+        but the frame towards the frame, has none)."""
+        out: list[list] = [[] for _ in board.cells]
+        for (u, c), v in sorted(lay.x.items()):
+            looks = []
+            for r in lay.rots[c][u]:
+                look = puzzle.oriented(u, r)
+                lits = [lay.side(c, d, look[d]) if (c, d) in lay.edge_of else (True if look[d] == puzzle.frame else None)
+                        for d in range(4)]
+                if None not in lits:
+                    looks.append((r, [lit for lit in lits if lit is not True]))
+            out[c].append((v, u, looks))
+        return out
 
     def decode(model) -> Solution:
+        """Per cell the tile placed and its first rotation whose colours the model shows."""
         true = true_set(model)
         out = []
-        for c in board.cells:
-            t = next((u for u in range(len(puzzle.tiles)) if lay.x.get((u, c)) in true), -1)
-            labels = tuple(shown(true, c, d) for d in range(4))
-            out.append((t, next((r for r in lay.rots[c].get(t, ()) if puzzle.oriented(t, r) == labels), -1)))
+        for cell in tables():
+            placed = (-1, -1)
+            for v, u, looks in cell:
+                if v in true:
+                    placed = (u, next((r for r, lits in looks if all(lit in true for lit in lits)), -1))
+                    break
+            out.append(placed)
         return Solution(tuple(out))
 
     def literals(solution: Solution) -> list[int] | None:
