@@ -37,6 +37,7 @@ Source
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 
 from pysat.formula import IDPool
@@ -97,11 +98,18 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
                 clauses.append([-s[c, d, lab]] + [p[c, t] for t in showing])
     cnf = make_cnf(clauses, pool.top)
 
+    @functools.cache
+    def named() -> dict:  # variable -> (cell, 0 for a tile or 1 for a rotation, which): at the first model
+        return {v: (c, kind, x) for kind, m in enumerate((p, q)) for (c, x), v in m.items()}
+
     def decode(model) -> Solution:
-        true = true_set(model)
-        tile = {c: t for (c, t), v in p.items() if v in true}
-        rot = {c: r for (c, r), v in q.items() if v in true}
-        return Solution(tuple((tile.get(c, -1), rot.get(c, -1)) for c in board.cells))
+        """Each cell's tile and rotation: their variables true in ``model`` (of several, a
+        malformed model's, the last variable)."""
+        cells = [[-1, -1] for _ in board.cells]
+        for v in sorted(true_set(model).intersection(named())):
+            c, kind, x = named()[v]
+            cells[c][kind] = x
+        return Solution(tuple(map(tuple, cells)))
 
     def literals(solution: Solution) -> list[int] | None:
         out = []
