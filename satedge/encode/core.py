@@ -15,7 +15,8 @@ from ..puzzle import Puzzle, Solution, self_symmetry
 
 __all__ = [
     "CARDS", "SYMMETRIES", "Options", "Encoded", "symmetry_breaking", "placements", "Size", "clauses_size",
-    "card_size", "exactly_one", "at_most_one", "make_cnf", "pool_of", "BlockCNF", "clause_count", "true_set"
+    "card_size", "exactly_one", "at_most_one", "make_cnf", "pool_of", "BlockCNF", "clause_count", "true_set",
+    "decode_cells"
 ]
 
 CARDS = ("pairwise", "seqcounter", "ladder", "totalizer", "bitwise", "sortnetwrk", "cardnetwrk", "mtotalizer", "kmtotalizer")
@@ -262,6 +263,23 @@ def make_cnf(clauses: list[list[int]], nv: int) -> CNF:
 
 def true_set(model: Iterable[int]) -> set[int]:
     return {lit for lit in model if lit > 0}
+
+
+def decode_cells(cells: list, model: Iterable[int]) -> Solution:
+    """The solution ``model`` shows, read from ``cells``: per cell its tiles as ``(placement
+    variable, tile, [(rotation, variables true when the tile shows that rotation's labels)])``.
+    Per cell the first tile whose variable is true, in its first rotation whose variables all
+    are; ``(-1, -1)`` or rotation -1 where none is."""
+    true = true_set(model)
+    out = []
+    for cell in cells:
+        placed = (-1, -1)
+        for v, u, looks in cell:
+            if v in true:
+                placed = (u, next((r for r, lits in looks if all(lit in true for lit in lits)), -1))
+                break
+        out.append(placed)
+    return Solution(tuple(out))
 
 
 class BlockCNF(CNF):

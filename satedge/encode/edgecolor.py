@@ -53,7 +53,7 @@ from typing import NamedTuple
 from pysat.formula import IDPool
 
 from ..puzzle import Puzzle, Solution
-from .core import Encoded, Options, Size, card_size, make_cnf, exactly_one, placements, true_set
+from .core import Encoded, Options, Size, card_size, make_cnf, exactly_one, placements, decode_cells
 
 __all__ = ["tile_templates", "corner_supports", "encode", "size"]
 
@@ -229,19 +229,6 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
             out.append(cell)
         return out
 
-    def decode(model) -> Solution:
-        """Per cell the tile placed and its first rotation whose labels the model shows."""
-        true = true_set(model)
-        out = []
-        for cell in tables():
-            placed = (-1, -1)
-            for v, u, looks in cell:
-                if v in true:
-                    placed = (u, next((r for r, lits in looks if all(lit in true for lit in lits)), -1))
-                    break
-            out.append(placed)
-        return Solution(tuple(out))
-
     def literals(solution: Solution) -> list[int] | None:
         out, shown = [], []
         for c, (t, r) in enumerate(solution):
@@ -268,7 +255,7 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
 
     return Encoded(puzzle, "edgecolor", options, cnf, pool,
                    decision=sorted(p.values()) + sorted(e.values()) + sorted(o.values()),
-                   decode=decode, literals=literals, expand=expand, shows=shows_look)
+                   decode=lambda model: decode_cells(tables(), model), literals=literals, expand=expand, shows=shows_look)
 
 
 def size(puzzle: Puzzle, options: Options = Options()) -> Size:

@@ -66,7 +66,7 @@ from ..files import shown
 from ..errors import SatedgeError, Unsupported
 from ..puzzle import Puzzle, Solution
 from .core import (BlockCNF, Encoded, Options, Size, at_most_one, card_size, clauses_size, exactly_one, placements,
-                   pool_of, true_set)
+                   pool_of, decode_cells)
 
 __all__ = ["FAMILIES", "encode", "size"]
 
@@ -320,19 +320,6 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
             out[c].append((v, u, looks))
         return out
 
-    def decode(model) -> Solution:
-        """Per cell the tile placed and its first rotation whose colours the model shows."""
-        true = true_set(model)
-        out = []
-        for cell in tables():
-            placed = (-1, -1)
-            for v, u, looks in cell:
-                if v in true:
-                    placed = (u, next((r for r, lits in looks if all(lit in true for lit in lits)), -1))
-                    break
-            out.append(placed)
-        return Solution(tuple(out))
-
     def literals(solution: Solution) -> list[int] | None:
         out = []
         for c, (t, r) in enumerate(solution):
@@ -360,7 +347,7 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
         return [] if None in lits else [lits]
 
     return Encoded(puzzle, "heule", options, cnf, lay.pool, decision=sorted(lay.x.values()) + sorted(lay.e.values()),
-                   decode=decode, literals=literals, expand=expand, shows=shows)
+                   decode=lambda model: decode_cells(tables(), model), literals=literals, expand=expand, shows=shows)
 
 
 def size(puzzle: Puzzle, options: Options = Options()) -> Size:
