@@ -43,6 +43,7 @@ def placement_formula(puzzle: Puzzle, options: Options, base: str, adjacency: Ca
         if adj.a != adj.b:  # self-loops are in puzzle.allowed
             clauses.extend(adjacency(puzzle, adj, groups(adj.a, adj.side_a), groups(adj.b, adj.side_b), options.redundant))
     cnf = make_cnf(clauses, pool.top)
+
     @functools.cache
     def named() -> dict:  # made at the first model, not for a formula only written to a file
         return {v: key for key, v in x.items()}
