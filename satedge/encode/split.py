@@ -105,9 +105,9 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
     def decode(model) -> Solution:
         """Each cell's tile and rotation: their variables true in ``model`` (of several, a
         malformed model's, the last variable)."""
-        cells = [[-1, -1] for _ in board.cells]
-        for v in sorted(true_set(model).intersection(named())):
-            c, kind, x = named()[v]
+        cells, names = [[-1, -1] for _ in board.cells], named()
+        for v in sorted(true_set(model).intersection(names)):
+            c, kind, x = names[v]
             cells[c][kind] = x
         return Solution(tuple(map(tuple, cells)))
 
