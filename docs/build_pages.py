@@ -16,7 +16,7 @@ import tomllib
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from satedge import files, limits, puzzle, solvers, yamlfile
+from satedge import binaries, files, limits, puzzle, yamlfile
 from satedge.cli import EXIT_STATUSES, build_parser
 from satedge.experiment import rows, spec
 from satedge.experiment.rows import FIELDS
@@ -80,7 +80,7 @@ def bounds() -> list[tuple[str, str]]:
         ("a spec", f"`repeat` at most {spec.MAX_REPEAT:,}, `shuffles` at most {spec.MAX_SHUFFLES:,}, "
                    f"at most {spec.MAX_RUNS:,} runs"),
         ("results files", f"at most {rows.MAX_RESULTS_BYTES // 2**30} GB"),
-        ("a solver's answer", f"at most {solvers.MAX_ANSWER_BYTES // 2**30} GB; a model file is read line by line "
+        ("a solver's answer", f"at most {binaries.MAX_ANSWER_BYTES // 2**30} GB; a model file is read line by line "
                               "and may not hold more literals than the formula has variables"),
         ("error lines", f"at most {files.MAX_LINE} characters; an echo of your input is cut to a few dozen"),
     ]

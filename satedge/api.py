@@ -14,6 +14,7 @@ import os
 from dataclasses import replace
 
 from .encode import Encoding
+from .engines import REFERENCE
 from .errors import SatedgeError
 from .files import shown
 from .formats import load_puzzle
@@ -26,7 +27,7 @@ from .symmetry import MODES, Counts
 
 __all__ = ["METHODS", "job", "answer", "solve", "solutions", "count"]
 
-METHODS = ("auto", "sat", "backtrack")
+METHODS = ("auto", "sat", REFERENCE)  # the best engine here; an encoding and a SAT solver; the reference
 
 
 def job(puzzle: Puzzle | str | os.PathLike, task: str = "solve", method: str = "auto",
@@ -70,8 +71,8 @@ def job(puzzle: Puzzle | str | os.PathLike, task: str = "solve", method: str = "
         raise SatedgeError(f"method is one of {', '.join(METHODS)}, not {shown(method)}")
     if solver is None and encoding is None and method == "auto":
         config = choose(p, task, workers)
-    elif solver is None and method == "backtrack":
-        config = SolverConfig(engine="backtrack", workers=workers or 1)
+    elif solver is None and method == REFERENCE:
+        config = SolverConfig(engine=REFERENCE, workers=workers or 1)
     else:
         config = SolverConfig.of(solver)
         if workers is not None:

@@ -4,7 +4,10 @@ For every puzzle hypothesis generates (see :mod:`satedge.strategies`), each conf
 give exactly the backtracker's solution set (with ``symmetry: rotation``: one solution per
 board-turn orbit when the symmetry breaking applies), the same ``distinct`` and ``unique``
 counts (symmetry breaking or not), only solutions the checker accepts, and a DIMACS text that PySAT reads back into the
-same clauses.  A mismatch is shrunk by hypothesis to a small puzzle.
+same clauses.  A mismatch is shrunk by hypothesis to a small puzzle.  Every engine of the table
+(:data:`satedge.engines.ENGINES`) can be checked: PySAT's solvers and solver binaries through
+one enumerator each, the others through their jobs (:func:`satedge.jobs.execute`); the
+reference backtracker too, in another cell order say.
 
 Check your own encoding (any callable ``(puzzle, options) -> Encoded``) with one call::
 
@@ -22,9 +25,11 @@ from typing import Callable
 
 from pysat.formula import CNF
 
-from . import backtrack, cpsat, dimacs, solving, symmetry
+from . import backtrack, dimacs, solving, symmetry
 from .encode import CARDS, Encoded, Encoding, Options, bases, presets
+from .engines import ENGINES
 from .errors import EncodingError, SatedgeError, Unsupported
+from .jobs import Job, execute
 from .extras import require
 from .formats import puzzle_to_yaml
 from .solutions import solution_to_json
@@ -42,7 +47,7 @@ __all__ = [
 MAX_SOLUTIONS = 200  # larger solution sets are skipped: enumerating them through SAT is slow
 
 
-Config = tuple[Encoding | None, SolverConfig]  # an encoding and a solver; None and cpsat: CP-SAT's own model
+Config = tuple[Encoding | None, SolverConfig]  # an encoding and a solver; None: an engine with a model of its own
 
 
 def describe(config: Config) -> str:
@@ -55,16 +60,18 @@ def describe(config: Config) -> str:
 
 
 def default_configs(encodings: list[str] | None = None, solvers: list[str] | None = None) -> list[Config]:
-    """Without ``encodings``: every preset with each solver (default cadical195 and minisat22),
-    each base encoding with every exactly-one encoding (every other one with redundant clauses),
-    and each base with symmetry breaking (cadical195).  With ``encodings`` (preset or base names): each with
-    each solver.  ``cpsat`` among the solvers: the CP-SAT baseline too."""
+    """Without ``encodings``: every preset with each solver that solves a formula (default
+    cadical195 and minisat22), each base encoding with every exactly-one encoding (every other
+    one with redundant clauses), and each base with symmetry breaking (the first such solver).
+    With ``encodings`` (preset or base names): each with each such solver.  An engine with a
+    model of its own among the solvers (``cpsat``, ``backtrack:order=spiral``) is checked once."""
     configs = [SolverConfig.parse(s) for s in solvers or ["cadical195", "minisat22"]]
     for c in configs:
-        if c.engine not in ("sat", "cpsat") or c.workers > 1:
-            raise SatedgeError(f"the cross-check runs PySAT solvers and cpsat on one process, not {c}")
-    out: list[Config] = [(None, c) for c in configs if c.engine == "cpsat"]
-    sat = [c for c in configs if c.engine == "sat"]
+        if c.workers > 1:
+            raise SatedgeError(f"the cross-check runs each configuration on one process, not {c}")
+        c.check_installed()
+    out: list[Config] = [(None, c) for c in configs if not c.has_formula]
+    sat = [c for c in configs if c.has_formula]
     if encodings:
         return out + [(Encoding.parse(e), s) for e in encodings for s in sat]
     if not sat:
@@ -113,37 +120,37 @@ def check_puzzle(puzzle: Puzzle, configs: list[Config], expected: set[Solution] 
                                     extra=sorted(got_set - expected, key=repr) if got is not None else [])
 
         try:
-            if encoding is None:
-                got = list(cpsat.solutions(puzzle))
-                if len(got) != len(set(got)) or set(got) != expected:
-                    return fail(f"{len(got)} solutions, the backtracker has {len(expected)}", got)
+            orbit = 1
+            if encoding is not None:
+                try:
+                    encoded = encoding.encode(puzzle)
+                except Unsupported:  # an encoding for framed boards only, on a puzzle without a frame
+                    continue
                 checks += 1
-                continue
-            try:
-                encoded = encoding.encode(puzzle)
-            except Unsupported:  # an encoding for framed boards only, on a puzzle without a frame
-                continue
-            checks += 1
-            back = CNF(from_string=dimacs.to_text(encoded, sha256=sha256)).clauses
-            if back != encoded.cnf.clauses:
-                return fail("the DIMACS text does not read back into the same clauses")
-            checks += 1
-            with solving.Enumerator(encoded, solver) as enum:
-                got = list(enum.solutions())
-                if len(got) != len(set(got)):
-                    return fail(f"{len(got) - len(set(got))} solutions found twice", got)
-                if encoded.orbit > 1:  # symmetry breaking: one solution per board-turn orbit
-                    if not set(got) <= expected or len(got) * encoded.orbit != len(expected):
-                        return fail(f"{len(got)} solutions with symmetry breaking, expected {len(expected)} / "
-                                    f"{encoded.orbit}", got)
-                elif set(got) != expected:
-                    return fail(f"{len(got)} solutions, the backtracker has {len(expected)}", got)
+                back = CNF(from_string=dimacs.to_text(encoded, sha256=sha256)).clauses
+                if back != encoded.cnf.clauses:
+                    return fail("the DIMACS text does not read back into the same clauses")
                 checks += 1
-                found = enum.counts(("distinct", "unique"))
-                for mode in ("distinct", "unique"):  # the puzzle's counts, with symmetry breaking too
-                    if found[mode] != getattr(counts, mode):
-                        return fail(f"{mode} count {found[mode]}, the backtracker's is {getattr(counts, mode)}")
-                    checks += 1
+                orbit = encoded.orbit
+            if encoding is not None and solving.enumerates(solver):
+                with solving.Enumerator(encoded, solver) as enum:
+                    got = list(enum.solutions())
+                    found = enum.counts(("distinct", "unique"))
+            else:  # through its job, as a command runs it
+                got = execute(Job(puzzle, "solve", solver=solver, encoding=encoding)).solutions
+                found = execute(Job(puzzle, "count", solver=solver, encoding=encoding, modes=("distinct", "unique"))).counts
+            if len(got) != len(set(got)):
+                return fail(f"{len(got) - len(set(got))} solutions found twice", got)
+            if orbit > 1:  # symmetry breaking: one solution per board-turn orbit
+                if not set(got) <= expected or len(got) * orbit != len(expected):
+                    return fail(f"{len(got)} solutions with symmetry breaking, expected {len(expected)} / {orbit}", got)
+            elif set(got) != expected:
+                return fail(f"{len(got)} solutions, the backtracker has {len(expected)}", got)
+            checks += 1
+            for mode in ("distinct", "unique"):  # the puzzle's counts, with symmetry breaking too
+                if found[mode] != getattr(counts, mode):
+                    return fail(f"{mode} count {found[mode]}, the backtracker's is {getattr(counts, mode)}")
+                checks += 1
         except EncodingError as e:  # a decoded solution failed the checker
             return checks, Mismatch(config, puzzle, str(e), extra=[e.solution])
     return checks, None

@@ -33,7 +33,8 @@ from .encode import Encoded
 from .proctree import forked_map
 from .puzzle import Solution
 from .solvers import SolverConfig
-from .solving import PROPAGATOR, Enumerator, Stats
+from .solving import Enumerator, Stats
+from .subspaces import PROPAGATOR
 
 __all__ = [
     "CUBES_PER_WORKER", "WALK_CUBES_PER_WORKER", "CANDIDATES", "LOOKAHEAD", "Cube", "Split", "split", "solve_cubes", "conquer", "makespan"
@@ -145,9 +146,8 @@ def split(encoded: Encoded, target: int) -> Split:
 def _solve_one(e: Enumerator, index: int, cube: tuple[int, ...], limit: int | None, keep: bool = True) -> Cube:
     """One cube with the solver of ``e``: its solutions (or with ``keep=False`` only their number)."""
     calls, models, before, t0 = e.stats.calls, e.stats.models, e.counters(), time.perf_counter()
-    found = e.solutions("solutions", limit, cube=cube)
-    kept = tuple(found) if keep else ()
-    n = len(kept) if keep else sum(1 for _ in found)
+    kept = tuple(e.solutions("solutions", limit, cube=cube)) if keep else ()
+    n = len(kept) if keep else e.tally(cube)
     seconds, after = time.perf_counter() - t0, e.counters()
     spent = None if after is None else {k: v - (before or {}).get(k, 0) for k, v in after.items()}
     return Cube(index, kept, seconds, e.stats.calls - calls, e.stats.models - models, n, spent)

@@ -35,7 +35,7 @@ from .process import Limits, call
 from .version import __version__
 
 __all__ = [
-    "puzzle_hash", "header_lines", "write_dimacs", "export", "to_text", "open_text", "MAX_TOKEN",
+    "puzzle_hash", "header_lines", "write_dimacs", "export", "to_text", "open_text", "MAX_TOKEN", "answer_status",
     "MINISAT_STATUS", "MAX_HEADER_LINE", "read_header", "parse_model", "write_plain", "decode_file", "Batch",
     "export_all"
 ]
@@ -195,6 +195,22 @@ def read_header(path: Path | str) -> dict:
             RecursionError, ValueError) as e:
         raise SatedgeError(f"not a readable CNF file ({e.__class__.__name__})", path) from None
     raise SatedgeError("no 'p cnf' line: truncated or not a CNF file", path)
+
+
+def answer_status(text: str) -> str | None:
+    """The status a solver's answer states, ``SAT``, ``UNSAT`` or another word (``UNKNOWN``,
+    ``INDET``): its first ``s`` line, or MiniSat's result file's first line; ``None`` when it
+    states none.
+
+    >>> answer_status("c hi\\ns SATISFIABLE\\nv 1 0\\n"), answer_status("UNSAT\\n"), answer_status("v 1 0")
+    ('SAT', 'UNSAT', None)
+    """
+    for line in text.splitlines():
+        s = line.strip()
+        said = s[2:].strip() if s.startswith("s ") else s if s in MINISAT_STATUS else None
+        if said is not None:
+            return {"SATISFIABLE": "SAT", "UNSATISFIABLE": "UNSAT"}.get(said, said)[:MAX_TOKEN]
+    return None
 
 
 def parse_model(lines: Iterable[str] | str, path: Path | str, nv: int) -> list[int] | None:

@@ -25,6 +25,7 @@ EXTRAS = {
     "hypothesis": ("test", "crosscheck and the hypothesis strategies need"),
     "numba": ("fast", "the compiled backtracker needs"),
     "ortools": ("cp", "the cpsat solver needs"),
+    "clingo": ("asp", "the clasp engine needs"),
     "matplotlib": ("plot", "PNG pictures and plots need"),
     "dask": ("dist", "Dask clusters need"),
     "distributed": ("dist", "Dask clusters need"),

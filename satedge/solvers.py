@@ -1,5 +1,6 @@
-"""What answers a puzzle: :class:`SolverConfig`, the one value that names an engine and its
-settings, with its one parser and its one string form; and the SAT solvers behind it.
+"""What answers a puzzle: :class:`SolverConfig`, the one value that names an engine
+(:data:`satedge.engines.ENGINES`) and its settings, with its one parser and its one string form;
+and the SAT solvers behind the ``pysat`` and ``cmd`` engines.
 
 A solver configuration is written (in specs, rows, reports, ``--solver``) as
 
@@ -7,49 +8,47 @@ A solver configuration is written (in specs, rows, reports, ``--solver``) as
   its named configurations ``sat`` and ``unsat`` and ``seed=N`` (``cadical195:sat,seed=2``);
 * ``cmd:COMMAND``: a DIMACS solver binary, run on the formula written to a file (exit 10 SAT with
   ``v`` lines, 20 UNSAT), killed with the process that started it (:func:`satedge.proctree.popen`);
-* ``backtrack``: the reference backtracker; ``cpsat``: the CP-SAT model (extra ``cp``);
+* the name of any other engine of the table (``backtrack``, ``cpsat``, ``clasp``);
 
-and every one but a binary takes ``workers=N`` among its options, the SAT method also
-``strategy=portfolio|cubes`` (``kissat404:workers=2,strategy=cubes``), a PySAT solver
-``enumeration=blocking|subspaces`` (how it enumerates models: :mod:`satedge.solving`) and the
-backtracker ``order=`` one of :data:`satedge.orders.ORDERS` (the order it fills the cells in).  A binary
-with workers is written ``cmd,workers=2,strategy=cubes:COMMAND``.
+with the options the engine's entry lists after a colon: ``workers=N``,
+``strategy=portfolio|cubes`` (how the SAT method uses several workers:
+``kissat404:workers=2,strategy=cubes``), ``enumeration=auto|blocking|subspaces`` (how models
+are enumerated: :mod:`satedge.solving`) and ``order=`` one of :data:`satedge.orders.ORDERS` (the
+order in which the backtracker fills the cells).  A binary with options is written
+``cmd,workers=2,strategy=cubes:COMMAND``.
 
 >>> c = SolverConfig.parse("cadical195:seed=2,workers=2,sat")
 >>> c.engine, c.name, c.options, c.workers, str(c)
-('sat', 'cadical195', ('sat', 'seed=2'), 2, 'cadical195:sat,seed=2,workers=2')
+('pysat', 'cadical195', ('sat', 'seed=2'), 2, 'cadical195:sat,seed=2,workers=2')
 >>> str(SolverConfig(engine="backtrack", workers=2)), str(SolverConfig.parse("cmd:cadical -q"))
 ('backtrack:workers=2', 'cmd:cadical -q')
 """
 
 from __future__ import annotations
 
-import os
-import shlex
-import shutil
-import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 
 from pysat.solvers import Solver, SolverNames
 
-from .dimacs import parse_model, write_plain
+from .binaries import ExternalSolver, command_words
+from .engines import ENGINES, OPTIONS, by_name, installed, takers
 from .errors import SatedgeError
+from .extras import require
 from .files import quoted
 from .orders import ORDERS
 from .process import MAX_WORKERS
-from .proctree import kill_tree, popen, scratch
 
 __all__ = [
-    "ENGINES", "STRATEGIES", "ENUMERATIONS", "DEFAULT_SOLVER", "NON_INCREMENTAL", "PROOF_SOLVERS", "CADICAL_CONFIGS", "CONFIGURABLE",
-    "KNOWN_BINARIES", "MAX_SEED", "RESULT_FILE", "MAX_ANSWER_BYTES", "SolverConfig", "pysat_names", "solver_names",
-    "command_words", "solver_binaries", "ExternalSolver", "new_solver"
+    "STRATEGIES", "ENUMERATIONS", "DEFAULT_SOLVER", "NON_INCREMENTAL", "PROOF_SOLVERS", "CADICAL_CONFIGS", "CONFIGURABLE",
+    "MAX_SEED", "STAT_KEYS", "SolverConfig", "Stats", "pysat_names", "solver_names", "new_solver"
 ]
 
-ENGINES = ("sat", "cmd", "backtrack", "cpsat")  # sat: PySAT; cmd: a solver binary; the others have their own model
 STRATEGIES = ("portfolio", "cubes")  # how the SAT method uses several workers
-ENUMERATIONS = ("blocking", "subspaces")  # how a PySAT solver enumerates models (satedge.solving)
+# how models are enumerated (satedge.solving): auto (the default) blocks a clause per model, or per
+# picture where a picture has many models (identical tiles) and a count is asked for; blocking: a
+# clause per model, always; subspaces: disjoint subspaces under assumptions, no clause added
+ENUMERATIONS = ("auto", "blocking", "subspaces")
 DEFAULT_SOLVER = "cadical195"
 NON_INCREMENTAL = {"kissat404"}  # PySAT solvers that enumerate by solving again
 # PySAT's solvers that log DRUP proofs (with_proof=True)
@@ -61,13 +60,11 @@ CADICAL_CONFIGS = {
     "unsat": {"stabilize": 0, "walk": 0},
 }
 CONFIGURABLE = ("cadical153", "cadical195", "cadical300")
-KNOWN_BINARIES = ("cadical", "kissat", "minisat", "glucose", "glucose-syrup", "cryptominisat5", "lingeling",
-                  "plingeling", "picosat", "clasp", "varisat", "mergesat")
 MAX_SEED = 10**9
-RESULT_FILE = ("minisat",)  # binaries that write their model to a file named after the formula, not to stdout
-MAX_ANSWER_BYTES = 2**30  # a model of millions of variables takes tens of MB
 # a probe: (x1 or x2), (not x1 or x2), (not x2 or x3), incremental: then (not x3 or x1)
 _PROBE = [[1, 2], [-1, 2], [-2, 3]]
+STAT_KEYS = ("conflicts", "decisions", "propagations", "restarts")
+_PYSAT, _CMD = ENGINES["pysat"].name, ENGINES["cmd"].name
 
 
 @dataclass(frozen=True)
@@ -77,11 +74,12 @@ class SolverConfig:
     Attributes
     ----------
     engine
-        ``sat`` (a PySAT solver), ``cmd`` (a DIMACS solver binary), ``backtrack`` or
-        ``cpsat`` (engines with a model of their own, which take no encoding)
+        The engine's name in :data:`satedge.engines.ENGINES`: ``pysat`` (a PySAT solver),
+        ``cmd`` (a DIMACS solver binary), or an engine with a model of its own or a solver of
+        its own (``backtrack``, ``cpsat``, ``clasp``)
     name
-        The PySAT solver (``sat``, default ``cadical195``) or the command line (``cmd``);
-        ``None`` for the engines with their own model
+        The PySAT solver (``pysat``, default ``cadical195``) or the command line (``cmd``);
+        ``None`` for the other engines
     options
         CaDiCaL's options, ``sat``, ``unsat`` and ``seed=N`` (kept in that order)
     workers
@@ -90,7 +88,7 @@ class SolverConfig:
         How the SAT method uses several workers, ``portfolio`` or ``cubes`` (``None``:
         cubes).
     enumeration
-        How a PySAT solver enumerates models: ``blocking`` clauses (``None``: the default) or
+        How models are enumerated: ``auto`` (``None``, the default), ``blocking`` clauses or
         disjoint ``subspaces`` under assumptions, which add no clause (:mod:`satedge.solving`).
     order
         The order in which the backtracker fills the cells (:mod:`satedge.orders`; ``None``:
@@ -99,7 +97,7 @@ class SolverConfig:
     ``str()`` gives the one string form, which :meth:`parse` reads back into the same value.
     """
 
-    engine: str = "sat"
+    engine: str = _PYSAT
     name: str | None = None
     options: tuple[str, ...] = ()
     workers: int = 1
@@ -110,45 +108,45 @@ class SolverConfig:
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
             raise SatedgeError(f"unknown engine {quoted(str(self.engine), 30)}; choose from {', '.join(ENGINES)}")
+        own = ENGINES[self.engine]
         if isinstance(self.workers, bool) or not isinstance(self.workers, int) or not 1 <= self.workers <= MAX_WORKERS:
             raise SatedgeError(f"workers must be an integer from 1 to {MAX_WORKERS:,}, not {quoted(str(self.workers), 30)}")
         if self.strategy is not None and self.strategy not in STRATEGIES:
             raise SatedgeError(f"unknown strategy {quoted(str(self.strategy), 30)}; choose from {', '.join(STRATEGIES)}")
-        if self.enumeration is not None:
-            if self.enumeration not in ENUMERATIONS:
-                raise SatedgeError(f"unknown enumeration {quoted(str(self.enumeration), 30)}; choose from "
-                                   f"{', '.join(ENUMERATIONS)}")
-            if self.engine != "sat":
-                raise SatedgeError("an enumeration applies to a PySAT solver only")
-            if self.enumeration == "blocking":
-                object.__setattr__(self, "enumeration", None)  # the default: one configuration, one name
-        if self.order is not None:
-            if self.order not in ORDERS:
-                raise SatedgeError(f"unknown cell order {quoted(str(self.order), 30)}; choose from {', '.join(ORDERS)}")
-            if self.engine != "backtrack":
-                raise SatedgeError("a cell order applies to the backtracker only")
-            if self.order == "auto":
-                object.__setattr__(self, "order", None)  # the default: one configuration, one name
-        if self.engine in ("backtrack", "cpsat"):
+        if self.enumeration is not None and self.enumeration not in ENUMERATIONS:
+            raise SatedgeError(f"unknown enumeration {quoted(str(self.enumeration), 30)}; choose from "
+                               f"{', '.join(ENUMERATIONS)}")
+        if self.order is not None and self.order not in ORDERS:
+            raise SatedgeError(f"unknown cell order {quoted(str(self.order), 30)}; choose from {', '.join(ORDERS)}")
+        for key, where in (("workers", "workers=N"), ("strategy", "a strategy"),
+                           ("enumeration", "an enumeration"), ("order", "a cell order")):
+            if key not in own.options and getattr(self, key) not in (None, 1):
+                raise SatedgeError(f"{where} applies to {takers(key)} only, not to {self.name or self.engine}")
+        if self.enumeration == "auto":
+            object.__setattr__(self, "enumeration", None)  # the default: one configuration, one name
+        if self.order == "auto":
+            object.__setattr__(self, "order", None)  # the default: one configuration, one name
+        if self.enumeration == "subspaces" and self.engine != _PYSAT:
+            raise SatedgeError(f"enumeration=subspaces needs an incremental PySAT solver, not {self.engine}")
+        if self.engine not in (_PYSAT, _CMD):
             if self.name not in (None, self.engine):
-                raise SatedgeError(f"{self.engine} has its own model: it takes no solver ({quoted(str(self.name), 40)})")
+                what = "is a solver of its own" if own.formula else "has its own model"
+                raise SatedgeError(f"{self.engine} {what}: it takes no solver ({quoted(str(self.name), 40)})")
             object.__setattr__(self, "name", None)
             if self.options:
                 raise SatedgeError(f"{self.engine} takes no solver options")
-            if self.strategy is not None:
-                raise SatedgeError("a strategy applies to the SAT method only")
             return
-        if self.engine == "cmd":
+        if self.engine == _CMD:
             if self.options:
                 raise SatedgeError("a solver binary takes its options on its command line")
-            command_words(self.name or "")
+            command_words(self.name or "", look_up=False)  # PATH is looked up when a job is made
             return
         name = DEFAULT_SOLVER if self.name is None else self.name
         object.__setattr__(self, "name", name)
         if not (name in pysat_names() and _pysat_works(name)):
             raise SatedgeError(f"unknown solver {quoted(str(name), 40)}; choose a PySAT solver (satedge solvers "
-                               "lists those that work here), cpsat, backtrack or cmd:COMMAND")
-        if self.enumeration and name in NON_INCREMENTAL:
+                               f"lists those that work here), cmd:COMMAND or {', '.join(n for n in ENGINES if by_name(n))}")
+        if self.enumeration == "subspaces" and name in NON_INCREMENTAL:
             raise SatedgeError(f"enumeration={self.enumeration} needs an incremental solver; {name} is not one")
         options = tuple(self.options)
         if options and name not in CONFIGURABLE:
@@ -167,12 +165,21 @@ class SolverConfig:
     @property
     def has_formula(self) -> bool:
         """Whether the engine solves a SAT formula (and so takes an encoding)."""
-        return self.engine in ("sat", "cmd")
+        return ENGINES[self.engine].formula
 
     @property
     def incremental(self) -> bool:
         """Whether one solver instance can be asked again after new clauses (enumeration)."""
-        return self.engine == "sat" and self.name not in NON_INCREMENTAL
+        return self.engine == _PYSAT and self.name not in NON_INCREMENTAL
+
+    def check_installed(self) -> None:
+        """That the engine can run here: its extra's library installed (else an error that names
+        the extra), a solver binary's program on PATH."""
+        own = ENGINES[self.engine]
+        if not installed(own):
+            require(own.module)  # the one-line error that names the extra
+        if self.engine == _CMD:
+            command_words(self.name)
 
     def pysat_options(self) -> dict[str, int]:
         """CaDiCaL's option values of :attr:`options` (``Solver.configure``).
@@ -193,8 +200,8 @@ class SolverConfig:
             [f"strategy={self.strategy}"] if self.strategy else []) + (
             [f"enumeration={self.enumeration}"] if self.enumeration else []) + (
             [f"order={self.order}"] if self.order else [])
-        if self.engine == "cmd":
-            return "cmd" + "".join("," + e for e in extra) + ":" + self.name
+        if self.engine == _CMD:
+            return _CMD + "".join("," + e for e in extra) + ":" + self.name
         items = [*self.options, *extra]
         return (self.name or self.engine) + (":" + ",".join(items) if items else "")
 
@@ -204,22 +211,22 @@ class SolverConfig:
         of solver strings in satedge."""
         if not isinstance(text, str):
             raise SatedgeError(f"a solver is a string such as cadical195:sat or backtrack, not {quoted(repr(text), 40)}")
-        if text.startswith("cmd:") or text.startswith("cmd,"):
+        if text.startswith(_CMD + ":") or text.startswith(_CMD + ","):
             head, colon, command = text.partition(":")
             if not colon:
                 raise SatedgeError(f"solver {quoted(text, 40)}: write cmd,workers=N:COMMAND")
-            return cls(engine="cmd", name=command, **_own_options(text, head.split(",")[1:]))
+            return cls(engine=_CMD, name=command, **_own_options(text, head.split(",")[1:]))
         name, colon, rest = text.partition(":")
         items = rest.split(",") if colon else []
         own = _own_options(text, items)
-        options = tuple(item for item in items if item.partition("=")[0] not in ("workers", "strategy", "enumeration",
-                                                                                   "order"))
-        if name in ("backtrack", "cpsat"):
+        options = tuple(item for item in items if item.partition("=")[0] not in OPTIONS)
+        other = by_name(name)
+        if other is not None:
             if options:
-                takes = "workers=N and order=ORDER" if name == "backtrack" else "one option, workers=N"
+                takes = " and ".join(f"{k}=" for k in other.options) or "no option"
                 raise SatedgeError(f"solver {quoted(text, 40)}: {name} takes {takes}")
             return cls(engine=name, **own)
-        return cls(engine="sat", name=name, options=options, **own)
+        return cls(engine=_PYSAT, name=name, options=options, **own)
 
     @classmethod
     def of(cls, value: "SolverConfig | str | None") -> "SolverConfig":
@@ -238,19 +245,36 @@ def _own_options(text: str, items: list[str]) -> dict:
             if not (eq and value.isdigit() and len(value) <= 5 and 1 <= int(value) <= MAX_WORKERS):
                 raise SatedgeError(f"solver {quoted(text, 40)}: workers=N takes N from 1 to {MAX_WORKERS:,}")
             own["workers"] = int(value)
-        elif key == "strategy":
-            if value not in STRATEGIES:
-                raise SatedgeError(f"solver {quoted(text, 40)}: strategy is one of {', '.join(STRATEGIES)}")
-            own["strategy"] = value
-        elif key == "enumeration":
-            if value not in ENUMERATIONS:
-                raise SatedgeError(f"solver {quoted(text, 40)}: enumeration is one of {', '.join(ENUMERATIONS)}")
-            own["enumeration"] = value
-        elif key == "order":
-            if value not in ORDERS:
-                raise SatedgeError(f"solver {quoted(text, 40)}: order is one of {', '.join(ORDERS)}")
-            own["order"] = value
+        elif key in ("strategy", "enumeration", "order"):
+            choices = {"strategy": STRATEGIES, "enumeration": ENUMERATIONS, "order": ORDERS}[key]
+            if value not in choices:
+                raise SatedgeError(f"solver {quoted(text, 40)}: {key} is one of {', '.join(choices)}")
+            own[key] = value
     return own
+
+
+@dataclass
+class Stats:
+    """Accumulated solver statistics (``accum_stats``) and call counts of one enumeration;
+    ``reported``: whether the solver gave any (Kissat and solver binaries give none)."""
+
+    calls: int = 0
+    models: int = 0
+    counters: dict = field(default_factory=lambda: dict.fromkeys(STAT_KEYS, 0))
+    reported: bool = False
+
+    def add(self, solver: Solver) -> None:
+        try:
+            got = solver.accum_stats() or {}
+        except NotImplementedError:  # kissat exposes none
+            return
+        self.merge(got)
+
+    def merge(self, counters: dict) -> None:
+        """Add ``counters`` (a solver's ``accum_stats``, or another Stats' counters)."""
+        self.reported = True
+        for k in STAT_KEYS:
+            self.counters[k] = self.counters.get(k, 0) + int(counters.get(k, 0))
 
 
 # ---------------------------------------------------------------------------- the solvers
@@ -281,101 +305,13 @@ def solver_names() -> tuple[str, ...]:
     return tuple(n for n in pysat_names() if _pysat_works(n))
 
 
-def command_words(command: str) -> list[str]:
-    """The words of a solver command line; an empty one, one that does not parse or one that
-    names no program on PATH is bad input."""
-    if not isinstance(command, str) or not command.strip():
-        raise SatedgeError("the solver command is empty: give a solver binary and its options, e.g. 'cadical -q'")
-    try:
-        words = shlex.split(command)
-    except ValueError as e:
-        raise SatedgeError(f"solver command {quoted(command, 60)}: {e}") from None
-    if shutil.which(words[0]) is None:
-        raise SatedgeError(f"solver command {quoted(command, 60)} not found on PATH")
-    return words
-
-
-def _binary_works(path: str) -> bool:
-    """Whether a binary solves a small formula as satedge runs it: exit 10 and a model on stdout."""
-    with scratch() as folder:
-        cnf = folder / "probe.cnf"
-        with open(cnf, "w") as fh:
-            write_plain(_PROBE, 3, fh)
-        try:
-            r = subprocess.run([path, str(cnf)], capture_output=True, text=True, timeout=10)
-            return r.returncode == 10 and set(parse_model(r.stdout, path, 3) or ()) >= {2, 3}
-        except (OSError, subprocess.TimeoutExpired, SatedgeError):
-            return False
-
-
-def solver_binaries() -> dict[str, str]:
-    """Well-known DIMACS solver binaries on PATH that work as ``cmd:NAME``, with their paths."""
-    found = {b: shutil.which(b) for b in KNOWN_BINARIES}
-    return {b: path for b, path in found.items() if path and _binary_works(path)}
-
-
-class ExternalSolver:
-    """A DIMACS solver binary behind PySAT's interface (non-incremental: each ``solve`` writes the
-    formula to a temporary file and runs the command on it; exit 10 SAT, 20 UNSAT).
-
-    Its output goes to files, not pipes, and its answer is taken when it exits, whatever its own
-    children still hold open; they are killed then.  The model is read from SAT-competition
-    output (``s``/``v`` lines) or, for the binaries of :data:`RESULT_FILE`, from the result file
-    they are given after the formula (MiniSat's ``SAT`` then literals)."""
-
-    def __init__(self, command: str, bootstrap_with: list[list[int]], nv: int):
-        self.command = command_words(command)
-        self.clauses = bootstrap_with
-        self.nv = nv  # the formula's variables; blocking clauses use no others
-        self.model: list[int] | None = None
-
-    def solve(self) -> bool:
-        with scratch() as folder:
-            cnf, result = folder / "formula.cnf", folder / "result.txt"
-            with open(cnf, "w") as fh:
-                write_plain(self.clauses, self.nv, fh)
-            words = self.command + [str(cnf)] + ([str(result)] if Path(self.command[0]).name in RESULT_FILE else [])
-            with open(folder / "stdout.txt", "w+b") as out, open(folder / "stderr.txt", "w+b") as err:
-                proc = popen(words, stdout=out, stderr=err, start_new_session=True)
-                try:
-                    code = proc.wait()
-                finally:
-                    kill_tree(proc.pid)  # what it left running, its own process group too
-                    proc.wait()
-                answer = _tail(out, MAX_ANSWER_BYTES)
-                last = _tail(err, 4096).decode("utf-8", "replace").strip().splitlines()[-1:]
-            if code == 20:
-                return False
-            name = " ".join(self.command)
-            if code != 10:
-                said = last or answer.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
-                raise SatedgeError(f"solver command {quoted(name, 60)} exited with {code}: {quoted(said[0], 120)}")
-            text = result.read_bytes()[:MAX_ANSWER_BYTES] if result.is_file() and result.stat().st_size else answer
-            self.model = parse_model(text.decode("utf-8", "replace"), f"the output of {quoted(name, 60)}", self.nv)
-        return self.model is not None
-
-    def get_model(self) -> list[int] | None:
-        return self.model
-
-    def accum_stats(self) -> dict:
-        raise NotImplementedError("an external binary reports no statistics")
-
-    def delete(self) -> None:
-        self.model = None
-
-
-def _tail(fh, limit: int) -> bytes:
-    """What a binary wrote to the file ``fh``: all of it up to ``limit`` bytes (a model), else its end."""
-    size = fh.seek(0, os.SEEK_END)
-    fh.seek(max(0, size - limit))
-    return fh.read(limit)
-
-
-def new_solver(config: SolverConfig, clauses: list[list[int]], nv: int, proof: bool = False):
+def new_solver(config: SolverConfig, clauses: list[list[int]], nv: int, proof: bool = False,
+               formula: int | None = None):
     """A solver holding ``clauses``: a PySAT solver configured as ``config`` says (with ``proof``,
-    one that logs a DRUP proof), or a binary."""
-    if config.engine == "cmd":
-        return ExternalSolver(config.name, clauses, nv)
+    one that logs a DRUP proof), or a binary (``formula``: how many of the clauses are the
+    formula's, the rest added to it, as its errors say)."""
+    if config.engine == _CMD:
+        return ExternalSolver(config.name, clauses, nv, formula)
     solver = Solver(name=config.name, bootstrap_with=clauses, with_proof=proof) if proof else \
         Solver(name=config.name, bootstrap_with=clauses)
     if config.options:

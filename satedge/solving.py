@@ -13,80 +13,55 @@ yield one solution twice.  Three modes:
 So the number of solutions a mode yields is its count.  With symmetry breaking (an encoding's
 :attr:`~satedge.encode.Encoded.orbit` above 1) each solution found stands for its whole
 board-turn orbit: ``solutions`` yields one per orbit, and ``distinct`` and ``unique`` one per
-orbit of pictures; :func:`count_modes` turns them into the puzzle's own counts.  Every decoded
-solution goes through the independent checker; a failure raises
-:class:`satedge.errors.EncodingError`.  A solver is a :class:`satedge.solvers.SolverConfig`
-or a string it reads (default: CaDiCaL 1.9.5).
+orbit of pictures; :func:`count_modes` turns them into the puzzle's own counts.  Where a
+picture has many models (identical tiles: :attr:`Encoded.many_per_picture`), the counts come
+from the pictures, each counted by multiplicities (:meth:`Encoded.picture_counts`), never by
+listing its models.  A solver is a :class:`satedge.solvers.SolverConfig` or a string it reads
+(default: CaDiCaL 1.9.5).
 
-That is the default enumeration, ``blocking``.  A solver configured with
-``enumeration=subspaces`` adds no clause: it walks a binary tree of disjoint subspaces under
-assumptions.  A node is a list of assumed decision literals and, when known, a solution
-inside it with the decision literals that block it (those a blocking clause would negate);
-propagating the assumptions (PySAT's ``propagate``, always MiniSat's: :data:`PROPAGATOR`) gives
-the literals they fix.  When all of the solution's literals are fixed, the node holds what
-blocking the solution would remove, and nothing else.  Otherwise the first of them not fixed
-splits the node: the side the solution is on keeps it, the other side, when propagation does
-not refute it at once, is asked for a model of its own.  The subspaces partition what blocking
-removes one solution at a time, so every solution comes once, and the formula stays as it
-was; ``distinct`` and ``unique`` keep the first solution of each picture (of each picture up to
-turns) of that stream.
+Models are read in blocks (:mod:`satedge.bulk`): decoded into arrays and checked, every one,
+against the puzzle in one vectorised pass, as the independent checker would; a solution it
+rejects raises :class:`satedge.errors.EncodingError` in the checker's words.  A block fills
+while the solver goes on (a model's blocking clause comes from its own literals), starting
+with one model and doubling, so that a first solution is not kept waiting.  A solver binary
+checks each model against every clause it was given (:class:`satedge.binaries.ExternalSolver`).
+
+With ``enumeration=subspaces`` no clause is added (:mod:`satedge.subspaces`).
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from itertools import islice
 from typing import Callable, Iterator
 
 from pysat.solvers import Solver
 
-from .checker import validate
+from . import subspaces, symmetry
+from .bulk import Checker, Decoded, Decoder, checked
 from .encode import Encoded
+from .engines import ENGINES
 from .errors import EncodingError, SatedgeError
 from .files import shown
 from .puzzle import Solution
-from .solvers import SolverConfig, new_solver
-from . import symmetry
+from .solvers import STAT_KEYS, SolverConfig, Stats, new_solver
 from .symmetry import MODES, orbit
 
-__all__ = ["PROPAGATOR", "PROGRESS_CONFLICTS", "STAT_KEYS", "Stats", "Enumerator", "solutions", "solve", "count", "count_modes"]
+__all__ = ["PROGRESS_CONFLICTS", "STAT_KEYS", "Stats", "Enumerator", "enumerates", "by_pictures", "solutions", "solve",
+           "count", "count_modes"]
 
-PROPAGATOR = "minisat22"  # whose propagate() the subspaces enumeration and the cube split use
 PROGRESS_CONFLICTS = 1000  # the least slice of conflicts after which a solver call reports its statistics
-STAT_KEYS = ("conflicts", "decisions", "propagations", "restarts")
-
-
-@dataclass
-class Stats:
-    """Accumulated solver statistics (``accum_stats``) and call counts of one enumeration;
-    ``reported``: whether the solver gave any (Kissat and solver binaries give none)."""
-
-    calls: int = 0
-    models: int = 0
-    counters: dict = field(default_factory=lambda: dict.fromkeys(STAT_KEYS, 0))
-    reported: bool = False
-
-    def add(self, solver: Solver) -> None:
-        try:
-            got = solver.accum_stats() or {}
-        except NotImplementedError:  # kissat exposes none
-            return
-        self.merge(got)
-
-    def merge(self, counters: dict) -> None:
-        """Add ``counters`` (a solver's ``accum_stats``, or another Stats' counters)."""
-        self.reported = True
-        for k in STAT_KEYS:
-            self.counters[k] = self.counters.get(k, 0) + int(counters.get(k, 0))
+REPORT_SECONDS = 1.0  # while models come, a progress report at least this often
+SAT_JOB = "sat"  # the job module of the engines this enumerator runs (satedge.jobs.sat)
 
 
 class Enumerator:
     """One solver for several enumerations of the same formula.  Each enumeration's blocking
     clauses carry a fresh activation literal, switched off when it ends, so the solver (and what
     it learnt) is reused.  With ``reuse=False`` (one enumeration only) blocking clauses are
-    plain and no search runs under an assumption.  Solvers without incremental solving start
-    afresh each time."""
+    plain and no search runs under an assumption; they are kept in :attr:`blocked` (a
+    certificate's formula is the formula with them).  Solvers without incremental solving start
+    afresh each time, with every clause so far."""
 
     def __init__(self, encoded: Encoded, solver: SolverConfig | str | None = None, stats: Stats | None = None,
                  reuse: bool = True, progress: Callable[[dict], None] | None = None):
@@ -96,15 +71,17 @@ class Enumerator:
         self.reuse = reuse
         self.spent = False
         self.config = SolverConfig.of(solver)
-        if not self.config.has_formula:
-            raise SatedgeError(f"{self.config} has its own model: it solves no formula")
+        if not enumerates(self.config):
+            raise SatedgeError(f"{self.config} is not a PySAT solver or a solver binary: it enumerates no models here")
         self.stats = stats if stats is not None else Stats()
         self.top = encoded.nv
         self.solver: Solver | None = None
-        self.propagator: Solver | None = None  # the subspaces enumeration's
-        self.valid: set[Solution] = set()  # the solutions the checker has passed (with reuse)
+        self.propagator: Solver | None = None  # the subspaces walk's (satedge.subspaces)
         self.looks: dict[tuple, int] = {}  # (cell, look) -> a variable implied when the cell shows it
         self.defined: list[list[int]] = []  # the clauses that imply them
+        self._reader: tuple[Decoder, Checker] | None = None
+        self.found = 0  # solutions found so far (each model's weight), for progress reports
+        self.reported = time.monotonic()
         if self.config.incremental:
             self.solver = new_solver(self.config, encoded.cnf.clauses, encoded.nv)
 
@@ -131,6 +108,36 @@ class Enumerator:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    # ------------------------------------------------------------------------ reading models
+    @property
+    def reader(self) -> tuple[Decoder, Checker]:
+        """The bulk decoder and checker, made at the first model."""
+        if self._reader is None:
+            self._reader = (Decoder(self.encoded), Checker(self.encoded.puzzle))
+        return self._reader
+
+    def _checked(self, block, n: int) -> Decoded:
+        """The first ``n`` models of ``block`` decoded, each solution checked against the puzzle."""
+        decoder, checker = self.reader
+        return checked(decoder.decode(block[:n]), checker, f"{self.encoded.base} encoding", f" (solver {self.config})")
+
+    def read(self, model: list[int]) -> Solution:
+        """A model decoded and checked alone."""
+        decoder, _ = self.reader
+        block = decoder.block(1)
+        decoder.put(block, 0, self._model(model), self.config.incremental)
+        return self._checked(block, 1).solution(0)
+
+    def _model(self, model: list[int] | None) -> list[int]:
+        """A model the solver gave, counted; with ``progress``, a report at least every second."""
+        if not model:
+            raise EncodingError(f"solver {self.config} said SAT but gave no model")
+        self.stats.models += 1
+        if self.progress is not None and time.monotonic() - self.reported > REPORT_SECONDS:
+            self.report()
+        return model
+
+    # ------------------------------------------------------------------------ enumerations
     def solutions(self, mode: str = "solutions", limit: int | None = None, cube: tuple[int, ...] = ()) -> Iterator[Solution]:
         """The solutions ``mode`` asks for (at most ``limit``); with ``cube`` (literals over the
         decision variables, assumed true) only those of the models inside the cube.  With
@@ -141,87 +148,135 @@ class Enumerator:
             raise SatedgeError(f"unknown mode {shown(mode)}; choose from {', '.join(MODES)}")
         if limit is not None and limit <= 0:
             return
-        encoded, puzzle, stats = self.encoded, self.encoded.puzzle, self.stats
-        incremental = self.solver is not None
+        encoded, puzzle = self.encoded, self.encoded.puzzle
         if self.config.enumeration == "subspaces":
             turns = mode == "unique" or (mode == "distinct" and encoded.orbit > 1)
-            found = self._subspaces(list(cube))
+            found = (s for sol in subspaces.walk(self, list(cube)) for s in encoded.expand(sol))
             yield from islice(symmetry.one_per_picture(puzzle, found, "unique" if turns else mode), limit)
             return
+        if mode == "solutions":
+            found = (s for block in self._blocks(cube, 1) for sol in block.solutions() for s in encoded.expand(sol))
+            yield from islice(found, limit)
+            return
+        yield from islice(self._pictures(mode, cube), limit)
+
+    def tally(self, cube: tuple[int, ...] = ()) -> int:
+        """The number of solutions of the models (inside ``cube``), each model weighed by the
+        solutions it stands for: mode ``solutions`` counted without a solution made."""
+        if self.config.enumeration == "subspaces":
+            return sum(self.encoded.weight(sol) for sol in subspaces.walk(self, list(cube)))
+        return sum(sum(block.weights) for block in self._blocks(cube, self.reader[0].size))
+
+    def _start(self, cube) -> int | None:
+        """Checks that this enumeration may run; its activation literal (with ``reuse``)."""
         if self.spent:
             raise RuntimeError("an Enumerator made with reuse=False enumerates once, or cube by cube in mode solutions")
-        self.spent = not self.reuse and not (cube and mode == "solutions")
-        cube = list(cube)
-        act = None
+        self.spent = not self.reuse and not cube
         if self.reuse:
             self.top += 1
-            act = self.top
-        blocks: list[list[int]] = []
-        found = 0
-        s = self.solver if incremental else None
-        # with symmetry breaking only one turn of each picture may be a model: block the turns too
-        turns = mode == "unique" or (mode == "distinct" and encoded.orbit > 1)
+            return self.top
+        return None
+
+    def _models(self, cube, act: int | None, blocks: list[list[int]]) -> Iterator[tuple[list[int], Solver | None]]:
+        """Each model of the formula (with the clauses of :attr:`defined` and ``blocks``, inside
+        ``cube``), and the solver that gave it while it may still take clauses (an incremental
+        one); the caller blocks it before asking for the next.  ``act`` switches this
+        enumeration's clauses off at its end."""
+        encoded, stats = self.encoded, self.stats
+        s = self.solver
+        first = True
         try:
             while True:
                 stats.calls += 1
-                if incremental:
+                if s is not None:
                     # no assumption before the first blocking clause: CaDiCaL searches very
                     # differently under one (25 s instead of 0.07 s on a 7x7 framed puzzle)
-                    assume = cube + ([act] if act and found else [])
-                    sat = self._solve(s, assume)
-                else:
-                    s = new_solver(self.config, encoded.cnf.clauses + self.defined + blocks + [[lit] for lit in cube],
-                                   self.top)
-                    sat = s.solve()
-                    stats.add(s)
-                if not sat:
-                    break
-                model = s.get_model()
-                if not incremental:
-                    s.delete()
-                    s = None
-                stats.models += 1
-                first = self._checked(model, incremental)
-                batch = self._valid(encoded.expand(first) if mode == "solutions" else [first])
-                if mode == "solutions":
-                    new = [[-lit for lit in encoded.literals(first)]]
-                elif encoded.shows is not None:  # a clause per picture, whatever its solutions
-                    new = self._pictures(first, turns, s if incremental else None)
-                else:  # a clause per solution with the picture
-                    members = orbit(puzzle, first, turns=turns)
-                    new = [[-lit for lit in lits] for lits in
-                           {tuple(lits) for lits in map(encoded.literals, members) if lits is not None}]
-                for sol in batch:
-                    yield sol
-                    found += 1
-                    if limit is not None and found >= limit:
+                    if not self.search(s, list(cube) + ([act] if act and not first else [])):
                         return
-                for clause in new:
-                    if incremental:
-                        s.add_clause(clause + ([-act] if act else []))
-                        if not act:
-                            self.blocked.append(clause)
-                    else:
-                        blocks.append(clause)
-                        if not self.reuse:
-                            self.blocked.append(clause)
+                    model = s.get_model()
+                    first = False
+                    yield self._model(model), s
+                    continue
+                one = new_solver(self.config, encoded.cnf.clauses + self.defined + blocks + [[lit] for lit in cube],
+                                 self.top)
+                try:
+                    sat = one.solve()
+                    stats.add(one)
+                    model = one.get_model() if sat else None
+                finally:
+                    one.delete()
+                if not sat:
+                    return
+                yield self._model(model), None
         finally:
-            if incremental:
-                if act:
-                    s.add_clause([-act])  # this enumeration's blocking clauses are off from now on
-            elif s is not None:
-                s.delete()
+            if s is not None and act:
+                s.add_clause([-act])  # this enumeration's blocking clauses are off from now on
 
+    def _block(self, clause: list[int], s: Solver | None, act: int | None, blocks: list[list[int]]) -> None:
+        """Add a clause that blocks models: to the solver (under ``act``), or to ``blocks`` for the
+        next fresh solver; kept in :attr:`blocked` unless it is switched off at the end."""
+        if s is not None:
+            s.add_clause(clause + [-act] if act else clause)
+        else:
+            blocks.append(clause)
+        if not act:
+            self.blocked.append(clause)
 
-    def _pictures(self, solution: Solution, turns: bool, s: Solver | None) -> list[list[int]]:
+    def _blocks(self, cube, first: int) -> Iterator[Decoded]:
+        """Mode ``solutions``: the models in blocks, decoded and checked, the first of ``first``
+        models, each next twice as large (at most the decoder's block size)."""
+        act = self._start(cube)
+        decoder, _ = self.reader
+        size = min(first, decoder.size)
+        block, n, blocks = decoder.block(size), 0, []
+        ordered = self.config.incremental  # PySAT's models list every variable in order
+        for model, s in self._models(cube, act, blocks):
+            clause = decoder.put(block, n, model, ordered)
+            if not clause:
+                raise EncodingError(f"solver {self.config} gave a model with no decision variable true")
+            self._block(clause, s, act, blocks)
+            n += 1
+            if n == size:
+                done = self._checked(block, n)
+                self.found += sum(done.weights)
+                yield done
+                size = min(2 * size, decoder.size)
+                block, n = (decoder.block(size) if len(block) < size else block), 0
+        if n:
+            done = self._checked(block, n)
+            self.found += sum(done.weights)
+            yield done
+
+    def _pictures(self, mode: str, cube) -> Iterator[Solution]:
+        """Modes ``distinct`` and ``unique``: one solution per picture (per picture up to turns),
+        each found blocking its picture (with its turns) before the next search."""
+        encoded, puzzle = self.encoded, self.encoded.puzzle
+        act = self._start(cube)
+        blocks: list[list[int]] = []
+        # with symmetry breaking only one turn of each picture may be a model: block the turns too
+        turns = mode == "unique" or (mode == "distinct" and encoded.orbit > 1)
+        for model, s in self._models(cube, act, blocks):
+            first = self.read(model)
+            if encoded.shows is not None:  # a clause per picture, whatever its solutions
+                new = self._picture_clauses(first, turns, s)
+            else:  # a clause per solution with the picture
+                members = orbit(puzzle, first, turns=turns)
+                new = [[-lit for lit in lits] for lits in
+                       {tuple(lits) for lits in map(encoded.literals, members) if lits is not None}]
+            self.found += 1
+            yield first
+            for clause in new:
+                self._block(clause, s, act, blocks)
+
+    def _picture_clauses(self, solution: Solution, turns: bool, s: Solver | None) -> list[list[int]]:
         """Clauses that block every model showing ``solution``'s picture (with ``turns``: each of
         its board turns): one clause of a variable per cell, implied by the encoding's literals
         for the look the cell shows (:attr:`Encoded.shows`; defined once, kept in ``s`` and in
         :attr:`defined`).  A picture of many solutions (identical tiles) is one clause."""
         out = []
-        for shown in symmetry.orbit_pictures(self.encoded.puzzle, solution, turns):
+        for seen in symmetry.orbit_pictures(self.encoded.puzzle, solution, turns):
             clause = []
-            for key in enumerate(shown):
+            for key in enumerate(seen):
                 if key not in self.looks:
                     self.top += 1
                     self.looks[key] = self.top
@@ -234,40 +289,10 @@ class Enumerator:
             out.append(clause)
         return out
 
-    def _subspaces(self, cube: list[int]) -> Iterator[Solution]:
-        """Every solution of the models inside ``cube``, found subspace by subspace (see the
-        module's docstring); no clause is added to the solver."""
-        encoded, s, stats = self.encoded, self.solver, self.stats
-        if self.propagator is None:
-            self.propagator = Solver(name=PROPAGATOR, bootstrap_with=encoded.cnf.clauses)
-        look = self.propagator
-        stack: list[tuple[list[int], list[int] | None]] = [(cube, None)]  # assumptions, a solution's literals
-        while stack:
-            assume, lits = stack.pop()
-            if lits is None:
-                stats.calls += 1
-                if not self._solve(s, assume):
-                    continue
-                stats.models += 1
-                first = self._checked(s.get_model(), True)
-                yield from self._valid(encoded.expand(first))
-                lits = encoded.literals(first)
-                if lits is None:
-                    raise EncodingError(f"{encoded.base} encoding: a model's solution has no model (solver {self.config})")
-            ok, implied = look.propagate(assumptions=assume)
-            if not ok:  # what the assumptions of a model's subspace imply holds in the model
-                raise EncodingError(f"solver {self.config}: propagation refutes a subspace that has a model")
-            fixed = set(implied) | set(assume)
-            lit = next((x for x in lits if x not in fixed), None)
-            if lit is None:  # the subspace holds this solution's models only (blocking it would empty it)
-                continue
-            if look.propagate(assumptions=assume + [-lit])[0]:
-                stack.append((assume + [-lit], None))
-            stack.append((assume + [lit], lits))
-
-    def _solve(self, s: Solver, assume: list[int]) -> bool:
+    def search(self, s: Solver, assume: list[int]) -> bool:
         """``s.solve`` under ``assume``; with ``progress``, in slices of about a second's conflicts
-        (the solver keeps its state between them), reporting the solver's statistics after each."""
+        (the solver keeps its state between them), reporting the solver's statistics and the
+        solutions found so far after each."""
         if self.progress is None:
             return s.solve(assumptions=assume) if assume else s.solve()
         budget = PROGRESS_CONFLICTS
@@ -280,42 +305,16 @@ class Enumerator:
                 return s.solve(assumptions=assume) if assume else s.solve()
             if answer is not None:
                 return answer
-            self.progress(self.counters() or {})
+            self.report()
             budget = max(PROGRESS_CONFLICTS, int(budget / max(time.monotonic() - t0, 1e-3)))  # a second's worth
 
-    def _valid(self, batch: list[Solution]) -> list[Solution]:
-        """``batch``, each solution passed by the independent checker; once per enumerator that
-        enumerates again (``reuse``: the distinct and unique counts meet again the solutions that
-        ``solutions`` checked), while one that enumerates once keeps none of them."""
-        for sol in batch:
-            if sol not in self.valid:
-                problem = validate(self.encoded.puzzle, sol)
-                if problem is not None:
-                    raise EncodingError(f"{self.encoded.base} encoding gave an invalid solution: {problem} "
-                                        f"(solver {self.config})", sol)
-                if self.reuse:
-                    self.valid.add(sol)
-        return batch
+    def report(self) -> None:
+        """Tell ``progress`` the solver's statistics and the solutions found so far."""
+        if self.progress is not None:
+            self.reported = time.monotonic()
+            self.progress({**(self.counters() or {}), "solutions": self.found})
 
-    def _checked(self, model: list[int] | None, trusted: bool) -> Solution:
-        """The solution a model stands for.  A model from outside (a solver binary's) must first
-        satisfy every clause of the formula; one that does not, or that decodes to no placement
-        per cell, is an :class:`EncodingError` that names the solver."""
-        encoded = self.encoded
-        if not model:
-            raise EncodingError(f"solver {self.config} said SAT but gave no model")
-        if not trusted:
-            true = set(model)
-            for i, clause in enumerate(encoded.cnf.clauses, 1):
-                if not any(lit in true for lit in clause):
-                    raise EncodingError(f"solver {self.config} gave a model that falsifies clause {i} of the formula "
-                                        f"({shown(' '.join(map(str, clause)) + ' 0', 60)})")
-        try:
-            return encoded.decode(model)
-        except Exception as e:  # noqa: BLE001 - whatever a malformed model does to a decoder
-            raise EncodingError(f"solver {self.config} gave a model that decodes to no solution "
-                                f"({e.__class__.__name__})") from None
-
+    # ------------------------------------------------------------------------ counts
     def counts(self, modes=MODES) -> dict[str, int]:
         """The puzzle's counts ``modes`` asks for, whatever the encoding; when ``solutions`` is
         among them also ``models``, the formula's own model count (over its decision variables:
@@ -324,19 +323,54 @@ class Enumerator:
 
         With symmetry breaking each model stands for a board-turn orbit of ``encoded.orbit``
         solutions, all different; the pictures of an orbit can coincide (a self-symmetric
-        picture), so ``distinct`` counts, for each picture up to turns, its different turns."""
+        picture), so ``distinct`` counts, for each picture up to turns, its different turns.
+        Where a picture has many models and the encoding says what a cell shows, every count
+        comes from one solution per picture (:meth:`_by_pictures`)."""
         out: dict[str, int] = {}
         per_orbit, puzzle = self.encoded.orbit, self.encoded.puzzle
-        if "solutions" in modes:
+        if "solutions" in modes and by_pictures(self.encoded, self.config):
+            out = self._by_pictures()
+        elif "solutions" in modes:
             before = self.stats.models
-            out["solutions"] = per_orbit * sum(1 for _ in self.solutions("solutions"))
+            out["solutions"] = per_orbit * self.tally()
             out["models"] = self.stats.models - before
-        if per_orbit > 1 and {"distinct", "unique"} & set(modes):  # one solution per orbit of pictures
-            c = symmetry.count(puzzle, self.solutions("unique"), per_orbit)
-            out.update(distinct=c.distinct, unique=c.unique)
-        else:
-            out.update({m: sum(1 for _ in self.solutions(m)) for m in modes if m != "solutions"})
+        if set(modes) - set(out):
+            if per_orbit > 1:  # one solution per orbit of pictures
+                c = symmetry.count(puzzle, self.solutions("unique"), per_orbit)
+                out.update(distinct=c.distinct, unique=c.unique)
+            else:
+                out.update({m: sum(1 for _ in self.solutions(m)) for m in modes if m not in out})
         return {m: out[m] for m in modes} | ({"models": out["models"]} if "models" in out else {})
+
+    def _by_pictures(self) -> dict[str, int]:
+        """The three counts and the formula's model count from one solution per picture (with
+        symmetry breaking: per picture up to turns), each picture's solutions and models
+        counted from multiplicities (:meth:`Encoded.picture_counts`), not listed."""
+        encoded, puzzle = self.encoded, self.encoded.puzzle
+        per_orbit = encoded.orbit
+        found = list(self.solutions("unique" if per_orbit > 1 else "distinct"))
+        pictures = {symmetry.picture(puzzle, s) for s in found}
+        if per_orbit > 1:
+            pictures = {symmetry.turn_picture(puzzle, p, k) for p in pictures for k in puzzle.board.turns()}
+        solutions = models = 0
+        for pic in pictures:
+            s, m = encoded.picture_counts(pic)
+            solutions, models = solutions + s, models + m
+        c = symmetry.count(puzzle, found, per_orbit)
+        return {"solutions": per_orbit * solutions, "distinct": c.distinct, "unique": c.unique, "models": models}
+
+
+def enumerates(solver: SolverConfig) -> bool:
+    """Whether :class:`Enumerator` runs ``solver``: an engine the SAT job runs, a PySAT solver or
+    a solver binary (:data:`satedge.engines.ENGINES`)."""
+    return ENGINES[solver.engine].run == SAT_JOB
+
+
+def by_pictures(encoded: Encoded, solver: SolverConfig) -> bool:
+    """Whether a count of ``encoded`` with ``solver`` comes from one solution per picture: with
+    ``enumeration=auto`` (the default), when a picture has many models (identical tiles) and the
+    encoding says what a cell shows (:attr:`Encoded.shows`)."""
+    return solver.enumeration is None and encoded.shows is not None and encoded.many_per_picture
 
 
 def solutions(encoded: Encoded, solver: SolverConfig | str | None = None, mode: str = "solutions",
@@ -360,6 +394,7 @@ def count(encoded: Encoded, solver: SolverConfig | str | None = None, mode: str 
 def count_modes(encoded: Encoded, solver: SolverConfig | str | None = None, modes=MODES, stats: Stats | None = None,
                 progress: Callable[[dict], None] | None = None) -> dict[str, int]:
     """The puzzle's counts ``modes`` asks for, with one solver (:meth:`Enumerator.counts`)."""
-    reuse = len(modes) > 1 or (encoded.orbit > 1 and bool({"distinct", "unique"} & set(modes)))
+    pictures = "solutions" in modes and by_pictures(encoded, SolverConfig.of(solver))
+    reuse = not pictures and (len(modes) > 1 or (encoded.orbit > 1 and bool({"distinct", "unique"} & set(modes))))
     with Enumerator(encoded, solver, stats, reuse=reuse, progress=progress) as e:
         return e.counts(modes)

@@ -8,13 +8,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import factorial, prod
 from typing import Iterable, Iterator
 
 from .puzzle import Puzzle, Solution, rotate
 
 __all__ = [
     "Picture", "MODES", "Counts", "picture", "turn_picture", "canonical", "count", "count_weighted", "counts",
-    "counts_weighted", "one_per_picture", "solutions_of_picture", "orbit_pictures", "orbit"
+    "counts_weighted", "one_per_picture", "solutions_of_picture", "orbit_pictures", "orbit", "matchings"
 ]
 
 Picture = tuple[tuple, ...]
@@ -159,3 +160,67 @@ def orbit_pictures(puzzle: Puzzle, solution: Solution, turns: bool = False) -> l
 def orbit(puzzle: Puzzle, solution: Solution, turns: bool = False) -> list[Solution]:
     """Every assignment with the same picture as ``solution`` (and, with ``turns``, its board turns)."""
     return [s for p in orbit_pictures(puzzle, solution, turns) for s in solutions_of_picture(puzzle, p)]
+
+
+def matchings(rows: list[dict[int, int]]) -> int:
+    """The weighted number of ways to give each row a column of its own, every column used
+    once: the permanent of the matrix whose row ``i`` has ``rows[i][j]`` in column ``j`` (zero
+    where absent).  With rows for cells and columns for tiles, the weights the turns of a tile
+    that show a cell's look: the solutions with one picture, counted, not listed.
+
+    Rows and columns split into connected parts; a part whose rows all allow the same columns,
+    each with one weight (identical tiles), counts in closed form, ``k! * prod(weights)``, any
+    other part by a search over the columns it has used.
+
+    >>> matchings([{0: 4, 1: 4}, {0: 1, 1: 1}]), matchings([{0: 1, 1: 1}, {1: 1}]), matchings([{0: 1}, {0: 1}])
+    (8, 1, 0)
+    """
+    parent: dict[int, int] = {}
+
+    def root(j: int) -> int:
+        while parent.setdefault(j, j) != j:
+            parent[j] = parent[parent[j]]
+            j = parent[j]
+        return j
+
+    for row in rows:
+        if not row:
+            return 0
+        first, *rest = row
+        for j in rest:
+            parent[root(j)] = root(first)
+    parts: dict[int, list[dict[int, int]]] = {}
+    for row in rows:
+        parts.setdefault(root(next(iter(row))), []).append(row)
+    cols: dict[int, set[int]] = {}
+    for j in parent:
+        cols.setdefault(root(j), set()).add(j)
+    if len(parts) != len(cols):  # a column no row allows
+        return 0
+    total = 1
+    for key, part in parts.items():
+        columns = cols[key]
+        if len(part) != len(columns):
+            return 0
+        if all(row.keys() == columns and len(set(row.values())) == 1 for row in part):
+            total *= factorial(len(columns)) * prod(next(iter(row.values())) for row in part)
+        else:
+            total *= _matchings_searched(part, sorted(columns))
+        if not total:
+            return 0
+    return total
+
+
+def _matchings_searched(rows: list[dict[int, int]], columns: list[int]) -> int:
+    """:func:`matchings` of one part, row by row over the set of columns used so far."""
+    index = {j: k for k, j in enumerate(columns)}
+    ways = {0: 1}
+    for row in rows:
+        step: dict[int, int] = {}
+        for used, n in ways.items():
+            for j, w in row.items():
+                bit = 1 << index[j]
+                if not used & bit:
+                    step[used | bit] = step.get(used | bit, 0) + n * w
+        ways = step
+    return sum(ways.values())

@@ -114,9 +114,10 @@ def test_bad_option_one_line(run_cli):
     (["--workers", "0"], "argument --workers/--cpsat-workers: must be at least 1, not 0"),
     (["--workers", "two"], "argument --workers/--cpsat-workers: expected an integer, found 'two'"),
     (["--solver", "kissat404", "--strategy", "cubes"], "a strategy applies with workers=N (N at least 2) or a Dask scheduler"),
-    (["--method", "backtrack", "--workers", "2", "--strategy", "cubes"], "a strategy applies to the SAT method only"),
+    (["--method", "backtrack", "--workers", "2", "--strategy", "cubes"],
+     "a strategy applies to PySAT solvers and solver binaries only, not to backtrack"),
     (["--solver", "cpsat", "--scheduler", "tcp://127.0.0.1:1"],
-     "a Dask scheduler applies to the SAT method and the backtracker, not to cpsat, which has its own workers"),
+     "a Dask scheduler applies to the engines whose parts run there (PySAT solvers, solver binaries, backtrack), not to cpsat"),
     (["--workers", "2", "--strategy", "halves"], "argument --strategy: invalid choice: 'halves' (choose from 'portfolio', 'cubes')"),
     (["--mode", "distinct"], "--mode applies with --all or --limit"),  # before: ignored, the first solution
 ])

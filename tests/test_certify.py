@@ -118,9 +118,10 @@ def test_the_command_line_certifies_and_exports(tmp_path, run_cli):
 @pytest.mark.parametrize("args,message", [
     (["--checker", "drup"], "--checker applies with --certify"),
     (["--proof", "p"], "--proof applies with --certify"),
-    (["--certify", "--method", "backtrack"], "a certified answer needs the SAT method (a proof is of a formula), not "
-                                             "backtrack"),
-    (["--certify", "--solver", "cpsat"], "a certified answer needs the SAT method (a proof is of a formula), not cpsat"),
+    (["--certify", "--method", "backtrack"], "a certified answer needs an engine that proves what it answers (PySAT "
+                                             "solvers and solver binaries), not backtrack"),
+    (["--certify", "--solver", "cpsat"], "a certified answer needs an engine that proves what it answers (PySAT solvers "
+                                         "and solver binaries), not cpsat"),
     (["--certify", "--workers", "2"], "a certified answer comes from one solver on one process: no workers, no scheduler"),
 ])
 def test_what_cannot_be_certified_is_refused(run_cli, args, message):

@@ -67,8 +67,8 @@ repeat: true
     code, out, err = run_cli("run", f, "--out", tmp_path / "o")
     assert (code, out) == (2, "")
     assert err == (f"satedge: error: {f}: unknown solver 'minisat99'; choose a PySAT solver (satedge solvers lists those "
-                   "that work here), cpsat, backtrack or cmd:COMMAND; solver 'backtrack:threads=2': backtrack takes "
-                   "workers=N and order=ORDER; and 3 more\n")
+                   "that work here), cmd:COMMAND or backtrack, cpsat, clasp; solver 'backtrack:threads=2': backtrack "
+                   "takes workers= and order=; and 3 more\n")
     assert not (tmp_path / "o").exists()
 
 
@@ -202,14 +202,14 @@ def test_a_run_that_fails_while_solving_keeps_its_formula_size(monkeypatch):
     size: what the job noted before the solver started survives its end."""
     from satedge import jobs
     from satedge.formats import load_puzzle
-    from satedge.jobs import dispatch
+    from satedge.jobs import sat
     from satedge.process import Limits
 
     def engine(job, note):
         note({"variables": 7, "clauses": 11, "encode_seconds": 0.5})
         raise MemoryError
 
-    monkeypatch.setitem(dispatch.ENGINES, "sat", engine)  # the forked child runs it
+    monkeypatch.setattr(sat, "run", engine)  # the forked child runs it
     res = jobs.run(jobs.Job(load_puzzle(ROOT / "puzzles" / "hunde-spiel.yaml"), limits=Limits(timeout=30)))
     assert (res.status, res.variables, res.clauses, res.encode_seconds) == ("MEMOUT", 7, 11, 0.5)
     assert res.error == "out of memory (MemoryError)"

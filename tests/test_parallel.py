@@ -137,7 +137,7 @@ def test_a_spec_gives_a_solver_workers(tmp_path):
     assert df.loc["cadical195", "workers"] == 1 and df.loc["cadical195:workers=2,strategy=cubes", "workers"] == 2
     assert list(df["models"]) == [16, 16, 16]
     assert df.loc["cadical195:workers=2,strategy=cubes", "parallel"]["strategy"] == "cubes"
-    assert SolverConfig.parse("kissat404:workers=3") == SolverConfig("sat", "kissat404", workers=3)
+    assert SolverConfig.parse("kissat404:workers=3") == SolverConfig("pysat", "kissat404", workers=3)
     for bad, message in [("cadical195:workers=0", "workers=N takes N from 1 to 1,024"),
                          ("cadical195:workers=2,strategy=halves", "strategy is one of portfolio, cubes")]:
         with pytest.raises(SatedgeError, match=message):

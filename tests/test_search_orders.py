@@ -186,14 +186,14 @@ def test_order_in_solver_strings_and_errors():
     assert SolverConfig.parse("backtrack:order=auto") == SolverConfig(engine="backtrack")
     for text, message in (("backtrack:order=diagonal", "solver 'backtrack:order=diagonal': order is one of auto, rows, "
                                                        "columns, spiral, border"),
-                          ("cadical195:order=rows", "a cell order applies to the backtracker only")):
+                          ("cadical195:order=rows", "a cell order applies to backtrack only, not to cadical195")):
         with pytest.raises(SatedgeError, match=f"^{message}$"):
             SolverConfig.parse(text)
 
 
 def test_order_on_the_command_line(run_cli):
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--method", "sat", "--order", "rows")
-    assert (code, out, err.strip()) == (2, "", "satedge: error: a cell order applies to the backtracker only")
+    assert (code, out, err.strip()) == (2, "", "satedge: error: a cell order applies to backtrack only, not to cadical195")
     code, out, err = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--order", "columns")
     assert code == 0 and "backtrack:order=columns" in out
 

@@ -42,8 +42,9 @@ def test_a_limit_and_the_modes_on_a_seed_puzzle():
 
 
 @pytest.mark.parametrize("text,message", [
-    ("minisat22:enumeration=chains", "solver 'minisat22:enumeration=chains': enumeration is one of blocking, subspaces"),
-    ("backtrack:enumeration=subspaces", "an enumeration applies to a PySAT solver only"),
+    ("minisat22:enumeration=chains", "solver 'minisat22:enumeration=chains': enumeration is one of auto, blocking, subspaces"),
+    ("backtrack:enumeration=subspaces", "an enumeration applies to PySAT solvers, solver binaries and clasp only, not to "
+                                        "backtrack"),
 ])
 def test_bad_enumerations_are_refused_in_one_line(text, message):
     with pytest.raises(SatedgeError) as e:
@@ -53,8 +54,9 @@ def test_bad_enumerations_are_refused_in_one_line(text, message):
 
 def test_the_string_form_names_the_enumeration_once():
     assert str(SolverConfig.parse("minisat22:enumeration=subspaces,workers=2")) == "minisat22:workers=2,enumeration=subspaces"
-    assert str(SolverConfig.parse("cadical195:enumeration=blocking")) == "cadical195"  # the default
-    with pytest.raises(SatedgeError, match="an enumeration applies to a PySAT solver only"):
+    assert str(SolverConfig.parse("cadical195:enumeration=auto")) == "cadical195"  # the default
+    assert str(SolverConfig.parse("cadical195:enumeration=blocking")) == "cadical195:enumeration=blocking"
+    with pytest.raises(SatedgeError, match="an enumeration applies to PySAT solvers, solver binaries and clasp only, not to cpsat"):
         SolverConfig(engine="cpsat", enumeration="subspaces")
 
 
@@ -64,4 +66,5 @@ def test_the_command_line_counts_with_subspaces(run_cli):
     assert (code, err) == (0, "")
     assert '"solutions": 16, "distinct": 8, "unique": 2' in out and '"solver": "minisat22:enumeration=subspaces"' in out
     code, out, err = run_cli("count", hunde, "--enumeration", "subspaces", "--method", "backtrack")
-    assert (code, out, err) == (2, "", "satedge: error: an enumeration applies to a PySAT solver only\n")
+    assert (code, out, err) == (2, "", "satedge: error: an enumeration applies to PySAT solvers, solver binaries and clasp "
+                                       "only, not to backtrack\n")

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..encode import DEFAULT_ENCODING, Encoding
+from ..engines import ENGINES, REFERENCE, by_name
 from ..errors import OutOfMemory, SatedgeError
 from ..files import quoted
 from ..api import METHODS
@@ -110,13 +111,15 @@ def add_encoding(p: argparse.ArgumentParser) -> None:
 def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
     p.add_argument("--method", choices=list(METHODS), default="auto",
                    help="auto: the engine that answers soonest (the compiled backtracker on every core; with "
-                        "--encoding, --solver or another SAT option: sat); sat: a SAT encoding through PySAT; "
-                        "backtrack: the reference backtracker")
+                        "--encoding, --solver or another SAT option: sat); sat: a SAT encoding and --solver; "
+                        f"{REFERENCE}: the reference backtracker")
     add_encoding(p)
     which = p.add_mutually_exclusive_group()
+    others = "; ".join(f"{e.name}: {e.summary}" + (f" (extra {e.extra})" if e.extra else "")
+                       for e in ENGINES.values() if by_name(e.name))
     which.add_argument("--solver", help=f"a PySAT solver name (default: {DEFAULT_SOLVER}; see `satedge solvers`); "
                        "CaDiCaL takes options after a colon: its configurations sat and unsat, and seed=N "
-                       "(cadical195:sat,seed=2); cpsat: the CP-SAT model (extra cp)")
+                       f"(cadical195:sat,seed=2); {others}")
     which.add_argument("--solver-cmd", metavar="COMMAND", help="a DIMACS solver binary instead, e.g. 'cadical -q' "
                        "(run on the exported CNF; enumeration re-runs it with blocking clauses) (default: none)")
     p.add_argument("--workers", "--cpsat-workers", type=count(1, MAX_WORKERS), metavar="N",
@@ -126,9 +129,11 @@ def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
     p.add_argument("--strategy", choices=list(STRATEGIES), help="how the SAT method uses several workers: portfolio "
                    "(diverse solvers and shuffles race, the first answer wins) or cubes (cube-and-conquer: the search "
                    f"split into disjoint cubes) (default: {DEFAULT_STRATEGY})")
-    p.add_argument("--enumeration", choices=list(ENUMERATIONS), help="how a PySAT solver enumerates models: "
-                   "blocking (a clause per model, the formula grows) or subspaces (disjoint subspaces under "
-                   "assumptions, no clause added) (default: blocking)")
+    p.add_argument("--enumeration", choices=list(ENUMERATIONS), help="how the SAT method enumerates models: "
+                   "auto (blocking clauses; a count of a puzzle whose pictures have many models, identical tiles, "
+                   "blocks a clause per picture and counts its models from multiplicities), blocking (a clause per "
+                   "model, always: the formula grows) or subspaces (disjoint subspaces under assumptions, no clause "
+                   "added; PySAT's incremental solvers) (default: auto)")
     p.add_argument("--order", choices=list(ORDERS), help="the order in which the backtracker fills the cells "
                    "(implies --method backtrack): rows, columns, spiral, border, or auto, the one with the smallest "
                    "search tree estimated from the puzzle's colours (default: auto)")
@@ -175,12 +180,12 @@ def solver_of(args) -> SolverConfig | None:
         if all(getattr(args, k) in (None, False) for k in SAT_OPTIONS):
             if args.order is None:
                 return None
-            method = "backtrack"
+            method = REFERENCE
         else:
             method = "sat"
     if method == "sat":
         base = SolverConfig.parse(args.solver or DEFAULT_SOLVER) if args.solver_cmd is None else \
-            SolverConfig(engine="cmd", name=args.solver_cmd)
+            SolverConfig.parse("cmd:" + args.solver_cmd)
         return replace(base, workers=args.workers or base.workers, strategy=args.strategy or base.strategy,
                        enumeration=args.enumeration or base.enumeration, order=args.order)
     return SolverConfig(engine=method, name=args.solver or args.solver_cmd, workers=args.workers or 1,
@@ -204,7 +209,7 @@ def job_settings(args, task: str) -> dict:
         solver, encoding = Job.check_settings(task, solver, encoding_of(args), args.shuffle, args.scheduler, certify)
     else:
         encoding = None
-        Job.check_settings(task, SolverConfig(engine="backtrack", workers=args.workers or 1), None, args.shuffle,
+        Job.check_settings(task, SolverConfig(engine=REFERENCE, workers=args.workers or 1), None, args.shuffle,
                            args.scheduler)
     return {"method": args.method, "solver": solver, "encoding": encoding, "workers": args.workers,
             "timeout": args.timeout, "memory_mb": memory_limit(args.memory), "shuffle": args.shuffle,

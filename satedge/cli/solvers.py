@@ -1,27 +1,38 @@
-"""``satedge solvers``: the PySAT solvers that work here and the solver binaries on PATH."""
+"""``satedge solvers``: the engines (:data:`satedge.engines.ENGINES`), whether each can run here,
+the PySAT solvers that work here and the solver binaries on PATH."""
 
 from __future__ import annotations
 
 import json
 
-from ..solvers import solver_binaries, solver_names
+from ..engines import ENGINES, installed
+from ..binaries import solver_binaries
+from ..solvers import solver_names
 
 __all__ = ["add", "main"]
 
 
 def add(sub) -> None:
-    p = sub.add_parser("solvers", help="list the PySAT solvers and the solver binaries on PATH")
-    p.add_argument("--json", action="store_true", help='one object {"pysat": [...], "binaries": {name: path}}')
+    p = sub.add_parser("solvers", help="list the engines, the PySAT solvers and the solver binaries on PATH")
+    p.add_argument("--json", action="store_true", help='one object {"engines": {name: {...}}, "pysat": [...], '
+                   '"binaries": {name: path}}')
     p.set_defaults(func=main)
 
 
 def main(args) -> int:
     names, binaries = list(solver_names()), solver_binaries()
+    engines = {e.name: {"formula": e.formula, "installed": installed(e), "extra": e.extra, "options": list(e.options),
+                        "tasks": list(e.tasks), "certify": e.certify, "summary": e.summary} for e in ENGINES.values()}
     if args.json:
-        print(json.dumps({"pysat": names, "binaries": binaries}))
-    else:
-        print("PySAT solvers: " + ", ".join(names))
-        print("solver binaries on PATH: " + (", ".join(f"{k} ({v})" for k, v in binaries.items()) or "none"))
-        print("CaDiCaL with options: cadical195:sat, cadical195:unsat,seed=3 (its configurations and seed=N)")
-        print("use a binary with --solver-cmd 'cadical -q'")
+        print(json.dumps({"engines": engines, "pysat": names, "binaries": binaries}))
+        return 0
+    width = max(map(len, engines))
+    for name, e in engines.items():
+        here = "" if e["installed"] else f" [not installed: pip install 'satedge[{e['extra']}]']"
+        print(f"{name:<{width}}  {e['summary']}{here}")
+    print()
+    print("PySAT solvers: " + ", ".join(names))
+    print("solver binaries on PATH: " + (", ".join(f"{k} ({v})" for k, v in binaries.items()) or "none"))
+    print("CaDiCaL with options: cadical195:sat, cadical195:unsat,seed=3 (its configurations and seed=N)")
+    print("use a binary with --solver-cmd 'cadical -q', the others with --solver NAME")
     return 0

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from ..puzzle import Puzzle
 from .core import (CARDS, SYMMETRIES, Encoded, Options, Size, at_most_one, exactly_one, make_cnf, placements,
-                   symmetry_breaking, true_set)
+                   symmetry_breaking)
 from .presets import DEFAULT_ENCODING, Encoding, bases, presets, sizes
 
 __all__ = ["CARDS", "DEFAULT_ENCODING", "SYMMETRIES", "Encoded", "Encoding", "Options", "Size", "at_most_one", "bases",
-           "encode", "exactly_one", "make_cnf", "placements", "presets", "sizes", "symmetry_breaking", "true_set"]
+           "encode", "exactly_one", "make_cnf", "placements", "presets", "sizes", "symmetry_breaking"]
 
 
 def encode(puzzle: Puzzle, encoding: Encoding | str = DEFAULT_ENCODING, options: Options | None = None,

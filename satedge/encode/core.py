@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from typing import Callable, Iterable
+from itertools import product
+from math import prod
+from typing import Callable, Iterable, Iterator
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, IDPool
@@ -12,11 +14,12 @@ from pysat.formula import CNF, IDPool
 from ..files import shown
 from ..errors import SatedgeError
 from ..puzzle import Puzzle, Solution, self_symmetry
+from ..symmetry import matchings
 
 __all__ = [
     "CARDS", "SYMMETRIES", "Options", "Encoded", "symmetry_breaking", "placements", "Size", "clauses_size",
-    "card_size", "exactly_one", "at_most_one", "make_cnf", "pool_of", "BlockCNF", "clause_count", "true_set",
-    "decode_cells"
+    "card_size", "exactly_one", "at_most_one", "make_cnf", "pool_of", "BlockCNF", "clause_count",
+    "decode_cells", "Cells"
 ]
 
 CARDS = ("pairwise", "seqcounter", "ladder", "totalizer", "bitwise", "sortnetwrk", "cardnetwrk", "mtotalizer", "kmtotalizer")
@@ -62,6 +65,9 @@ class Options:
         return {**out, "families": list(self.families)} if self.families else out
 
 
+Cells = list[list[tuple[int, int, list[tuple[int, list[int]]]]]]
+
+
 @dataclass
 class Encoded:
     """A puzzle in CNF, with what is needed to read its models back.
@@ -72,11 +78,14 @@ class Encoded:
         The formula; ``pool``: the variable map (``pool.obj(v)`` says what ``v`` means)
     decision
         The variables that determine a solution (blocking clauses use only them)
-    decode(model)
-        The solution of a model (a list of literals)
-    expand(solution)
-        Every solution with the same decision-variable assignment (more than one only where
-        an encoding cannot tell rotations of a self-symmetric tile apart)
+    cells()
+        How a model shows what each cell holds: per cell, its tiles as ``(placement literal,
+        tile, [(rotation, literals), ...])``.  A model places the first tile whose placement
+        literal holds, in its first rotation whose literals all hold; placements of a tile
+        with the same placement literal and the same set of literals are the same model
+        (rotations of a tile that looks the same turned, which the encoding cannot tell
+        apart).  Made at the first model (a formula only written to a file reads none).
+        :meth:`decode`, :meth:`expand` and the bulk decoder (:mod:`satedge.bulk`) read it.
     literals(solution)
         The true decision literals of a solution's model, or ``None`` when the formula has
         no such model
@@ -94,11 +103,70 @@ class Encoded:
     cnf: CNF
     pool: IDPool
     decision: list[int]
-    decode: Callable[[Iterable[int]], Solution]
+    cells: Callable[[], Cells]
     literals: Callable[[Solution], list[int] | None]
-    expand: Callable[[Solution], list[Solution]] = field(default=lambda s: [s])
     shuffle: int | None = None
     shows: Callable[[int, tuple], list[list[int]]] | None = None
+
+    def decode(self, model: Iterable[int]) -> Solution:
+        """The solution a model (a list of literals) shows, read from :attr:`cells`; where no
+        tile's placement literal holds ``(-1, -1)``, where none of its rotations' literals all
+        hold rotation -1 (what the checker rejects)."""
+        return decode_cells(self.cells(), model)
+
+    def expand(self, solution: Solution) -> Iterator[Solution]:
+        """Every solution with the same model as ``solution`` (more than one only where the
+        encoding cannot tell the rotations of a tile that looks the same turned apart), lazily."""
+        same = self.same
+        choices = [same[c].get(p, (p,)) for c, p in enumerate(solution)]
+        if all(len(x) == 1 for x in choices):
+            return iter((solution,))
+        return (Solution(combo) for combo in product(*choices))
+
+    def weight(self, solution: Solution) -> int:
+        """How many solutions :meth:`expand` gives, without listing them."""
+        same = self.same
+        return prod(len(same[c].get(p, (p,))) for c, p in enumerate(solution))
+
+    @cached_property
+    def _showing(self) -> list[dict[tuple, dict[int, set]]]:
+        """Per cell, per look a placement can show there, per tile the models it takes: the
+        placement literals and literals of the rotations that show the look."""
+        out = []
+        for cell in self.cells():
+            looks: dict = {}
+            for v, t, rotations in cell:
+                for r, lits in rotations:
+                    looks.setdefault(self.puzzle.oriented(t, r), {}).setdefault(t, []).append((v, frozenset(lits)))
+            out.append(looks)
+        return out
+
+    @cached_property
+    def many_per_picture(self) -> bool:
+        """Whether some picture has several models: identical tiles, or rotations of a tile that
+        look the same and that the formula tells apart (:meth:`picture_counts` counts them)."""
+        return any(len(tiles) > 1 or any(len(set(m)) > 1 for m in tiles.values())
+                   for cell in self._showing for tiles in cell.values())
+
+    def picture_counts(self, picture: tuple) -> tuple[int, int]:
+        """How many solutions of the formula show ``picture`` (per cell its look) and how many
+        models they are, from multiplicities (:func:`satedge.symmetry.matchings`), not listed."""
+        rows = [cell.get(look, {}) for cell, look in zip(self._showing, picture)]
+        return (matchings([{t: len(m) for t, m in row.items()} for row in rows]),
+                matchings([{t: len(set(m)) for t, m in row.items()} for row in rows]))
+
+    @cached_property
+    def same(self) -> list[dict[tuple[int, int], tuple[tuple[int, int], ...]]]:
+        """Per cell, each placement the encoding cannot tell from another one (the same placement
+        literal and literals) with all of them; placements alone in their model are left out."""
+        out = []
+        for cell in self.cells():
+            groups: dict = {}
+            for v, t, looks in cell:
+                for r, lits in looks:
+                    groups.setdefault((v, t, frozenset(lits)), []).append((t, r))
+            out.append({p: tuple(g) for g in groups.values() if len(g) > 1 for p in g})
+        return out
 
     @property
     def nv(self) -> int:
@@ -261,16 +329,11 @@ def make_cnf(clauses: list[list[int]], nv: int) -> CNF:
     return cnf
 
 
-def true_set(model: Iterable[int]) -> set[int]:
-    return {lit for lit in model if lit > 0}
-
-
-def decode_cells(cells: list, model: Iterable[int]) -> Solution:
-    """The solution ``model`` shows, read from ``cells``: per cell its tiles as ``(placement
-    variable, tile, [(rotation, variables true when the tile shows that rotation's labels)])``.
-    Per cell the first tile whose variable is true, in its first rotation whose variables all
-    are; ``(-1, -1)`` or rotation -1 where none is."""
-    true = true_set(model)
+def decode_cells(cells: Cells, model: Iterable[int]) -> Solution:
+    """The solution ``model`` shows, read from ``cells`` (:attr:`Encoded.cells`): per cell the
+    first tile whose placement literal holds, in its first rotation whose literals all hold;
+    ``(-1, -1)`` or rotation -1 where none does."""
+    true = set(model)
     out = []
     for cell in cells:
         placed = (-1, -1)

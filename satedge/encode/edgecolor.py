@@ -53,7 +53,7 @@ from typing import NamedTuple
 from pysat.formula import IDPool
 
 from ..puzzle import Puzzle, Solution
-from .core import Encoded, Options, Size, card_size, make_cnf, exactly_one, placements, decode_cells
+from .core import Encoded, Options, Size, card_size, make_cnf, exactly_one, placements
 
 __all__ = ["tile_templates", "corner_supports", "encode", "size"]
 
@@ -215,10 +215,10 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
     cnf = make_cnf(clauses, pool.top)
 
     @functools.cache
-    def tables():
-        """What decoding reads, made at the first model: per cell, its tiles' placement
-        variables, each with the tile's allowed rotations and the literals of the labels each
-        shows (a frame side is true; a rotation showing a label its side cannot has none)."""
+    def cells():
+        """Per cell, its tiles' placement variables, each with the tile's allowed rotations and
+        the literals of the labels each shows (a frame side is true; a rotation showing a label
+        its side cannot has none); made at the first model."""
         out = []
         for c in board.cells:
             cell = []
@@ -243,11 +243,6 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
             out.append(v)
         return out + [o[c, d, shown[c][d]] for c, d in free_outside]
 
-    def expand(solution: Solution) -> list[Solution]:
-        options_per_cell = [[(t, q) for q in rots[c].get(t, ()) if puzzle.oriented(t, q) == puzzle.oriented(t, r)]
-                            for c, (t, r) in enumerate(solution)]
-        return [Solution(combo) for combo in product(*options_per_cell)]
-
     def shows_look(c: int, look: tuple) -> list[list[int]]:
         """The literals of the look's labels on the cell's four sides (a frame side is true)."""
         lits = [side(c, d, look[d]) for d in range(4)]
@@ -255,7 +250,7 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
 
     return Encoded(puzzle, "edgecolor", options, cnf, pool,
                    decision=sorted(p.values()) + sorted(e.values()) + sorted(o.values()),
-                   decode=lambda model: decode_cells(tables(), model), literals=literals, expand=expand, shows=shows_look)
+                   cells=cells, literals=literals, shows=shows_look)
 
 
 def size(puzzle: Puzzle, options: Options = Options()) -> Size:

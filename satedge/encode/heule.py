@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from itertools import combinations, product
+from itertools import combinations
 from typing import Callable
 
 import numpy as np
@@ -66,7 +66,7 @@ from ..files import shown
 from ..errors import SatedgeError, Unsupported
 from ..puzzle import Puzzle, Solution
 from .core import (BlockCNF, Encoded, Options, Size, at_most_one, card_size, clauses_size, exactly_one, placements,
-                   pool_of, decode_cells)
+                   pool_of)
 
 __all__ = ["FAMILIES", "encode", "size"]
 
@@ -303,11 +303,11 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
     board = puzzle.board
 
     @functools.cache
-    def tables():
-        """What decoding reads, made at the first model: per cell, its tiles' placement
-        variables, each with the tile's allowed rotations and the colour variables of what each
-        shows on the inner edges (a rotation that shows a colour its side cannot, or anything
-        but the frame towards the frame, has none)."""
+    def cells():
+        """Per cell, its tiles' placement variables, each with the tile's allowed rotations and
+        the colour variables of what each shows on the inner edges (a rotation that shows a
+        colour its side cannot, or anything but the frame towards the frame, has none); made at
+        the first model."""
         out: list[list] = [[] for _ in board.cells]
         for (u, c), v in sorted(lay.x.items()):
             looks = []
@@ -334,11 +334,6 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
                     out.append(v)
         return sorted(set(out))
 
-    def expand(solution: Solution) -> list[Solution]:
-        per_cell = [[(t, q) for q in lay.rots[c].get(t, ()) if puzzle.oriented(t, q) == puzzle.oriented(t, r)]
-                    for c, (t, r) in enumerate(solution)]
-        return [Solution(combo) for combo in product(*per_cell)]
-
     def shows(c: int, look: tuple) -> list[list[int]]:
         """The colour literals of the look's labels on the cell's edges; the other sides show the frame."""
         if any((c, d) not in lay.edge_of and look[d] != puzzle.frame for d in range(4)):
@@ -347,7 +342,7 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
         return [] if None in lits else [lits]
 
     return Encoded(puzzle, "heule", options, cnf, lay.pool, decision=sorted(lay.x.values()) + sorted(lay.e.values()),
-                   decode=lambda model: decode_cells(tables(), model), literals=literals, expand=expand, shows=shows)
+                   cells=cells, literals=literals, shows=shows)
 
 
 def size(puzzle: Puzzle, options: Options = Options()) -> Size:

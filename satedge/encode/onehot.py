@@ -9,10 +9,10 @@ from typing import Callable
 from pysat.formula import IDPool
 
 from ..puzzle import Puzzle, Solution
-from .core import Encoded, Options, Size, card_size, make_cnf, exactly_one, placements, true_set
+from .core import Encoded, Options, Size, card_size, make_cnf, exactly_one, placements
 
 __all__ = [
-    "placement_formula", "decode", "literals", "conflicts", "supports", "conflicts_size", "supports_size",
+    "placement_formula", "literals", "conflicts", "supports", "conflicts_size", "supports_size",
     "placement_size"
 ]
 
@@ -45,23 +45,13 @@ def placement_formula(puzzle: Puzzle, options: Options, base: str, adjacency: Ca
     cnf = make_cnf(clauses, pool.top)
 
     @functools.cache
-    def named() -> dict:  # made at the first model, not for a formula only written to a file
-        return {v: key for key, v in x.items()}
+    def cells() -> list:  # made at the first model, not for a formula only written to a file
+        """Per cell, each placement's variable alone: it fixes the tile and its rotation."""
+        return [[(x[c, t, r], t, [(r, [])]) for t, r in cell] for c, cell in enumerate(allowed)]
 
-    return Encoded(puzzle, base, options, cnf, pool, decision=sorted(x.values()),
-                   decode=lambda model: decode(puzzle, named(), model),
+    return Encoded(puzzle, base, options, cnf, pool, decision=sorted(x.values()), cells=cells,
                    literals=lambda s: literals(x, s),
                    shows=lambda c, look: [[x[c, t, r]] for t, r in allowed[c] if puzzle.oriented(t, r) == look])
-
-
-def decode(puzzle: Puzzle, named: dict, model) -> Solution:
-    """Each cell's placement: its ``x`` variable true in ``model`` (``named``: variable ->
-    ``(cell, tile, rotation)``); of several, the last variable (a malformed model's)."""
-    cells = [(-1, -1)] * puzzle.n
-    for v in sorted(true_set(model).intersection(named)):
-        c, t, r = named[v]
-        cells[c] = (t, r)
-    return Solution(tuple(cells))
 
 
 def literals(x: dict, solution: Solution) -> list[int] | None:

@@ -5,6 +5,7 @@ clauses and the checker work on the original puzzle as without a shuffle."""
 
 from __future__ import annotations
 
+import functools
 from typing import Callable
 
 from pysat.formula import IDPool
@@ -28,13 +29,6 @@ def encode_shuffled(encode: Callable[[Puzzle, Options], Encoded], puzzle: Puzzle
     def out(lit: int) -> int:
         return new[lit] if lit > 0 else -new[-lit]
 
-    back = [0] * (nv + 1)
-    for old in range(1, nv + 1):
-        back[new[old]] = old
-
-    def into(lit: int) -> int:
-        return back[lit] if lit > 0 else -back[-lit]
-
     clauses = inner.cnf.clauses
     cnf = make_cnf([[out(lit) for lit in clauses[i]] for i in permutation(len(clauses), seed, "clauses")], nv)
     pool = IDPool()
@@ -43,19 +37,18 @@ def encode_shuffled(encode: Callable[[Puzzle, Options], Encoded], puzzle: Puzzle
         pool.obj2id[obj] = new[v]
         pool.id2obj[new[v]] = obj
 
-    def decode(model) -> Solution:
-        return sh.to_original(inner.decode([into(lit) for lit in model if abs(lit) <= nv]))
+    def cells() -> list:
+        """The inner formula's, its literals renumbered and its tiles and rotations the original's."""
+        return [[(out(v), sh.order[u], [((r + sh.turns[u]) % 4, [out(lit) for lit in lits]) for r, lits in looks])
+                 for v, u, looks in cell] for cell in inner.cells()]
 
     def literals(solution: Solution) -> list[int] | None:
         lits = inner.literals(sh.to_shuffled(solution))
         return None if lits is None else [out(lit) for lit in lits]
 
-    def expand(solution: Solution) -> list[Solution]:
-        return [sh.to_original(s) for s in inner.expand(sh.to_shuffled(solution))]
-
     def shows(c: int, look: tuple) -> list[list[int]]:
         return [[out(lit) for lit in both] for both in inner.shows(c, look)]
 
     return Encoded(puzzle, inner.base, options, cnf, pool, decision=[new[v] for v in inner.decision],
-                   decode=decode, literals=literals, expand=expand, shuffle=seed,
+                   cells=functools.cache(cells), literals=literals, shuffle=seed,
                    shows=None if inner.shows is None else shows)

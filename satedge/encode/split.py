@@ -43,7 +43,7 @@ from collections import Counter
 from pysat.formula import IDPool
 
 from ..puzzle import Puzzle, Solution
-from .core import Encoded, Options, Size, card_size, make_cnf, at_most_one, exactly_one, placements, true_set
+from .core import Encoded, Options, Size, card_size, make_cnf, at_most_one, exactly_one, placements
 
 __all__ = ["encode", "size"]
 
@@ -99,17 +99,15 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
     cnf = make_cnf(clauses, pool.top)
 
     @functools.cache
-    def named() -> dict:  # variable -> (cell, 0 for a tile or 1 for a rotation, which): at the first model
-        return {v: (c, kind, x) for kind, m in enumerate((p, q)) for (c, x), v in m.items()}
-
-    def decode(model) -> Solution:
-        """Each cell's tile and rotation: their variables true in ``model`` (of several, a
-        malformed model's, the last variable)."""
-        cells, names = [[-1, -1] for _ in board.cells], named()
-        for v in sorted(true_set(model).intersection(names)):
-            c, kind, x = names[v]
-            cells[c][kind] = x
-        return Solution(tuple(map(tuple, cells)))
+    def cells() -> list:  # made at the first model, not for a formula only written to a file
+        """Per cell, each tile's variable with the rotation variable of each of its rotations."""
+        out = []
+        for c in board.cells:
+            rots: dict[int, list[int]] = {}
+            for t, r in allowed[c]:
+                rots.setdefault(t, []).append(r)
+            out.append([(p[c, t], t, [(r, [q[c, r]]) for r in rots.get(t, ())]) for t in tiles_of[c]])
+        return out
 
     def literals(solution: Solution) -> list[int] | None:
         out = []
@@ -123,7 +121,7 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
         return [[p[c, t], q[c, r]] for t, r in allowed[c] if puzzle.oriented(t, r) == look]
 
     return Encoded(puzzle, "split", options, cnf, pool, decision=sorted(p.values()) + sorted(q.values()),
-                   decode=decode, literals=literals, shows=shows)
+                   cells=cells, literals=literals, shows=shows)
 
 
 def size(puzzle: Puzzle, options: Options = Options()) -> Size:

@@ -21,6 +21,7 @@ from ..errors import SatedgeError
 from ..extras import available
 from ..files import atomic_output, write_atomic
 from ..formats import load_puzzle
+from ..engines import REFERENCE
 from ..jobs import Job, run
 from ..process import Limits
 from ..render import pyplot, save_picture
@@ -216,7 +217,7 @@ def pictures(rows: list[dict], out: Path, with_png: bool) -> list[Path]:
         puzzle = load_puzzle(path)
         if puzzle.n > 16:
             continue
-        found = run(Job(puzzle, solver=SolverConfig(engine="backtrack"), limits=PICTURE_LIMITS))
+        found = run(Job(puzzle, solver=SolverConfig(engine=REFERENCE), limits=PICTURE_LIMITS))
         if not found.solutions:
             continue
         solution = found.solutions[0]

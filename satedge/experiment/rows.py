@@ -20,6 +20,7 @@ from typing import Any
 from ..encode import Options
 from ..errors import SatedgeError
 from ..files import parse_json, read_bytes
+from ..engines import REFERENCE
 from ..jobs import Job, Result
 
 __all__ = [
@@ -117,7 +118,7 @@ def result_fields(job: Job, res: Result, started: datetime, finished: datetime, 
                    literals_per_second=round(res.literals / max(res.encode_seconds, 1e-9)))
     elif res.status in ("SAT", "UNSAT"):
         out["models"] = res.counts.get(job.modes[0], 0) if job.task == "count" else len(res.solutions)
-        if job.solver.engine != "backtrack":
+        if job.solver.engine != REFERENCE:  # the backtracker counts its nodes, the others their solver calls
             out.update(stats=res.stats.counters if res.stats.reported else None, solver_calls=res.stats.calls)
         elif res.nodes is not None:
             out.update(nodes=res.nodes, candidates=res.candidates)

@@ -4,7 +4,8 @@ a :class:`Result` with a status.
 A job is a puzzle, a task (``solve``, ``count``, ``encode``) and a solver configuration
 (:class:`satedge.solvers.SolverConfig`: the engine, its workers and strategy), with an
 encoding (:class:`satedge.encode.Encoding`) for the engines that solve a formula.  The engines
-are one module each: :mod:`.sat` (``sat`` and ``cmd``), :mod:`.backtrack`, :mod:`.cpsat`; the
+are one module each, named by the engine table (:data:`satedge.engines.ENGINES`): :mod:`.sat`
+(PySAT's solvers and solver binaries), :mod:`.backtrack`, :mod:`.cpsat`, :mod:`.clasp`; the
 SAT method's strategies with several workers beside them: :mod:`.portfolio` and
 :mod:`.conquer`.  Every status (``TIMEOUT``, ``MEMOUT``, ``ERROR``) means the same whoever
 started the job: a command, an experiment's run or a script.
@@ -19,6 +20,6 @@ started the job: a command, an experiment's run or a script.
 """
 
 from .job import TASKS, Job, Result
-from .dispatch import DEFAULT_STRATEGY, ENGINES, STRATEGIES, execute, run
+from .dispatch import DEFAULT_STRATEGY, STRATEGIES, execute, run
 
-__all__ = ["DEFAULT_STRATEGY", "ENGINES", "STRATEGIES", "TASKS", "Job", "Result", "execute", "run"]
+__all__ = ["DEFAULT_STRATEGY", "STRATEGIES", "TASKS", "Job", "Result", "execute", "run"]

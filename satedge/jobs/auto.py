@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 
 from ..backtrack import SMALL, compiled_available
+from ..engines import REFERENCE
 from ..puzzle import Puzzle
 from ..solvers import SolverConfig
 
@@ -31,5 +32,5 @@ def choose(puzzle: Puzzle, task: str = "solve", workers: int | None = None) -> S
     """The solver for ``task`` (``solve`` or ``count``) on ``puzzle`` with ``workers`` processes
     (default: every core)."""
     if puzzle.n <= SMALL or compiled_available(puzzle):
-        return SolverConfig(engine="backtrack", workers=workers or (1 if puzzle.n <= SMALL else cores()))
+        return SolverConfig(engine=REFERENCE, workers=workers or (1 if puzzle.n <= SMALL else cores()))
     return SolverConfig(workers=workers or 1)

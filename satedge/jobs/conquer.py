@@ -9,14 +9,13 @@ import time
 from itertools import islice
 from typing import Iterator
 
-from .. import cluster, cubes, symmetry
+from .. import cluster, cubes, solving, symmetry
 from ..encode import Encoded
 from ..errors import SatedgeError
 from ..process import Outcome
 from ..puzzle import Solution
 from .job import Job, Note, Result
-from .sat import encoded
-from .shared import chunks, connected, cores, finished, stopped
+from .shared import chunks, connected, cores, encoded, finished, stopped
 
 __all__ = ["fingerprint", "cube_part", "run"]
 
@@ -45,6 +44,13 @@ def run(job: Job, note: Note | None = None) -> Result:
         t0 = time.perf_counter()
         formula = encoded(job, res, note)
         workers = cores(job, client)
+        if job.task == "count" and solving.by_pictures(formula, job.solver):
+            # one solution per picture, its models counted from multiplicities: a count of few
+            # solver calls, here, which cubes (each blocking pictures others hold too) cannot share
+            res.counts = solving.count_modes(formula, job.solver, job.modes, stats=res.stats)
+            res.solve_seconds = time.perf_counter() - t0 - res.encode_seconds
+            res.parallel = {"strategy": "cubes", "workers": workers, "cubes": 0, "by_pictures": True}
+            return finished(res)
         walk = job.task == "count" or job.limit is None  # every model, not the first few
         split = cubes.split(formula, (cubes.WALK_CUBES_PER_WORKER if walk else cubes.CUBES_PER_WORKER) * workers)
         mode = job.modes[0]

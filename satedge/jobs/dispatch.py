@@ -2,36 +2,40 @@
 
 from __future__ import annotations
 
+import importlib
 import threading
 from typing import Callable
 
+from ..engines import ENGINES
 from ..errors import SatedgeError
 from ..process import Outcome, call, here
 from ..encode.presets import too_big
-from . import backtrack, conquer, cpsat, portfolio, sat
 from .job import Job, Note, Result
 
-__all__ = ["ENGINES", "STRATEGIES", "DEFAULT_STRATEGY", "execute", "run"]
+__all__ = ["STRATEGIES", "DEFAULT_STRATEGY", "runner", "execute", "run"]
 
-# the engines by name: each takes a job (and a callable for what it knows early) and returns its result
-ENGINES: dict[str, Callable[[Job, Note | None], Result]] = {
-    "sat": sat.run, "cmd": sat.run, "backtrack": backtrack.run, "cpsat": cpsat.run}
-# how the SAT method uses several workers; without a strategy: cubes, which partition the
-# solution set (to count and to enumerate the work divides) and found a first solution sooner
-# than the portfolio on the peak puzzles of experiments/bench-parallel.yaml (PAR-2 35.1 against
-# 39.0, where the portfolio's first member, the job itself, won every race)
-STRATEGIES: dict[str, Callable[[Job, Note | None], Result]] = {"portfolio": portfolio.run, "cubes": conquer.run}
+# how the SAT method uses several workers, by the module that runs it; without a strategy: cubes,
+# which partition the solution set (to count and to enumerate the work divides) and found a first
+# solution sooner than the portfolio on the peak puzzles of experiments/bench-parallel.yaml (PAR-2
+# 35.1 against 39.0, where the portfolio's first member, the job itself, won every race)
+STRATEGIES: dict[str, str] = {"portfolio": "portfolio", "cubes": "conquer"}
 DEFAULT_STRATEGY = "cubes"
+
+
+def runner(module: str) -> Callable[[Job, Note | None], Result]:
+    """The ``run(job, note)`` of a module of :mod:`satedge.jobs`: an engine's
+    (:attr:`satedge.engines.Engine.run`) or a strategy's, imported when first needed."""
+    return importlib.import_module(f"{__package__}.{module}").run
 
 
 def execute(job: Job, note: Note | None = None) -> Result:
     """Run ``job`` in this process, without its limits (errors raise); ``note`` is called with
     what is known before the search starts (a formula's size and encode time)."""
     if job.task == "encode":
-        return sat.encode_only(job, note)
+        return importlib.import_module(f"{__package__}.sat").encode_only(job, note)
     if job.solver.has_formula and job.parallel:
-        return STRATEGIES[job.solver.strategy or DEFAULT_STRATEGY](job, note)
-    return ENGINES[job.solver.engine](job, note)
+        return runner(STRATEGIES[job.solver.strategy or DEFAULT_STRATEGY])(job, note)
+    return runner(ENGINES[job.solver.engine].run)(job, note)
 
 
 def run(job: Job, fresh: bool = False, cancel: threading.Event | None = None,

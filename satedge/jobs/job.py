@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..encode import DEFAULT_ENCODING, Encoding
+from ..engines import ENGINES
 from ..errors import SatedgeError
 from ..files import shown
 from ..process import Limits, Outcome
@@ -116,21 +117,23 @@ class Job:
             raise SatedgeError(f"{solver.engine} has its own model: it takes no encoding ({shown(str(encoding))})")
         if task == "encode" and not solver.has_formula:
             raise SatedgeError(f"{solver.engine} has its own model: there is no formula to encode")
+        solver.check_installed()
         if shuffle is not None:
             check_seed(shuffle)
         if scheduler is not None:
             if not isinstance(scheduler, str) or not scheduler.strip():
                 raise SatedgeError("the Dask scheduler's address is empty: give one, e.g. tcp://10.0.0.1:8786")
-            if solver.engine == "cpsat":
-                raise SatedgeError("a Dask scheduler applies to the SAT method and the backtracker, not to cpsat, "
-                                   "which has its own workers")
+            if not ENGINES[solver.engine].cluster:
+                raise SatedgeError(f"a Dask scheduler applies to the engines whose parts run there "
+                                   f"({', '.join(e.called for e in ENGINES.values() if e.cluster)}), not to {solver.engine}")
         if solver.strategy is not None and solver.workers == 1 and scheduler is None:
             raise SatedgeError("a strategy applies with workers=N (N at least 2) or a Dask scheduler")
         if certify is not None:
             if certify not in CHECKERS:
                 raise SatedgeError(f"unknown proof checker {shown(certify)}; choose from {', '.join(CHECKERS)}")
-            if task == "encode" or not solver.has_formula:
-                raise SatedgeError(f"a certified answer needs the SAT method (a proof is of a formula), not {solver}")
+            if task == "encode" or not ENGINES[solver.engine].certify:
+                raise SatedgeError(f"a certified answer needs an engine that proves what it answers "
+                                   f"({' and '.join(e.called for e in ENGINES.values() if e.certify)}), not {solver}")
             if solver.workers > 1 or scheduler is not None:
                 raise SatedgeError("a certified answer comes from one solver on one process: no workers, no scheduler")
         return solver, encoding

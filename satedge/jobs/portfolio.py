@@ -27,7 +27,7 @@ def members(job: Job, size: int | None = None) -> list[Job]:
     first = replace(job, solver=alone, scheduler=None)
     out = [first]
     for i in range(1, size or job.solver.workers):
-        solver = other if i % 2 and alone.engine == "sat" else alone
+        solver = other if i % 2 and alone.engine == other.engine else alone  # a binary stays itself
         out.append(replace(first, solver=solver, shuffle=next(seeds)))
     return out
 

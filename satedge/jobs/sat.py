@@ -11,20 +11,9 @@ from ..dimacs import write_dimacs
 from ..encode import Encoded
 from ..solvers import DEFAULT_SOLVER, PROOF_SOLVERS
 from .job import Job, Note, Result
-from .shared import finished
+from .shared import encoded, finished
 
-__all__ = ["encoded", "run", "encode_only"]
-
-
-def encoded(job: Job, res: Result, note: Note | None) -> Encoded:
-    """The job's formula; its size, orbit and encode time go into ``res`` and to ``note``."""
-    t0 = time.perf_counter()
-    formula = job.encoding.encode(job.puzzle, job.shuffle)
-    res.variables, res.clauses, res.orbit = formula.nv, len(formula.cnf.clauses), formula.orbit
-    res.encode_seconds = time.perf_counter() - t0
-    if note is not None:
-        note({"variables": res.variables, "clauses": res.clauses, "encode_seconds": res.encode_seconds})
-    return formula
+__all__ = ["run", "encode_only"]
 
 
 def run(job: Job, note: Note | None = None) -> Result:
@@ -54,7 +43,7 @@ def _certified(job: Job, res: Result, formula: Encoded, t1: float, progress) -> 
         found = list(e.solutions("solutions", limit))
         complete = limit is None or len(found) < limit
         clauses = formula.cnf.clauses + e.blocked
-    prover = job.solver.name if job.solver.engine == "sat" and job.solver.name in PROOF_SOLVERS else DEFAULT_SOLVER
+    prover = job.solver.name if job.solver.name in PROOF_SOLVERS else DEFAULT_SOLVER
     proof = certify.prove(clauses, prover) if complete else []
     res.solve_seconds = time.perf_counter() - t1
     if job.task == "count":

@@ -3,16 +3,18 @@ result of a stopped part, and the status of a finished search."""
 
 from __future__ import annotations
 
+import time
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
 from .. import cluster
+from ..encode import Encoded
 from ..process import Outcome
 from ..puzzle import Puzzle, Solution
 from ..shuffle import shuffle
-from .job import Job, Result
+from .job import Job, Note, Result
 
-__all__ = ["connected", "cores", "stopped", "finished", "shuffled", "chunks"]
+__all__ = ["connected", "cores", "stopped", "finished", "shuffled", "chunks", "encoded"]
 
 
 @contextmanager
@@ -59,3 +61,14 @@ def shuffled(job: Job) -> tuple[Puzzle, Callable[[Solution], Solution]]:
 def chunks(items: list, n: int) -> list[list]:
     """``items`` dealt round-robin into at most ``n`` non-empty lists."""
     return [items[i::n] for i in range(min(n, len(items)))]
+
+
+def encoded(job: Job, res: Result, note: Note | None) -> Encoded:
+    """The job's formula; its size, orbit and encode time go into ``res`` and to ``note``."""
+    t0 = time.perf_counter()
+    formula = job.encoding.encode(job.puzzle, job.shuffle)
+    res.variables, res.clauses, res.orbit = formula.nv, len(formula.cnf.clauses), formula.orbit
+    res.encode_seconds = time.perf_counter() - t0
+    if note is not None:
+        note({"variables": res.variables, "clauses": res.clauses, "encode_seconds": res.encode_seconds})
+    return formula
