@@ -10,18 +10,49 @@ The data flows one way: file -> :class:`Puzzle` -> encoding -> CNF -> solver -> 
     encode(puzzle)                              # the formula of the commands' default encoding
 """
 
-from .api import count, job, solutions, solve
-from .checker import validate
-from .encode import DEFAULT_ENCODING, Encoded, Encoding, Options, encode
-from .errors import EncodingError, SatedgeError
-from .formats import load_puzzle, save_puzzle
-from .jobs import Job, Result, run
-from .process import Limits
-from .puzzle import Adjacency, Board, Clue, Puzzle, Solution, Solved
-from .solutions import load_solution, load_solutions, save_solution
-from .solvers import SolverConfig
-from .symmetry import Counts
-from .version import __version__
+import sys
+import types
+from importlib import import_module
+
+# each public name and the module it lives in, imported when first used: a command that needs little
+# of satedge (``satedge count`` of a small puzzle) does not pay for the rest
+_WHERE = {
+    "count": "api", "job": "api", "solutions": "api", "solve": "api", "validate": "checker",
+    "DEFAULT_ENCODING": "encode", "Encoded": "encode", "Encoding": "encode", "Options": "encode", "encode": "encode",
+    "EncodingError": "errors", "SatedgeError": "errors", "load_puzzle": "formats", "save_puzzle": "formats",
+    "Job": "jobs", "Result": "jobs", "run": "jobs", "Limits": "process", "Adjacency": "puzzle", "Board": "puzzle",
+    "Clue": "puzzle", "Puzzle": "puzzle", "Solution": "puzzle", "Solved": "puzzle", "load_solution": "solutions",
+    "load_solutions": "solutions", "save_solution": "solutions", "SolverConfig": "solvers", "Counts": "symmetry",
+    "__version__": "version",
+}
+
+
+_LOADED: dict = {}
+
+
+def _public(name: str):
+    if name not in _LOADED:
+        _LOADED[name] = getattr(import_module(f".{_WHERE[name]}", __name__), name)
+    return _LOADED[name]
+
+
+class _Package(types.ModuleType):
+    """satedge itself: its public names come from their modules when first used.  Looked up
+    before the package's own attributes, since importing a module binds its name in the package
+    (``satedge.solutions`` the module, ``satedge.encode`` the package), which would hide the
+    functions of those names."""
+
+    def __getattribute__(self, name: str):
+        if name in _WHERE:
+            return _public(name)
+        return super().__getattribute__(name)
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(super().__dir__()) | set(_WHERE))
+
+
+sys.modules[__name__].__class__ = _Package
+
 
 __all__ = [
     "Adjacency", "Board", "Clue", "Counts", "DEFAULT_ENCODING", "Encoded", "Encoding", "EncodingError", "Job", "Limits",

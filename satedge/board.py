@@ -1,14 +1,17 @@
-"""The board: ``rows x cols`` cells on a grid or a torus, and their adjacency as one networkx
-graph whose edges know which side of each of their two cells they join.  Sides are numbered
-``TOP=0, RIGHT=1, BOTTOM=2, LEFT=3``; cells row-major, ``cell = row * cols + col``.
+"""The board: ``rows x cols`` cells on a grid or a torus, and their adjacency: every pair of
+touching sides, each knowing which side of each of its two cells it joins, also as a networkx
+multigraph (made when asked for).  Sides are numbered ``TOP=0, RIGHT=1, BOTTOM=2, LEFT=3``;
+cells row-major, ``cell = row * cols + col``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["TOP", "RIGHT", "BOTTOM", "LEFT", "SIDES", "OPPOSITE", "TOPOLOGIES", "Adjacency", "Board"]
 
@@ -38,7 +41,8 @@ class Adjacency:
 
 @dataclass(frozen=True)
 class Board:
-    """The board: ``rows x cols`` cells, numbered row-major; all adjacency lives in :attr:`graph`.
+    """The board: ``rows x cols`` cells, numbered row-major; all adjacency lives in
+    :attr:`adjacencies` (and :attr:`graph`, the same as a networkx multigraph).
 
     Attributes
     ----------
@@ -63,12 +67,12 @@ class Board:
         return divmod(cell, self.cols)
 
     @cached_property
-    def graph(self) -> nx.MultiGraph:
-        """Cells are nodes (with ``row``/``col``); each edge carries ``a, side_a, b, side_b``."""
-        g = nx.MultiGraph(rows=self.rows, cols=self.cols, topology=self.topology)
+    def adjacencies(self) -> tuple[Adjacency, ...]:
+        """Every pair of touching sides: each cell's right and bottom side and the cell they touch
+        (on a torus the edges wrap around), in the order :attr:`graph` lists its edges: by their
+        first cell, then by the neighbour each cell met first."""
         torus = self.topology == "torus"
-        for cell in self.cells:
-            g.add_node(cell, row=cell // self.cols, col=cell % self.cols)
+        near: dict[int, dict[int, list[Adjacency]]] = {cell: {} for cell in self.cells}
         for cell in self.cells:
             r, c = self.position(cell)
             for side, (nr, nc) in ((RIGHT, (r, c + 1)), (BOTTOM, (r + 1, c))):
@@ -76,16 +80,27 @@ class Board:
                     if not torus:
                         continue
                     nr, nc = nr % self.rows, nc % self.cols
-                other = self.cell(nr, nc)
-                g.add_edge(cell, other, key=(cell, side), a=cell, side_a=side, b=other, side_b=OPPOSITE[side])
-        return g
+                adj = Adjacency(cell, side, self.cell(nr, nc), OPPOSITE[side])
+                near[cell].setdefault(adj.b, []).append(adj)
+                if adj.b != cell:
+                    near[adj.b].setdefault(cell, []).append(adj)
+        out: list[Adjacency] = []
+        for cell in self.cells:
+            out += [adj for other, adjs in near[cell].items() if other >= cell for adj in adjs]  # the rest met before
+        return tuple(out)
 
     @cached_property
-    def adjacencies(self) -> tuple[Adjacency, ...]:
-        """Every pair of touching sides, read off :attr:`graph`."""
-        return tuple(
-            Adjacency(d["a"], d["side_a"], d["b"], d["side_b"]) for _, _, d in self.graph.edges(data=True)
-        )
+    def graph(self) -> "nx.MultiGraph":
+        """The adjacencies as a networkx multigraph: cells are nodes (with ``row``/``col``), each
+        edge carries ``a, side_a, b, side_b`` (keyed by its first cell and side)."""
+        import networkx as nx
+
+        g = nx.MultiGraph(rows=self.rows, cols=self.cols, topology=self.topology)
+        for cell in self.cells:
+            g.add_node(cell, row=cell // self.cols, col=cell % self.cols)
+        for adj in self.adjacencies:
+            g.add_edge(adj.a, adj.b, key=(adj.a, adj.side_a), a=adj.a, side_a=adj.side_a, b=adj.b, side_b=adj.side_b)
+        return g
 
     @cached_property
     def outer(self) -> frozenset[tuple[int, int]]:

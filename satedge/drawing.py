@@ -5,7 +5,7 @@ and notebooks.  It reads a puzzle through its attributes only (``labels``, ``ori
 from __future__ import annotations
 
 from typing import Any
-from xml.sax.saxutils import escape
+from html import escape
 
 __all__ = [
     "ANSI", "RESET", "ascii_grid", "PALETTE", "FRAME_GREY", "PALE", "TILE", "PAD", "label_colours", "layout", "to_svg"
@@ -127,7 +127,7 @@ def to_svg(puzzle: Any, solution: Any = None) -> str:
     """An SVG picture (four ``polygon`` elements per tile)."""
     w, h, polygons, texts, marks = layout(puzzle, solution)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
-           f"<title>{escape(puzzle.name or 'puzzle')}</title>", '<rect width="100%" height="100%" fill="white"/>']
+           f"<title>{escape(puzzle.name or 'puzzle', quote=False)}</title>", '<rect width="100%" height="100%" fill="white"/>']
     for pts, fill in polygons:
         p = " ".join(f"{x:g},{y:g}" for x, y in pts)
         out.append(f'<polygon points="{p}" fill="{fill}" stroke="#404040" stroke-width="0.6"/>')
@@ -136,6 +136,6 @@ def to_svg(puzzle: Any, solution: Any = None) -> str:
     for x, y, text, size in texts:
         out.append(f'<text x="{x:g}" y="{y:g}" font-family="sans-serif" font-size="{size}" text-anchor="middle" '
                    f'dominant-baseline="central" fill="black" stroke="white" stroke-width="2.5" paint-order="stroke">'
-                   f"{escape(text)}</text>")
+                   f"{escape(text, quote=False)}</text>")
     out.append("</svg>")
     return "\n".join(out) + "\n"

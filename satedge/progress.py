@@ -1,5 +1,6 @@
-"""What a long command is doing, on stderr, shown only when stderr is a terminal (tqdm): a
-progress bar over many items, and a status line of one job's own progress."""
+"""What a long command is doing, on stderr, shown only when stderr is a terminal (tqdm, loaded
+then and only then): a progress bar over many items, and a status line of one job's own
+progress."""
 
 from __future__ import annotations
 
@@ -7,16 +8,42 @@ import sys
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
-from tqdm import tqdm
-
 __all__ = ["progress_bar", "describe", "status_line"]
 
 
-def progress_bar(total: int | None, what: str, unit: str) -> tqdm:
+class _Silent:
+    """A bar that shows nothing: stderr is not a terminal (a pipe, a log)."""
+
+    n = 0
+
+    def update(self, n: int = 1) -> None:
+        self.n += n
+
+    def set_postfix_str(self, text: str, refresh: bool = True) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> "_Silent":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+
+def _bar(**kwargs):
+    if not sys.stderr.isatty():
+        return _Silent()
+    from tqdm import tqdm
+
+    return tqdm(file=sys.stderr, leave=False, dynamic_ncols=True, **kwargs)
+
+
+def progress_bar(total: int | None, what: str, unit: str):
     """A bar of ``total`` steps named ``what`` (a context manager; ``update()`` per step); silent
     when stderr is not a terminal, so pipes and logs get no bar."""
-    return tqdm(total=total, desc=what, unit=unit, file=sys.stderr, disable=not sys.stderr.isatty(),
-                dynamic_ncols=True, leave=False)
+    return _bar(total=total, desc=what, unit=unit)
 
 
 def describe(report: dict) -> str:
@@ -37,8 +64,7 @@ def describe(report: dict) -> str:
 def status_line(what: str) -> Iterator[Callable[[dict], None]]:
     """A line on stderr (on a terminal only) with the time spent and the last progress report of
     a job; the block gets the callable that takes each report."""
-    bar = tqdm(total=None, desc=what, bar_format="{desc}: {elapsed}{postfix}", file=sys.stderr,
-               disable=not sys.stderr.isatty(), leave=False, dynamic_ncols=True)
+    bar = _bar(total=None, desc=what, bar_format="{desc}: {elapsed}{postfix}")
     try:
         yield lambda report: bar.set_postfix_str(describe(report), refresh=True)
     finally:

@@ -1,10 +1,6 @@
-"""satedge's version, for the modules that record it (DIMACS headers, experiment rows)."""
+"""satedge's version, for the modules that record it (DIMACS headers, experiment rows), and
+the package's own (``pyproject.toml`` reads it from here)."""
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("satedge")
-except PackageNotFoundError:  # running from a source tree
-    __version__ = "0.1.0"
+__version__ = "0.1.0"
 
 __all__ = ["__version__"]

@@ -6,7 +6,6 @@ import json
 import os
 import sys
 
-from .. import crosscheck
 from ..process import MAX_WORKERS
 from ..shuffle import MAX_SEED
 from .common import count
@@ -31,6 +30,8 @@ def add(sub) -> None:
 
 
 def main(args) -> int:
+    from .. import crosscheck
+
     configs = crosscheck.default_configs(args.encodings, args.solvers)
     report = crosscheck.run(configs, examples=args.examples, seed=args.seed, max_cells=args.max_cells,
                             workers=args.workers)

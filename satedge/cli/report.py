@@ -7,9 +7,6 @@ import sys
 from pathlib import Path
 
 from ..errors import SatedgeError
-from ..experiment.report import report
-from ..experiment.rows import RESULTS
-from ..experiment.stats import compare, load_results
 
 __all__ = ["add", "main"]
 
@@ -27,6 +24,10 @@ def add(sub) -> None:
 
 
 def main(args) -> int:
+    from ..experiment.report import report
+    from ..experiment.rows import RESULTS
+    from ..experiment.stats import compare, load_results
+
     if args.json:
         if not args.compare:
             raise SatedgeError("--json prints the comparison of two configurations: give --compare A B")

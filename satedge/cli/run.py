@@ -7,8 +7,6 @@ import sys
 from pathlib import Path
 
 from ..errors import SatedgeError
-from ..experiment.runner import run_experiment
-from ..experiment.spec import load_spec, select
 from ..process import MAX_WORKERS
 from .common import count, many
 
@@ -32,6 +30,9 @@ def add(sub) -> None:
 
 
 def main(args) -> int:
+    from ..experiment.runner import run_experiment
+    from ..experiment.spec import load_spec, select
+
     if args.scheduler and args.executor != "dask":
         raise SatedgeError("--scheduler applies to --executor dask only")
     if args.executor == "dask" and not args.scheduler:
