@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import time
 import types
 from functools import cache, partial
 from typing import Any, Callable, Iterator, NamedTuple
@@ -28,15 +29,17 @@ from .extras import require
 from .proctree import forked_map
 
 __all__ = [
-    "BUDGET", "SUBTREES_PER_WORKER", "MAX_TABLE_BYTES", "advance", "compiled_advance", "Tables", "tables", "layers",
+    "BUDGET", "REPORT_SECONDS", "SUBTREES_PER_WORKER", "MAX_TABLE_BYTES", "advance", "compiled_advance", "Tables", "tables", "layers",
     "run", "search", "cut", "parallel_search"
 ]
 
 
 # outcomes of advance()
 DONE, FOUND, PAUSED = 0, 1, 2
-# candidates tried per call of advance(): about a second, so that Ctrl-C is seen between calls
-BUDGET = 100_000_000
+# candidates tried per call of advance(): a tenth of a second or so, so that Ctrl-C is seen between
+# calls and the workers' shares of the counts follow the search closely
+BUDGET = 1 << 22
+REPORT_SECONDS = 1.0  # how often a search that finds nothing calls its paused()
 # with workers, cut the tree where it has at least this many subtrees per worker
 SUBTREES_PER_WORKER = 256
 # the rotation table (a byte per key, layer and tile) may take this much memory
@@ -253,7 +256,7 @@ def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, coun
     """Placements of cells ``0..last`` that extend ``prefix`` (the placements of the first
     cells), lazily, in the search order; with ``parent``, it stops early once the process with
     that id is no longer this one's parent.  ``counts`` (two int64s) gains the candidates tried and
-    the nodes placed; ``paused`` is called every :data:`BUDGET` candidates (about a second)."""
+    the nodes placed; ``paused`` is called about every :data:`REPORT_SECONDS` while nothing is found."""
     kernel = compiled_advance()
     n = len(t.ndeps)
     placed = np.zeros(n + 1, np.int64)
@@ -275,6 +278,7 @@ def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, coun
               + t.need[placed[t.d1[floor]] * 4 + t.s1[floor]])
     keys[floor], depth[0] = key, floor
     bits[floor] = t.masks[0, key] & ~used[0]
+    reported = time.monotonic()
     while True:
         outcome = kernel(*t[:18], placed, word, bits, keys, used, depth, floor, last, BUDGET, counts)
         if outcome == DONE:
@@ -283,7 +287,8 @@ def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, coun
             yield placed[:last + 1].tolist()
         elif parent is not None and os.getppid() != parent:
             return
-        elif paused is not None:
+        elif paused is not None and time.monotonic() - reported >= REPORT_SECONDS:
+            reported = time.monotonic()
             paused()
 
 

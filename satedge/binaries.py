@@ -123,8 +123,7 @@ class ExternalSolver:
         for i, clause in enumerate(self.clauses, 1):
             if not any(lit in true for lit in clause):
                 which = "of the formula" if i <= self.formula else \
-                    "added after the formula's (a blocking clause, a definition or an assumption): it repeats a model " \
-                    "or ignores what it was given"
+                    "given after the formula's (blocking a model, or an assumption): it repeats a model or ignores a clause"
                 raise EncodingError(f"solver {self.name} gave a model that falsifies clause {i:,} {which} "
                                     f"({shown(' '.join(map(str, clause)) + ' 0', 60)})")
 

@@ -72,23 +72,26 @@ class Decoder:
         n_entries = max(1, max((len(cell) for cell in cells), default=1))
         n_looks = max(1, max((len(looks) for cell in cells for _, _, looks in cell), default=1))
         n_lits = max(1, max((len(lits) for cell in cells for _, _, looks in cell for _, lits in looks), default=1))
-        never = r + 1
-        self.tv = np.full((len(cells), n_entries), never, np.int64)  # each entry's placement literal
-        self.tile = np.full((len(cells), n_entries), -1, np.int64)
-        self.lk = np.full((len(cells), n_entries, n_looks, n_lits), never, np.int64)  # each rotation's literals
-        self.rot = np.full((len(cells), n_entries, n_looks), -1, np.int64)
-        self.group = np.ones((len(cells), n_entries, n_looks), np.int64)  # rotations alike in the model
+        never, nc = r + 1, len(cells)
+        tv = [[never] * n_entries for _ in range(nc)]  # each entry's placement literal, as a column
+        tile = [[-1] * n_entries for _ in range(nc)]
+        pad = [never] * n_lits  # a rotation that is not there: its literals never hold
+        lk = [[[pad] * n_looks for _ in range(n_entries)] for _ in range(nc)]  # each rotation's literals
+        rot = [[[-1] * n_looks for _ in range(n_entries)] for _ in range(nc)]
+        group = [[[1] * n_looks for _ in range(n_entries)] for _ in range(nc)]  # rotations alike in the model
+        column = self.column
         for c, cell in enumerate(cells):
             for e, (v, t, looks) in enumerate(cell):
-                self.tv[c, e], self.tile[c, e] = self.column(v), t
-                alike: dict = {}
-                for _, lits in looks:
-                    alike[frozenset(lits)] = alike.get(frozenset(lits), 0) + 1
-                for j, (rot, lits) in enumerate(looks):
-                    self.rot[c, e, j] = rot
-                    self.lk[c, e, j, :] = 0  # padding that holds
-                    self.lk[c, e, j, :len(lits)] = [self.column(lit) for lit in lits]
-                    self.group[c, e, j] = alike[frozenset(lits)]
+                tv[c][e], tile[c][e] = column(v), t
+                sets = [frozenset(lits) for _, lits in looks]
+                for j, (q, lits) in enumerate(looks):
+                    rot[c][e][j] = q
+                    lk[c][e][j] = [column(lit) for lit in lits] + [0] * (n_lits - len(lits))  # 0: a padding that holds
+                    group[c][e][j] = sets.count(sets[j])
+        self.tv, self.tile = np.array(tv, np.int64).reshape(nc, n_entries), np.array(tile, np.int64).reshape(nc, n_entries)
+        self.lk = np.array(lk, np.int64).reshape(nc, n_entries, n_looks, n_lits)
+        self.rot = np.array(rot, np.int64).reshape(nc, n_entries, n_looks)
+        self.group = np.array(group, np.int64).reshape(nc, n_entries, n_looks)
         self.alike = bool((self.group > 1).any())
         self._small = int(self.group.max()) ** len(cells) < 2**62  # a model's weight fits in an int64
         self._decision_cols = np.array([self._col[v] - 1 for v in encoded.decision], np.int64)

@@ -17,17 +17,18 @@ error, never an answer.
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from pysat.solvers import Solver
 
-from .errors import EncodingError, SatedgeError
+from .errors import EncodingError, SatedgeError, cannot_write
 from .extras import require
 from .files import write_group
 
-__all__ = ["CHECKERS", "DEFAULT_CHECKER", "Certificate", "prove", "check", "export"]
+__all__ = ["CHECKERS", "DEFAULT_CHECKER", "PROOF_FILES", "Certificate", "prove", "check", "check_folder", "export"]
 
 CHECKERS = ("dratify", "drup")
 DEFAULT_CHECKER = "dratify"
@@ -98,13 +99,40 @@ def _dimacs(clauses: list[list[int]], nv: int) -> str:
     return f"p cnf {nv} {len(clauses)}\n" + "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)
 
 
+PROOF_FILES = ("formula.cnf", "proof.drup", "manifest.json")
+
+
+def check_folder(folder: str | Path) -> Path:
+    """The folder a certified answer's files go to, checked before anything is solved: a name
+    that is no folder (an empty one, a file, a device, a dangling symlink), a folder that cannot
+    be written, or one that holds a proof already (it would be replaced) is a one-line error."""
+    if not str(folder).strip():
+        raise SatedgeError("--proof names no folder: give one, e.g. --proof proof")
+    path = Path(folder)
+    if path.is_symlink() and not path.exists():
+        raise SatedgeError("--proof names a dangling symlink: give a folder", path)
+    if path.exists() and not path.is_dir():
+        raise SatedgeError("--proof names a file, not a folder", path)
+    held = [f for f in PROOF_FILES if (path / f).exists() or (path / f).is_symlink()]
+    if held:
+        raise SatedgeError(f"--proof names a folder that holds a proof already ({held[0]}): give another, or remove "
+                           "it first", path)
+    existing = next(p for p in (path, *path.absolute().parents) if p.exists())
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise SatedgeError(f"--proof: cannot write in {existing}", path)
+    return path
+
+
 def export(folder: str | Path, clauses: list[list[int]], nv: int, proof: list[str], manifest: dict) -> list[Path]:
     """Write ``formula.cnf`` (the formula as checked, its blocking clauses included),
     ``proof.drup`` and ``manifest.json`` into ``folder``, all or none, so that anyone can check
     them again (``drat-trim formula.cnf proof.drup``, ``dratify``, ``drup``, ``cake_lpr``)."""
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     files = {folder / "formula.cnf": _dimacs(clauses, nv), folder / "proof.drup": "\n".join(proof) + "\n",
              folder / "manifest.json": json.dumps(manifest, indent=2) + "\n"}
-    write_group(files)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_group(files)
+    except OSError as e:
+        raise cannot_write(e, folder) from None
     return list(files)

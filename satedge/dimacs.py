@@ -36,9 +36,10 @@ from .version import __version__
 
 __all__ = [
     "puzzle_hash", "header_lines", "write_dimacs", "export", "to_text", "open_text", "MAX_TOKEN", "answer_status",
-    "MINISAT_STATUS", "MAX_HEADER_LINE", "read_header", "parse_model", "write_plain", "decode_file", "Batch",
+    "MINISAT_STATUS", "MAX_HEADER_LINE", "HEADER_LINES", "read_header", "parse_model", "write_plain", "decode_file", "Batch",
     "export_all"
 ]
+
 
 def puzzle_hash(puzzle) -> str:
     """sha256 of the puzzle's canonical YAML (its planted solution left out)."""
@@ -159,21 +160,25 @@ def open_text(path: Path | str) -> IO[str]:
 
 MAX_TOKEN = 20  # characters of a token that an error message echoes
 MINISAT_STATUS = ("SAT", "UNSAT", "INDET")  # the first line of MiniSat's result file
-
-
 MAX_HEADER_LINE = 64 * 2**20  # the 'c p show' line of Eternity II's largest formula is 1 MB
+HEADER_LINES = 64  # comment lines a header has beside one per decision variable (its 'c var' lines)
 
 
 def read_header(path: Path | str) -> dict:
     """The ``c satedge {...}`` facts and the ``p cnf`` line of an exported file."""
     check_input(path, 2**40)  # a regular file: a device or a FIFO would be read forever
     info: dict | None = None
+    lines, most = 0, HEADER_LINES  # a header's lines, bounded by what it says (a compressed file may expand to any)
     try:
         with open_text(path) as fh:
             while line := fh.readline(MAX_HEADER_LINE + 1):
+                lines += 1
                 if len(line) > MAX_HEADER_LINE:
                     raise SatedgeError(f"a header line of more than {MAX_HEADER_LINE:,} characters: not a CNF file of "
                                        "satedge's", path)
+                if lines > most:
+                    raise SatedgeError(f"more than the {most:,} comment lines a satedge header has here before its "
+                                       "'p cnf' line: not a CNF file of satedge's", path)
                 if line.startswith("c satedge {"):
                     info = json.loads(line[len("c satedge "):])
                     puzzle = info.get("puzzle") if isinstance(info, dict) else None
@@ -181,6 +186,8 @@ def read_header(path: Path | str) -> dict:
                             and isinstance(puzzle.get("path", ""), str) and isinstance(info.get("encoding"), dict)):
                         raise SatedgeError("the 'c satedge' header line lacks the puzzle's sha256 or the encoding: "
                                            "edited or damaged", path)
+                    decision = info.get("decision")
+                    most = lines + HEADER_LINES + (decision if isinstance(decision, int) and decision >= 0 else 0)
                 elif line.startswith("p cnf"):
                     parts = line.split()
                     if len(parts) != 4 or not all(x.isdigit() and len(x) <= 12 for x in parts[2:]):
@@ -308,9 +315,13 @@ def decode_file(cnf_path, model_path, puzzle_path=None):
     if (encoded.nv, encoded.clause_count) != info["p"]:
         raise SatedgeError(f"the formula has {info['p'][0]} variables and {info['p'][1]} clauses, "
                            f"re-encoding gives {encoded.nv} and {encoded.clause_count}", cnf_path)
+    most = len(to_text(encoded, info["encoding"].get("name"), info["puzzle"].get("path"))) + 2**20  # the file as written
     try:
-        with open_text(cnf_path) as fh:
-            clauses = CNF(from_fp=fh).clauses
+        with open_text(cnf_path) as fh:  # at most what the formula takes: a compressed file may expand to any
+            text = fh.read(most + 1)
+        if len(text) > most:
+            raise SatedgeError("more text than the formula it names takes: not the file satedge wrote", cnf_path)
+        clauses = CNF(from_string=text).clauses
     except (ValueError, OSError, EOFError, lzma.LZMAError, gzip.BadGzipFile) as e:
         raise SatedgeError(f"cannot read the clauses (truncated or not DIMACS): {e}", cnf_path) from None
     if clauses != encoded.cnf.clauses:

@@ -140,15 +140,21 @@ def expand(search: Plan, placed) -> Iterator[Solution]:
 def _arrangements(search: Plan, at: list) -> Iterator[list]:
     """``at`` (a placement per cell) with the copies of each class of identical tiles in every
     arrangement over the cells they hold, each turned to show what the copy it replaces showed;
-    ``at`` itself first."""
+    ``at`` itself first.  Lazily: a class of 16 copies has 16! arrangements, and a first few of
+    them are all a limit asks for."""
     if not search.twins:
         yield at
         return
     holds = [sorted((t, cell) for cell, (t, _) in enumerate(at) if t in copies) for copies in search.twins]
     shift = search.shift
-    for choice in product(*(permutations(copies, len(held)) for copies, held in zip(search.twins, holds))):
-        out = list(at)
-        for held, tiles in zip(holds, choice):
-            for (a, cell), b in zip(held, tiles):
+
+    def arranged(k: int, out: list) -> Iterator[list]:
+        if k == len(holds):
+            yield list(out)
+            return
+        for tiles in permutations(search.twins[k], len(holds[k])):
+            for (a, cell), b in zip(holds[k], tiles):
                 out[cell] = (b, (at[cell][1] + shift[a] - shift[b]) % 4)
-        yield out
+            yield from arranged(k + 1, out)
+
+    yield from arranged(0, list(at))

@@ -8,7 +8,7 @@ import sys
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
-__all__ = ["progress_bar", "describe", "status_line"]
+__all__ = ["STAGES", "progress_bar", "describe", "status_line"]
 
 
 class _Silent:
@@ -46,18 +46,30 @@ def progress_bar(total: int | None, what: str, unit: str):
     return _bar(total=total, desc=what, unit=unit)
 
 
-def describe(report: dict) -> str:
-    """A job's progress report in words: the backtracker's nodes and their rate, a SAT solver's
-    conflicts.
+STAGES = ("reading", "encoding", "solving", "checking", "certifying")
 
-    >>> describe({"nodes": 2500000, "seconds": 2.0}), describe({"conflicts": 40000, "seconds": 3.5})
-    ('2,500,000 nodes, 1,250,000 nodes/s', '40,000 conflicts, 11,429 conflicts/s')
+
+def describe(report: dict) -> str:
+    """A job's progress report in words: its stage (one of :data:`STAGES`; ``solving`` unless it
+    says), the solutions found so far, and the backtracker's nodes (every worker's, summed) or a
+    SAT solver's conflicts and their rate: the most telling first, as a narrow terminal cuts
+    the end off.
+
+    >>> describe({"nodes": 2500000, "seconds": 2.0, "solutions": 12})
+    'solving, 12 solutions so far, 2,500,000 nodes, 1,250,000 nodes/s'
+    >>> describe({"stage": "encoding"}), describe({"conflicts": 40000, "seconds": 3.5})
+    ('encoding', 'solving, 40,000 conflicts, 11,429 conflicts/s')
     """
+    words = [report.get("stage", "solving")]
+    for key in ("solutions", "pictures"):
+        if report.get(key):
+            words.append(f"{report[key]:,} {key} so far")
     for key in ("nodes", "conflicts"):
         if key in report:
             rate = report[key] / report["seconds"] if report.get("seconds") else 0
-            return f"{report[key]:,} {key}, {rate:,.0f} {key}/s"
-    return ""
+            words.append(f"{report[key]:,} {key}, {rate:,.0f} {key}/s")
+            break
+    return ", ".join(words)
 
 
 @contextmanager
@@ -65,6 +77,7 @@ def status_line(what: str) -> Iterator[Callable[[dict], None]]:
     """A line on stderr (on a terminal only) with the time spent and the last progress report of
     a job; the block gets the callable that takes each report."""
     bar = _bar(total=None, desc=what, bar_format="{desc}: {elapsed}{postfix}")
+    bar.set_postfix_str("starting", refresh=True)
     try:
         yield lambda report: bar.set_postfix_str(describe(report), refresh=True)
     finally:

@@ -11,13 +11,12 @@ yield one solution twice.  Three modes:
 * ``unique``: one per picture up to board turns; the turned pictures are blocked too.
 
 So the number of solutions a mode yields is its count.  With symmetry breaking (an encoding's
-:attr:`~satedge.encode.Encoded.orbit` above 1) each solution found stands for its whole
-board-turn orbit: ``solutions`` yields one per orbit, and ``distinct`` and ``unique`` one per
-orbit of pictures; :func:`count_modes` turns them into the puzzle's own counts.  Where a
-picture has many models (identical tiles: :attr:`Encoded.many_per_picture`), the counts come
-from the pictures, each counted by multiplicities (:meth:`Encoded.picture_counts`), never by
-listing its models.  A solver is a :class:`satedge.solvers.SolverConfig` or a string it reads
-(default: CaDiCaL 1.9.5).
+:attr:`~satedge.encode.Encoded.orbit` above 1) each solution found stands for its board-turn
+orbit: ``solutions`` yields one per orbit, ``distinct`` and ``unique`` one per orbit of pictures;
+:func:`count_modes` turns them into the puzzle's counts.  Where a picture has many models
+(:attr:`Encoded.many_per_picture`), the counts come from the pictures, each counted from
+multiplicities (:meth:`Encoded.picture_counts`).  A solver is a
+:class:`satedge.solvers.SolverConfig` or a string it reads (default: CaDiCaL 1.9.5).
 
 Models are read in blocks (:mod:`satedge.bulk`): decoded into arrays and checked, every one,
 against the puzzle in one vectorised pass, as the independent checker would; a solution it
@@ -47,8 +46,8 @@ from .puzzle import Solution
 from .solvers import STAT_KEYS, SolverConfig, Stats, new_solver
 from .symmetry import MODES, orbit
 
-__all__ = ["PROGRESS_CONFLICTS", "STAT_KEYS", "Stats", "Enumerator", "enumerates", "by_pictures", "solutions", "solve",
-           "count", "count_modes"]
+__all__ = ["PROGRESS_CONFLICTS", "STAT_KEYS", "Stats", "Enumerator", "enumerates", "by_pictures", "solutions",
+           "solve", "count", "count_modes"]
 
 PROGRESS_CONFLICTS = 1000  # the least slice of conflicts after which a solver call reports its statistics
 REPORT_SECONDS = 1.0  # while models come, a progress report at least this often
@@ -65,11 +64,8 @@ class Enumerator:
 
     def __init__(self, encoded: Encoded, solver: SolverConfig | str | None = None, stats: Stats | None = None,
                  reuse: bool = True, progress: Callable[[dict], None] | None = None):
-        self.encoded = encoded
-        self.progress = progress
+        self.encoded, self.progress, self.reuse, self.spent = encoded, progress, reuse, False
         self.blocked: list[list[int]] = []  # the blocking clauses of an enumeration without activation literals
-        self.reuse = reuse
-        self.spent = False
         self.config = SolverConfig.of(solver)
         if not enumerates(self.config):
             raise SatedgeError(f"{self.config} is not a PySAT solver or a solver binary: it enumerates no models here")
@@ -80,7 +76,7 @@ class Enumerator:
         self.looks: dict[tuple, int] = {}  # (cell, look) -> a variable implied when the cell shows it
         self.defined: list[list[int]] = []  # the clauses that imply them
         self._reader: tuple[Decoder, Checker] | None = None
-        self.found = 0  # solutions found so far (each model's weight), for progress reports
+        self.found = self.pictures = 0  # solutions (each model's weight) and pictures found so far: progress
         self.reported = time.monotonic()
         if self.config.incremental:
             self.solver = new_solver(self.config, encoded.cnf.clauses, encoded.nv)
@@ -102,7 +98,7 @@ class Enumerator:
             self.solver.delete()
             self.solver = None
 
-    def __enter__(self) -> "Enumerator":
+    def __enter__(self) -> "Enumerator":  # noqa: D105
         return self
 
     def __exit__(self, *exc) -> None:
@@ -198,7 +194,7 @@ class Enumerator:
                     yield self._model(model), s
                     continue
                 one = new_solver(self.config, encoded.cnf.clauses + self.defined + blocks + [[lit] for lit in cube],
-                                 self.top)
+                                 self.top, formula=len(encoded.cnf.clauses))
                 try:
                     sat = one.solve()
                     stats.add(one)
@@ -263,7 +259,7 @@ class Enumerator:
                 members = orbit(puzzle, first, turns=turns)
                 new = [[-lit for lit in lits] for lits in
                        {tuple(lits) for lits in map(encoded.literals, members) if lits is not None}]
-            self.found += 1
+            self.pictures += 1
             yield first
             for clause in new:
                 self._block(clause, s, act, blocks)
@@ -312,7 +308,9 @@ class Enumerator:
         """Tell ``progress`` the solver's statistics and the solutions found so far."""
         if self.progress is not None:
             self.reported = time.monotonic()
-            self.progress({**(self.counters() or {}), "solutions": self.found})
+            found = {"solutions": self.found * self.encoded.orbit} if self.found or not self.pictures else \
+                {"pictures": self.pictures}
+            self.progress({**(self.counters() or {}), **found})
 
     # ------------------------------------------------------------------------ counts
     def counts(self, modes=MODES) -> dict[str, int]:

@@ -88,3 +88,16 @@ def sigint_default() -> None:
     """``preexec_fn`` of a command a test stops with SIGINT: Ctrl-C's default for it even when the
     suite itself runs in the background, where SIGINT is ignored and children inherit that."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def small_command_seconds() -> float:
+    """The wall time of a small satedge command here, now (counting Hunde-Spiel's solutions through
+    SAT, start-up included): a test's bound on wall time is a multiple of it, so that it holds on
+    a loaded machine as on an idle one, and checks what was done, not how fast."""
+    import subprocess
+    import sys
+
+    t0 = time.monotonic()
+    subprocess.run([sys.executable, "-m", "satedge", "count", str(PUZZLES / "hunde-spiel.yaml"), "--method", "sat"],
+                   capture_output=True, timeout=600)
+    return time.monotonic() - t0

@@ -251,7 +251,7 @@ def test_bad_preset_file(run_cli, tmp_path, text, message):
 
 @pytest.mark.parametrize("lines,message", [
     ("puzzles: [{generate: {rows: 2, 3: 1}}]\nsolvers: cadical195\n", "unknown generate key(s) 3"),
-    ("puzzles: []\nsolvers: 7\n", "unknown solver '7'; choose a PySAT solver (satedge solvers lists those that work here)"),
+    ("puzzles: [hunde-spiel]\nsolvers: 7\n", "unknown solver '7'; choose a PySAT solver (satedge solvers lists those that work here)"),
     ("puzzles: [{generate: {rows: 3, colors: 0, seeds: [1]}}]\nsolvers: [cadical195]\n",
      "generate: colors must be at least 1, not 0\n"),
     ("puzzles: [{generate: {rows: 3, colors: 3, clues: -1, seeds: [1]}}]\nsolvers: [cadical195]\n",

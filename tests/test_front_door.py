@@ -154,11 +154,11 @@ def test_every_option_gives_its_default_and_help_the_exit_statuses():
     assert "exit statuses: 0 success, 1 a negative answer" in parser.format_help()
 
 
-def _on_a_terminal(command, seconds=60) -> str:
+def _on_a_terminal(command, seconds=60, cwd=None) -> str:
     """What ``command`` writes to stderr when stderr is a terminal of 120 columns."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=slave)
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=slave, cwd=cwd)
     os.close(slave)
     seen, t0 = b"", time.monotonic()
     while time.monotonic() - t0 < seconds:
@@ -175,12 +175,46 @@ def _on_a_terminal(command, seconds=60) -> str:
     return seen.decode("utf-8", "replace")
 
 
+def _reports(shown: str, unit: str) -> list[str]:
+    return [line.strip() for line in shown.split("\r") if f" {unit}/s" in line]
+
+
 @pytest.mark.parametrize("method,unit", [("backtrack", "nodes"), ("sat", "conflicts")])
 def test_a_long_job_shows_what_it_is_doing(method, unit):
     shown = _on_a_terminal([*SATEDGE, "solve", "eternity2/8x8", "--method", method, "--workers", "1", "--timeout", "12"])
-    reports = [line for line in shown.split("\r") if f" {unit}/s" in line]
-    assert len(reports) >= 3, shown[-500:]  # updated at least every few seconds
-    assert reports[-1].startswith(f"eternity2/8x8: {'backtrack' if method == 'backtrack' else 'edgecolor-corners'}")
+    reports = _reports(shown, unit)
+    assert len(reports) >= 3, shown[-500:]  # updated about every second, however busy the machine
+    engine = "backtrack" if method == "backtrack" else "edgecolor-corners, cadical195"
+    assert reports[-1].startswith(f"eternity2/8x8: {engine}: ") and ", solving, " in reports[-1]
+
+
+def test_two_workers_show_their_work_summed_and_rising():
+    """Owen's 8x8 with the backtracker on two workers: an update at least every two seconds, the
+    nodes of both workers summed, rising.  Before: the line stayed at one node count while its
+    rate fell (`1,602 nodes, 190 nodes/s`), and with one worker it showed 00:00 for 6 s."""
+    import re
+
+    shown = _on_a_terminal([*SATEDGE, "solve", "eternity2/8x8", "--method", "backtrack", "--workers", "2",
+                            "--timeout", "6"])
+    nodes = [int(re.search(r" ([\d,]+) nodes,", line).group(1).replace(",", "")) for line in _reports(shown, "nodes")]
+    assert len(nodes) >= 3 and nodes == sorted(nodes) and len(set(nodes)) >= 3, shown[-500:]
+
+
+def test_a_long_count_shows_the_solutions_found_so_far(tmp_path):
+    """Counting every model of a framed 4x4 (hundreds of thousands) through SAT: the line shows
+    the solutions found so far as they grow.  Before: nodes or conflicts only, never what was found."""
+    import re
+
+    from satedge.formats import save_puzzle
+    from satedge.generate import Params, generate
+
+    f = tmp_path / "p.yaml"
+    save_puzzle(generate(Params(rows=4, colors=3, border_colors=1, frame=True), seed=1), f)
+    shown = _on_a_terminal([*SATEDGE, "count", "p.yaml", "--method", "sat", "--enumeration", "blocking", "--mode",
+                            "solutions", "--timeout", "8"], 12, cwd=tmp_path)
+    found = [int(m.group(1).replace(",", "")) for m in re.finditer(r"([\d,]+) solutions so far", shown)]
+    assert len(found) >= 2 and found == sorted(found) and found[-1] > found[0], shown[-500:]
+    assert "edgecolor-corners, cadical195:enumeration=blocking: " in shown
 
 
 def test_a_spec_names_shipped_puzzles_as_the_command_line_does(tmp_path):

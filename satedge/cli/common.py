@@ -4,16 +4,26 @@ groups several commands take, and the values they turn into (parsed here, once).
 from __future__ import annotations
 
 import argparse
+import signal
+import sys
+import threading
+import time
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
+
+import psutil
 
 from ..encode import DEFAULT_ENCODING, Encoding
 from ..engines import ENGINES, REFERENCE, by_name
 from ..errors import OutOfMemory, SatedgeError
-from ..files import quoted
+from ..files import digits, quoted
 from ..api import METHODS
-from ..certify import CHECKERS, DEFAULT_CHECKER
+from ..api import job as make_job
+from ..formats import load_puzzle
+from ..puzzle import Puzzle
+from ..certify import CHECKERS, DEFAULT_CHECKER, check_folder
 from ..jobs import DEFAULT_STRATEGY, STRATEGIES, Job, Result, run
 from ..process import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, default_memory_mb
 from ..progress import progress_bar, status_line
@@ -24,8 +34,9 @@ from ..symmetry import MODES
 
 __all__ = [
     "Help", "Parser", "many", "count", "seconds", "add_memory", "add_encoding", "add_method", "encoding_of",
-    "SAT_OPTIONS", "solver_of", "memory_limit", "job_settings", "engine_of", "answered_by", "certified", "too_big",
-    "beyond_memory", "run_job", "with_progress", "output_folder"
+    "SAT_OPTIONS", "solver_of", "memory_limit", "job_settings", "engine_of", "answered_by", "unproved", "certified",
+    "too_big",
+    "beyond_memory", "GRACE", "answered", "run_job", "with_progress", "output_folder"
 ]
 
 
@@ -51,8 +62,8 @@ class Parser(argparse.ArgumentParser):
 
 
 def many(n: int, thing: str) -> str:
-    """'1 solution', '2 solutions': a count and its noun, in the plural unless it is one."""
-    return f"{n} {thing}{'s' * (n != 1)}"
+    """'1 solution', '2 solutions': a count (of any size) and its noun, in the plural unless it is one."""
+    return f"{digits(n)} {thing}{'s' * (n != 1)}"
 
 
 def count(low: int = 1, high: int = 10**9):
@@ -203,6 +214,13 @@ def job_settings(args, task: str) -> dict:
     given = [o for o, v in (("--checker", args.checker), ("--proof", args.proof)) if v is not None]
     if given and not args.certify:
         raise SatedgeError(f"{given[0]} applies with --certify")
+    if args.puzzles.count("-") > 1:
+        raise SatedgeError("- (standard input) is named more than once: it can be read once")
+    if args.proof is not None:
+        if len(args.puzzles) > 1:
+            raise SatedgeError(f"--proof writes the proof of one puzzle; {len(args.puzzles)} puzzles would write over "
+                               "each other's: give one puzzle per --proof folder")
+        check_folder(args.proof)
     certify = (args.checker or DEFAULT_CHECKER) if args.certify else None
     solver = solver_of(args)
     if solver is not None:
@@ -228,6 +246,14 @@ def answered_by(job: Job) -> dict:
     return {"encoding": job.encoding.name if job.encoding is not None else str(job.solver), "solver": str(job.solver)}
 
 
+def unproved(path: str, res: Result, folder: str | None) -> None:
+    """Say on stderr that ``--proof`` got nothing to write: an answer of solutions only, each
+    checked by satedge's checker, has no proof."""
+    if folder is not None and res.certificate and res.certificate.get("checker") == "satedge.checker":
+        print(f"satedge: warning: {path}: nothing to prove, each solution given is checked by satedge's checker: "
+              f"--proof {folder} left as it was", file=sys.stderr)
+
+
 def certified(res: Result) -> str:
     """How a certified answer says so on its text line: ``, certified by dratify (a proof of N
     lemmas, K kB, checked in S s)``; empty for an answer without a certificate."""
@@ -246,6 +272,75 @@ def too_big(limit_mb: int) -> str:
 
 def beyond_memory(what: str, limit_mb: float) -> SatedgeError:
     return SatedgeError(f"{what} {too_big(int(limit_mb))}")
+
+
+class _OutOfTime(Exception):
+    """The command's time for one puzzle ran out in this process (:func:`answered`)."""
+
+
+class _OutOfMemory(Exception):
+    """This process held more than the command's memory cap (:func:`answered`)."""
+
+
+@contextmanager
+def _within(timeout: float | None, memory_mb: float | None) -> Iterator[Callable[[], float | None]]:
+    """The block under the command's limits in this process as well as in the job's: an alarm at
+    ``timeout`` seconds (:class:`_OutOfTime`), and a look at this process's memory ten times a
+    second (:class:`_OutOfMemory` past ``memory_mb``).  The block gets a callable that says how
+    many seconds are left (``None``: no limit), for the job it starts."""
+    start = time.monotonic()
+    main = threading.current_thread() is threading.main_thread()
+    handlers, stop = {}, threading.Event()
+
+    def raise_(error):
+        def handler(signum, frame):
+            raise error()
+        return handler
+
+    if main:
+        handlers = {signal.SIGALRM: signal.signal(signal.SIGALRM, raise_(_OutOfTime)),
+                    signal.SIGUSR1: signal.signal(signal.SIGUSR1, raise_(_OutOfMemory))}
+        if timeout is not None:
+            signal.setitimer(signal.ITIMER_REAL, timeout + GRACE)  # the job stops itself first, at the timeout
+        if memory_mb is not None:
+            me, ident = psutil.Process(), threading.get_ident()
+
+            def watch() -> None:
+                while not stop.wait(0.1):
+                    if me.memory_info().rss > memory_mb * 2**20:
+                        signal.pthread_kill(ident, signal.SIGUSR1)
+                        return
+
+            threading.Thread(target=watch, daemon=True).start()
+    try:
+        yield lambda: None if timeout is None else max(0.001, timeout - (time.monotonic() - start))
+    finally:
+        stop.set()
+        if main:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            for sig, old in handlers.items():
+                signal.signal(sig, old)
+
+
+GRACE = 0.5  # seconds past a job's timeout before this process stops waiting for it
+
+
+def answered(path: str, task: str, settings: dict, **fields) -> tuple[Puzzle | None, Job | None, Result]:
+    """Read the puzzle ``path``, make its job (:func:`satedge.api.job`) and run it
+    (:func:`run_job`), all under the command's ``--timeout`` and ``--memory``: from reading the
+    file to the answer, this process's work (the size checks) as well as the job's.  A time that
+    runs out is a ``TIMEOUT`` result (with the puzzle and the job when they were made); a memory
+    cap passed here is the one-line error of a job's."""
+    puzzle = job = None
+    with _within(settings["timeout"], settings["memory_mb"]) as left:
+        try:
+            puzzle = load_puzzle(path)
+            job = make_job(puzzle, task, **{**settings, "timeout": left()}, **fields)
+            return puzzle, job, run_job(path, job)
+        except _OutOfTime:
+            return puzzle, job, Result("TIMEOUT")
+        except _OutOfMemory:
+            raise beyond_memory(f"{path}: reading and preparing its job", settings["memory_mb"]) from None
 
 
 def run_job(path: str, job: Job) -> Result:

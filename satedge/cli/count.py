@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 
-from ..formats import load_puzzle
-from ..api import job as make_job
+from ..files import digits, json_dumps
 from ..symmetry import MODES
-from .common import add_method, answered_by, certified, engine_of, job_settings, many, run_job, with_progress
+from .common import add_method, answered, answered_by, certified, engine_of, job_settings, many, with_progress
 
 __all__ = ["add", "main"]
 
@@ -28,30 +26,28 @@ def main(args) -> int:
     status = 0
     alone = len(args.puzzles) == 1 and sys.stderr.isatty()  # a single job shows its own progress
     for path in with_progress(args.puzzles, "count"):
-        puzzle = load_puzzle(path)
         t0 = time.perf_counter()
-        job = make_job(puzzle, "count", modes=modes, progress=alone, **settings)
-        res = run_job(path, job)
+        puzzle, job, res = answered(path, "count", settings, modes=modes, progress=alone)
         seconds = time.perf_counter() - t0
         counts = {m: res.counts.get(m) for m in MODES}
         if res.status == "TIMEOUT":
             status = 3
         if args.json:
-            obj = {"puzzle": path, **counts, "method": args.method, **answered_by(job), "shuffle": args.shuffle,
-                   "seconds": round(seconds, 6)}
+            obj = {"puzzle": path, **counts, "method": args.method, **(answered_by(job) if job else {}),
+                   "shuffle": args.shuffle, "seconds": round(seconds, 6)}
             if res.nodes is not None:
                 obj.update(nodes=res.nodes, candidates=res.candidates)
-            if job.encoding is not None:
+            if job is not None and job.encoding is not None:
                 obj.update(variables=res.variables or 0, clauses=res.clauses or 0, models=res.counts.get("models"))
             if res.certificate:
                 obj["certificate"] = res.certificate
             if res.status == "TIMEOUT":
                 obj["status"] = "TIMEOUT"
-            print(json.dumps(obj), flush=True)
+            print(json_dumps(obj), flush=True)
         elif res.status == "TIMEOUT":
             print(f"{path}: TIMEOUT after {args.timeout:g} s")
         else:
-            shown = ", ".join(many(v, "solution") if k == "solutions" else f"{v} {k}"
+            shown = ", ".join(many(v, "solution") if k == "solutions" else f"{digits(v)} {k}"
                               for k, v in counts.items() if v is not None)
             how = engine_of(job)
             models = res.counts.get("models")

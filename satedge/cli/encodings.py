@@ -37,7 +37,8 @@ def main(args) -> int:
         if puzzle is not None and not r["covers"]:
             size = f"  does not cover this puzzle: {r['problem']}"
         elif puzzle is not None:
-            size = f"  {r['variables']:,} variables, {r['clauses']:,} clauses, {r['literals']:,} literals"
+            more = "at least " if r["at_least"] else ""
+            size = f"  {more}{r['variables']:,} variables, {r['clauses']:,} clauses, {r['literals']:,} literals"
             if not r["fits"]:
                 size += f": {too_big(limit)}"
         opts = ", ".join(f"{k}={v}" for k, v in r["options"].items())

@@ -10,10 +10,9 @@ from ..files import not_inputs
 from ..formats import load_puzzle
 from ..solutions import load_solutions
 from ..api import METHODS
-from ..api import job as make_job
 from ..drawing import to_svg
 from ..render import save_picture
-from .common import add_memory, memory_limit, run_job, seconds
+from .common import add_memory, answered, memory_limit, seconds
 
 __all__ = ["add", "main"]
 
@@ -39,17 +38,10 @@ def main(args) -> int:
     if not args.solve and given:
         raise SatedgeError(f"{given[0]} applies to --solve only")
     not_inputs([args.output], [args.puzzle, args.solution])
-    puzzle = load_puzzle(args.puzzle)
     solution = None
-    if args.solution:
-        solution = load_solutions(args.solution, puzzle)[0]  # the first of several
-        problem = validate(puzzle, solution)
-        if problem is not None:
-            raise SatedgeError(f"not a solution: {problem}", args.solution)
-    elif args.solve:
-        job = make_job(puzzle, "solve", method=args.method or "auto", limit=1, timeout=args.timeout,
-                       memory_mb=memory_limit(args.memory))
-        res = run_job(args.puzzle, job)
+    if args.solve:
+        settings = {"method": args.method or "auto", "timeout": args.timeout, "memory_mb": memory_limit(args.memory)}
+        puzzle, _, res = answered(args.puzzle, "solve", settings, limit=1)
         if res.status == "TIMEOUT":
             print(f"{args.puzzle}: TIMEOUT after {args.timeout:g} s, nothing to draw", file=sys.stderr)
             return 3
@@ -57,6 +49,13 @@ def main(args) -> int:
             print(f"{args.puzzle}: UNSAT, nothing to draw", file=sys.stderr)
             return 1
         solution = res.solutions[0]
+    else:
+        puzzle = load_puzzle(args.puzzle)
+    if args.solution:
+        solution = load_solutions(args.solution, puzzle)[0]  # the first of several
+        problem = validate(puzzle, solution)
+        if problem is not None:
+            raise SatedgeError(f"not a solution: {problem}", args.solution)
     if args.output in (None, "-"):
         sys.stdout.write(to_svg(puzzle, solution))
     else:

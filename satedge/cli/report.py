@@ -24,6 +24,8 @@ def add(sub) -> None:
 
 
 def main(args) -> int:
+    if args.compare and args.compare[0] == args.compare[1]:  # before the results are read
+        raise SatedgeError(f"--compare names {args.compare[0]!r} twice: compare two configurations")
     from ..experiment.report import report
     from ..experiment.rows import RESULTS
     from ..experiment.stats import compare, load_results

@@ -8,11 +8,9 @@ from pathlib import Path
 
 from ..errors import SatedgeError
 from ..files import not_inputs, write_atomic
-from ..formats import load_puzzle
 from ..solutions import save_solution, solution_to_json
-from ..api import job as make_job
 from ..drawing import ascii_grid
-from .common import add_method, answered_by, certified, engine_of, job_settings, many, run_job, with_progress
+from .common import add_method, answered, answered_by, certified, engine_of, job_settings, many, unproved, with_progress
 
 __all__ = ["add", "main"]
 
@@ -46,20 +44,20 @@ def main(args) -> int:
     status = 0
     alone = len(args.puzzles) == 1 and sys.stderr.isatty()  # a single job shows its own progress
     for path in with_progress(args.puzzles, "solve"):
-        puzzle = load_puzzle(path)
-        job = make_job(puzzle, "solve", modes=(args.mode or "solutions",), limit=limit, progress=alone, **settings)
-        res = run_job(path, job)
+        puzzle, job, res = answered(path, "solve", settings, modes=(args.mode or "solutions",), limit=limit,
+                                    progress=alone)
         if args.output is not None and res.solutions:
             if want_all:
                 write_atomic(args.output, json.dumps([solution_to_json(puzzle, x) for x in res.solutions]) + "\n")
             else:
                 save_solution(puzzle, res.solutions[0], args.output)
+        unproved(path, res, args.proof)
         if res.status == "TIMEOUT":
             status = 3
         elif res.status == "UNSAT":
             status = max(status, 1)
         if args.json:
-            obj = {"puzzle": path, "status": res.status, **answered_by(job)}
+            obj = {"puzzle": path, "status": res.status, **(answered_by(job) if job else {})}
             if res.nodes is not None:
                 obj.update(nodes=res.nodes, candidates=res.candidates)
             if res.certificate:
@@ -77,7 +75,7 @@ def main(args) -> int:
                 found += f" after {res.nodes:,} nodes"
             if found and res.orbit > 1:
                 found += f" (symmetry breaking: one per board-turn orbit of {res.orbit})"
-            print(f"{path}: {res.status}{found} ({engine_of(job)}){certified(res)}")
+            print(f"{path}: {res.status}{found}" + (f" ({engine_of(job)})" if job else "") + certified(res))
             for s in res.solutions:
                 print(ascii_grid(puzzle, s, color=color))
     return status

@@ -17,8 +17,8 @@ Every encoding
 from __future__ import annotations
 
 from ..puzzle import Puzzle
-from .core import (CARDS, SYMMETRIES, Encoded, Options, Size, at_most_one, exactly_one, make_cnf, placements,
-                   symmetry_breaking)
+from .cards import at_most_one, exactly_one
+from .core import CARDS, SYMMETRIES, Encoded, Options, Size, make_cnf, placements, symmetry_breaking
 from .presets import DEFAULT_ENCODING, Encoding, bases, presets, sizes
 
 __all__ = ["CARDS", "DEFAULT_ENCODING", "SYMMETRIES", "Encoded", "Encoding", "Options", "Size", "at_most_one", "bases",

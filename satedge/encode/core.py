@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cached_property
 from itertools import product
 from math import prod
 from typing import Callable, Iterable, Iterator
 
-from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, IDPool
 
 from ..files import shown
@@ -17,9 +16,8 @@ from ..puzzle import Puzzle, Solution, self_symmetry
 from ..symmetry import matchings
 
 __all__ = [
-    "CARDS", "SYMMETRIES", "Options", "Encoded", "symmetry_breaking", "placements", "Size", "clauses_size",
-    "card_size", "exactly_one", "at_most_one", "make_cnf", "pool_of", "BlockCNF", "clause_count",
-    "decode_cells", "Cells"
+    "CARDS", "SYMMETRIES", "Options", "Encoded", "symmetry_breaking", "placements", "Size", "floor", "clauses_size",
+    "make_cnf", "pool_of", "BlockCNF", "clause_count", "decode_cells", "Cells"
 ]
 
 CARDS = ("pairwise", "seqcounter", "ladder", "totalizer", "bitwise", "sortnetwrk", "cardnetwrk", "mtotalizer", "kmtotalizer")
@@ -221,12 +219,13 @@ def symmetry_breaking(puzzle: Puzzle) -> tuple[int, tuple[int, ...], tuple[int, 
     board = puzzle.board
     corner = {board.turn_cell(0, k) for k in board.turns()}
     if len(corner) == len(board.turns()):
-        cells_of: dict[int, set[int]] = {}
+        kinds: dict[int, tuple[tuple, set[int]]] = {}  # cells of one kind share their tuple of placements
         for c, cell in enumerate(puzzle.allowed):
-            for t, _ in cell:
-                cells_of.setdefault(t, set()).add(c)
+            kinds.setdefault(id(cell), (cell, set()))[1].add(c)
+        tiles = {k: {t for t, _ in cell} for k, (cell, _) in kinds.items()}
+        first = tiles[id(puzzle.allowed[0])]
         for t in range(len(puzzle.tiles)):
-            if 0 in cells_of.get(t, ()) and cells_of[t] <= corner:
+            if t in first and all(cells <= corner for k, (_, cells) in kinds.items() if t in tiles[k]):
                 return t, (0,), (0, 1, 2, 3)
     for t, labels in enumerate(puzzle.tiles):
         if self_symmetry(labels) == 1:
@@ -267,6 +266,23 @@ class Size:
         return (56 * self.clauses + 36 * self.literals) / 2**20
 
 
+def floor(puzzle: Puzzle, options: Options, per_cell: Callable[[int, int], Size]) -> Size:
+    """A low bound on a formula's size, in time of the kinds of cells, not of the placements: the
+    sum over cells of ``per_cell(placements, tiles)``, the families an encoding has for each cell
+    given how many placements and tiles it allows (with symmetry breaking, one tile's four
+    fewer: a tile kept to some cells).  So that a formula far beyond the memory is refused at
+    once, before even its exact size is counted."""
+    less = (4, 1) if options.symmetry == "rotation" and symmetry_breaking(puzzle) is not None else (0, 0)
+    kinds: dict[int, list] = {}
+    for cell in puzzle.allowed:  # cells of one kind share their tuple
+        kinds.setdefault(id(cell), [cell, 0])[1] += 1
+    total = Size()
+    for cell, n in kinds.values():
+        placed, tiles = max(0, len(cell) - less[0]), max(0, len({t for t, _ in cell}) - less[1])
+        total += per_cell(placed, tiles).times(n)
+    return total
+
+
 def clauses_size(clauses: Iterable[Iterable[int]]) -> Size:
     """The clauses and literals of ``clauses`` (no variables)."""
     n = lits = 0
@@ -274,38 +290,6 @@ def clauses_size(clauses: Iterable[Iterable[int]]) -> Size:
         n += 1
         lits += len(c)
     return Size(0, n, lits)
-
-
-@cache
-def card_size(n: int, card: str, exactly: bool = True) -> Size:
-    """Auxiliary variables, clauses and literals of :func:`exactly_one` (``exactly``) or
-    :func:`at_most_one` over ``n`` literals with the card encoding ``card``.
-
-    >>> card_size(5, "pairwise"), card_size(5, "seqcounter"), card_size(1, "ladder", exactly=False)
-    (Size(variables=0, clauses=11, literals=25), Size(variables=4, clauses=12, literals=27), Size(variables=0, clauses=0, literals=0))
-    """
-    if n <= 1:
-        return Size(0, 1, n) if exactly else Size()
-    if card == "pairwise":  # closed form: PySAT would build n^2/2 clauses to be counted
-        pairs = n * (n - 1) // 2
-        return Size(0, pairs + exactly, 2 * pairs + n * exactly)
-    pool = IDPool(start_from=n + 1)
-    make = CardEnc.equals if exactly else CardEnc.atmost
-    enc = make(lits=list(range(1, n + 1)), bound=1, vpool=pool, encoding=getattr(EncType, card))
-    return Size(pool.top - n, 0, 0) + clauses_size(enc.clauses)
-
-
-def exactly_one(lits: list[int], pool: IDPool, card: str) -> list[list[int]]:
-    """Clauses for "exactly one of ``lits``" (an empty list: the empty clause)."""
-    if len(lits) <= 1:
-        return [list(lits)]
-    return CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=getattr(EncType, card)).clauses
-
-
-def at_most_one(lits: list[int], pool: IDPool, card: str) -> list[list[int]]:
-    if len(lits) <= 1:
-        return []
-    return CardEnc.atmost(lits=lits, bound=1, vpool=pool, encoding=getattr(EncType, card)).clauses
 
 
 def pool_of(objects: list) -> IDPool:

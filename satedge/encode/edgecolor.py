@@ -53,9 +53,11 @@ from typing import NamedTuple
 from pysat.formula import IDPool
 
 from ..puzzle import Puzzle, Solution
-from .core import Encoded, Options, Size, card_size, make_cnf, exactly_one, placements
+from .cards import card_floor, card_size, exactly_one
+from .core import Encoded, Options, Size, make_cnf, placements
+from .core import floor as core_floor
 
-__all__ = ["tile_templates", "corner_supports", "encode", "size"]
+__all__ = ["tile_templates", "corner_supports", "encode", "size", "floor"]
 
 TRUE, FALSE = object(), object()
 
@@ -251,6 +253,12 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
     return Encoded(puzzle, "edgecolor", options, cnf, pool,
                    decision=sorted(p.values()) + sorted(e.values()) + sorted(o.values()),
                    cells=cells, literals=literals, shows=shows_look)
+
+
+def floor(puzzle: Puzzle, options: Options = Options()) -> Size:
+    """A low bound on the formula's size, at once: a placement variable per tile a cell allows, exactly one per cell
+    (:func:`satedge.encode.core.floor`)."""
+    return core_floor(puzzle, options, lambda placed, tiles: Size(tiles) + card_floor(tiles, options.card))
 
 
 def size(puzzle: Puzzle, options: Options = Options()) -> Size:

@@ -65,10 +65,11 @@ import numpy as np
 from ..files import shown
 from ..errors import SatedgeError, Unsupported
 from ..puzzle import Puzzle, Solution
-from .core import (BlockCNF, Encoded, Options, Size, at_most_one, card_size, clauses_size, exactly_one, placements,
-                   pool_of)
+from .cards import at_most_one, card_size, exactly_one
+from .core import BlockCNF, Encoded, Options, Size, clauses_size, placements, pool_of
+from .core import floor as core_floor
 
-__all__ = ["FAMILIES", "encode", "size"]
+__all__ = ["FAMILIES", "encode", "size", "floor"]
 
 FAMILIES = ("atmostone", "fbcolors")
 
@@ -343,6 +344,13 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
 
     return Encoded(puzzle, "heule", options, cnf, lay.pool, decision=sorted(lay.x.values()) + sorted(lay.e.values()),
                    cells=cells, literals=literals, shows=shows)
+
+
+def floor(puzzle: Puzzle, options: Options = Options()) -> Size:
+    """A low bound on the formula's size, at once: a placement variable per tile a cell allows, one clause per cell that it holds one
+    (:func:`satedge.encode.core.floor`)."""
+    _check(puzzle, options)  # what the encoding does not cover, refused as size() refuses it
+    return core_floor(puzzle, options, lambda placed, tiles: Size(tiles, 1, tiles))
 
 
 def size(puzzle: Puzzle, options: Options = Options()) -> Size:

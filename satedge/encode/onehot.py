@@ -9,11 +9,12 @@ from typing import Callable
 from pysat.formula import IDPool
 
 from ..puzzle import Puzzle, Solution
-from .core import Encoded, Options, Size, card_size, make_cnf, exactly_one, placements
+from .cards import card_floor, card_size, exactly_one
+from .core import Encoded, Options, Size, floor, make_cnf, placements
 
 __all__ = [
     "placement_formula", "literals", "conflicts", "supports", "conflicts_size", "supports_size",
-    "placement_size"
+    "placement_floor", "placement_size"
 ]
 
 
@@ -120,6 +121,12 @@ def supports_size(puzzle: Puzzle, ga: dict, gb: dict) -> Size:
             clauses += k
             lits += k * (1 + total - nb[t])
     return Size(0, clauses, lits)
+
+
+def placement_floor(puzzle: Puzzle, options: Options) -> Size:
+    """A low bound on the size of :func:`placement_formula`: its variables and exactly one
+    placement per cell (:func:`satedge.encode.core.floor`)."""
+    return floor(puzzle, options, lambda placed, tiles: Size(placed) + card_floor(placed, options.card))
 
 
 def placement_size(puzzle: Puzzle, options: Options, adjacency: Callable) -> Size:

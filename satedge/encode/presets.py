@@ -41,7 +41,7 @@ from .heule import FAMILIES
 from .shuffled import encode_shuffled
 
 __all__ = [
-    "DEFAULT_ENCODING", "KEYS", "OPTION_KEYS", "bases", "sizes", "Encoding", "load_preset", "presets", "too_big",
+    "DEFAULT_ENCODING", "KEYS", "OPTION_KEYS", "bases", "floors", "sizes", "Encoding", "load_preset", "presets", "too_big",
     "catalogue"
 ]
 
@@ -54,6 +54,13 @@ def bases() -> dict[str, Callable[[Puzzle, Options], Encoded]]:
     """The base encodings by name."""
     return {"direct": direct.encode, "support": support.encode, "split": split.encode, "edgecolor": edgecolor.encode,
             "heule": heule.encode}
+
+
+def floors() -> dict[str, Callable[[Puzzle, Options], Size]]:
+    """Per base encoding, a low bound on its formula's size, counted at once from the kinds of
+    cells (a test compares it with the exact size)."""
+    return {"direct": direct.floor, "support": support.floor, "split": split.floor, "edgecolor": edgecolor.floor,
+            "heule": heule.floor}
 
 
 def sizes() -> dict[str, Callable[[Puzzle, Options], Size]]:
@@ -140,12 +147,19 @@ class Encoding:
             return None
         return sizes()[self.base](puzzle if shuffle is None else shuffled_puzzle(puzzle, shuffle)[0], self.options)
 
+    def floor(self, puzzle: Puzzle) -> Size | None:
+        """A low bound on the formula's size (the same under any shuffle), counted at once from
+        the kinds of cells (``None`` for an encoding of your own)."""
+        return None if self.build is not None else floors()[self.base](puzzle, self.options)
+
     def check_fits(self, puzzle: Puzzle, memory_mb: float | None, shuffle: int | None = None) -> Size | None:
         """The formula's size; :class:`OutOfMemory` at once, before anything is built, when even
         a low estimate of the memory its clauses take (:meth:`Size.memory_mb`) is more than
-        ``memory_mb``."""
-        size = self.size(puzzle, shuffle)
-        error = too_big(self, size, memory_mb)
+        ``memory_mb``: first of its low bound (:meth:`floor`, at once however large the board),
+        then of its exact size."""
+        error = too_big(self, self.floor(puzzle), memory_mb, at_least=True)
+        if error is None:
+            error = too_big(self, size := self.size(puzzle, shuffle), memory_mb)
         if error is not None:
             raise error
         return size
@@ -258,20 +272,24 @@ def presets() -> dict[str, Encoding]:
     return out
 
 
-def too_big(encoding: Encoding, size: Size | None, memory_mb: float | None) -> OutOfMemory | None:
-    """The error for a formula of ``size`` when even a low estimate of the memory it takes
-    (:meth:`Size.memory_mb`) is more than ``memory_mb``; else ``None``."""
+def too_big(encoding: Encoding, size: Size | None, memory_mb: float | None, at_least: bool = False) -> OutOfMemory | None:
+    """The error for a formula of ``size`` (with ``at_least``: of at least that size) when even a
+    low estimate of the memory it takes (:meth:`Size.memory_mb`) is more than ``memory_mb``;
+    else ``None``."""
     if memory_mb is None or size is None or size.memory_mb() <= memory_mb:
         return None
-    return OutOfMemory(f"encoding {encoding.name} needs more than {memory_mb:g} MB of memory: its {size.clauses:,} "
-                       f"clauses of {size.literals:,} literals take at least {size.memory_mb():,.0f} MB", memory_mb)
+    more = "at least " if at_least else ""
+    return OutOfMemory(f"encoding {encoding.name} needs more than {memory_mb:g} MB of memory: its {more}{size.clauses:,} "
+                       f"clauses of {more}{size.literals:,} literals take at least {size.memory_mb():,.0f} MB", memory_mb)
 
 
 def catalogue(puzzle: Puzzle | None = None, memory_mb: float | None = None, tick=lambda: None) -> list[dict]:
     """Every preset as ``satedge encodings`` lists it: name, base, options, description and
     reference; with ``puzzle`` also whether it covers the puzzle and its formula's variables,
     clauses, literals and memory (MB), counted without building it, and whether that fits in
-    ``memory_mb`` (``fits``).  ``tick`` is called after each preset."""
+    ``memory_mb`` (``fits``); a formula whose low bound (:meth:`Encoding.floor`) is beyond
+    ``memory_mb`` has that bound, with ``at_least`` true, its exact size not counted.  ``tick``
+    is called after each preset."""
     rows = []
     for p in presets().values():
         tick()
@@ -279,11 +297,14 @@ def catalogue(puzzle: Puzzle | None = None, memory_mb: float | None = None, tick
                "reference": p.reference}
         if puzzle is not None:
             try:
-                size = p.size(puzzle)
+                size = p.floor(puzzle)
+                at_least = too_big(p, size, memory_mb) is not None
+                size = size if at_least else p.size(puzzle)
                 row.update(covers=True, variables=size.variables, clauses=size.clauses, literals=size.literals,
-                           memory_mb=round(size.memory_mb()), fits=too_big(p, size, memory_mb) is None)
+                           memory_mb=round(size.memory_mb()), fits=too_big(p, size, memory_mb) is None,
+                           at_least=at_least)
             except Unsupported as e:
                 row.update(covers=False, variables=None, clauses=None, literals=None, memory_mb=None, fits=False,
-                           problem=str(e))
+                           at_least=False, problem=str(e))
         rows.append(row)
     return rows

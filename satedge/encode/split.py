@@ -43,9 +43,11 @@ from collections import Counter
 from pysat.formula import IDPool
 
 from ..puzzle import Puzzle, Solution
-from .core import Encoded, Options, Size, card_size, make_cnf, at_most_one, exactly_one, placements
+from .cards import card_floor, card_size, at_most_one, exactly_one
+from .core import Encoded, Options, Size, make_cnf, placements
+from .core import floor as core_floor
 
-__all__ = ["encode", "size"]
+__all__ = ["encode", "size", "floor"]
 
 
 def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
@@ -122,6 +124,12 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
 
     return Encoded(puzzle, "split", options, cnf, pool, decision=sorted(p.values()) + sorted(q.values()),
                    cells=cells, literals=literals, shows=shows)
+
+
+def floor(puzzle: Puzzle, options: Options = Options()) -> Size:
+    """A low bound on the formula's size, at once: a tile and a rotation variable per cell, exactly one of each
+    (:func:`satedge.encode.core.floor`)."""
+    return core_floor(puzzle, options, lambda placed, tiles: Size(tiles + 4) + card_floor(tiles, options.card) + card_size(4, options.card))
 
 
 def size(puzzle: Puzzle, options: Options = Options()) -> Size:

@@ -27,9 +27,11 @@ from __future__ import annotations
 
 from ..puzzle import Puzzle
 from .core import Encoded, Options, Size
-from .onehot import conflicts, conflicts_size, placement_formula, placement_size, supports, supports_size
+from .onehot import conflicts, conflicts_size, placement_floor, placement_formula, placement_size, supports, supports_size
 
-__all__ = ["encode", "size"]
+__all__ = ["encode", "size", "floor"]
+
+floor = placement_floor  # a low bound on the size, at once
 
 
 def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:

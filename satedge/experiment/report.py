@@ -217,7 +217,7 @@ def pictures(rows: list[dict], out: Path, with_png: bool) -> list[Path]:
         puzzle = load_puzzle(path)
         if puzzle.n > 16:
             continue
-        found = run(Job(puzzle, solver=SolverConfig(engine=REFERENCE), limits=PICTURE_LIMITS))
+        found = run(Job(puzzle, solver=SolverConfig(engine=REFERENCE), limit=1, limits=PICTURE_LIMITS))
         if not found.solutions:
             continue
         solution = found.solutions[0]

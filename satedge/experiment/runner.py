@@ -1,7 +1,9 @@
 """``satedge run``: every run of a spec, isolated, limited, appended to ``DIR/results.jsonl``.
 
 A result line is written and flushed when its run ends, so killing the runner loses at most the
-runs in flight; ``resume`` skips every run whose id is already in the file.  One runner at a
+runs in flight; ``resume`` skips every run whose id is already in the file, and refuses to go on
+when the spec's settings, its name or a puzzle file differ from what the folder records
+(``DIR/spec.json``): old and new rows would mix.  One runner at a
 time writes to a folder: it holds a lock on ``DIR/.lock`` (released by the kernel however the
 runner ends).  A line that does not parse (cut short by a kill, edited, not UTF-8) is named in a
 warning; ``resume`` moves it to ``DIR/results.rejected.jsonl`` rather than deleting it.
@@ -20,15 +22,16 @@ from typing import Callable, Iterator
 from ..files import shown
 from ..cluster import connect
 from ..errors import SatedgeError, cannot_write
-from ..files import read_bytes, write_atomic
+from ..files import json_dumps, read_bytes, read_json, write_atomic
 from ..progress import progress_bar
 from .executors import run_dask, run_local
 from .rows import MAX_RESULTS_BYTES, REJECTED, RESULTS, rejected_warnings, row, scan_results
 from .spec import Spec
 
-__all__ = ["LOCK", "folder_lock", "warn_on_stderr", "run_experiment"]
+__all__ = ["LOCK", "RECORD", "folder_lock", "warn_on_stderr", "record", "run_experiment"]
 
 LOCK = ".lock"
+RECORD = "spec.json"  # what the folder's results come from: --resume refuses to mix in another spec's
 
 
 @contextmanager
@@ -95,11 +98,43 @@ def run_experiment(spec: Spec, out: str | Path, workers: int = 1, resume: bool =
         return _run_locked(spec, out, workers, resume, executor, client, warn, done)
 
 
+def record(spec: Spec) -> dict:
+    """What a results folder keeps of the spec it was made from (``DIR/spec.json``): its name,
+    the settings every run shares, and each puzzle file's sha256."""
+    return {"spec": spec.name, "task": spec.task, "mode": spec.mode, "timeout": spec.timeout, "memory": spec.memory,
+            "certify": next((r.job.certify for r in spec.runs), None),
+            "puzzles": dict(sorted({r.puzzle_path: r.puzzle_sha256 for r in spec.runs}.items()))}
+
+
+def _differs(kept: dict, now: dict) -> str | None:
+    """What differs between the record of a results folder and the spec run now, in words."""
+    if kept.get("spec") != now["spec"]:
+        return f"they come from the spec {shown(kept.get('spec'))}, not {shown(now['spec'])}"
+    for key, what in (("task", "task"), ("mode", "count mode"), ("timeout", "timeout"), ("memory", "memory"),
+                      ("certify", "certify")):
+        if kept.get(key) != now[key]:
+            return f"the spec's {what} was {shown(kept.get(key))}, it is {shown(now[key])} now"
+    for puzzle, sha in now["puzzles"].items():
+        if kept.get("puzzles", {}).get(puzzle, sha) != sha:
+            return f"the puzzle {puzzle} has changed since (its sha256 differs)"
+    return None
+
+
 def _run_locked(spec: Spec, out: Path, workers: int, resume: bool, executor: str, client, warn, done) -> int:
     path = out / RESULTS
     done_rows, rejected = scan_results(path)
     if (done_rows or rejected) and not resume:
         raise SatedgeError(f"{len(done_rows)} results already there: use --resume to finish them, or another --out", path)
+    now, kept_path = record(spec), out / RECORD
+    if done_rows or rejected:
+        kept = read_json(kept_path) if kept_path.exists() else None
+        problem = _differs(kept, now) if isinstance(kept, dict) else None
+        if problem is not None:
+            raise SatedgeError(f"--resume cannot finish these results: {problem}; give another --out for a fresh "
+                               "folder", out)
+        if isinstance(kept, dict):  # the puzzles of earlier slices (--only) stay recorded
+            now["puzzles"] = dict(sorted({**kept.get("puzzles", {}), **now["puzzles"]}.items()))
+    write_atomic(kept_path, json.dumps(now, indent=1) + "\n")
     data = read_bytes(path, MAX_RESULTS_BYTES) if done_rows or rejected else b""
     if rejected:  # kept aside, not lost; the rest is rewritten as it was, so appends start on a fresh line
         _append(out / REJECTED, b"".join(raw + b"\n" for _, raw, _ in rejected))
@@ -117,7 +152,7 @@ def _run_locked(spec: Spec, out: Path, workers: int, resume: bool, executor: str
     with progress_bar(len(todo), spec.name, "run") as bar:
         def one_done(rid: str, result: dict) -> None:
             nonlocal count
-            _append(path, (json.dumps(row(by_id[rid], spec.name, result), allow_nan=False) + "\n").encode())
+            _append(path, (json_dumps(row(by_id[rid], spec.name, result), allow_nan=False) + "\n").encode())
             bar.update()
             count += 1
             if done is not None:

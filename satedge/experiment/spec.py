@@ -132,6 +132,8 @@ def _sources(entries, base: Path, problems: list[str]) -> list[tuple[str, object
     """What the ``puzzles`` entries name, before anything is read or generated: ``("file", path)``
     per file a glob matches, ``("generate", (params, seed))`` per seed."""
     out: list[tuple[str, object]] = []
+    if entries in ([], None):
+        problems.append("puzzles names none: give a file, a glob, a shipped puzzle's name or {generate: {...}}")
     for entry in entries if isinstance(entries, list) else [entries]:
         optional = isinstance(entry, dict) and set(entry) == {"optional"}
         if optional:
@@ -157,6 +159,10 @@ def _sources(entries, base: Path, problems: list[str]) -> list[tuple[str, object
                     isinstance(s, int) and not isinstance(s, bool) and abs(s) < MAX_SEED for s in seeds):
                 problems.append(f"generate: seeds must be a list of 1 to {MAX_RUNS:,} integers below 2**63 in size, "
                                 f"not {shown(seeds)}")
+                continue
+            if len(set(seeds)) < len(seeds):
+                problems.append(f"generate: seed {next(s for s in seeds if seeds.count(s) > 1)} is given twice: each seed "
+                                "is one puzzle")
                 continue
             try:
                 params = Params(**g)

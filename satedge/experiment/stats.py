@@ -99,6 +99,8 @@ def compare(df, a: str, b: str) -> dict:
     """B against A over the instances both ran: the ratio of B's PAR-2 to A's with a paired
     bootstrap 95% interval, the Wilcoxon signed-rank test's p-value, and the verdict ``better``:
     ``"a"`` (B's PAR-2 is higher), ``"b"`` or ``None`` at the 5% level."""
+    if a == b:
+        raise SatedgeError(f"--compare names {shown(a)} twice: compare two configurations")
     stats, np = _libs()
     configs = set(df["config"]) if not df.empty else set()
     for name in (a, b):

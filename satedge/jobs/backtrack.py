@@ -33,8 +33,9 @@ def run(job: Job, note: Note | None = None) -> Result:
     with connected(job) as client:  # before anything starts
         ended: list[Outcome] = []
         cost = backtrack.Cost()
+        found = [0]  # solutions found so far, each standing for its orbit and its weight
         # about every second, what the search has cost: shown as progress, and kept if the job is stopped
-        paused = (lambda c: note({"progress": c.as_dict()})) if note is not None else None
+        paused = (lambda c: note({"progress": {**c.as_dict(), "solutions": found[0]}})) if note is not None else None
         counting = job.task == "count"  # by weight: a solution found stands for its identical tiles' arrangements
         if client is not None:
             inner = _on_cluster(client, puzzle, job, limit, search, ended, counting)
@@ -45,10 +46,19 @@ def run(job: Job, note: Note | None = None) -> Result:
                                         order=search)
         try:
             if counting:
-                res.counts = symmetry.counts_weighted(job.puzzle, ((back(s), n) for s, n in inner), job.modes, orbit)
+                def tallied():
+                    for s, n in inner:
+                        found[0] += orbit * n
+                        yield back(s), n
+
+                res.counts = symmetry.counts_weighted(job.puzzle, tallied(), job.modes, orbit)
             else:
-                found = map(back, inner)
-                res.solutions = list(islice(symmetry.one_per_picture(job.puzzle, found, mode), job.limit))
+                def each():
+                    for s in inner:
+                        found[0] += 1
+                        yield back(s)
+
+                res.solutions = list(islice(symmetry.one_per_picture(job.puzzle, each(), mode), job.limit))
         finally:
             getattr(inner, "close", lambda: None)()  # stops the worker processes or the cluster's tasks
         if ended:

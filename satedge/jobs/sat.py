@@ -19,10 +19,14 @@ __all__ = ["run", "encode_only"]
 def run(job: Job, note: Note | None = None) -> Result:
     """Solve or count ``job`` with its solver on this process."""
     res = Result("UNSAT")
+    if job.progress and note is not None:
+        note({"progress": {"stage": "encoding"}})
     formula = encoded(job, res, note)
     t1 = time.perf_counter()
     progress = (lambda stats: note({"progress": {**stats, "seconds": round(time.perf_counter() - t1, 3)}})) \
         if job.progress and note is not None else None
+    if progress is not None:
+        progress({"stage": "solving"})
     if job.certify is not None:
         return _certified(job, res, formula, t1, progress)
     if job.task == "count":
@@ -44,6 +48,8 @@ def _certified(job: Job, res: Result, formula: Encoded, t1: float, progress) -> 
         complete = limit is None or len(found) < limit
         clauses = formula.cnf.clauses + e.blocked
     prover = job.solver.name if job.solver.name in PROOF_SOLVERS else DEFAULT_SOLVER
+    if progress is not None and complete:
+        progress({"stage": "certifying", "solutions": len(found)})
     proof = certify.prove(clauses, prover) if complete else []
     res.solve_seconds = time.perf_counter() - t1
     if job.task == "count":
