@@ -9,7 +9,7 @@ found is given in every turn that looks the same (``distinct``); identical tiles
 one order, and each solution found is given in every arrangement of them (``twins``): the same
 solutions, a smaller tree (the plan: :mod:`satedge.plans`).  Tiles in use are a bit mask.
 
-With numba installed (the extra ``fast``) the same search runs compiled
+With numba (a core dependency) the same search runs compiled
 (:mod:`satedge.backtrack_jit`): the same solutions in the same order, many times faster; and
 with ``workers`` processes, each solution once, in no fixed order.
 """
@@ -210,8 +210,8 @@ def subtrees(puzzle: Puzzle, roots: list[list[int]], limit: int | None, search: 
 
 def _need_compiled(puzzle: Puzzle, compiled: bool | None = None) -> None:
     if compiled is False or not compiled_available(puzzle):
-        raise SatedgeError("backtracking with several workers needs the compiled search: numba (pip install "
-                           f"'satedge[fast]') and at most {MAX_TABLE:,} cells x labels x labels")
+        raise SatedgeError("backtracking with several workers needs the compiled search: numba (a core dependency: "
+                           f"pip install numba) and at most {MAX_TABLE:,} cells x labels x labels")
 
 
 def compiled_available(puzzle: Puzzle) -> bool:

@@ -26,7 +26,7 @@ from .encode import Encoded
 from .errors import EncodingError
 from .puzzle import Puzzle, Solution
 
-__all__ = ["BLOCK", "Decoder", "Decoded", "Checker", "checked"]
+__all__ = ["BLOCK", "Decoder", "Decoded", "Checker", "checked", "valid"]
 
 BLOCK = 1024  # models decoded and checked at a time, at most (fewer on large boards: BLOCK_CELLS)
 BLOCK_CELLS = 2**22  # models x cells x tiles per cell that one block may hold
@@ -208,6 +208,14 @@ def checked(decoded: Decoded, checker: Checker, what: str, after: str = "") -> D
     ok = checker.check(decoded.tiles, decoded.rots)
     if not ok.all():
         sol = decoded.solution(int(np.flatnonzero(~ok)[0]))
-        problem = validate(checker.puzzle, sol) or "rejected by the bulk check, accepted by the checker"
-        raise EncodingError(f"{what} gave an invalid solution: {problem}{after}", sol)
+        valid(checker.puzzle, sol, what, after, "rejected by the bulk check, accepted by the checker")
     return decoded
+
+
+def valid(puzzle: Puzzle, solution: Solution, what: str, after: str = "", otherwise: str | None = None) -> Solution:
+    """``solution``, which the independent checker accepts; else (or with ``otherwise``, the
+    problem to name when it does) an :class:`EncodingError` in the words of :func:`checked`."""
+    problem = validate(puzzle, solution) or otherwise
+    if problem is not None:
+        raise EncodingError(f"{what} gave an invalid solution: {problem}{after}", solution)
+    return solution

@@ -110,6 +110,7 @@ def check_puzzle(puzzle: Puzzle, configs: list[Config], expected: set[Solution] 
     counts = symmetry.count(puzzle, expected)
     sha256 = dimacs.puzzle_hash(puzzle)  # once, for every configuration's DIMACS text
     checks = 0
+    formulas: dict = {}  # an encoding's formula, made and read back once for all its solvers
     for config in configs:
         encoding, solver = config
 
@@ -122,15 +123,19 @@ def check_puzzle(puzzle: Puzzle, configs: list[Config], expected: set[Solution] 
         try:
             orbit = 1
             if encoding is not None:
-                try:
-                    encoded = encoding.encode(puzzle)
-                except Unsupported:  # an encoding for framed boards only, on a puzzle without a frame
+                if encoding not in formulas:
+                    try:
+                        formulas[encoding] = encoding.encode(puzzle)
+                    except Unsupported:  # an encoding for framed boards only, on a puzzle without a frame
+                        formulas[encoding] = None
+                    if formulas[encoding] is not None:
+                        back = CNF(from_string=dimacs.to_text(formulas[encoding], sha256=sha256)).clauses
+                        if back != formulas[encoding].cnf.clauses:
+                            return fail("the DIMACS text does not read back into the same clauses")
+                encoded = formulas[encoding]
+                if encoded is None:
                     continue
-                checks += 1
-                back = CNF(from_string=dimacs.to_text(encoded, sha256=sha256)).clauses
-                if back != encoded.cnf.clauses:
-                    return fail("the DIMACS text does not read back into the same clauses")
-                checks += 1
+                checks += 2  # made, and read back
                 orbit = encoded.orbit
             if encoding is not None and solving.enumerates(solver):
                 with solving.Enumerator(encoded, solver) as enum:
@@ -211,7 +216,14 @@ def run(configs: list[Config], examples: int = 100, seed: int = 0, max_cells: in
     require("hypothesis")  # before any worker starts
     t0 = time.perf_counter()
     workers = max(1, min(workers, len(configs)))
-    chunks = [configs[i::workers] for i in range(workers)]
+    groups: dict = {}  # the configurations of one encoding stay together: its formula is made once
+    for config in configs:
+        groups.setdefault(config[0], []).append(config)
+    chunks: list[list[Config]] = [[] for _ in range(workers)]
+    for group in sorted(groups.values(), key=len, reverse=True):  # the largest first, each to the lightest
+        min(chunks, key=len).extend(group)
+    chunks = [c for c in chunks if c]
+    workers = len(chunks)
     with progress_bar(examples * workers, "crosscheck", "puzzle") as bar:
         if workers == 1:
             reports = [_explore(chunks[0], examples, seed, max_cells, bar.update)]

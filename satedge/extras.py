@@ -1,8 +1,8 @@
 """The optional dependencies, each imported here and nowhere else.
 
-satedge's core needs PySAT, numpy, networkx, PyYAML, psutil and tqdm.  The rest comes with an extra
-(``pip install 'satedge[EXTRA]'``); a feature whose extra is missing ends with one line naming it,
-as bad input does (exit status 2 from the CLI):
+satedge's core needs PySAT, numpy, numba, networkx, PyYAML, psutil and tqdm.  The rest comes with an
+extra (``pip install 'satedge[EXTRA]'``), the smallest that brings it; a feature whose extra is
+missing ends with one line naming it, as bad input does (exit status 2 from the CLI):
 
 >>> require("no_such_module_of_satedge")
 Traceback (most recent call last):
@@ -22,8 +22,7 @@ __all__ = ["EXTRAS", "available", "require"]
 
 # top-level module: (the extra that brings it, what needs it)
 EXTRAS = {
-    "hypothesis": ("test", "crosscheck and the hypothesis strategies need"),
-    "numba": ("fast", "the compiled backtracker needs"),
+    "hypothesis": ("crosscheck", "crosscheck and the hypothesis strategies need"),
     "ortools": ("cp", "the cpsat solver needs"),
     "clingo": ("asp", "the clasp engine needs"),
     "matplotlib": ("plot", "PNG pictures and plots need"),

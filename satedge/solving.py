@@ -37,7 +37,7 @@ from typing import Callable, Iterator
 from pysat.solvers import Solver
 
 from . import subspaces, symmetry
-from .bulk import Checker, Decoded, Decoder, checked
+from .bulk import Checker, Decoded, Decoder, checked, valid
 from .encode import Encoded
 from .engines import ENGINES
 from .errors import EncodingError, SatedgeError
@@ -118,11 +118,10 @@ class Enumerator:
         return checked(decoder.decode(block[:n]), checker, f"{self.encoded.base} encoding", f" (solver {self.config})")
 
     def read(self, model: list[int]) -> Solution:
-        """A model decoded and checked alone."""
-        decoder, _ = self.reader
-        block = decoder.block(1)
-        decoder.put(block, 0, self._model(model), self.config.incremental)
-        return self._checked(block, 1).solution(0)
+        """A model decoded and checked alone (a picture's, whose clause waits for it): by the
+        reference decoder and checker, cheaper than a block of one."""
+        return valid(self.encoded.puzzle, self.encoded.decode(self._model(model)), f"{self.encoded.base} encoding",
+                     f" (solver {self.config})")
 
     def _model(self, model: list[int] | None) -> list[int]:
         """A model the solver gave, counted; with ``progress``, a report at least every second."""

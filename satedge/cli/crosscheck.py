@@ -15,7 +15,7 @@ __all__ = ["add", "main"]
 
 def add(sub) -> None:
     p = sub.add_parser("crosscheck", help="cross-check encodings x solvers against the backtracker on generated puzzles "
-                       "(extra test: hypothesis)")
+                       "(extra crosscheck: hypothesis)")
     p.add_argument("--examples", type=count(1, 1_000_000), default=100, metavar="N", help="generated puzzles")
     p.add_argument("--seed", type=count(0, MAX_SEED - 1), default=0, metavar="S", help="hypothesis's seed: the same "
                    "seed, the same puzzles (default: 0)")

@@ -4,9 +4,9 @@ measurements of ``experiments/bench-auto.md``.
 On the peak puzzles (framed 7x7 and 8x8 of tunable hardness) and on puzzles with 10^3 to 10^5
 solutions to count, the backtracker answered sooner than every SAT configuration, the best one
 included; so ``auto`` is the backtracker: on boards of at most 16 cells its pure-Python loop on
-one core (loading the compiled one takes longer than solving them), beyond that compiled (extra
-``fast``) on every core.  Without numba, or where the compiled search's table does not fit,
-boards of more than 16 cells go to the default SAT configuration instead.
+one core (loading the compiled one takes longer than solving them), beyond that compiled (numba,
+a core dependency) on every core.  Where numba does not import, or the compiled search's table
+does not fit, boards of more than 16 cells go to the default SAT configuration instead.
 """
 
 from __future__ import annotations
