@@ -126,6 +126,37 @@ def layers_svg() -> str:
     return "\n".join(out) + "\n"
 
 
+def heule_table() -> dict[str, tuple[int, ...]]:
+    """Heule's sizes (``puzzles/heule2008/README.md``): per instance, the variables and the clauses of
+    each variant."""
+    text = (ROOT / "puzzles" / "heule2008" / "README.md").read_text()
+    rows = [line.strip("|").split("|") for line in text.split("## The sizes of Heule's formulas")[1].splitlines()
+            if line.startswith("| ") and not line.startswith("| instance")]
+    return {cells[0].strip(): tuple(int(x) for x in cells[1:]) for cells in rows}
+
+
+def heule_reference() -> str:
+    """Every instance of Heule's, every variant: the size of satedge's formula (counted from the
+    code, without building it) beside the size of his."""
+    from satedge.encode.presets import presets
+    from satedge.formats import load_puzzle
+
+    lines = ["# Heule's formulas, satedge's sizes", "",
+             "Generated from the code: for each of Heule's instances (`puzzles/heule2008`, and Eternity II) and "
+             "each of his SAT Competition 2009 variants, the variables and clauses of satedge's `heule2008-*` "
+             "preset, counted from its clause families without building the formula, beside those his C "
+             "encoder writes (`puzzles/heule2008/README.md`). `cmp`: neither optional family; `exp`: at most one "
+             "cell per piece; `fbc`: forbidden colours; `all`: both.", "",
+             "| instance | variables | cmp | exp | fbc | all | his |", "|---|---|---|---|---|---|---|"]
+    for name, (variables, *clauses) in heule_table().items():
+        puzzle = load_puzzle(ROOT / "puzzles" / (f"{name}.yaml" if "/" in name else f"heule2008/{name}.yaml"))
+        sizes = [presets()[f"heule2008-{v}"].size(puzzle) for v in ("cmp", "exp", "fbc", "all")]
+        same = all((s.variables, s.clauses) == (variables, c) for s, c in zip(sizes, clauses))
+        lines.append(f"| {name} | {sizes[0].variables:,} | " + " | ".join(f"{s.clauses:,}" for s in sizes)
+                     + f" | {'the same' if same else 'DIFFERENT: ' + ', '.join(f'{c:,}' for c in clauses)} |")
+    return "\n".join(lines) + "\n"
+
+
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)  # a fresh clone has no generated folders
     if not path.exists() or path.read_text() != text:  # unchanged files keep their times: no rebuild
@@ -136,6 +167,7 @@ def main() -> None:
     _write(HERE / "reference" / "cli.md", cli_reference())
     _write(HERE / "reference" / "rows.md", rows_reference())
     _write(HERE / "reference" / "errors.md", errors_reference())
+    _write(HERE / "reference" / "heule.md", heule_reference())
     _write(HERE / "_static" / "layers.svg", layers_svg())
     for picture in sorted((ROOT / "puzzles" / "pictures").glob("*.svg")):
         _write(HERE / "_static" / "pictures" / picture.name, picture.read_text())

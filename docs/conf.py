@@ -26,8 +26,12 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 napoleon_numpy_docstring = True
 napoleon_google_docstring = False
-html_theme = "alabaster"
+# furo: maintained, and it reads well on a laptop and on a phone
+html_theme = "furo"
+html_title = "satedge"
 html_static_path = ["_static"]
-html_theme_options = {"description": "edge-matching puzzles and their SAT encodings", "fixed_sidebar": True}
+html_css_files = ["satedge.css"]
+# options and code exactly as typed: no "--" turned into an en dash, no curly quotes
+smartquotes = False
 suppress_warnings = ["myst.header"]
 nitpicky = False

@@ -1,4 +1,5 @@
-"""Issue 50's speed targets, each beside what it is compared with in one run (whole commands):
+"""What a run, an encoding, the backtracker and enumeration cost, each beside what it is compared
+with in one run (whole commands):
 
 * per-run cost: a 40-run spec (the four seed puzzles x 10, edgecolor-corners, CaDiCaL, one
   worker) against a plain Python loop that loads, encodes and solves the same runs;
@@ -252,7 +253,7 @@ def _backtrack_pairs(py: str, base: Path) -> list[dict]:
 # ---------------------------------------------------------------------------- the report
 def report(rows: list[dict], meta: dict) -> str:
     by = lambda target: [r for r in rows if r.get("target") == target]  # noqa: E731
-    out = ["# Speed: issue 50's targets, each beside what it is compared with", "",
+    out = ["# What a run, an encoding, the backtracker and enumeration cost", "",
            f"Measured {meta['date']} on {meta['machine']} (2 cores, shared), one run of",
            f"`{meta['command']}` ({meta['minutes']:.0f} minutes); rows in `bench-speed-rows.jsonl`.",
            "Whole commands; a ratio is the median of pairs run in shuffled order (lowest to highest pair).", ""]

@@ -57,6 +57,48 @@ def test_the_site_builds_without_a_warning_and_has_every_page(site):
                                            "parallel", "limits", "python"))} <= pages
 
 
+def _text(page) -> str:
+    import html
+
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+def test_options_and_code_are_printed_as_typed(site):
+    """No "--" turned into an en dash (before: "with –all or –limit" 37 times on the CLI page), in
+    prose, in option names or in code; no curly quote in code."""
+    found = []
+    for page in site.rglob("*.html"):
+        text = page.read_text()
+        body = _text(text)
+        found += [f"{page.name}: {body[m.start() - 20:m.end() + 10]!r}" for m in re.finditer(r"\u2013[A-Za-z-]", body)]
+        for code in re.findall(r"<(pre|code)[^>]*>(.*?)</\1>", text, re.S):
+            shown = _text(code[1])
+            found += [f"{page.name}: {shown[:60]!r}" for ch in "\u2013\u2014\u2018\u2019\u201c\u201d" if ch in shown]
+    assert found == []
+    assert "--method auto" in _text((site / "reference" / "cli.html").read_text())
+
+
+def test_code_wraps_and_tables_scroll_in_their_box(site):
+    """An expected output at the end of a long code line is never hidden behind a scroll bar:
+    every page loads the stylesheet that wraps code in its box, and tables scroll inside theirs."""
+    css = (site / "_static" / "satedge.css").read_text()
+    assert re.search(r"pre\s*\{[^}]*white-space:\s*pre-wrap", css) and re.search(r"table[^{]*\{[^}]*overflow-x:\s*auto", css)
+    pages = sorted(site.rglob("*.html"))
+    assert pages and all("_static/satedge.css" in p.read_text() for p in pages)
+
+
+def test_results_pages_have_a_readers_title(site):
+    titles = {p.name: re.search(r"<h1>(.*?)<", p.read_text(), re.S).group(1) for p in (site / "results").glob("*.html")}
+    assert titles and all(not t.lower().startswith("bench") and "issue" not in t.lower() for t in titles.values()), titles
+
+
+def test_heules_sizes_are_a_page_made_from_the_code(site):
+    """Every instance of Heule's, every variant, satedge's size beside his (before: only in a test)."""
+    text = " ".join(_text((site / "reference" / "heule.html").read_text()).split())
+    assert "em_8_4_5 2,420 26,228 55,556 32,276 61,604 the same" in text
+    assert text.count("the same") == 13 and "DIFFERENT" not in text
+
+
 def test_the_api_pages_document_every_public_name(site):
     from sphinx.util.inventory import InventoryFile
 
