@@ -123,12 +123,15 @@ def check_folder(folder: str | Path) -> Path:
     return path
 
 
-def export(folder: str | Path, clauses: list[list[int]], nv: int, proof: list[str], manifest: dict) -> list[Path]:
-    """Write ``formula.cnf`` (the formula as checked, its blocking clauses included),
-    ``proof.drup`` and ``manifest.json`` into ``folder``, all or none, so that anyone can check
-    them again (``drat-trim formula.cnf proof.drup``, ``dratify``, ``drup``, ``cake_lpr``)."""
+def export(folder: str | Path, clauses: list[list[int]], nv: int, proof: list[str], manifest: dict,
+           header: list[str] = ()) -> list[Path]:
+    """Write ``formula.cnf`` (the formula as checked, its blocking clauses included, after the
+    comment lines of ``header``: satedge's, so that ``satedge decode`` reads it), ``proof.drup``
+    and ``manifest.json`` into ``folder``, all or none, so that anyone can check them again
+    (``drat-trim formula.cnf proof.drup``, ``dratify``, ``drup``, ``cake_lpr``)."""
     folder = Path(folder)
-    files = {folder / "formula.cnf": _dimacs(clauses, nv), folder / "proof.drup": "\n".join(proof) + "\n",
+    files = {folder / "formula.cnf": "".join(line + "\n" for line in header) + _dimacs(clauses, nv),
+             folder / "proof.drup": "\n".join(proof) + "\n",
              folder / "manifest.json": json.dumps(manifest, indent=2) + "\n"}
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -34,11 +34,9 @@ from .formats import load_puzzle, puzzle_from_dict, puzzle_to_dict, puzzle_to_ya
 from .process import Limits, call
 from .version import __version__
 
-__all__ = [
-    "puzzle_hash", "header_lines", "write_dimacs", "export", "to_text", "open_text", "MAX_TOKEN", "answer_status",
-    "MINISAT_STATUS", "MAX_HEADER_LINE", "HEADER_LINES", "read_header", "parse_model", "write_plain", "decode_file", "Batch",
-    "export_all"
-]
+__all__ = ["puzzle_hash", "header_lines", "write_dimacs", "export", "to_text", "open_text", "MAX_TOKEN", "answer_status",
+           "MINISAT_STATUS", "MAX_HEADER_LINE", "HEADER_LINES", "read_header", "parse_model", "write_plain", "decode_file",
+           "Batch", "export_all"]
 
 
 def puzzle_hash(puzzle) -> str:
@@ -47,9 +45,10 @@ def puzzle_hash(puzzle) -> str:
 
 
 def header_lines(encoded: Encoded, encoding_name: str | None = None, puzzle_path: str | None = None,
-                 sha256: str | None = None) -> list[str]:
+                 sha256: str | None = None, added: int = 0) -> list[str]:
     """The comment lines that make a DIMACS file self-describing (``sha256``: the puzzle's
-    :func:`puzzle_hash`, when the caller knows it already)."""
+    :func:`puzzle_hash`, when the caller knows it already; ``added``: clauses that follow the
+    formula's in the file, a certified answer's blocking clauses and definitions)."""
     p = encoded.puzzle
     info = {
         "satedge": __version__,
@@ -60,6 +59,7 @@ def header_lines(encoded: Encoded, encoding_name: str | None = None, puzzle_path
         "decision": len(encoded.decision),
         "shuffle": encoded.shuffle,
     }
+    info.update({"added": added} if added else {})
     if puzzle_path in (None, "-"):  # no file to read it back from (a pipe, a script): the puzzle itself
         info["puzzle"]["data"] = puzzle_to_dict(p.with_(planted=None))
     lines = [
@@ -83,10 +83,9 @@ def header_lines(encoded: Encoded, encoding_name: str | None = None, puzzle_path
 
 
 def _open_write(path: Path) -> IO[str]:
-    if path.suffix == ".gz":
-        return gzip.open(path, "wt", encoding="utf-8", compresslevel=6)
-    if path.suffix == ".xz":
-        return lzma.open(path, "wt", encoding="utf-8", preset=1)
+    if path.suffix in (".gz", ".xz"):
+        return (gzip.open(path, "wt", encoding="utf-8", compresslevel=6) if path.suffix == ".gz"
+                else lzma.open(path, "wt", encoding="utf-8", preset=1))
     return open(path, "w", encoding="utf-8")
 
 
@@ -129,16 +128,13 @@ def _encode_and_write(puzzle, encoding: Encoding, tmp: Path, out, puzzle_path, s
 
 
 def _write(encoded: Encoded, fh: IO[str], encoding_name, puzzle_path, sha256: str | None = None) -> int:
-    head = ("\n".join(header_lines(encoded, encoding_name, puzzle_path, sha256))
-            + f"\np cnf {encoded.nv} {encoded.clause_count}\n")
+    head = "\n".join(header_lines(encoded, encoding_name, puzzle_path, sha256)) + f"\np cnf {encoded.nv} {encoded.clause_count}\n"
     fh.write(head)
-    total = len(head)
     cnf = encoded.cnf
-    return total + write_clauses(fh, cnf.blocks if isinstance(cnf, BlockCNF) else [cnf.clauses], encoded.nv)
+    return len(head) + write_clauses(fh, cnf.blocks if isinstance(cnf, BlockCNF) else [cnf.clauses], encoded.nv)
 
 
-def to_text(encoded: Encoded, encoding_name: str | None = None, puzzle_path: str | None = None,
-            sha256: str | None = None) -> str:
+def to_text(encoded: Encoded, encoding_name: str | None = None, puzzle_path: str | None = None, sha256: str | None = None) -> str:
     """The DIMACS text :func:`write_dimacs` writes, as a string."""
     buf = io.StringIO()
     _write(encoded, buf, encoding_name, puzzle_path, sha256)
@@ -312,10 +308,14 @@ def decode_file(cnf_path, model_path, puzzle_path=None):
         encoded = Encoding(enc["base"], options).encode(puzzle, info.get("shuffle"))
     except (KeyError, TypeError, SatedgeError):
         raise SatedgeError("the header's encoding is not one satedge knows", cnf_path) from None
-    if (encoded.nv, encoded.clause_count) != info["p"]:
+    added, nv = info.get("added", 0), info["p"][0]  # added: a certified answer's blocking clauses
+    added = added if isinstance(added, int) and added >= 0 else -1
+    if added < 0 or nv < encoded.nv or (nv > encoded.nv and not added) or encoded.clause_count + added != info["p"][1]:
         raise SatedgeError(f"the formula has {info['p'][0]} variables and {info['p'][1]} clauses, "
-                           f"re-encoding gives {encoded.nv} and {encoded.clause_count}", cnf_path)
-    most = len(to_text(encoded, info["encoding"].get("name"), info["puzzle"].get("path"))) + 2**20  # the file as written
+                           f"re-encoding gives {encoded.nv} and {encoded.clause_count}"
+                           + (f" and {added} more" if added > 0 else ""), cnf_path)
+    most = (len(to_text(encoded, info["encoding"].get("name"), info["puzzle"].get("path")))  # the file as written
+            + added * (len(encoded.decision) + 2) * (len(str(nv)) + 2) + 2**20)
     try:
         with open_text(cnf_path) as fh:  # at most what the formula takes: a compressed file may expand to any
             text = fh.read(most + 1)
@@ -324,9 +324,9 @@ def decode_file(cnf_path, model_path, puzzle_path=None):
         clauses = CNF(from_string=text).clauses
     except (ValueError, OSError, EOFError, lzma.LZMAError, gzip.BadGzipFile) as e:
         raise SatedgeError(f"cannot read the clauses (truncated or not DIMACS): {e}", cnf_path) from None
-    if clauses != encoded.cnf.clauses:
+    if clauses[:encoded.clause_count] != encoded.cnf.clauses or len(clauses) != info["p"][1]:
         raise SatedgeError("the clauses differ from the re-encoded formula: truncated or edited file", cnf_path)
-    model = parse_model(_model_lines(model_path, encoded.nv), model_path, encoded.nv)
+    model = parse_model(_model_lines(model_path, nv), model_path, nv)
     if model is None:
         return puzzle, None, None
     true = {lit for lit in model}

@@ -16,8 +16,11 @@ PNG_SCALE = 2  # PNG pixels per layout unit
 
 
 def pyplot():
-    """matplotlib's pyplot on the Agg backend, which needs no screen (extra ``plot``)."""
-    require("matplotlib").use("Agg")
+    """matplotlib's pyplot on the Agg backend, which needs no screen (extra ``plot``); SVGs keep
+    their text as text (searchable, copyable)."""
+    matplotlib = require("matplotlib")
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.fonttype"] = "none"
     return require("matplotlib.pyplot")
 
 

@@ -231,3 +231,67 @@ def test_a_spec_names_shipped_puzzles_as_the_command_line_does(tmp_path):
     spec.write_text("name: s\npuzzles: [no-such-puzzle]\nencodings: [edgecolor-corners]\nsolvers: [cadical195]\n")
     with pytest.raises(SatedgeError, match=r"s\.yaml: no file matches 'no-such-puzzle'"):
         load_spec(spec)
+
+
+# ---------------------------------------------------------------------------- smaller things
+def test_satedge_solvers_lists_a_minisat_that_writes_its_result_file(tmp_path, monkeypatch):
+    """MiniSat writes its model to the file named after the formula; before, the probe read stdout
+    and left out an installed minisat that --solver-cmd minisat used."""
+    fake = tmp_path / "minisat"
+    fake.write_text(f"#!{sys.executable}\nimport sys\nopen(sys.argv[2], 'w').write('SAT\\n-1 2 3 0\\n')\n"
+                    "print('SATISFIABLE')\nsys.exit(10)\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    from satedge.binaries import solver_binaries
+
+    assert solver_binaries()["minisat"] == str(fake)
+
+
+def test_report_without_plots_writes_no_picture(tmp_path, run_cli):
+    """`report --no-plots` wrote four SVG pictures of the seed puzzles, against its own help."""
+    from conftest import ROOT
+
+    (tmp_path / "results.jsonl").write_bytes((ROOT / "experiments" / "bench-solve-results.jsonl").read_bytes())
+    spec = tmp_path / "s.yaml"
+    spec.write_text("name: s\npuzzles: [hunde-spiel, insects]\nencodings: [support-seqcounter]\nsolvers: [cadical195]\n")
+    assert run_cli("run", spec, "--out", tmp_path / "o")[0] == 0
+    assert run_cli("report", tmp_path / "o", "--no-plots")[0] == 0
+    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == [".lock", "results.jsonl", "spec.json", "summary.csv"]
+
+
+def test_a_certified_answers_formula_decodes(tmp_path, run_cli):
+    """The formula a certified count keeps (--proof) carries satedge's header, with the blocking
+    clauses after the formula's: `decode` reads it (before: 'no satedge header')."""
+    code, out, err = run_cli("count", "hunde-spiel", "--certify", "--proof", tmp_path / "p", "--mode", "solutions")
+    assert code == 0, err
+    formula = tmp_path / "p" / "formula.cnf"
+    assert formula.read_text().startswith("c satedge") and "\"added\":16" in formula.read_text()
+    answer = tmp_path / "answer.txt"
+    answer.write_text("s UNSATISFIABLE\n")
+    assert run_cli("decode", formula, answer) == (1, "UNSATISFIABLE\n", "")
+
+
+def test_a_checker_that_runs_out_of_time_says_so(run_cli):
+    """Before: `--checker drup` past its time reported only {"status": "TIMEOUT"}."""
+    import json
+
+    pytest.importorskip("drup")
+    code, out, err = run_cli("count", "hunde-spiel", "--certify", "--checker", "drup", "--timeout", "8", "--json")
+    row = json.loads(out)
+    assert (code, row["status"], row["stage"]) == (3, "TIMEOUT", "certifying (a proof by cadical195, checked by drup)")
+
+
+@pytest.mark.parametrize("shuffles", [False, True])
+def test_the_scatter_plots_title_says_what_its_whiskers_span(tmp_path, run_cli, shuffles):
+    """Before: "whiskers: range over shuffles" on a plot of runs without any shuffle."""
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("scipy")
+    spec = tmp_path / "s.yaml"
+    spec.write_text("name: s\npuzzles: [hunde-spiel, insects]\nencodings: [support-seqcounter, direct-pairwise]\n"
+                    f"solvers: [cadical195]\n{'shuffles: 2' if shuffles else ''}\n")
+    assert run_cli("run", spec, "--out", tmp_path / "o")[0] == 0
+    code, out, err = run_cli("report", tmp_path / "o", "--compare", "support-seqcounter/cadical195",
+                             "direct-pairwise/cadical195")
+    assert code == 0, err
+    svg = (tmp_path / "o" / "scatter.svg").read_text()
+    assert ("range over shuffles" in svg) == shuffles and ("one run each" in svg) != shuffles

@@ -100,3 +100,14 @@ def test_render_solve_stops_at_its_timeout_and_memory(run_cli, tmp_path):
     assert run_cli("render", hard, "--solution", hard, "--memory", "100", "-o", out) == (
         2, "", "satedge: error: --memory applies to --solve only\n")
     assert list(tmp_path.iterdir()) == [hard]
+
+
+def test_the_shipped_pictures_show_the_first_solution(run_cli, tmp_path):
+    """puzzles/pictures (the README's picture among them) are what `render NAME --solve` draws: the
+    first solution `satedge solve NAME` gives (before: the README's showed another one)."""
+    from conftest import PUZZLES
+
+    for picture in sorted((PUZZLES / "pictures").glob("*.svg")):
+        out = tmp_path / picture.name
+        assert run_cli("render", picture.stem, "--solve", "-o", out)[0] == 0
+        assert out.read_text() == picture.read_text(), picture.name

@@ -134,9 +134,8 @@ def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
     which.add_argument("--solver-cmd", metavar="COMMAND", help="a DIMACS solver binary instead, e.g. 'cadical -q' "
                        "(run on the exported CNF; enumeration re-runs it with blocking clauses) (default: none)")
     p.add_argument("--workers", "--cpsat-workers", type=count(1, MAX_WORKERS), metavar="N",
-                   help="processes: of the SAT method (see --strategy), of the backtracker (it needs the extra "
-                        "fast), or search workers of --solver cpsat (default: every core with --method auto, else 1, "
-                        "for fair comparisons)")
+                   help="processes: of the SAT method (see --strategy), of the backtracker, or search workers of "
+                        "--solver cpsat (default: every core with --method auto, else 1, for fair comparisons)")
     p.add_argument("--strategy", choices=list(STRATEGIES), help="how the SAT method uses several workers: portfolio "
                    "(diverse solvers and shuffles race, the first answer wins) or cubes (cube-and-conquer: the search "
                    f"split into disjoint cubes) (default: {DEFAULT_STRATEGY})")

@@ -37,15 +37,19 @@ def main(args) -> int:
                    "shuffle": args.shuffle, "seconds": round(seconds, 6)}
             if res.nodes is not None:
                 obj.update(nodes=res.nodes, candidates=res.candidates)
+            if res.stats.reported:  # what the progress line showed: the solver's own figures
+                obj["stats"] = res.stats.counters
             if job is not None and job.encoding is not None:
                 obj.update(variables=res.variables or 0, clauses=res.clauses or 0, models=res.counts.get("models"))
             if res.certificate:
                 obj["certificate"] = res.certificate
             if res.status == "TIMEOUT":
                 obj["status"] = "TIMEOUT"
+                if res.stage:
+                    obj["stage"] = res.stage
             print(json_dumps(obj), flush=True)
         elif res.status == "TIMEOUT":
-            print(f"{path}: TIMEOUT after {args.timeout:g} s")
+            print(f"{path}: TIMEOUT after {args.timeout:g} s" + (f", while {res.stage}" if res.stage else ""))
         else:
             shown = ", ".join(many(v, "solution") if k == "solutions" else f"{digits(v)} {k}"
                               for k, v in counts.items() if v is not None)

@@ -58,8 +58,12 @@ def main(args) -> int:
             status = max(status, 1)
         if args.json:
             obj = {"puzzle": path, "status": res.status, **(answered_by(job) if job else {})}
+            if res.stage and res.status == "TIMEOUT":
+                obj["stage"] = res.stage
             if res.nodes is not None:
                 obj.update(nodes=res.nodes, candidates=res.candidates)
+            if res.stats.reported:  # what the progress line showed: the solver's own figures
+                obj["stats"] = res.stats.counters
             if res.certificate:
                 obj["certificate"] = res.certificate
             if want_all:
@@ -73,6 +77,8 @@ def main(args) -> int:
             found = f", {many(len(res.solutions), 'solution')}" if want_all and res.status != "TIMEOUT" else ""
             if res.nodes is not None and res.status == "TIMEOUT":
                 found += f" after {res.nodes:,} nodes"
+            if res.stage and res.status == "TIMEOUT":
+                found += f", while {res.stage}"
             if found and res.orbit > 1:
                 found += f" (symmetry breaking: one per board-turn orbit of {res.orbit})"
             print(f"{path}: {res.status}{found}" + (f" ({engine_of(job)})" if job else "") + certified(res))

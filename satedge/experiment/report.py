@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import re
 import statistics
 from pathlib import Path
 
@@ -89,7 +90,7 @@ def per_puzzle(rows: list[dict], summary: list[dict]) -> tuple[list[dict], list[
         label = r["puzzle_name"] if len(names[r["puzzle_name"]]) == 1 else r["puzzle"]
         runs.setdefault((label, config_of(r)), []).append(r)
     table: dict[str, dict] = {}
-    for (label, config), rs in sorted(runs.items()):
+    for (label, config), rs in sorted(runs.items(), key=lambda item: (natural(item[0][0]), item[0][1])):
         done = [run_time(r) for r in rs if r["status"] in SOLVED]
         if len(done) == len(rs):
             cell = round(statistics.fmean(done), 1)
@@ -97,6 +98,15 @@ def per_puzzle(rows: list[dict], summary: list[dict]) -> tuple[list[dict], list[
             cell = f"{len(done)} of {len(rs)}: {statistics.median(done):.1f}" if done else rs[0]["status"]
         table.setdefault(label, {"puzzle": label})[config] = cell
     return list(table.values()), ["puzzle"] + configs
+
+
+def natural(name: str) -> tuple:
+    """A key that orders names as a reader does: the numbers in them by value (s2 before s10).
+
+    >>> sorted(["s10", "s2", "s1"], key=natural)
+    ['s1', 's2', 's10']
+    """
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name) if part)
 
 
 def markdown(summary: list[dict], columns: list[str] = COLUMNS) -> str:
@@ -178,12 +188,15 @@ def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -
     if compare:
         a, b = compare
 
-        def spread(config: str) -> dict:  # per instance: median, min and max over its shuffles and repetitions
+        def times_of(config: str) -> dict:  # per instance: the seconds of its runs (shuffles, repetitions)
             times: dict = {}
             for r in rows:
                 if config_of(r) == config:
                     times.setdefault(r["puzzle_sha256"], []).append(run_time(r) if r["status"] in SOLVED else timeout)
-            return {k: (statistics.median(v), min(v), max(v)) for k, v in times.items()}
+            return times
+
+        def spread(config: str) -> dict:  # per instance: median, min and max over its runs
+            return {k: (statistics.median(v), min(v), max(v)) for k, v in times_of(config).items()}
 
         ta, tb = spread(a), spread(b)
         common = sorted(set(ta) & set(tb))
@@ -191,15 +204,17 @@ def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -
         xs, ys = [ta[k][0] for k in common], [tb[k][0] for k in common]
         ax.errorbar(xs, ys, xerr=[[ta[k][0] - ta[k][1] for k in common], [ta[k][2] - ta[k][0] for k in common]],
                     yerr=[[tb[k][0] - tb[k][1] for k in common], [tb[k][2] - tb[k][0] for k in common]],
-                    fmt="o", markersize=4, elinewidth=0.8, capsize=2)  # whiskers: the range over shuffles
+                    fmt="o", markersize=4, elinewidth=0.8, capsize=2)  # whiskers: the range over its runs
         lo = max(1e-3, min(xs + ys + [timeout]) / 2)
         ax.plot([lo, timeout * 1.2], [lo, timeout * 1.2], color="grey", linewidth=0.8)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel(f"{a} (s)")
         ax.set_ylabel(f"{b} (s)")
-        ax.set_title(f"{len(common)} instances (median, whiskers: range over shuffles); timeouts at {timeout:g} s",
-                     fontsize=9)
+        runs = max(len(v) for v in times_of(a).values()) if common else 1
+        spread_of = "shuffles" if any(r.get("shuffle") is not None for r in rows) else "repetitions"
+        what = f"median, whiskers: range over {spread_of}" if runs > 1 else "one run each"
+        ax.set_title(f"{len(common)} instances ({what}); timeouts at {timeout:g} s", fontsize=9)
         ax.grid(True, which="both", alpha=0.3)
         save(fig, "scatter")
     return written
@@ -279,8 +294,7 @@ def report(out: str | Path, compare: tuple[str, str] | None = None, with_plots: 
     columns = COLUMNS + [c for c in ("proof_kb", "check_s") if any(c in s for s in summary)]
     extra = holds_up(rows, compare)  # before anything is written: a missing extra stops here
     write_csv(summary, out / "summary.csv", columns)
-    files = plots(rows, out, compare) if with_plots else []
-    files += pictures(rows, out, with_png=with_plots)
+    files = plots(rows, out, compare) + pictures(rows, out, with_png=True) if with_plots else []
     table, puzzle_columns = per_puzzle(rows, summary)
     return (markdown(summary, columns) + extra + "\n\nSeconds per puzzle (encode + solve):\n\n"
             + markdown(table, puzzle_columns), files)

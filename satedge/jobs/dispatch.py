@@ -89,7 +89,7 @@ def _result(outcome: Outcome) -> Result:
     if outcome.status == "OK":
         res = outcome.value
     else:
-        known = {k: v for k, v in outcome.notes.items() if k in ("variables", "clauses", "encode_seconds")}
+        known = {k: v for k, v in outcome.notes.items() if k in ("variables", "clauses", "encode_seconds", "stage")}
         so_far = outcome.notes.get("progress", {})  # the backtracker's last report
         known.update({k: so_far[k] for k in ("nodes", "candidates") if k in so_far})
         res = Result(outcome.status, **known)

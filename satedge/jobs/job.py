@@ -178,6 +178,9 @@ class Result:
         cubes and the seconds each took).
     outcome : str or None
         How its process ended.
+    stage : str or None
+        What a stopped job was doing when it was stopped, when it said (``certifying (a proof by
+        cadical195, checked by drup)``).
     """
 
     status: str
@@ -200,6 +203,7 @@ class Result:
     peak_memory_mb: float | None = None
     outcome: Outcome | None = None
     parallel: dict = field(default_factory=dict)
+    stage: str | None = None
 
     def __repr__(self) -> str:
         """Short: the status, what was found and what it cost."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from .. import certify, solving, symmetry
-from ..dimacs import write_dimacs
+from ..dimacs import header_lines, write_dimacs
 from ..encode import Encoded
 from ..solvers import DEFAULT_SOLVER, PROOF_SOLVERS
 from .job import Job, Note, Result
@@ -28,7 +28,7 @@ def run(job: Job, note: Note | None = None) -> Result:
     if progress is not None:
         progress({"stage": "solving"})
     if job.certify is not None:
-        return _certified(job, res, formula, t1, progress)
+        return _certified(job, res, formula, t1, progress, note)
     if job.task == "count":
         res.counts = solving.count_modes(formula, job.solver, job.modes, stats=res.stats, progress=progress)
     else:
@@ -37,7 +37,7 @@ def run(job: Job, note: Note | None = None) -> Result:
     return finished(res)
 
 
-def _certified(job: Job, res: Result, formula: Encoded, t1: float, progress) -> Result:
+def _certified(job: Job, res: Result, formula: Encoded, t1: float, progress, note: Note | None = None) -> Result:
     """A certified answer: every model (up to the limit of a solve), blocked with plain blocking
     clauses; when the enumeration has ended on UNSAT, a fresh solver (the job's when it writes
     proofs, else CaDiCaL) proves that the formula and those clauses have no model, and the proof
@@ -48,6 +48,8 @@ def _certified(job: Job, res: Result, formula: Encoded, t1: float, progress) -> 
         complete = limit is None or len(found) < limit
         clauses = formula.cnf.clauses + e.blocked
     prover = job.solver.name if job.solver.name in PROOF_SOLVERS else DEFAULT_SOLVER
+    if note is not None and complete:  # kept if the job is stopped now: it was the proof's turn
+        note({"stage": f"certifying (a proof by {prover}, checked by {job.certify})"})
     if progress is not None and complete:
         progress({"stage": "certifying", "solutions": len(found)})
     proof = certify.prove(clauses, prover) if complete else []
@@ -72,10 +74,11 @@ def _certified(job: Job, res: Result, formula: Encoded, t1: float, progress) -> 
                                sum(len(line) + 1 for line in proof), seconds, covers)
     res.certificate = cert.as_dict()
     if job.proof is not None:
+        header = header_lines(formula, job.encoding.name, "-", added=len(clauses) - len(formula.cnf.clauses))
         certify.export(job.proof, clauses, formula.nv, proof, {
             **cert.as_dict(), "puzzle": job.puzzle.name, "encoding": job.encoding.name, "solver": str(job.solver),
             "variables": formula.nv, "blocking_clauses": len(clauses) - len(formula.cnf.clauses),
-            "files": {"formula": "formula.cnf", "proof": "proof.drup"}})
+            "files": {"formula": "formula.cnf", "proof": "proof.drup"}}, header)
     return finished(res)
 
 
