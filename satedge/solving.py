@@ -145,9 +145,8 @@ class Enumerator:
             return
         encoded, puzzle = self.encoded, self.encoded.puzzle
         if self.config.enumeration == "subspaces":
-            turns = mode == "unique" or (mode == "distinct" and encoded.orbit > 1)
             found = (s for sol in subspaces.walk(self, list(cube)) for s in encoded.expand(sol))
-            yield from islice(symmetry.one_per_picture(puzzle, found, "unique" if turns else mode), limit)
+            yield from islice(symmetry.one_per_picture(puzzle, found, mode, encoded.orbit), limit)
             return
         if mode == "solutions":
             found = (s for block in self._blocks(cube, 1) for sol in block.solutions() for s in encoded.expand(sol))
@@ -258,8 +257,9 @@ class Enumerator:
                 members = orbit(puzzle, first, turns=turns)
                 new = [[-lit for lit in lits] for lits in
                        {tuple(lits) for lits in map(encoded.literals, members) if lits is not None}]
-            self.pictures += 1
-            yield first
+            for shown in symmetry.turned(puzzle, first) if mode == "distinct" and encoded.orbit > 1 else [first]:
+                self.pictures += 1
+                yield shown
             for clause in new:
                 self._block(clause, s, act, blocks)
 

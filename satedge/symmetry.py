@@ -15,7 +15,7 @@ from .puzzle import Puzzle, Solution, rotate
 
 __all__ = [
     "Picture", "MODES", "Counts", "picture", "turn_picture", "canonical", "count", "count_weighted", "counts",
-    "counts_weighted", "one_per_picture", "solutions_of_picture", "orbit_pictures", "orbit", "matchings"
+    "counts_weighted", "one_per_picture", "turned", "solutions_of_picture", "orbit_pictures", "orbit", "matchings"
 ]
 
 Picture = tuple[tuple, ...]
@@ -112,11 +112,32 @@ def counts_weighted(puzzle: Puzzle, found: Iterable[tuple[Solution, int]], modes
     return {m: getattr(c, m) for m in modes}
 
 
-def one_per_picture(puzzle: Puzzle, solutions: Iterable[Solution], mode: str = "distinct") -> Iterator[Solution]:
+def turned(puzzle: Puzzle, solution: Solution) -> list[Solution]:
+    """``solution`` and its board turns, one for each picture they show, ``solution`` first:
+    with symmetry breaking, the solutions of its board-turn orbit that show another picture."""
+    board, out, seen = puzzle.board, [], set()
+    for k in board.turns():
+        placed: list = [None] * len(solution)
+        for cell, (t, r) in enumerate(solution):
+            placed[board.turn_cell(cell, k)] = (t, (r + k) % 4)
+        s = Solution(tuple(placed))
+        if (pic := picture(puzzle, s)) not in seen:
+            seen.add(pic)
+            out.append(s)
+    return out
+
+
+def one_per_picture(puzzle: Puzzle, solutions: Iterable[Solution], mode: str = "distinct",
+                    orbit: int = 1) -> Iterator[Solution]:
     """The first solution of each picture (``distinct``) or of each picture up to board turns
-    (``unique``); ``solutions`` passes everything through.  Streams."""
+    (``unique``); ``solutions`` passes everything through.  Streams.  With ``orbit`` > 1
+    (symmetry breaking: ``solutions`` hold one solution of each board-turn orbit), ``distinct``
+    lists the other pictures of each orbit too (:func:`turned`)."""
     if mode == "solutions":
         yield from solutions
+        return
+    if mode == "distinct" and orbit > 1:
+        yield from (t for s in one_per_picture(puzzle, solutions, "unique") for t in turned(puzzle, s))
         return
     seen = set()
     for s in solutions:

@@ -185,8 +185,7 @@ def _solutions(job: Job, formula: Encoded, res: Result, found: list[int], progre
     witnesses: list[Solution] = []
     res.stats.models = models(formula, lambda block: witnesses.extend(block.solutions()) or True,
                               pictures=formula.shows is not None, progress=progress)
-    turns = mode == "unique" or formula.orbit > 1
-    return list(islice(symmetry.one_per_picture(puzzle, witnesses, "unique" if turns else mode), limit))
+    return list(islice(symmetry.one_per_picture(puzzle, witnesses, mode, formula.orbit), limit))
 
 
 def _counts(job: Job, formula: Encoded, res: Result, found: list[int], progress) -> dict[str, int]:

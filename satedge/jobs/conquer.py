@@ -92,7 +92,7 @@ def run(job: Job, note: Note | None = None) -> Result:
                 if "solutions" in job.modes:
                     res.counts["models"] = res.stats.models
             else:
-                res.solutions = list(islice(symmetry.one_per_picture(job.puzzle, found, mode), job.limit))
+                res.solutions = list(islice(symmetry.one_per_picture(job.puzzle, found, mode, formula.orbit), job.limit))
         finally:
             found.close()
         if ended:
