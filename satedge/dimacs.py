@@ -32,11 +32,12 @@ from .errors import OutOfMemory, SatedgeError, Unsupported, cannot_write
 from .files import atomic_output, check_input, one_line, open_input, quoted, write_atomic
 from .formats import load_puzzle, puzzle_from_dict, puzzle_to_dict, puzzle_to_yaml
 from .process import Limits, call
+from .puzzle import Puzzle
 from .version import __version__
 
 __all__ = ["puzzle_hash", "header_lines", "write_dimacs", "export", "to_text", "open_text", "MAX_TOKEN", "answer_status",
            "MINISAT_STATUS", "MAX_HEADER_LINE", "HEADER_LINES", "read_header", "parse_model", "write_plain", "decode_file",
-           "Batch", "export_all"]
+           "rebuilt", "Batch", "export_all"]
 
 
 def puzzle_hash(puzzle) -> str:
@@ -45,10 +46,9 @@ def puzzle_hash(puzzle) -> str:
 
 
 def header_lines(encoded: Encoded, encoding_name: str | None = None, puzzle_path: str | None = None,
-                 sha256: str | None = None, added: int = 0) -> list[str]:
+                 sha256: str | None = None) -> list[str]:
     """The comment lines that make a DIMACS file self-describing (``sha256``: the puzzle's
-    :func:`puzzle_hash`, when the caller knows it already; ``added``: clauses that follow the
-    formula's in the file, a certified answer's blocking clauses and definitions)."""
+    :func:`puzzle_hash`, when the caller knows it already)."""
     p = encoded.puzzle
     info = {
         "satedge": __version__,
@@ -59,7 +59,6 @@ def header_lines(encoded: Encoded, encoding_name: str | None = None, puzzle_path
         "decision": len(encoded.decision),
         "shuffle": encoded.shuffle,
     }
-    info.update({"added": added} if added else {})
     if puzzle_path in (None, "-"):  # no file to read it back from (a pipe, a script): the puzzle itself
         info["puzzle"]["data"] = puzzle_to_dict(p.with_(planted=None))
     lines = [
@@ -179,7 +178,7 @@ def read_header(path: Path | str) -> dict:
                     info = json.loads(line[len("c satedge "):])
                     puzzle = info.get("puzzle") if isinstance(info, dict) else None
                     if not (isinstance(puzzle, dict) and isinstance(puzzle.get("sha256"), str)
-                            and isinstance(puzzle.get("path", ""), str) and isinstance(info.get("encoding"), dict)):
+                            and isinstance(puzzle.get("path") or "", str) and isinstance(info.get("encoding"), dict)):
                         raise SatedgeError("the 'c satedge' header line lacks the puzzle's sha256 or the encoding: "
                                            "edited or damaged", path)
                     decision = info.get("decision")
@@ -228,18 +227,15 @@ def parse_model(lines: Iterable[str] | str, path: Path | str, nv: int) -> list[i
         if not s or s.startswith("c"):
             continue
         status = s[2:].strip() if s.startswith("s ") else s if s in MINISAT_STATUS else None
+        if status in ("UNSATISFIABLE", "UNSAT"):
+            return None
+        if status is not None and status not in ("SATISFIABLE", "SAT"):
+            raise SatedgeError(f"line {lineno}: solver status {quoted(status, MAX_TOKEN)}, no model", path)
         if status is not None:
-            if status in ("UNSATISFIABLE", "UNSAT"):
-                return None
-            if status not in ("SATISFIABLE", "SAT"):
-                raise SatedgeError(f"line {lineno}: solver status {quoted(status, MAX_TOKEN)}, no model", path)
             continue
         words = s[2:].split() if s.startswith("v ") else s.split()
         for w in words:
-            try:
-                lit = int(w) if len(w) <= MAX_TOKEN else None
-            except ValueError:
-                lit = None
+            lit = int(w) if len(w) <= MAX_TOKEN and w.removeprefix("-").isdigit() and w.isascii() else None
             if lit is None:
                 raise SatedgeError(f"line {lineno}: {quoted(w, MAX_TOKEN)} is not a literal", path) from None
             if abs(lit) > nv:
@@ -281,13 +277,11 @@ def write_plain(clauses: Iterable[list[int]], nv: int, fh: IO[str]) -> None:
     write_clauses(fh, [clauses], nv)
 
 
-def decode_file(cnf_path, model_path, puzzle_path=None):
-    """``(puzzle, solution or None for UNSAT, checker's complaint or None)`` for a model of an
-    exported formula.  The puzzle comes from the header (or ``puzzle_path``) and must have the
-    recorded hash; the formula is rebuilt and must match the file; the model must satisfy it."""
-    info = read_header(cnf_path)
-    if str(model_path) != "-":
-        check_input(model_path, 2**20 + 24 * info["p"][0])  # before the formula is rebuilt
+def rebuilt(cnf_path, puzzle_path=None, info: dict | None = None) -> tuple[Puzzle, Encoded, list[list[int]]]:
+    """The puzzle, its formula rebuilt and the file's clauses, for a file satedge exported: the puzzle
+    (from the header, or ``puzzle_path``) must have the recorded hash, the clauses must be the
+    rebuilt formula's.  ``info``: the header, when read already."""
+    info = info if info is not None else read_header(cnf_path)
     where = puzzle_path or info["puzzle"].get("path")
     data = info["puzzle"].get("data")
     if puzzle_path is None and isinstance(data, dict):  # the header carries the puzzle
@@ -308,14 +302,10 @@ def decode_file(cnf_path, model_path, puzzle_path=None):
         encoded = Encoding(enc["base"], options).encode(puzzle, info.get("shuffle"))
     except (KeyError, TypeError, SatedgeError):
         raise SatedgeError("the header's encoding is not one satedge knows", cnf_path) from None
-    added, nv = info.get("added", 0), info["p"][0]  # added: a certified answer's blocking clauses
-    added = added if isinstance(added, int) and added >= 0 else -1
-    if added < 0 or nv < encoded.nv or (nv > encoded.nv and not added) or encoded.clause_count + added != info["p"][1]:
+    if (encoded.nv, encoded.clause_count) != info["p"]:
         raise SatedgeError(f"the formula has {info['p'][0]} variables and {info['p'][1]} clauses, "
-                           f"re-encoding gives {encoded.nv} and {encoded.clause_count}"
-                           + (f" and {added} more" if added > 0 else ""), cnf_path)
-    most = (len(to_text(encoded, info["encoding"].get("name"), info["puzzle"].get("path")))  # the file as written
-            + added * (len(encoded.decision) + 2) * (len(str(nv)) + 2) + 2**20)
+                           f"re-encoding gives {encoded.nv} and {encoded.clause_count}", cnf_path)
+    most = len(to_text(encoded, info["encoding"].get("name"), info["puzzle"].get("path"))) + 2**20  # the file as written
     try:
         with open_text(cnf_path) as fh:  # at most what the formula takes: a compressed file may expand to any
             text = fh.read(most + 1)
@@ -324,9 +314,19 @@ def decode_file(cnf_path, model_path, puzzle_path=None):
         clauses = CNF(from_string=text).clauses
     except (ValueError, OSError, EOFError, lzma.LZMAError, gzip.BadGzipFile) as e:
         raise SatedgeError(f"cannot read the clauses (truncated or not DIMACS): {e}", cnf_path) from None
-    if clauses[:encoded.clause_count] != encoded.cnf.clauses or len(clauses) != info["p"][1]:
+    if clauses != encoded.cnf.clauses:
         raise SatedgeError("the clauses differ from the re-encoded formula: truncated or edited file", cnf_path)
-    model = parse_model(_model_lines(model_path, nv), model_path, nv)
+    return puzzle, encoded, clauses
+
+
+def decode_file(cnf_path, model_path, puzzle_path=None):
+    """``(puzzle, solution or None for UNSAT, checker's complaint or None)`` for a model of an
+    exported formula (:func:`rebuilt`); the model must satisfy it."""
+    info = read_header(cnf_path)
+    if str(model_path) != "-":
+        check_input(model_path, 2**20 + 24 * info["p"][0])  # before the formula is rebuilt
+    puzzle, encoded, clauses = rebuilt(cnf_path, puzzle_path, info)
+    model = parse_model(_model_lines(model_path, encoded.nv), model_path, encoded.nv)
     if model is None:
         return puzzle, None, None
     true = {lit for lit in model}

@@ -40,7 +40,8 @@ from .orders import ORDERS
 from .process import MAX_WORKERS
 
 __all__ = [
-    "STRATEGIES", "ENUMERATIONS", "DEFAULT_SOLVER", "NON_INCREMENTAL", "PROOF_SOLVERS", "CADICAL_CONFIGS", "CONFIGURABLE",
+    "STRATEGIES", "ENUMERATIONS", "DEFAULT_SOLVER", "NON_INCREMENTAL", "PROOF_SOLVERS", "PROOF_OPTIONS", "BINARY_PROOFS",
+    "CADICAL_CONFIGS", "CONFIGURABLE",
     "MAX_SEED", "STAT_KEYS", "SolverConfig", "Stats", "pysat_names", "solver_names", "new_solver"
 ]
 
@@ -51,9 +52,14 @@ STRATEGIES = ("portfolio", "cubes")  # how the SAT method uses several workers
 ENUMERATIONS = ("auto", "blocking", "subspaces")
 DEFAULT_SOLVER = "cadical195"
 NON_INCREMENTAL = {"kissat404"}  # PySAT solvers that enumerate by solving again
-# PySAT's solvers that log DRUP proofs (with_proof=True)
-PROOF_SOLVERS = ("cadical153", "cadical195", "glucose3", "glucose4", "glucose42", "lingeling", "maplechrono", "maplecm",
-                 "maplesat")
+# PySAT's solvers whose DRAT proof of a whole enumeration (with_proof=True, blocking clauses added
+# between calls) checks; MapleSAT logs one too, but it does not check once clauses were added
+PROOF_SOLVERS = ("cadical153", "cadical195", "glucose3", "glucose4", "glucose42", "lingeling", "maplechrono", "maplecm")
+# what a solver that logs its proof is set to: CaDiCaL without variable elimination and
+# equivalent-literal substitution, which restore clauses without a proof line for them when a
+# clause is added between calls (a blocking clause), so that the proof of an enumeration checks
+PROOF_OPTIONS = {"cadical153": {"elim": 0, "decompose": 0}, "cadical195": {"elim": 0, "decompose": 0}}
+BINARY_PROOFS = ("cadical153", "cadical195")  # their proofs are binary DRAT
 # CaDiCaL's own named configurations (its --sat and --unsat options, src/config.cpp)
 CADICAL_CONFIGS = {
     "sat": {"elimreleff": 10, "stabilizeonly": 1, "subsumereleff": 60},
@@ -308,12 +314,15 @@ def solver_names() -> tuple[str, ...]:
 def new_solver(config: SolverConfig, clauses: list[list[int]], nv: int, proof: bool = False,
                formula: int | None = None):
     """A solver holding ``clauses``: a PySAT solver configured as ``config`` says (with ``proof``,
-    one that logs a DRUP proof), or a binary (``formula``: how many of the clauses are the
-    formula's, the rest added to it, as its errors say)."""
+    one that logs a DRAT proof, set as :data:`PROOF_OPTIONS` says), or a binary (``formula``: how
+    many of the clauses are the formula's, the rest added to it, as its errors say)."""
     if config.engine == _CMD:
         return ExternalSolver(config.name, clauses, nv, formula)
-    solver = Solver(name=config.name, bootstrap_with=clauses, with_proof=proof) if proof else \
-        Solver(name=config.name, bootstrap_with=clauses)
-    if config.options:
-        solver.configure(config.pysat_options())
+    options = {**config.pysat_options(), **(PROOF_OPTIONS.get(config.name, {}) if proof else {})}
+    if not options:
+        return Solver(name=config.name, bootstrap_with=clauses, with_proof=proof) if proof else \
+            Solver(name=config.name, bootstrap_with=clauses)
+    solver = Solver(name=config.name, with_proof=proof) if proof else Solver(name=config.name)
+    solver.configure(options)  # before the clauses: some options are read when the first one comes
+    solver.append_formula(clauses)
     return solver

@@ -11,21 +11,18 @@ yield one solution twice.  Three modes:
 * ``unique``: one per picture up to board turns; the turned pictures are blocked too.
 
 So the number of solutions a mode yields is its count.  With symmetry breaking (an encoding's
-:attr:`~satedge.encode.Encoded.orbit` above 1) each solution found stands for its board-turn
-orbit: ``solutions`` yields one per orbit, ``distinct`` and ``unique`` one per orbit of pictures;
-:func:`count_modes` turns them into the puzzle's counts.  Where a picture has many models
+:attr:`~satedge.encode.Encoded.orbit` above 1) each model stands for its board-turn orbit:
+``solutions`` yields one per orbit, ``unique`` one per orbit of pictures, ``distinct`` each
+picture of it; :func:`count_modes` turns them into the puzzle's counts.  Where a picture has many models
 (:attr:`Encoded.many_per_picture`), the counts come from the pictures, each counted from
 multiplicities (:meth:`Encoded.picture_counts`).  A solver is a
 :class:`satedge.solvers.SolverConfig` or a string it reads (default: CaDiCaL 1.9.5).
 
-Models are read in blocks (:mod:`satedge.bulk`): decoded into arrays and checked, every one,
-against the puzzle in one vectorised pass, as the independent checker would; a solution it
-rejects raises :class:`satedge.errors.EncodingError` in the checker's words.  A block fills
-while the solver goes on (a model's blocking clause comes from its own literals), starting
-with one model and doubling, so that a first solution is not kept waiting.  A solver binary
-checks each model against every clause it was given (:class:`satedge.binaries.ExternalSolver`).
-
-With ``enumeration=subspaces`` no clause is added (:mod:`satedge.subspaces`).
+Models are read in blocks (:mod:`satedge.bulk`), every one checked against the puzzle in one
+vectorised pass (a solution rejected: :class:`satedge.errors.EncodingError`, in the checker's
+words).  A block fills while the solver goes on, from one model doubling, so that a first
+solution is not kept waiting.  With ``enumeration=subspaces`` no clause is added
+(:mod:`satedge.subspaces`).
 """
 
 from __future__ import annotations
@@ -38,12 +35,13 @@ from pysat.solvers import Solver
 
 from . import subspaces, symmetry
 from .bulk import Checker, Decoded, Decoder, checked, valid
+from .drat import Proof, of_solver
 from .encode import Encoded
 from .engines import ENGINES
 from .errors import EncodingError, SatedgeError
 from .files import shown
 from .puzzle import Solution
-from .solvers import STAT_KEYS, SolverConfig, Stats, new_solver
+from .solvers import BINARY_PROOFS, PROOF_SOLVERS, STAT_KEYS, SolverConfig, Stats, new_solver
 from .symmetry import MODES, orbit
 
 __all__ = ["PROGRESS_CONFLICTS", "STAT_KEYS", "Stats", "Enumerator", "enumerates", "by_pictures", "solutions",
@@ -58,13 +56,15 @@ class Enumerator:
     """One solver for several enumerations of the same formula.  Each enumeration's blocking
     clauses carry a fresh activation literal, switched off when it ends, so the solver (and what
     it learnt) is reused.  With ``reuse=False`` (one enumeration only) blocking clauses are
-    plain and no search runs under an assumption; they are kept in :attr:`blocked` (a
-    certificate's formula is the formula with them).  Solvers without incremental solving start
-    afresh each time, with every clause so far."""
+    plain and no search runs under an assumption; they are kept in :attr:`blocked`.  Solvers
+    without incremental solving start afresh each time, with every clause so far.  A certificate's
+    piece: ``units``, literals added as unit clauses (its cube), and ``proof``, a solver that logs
+    its DRAT proof as it enumerates (:meth:`proof`)."""
 
     def __init__(self, encoded: Encoded, solver: SolverConfig | str | None = None, stats: Stats | None = None,
-                 reuse: bool = True, progress: Callable[[dict], None] | None = None):
-        self.encoded, self.progress, self.reuse, self.spent = encoded, progress, reuse, False
+                 reuse: bool = True, progress: Callable[[dict], None] | None = None, proof: bool = False,
+                 units: tuple[int, ...] = ()):
+        self.encoded, self.progress, self.reuse, self.spent, self.units = encoded, progress, reuse, False, units
         self.blocked: list[list[int]] = []  # the blocking clauses of an enumeration without activation literals
         self.config = SolverConfig.of(solver)
         if not enumerates(self.config):
@@ -78,8 +78,15 @@ class Enumerator:
         self._reader: tuple[Decoder, Checker] | None = None
         self.found = self.pictures = 0  # solutions (each model's weight) and pictures found so far: progress
         self.reported = time.monotonic()
+        if proof and (not self.config.incremental or self.config.name not in PROOF_SOLVERS):
+            raise SatedgeError(f"{self.config} logs no proof: choose one of {', '.join(PROOF_SOLVERS)}")
         if self.config.incremental:
-            self.solver = new_solver(self.config, encoded.cnf.clauses, encoded.nv)
+            self.solver = new_solver(self.config, encoded.cnf.clauses + [[lit] for lit in units], encoded.nv, proof)
+
+    def proof(self) -> Proof:
+        """After an enumeration that ended, the proof that the formula with the unit clauses and
+        the blocking clauses has no model (up to its empty clause)."""
+        return of_solver(self.solver, self.config.name in BINARY_PROOFS).refutation()
 
     def counters(self) -> dict | None:
         """The solver statistics spent so far (those of the solver in use included); None when the
@@ -191,7 +198,7 @@ class Enumerator:
                     first = False
                     yield self._model(model), s
                     continue
-                one = new_solver(self.config, encoded.cnf.clauses + self.defined + blocks + [[lit] for lit in cube],
+                one = new_solver(self.config, encoded.cnf.clauses + self.defined + blocks + [[lit] for lit in (*cube, *self.units)],
                                  self.top, formula=len(encoded.cnf.clauses))
                 try:
                     sat = one.solve()
@@ -343,23 +350,19 @@ class Enumerator:
         """The three counts and the formula's model count from one solution per picture (with
         symmetry breaking: per picture up to turns), each picture's solutions and models
         counted from multiplicities (:meth:`Encoded.picture_counts`), not listed."""
-        encoded, puzzle = self.encoded, self.encoded.puzzle
-        per_orbit = encoded.orbit
+        encoded, puzzle, per_orbit = self.encoded, self.encoded.puzzle, self.encoded.orbit
         found = list(self.solutions("unique" if per_orbit > 1 else "distinct"))
         pictures = {symmetry.picture(puzzle, s) for s in found}
         if per_orbit > 1:
             pictures = {symmetry.turn_picture(puzzle, p, k) for p in pictures for k in puzzle.board.turns()}
-        solutions = models = 0
-        for pic in pictures:
-            s, m = encoded.picture_counts(pic)
-            solutions, models = solutions + s, models + m
+        tallies = [encoded.picture_counts(pic) for pic in pictures]
+        solutions, models = sum(s for s, _ in tallies), sum(m for _, m in tallies)
         c = symmetry.count(puzzle, found, per_orbit)
         return {"solutions": per_orbit * solutions, "distinct": c.distinct, "unique": c.unique, "models": models}
 
 
 def enumerates(solver: SolverConfig) -> bool:
-    """Whether :class:`Enumerator` runs ``solver``: an engine the SAT job runs, a PySAT solver or
-    a solver binary (:data:`satedge.engines.ENGINES`)."""
+    """Whether :class:`Enumerator` runs ``solver``: a PySAT solver or a binary (:data:`~satedge.engines.ENGINES`)."""
     return ENGINES[solver.engine].run == SAT_JOB
 
 

@@ -1,20 +1,25 @@
-"""Certified answers: a DRUP proof for "no solution" and for "exactly N solutions", checked by a
-checker that shares no code with the solver; two checkers that agree, on proofs and on
-corrupted proofs."""
+"""Certified answers: DRAT proofs, in pieces, for "no solution" and for "exactly N solutions",
+logged by the solver that enumerated and checked by a checker that shares no code with it; two
+checkers that agree, on proofs and on corrupted proofs; certificates written to disk that
+``satedge check-proof`` checks again and refuses once tampered with."""
 
 import json
+import re
+import shutil
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from conftest import PUZZLES
-from satedge import backtrack, symmetry
-from satedge.certify import CHECKERS, check, prove
+from satedge import backtrack, drat, symmetry
+from satedge.certify import CHECKERS, FormulaCheck, Piece, certificate, recheck
 from satedge.encode import encode
 from satedge.errors import SatedgeError
 from satedge.extras import available
+from satedge.formats import load_puzzle, save_puzzle
 from satedge.generate import Params, generate
 from satedge.jobs import Job, run
+from satedge.solvers import PROOF_SOLVERS
 from satedge.solving import Enumerator
 from satedge.strategies import puzzles
 
@@ -22,19 +27,20 @@ HUNDE = PUZZLES / "hunde-spiel.yaml"
 pytestmark = pytest.mark.skipif(not available("dratify"), reason="the extra certify is not installed (dratify)")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(puzzles(max_cells=6))
-def test_certified_counts_are_the_backtrackers(puzzle):
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(puzzles(max_cells=6), st.sampled_from([1, 2]))
+def test_certified_counts_are_the_backtrackers(puzzle, workers):
     expected = list(backtrack.solutions(puzzle, limit=201))
     assume(len(expected) <= 200)
     for encoding in ("edgecolor-corners", "support+symmetry=rotation"):
-        res = run(Job(puzzle, "count", encoding=encoding, modes=("solutions", "distinct", "unique"), certify="dratify"))
+        res = run(Job(puzzle, "count", solver=f"cadical195:workers={workers}", encoding=encoding,
+                      modes=("solutions", "distinct", "unique"), certify="dratify"))
         assert res.status in ("SAT", "UNSAT")
         c = symmetry.count(puzzle, expected)
         assert {k: res.counts[k] for k in ("solutions", "distinct", "unique")} == {
             "solutions": c.solutions, "distinct": c.distinct, "unique": c.unique}
         assert res.certificate["certified"] is True and res.certificate["checker"] == "dratify"
-        assert res.certificate["models"] == res.counts["models"]
+        assert res.certificate["models"] == res.counts["models"] and res.certificate["route"] == "own"
 
 
 @pytest.mark.parametrize("seed", [1, 3, 4])
@@ -46,52 +52,78 @@ def test_unsat_puzzles_come_with_checked_proofs(seed):
     assert res.certificate["proof_lemmas"] > 0 and res.certificate["models"] == 0
 
 
+@pytest.mark.parametrize("solver,route", [(s, "own") for s in PROOF_SOLVERS] + [
+    ("minisat22", "fresh"), ("maplesat", "fresh"), ("cadical195:enumeration=subspaces", "fresh")])
+def test_every_route_certifies_the_seed(solver, route):
+    """The solvers whose proofs of an enumeration check log them as they enumerate (route own);
+    the others are followed by a fresh CaDiCaL (MapleSAT's proofs stopped checking once a
+    blocking clause was added: it is no longer among them)."""
+    res = run(Job(load_puzzle(HUNDE), "count", solver=solver, certify="dratify"))
+    assert (res.counts["solutions"], res.certificate["models"], res.certificate["route"]) == (16, 16, route)
+
+
 def _proof(puzzle, encoding="edgecolor-corners"):
-    """The formula with its blocking clauses, its variables and the proof that it has no further model."""
+    """The formula, the blocking clauses of its models and the proof, logged as they were found,
+    that it has no further model."""
     e = encode(puzzle, encoding)
-    with Enumerator(e, "cadical195", reuse=False) as en:
+    with Enumerator(e, "cadical195", reuse=False, proof=True) as en:
         list(en.solutions())
-        clauses = e.cnf.clauses + en.blocked
-    return clauses, e.nv, prove(clauses)
+        return e.cnf.clauses, e.nv, en.blocked, en.proof()
 
 
-def _corrupted(clauses, nv, proof) -> dict[str, list[str]]:
-    """A proof with one needed lemma dropped, and one with a literal of a lemma flipped: the first
-    such that dratify rejects."""
-    lemmas = [i for i, line in enumerate(proof) if not line.startswith("d") and line.strip() != "0"]
-    out = {}
-    for i in reversed(lemmas):
-        dropped = proof[:i] + proof[i + 1:]
-        try:
-            check(clauses, nv, dropped)
-        except SatedgeError:
-            out["dropped"] = dropped
-            break
+def _steps(proof: drat.Proof) -> list[str]:
+    return proof.text().decode().splitlines()
+
+
+def _corrupted(check, added, proof) -> dict[str, drat.Proof]:
+    """The empty clause at once, and the proof with a literal of a lemma flipped (the first lemma
+    such that dratify rejects the proof): no refutations, for forward and backward checkers alike
+    (a lemma dropped or the proof cut short may be: a backward checker skips the lemmas the
+    refutation does not need, and drup accepts a conflict by unit propagation at the end)."""
+    steps = _steps(proof)
+    lemmas = [i for i, line in enumerate(steps) if not line.startswith("d") and line.strip() != "0"]
+    out = {"empty": drat.read(b"0\n")}
     for i in lemmas:
-        lits = proof[i].split()
-        flipped = proof[:i] + [" ".join([str(-int(lits[0]))] + lits[1:])] + proof[i + 1:]
+        lits = steps[i].split()
+        bad = drat.read(("\n".join(steps[:i] + [" ".join([str(-int(lits[0]))] + lits[1:])] + steps[i + 1:])
+                         + "\n").encode())
         try:
-            check(clauses, nv, flipped)
+            check(added, bad)
         except SatedgeError:
-            out["flipped"] = flipped
+            out["flipped"] = bad
             break
-    assert set(out) == {"dropped", "flipped"}
+    assert set(out) == {"empty", "flipped"}
     return out
 
 
 @pytest.mark.parametrize("checker", CHECKERS)
 def test_both_checkers_accept_proofs_and_reject_corrupted_ones(checker):
     if not available(checker):
-        pytest.skip(f"{checker} is not installed (drup builds from source with Debian's ocaml, why3, ocaml-dune and "
-                    "libctypes-ocaml-dev)")
-    # small formulas: drup takes a minute on a proof of a thousand lines of a 3x3's formula
+        pytest.skip(f"{checker} is not installed (the extra verified)")
     for puzzle in (generate(Params(rows=2, cols=3, colors=4, model="uniform"), 1),  # 32 solutions
                    generate(Params(rows=2, cols=2, colors=5, model="uniform"), 3)):  # no solution
-        clauses, nv, proof = _proof(puzzle)
-        assert check(clauses, nv, proof, checker) >= 0
-        for what, bad in _corrupted(clauses, nv, proof).items():
+        clauses, nv, blocked, proof = _proof(puzzle)
+        reference = FormulaCheck(clauses, nv, "dratify")
+        check = FormulaCheck(clauses, nv, checker)
+        assert check(blocked, proof) >= 0
+        for what, bad in _corrupted(reference, blocked, proof).items():
             with pytest.raises(SatedgeError, match=rf"^the proof does not check \({checker}: "):
-                check(clauses, nv, bad, checker)
+                check(blocked, bad)
+        if blocked:  # a model left out of the blocking clauses: the proof no longer refutes the formula
+            with pytest.raises(SatedgeError, match=rf"^the proof does not check \({checker}: "):
+                check(blocked[1:], proof)
+
+
+def test_the_reader_reads_what_the_writer_writes():
+    _, _, _, proof = _proof(generate(Params(rows=2, cols=3, colors=4, model="uniform"), 1))
+    again = drat.read(proof.text())
+    assert again.packed() == proof.packed() and again.text() == proof.text() and proof.lemmas > 0
+    assert drat.read(proof.text(), compiled=False).packed() == drat.read(proof.text(), compiled=True).packed()
+    cut = drat.read(b"1 2 0\n-1 0\n0\nd 1 2 0\n").refutation()  # steps after the empty clause: drup refuses them
+    assert (cut.text(), cut.steps, cut.lemmas) == (b"1 2 0\n-1 0\n0\n", 3, 3)
+    assert drat.read(b"1 0\n0\n").refutation().text() == b"1 0\n0\n"
+    with pytest.raises(SatedgeError, match=r"^the proof is damaged near byte \d"):
+        drat.read(proof.text()[:-1] + b"x\n")
 
 
 def test_the_command_line_certifies_and_exports(tmp_path, run_cli):
@@ -100,20 +132,119 @@ def test_the_command_line_certifies_and_exports(tmp_path, run_cli):
     assert out.startswith(f"{HUNDE}: 16 solutions, 8 distinct, 2 unique (edgecolor-corners, cadical195, ")
     assert ", certified by dratify (a proof of " in out
     unsat = tmp_path / "u.yaml"
-    from satedge.formats import save_puzzle
-
     save_puzzle(generate(Params(rows=4, cols=4, colors=9, model="uniform"), 1), unsat)
     code, out, err = run_cli("solve", unsat, "--certify", "--proof", tmp_path / "proof", "--json")
     row = json.loads(out)
     assert (code, row["status"], row["certificate"]["checker"]) == (1, "UNSAT", "dratify")
-    assert sorted(p.name for p in (tmp_path / "proof").iterdir()) == ["formula.cnf", "manifest.json", "proof.drup"]
+    assert sorted(p.name for p in (tmp_path / "proof").iterdir()) == ["formula.cnf", "manifest.json", "pieces"]
+    assert sorted(p.name for p in (tmp_path / "proof" / "pieces").iterdir()) == ["0.cnf", "0.drat"]
     manifest = json.loads((tmp_path / "proof" / "manifest.json").read_text())
     assert manifest["checker"] == "dratify" and manifest["proof_lemmas"] == row["certificate"]["proof_lemmas"]
-    lines = (tmp_path / "proof" / "proof.drup").read_text().splitlines()
-    formula = (tmp_path / "proof" / "formula.cnf").read_text().splitlines()
-    header = next(line for line in formula if line.startswith("p cnf"))
-    clauses = [list(map(int, line.split()[:-1])) for line in formula if line[0] not in "cp"]
-    assert check(clauses, int(header.split()[2]), lines) >= 0  # what was written checks again
+    assert manifest["models"] == 0 and [p["cube"] for p in manifest["pieces"]] == [[]]
+    code, out, err = run_cli("check-proof", tmp_path / "proof")
+    assert (code, err) == (0, "") and out.startswith(f"{tmp_path / 'proof'}: certified by dratify: 0 models, 0 solutions "
+                                                     "(1 piece, ")
+
+
+@pytest.fixture(scope="module")
+def pieces(tmp_path_factory):
+    """A certificate of Hunde-Spiel in cubes, written by two workers."""
+    folder = tmp_path_factory.mktemp("cert") / "proof"
+    res = run(Job(load_puzzle(HUNDE), "count", solver="cadical195:workers=2", certify="dratify", proof=str(folder)))
+    assert res.counts["solutions"] == 16 and res.certificate["pieces"] > 2
+    return folder
+
+
+def test_a_certificate_in_pieces_checks_again(pieces, run_cli):
+    manifest = json.loads((pieces / "manifest.json").read_text())
+    n = len(manifest["pieces"])
+    assert manifest["pieces"][-1]["index"] == -1 and manifest["models"] == 16 and manifest["solutions"] == 16
+    assert sum(p["models"] for p in manifest["pieces"]) == 16
+    assert sorted(f.name for f in (pieces / "pieces").iterdir()) == sorted(
+        [f"{i}.{x}" for i in range(n - 1) for x in ("cnf", "drat")] + ["cover.cnf", "cover.drat"])
+    cert, solutions = recheck(pieces, workers=2)
+    assert (cert.models, solutions, cert.pieces) == (16, 16, n)
+    code, out, err = run_cli("check-proof", pieces, "--json")
+    assert (code, err) == (0, "") and (json.loads(out)["models"], json.loads(out)["solutions"]) == (16, 16)
+
+
+def _tampered(pieces, tmp_path, change) -> str:
+    copy = tmp_path / "copy"
+    shutil.copytree(pieces, copy)
+    change(copy)
+    return str(copy)
+
+
+def _drop_line(path, keep):
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(line for line in lines if keep(line)))
+
+
+def _first_piece_with_models(folder):
+    manifest = json.loads((folder / "manifest.json").read_text())
+    return next(p for p in manifest["pieces"] if p["models"] > 0)
+
+
+def _drop_a_model(folder):
+    p = _first_piece_with_models(folder)
+    f = folder / p["clauses"]
+    lines = f.read_text().splitlines(keepends=True)
+    f.write_text("".join(lines[:-1]))
+
+
+def _drop_a_cube_from_the_cover(folder):
+    lines = (folder / "pieces" / "cover.cnf").read_text().splitlines(keepends=True)
+    (folder / "pieces" / "cover.cnf").write_text("".join(lines[:-1]))
+
+
+def _drop_a_piece(folder):
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["pieces"] = manifest["pieces"][1:]
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+
+
+def _count_more(folder):
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["models"] += 1
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+
+
+def _edit_the_formula(folder):
+    f = folder / "formula.cnf"
+    lines = f.read_text().splitlines(keepends=True)
+    f.write_text("".join(lines[:-1]))
+
+
+@pytest.mark.parametrize("change,message", [
+    (lambda f: (f / "pieces" / "0.drat").unlink(), r"cannot read the proof of piece 0: No such file or directory"),
+    (_drop_a_model, r"piece \d+: the proof does not check \(dratify: "),
+    (_drop_a_cube_from_the_cover, r"the cover: the proof does not check \(dratify: "),
+    (_drop_a_piece, r"a certificate's pieces are missing or doubled"),
+    (_count_more, r"the pieces hold 16 models and 16 solutions, the manifest says 17 and 16"),
+    (_edit_the_formula, r"the clauses differ from the re-encoded formula: truncated or edited file"),
+])
+def test_a_tampered_certificate_is_refused(pieces, tmp_path, run_cli, change, message):
+    copy = _tampered(pieces, tmp_path, change)
+    code, out, err = run_cli("check-proof", copy)
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert err.startswith("satedge: error: ") and re.search(message, err), err
+
+
+def test_pieces_fit_together_or_are_refused():
+    def piece(index, cube, blocking):
+        return Piece(index, cube, blocking, 1, 10, 0.0, 0.0)
+
+    two = [piece(0, (1,), [[-2]]), piece(1, (-1,), [[2]])]
+    assert certificate(two + [piece(-1, (), [[-1], [1]])], "dratify", "cadical195").models == 2
+    for pieces, message in (
+            (two + [piece(-1, (), [[-1]])], "the cover of a certificate's cubes does not name exactly its pieces' cubes"),
+            (two, "the cover of a certificate's cubes does not name exactly its pieces' cubes"),
+            (two[1:] + [piece(-1, (), [[-1], [1]])], "a certificate's pieces are missing or doubled"),
+            ([piece(0, (1,), [])], "a certificate of one piece must cover the whole formula, not a cube of it"),
+            ([piece(0, (1,), [[-2]]), piece(1, (-1,), [[-2]]), piece(-1, (), [[-1], [1]])],
+             "a model is blocked twice (piece 1): it would be counted twice")):
+        with pytest.raises(SatedgeError, match=f"^{re.escape(message)}$"):
+            certificate(pieces, "dratify", "cadical195")
 
 
 @pytest.mark.parametrize("args,message", [
@@ -123,7 +254,8 @@ def test_the_command_line_certifies_and_exports(tmp_path, run_cli):
                                              "solvers and solver binaries), not backtrack"),
     (["--certify", "--solver", "cpsat"], "a certified answer needs an engine that proves what it answers (PySAT solvers "
                                          "and solver binaries), not cpsat"),
-    (["--certify", "--workers", "2"], "a certified answer comes from one solver on one process: no workers, no scheduler"),
+    (["--certify", "--workers", "2", "--strategy", "portfolio"], "a certified answer splits the formula into cubes on "
+                                                                 "this machine's workers: no Dask scheduler, no portfolio"),
 ])
 def test_what_cannot_be_certified_is_refused(run_cli, args, message):
     assert run_cli("count", HUNDE, *args) == (2, "", f"satedge: error: {message}\n")

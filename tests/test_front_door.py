@@ -260,12 +260,13 @@ def test_report_without_plots_writes_no_picture(tmp_path, run_cli):
 
 
 def test_a_certified_answers_formula_decodes(tmp_path, run_cli):
-    """The formula a certified count keeps (--proof) carries satedge's header, with the blocking
-    clauses after the formula's: `decode` reads it (before: 'no satedge header')."""
+    """The formula a certified count keeps (--proof) carries satedge's header, and the blocking
+    clauses go to the pieces' files: `decode` reads it (before: 'no satedge header')."""
     code, out, err = run_cli("count", "hunde-spiel", "--certify", "--proof", tmp_path / "p", "--mode", "solutions")
     assert code == 0, err
     formula = tmp_path / "p" / "formula.cnf"
-    assert formula.read_text().startswith("c satedge") and "\"added\":16" in formula.read_text()
+    assert formula.read_text().startswith("c satedge") and "p cnf 585 5052\n" in formula.read_text()
+    assert "p cnf 585 5068\n" in (tmp_path / "p" / "pieces" / "0.cnf").read_text()  # 16 blocking clauses
     answer = tmp_path / "answer.txt"
     answer.write_text("s UNSATISFIABLE\n")
     assert run_cli("decode", formula, answer) == (1, "UNSATISFIABLE\n", "")
@@ -278,7 +279,7 @@ def test_a_checker_that_runs_out_of_time_says_so(run_cli):
     pytest.importorskip("drup")
     code, out, err = run_cli("count", "hunde-spiel", "--certify", "--checker", "drup", "--timeout", "8", "--json")
     row = json.loads(out)
-    assert (code, row["status"], row["stage"]) == (3, "TIMEOUT", "certifying (a proof by cadical195, checked by drup)")
+    assert (code, row["status"], row["stage"]) == (3, "TIMEOUT", "certifying (proofs by cadical195, checked by drup)")
 
 
 @pytest.mark.parametrize("shuffles", [False, True])

@@ -247,7 +247,7 @@ def test_a_compressed_formula_is_bounded_by_what_it_expands_to(tmp_path, run_cli
     ("{file}", "{file}: --proof names a file, not a folder"),
     ("/dev/null", "/dev/null: --proof names a file, not a folder"),
     ("{dangling}", "{dangling}: --proof names a dangling symlink: give a folder"),
-    ("{held}", "{held}: --proof names a folder that holds a proof already (formula.cnf): give another, or remove it first"),
+    ("{held}", "{held}: --proof names a folder that holds a certificate already (formula.cnf): give another, or remove it first"),
 ])
 def test_a_proof_folder_that_cannot_take_a_proof_is_refused_first(tmp_path, run_cli, where, message):
     """Before: a traceback (an existing file, /dev/null, a dangling symlink), or the working

@@ -17,14 +17,14 @@ from ..errors import EncodingError, SatedgeError
 from ..files import cut
 from ..proctree import sweep
 from ..version import __version__
-from . import (check, convert, count, crosscheck, decode, encode, encodings, generate, puzzles, render, report, run,
-               solve, solvers)
+from . import (check, check_proof, convert, count, crosscheck, decode, encode, encodings, generate, puzzles, render,
+               report, run, solve, solvers)
 from .common import Parser
 
 __all__ = ["COMMANDS", "EXIT_STATUSES", "build_parser", "main"]
 
 COMMANDS = (solve, count, encodings, encode, decode, solvers, puzzles, generate, crosscheck, run, report, render, check,
-            convert)
+            check_proof, convert)
 EXIT_STATUSES = ("exit statuses: 0 success, 1 a negative answer (UNSAT, an invalid solution, a mismatch), 2 bad input "
                  "or an error (one line 'satedge: error: ...'), 3 timeout, 130 interrupted")
 

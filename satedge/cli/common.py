@@ -152,13 +152,14 @@ def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
     p.add_argument("--timeout", type=seconds, metavar="SECONDS", help="kill the job and every process it started "
                    "after this long: status TIMEOUT, exit 3 (default: no limit)")
     add_memory(p)
-    p.add_argument("--certify", action="store_true", help="certify the answer: a DRUP proof that the formula (with "
-                   "the blocking clauses of the solutions found) has no further model, checked before it is printed "
-                   "(the SAT method, one solver that writes proofs; extra certify)")
+    p.add_argument("--certify", action="store_true", help="certify the answer: DRAT proofs, logged as the models are found, "
+                   "that the formula (with the blocking clauses of the models found) has no further model, one per "
+                   "cube with --workers N, each checked before anything is printed (the SAT method; extra certify)")
     p.add_argument("--checker", choices=list(CHECKERS), help=f"with --certify: the proof checker, dratify (fast) or "
                    f"drup (formally verified, slow) (default: {DEFAULT_CHECKER})")
-    p.add_argument("--proof", metavar="DIR", help="with --certify: write the formula as checked (formula.cnf), the "
-                   "proof (proof.drup) and manifest.json there, for checkers of your own (default: none)")
+    p.add_argument("--proof", metavar="DIR", help="with --certify: write the certificate there as checked: the formula "
+                   "(formula.cnf), each piece's clauses and DRAT proof (pieces/) and manifest.json, for check-proof "
+                   "and checkers of your own (default: none)")
     if counting:
         p.add_argument("--mode", choices=MODES, help="count only this (default: all three)")
     else:
@@ -261,8 +262,9 @@ def certified(res: Result) -> str:
         return ""
     if c["checker"] == "satedge.checker":
         return ", certified by satedge's checker"
-    return (f", certified by {c['checker']} (a proof of {c['proof_lemmas']:,} lemmas, {c['proof_bytes'] / 1000:,.0f} kB, "
-            f"checked in {c['check_seconds']:.2f} s)")
+    pieces = f" in {c['pieces']} pieces" if c.get("pieces", 1) > 1 else ""
+    return (f", certified by {c['checker']} (a proof of {c['proof_lemmas']:,} lemmas{pieces}, "
+            f"{c['proof_bytes'] / 1000:,.0f} kB, checked in {c['check_seconds']:.2f} s)")
 
 
 def too_big(limit_mb: int) -> str:

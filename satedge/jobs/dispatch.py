@@ -33,6 +33,8 @@ def execute(job: Job, note: Note | None = None) -> Result:
     what is known before the search starts (a formula's size and encode time)."""
     if job.task == "encode":
         return importlib.import_module(f"{__package__}.sat").encode_only(job, note)
+    if job.certify is not None:
+        return runner("certified")(job, note)
     if job.solver.has_formula and job.parallel:
         return runner(STRATEGIES[job.solver.strategy or DEFAULT_STRATEGY])(job, note)
     return runner(ENGINES[job.solver.engine].run)(job, note)

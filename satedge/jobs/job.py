@@ -134,8 +134,9 @@ class Job:
             if task == "encode" or not ENGINES[solver.engine].certify:
                 raise SatedgeError(f"a certified answer needs an engine that proves what it answers "
                                    f"({' and '.join(e.called for e in ENGINES.values() if e.certify)}), not {solver}")
-            if solver.workers > 1 or scheduler is not None:
-                raise SatedgeError("a certified answer comes from one solver on one process: no workers, no scheduler")
+            if scheduler is not None or solver.strategy == "portfolio":
+                raise SatedgeError("a certified answer splits the formula into cubes on this machine's workers: no "
+                                   "Dask scheduler, no portfolio")
         return solver, encoding
 
     @property

@@ -1,0 +1,37 @@
+"""``satedge check-proof``: check a certificate that ``--certify --proof DIR`` wrote, again."""
+
+from __future__ import annotations
+
+import json
+
+from ..certify import CHECKERS, DEFAULT_CHECKER, recheck
+from ..process import MAX_WORKERS
+from .common import count, many
+
+__all__ = ["add", "main"]
+
+
+def add(sub) -> None:
+    p = sub.add_parser("check-proof", help="check a certificate written by --certify --proof DIR again: the formula "
+                       "rebuilt from its puzzle, every model, every piece's proof", description="Check a certificate "
+                       "written by --certify --proof DIR again, with either checker: formula.cnf must be the formula "
+                       "of the puzzle its header names, every model a piece blocks must decode to a valid solution, "
+                       "every piece's proof must check, and the cover must name every cube.")
+    p.add_argument("folder", metavar="DIR", help="the folder --proof DIR wrote")
+    p.add_argument("--checker", choices=list(CHECKERS), default=DEFAULT_CHECKER,
+                   help=f"dratify (fast) or drup (formally verified, slow) (default: {DEFAULT_CHECKER})")
+    p.add_argument("--workers", type=count(1, MAX_WORKERS), default=1, metavar="N",
+                   help="check N pieces at a time, on N processes (default: 1)")
+    p.add_argument("--json", action="store_true", help="one JSON object: the certificate as checked")
+    p.set_defaults(func=main)
+
+
+def main(args) -> int:
+    cert, solutions = recheck(args.folder, args.checker, args.workers)
+    if args.json:
+        print(json.dumps({"folder": args.folder, **cert.as_dict(), "solutions": solutions}))
+    else:
+        print(f"{args.folder}: certified by {cert.checker}: {many(cert.models, 'model')}, "
+              f"{many(solutions, 'solution')} ({many(cert.pieces, 'piece')}, {cert.lemmas:,} lemmas, "
+              f"{cert.bytes / 1000:,.0f} kB, checked in {cert.check_seconds:.2f} s)")
+    return 0

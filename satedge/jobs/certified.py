@@ -1,0 +1,161 @@
+"""Certified answers (:mod:`satedge.certify`): the models found piece by piece, every piece's
+proof checked before anything is answered.
+
+A piece is the whole formula (one worker) or one of its cubes (:mod:`satedge.cubes`, more
+workers, forked processes): its models are enumerated with blocking clauses, the cube's literals
+as unit clauses, by a solver that logs its proof as it goes (the job's, when it is a PySAT
+solver that writes proofs: route ``own``), so that no search is repeated for the proof.  A
+solver that writes none (a binary, MiniSat, a walk of subspaces) finds the models and a fresh
+CaDiCaL proves afterwards that the piece has no other (route ``fresh``).  Each piece is checked
+on the process that found it; with several cubes, the cover's proof says they leave no model
+out."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Callable, Iterator
+
+from .. import certify, cubes, symmetry
+from ..dimacs import to_text
+from ..encode import Encoded
+from ..errors import SatedgeError
+from ..proctree import forked_map
+from ..puzzle import Solution
+from ..solvers import DEFAULT_SOLVER, PROOF_SOLVERS, SolverConfig, Stats
+from ..solving import Enumerator
+from .job import Job, Note, Result
+from .shared import encoded, finished
+
+__all__ = ["CUBES_PER_WORKER", "own_proofs", "run"]
+
+CUBES_PER_WORKER = 16  # pieces per worker: enough to balance them, few enough that each solver warms up
+
+
+def own_proofs(solver: SolverConfig) -> bool:
+    """Whether ``solver`` logs the proof of its own enumeration (route ``own``)."""
+    return solver.incremental and solver.name in PROOF_SOLVERS and solver.enumeration != "subspaces"
+
+
+@dataclasses.dataclass(frozen=True)
+class _Found:
+    """A piece's outcome on its process: the checked piece (None when the limit was reached
+    before its end), its solutions (when kept) or their number, and the enumeration's stats."""
+
+    piece: certify.Piece | None
+    solutions: tuple[Solution, ...]
+    count: int
+    stats: Stats
+
+
+def _piece(formula: Encoded, job: Job, check: certify.FormulaCheck, keep: bool, limit: int | None,
+           progress: Callable[[dict], None] | None = None) -> Callable[[tuple[int, tuple[int, ...]]], _Found]:
+    """What finds, proves and checks one piece ``(index, cube)`` on this process."""
+    own = own_proofs(job.solver)
+    solver = dataclasses.replace(job.solver, workers=1, strategy=None)
+
+    def one(task: tuple[int, tuple[int, ...]]) -> _Found:
+        index, cube = task
+        t0 = time.perf_counter()
+        stats = Stats()
+        with Enumerator(formula, solver, stats, reuse=False, progress=progress, proof=own, units=cube) as e:
+            found = tuple(e.solutions("solutions", limit)) if keep else ()
+            n = len(found) if keep else e.tally()
+            if limit is not None and n >= limit:
+                return _Found(None, found, n, stats)
+            proof = e.proof() if own else None
+        added = [[lit] for lit in cube] + e.blocked
+        if proof is None:  # a solver that writes no proof: a fresh one proves the piece's end
+            proof = certify.prove(formula.cnf.clauses + added, DEFAULT_SOLVER)
+        seconds = time.perf_counter() - t0
+        if progress is not None:
+            progress({"stage": "certifying", "solutions": e.found})
+        checked = check(added, proof)
+        piece = certify.Piece(index, cube, e.blocked, proof.lemmas, proof.size, seconds, checked,
+                              proof if job.proof is not None else None)
+        return _Found(piece, found, n, stats)
+
+    return one
+
+
+def _cover(formula: Encoded, split: list[tuple[int, ...]], check: certify.FormulaCheck, keep_proof: bool) -> certify.Piece:
+    """The cover: a proof that the formula with every cube's negation has no model, checked."""
+    t0 = time.perf_counter()
+    added = [[-lit for lit in cube] for cube in split]
+    proof = certify.prove(formula.cnf.clauses + added, DEFAULT_SOLVER)
+    seconds = time.perf_counter() - t0
+    return certify.Piece(-1, (), added, proof.lemmas, proof.size, seconds, check(added, proof),
+                         proof if keep_proof else None)
+
+
+def run(job: Job, note: Note | None = None) -> Result:
+    """Solve or count ``job`` with a certificate."""
+    res = Result("UNSAT")
+    t1 = time.perf_counter()
+    report = (lambda stats: note({"progress": {**stats, "seconds": round(time.perf_counter() - t1, 3)}})) \
+        if job.progress and note is not None else None
+    if report is not None:
+        report({"stage": "encoding"})
+    formula = encoded(job, res, note)
+    t1 = time.perf_counter()
+    prover = job.solver.name if own_proofs(job.solver) else DEFAULT_SOLVER
+    if note is not None:  # kept if the job is stopped: it was certifying all along
+        note({"stage": f"certifying (proofs by {prover}, checked by {job.certify})"})
+    workers = job.solver.workers
+    split = cubes.split(formula, CUBES_PER_WORKER * workers).cubes if workers > 1 else []
+    split = split if len(split) > 1 else [()]
+    check = certify.FormulaCheck(formula.cnf.clauses, formula.nv, job.certify)
+    limit = job.limit if job.task == "solve" else None
+    keep = job.task == "solve" or set(job.modes) != {"solutions"}
+    pieces = [_cover(formula, split, check, job.proof is not None)] if len(split) > 1 else []
+    found: list[Solution] = []
+    total, complete = 0, True
+    if report is not None:
+        report({"stage": "solving"})
+
+    def outcomes() -> Iterator[_Found]:
+        tasks = list(enumerate(split))
+        if workers == 1:
+            one = _piece(formula, job, check, keep, limit, report)
+            yield from map(one, tasks)
+        else:
+            yield from forked_map(lambda: _piece(formula, job, check, keep, limit), tasks, workers,
+                                  idle=None if report is None else
+                                  lambda: report({"stage": "certifying", "solutions": total, "pieces": len(pieces)}))
+
+    stream = outcomes()
+    try:
+        for out in stream:
+            res.stats.calls += out.stats.calls
+            res.stats.models += out.stats.models
+            if out.stats.reported:
+                res.stats.merge(out.stats.counters)
+            found += out.solutions
+            total += out.count
+            if out.piece is None or (limit is not None and total >= limit):
+                complete = False
+                break
+            pieces.append(out.piece)
+    finally:
+        stream.close()
+    res.solve_seconds = time.perf_counter() - t1
+    if not complete:  # a solve that found what it was asked for: each solution checked, nothing to prove
+        res.solutions = found[:limit]
+        res.certificate = {"certified": True, "checker": "satedge.checker",
+                           "covers": "each solution given, accepted by satedge's independent checker"}
+        return finished(res)
+    models = res.stats.models
+    cert = certify.certificate(pieces, job.certify, prover, formula.orbit, weights_differ=total != models)
+    if cert.models != models:
+        raise SatedgeError(f"the pieces block {cert.models:,} models, the enumeration found {models:,}")
+    res.certificate = {**cert.as_dict(), "route": "own" if own_proofs(job.solver) else "fresh"}
+    if job.task == "count":
+        res.counts = ({**symmetry.counts(job.puzzle, found, job.modes, formula.orbit), "models": models} if keep else
+                      {"solutions": formula.orbit * total, "models": models})
+    else:
+        res.solutions = found
+    if job.proof is not None:
+        certify.export(job.proof, to_text(formula, job.encoding.name), formula.nv, len(formula.cnf.clauses), pieces, {
+            **res.certificate, "puzzle": job.puzzle.name, "encoding": job.encoding.name, "solver": str(job.solver),
+            "solutions": formula.orbit * total})
+    return finished(res)
