@@ -1,44 +1,56 @@
-"""bench-certify: what a certified answer costs.  For each instance, side by side in one run:
+"""bench-certify: what a certified answer costs.  For each instance, whole commands as a user types
+them (start-up included), in an order shuffled per instance:
 
-* `satedge count P --method sat --json` (or `solve` for a puzzle without solution): the answer;
-* the same with `--certify --proof DIR`: enumeration, a fresh proof-logging solve of the formula
-  with its blocking clauses, and the proof checked by dratify;
-* drup (the verified checker) on the proof that was written, under its own time limit.
+* the plain command, `satedge count P --method sat --json --timeout 120` (`solve` for the uniform
+  puzzles, which are usually unsolvable);
+* the same with `--certify --proof DIR`, on one worker (one piece, the whole formula) and on two
+  (`--workers 2`: a piece per cube and the cover), each proof checked by dratify before the
+  answer is printed; only where the plain command answered, under 4 times its time (at most 360 s);
+* `satedge check-proof DIR --checker drup` (the verified checker) on the one-worker certificate
+  of the seed puzzles and the planted 4x4 and 5x5, under 300 s.
 
-Instances: the four seed puzzles, planted framed puzzles from 4x4 to 7x7, two uniform random
-puzzles without solution and two of Heule's instances.  Rows (one per instance) go to
-out/bench-certify/rows.jsonl.
+Wall and CPU seconds (the command's whole process tree) of each.  Instances: the four seed
+puzzles, planted framed puzzles from 4x4 to 7x7 (seed 1, and the 6x6 and 7x7 of seed 2), two
+uniform random puzzles and two of Heule's instances.
 
-    python experiments/bench-certify.py        # about 25 minutes on 2 cores
+    python experiments/bench-certify.py            # writes bench-certify-rows.jsonl and .md
+    python experiments/bench-certify.py --report   # the report again from the rows
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
+import platform
+import random
+import resource
+import signal
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from datetime import date
 from pathlib import Path
 
-from satedge.experiment.executors import environment
-from satedge.formats import save_puzzle
-from satedge.generate import Params, generate
-
-ROOT = Path(__file__).resolve().parent.parent
-OUT = Path("out/bench-certify")
-SATEDGE = [sys.executable, "-m", "satedge"]
-TIMEOUT, DRUP_TIMEOUT = 120, 90
-DRUP = ("import sys, time, drup; t = time.perf_counter(); r = drup.check_proof_from_files(sys.argv[1], sys.argv[2]); "
-        "print(r.outcome.name, time.perf_counter() - t)")
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+ROWS = HERE / "bench-certify-rows.jsonl"
+REPORT = HERE / "bench-certify.md"
+TIMEOUT, MOST, DRUP_TIMEOUT = 120, 360, 300
+PLANTED = ((4, 4, 1, 1), (5, 5, 2, 1), (6, 6, 2, 1), (7, 9, 3, 1), (6, 6, 2, 2), (7, 9, 3, 2))  # rows, colours, border, seed
+DRUP_ON = ("hunde-spiel", "insects", "scramble-squares", "one-tough-puzzle", "planted-4x4-c4-b1-s1",
+           "planted-5x5-c5-b2-s1")
 
 
-def instances() -> list[tuple[str, Path, str]]:
-    """``(class, puzzle file, task)``."""
-    folder = OUT / "puzzles"
-    folder.mkdir(parents=True, exist_ok=True)
-    out = [("seed", ROOT / "puzzles" / f"{n}.yaml", "count") for n in ("hunde-spiel", "insects", "scramble-squares",
-                                                                          "one-tough-puzzle")]
-    for rows, colors, border, seed in ((4, 4, 1, 1), (5, 5, 2, 1), (6, 6, 2, 1), (7, 9, 3, 1)):
+def instances(folder: Path) -> list[tuple[str, Path, str]]:
+    """``(class, puzzle file, task)``, the generated ones written into ``folder``."""
+    from satedge.formats import save_puzzle
+    from satedge.generate import Params, generate
+
+    out = [("seed", ROOT / "puzzles" / f"{n}.yaml", "count") for n in DRUP_ON[:4]]
+    for rows, colors, border, seed in PLANTED:
         p = generate(Params(rows=rows, colors=colors, border_colors=border, frame=True), seed)
         save_puzzle(p.with_(planted=None), folder / f"{p.name}.yaml")
         out.append(("planted", folder / f"{p.name}.yaml", "count"))
@@ -46,44 +58,173 @@ def instances() -> list[tuple[str, Path, str]]:
         p = generate(Params(rows=rows, colors=colors, model="uniform"), seed)
         save_puzzle(p, folder / f"{p.name}.yaml")
         out.append(("uniform", folder / f"{p.name}.yaml", "solve"))
-    out += [("heule", ROOT / "puzzles" / "heule2008" / f"{n}.yaml", "count") for n in ("em_7_3_6", "em_7_4_9")]
+    return out + [("heule", ROOT / "puzzles" / "heule2008" / f"{n}.yaml", "count") for n in ("em_7_3_6", "em_7_4_9")]
+
+
+def timed(cmd: list[str], timeout: float) -> dict:
+    """Wall and CPU seconds of a whole command (its process tree), its exit status and output;
+    past ``timeout`` (and 30 s of grace) its process group is killed."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"})
+    try:
+        out, err = proc.communicate(timeout=timeout + 30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return {"wall": round(wall, 3), "cpu": round(cpu, 3), "exit": proc.returncode, "stdout": out[-20000:],
+            "stderr": err[-2000:]}
+
+
+def _json(run: dict) -> dict:
+    try:
+        return json.loads(run["stdout"].strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return {}
+
+
+def measure() -> list[dict]:
+    sat = [sys.executable, "-m", "satedge"]
+    rng = random.Random(2026)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        for kind, path, task in instances(tmp):
+            row = {"class": kind, "puzzle": path.stem, "task": task}
+            base = [*sat, task, str(path), "--method", "sat", "--json"]
+            row["plain"] = timed([*base, "--timeout", str(TIMEOUT)], TIMEOUT)
+            if _json(row["plain"]).get("status") != "TIMEOUT" and row["plain"]["exit"] in (0, 1):
+                limit = min(MOST, max(60, 4 * row["plain"]["wall"]))
+                order = [1, 2]
+                rng.shuffle(order)
+                for workers in order:
+                    proof = tmp / f"{path.stem}-w{workers}"
+                    row[f"certified_w{workers}"] = timed([*base, "--timeout", f"{limit:.0f}", "--certify", "--workers",
+                                                          str(workers), "--proof", str(proof)], limit)
+                if path.stem in DRUP_ON and (tmp / f"{path.stem}-w1" / "manifest.json").exists():
+                    row["drup"] = timed([*sat, "check-proof", str(tmp / f"{path.stem}-w1"), "--checker", "drup",
+                                         "--json"], DRUP_TIMEOUT)
+            rows.append(row)
+            print(json.dumps({k: (v if not isinstance(v, dict) else {x: v[x] for x in ("wall", "cpu", "exit")})
+                              for k, v in row.items()}), file=sys.stderr, flush=True)
+    return rows
+
+
+# ---------------------------------------------------------------------------- the report
+def answer(row: dict) -> str:
+    a = _json(row["plain"])
+    if a.get("status") == "TIMEOUT" or row["plain"]["exit"] == 3:
+        return "no answer in 120 s"
+    if row["task"] == "solve":
+        return "a solution" if a.get("status") == "SAT" else a.get("status", "?")
+    return f"{a['solutions']:,} solutions"
+
+
+def certified(row: dict, workers: int) -> dict | None:
+    """The certificate of the ``workers`` command, None where it gave none (in time)."""
+    run = row.get(f"certified_w{workers}")
+    return _json(run).get("certificate") if run and run["exit"] in (0, 1) else None
+
+
+def _cells(row: dict, workers: int) -> str:
+    run, c = row.get(f"certified_w{workers}"), certified(row, workers)
+    if run is None:
+        return "| | | |"
+    if c is None:
+        return f"| timed out ({run['wall']:.0f} s) | | |"
+    wall, cpu = run["wall"] / row["plain"]["wall"], run["cpu"] / row["plain"]["cpu"]
+    if "proof_lemmas" not in c:
+        return f"| {run['wall']:.2f} | {wall:.1f} / {cpu:.1f} | no proof: the solution is checked |"
+    return (f"| {run['wall']:.2f} | {wall:.1f} / {cpu:.1f} | {c['pieces']}, {c['route']}, {c['proof_lemmas']:,} lemmas, "
+            f"{c['proof_bytes'] / 1000:,.0f} kB, dratify {c['check_seconds']:.2f} s |")
+
+
+def drup_cell(row: dict) -> str:
+    run = row.get("drup")
+    if run is None:
+        return "not run" if row["puzzle"] in DRUP_ON else ""
+    if run["exit"] == 0:
+        return f"{run['wall']:.1f} s"
+    return f"timed out ({DRUP_TIMEOUT} s)" if run["exit"] in (-9, None) or run["wall"] > DRUP_TIMEOUT else \
+        f"refused (exit {run['exit']})"
+
+
+def line(row: dict) -> str:
+    head = f"| `{row['puzzle']}` | {row['class']} | {answer(row)} | {row['plain']['wall']:.2f} "
+    return head + _cells(row, 1) + _cells(row, 2)[1:] + f" {drup_cell(row)} |"
+
+
+def summary(rows: list[dict]) -> list[str]:
+    answered = [r for r in rows if answer(r) != "no answer in 120 s"]
+    proved = {w: [r for r in answered if certified(r, w) is not None] for w in (1, 2)}
+    out = []
+    for w in (1, 2):
+        walls = [r[f"certified_w{w}"]["wall"] / r["plain"]["wall"] for r in proved[w]]
+        cpus = [r[f"certified_w{w}"]["cpu"] / r["plain"]["cpu"] for r in proved[w]]
+        within = sum(1 for x in walls if x <= 3)
+        out.append(f"* {'One worker' if w == 1 else 'Two workers'}: {len(proved[w])} of the {len(answered)} instances the "
+                   f"plain command answered got a checked certificate; {within} of them within 3 times its wall "
+                   f"time. Wall ratio median {statistics.median(walls):.1f} (from {min(walls):.1f} to "
+                   f"{max(walls):.1f}), CPU ratio median {statistics.median(cpus):.1f} (from {min(cpus):.1f} to "
+                   f"{max(cpus):.1f}).")
+    ran = [r for r in rows if r.get("drup")]
+    ok = [r for r in ran if r["drup"]["exit"] == 0]
+    out.append(f"* drup checked {len(ok)} of the {len(ran)} one-worker certificates it was run on within "
+               f"{DRUP_TIMEOUT} s" + (f" ({', '.join(drup_cell(r) for r in ok)})" if ok else "") + ".")
     return out
 
 
-def timed(command: list[str], timeout: float) -> tuple[float, dict | None, int]:
-    t0 = time.perf_counter()
-    proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout + 60)
-    seconds = time.perf_counter() - t0
-    if proc.returncode not in (0, 1, 3):
-        raise SystemExit(f"{' '.join(command)}: exit {proc.returncode}: {proc.stderr}")
-    return seconds, json.loads(proc.stdout) if proc.stdout.strip() else None, proc.returncode
+def report(rows: list[dict], meta: dict) -> str:
+    lines = [
+        "# What a certified answer costs", "",
+        f"Measured {meta['date']} on {meta['machine']} (2 cores, shared), Python {meta['python']}, in one run of "
+        f"`{meta['command']}` ({meta['minutes']:.0f} minutes). Rows: `experiments/bench-certify-rows.jsonl`, one per "
+        "instance.", "",
+        "For each instance, whole commands as a user types them (start-up included), the certified ones in an order "
+        "shuffled per instance:", "",
+        "* the plain command, `satedge count P --method sat --json --timeout 120` (`solve` for the uniform puzzles), "
+        "with the default encoding (`edgecolor-corners`) and CaDiCaL;",
+        "* the same with `--certify --proof DIR`, on one worker (one piece: the whole formula) and with `--workers 2` "
+        "(a piece per cube, 16 cubes per worker, and the cover), every piece's proof checked by dratify before the "
+        "answer is printed; only where the plain command answered, under 4 times its time (at most 360 s);",
+        f"* `satedge check-proof DIR --checker drup` (the formally verified checker) on the one-worker certificate of "
+        f"the seed puzzles and the planted 4x4 and 5x5, under {DRUP_TIMEOUT} s.", "",
+        "Instances: the four seed puzzles; planted framed puzzles (`satedge generate --frame`) from 4x4 to 7x7 with "
+        "colours 4, 5, 6, 9 and border colours 1, 2, 2, 3 of seed 1, and the 6x6 and 7x7 of seed 2; two uniform "
+        "random puzzles (4x4 with 9 colours, 5x5 with 8, seed 1); Heule's `em_7_3_6` and `em_7_4_9`.", "",
+        "Ratios are the certified command's over the plain one's, wall / CPU. A certificate: its pieces, its route "
+        "(`own`: the proof the enumerating solver logged), its proofs' size and dratify's time.", "",
+        "| puzzle | class | answer | plain s | 1 worker s | ratio | certificate, 1 worker | 2 workers s | ratio "
+        "| certificate, 2 workers | drup |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+        *[line(r) for r in rows], "", "## What it says", "", *summary(rows)]
+    if meta.get("notes"):
+        lines += ["", meta["notes"]]
+    return "\n".join(lines) + "\n"
 
 
-def main() -> None:
-    env = environment()
-    OUT.mkdir(parents=True, exist_ok=True)
-    with open(OUT / "rows.jsonl", "w") as fh:
-        for kind, path, task in instances():
-            base = [*SATEDGE, task, str(path), "--method", "sat", "--json", "--timeout", str(TIMEOUT)]
-            plain_s, plain, _ = timed(base, TIMEOUT)
-            proof = OUT / "proofs" / path.stem
-            cert_s, cert, code = timed([*base, "--certify", "--proof", str(proof)], TIMEOUT)
-            row = {"class": kind, "puzzle": path.stem, "task": task, "seconds": round(plain_s, 3),
-                   "certified_seconds": round(cert_s, 3), "timed_out": code == 3 or cert is None,
-                   "answer": {k: (plain or {}).get(k) for k in ("status", "solutions", "distinct", "unique")},
-                   "certificate": (cert or {}).get("certificate"), "env": env}
-            if (proof / "proof.drup").exists():
-                try:
-                    r = subprocess.run([sys.executable, "-c", DRUP, str(proof / "formula.cnf"), str(proof / "proof.drup")],
-                                       capture_output=True, text=True, timeout=DRUP_TIMEOUT)
-                    outcome, seconds = r.stdout.split()
-                    row["drup"] = {"outcome": outcome, "seconds": round(float(seconds), 3)}
-                except subprocess.TimeoutExpired:
-                    row["drup"] = {"outcome": "TIMEOUT", "seconds": None}
-            fh.write(json.dumps(row) + "\n")
-            fh.flush()
-            print(json.dumps({k: row[k] for k in row if k != "env"}), file=sys.stderr, flush=True)
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--report", action="store_true", help="only write the report again from the committed rows")
+    args = ap.parse_args()
+    if args.report:
+        lines = ROWS.read_text().splitlines()
+        meta, rows = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+    else:
+        t0 = time.time()
+        rows = measure()
+        cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
+                   platform.machine())
+        meta = {"date": date.today().isoformat(), "machine": f"a {cpu} VM", "python": platform.python_version(),
+                "minutes": (time.time() - t0) / 60, "command": "python experiments/bench-certify.py"}
+        ROWS.write_text("\n".join(json.dumps(x) for x in [meta, *rows]) + "\n")
+    REPORT.write_text(report(rows, meta))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
