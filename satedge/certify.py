@@ -23,35 +23,25 @@ checker from the package cdclkit-native where that is installed, in Python other
 package carries the checker compiled for Linux x86-64).  A proof that a checker rejects is an
 error, never an answer.  :func:`recheck` checks a certificate written with ``--proof DIR`` again,
 with either checker, piece by piece on several processes (``satedge check-proof``).
+:mod:`satedge.proofdir` writes certificates to disk and checks them again.
 """
 
 from __future__ import annotations
 
 import importlib
-import json
-import os
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import numpy as np
 from pysat.solvers import Solver
 
 from . import drat
-from .bulk import Checker, Decoded, Decoder, checked
-from .dimacs import rebuilt
-from .errors import SatedgeError, cannot_write
+from .errors import SatedgeError
 from .extras import require
-from .files import check_input, write_group
-from .proctree import forked_map
 
-__all__ = ["CHECKERS", "DEFAULT_CHECKER", "PROOF_FILES", "Piece", "Certificate", "FormulaCheck", "prove", "certificate",
-           "check_folder", "export", "recheck"]
+__all__ = ["CHECKERS", "DEFAULT_CHECKER", "Piece", "Certificate", "FormulaCheck", "prove", "certificate"]
 
 CHECKERS = ("dratify", "drup")
 DEFAULT_CHECKER = "dratify"
-PROOF_FILES = ("formula.cnf", "manifest.json", "pieces")  # what a certificate's folder holds
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,7 +49,10 @@ class Piece:
     """A checked piece of a certificate: its ``index`` (-1: the cover), ``cube``, the
     ``blocking`` clauses of the models found in it (the cover: the cubes' negations), its
     proof's ``lemmas`` and ``bytes`` (as DRAT text), the seconds the search and the check took,
-    and the ``proof`` itself when it is to be written out."""
+    and the ``proof`` itself when it is to be written out.  A piece that blocks pictures (a count
+    by pictures) has a variable per cell and look its clauses name, ``looks`` ((cell, look) ->
+    variable), and the clauses that define them, ``defined``: each implied by the encoding's
+    literals for the look (:attr:`satedge.encode.Encoded.shows`)."""
 
     index: int
     cube: tuple[int, ...]
@@ -69,18 +62,24 @@ class Piece:
     seconds: float
     check_seconds: float
     proof: drat.Proof | None = field(default=None, repr=False)
+    defined: list[list[int]] = field(default_factory=list, repr=False)
+    looks: dict[tuple[int, tuple], int] = field(default_factory=dict, repr=False)
 
     def as_dict(self) -> dict:
-        return {"index": self.index, "cube": list(self.cube), "models": len(self.blocking) if self.index >= 0 else 0,
-                "proof_lemmas": self.lemmas, "proof_bytes": self.bytes, "seconds": round(self.seconds, 4),
-                "check_seconds": round(self.check_seconds, 4)}
+        out = {"index": self.index, "cube": list(self.cube), "models": len(self.blocking) if self.index >= 0 else 0,
+               "proof_lemmas": self.lemmas, "proof_bytes": self.bytes, "seconds": round(self.seconds, 4),
+               "check_seconds": round(self.check_seconds, 4)}
+        if self.looks:
+            out |= {"defined": len(self.defined), "looks": [[v, c, list(look)] for (c, look), v in self.looks.items()]}
+        return out
 
 
 @dataclass(frozen=True)
 class Certificate:
     """A checked certificate: the ``checker``, its ``pieces`` (the cover included), the formula's
-    ``models``, the proofs' ``lemmas`` and ``bytes`` in all, the seconds the checks took in
-    all, the ``prover`` that logged the proofs and ``covers``: what it proves, in words."""
+    ``models`` (or, where ``blocks`` is ``pictures``, the pictures they show), the proofs'
+    ``lemmas`` and ``bytes`` in all, the seconds the checks took in all, the ``prover`` that
+    logged the proofs and ``covers``: what it proves, in words."""
 
     checker: str
     pieces: int
@@ -90,11 +89,12 @@ class Certificate:
     check_seconds: float
     prover: str
     covers: str
+    blocks: str = "models"
 
     def as_dict(self) -> dict:
         return {"certified": True, "checker": self.checker, "pieces": self.pieces, "models": self.models,
                 "proof_lemmas": self.lemmas, "proof_bytes": self.bytes, "check_seconds": round(self.check_seconds, 4),
-                "prover": self.prover, "covers": self.covers}
+                "prover": self.prover, "covers": self.covers, "blocks": self.blocks}
 
 
 class FormulaCheck:
@@ -130,7 +130,8 @@ class FormulaCheck:
 
 
 def _internal(clause) -> list[int]:
-    return [2 * lit - 2 if lit > 0 else -2 * lit - 1 for lit in clause]
+    """A clause in dratify's numbering, each literal once (the compiled checker's watches need it)."""
+    return [2 * lit - 2 if lit > 0 else -2 * lit - 1 for lit in dict.fromkeys(clause)]
 
 
 def _native():
@@ -176,7 +177,8 @@ def prove(clauses: list[list[int]], solver: str = "cadical195") -> drat.Proof:
         s.delete()
 
 
-def certificate(pieces: list[Piece], checker: str, prover: str, orbit: int = 1, weights_differ: bool = False) -> Certificate:
+def certificate(pieces: list[Piece], checker: str, prover: str, orbit: int = 1, weights_differ: bool = False,
+                pictures: bool = False) -> Certificate:
     """The certificate the checked ``pieces`` make together, after the checks that bind them: the
     cover (index -1) is there exactly when there are several cubes and names each of them, a
     single piece is the whole formula, and no model is in two pieces."""
@@ -200,6 +202,10 @@ def certificate(pieces: list[Piece], checker: str, prover: str, orbit: int = 1, 
             seen.add(key)
     models = len(seen)
     covers = ("the formula has no model: the puzzle has no solution" if not models else
+              f"the formula's models show exactly these {models:,} pictures, each the picture of a solution "
+              "satedge's checker accepts; each picture's solutions and models are counted from multiplicities"
+              + (f", each model standing for its board-turn orbit of {orbit} solutions" if orbit > 1 else "")
+              if pictures else  # a clause per picture
               f"the formula has exactly these {models:,} models over its decision variables, each decoded to a "
               "solution satedge's checker accepts"
               + (f"; each stands for its board-turn orbit of {orbit} solutions" if orbit > 1 else "")
@@ -208,169 +214,4 @@ def certificate(pieces: list[Piece], checker: str, prover: str, orbit: int = 1, 
     if len(cubes) > 1:
         covers += f" (in {len(cubes)} cubes, and a proof that they leave no model out)"
     return Certificate(checker, len(pieces), models, sum(p.lemmas for p in pieces), sum(p.bytes for p in pieces),
-                       sum(p.check_seconds for p in pieces), prover, covers)
-
-
-# ---------------------------------------------------------------------------- certificates on disk
-def check_folder(folder: str | Path) -> Path:
-    """The folder a certified answer's files go to, checked before anything is solved: a name
-    that is no folder (an empty one, a file, a device, a dangling symlink), a folder that cannot
-    be written, or one that holds a certificate already (it would be replaced) is a one-line error."""
-    if not str(folder).strip():
-        raise SatedgeError("--proof names no folder: give one, e.g. --proof proof")
-    path = Path(folder)
-    if path.is_symlink() and not path.exists():
-        raise SatedgeError("--proof names a dangling symlink: give a folder", path)
-    if path.exists() and not path.is_dir():
-        raise SatedgeError("--proof names a file, not a folder", path)
-    held = [f for f in PROOF_FILES if (path / f).exists() or (path / f).is_symlink()]
-    if held:
-        raise SatedgeError(f"--proof names a folder that holds a certificate already ({held[0]}): give another, or "
-                           "remove it first", path)
-    existing = next(p for p in (path, *path.absolute().parents) if p.exists())
-    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
-        raise SatedgeError(f"--proof: cannot write in {existing}", path)
-    return path
-
-
-def _clauses_text(clauses, nv: int, count: int, comment: str) -> str:
-    return f"c {comment}\np cnf {nv} {count}\n" + "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)
-
-
-def export(folder: str | Path, formula: str, nv: int, clauses: int, pieces: list[Piece], manifest: dict) -> list[Path]:
-    """Write a certificate into ``folder``, all or none: ``formula.cnf`` (``formula``: the
-    formula's DIMACS text, with satedge's header, so that ``satedge decode`` reads it), per
-    piece ``pieces/N.cnf`` (the clauses the piece adds to the formula: its cube's literals, then
-    its blocking clauses; its ``p`` line counts the formula's clauses and these) and
-    ``pieces/N.drat`` (its proof, DRAT text), the cover as ``pieces/cover.cnf`` and
-    ``pieces/cover.drat``, and ``manifest.json``, which says how they fit together."""
-    folder = Path(folder)
-    files: dict[Path, str | bytes] = {folder / "formula.cnf": formula}
-    listed = []
-    for p in sorted(pieces, key=lambda p: p.index if p.index >= 0 else 1 << 40):
-        name = str(p.index) if p.index >= 0 else "cover"
-        added = [[lit] for lit in p.cube] + p.blocking
-        what = (f"piece {name}: clauses added to formula.cnf, the cube's literals ({len(p.cube)}) then the blocking "
-                f"clauses of its models ({len(p.blocking)})" if p.index >= 0 else
-                "the cover: clauses added to formula.cnf, the negation of every cube")
-        files[folder / "pieces" / f"{name}.cnf"] = _clauses_text(added, nv, clauses + len(added), what)
-        files[folder / "pieces" / f"{name}.drat"] = p.proof.text() if p.proof is not None else b""
-        listed.append({**p.as_dict(), "clauses": f"pieces/{name}.cnf", "proof": f"pieces/{name}.drat"})
-    head = json.dumps({**{k: v for k, v in manifest.items() if k != "pieces"}, "formula": "formula.cnf", "variables": nv, "formula_clauses": clauses}, indent=1)
-    rows = ",\n".join("  " + json.dumps(p, separators=(",", ":")) for p in listed)  # a piece per line
-    files[folder / "manifest.json"] = f'{head[:-2]},\n "pieces": [\n{rows}\n ]\n}}\n'
-    try:
-        (folder / "pieces").mkdir(parents=True, exist_ok=True)
-        write_group(files)
-    except OSError as e:
-        raise cannot_write(e, folder) from None
-    return list(files)
-
-
-def _read_clauses(path: Path, what: str) -> tuple[int, int, list[list[int]]]:
-    """A DIMACS file's ``p`` line and its clauses, each a one-line error when damaged."""
-    check_input(path, 2**34)
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise SatedgeError(f"cannot read the {what}: {e.strerror or e}", path) from None
-    head = next((line.split() for line in data[:1 << 20].splitlines() if line.startswith(b"p ")), None)
-    if head is None or len(head) != 4 or not all(x.isdigit() for x in head[2:]):
-        raise SatedgeError(f"the {what} has no 'p cnf' line", path)
-    body = b"\n".join(line for line in data.splitlines() if line[:1] not in (b"c", b"p"))
-    try:
-        nums = np.array(body.split(), dtype=np.int64)
-    except ValueError:
-        raise SatedgeError(f"the {what} holds something that is not a literal", path) from None
-    if len(nums) and nums[-1] != 0:
-        raise SatedgeError(f"the {what} ends inside a clause", path)
-    ends = np.flatnonzero(nums == 0).tolist()
-    flat, out, start = nums.tolist(), [], 0
-    for end in ends:
-        out.append(flat[start:end])
-        start = end + 1
-    return int(head[2]), int(head[3]), out
-
-
-def _manifest(folder: Path) -> dict:
-    path = folder / "manifest.json"
-    if not path.is_file():
-        raise SatedgeError("no manifest.json: not a certificate written by --proof", folder)
-    try:
-        manifest = json.loads(path.read_text())
-        pieces = manifest["pieces"]
-        assert isinstance(pieces, list) and all(isinstance(p, dict) for p in pieces)
-        for p in pieces:
-            assert isinstance(p["index"], int) and all(isinstance(x, int) for x in p["cube"])
-            assert isinstance(p["clauses"], str) and isinstance(p["proof"], str)
-            assert ".." not in Path(p["clauses"]).parts + Path(p["proof"]).parts
-        assert isinstance(manifest["models"], int)
-    except (ValueError, KeyError, TypeError, AssertionError, OSError):
-        raise SatedgeError("manifest.json is damaged: it does not list the pieces as --proof writes them", folder) \
-            from None
-    return manifest
-
-
-def recheck(folder: str | Path, checker: str = DEFAULT_CHECKER, workers: int = 1) -> tuple[Certificate, int]:
-    """Check a certificate that ``--proof`` wrote into ``folder`` again: the certificate and the
-    puzzle's solutions it proves.  ``formula.cnf`` must be the formula of the puzzle its header
-    names (rebuilt and compared); every model a piece blocks must be one of that formula, decoded
-    to a solution satedge's checker accepts; every piece's proof is checked by ``checker`` (on
-    ``workers`` processes), and the pieces must fit together (:func:`certificate`).  A piece
-    missing, a cube left out of the cover, a model missing, added or invalid, or a proof that
-    does not check is a :class:`SatedgeError`, as is a count that differs from the manifest's."""
-    folder = Path(folder)
-    manifest = _manifest(folder)
-    puzzle, encoded, clauses = rebuilt(folder / "formula.cnf")
-    check = FormulaCheck(clauses, encoded.nv, checker)
-
-    def one(entry: dict) -> Piece:
-        _, _, added = _read_clauses(folder / entry["clauses"], f"piece {entry['index']}")
-        cube = tuple(entry["cube"])
-        if entry["index"] >= 0 and added[:len(cube)] != [[lit] for lit in cube]:
-            raise SatedgeError(f"piece {entry['index']} does not start with its cube's literals", folder)
-        try:
-            proof = drat.read((folder / entry["proof"]).read_bytes(), compiled=compiled)
-        except OSError as e:
-            raise SatedgeError(f"cannot read the proof of piece {entry['index']}: {e.strerror or e}", folder) from None
-        try:
-            seconds = check(added, proof)
-        except SatedgeError as e:
-            raise SatedgeError(f"{'the cover' if entry['index'] < 0 else 'piece ' + str(entry['index'])}: {e}",
-                               folder) from None
-        return Piece(entry["index"], cube, added[len(cube):] if entry["index"] >= 0 else added, proof.lemmas,
-                     proof.size, 0.0, seconds)
-
-    entries = manifest["pieces"]
-    compiled = sum(e.get("proof_bytes", 0) for e in entries) > drat.SMALL
-    pieces = list(forked_map(lambda: one, entries, workers)) if workers > 1 else [one(e) for e in entries]
-    cert = certificate(pieces, checker, str(manifest.get("prover", "")), encoded.orbit)
-    solutions = encoded.orbit * sum(sum(d.weights) for d in _models(puzzle, encoded, pieces))
-    if (cert.models, solutions) != (manifest["models"], manifest.get("solutions", solutions)):
-        raise SatedgeError(f"the pieces hold {cert.models:,} models and {solutions:,} solutions, the manifest says "
-                           f"{manifest['models']:,} and {manifest.get('solutions')}", folder)
-    return cert, solutions
-
-
-def _models(puzzle, encoded, pieces: list[Piece]) -> Iterator[Decoded]:
-    """The models the pieces block, in blocks, each checked: its true decision variables extend
-    to a model of the formula, which decodes to a solution the bulk check accepts."""
-    decision, decoder, checker = set(encoded.decision), Decoder(encoded), Checker(puzzle)
-    block, n = decoder.block(), 0
-    with Solver(name="cadical195", bootstrap_with=encoded.cnf.clauses) as s:
-        for p in pieces:
-            for clause in p.blocking if p.index >= 0 else ():
-                true = [-lit for lit in clause]
-                if not all(lit in decision for lit in true):
-                    raise SatedgeError(f"piece {p.index} blocks something that is not a model's decision variables")
-                chosen = set(true)
-                if not s.solve(assumptions=true + [-v for v in encoded.decision if v not in chosen]):
-                    raise SatedgeError(f"piece {p.index} blocks an assignment that is no model of the formula")
-                model = s.get_model()
-                decoder.put(block, n, model + list(range(-len(model) - 1, -encoded.nv - 1, -1)), ordered=True)
-                n += 1
-                if n == len(block):
-                    yield checked(decoder.decode(block), checker, "the certificate's formula")
-                    n = 0
-    if n:
-        yield checked(decoder.decode(block[:n]), checker, "the certificate's formula")
+                       sum(p.check_seconds for p in pieces), prover, covers, "pictures" if pictures else "models")

@@ -148,8 +148,8 @@ def one_per_picture(puzzle: Puzzle, solutions: Iterable[Solution], mode: str = "
             yield s
 
 
-def solutions_of_picture(puzzle: Puzzle, pic: Picture) -> list[Solution]:
-    """Every solution (each tile once, frame and clues respected) that shows ``pic``."""
+def solutions_of_picture(puzzle: Puzzle, pic: Picture, limit: int | None = None) -> list[Solution]:
+    """Every solution (each tile once, frame and clues respected) that shows ``pic`` (at most ``limit``)."""
     looks = puzzle.orientations
     options = [[(t, r) for t, r in allowed if looks[t][r] == labels] for allowed, labels in zip(puzzle.allowed, pic)]
     out: list[Solution] = []
@@ -161,7 +161,7 @@ def solutions_of_picture(puzzle: Puzzle, pic: Picture) -> list[Solution]:
             out.append(Solution(tuple(chosen)))
             return
         for t, r in options[i]:
-            if t not in used:
+            if t not in used and len(out) != limit:
                 used.add(t)
                 chosen.append((t, r))
                 extend(i + 1)

@@ -12,13 +12,15 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from conftest import PUZZLES
 from satedge import backtrack, drat, symmetry
-from satedge.certify import CHECKERS, FormulaCheck, Piece, certificate, recheck
+from satedge.certify import CHECKERS, FormulaCheck, Piece, certificate
+from satedge.proofdir import recheck
 from satedge.encode import encode
 from satedge.errors import SatedgeError
 from satedge.extras import available
 from satedge.formats import load_puzzle, save_puzzle
 from satedge.generate import Params, generate
 from satedge.jobs import Job, run
+from satedge.jobs.certified import by_pictures
 from satedge.solvers import PROOF_SOLVERS
 from satedge.solving import Enumerator
 from satedge.strategies import puzzles
@@ -33,14 +35,17 @@ def test_certified_counts_are_the_backtrackers(puzzle, workers):
     expected = list(backtrack.solutions(puzzle, limit=201))
     assume(len(expected) <= 200)
     for encoding in ("edgecolor-corners", "support+symmetry=rotation"):
-        res = run(Job(puzzle, "count", solver=f"cadical195:workers={workers}", encoding=encoding,
-                      modes=("solutions", "distinct", "unique"), certify="dratify"))
+        res_job = Job(puzzle, "count", solver=f"cadical195:workers={workers}", encoding=encoding,
+                      modes=("solutions", "distinct", "unique"), certify="dratify")
+        res = run(res_job)
         assert res.status in ("SAT", "UNSAT")
         c = symmetry.count(puzzle, expected)
         assert {k: res.counts[k] for k in ("solutions", "distinct", "unique")} == {
             "solutions": c.solutions, "distinct": c.distinct, "unique": c.unique}
         assert res.certificate["certified"] is True and res.certificate["checker"] == "dratify"
-        assert res.certificate["models"] == res.counts["models"] and res.certificate["route"] == "own"
+        blocked = res.counts["distinct"] if res.certificate["blocks"] == "pictures" else res.counts["models"]
+        assert res.certificate["models"] == blocked and res.certificate["route"] == "own"
+        assert res.certificate["blocks"] == ("pictures" if by_pictures(res_job, encode(puzzle, encoding)) else "models")
 
 
 @pytest.mark.parametrize("seed", [1, 3, 4])
@@ -59,7 +64,9 @@ def test_every_route_certifies_the_seed(solver, route):
     the others are followed by a fresh CaDiCaL (MapleSAT's proofs stopped checking once a
     blocking clause was added: it is no longer among them)."""
     res = run(Job(load_puzzle(HUNDE), "count", solver=solver, certify="dratify"))
-    assert (res.counts["solutions"], res.certificate["models"], res.certificate["route"]) == (16, 16, route)
+    blocks = ("models", 16) if "subspaces" in solver else ("pictures", 8)  # a subspace walk counts no pictures
+    assert (res.counts["solutions"], res.certificate["blocks"], res.certificate["models"], res.certificate["route"]) == (
+        16, *blocks, route)
 
 
 def _proof(puzzle, encoding="edgecolor-corners"):
@@ -148,9 +155,10 @@ def test_the_command_line_certifies_and_exports(tmp_path, run_cli):
 
 @pytest.fixture(scope="module")
 def pieces(tmp_path_factory):
-    """A certificate of Hunde-Spiel in cubes, written by two workers."""
+    """A certificate of Hunde-Spiel in cubes, written by two workers, every model blocked."""
     folder = tmp_path_factory.mktemp("cert") / "proof"
-    res = run(Job(load_puzzle(HUNDE), "count", solver="cadical195:workers=2", certify="dratify", proof=str(folder)))
+    res = run(Job(load_puzzle(HUNDE), "count", solver="cadical195:workers=2,enumeration=blocking", certify="dratify",
+                  proof=str(folder)))
     assert res.counts["solutions"] == 16 and res.certificate["pieces"] > 2
     return folder
 
@@ -247,6 +255,39 @@ def test_pieces_fit_together_or_are_refused():
             certificate(pieces, "dratify", "cadical195")
 
 
+@pytest.fixture(scope="module")
+def pictured(tmp_path_factory):
+    """A certificate of Hunde-Spiel counted by pictures (as the plain count is): one piece."""
+    folder = tmp_path_factory.mktemp("cert") / "proof"
+    res = run(Job(load_puzzle(HUNDE), "count", modes=("solutions", "distinct", "unique"), certify="dratify",
+                  proof=str(folder)))
+    assert res.counts == {"solutions": 16, "distinct": 8, "unique": 2, "models": 16}
+    assert (res.certificate["blocks"], res.certificate["models"], res.certificate["pieces"]) == ("pictures", 8, 1)
+    return folder
+
+
+def _change_a_definition(folder):
+    f = folder / "pieces" / "0.cnf"
+    lines = f.read_text().splitlines(keepends=True)
+    lines[2] = lines[2].split(" ", 1)[1]  # the first definition loses its first literal
+    f.write_text("".join(lines))
+
+
+@pytest.mark.parametrize("change,message", [
+    (None, None),
+    (_drop_a_model, r"piece 0: the proof does not check \(dratify: "),
+    (_change_a_definition, r"piece 0: its look variables are not new or not defined as the encoding says"),
+])
+def test_a_certificate_by_pictures_checks_again_and_refuses_tampering(pictured, tmp_path, run_cli, change, message):
+    folder = _tampered(pictured, tmp_path, change or (lambda f: None))
+    code, out, err = run_cli("check-proof", folder)
+    if change is None:
+        assert (code, err) == (0, "") and out.startswith(f"{folder}: certified by dratify: 8 pictures, 16 solutions "
+                                                         "(1 piece, ")
+    else:
+        assert (code, out) == (2, "") and err.count("\n") == 1 and re.search(message, err), err
+
+
 @pytest.mark.parametrize("args,message", [
     (["--checker", "drup"], "--checker applies with --certify"),
     (["--proof", "p"], "--proof applies with --certify"),
@@ -271,3 +312,10 @@ def test_a_spec_certifies_and_the_report_shows_the_cost(tmp_path, run_cli):
     code, out, _ = run_cli("report", tmp_path / "o", "--no-plots")
     assert code == 0 and "| proof_kb | check_s |" in out.splitlines()[0]
     assert "| edgecolor-corners/cadical195+certify=dratify | 1 | 1 |" in out
+
+
+def test_a_clause_that_names_a_literal_twice_checks():
+    """Before: the compiled checker rejected a refutation of a formula with a clause naming a
+    literal twice (a look variable's definition from an encoding whose literals coincide)."""
+    assert FormulaCheck([[1, 1, 2], [-1, -1], [-2]], 2)([], drat.read(b"0\n")) >= 0
+    assert FormulaCheck([[1, 2]], 2)([[-1, -1], [-2, -2]], drat.read(b"0\n")) >= 0

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from ..certify import CHECKERS, DEFAULT_CHECKER, recheck
+from ..certify import CHECKERS, DEFAULT_CHECKER
+from ..proofdir import recheck
 from ..process import MAX_WORKERS
 from .common import count, many
 
@@ -31,7 +32,7 @@ def main(args) -> int:
     if args.json:
         print(json.dumps({"folder": args.folder, **cert.as_dict(), "solutions": solutions}))
     else:
-        print(f"{args.folder}: certified by {cert.checker}: {many(cert.models, 'model')}, "
+        print(f"{args.folder}: certified by {cert.checker}: {many(cert.models, cert.blocks[:-1])}, "
               f"{many(solutions, 'solution')} ({many(cert.pieces, 'piece')}, {cert.lemmas:,} lemmas, "
               f"{cert.bytes / 1000:,.0f} kB, checked in {cert.check_seconds:.2f} s)")
     return 0

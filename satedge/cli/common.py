@@ -23,7 +23,8 @@ from ..api import METHODS
 from ..api import job as make_job
 from ..formats import load_puzzle
 from ..puzzle import Puzzle
-from ..certify import CHECKERS, DEFAULT_CHECKER, check_folder
+from ..certify import CHECKERS, DEFAULT_CHECKER
+from ..proofdir import check_folder
 from ..jobs import DEFAULT_STRATEGY, STRATEGIES, Job, Result, run
 from ..process import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, default_memory_mb
 from ..progress import progress_bar, status_line

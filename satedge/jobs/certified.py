@@ -16,7 +16,7 @@ import dataclasses
 import time
 from typing import Callable, Iterator
 
-from .. import certify, cubes, symmetry
+from .. import certify, cubes, proofdir, solving, symmetry
 from ..dimacs import to_text
 from ..encode import Encoded
 from ..errors import SatedgeError
@@ -27,7 +27,7 @@ from ..solving import Enumerator
 from .job import Job, Note, Result
 from .shared import encoded, finished
 
-__all__ = ["CUBES_PER_WORKER", "own_proofs", "run"]
+__all__ = ["CUBES_PER_WORKER", "own_proofs", "by_pictures", "run"]
 
 CUBES_PER_WORKER = 16  # pieces per worker: enough to balance them, few enough that each solver warms up
 
@@ -46,34 +46,47 @@ class _Found:
     solutions: tuple[Solution, ...]
     count: int
     stats: Stats
+    counts: dict | None = None  # a count by pictures: its counts
+
+
+def by_pictures(job: Job, formula: Encoded) -> bool:
+    """Whether the count comes from one solution per picture, as the plain count's does
+    (:func:`satedge.solving.by_pictures`): one piece, whose blocking clauses block pictures."""
+    return job.task == "count" and "solutions" in job.modes and solving.by_pictures(formula, job.solver)
 
 
 def _piece(formula: Encoded, job: Job, check: certify.FormulaCheck, keep: bool, limit: int | None,
            progress: Callable[[dict], None] | None = None) -> Callable[[tuple[int, tuple[int, ...]]], _Found]:
     """What finds, proves and checks one piece ``(index, cube)`` on this process."""
-    own = own_proofs(job.solver)
+    own, pictures = own_proofs(job.solver), by_pictures(job, formula)
     solver = dataclasses.replace(job.solver, workers=1, strategy=None)
 
     def one(task: tuple[int, tuple[int, ...]]) -> _Found:
         index, cube = task
         t0 = time.perf_counter()
-        stats = Stats()
+        stats, counts = Stats(), None
         with Enumerator(formula, solver, stats, reuse=False, progress=progress, proof=own, units=cube) as e:
-            found = tuple(e.solutions("solutions", limit)) if keep else ()
-            n = len(found) if keep else e.tally()
+            if pictures:
+                counts = e.counts(job.modes)
+                found, n = (), counts["solutions"]
+            else:
+                found = tuple(e.solutions("solutions", limit)) if keep else ()
+                n = len(found) if keep else e.tally()
             if limit is not None and n >= limit:
                 return _Found(None, found, n, stats)
             proof = e.proof() if own else None
-        added = [[lit] for lit in cube] + e.blocked
+        defined = {tuple(c) for c in e.defined}  # the look variables' definitions, then the pictures' clauses
+        blocking = [c for c in e.blocked if tuple(c) not in defined]
+        added = [[lit] for lit in cube] + e.defined + blocking
         if proof is None:  # a solver that writes no proof: a fresh one proves the piece's end
             proof = certify.prove(formula.cnf.clauses + added, DEFAULT_SOLVER)
         seconds = time.perf_counter() - t0
         if progress is not None:
             progress({"stage": "certifying", "solutions": e.found})
         checked = check(added, proof)
-        piece = certify.Piece(index, cube, e.blocked, proof.lemmas, proof.size, seconds, checked,
-                              proof if job.proof is not None else None)
-        return _Found(piece, found, n, stats)
+        piece = certify.Piece(index, cube, blocking, proof.lemmas, proof.size, seconds, checked,
+                              proof if job.proof is not None else None, e.defined, e.looks)
+        return _Found(piece, found, n, stats, counts)
 
     return one
 
@@ -101,15 +114,15 @@ def run(job: Job, note: Note | None = None) -> Result:
     prover = job.solver.name if own_proofs(job.solver) else DEFAULT_SOLVER
     if note is not None:  # kept if the job is stopped: it was certifying all along
         note({"stage": f"certifying (proofs by {prover}, checked by {job.certify})"})
-    workers = job.solver.workers
-    split = cubes.split(formula, CUBES_PER_WORKER * workers).cubes if workers > 1 else []
+    workers, pictures = job.solver.workers, by_pictures(job, formula)
+    split = cubes.split(formula, CUBES_PER_WORKER * workers).cubes if workers > 1 and not pictures else []
     split = split if len(split) > 1 else [()]
     check = certify.FormulaCheck(formula.cnf.clauses, formula.nv, job.certify)
     limit = job.limit if job.task == "solve" else None
     keep = job.task == "solve" or set(job.modes) != {"solutions"}
     pieces = [_cover(formula, split, check, job.proof is not None)] if len(split) > 1 else []
     found: list[Solution] = []
-    total, complete = 0, True
+    total, complete, counts = 0, True, None
     if report is not None:
         report({"stage": "solving"})
 
@@ -131,7 +144,7 @@ def run(job: Job, note: Note | None = None) -> Result:
             if out.stats.reported:
                 res.stats.merge(out.stats.counters)
             found += out.solutions
-            total += out.count
+            total, counts = total + out.count, out.counts
             if out.piece is None or (limit is not None and total >= limit):
                 complete = False
                 break
@@ -145,17 +158,20 @@ def run(job: Job, note: Note | None = None) -> Result:
                            "covers": "each solution given, accepted by satedge's independent checker"}
         return finished(res)
     models = res.stats.models
-    cert = certify.certificate(pieces, job.certify, prover, formula.orbit, weights_differ=total != models)
-    if cert.models != models:
+    cert = certify.certificate(pieces, job.certify, prover, formula.orbit, weights_differ=total != models,
+                               pictures=pictures)
+    if cert.models != models and not pictures:  # by pictures: a model per orbit, a clause per picture of it
         raise SatedgeError(f"the pieces block {cert.models:,} models, the enumeration found {models:,}")
     res.certificate = {**cert.as_dict(), "route": "own" if own_proofs(job.solver) else "fresh"}
-    if job.task == "count":
+    if counts is not None:
+        res.counts = counts
+    elif job.task == "count":
         res.counts = ({**symmetry.counts(job.puzzle, found, job.modes, formula.orbit), "models": models} if keep else
                       {"solutions": formula.orbit * total, "models": models})
     else:
         res.solutions = found
     if job.proof is not None:
-        certify.export(job.proof, to_text(formula, job.encoding.name), formula.nv, len(formula.cnf.clauses), pieces, {
+        proofdir.export(job.proof, to_text(formula, job.encoding.name), formula.nv, len(formula.cnf.clauses), pieces, {
             **res.certificate, "puzzle": job.puzzle.name, "encoding": job.encoding.name, "solver": str(job.solver),
-            "solutions": formula.orbit * total})
+            "solutions": total if pictures else formula.orbit * total})
     return finished(res)
