@@ -2,10 +2,9 @@
 
 The comment header records the satedge version, the puzzle (name, path, sha256 of its
 canonical YAML), the encoding and its options, the meaning of every decision variable
-(``c var 17 x 0 1 3``), and the projection set as model counters read it (``c p show ... 0``
-and ``c ind ... 0``).  One ``c satedge {...}`` JSON line carries the same facts for programs.
-``.cnf.gz`` and ``.cnf.xz`` are compressed; clauses are written in chunks as they are
-formatted, never as one big string.
+(``c var 17 x 0 1 3``), and the projection set as model counters read it (``c p show ... 0``,
+``c ind ... 0``); one ``c satedge {...}`` JSON line, the same for programs.  ``.cnf.gz`` and
+``.cnf.xz`` are compressed; clauses are written in chunks, never as one big string.
 """
 
 from __future__ import annotations
@@ -168,12 +167,10 @@ def read_header(path: Path | str) -> dict:
         with open_text(path) as fh:
             while line := fh.readline(MAX_HEADER_LINE + 1):
                 lines += 1
-                if len(line) > MAX_HEADER_LINE:
-                    raise SatedgeError(f"a header line of more than {MAX_HEADER_LINE:,} characters: not a CNF file of "
-                                       "satedge's", path)
-                if lines > most:
-                    raise SatedgeError(f"more than the {most:,} comment lines a satedge header has here before its "
-                                       "'p cnf' line: not a CNF file of satedge's", path)
+                if len(line) > MAX_HEADER_LINE or lines > most:
+                    raise SatedgeError((f"a header line of more than {MAX_HEADER_LINE:,} characters" if lines <= most else
+                                        f"more than the {most:,} comment lines a satedge header has here before its "
+                                        "'p cnf' line") + ": not a CNF file of satedge's", path)
                 if line.startswith("c satedge {"):
                     info = json.loads(line[len("c satedge "):])
                     puzzle = info.get("puzzle") if isinstance(info, dict) else None
@@ -314,8 +311,10 @@ def rebuilt(cnf_path, puzzle_path=None, info: dict | None = None) -> tuple[Puzzl
         clauses = CNF(from_string=text).clauses
     except (ValueError, OSError, EOFError, lzma.LZMAError, gzip.BadGzipFile) as e:
         raise SatedgeError(f"cannot read the clauses (truncated or not DIMACS): {e}", cnf_path) from None
-    if clauses != encoded.cnf.clauses:
-        raise SatedgeError("the clauses differ from the re-encoded formula: truncated or edited file", cnf_path)
+    if clauses != encoded.cnf.clauses:  # fewer than the 'p cnf' line counts: cut off
+        raise SatedgeError(f"cannot read the clauses (truncated or not DIMACS): {len(clauses):,} of the {info['p'][1]:,} "
+                           "its 'p cnf' line counts" if len(clauses) != info["p"][1] else
+                           "the clauses differ from the re-encoded formula: truncated or edited file", cnf_path)
     return puzzle, encoded, clauses
 
 

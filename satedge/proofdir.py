@@ -24,12 +24,13 @@ from .bulk import Checker, Decoded, Decoder, checked, valid
 from .certify import DEFAULT_CHECKER, Certificate, FormulaCheck, Piece, certificate
 from .dimacs import rebuilt
 from .errors import SatedgeError, cannot_write
-from .files import check_input, write_group
+from .files import check_input, read_bytes, write_group
 from .proctree import forked_map
 
-__all__ = ["PROOF_FILES", "check_folder", "export", "recheck"]
+__all__ = ["PROOF_FILES", "MAX_MANIFEST", "check_folder", "export", "recheck"]
 
 PROOF_FILES = ("formula.cnf", "manifest.json", "pieces")  # what a certificate's folder holds
+MAX_MANIFEST = 2**30  # bytes of a manifest.json read at most
 
 
 def check_folder(folder: str | Path) -> Path:
@@ -120,15 +121,18 @@ def _manifest(folder: Path) -> dict:
     if not path.is_file():
         raise SatedgeError("no manifest.json: not a certificate written by --proof", folder)
     try:
+        check_input(path, MAX_MANIFEST)
         manifest = json.loads(path.read_text())
         pieces = manifest["pieces"]
         assert isinstance(pieces, list) and all(isinstance(p, dict) for p in pieces)
         for p in pieces:
             assert isinstance(p["index"], int) and all(isinstance(x, int) for x in p["cube"])
             assert isinstance(p["clauses"], str) and isinstance(p["proof"], str)
-            assert ".." not in Path(p["clauses"]).parts + Path(p["proof"]).parts
+            assert all(".." not in Path(p[k]).parts and not Path(p[k]).is_absolute() for k in ("clauses", "proof"))
+            assert isinstance(p.get("defined", 0), int) and all(  # a piece by pictures: its look variables
+                isinstance(v, int) and isinstance(c, int) and isinstance(look, list) for v, c, look in p.get("looks", []))
         assert isinstance(manifest["models"], int)
-    except (ValueError, KeyError, TypeError, AssertionError, OSError):
+    except (ValueError, KeyError, TypeError, AssertionError, OSError, RecursionError):
         raise SatedgeError("manifest.json is damaged: it does not list the pieces as --proof writes them", folder) \
             from None
     return manifest
@@ -153,7 +157,7 @@ def recheck(folder: str | Path, checker: str = DEFAULT_CHECKER, workers: int = 1
         if entry["index"] >= 0 and added[:len(cube)] != [[lit] for lit in cube]:
             raise SatedgeError(f"piece {entry['index']} does not start with its cube's literals", folder)
         try:
-            proof = drat.read((folder / entry["proof"]).read_bytes(), compiled=compiled)
+            proof = drat.read(read_bytes(folder / entry["proof"], MAX_MANIFEST * 16), compiled=compiled)
         except OSError as e:
             raise SatedgeError(f"cannot read the proof of piece {entry['index']}: {e.strerror or e}", folder) from None
         try:

@@ -224,12 +224,13 @@ def _edit_the_formula(folder):
 
 
 @pytest.mark.parametrize("change,message", [
-    (lambda f: (f / "pieces" / "0.drat").unlink(), r"cannot read the proof of piece 0: No such file or directory"),
+    (lambda f: (f / "pieces" / "0.drat").unlink(), r"pieces/0\.drat: no such file"),
     (_drop_a_model, r"piece \d+: the proof does not check \(dratify: "),
     (_drop_a_cube_from_the_cover, r"the cover: the proof does not check \(dratify: "),
     (_drop_a_piece, r"a certificate's pieces are missing or doubled"),
     (_count_more, r"the pieces hold 16 models and 16 solutions, the manifest says 17 and 16"),
-    (_edit_the_formula, r"the clauses differ from the re-encoded formula: truncated or edited file"),
+    (_edit_the_formula, r"formula\.cnf: cannot read the clauses \(truncated or not DIMACS\): 5,051 of the 5,052 its "
+                        r"'p cnf' line counts"),
 ])
 def test_a_tampered_certificate_is_refused(pieces, tmp_path, run_cli, change, message):
     copy = _tampered(pieces, tmp_path, change)

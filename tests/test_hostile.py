@@ -2,6 +2,7 @@
 with exit status 2, one `satedge: error:` line of at most 300 characters naming the problem,
 nothing on stdout, and no file written (not even an empty or partial one)."""
 
+import json
 import os
 import resource
 import subprocess
@@ -69,6 +70,12 @@ def _fixtures(d: Path) -> None:
     os.truncate(d / "huge.model", 100 * 2**20)
     (d / "plain.cnf").write_text("p cnf 1 1\n1 0\n")
     (d / "bad.json").write_text("[" * 100_000)
+    (d / "badcert").mkdir()
+    (d / "badcert" / "manifest.json").write_text("[" * 100_000)
+    for name, piece in (("looks", {"proof": "pieces/0.drat", "looks": [["x", 0, []]]}), ("devzero", {"proof": "/dev/zero"})):
+        (d / name).mkdir()
+        (d / name / "manifest.json").write_text(json.dumps({"models": 1, "pieces": [
+            {"index": 0, "cube": [], "clauses": "pieces/0.cnf", **piece}]}))
     (d / "bigint.sol").write_text(f"0 0 0 {BIG}\n")
     (d / "short.sol").write_text("0 0 0 0\n")
 
@@ -155,6 +162,13 @@ CASES = [
     ("check-short", ["check", HUNDE, "{d}/short.sol"], "the solution places 1 of 9 cells"),
     ("convert-bomb", ["convert", "{d}/bomb.yaml", "out.yaml"], "aliases are expanded"),
     ("convert-suffix", ["convert", HUNDE, "out.txt"], "unknown puzzle format"),
+    ("check-proof-missing", ["check-proof", "{d}/nowhere"], "no manifest.json: not a certificate written by --proof"),
+    ("check-proof-file", ["check-proof", "{d}/h.cnf"], "no manifest.json: not a certificate written by --proof"),
+    ("check-proof-bomb", ["check-proof", "{d}/badcert"], "manifest.json is damaged"),
+    ("check-proof-looks", ["check-proof", "{d}/looks"], "manifest.json is damaged"),
+    ("check-proof-dev-zero", ["check-proof", "{d}/devzero"], "manifest.json is damaged"),
+    ("check-proof-workers", ["check-proof", "{d}/empty", "--workers", "0"], "argument --workers: must be at least 1"),
+    ("check-proof-checker", ["check-proof", "{d}/empty", "--checker", "nope"], "argument --checker: invalid choice"),
     ("solvers-option", ["solvers", "--bogus"], "unrecognized arguments: --bogus"),
     ("puzzles-option", ["puzzles", "--bogus"], "unrecognized arguments: --bogus"),
 ]

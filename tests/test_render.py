@@ -93,8 +93,10 @@ def test_render_solve_stops_at_its_timeout_and_memory(run_cli, tmp_path):
     save_puzzle(generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), 1), hard)
     assert run_cli("render", hard, "--solve", "--timeout", "1", "-o", out) == (
         3, "", f"{hard}: TIMEOUT after 1 s, nothing to draw\n")
-    assert run_cli("render", hard, "--solve", "--memory", "1", "-o", out) == (
-        2, "", f"satedge: error: {hard}: solving needs more than 1 MB of memory (--memory MB to allow more)\n")
+    code, printed, err = run_cli("render", hard, "--solve", "--memory", "1", "-o", out)
+    assert (code, printed) == (2, "") and err in {  # the cap covers the command's own work too: which passes it first
+        f"satedge: error: {hard}: {stage} needs more than 1 MB of memory (--memory MB to allow more)\n"
+        for stage in ("solving", "reading and preparing its job")}  # depends on the machine's load
     assert run_cli("render", hard, "--timeout", "1", "-o", out) == (
         2, "", "satedge: error: --timeout applies to --solve only\n")
     assert run_cli("render", hard, "--solution", hard, "--memory", "100", "-o", out) == (
