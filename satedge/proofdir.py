@@ -193,8 +193,7 @@ def _pictures(puzzle, encoded, piece: Piece) -> int:
     cell), and each picture has a solution satedge's checker accepts.  Counted from
     multiplicities (:meth:`satedge.encode.Encoded.picture_counts`)."""
     where = f"piece {piece.index}"
-    expected = [[-lit for lit in dict.fromkeys(both)] + [v] for (c, look), v in piece.looks.items()
-                for both in encoded.shows(c, look)]
+    expected = [clause for (c, look), v in piece.looks.items() for clause in encoded.implied(c, look, v)]
     var = {v: key for key, v in piece.looks.items()}
     if len(var) != len(piece.looks) or min(var, default=encoded.nv + 1) <= encoded.nv or expected != piece.defined:
         raise SatedgeError(f"{where}: its look variables are not new or not defined as the encoding says")

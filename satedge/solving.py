@@ -282,7 +282,7 @@ class Enumerator:
                 if key not in self.looks:
                     self.top += 1
                     self.looks[key] = self.top
-                    implied = [[-lit for lit in dict.fromkeys(both)] + [self.top] for both in self.encoded.shows(*key)]
+                    implied = self.encoded.implied(*key, self.top)
                     self.defined += implied
                     self.blocked += implied
                     for c in implied if s is not None else ():

@@ -146,6 +146,11 @@ class Encoded:
         return any(len(tiles) > 1 or any(len(set(m)) > 1 for m in tiles.values())
                    for cell in self._showing for tiles in cell.values())
 
+    def implied(self, cell: int, look: tuple, var: int) -> list[list[int]]:
+        """Clauses that make ``var`` true where ``cell`` shows ``look`` (:attr:`shows`), each literal
+        once: the definition of a variable that a clause blocking a picture names."""
+        return [[-lit for lit in dict.fromkeys(both)] + [var] for both in self.shows(cell, look)]
+
     def picture_counts(self, picture: tuple) -> tuple[int, int]:
         """How many solutions of the formula show ``picture`` (per cell its look) and how many
         models they are, from multiplicities (:func:`satedge.symmetry.matchings`), not listed."""
