@@ -1,3 +1,4 @@
+import importlib.util
 import os
 import signal
 import time
@@ -13,6 +14,14 @@ settings.register_profile("dev", max_examples=60, deadline=None, suppress_health
 settings.load_profile(os.environ.get("SATEDGE_HYPOTHESIS") or ("ci" if os.environ.get("CI") else "dev"))
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def experiment_script(name: str):
+    """The module of ``experiments/NAME.py`` (a bench script: its report is recomputed from its rows)."""
+    spec = importlib.util.spec_from_file_location(name.replace("-", "_"), ROOT / "experiments" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 PUZZLES = ROOT / "puzzles"
 SEEDS = {
     "hunde-spiel": (16, 8, 2),

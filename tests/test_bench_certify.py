@@ -2,21 +2,16 @@
 and summary), and the rows hold what it claims: every certificate accepted, with the plain
 command's answer, and drup's verdicts those of the certificates it checked."""
 
-import importlib.util
 import json
 
-from conftest import ROOT
+from conftest import ROOT, experiment_script
 
-SCRIPT = ROOT / "experiments" / "bench-certify.py"
 LINES = (ROOT / "experiments" / "bench-certify-rows.jsonl").read_text().splitlines()
 META, ROWS = json.loads(LINES[0]), [json.loads(line) for line in LINES[1:]]
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("bench_certify", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return experiment_script("bench-certify")
 
 
 def test_the_report_is_its_rows():

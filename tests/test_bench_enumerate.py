@@ -2,21 +2,16 @@
 experiments/bench-enumerate-rows.jsonl by the script's own report, and the figures of its notes
 are the rows' own."""
 
-import importlib.util
 import json
 
-from conftest import ROOT
+from conftest import ROOT, experiment_script
 
-SCRIPT = ROOT / "experiments" / "bench-enumerate.py"
 LINES = (ROOT / "experiments" / "bench-enumerate-rows.jsonl").read_text().splitlines()
 META, ROWS = json.loads(LINES[0]), [json.loads(line) for line in LINES[1:]]
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("bench_enumerate", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return experiment_script("bench-enumerate")
 
 
 def _row(target, puzzle=None, against=None):

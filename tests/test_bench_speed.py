@@ -1,20 +1,15 @@
 """experiments/bench-speed.md is what its committed rows give: every table and figure is
 recomputed from experiments/bench-speed-rows.jsonl by the script's own report."""
 
-import importlib.util
 import json
 
-from conftest import ROOT
+from conftest import ROOT, experiment_script
 
-SCRIPT = ROOT / "experiments" / "bench-speed.py"
 LINES = (ROOT / "experiments" / "bench-speed-rows.jsonl").read_text().splitlines()
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("bench_speed", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return experiment_script("bench-speed")
 
 
 def test_the_report_is_its_rows():
