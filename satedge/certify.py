@@ -29,6 +29,7 @@ with either checker, piece by piece on several processes (``satedge check-proof`
 from __future__ import annotations
 
 import importlib
+import multiprocessing
 import time
 from dataclasses import dataclass, field
 
@@ -37,8 +38,10 @@ from pysat.solvers import Solver
 from . import drat
 from .errors import SatedgeError
 from .extras import require
+from .proctree import forked_map
+from .proofparts import PARTS_PER_WORKER, Tail, check_part, checksum, internal, parts
 
-__all__ = ["CHECKERS", "DEFAULT_CHECKER", "Piece", "Certificate", "FormulaCheck", "prove", "certificate"]
+__all__ = ["CHECKERS", "DEFAULT_CHECKER", "Piece", "Certificate", "FormulaCheck", "internal", "prove", "certificate"]
 
 CHECKERS = ("dratify", "drup")
 DEFAULT_CHECKER = "dratify"
@@ -52,7 +55,8 @@ class Piece:
     and the ``proof`` itself when it is to be written out.  A piece that blocks pictures (a count
     by pictures) has a variable per cell and look its clauses name, ``looks`` ((cell, look) ->
     variable), and the clauses that define them, ``defined``: each implied by the encoding's
-    literals for the look (:attr:`satedge.encode.Encoded.shows`)."""
+    literals for the look (:attr:`satedge.encode.Encoded.shows`).  ``early``: the proof's lemmas
+    checked as it was logged, beside the enumeration (:class:`satedge.proofparts.Tail`)."""
 
     index: int
     cube: tuple[int, ...]
@@ -64,11 +68,12 @@ class Piece:
     proof: drat.Proof | None = field(default=None, repr=False)
     defined: list[list[int]] = field(default_factory=list, repr=False)
     looks: dict[tuple[int, tuple], int] = field(default_factory=dict, repr=False)
+    early: int = 0  # lemmas checked as the proof was logged, beside the enumeration
 
     def as_dict(self) -> dict:
         out = {"index": self.index, "cube": list(self.cube), "models": len(self.blocking) if self.index >= 0 else 0,
                "proof_lemmas": self.lemmas, "proof_bytes": self.bytes, "seconds": round(self.seconds, 4),
-               "check_seconds": round(self.check_seconds, 4)}
+               "check_seconds": round(self.check_seconds, 4), "lemmas_checked_early": self.early}
         if self.looks:
             out |= {"defined": len(self.defined), "looks": [[v, c, list(look)] for (c, look), v in self.looks.items()]}
         return out
@@ -78,8 +83,9 @@ class Piece:
 class Certificate:
     """A checked certificate: the ``checker``, its ``pieces`` (the cover included), the formula's
     ``models`` (or, where ``blocks`` is ``pictures``, the pictures they show), the proofs'
-    ``lemmas`` and ``bytes`` in all, the seconds the checks took in all, the ``prover`` that
-    logged the proofs and ``covers``: what it proves, in words."""
+    ``lemmas`` and ``bytes`` in all, the seconds the checks took in all (after the search), the
+    ``prover`` that logged the proofs, ``covers``: what it proves, in words, and the lemmas
+    checked ``early``, as they were logged."""
 
     checker: str
     pieces: int
@@ -90,48 +96,87 @@ class Certificate:
     prover: str
     covers: str
     blocks: str = "models"
+    early: int = 0
 
     def as_dict(self) -> dict:
         return {"certified": True, "checker": self.checker, "pieces": self.pieces, "models": self.models,
                 "proof_lemmas": self.lemmas, "proof_bytes": self.bytes, "check_seconds": round(self.check_seconds, 4),
-                "prover": self.prover, "covers": self.covers, "blocks": self.blocks}
+                "lemmas_checked_early": self.early, "prover": self.prover, "covers": self.covers, "blocks": self.blocks}
 
 
 class FormulaCheck:
     """A formula (``clauses`` over ``nv`` variables) made ready once for ``checker``; called with
     the clauses a piece adds to it and the piece's proof, it checks that the proof refutes the
     formula with those clauses, and gives the seconds the check took.  A proof the checker
-    rejects is a :class:`SatedgeError`."""
+    rejects is a :class:`SatedgeError`.
 
-    def __init__(self, clauses: list[list[int]], nv: int, checker: str = DEFAULT_CHECKER):
+    Every check runs in a process of its own, which a signal or a time limit ends at once (a
+    compiled check gives Python's signal handlers no turn).  With ``workers`` above one, a long
+    proof checked by dratify's compiled checker is cut into parts (:mod:`satedge.proofparts`),
+    checked at once on that many processes, the first ones possibly as the proof was logged
+    (:meth:`tail`); should a part fail, the whole proof is checked in one go and that verdict
+    is the answer."""
+
+    def __init__(self, clauses: list[list[int]], nv: int, checker: str = DEFAULT_CHECKER, workers: int = 1):
         if checker not in CHECKERS:
             raise SatedgeError(f"unknown proof checker {checker!r}; choose from {', '.join(CHECKERS)}")
-        self.checker, self.nv, self.count = checker, nv, len(clauses)
+        self.checker, self.nv, self.count, self.workers = checker, nv, len(clauses), max(1, workers)
         require(checker)
         self.native = _native() if checker == "dratify" else None
         if self.native is not None:
-            self.base = [_internal(c) for c in clauses]
+            self.base = [internal(c) for c in clauses]
         else:
             self.text = "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)
 
-    def __call__(self, added: list[list[int]], proof: drat.Proof) -> float:
+    def tail(self, units: tuple[int, ...], fd: int, binary: bool) -> Tail | None:
+        """A :class:`~satedge.proofparts.Tail` that checks parts of the proof a solver logs to
+        ``fd`` as it goes, from the formula with the ``units``; None where parts are not checked."""
+        if self.native is None or self.workers < 2 or multiprocessing.current_process().daemon:
+            return None
+        return Tail(self.native, self.nv, self.base + [[internal([u])[0]] for u in units], fd, binary)
+
+    @staticmethod
+    def accepted(proof: drat.Proof, verified: tuple[int, int]) -> int:
+        """The steps a tail ``verified`` (their number and checksum) that ``proof`` holds: all of
+        them, or none."""
+        return verified[0] if 0 < verified[0] <= proof.steps and checksum(proof, verified[0]) == verified[1] else 0
+
+    def __call__(self, added: list[list[int]], proof: drat.Proof, verified: tuple[int, int] = (0, 0)) -> float:
+        """``verified``: the steps a :meth:`tail` verified, and their checksum."""
         t0 = time.perf_counter()
         nv = max(self.nv, proof.nv, max((abs(lit) for c in added for lit in c), default=0))
         if self.native is not None:
-            raw = tuple(self.native.check_proof(nv, self.base + [_internal(c) for c in added], proof.packed(), True, True))
-            ok, why = bool(raw[0]) and bool(raw[9]), str(raw[1] or "no empty clause")
+            base = self.base + [internal(c) for c in added]
+            first = self.accepted(proof, verified)
+            cut = parts(base, proof, self.workers * PARTS_PER_WORKER, first) if self.workers > 1 else []
+            if not cut or not all(_forked(lambda part: check_part(self.native, nv, base, proof, part), cut,
+                                          self.workers)):
+                ok, why = _forked(lambda _: _native_whole(self.native, nv, base, proof), [None], 1)[0]
+            else:
+                ok, why = True, ""
         else:
             text = (f"p cnf {nv} {self.count + len(added)}\n" + self.text
                     + "".join(" ".join(map(str, c)) + " 0\n" for c in added))
-            ok, why = (_dratify if self.checker == "dratify" else _drup)(text, proof)
+            check = _dratify if self.checker == "dratify" else _drup
+            ok, why = _forked(lambda _: check(text, proof), [None], 1)[0]
         if not ok:
             raise SatedgeError(f"the proof does not check ({self.checker}: {why})")
         return time.perf_counter() - t0
 
 
-def _internal(clause) -> list[int]:
-    """A clause in dratify's numbering, each literal once (the compiled checker's watches need it)."""
-    return [2 * lit - 2 if lit > 0 else -2 * lit - 1 for lit in dict.fromkeys(clause)]
+def _forked(fn, tasks: list, workers: int) -> list:
+    """``fn`` on each task, on forked processes that end with this one (here, one after the other,
+    in a worker of :func:`~satedge.proctree.forked_map`, which ends with its parent and may have
+    no process of its own); their results in the tasks' order."""
+    if multiprocessing.current_process().daemon:
+        return [fn(task) for task in tasks]
+    out = list(forked_map(lambda: lambda task: (task[0], fn(task[1])), list(enumerate(tasks)), workers))
+    return [value for _, value in sorted(out, key=lambda x: x[0])]
+
+
+def _native_whole(native, nv: int, base: list[list[int]], proof: drat.Proof) -> tuple[bool, str]:
+    raw = tuple(native.check_proof(nv, base, proof.packed(), True, True))
+    return bool(raw[0]) and bool(raw[9]), str(raw[1] or "no empty clause")
 
 
 def _native():
@@ -214,4 +259,5 @@ def certificate(pieces: list[Piece], checker: str, prover: str, orbit: int = 1, 
     if len(cubes) > 1:
         covers += f" (in {len(cubes)} cubes, and a proof that they leave no model out)"
     return Certificate(checker, len(pieces), models, sum(p.lemmas for p in pieces), sum(p.bytes for p in pieces),
-                       sum(p.check_seconds for p in pieces), prover, covers, "pictures" if pictures else "models")
+                       sum(p.check_seconds for p in pieces), prover, covers, "pictures" if pictures else "models",
+                       sum(p.early for p in pieces))

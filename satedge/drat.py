@@ -21,6 +21,7 @@ b'1 -2 0\\nd 1 -2 0\\n'
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import cache
 
@@ -30,7 +31,7 @@ import pysolvers  # PySAT's compiled module
 from .errors import SatedgeError
 from .extras import require
 
-__all__ = ["SMALL", "Proof", "read", "internal", "of_solver"]
+__all__ = ["SMALL", "Proof", "read", "internal", "logged", "of_solver"]
 
 SMALL = 1 << 18  # bytes of a proof read and written without numba
 
@@ -114,6 +115,17 @@ def read(data: bytes, binary: bool = False, compiled: bool | None = None) -> Pro
         raise SatedgeError(f"the proof is damaged near byte {status:,} of {len(buf):,} ({'binary' if binary else 'text'} "
                            "DRAT)")
     return Proof(lits, ends, deleted.astype(bool))
+
+
+def logged(solver) -> tuple[int, int] | None:
+    """The file descriptor of the file a PySAT solver made with ``with_proof=True`` logs its proof
+    to, and the bytes of it written so far (flushed); None where it keeps no such file."""
+    inner = getattr(solver, "solver", solver)
+    handle, stream = getattr(inner, "prfp", None), getattr(inner, "prfile", None)
+    if handle is None or stream is None:
+        return None
+    pysolvers.flushpr(handle)
+    return stream.fileno(), os.fstat(stream.fileno()).st_size
 
 
 def of_solver(solver, binary: bool) -> Proof:

@@ -143,13 +143,14 @@ def recheck(folder: str | Path, checker: str = DEFAULT_CHECKER, workers: int = 1
     puzzle's solutions it proves.  ``formula.cnf`` must be the formula of the puzzle its header
     names (rebuilt and compared); every model a piece blocks must be one of that formula, decoded
     to a solution satedge's checker accepts; every piece's proof is checked by ``checker`` (on
-    ``workers`` processes), and the pieces must fit together (:func:`certificate`).  A piece
+    ``workers`` processes: a piece each, or a single piece's proof in parts), and the pieces must fit together (:func:`certificate`).  A piece
     missing, a cube left out of the cover, a model missing, added or invalid, or a proof that
     does not check is a :class:`SatedgeError`, as is a count that differs from the manifest's."""
     folder = Path(folder)
     manifest = _manifest(folder)
     puzzle, encoded, clauses = rebuilt(folder / "formula.cnf")
-    check = FormulaCheck(clauses, encoded.nv, checker)
+    entries = manifest["pieces"]
+    check = FormulaCheck(clauses, encoded.nv, checker, workers if len(entries) == 1 else 1)
 
     def one(entry: dict) -> Piece:
         _, _, added = _read_clauses(folder / entry["clauses"], f"piece {entry['index']}")
@@ -172,7 +173,6 @@ def recheck(folder: str | Path, checker: str = DEFAULT_CHECKER, workers: int = 1
         return Piece(entry["index"], cube, added[k:], proof.lemmas, proof.size, 0.0, seconds, None,
                      added[len(cube):k], looks)
 
-    entries = manifest["pieces"]
     compiled = sum(e.get("proof_bytes", 0) for e in entries) > drat.SMALL
     pieces = list(forked_map(lambda: one, entries, workers)) if workers > 1 else [one(e) for e in entries]
     pictures = manifest.get("blocks") == "pictures" or any(p.looks for p in pieces)

@@ -366,3 +366,28 @@ def test_the_memory_guard_counts_pages_forked_processes_share_once():
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_kill_stops_check_proof_inside_a_compiled_check(tmp_path, signum):
+    """`check-proof --checker drup` killed while drup's compiled check runs ends at once and leaves
+    no process: the check runs in a child of its own."""
+    from satedge.extras import available
+    if not (available("drup") and available("dratify")) or not Path("/proc/self/stat").exists():
+        pytest.skip("needs the extras certify and verified (dratify, drup) and /proc")
+    folder = tmp_path / "proof"
+    r = subprocess.run([sys.executable, "-m", "satedge", "count", str(PUZZLES / "hunde-spiel.yaml"), "--method", "sat",
+                        "--certify", "--proof", str(folder)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr  # drup takes about a minute on its proof
+    proc = subprocess.Popen([sys.executable, "-m", "satedge", "check-proof", str(folder), "--checker", "drup"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        found = wait_until(lambda: children(proc.pid), 60)
+        time.sleep(1)  # into drup's compiled code
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=30)  # before: the check held on to the end, minutes later
+    finally:
+        proc.kill()
+    assert (proc.returncode, out, err) == (128 + signum, "", "") and len(found) == 1
+    wait_until(lambda: not alive(found[0]), 10)
+    assert not alive(found[0])

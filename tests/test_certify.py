@@ -35,7 +35,8 @@ def test_certified_counts_are_the_backtrackers(puzzle, workers):
     expected = list(backtrack.solutions(puzzle, limit=201))
     assume(len(expected) <= 200)
     for encoding in ("edgecolor-corners", "support+symmetry=rotation"):
-        res_job = Job(puzzle, "count", solver=f"cadical195:workers={workers}", encoding=encoding,
+        res_job = Job(puzzle, "count", solver=f"cadical195:workers={workers}" + (",strategy=cubes" if workers > 1 else ""),
+                      encoding=encoding,
                       modes=("solutions", "distinct", "unique"), certify="dratify")
         res = run(res_job)
         assert res.status in ("SAT", "UNSAT")
@@ -157,8 +158,8 @@ def test_the_command_line_certifies_and_exports(tmp_path, run_cli):
 def pieces(tmp_path_factory):
     """A certificate of Hunde-Spiel in cubes, written by two workers, every model blocked."""
     folder = tmp_path_factory.mktemp("cert") / "proof"
-    res = run(Job(load_puzzle(HUNDE), "count", solver="cadical195:workers=2,enumeration=blocking", certify="dratify",
-                  proof=str(folder)))
+    res = run(Job(load_puzzle(HUNDE), "count", solver="cadical195:workers=2,strategy=cubes,enumeration=blocking",
+                  certify="dratify", proof=str(folder)))
     assert res.counts["solutions"] == 16 and res.certificate["pieces"] > 2
     return folder
 
@@ -296,8 +297,9 @@ def test_a_certificate_by_pictures_checks_again_and_refuses_tampering(pictured, 
                                              "solvers and solver binaries), not backtrack"),
     (["--certify", "--solver", "cpsat"], "a certified answer needs an engine that proves what it answers (PySAT solvers "
                                          "and solver binaries), not cpsat"),
-    (["--certify", "--workers", "2", "--strategy", "portfolio"], "a certified answer splits the formula into cubes on "
-                                                                 "this machine's workers: no Dask scheduler, no portfolio"),
+    (["--certify", "--workers", "2", "--strategy", "portfolio"], "a certified answer uses this machine's workers (a "
+                                                                 "proof checked in parts, or strategy=cubes): no Dask "
+                                                                 "scheduler, no portfolio"),
 ])
 def test_what_cannot_be_certified_is_refused(run_cli, args, message):
     assert run_cli("count", HUNDE, *args) == (2, "", f"satedge: error: {message}\n")
@@ -320,3 +322,70 @@ def test_a_clause_that_names_a_literal_twice_checks():
     literal twice (a look variable's definition from an encoding whose literals coincide)."""
     assert FormulaCheck([[1, 1, 2], [-1, -1], [-2]], 2)([], drat.read(b"0\n")) >= 0
     assert FormulaCheck([[1, 2]], 2)([[-1, -1], [-2, -2]], drat.read(b"0\n")) >= 0
+
+
+def test_a_long_proof_is_checked_in_parts_with_the_same_verdict(monkeypatch):
+    """Cut into parts, each checked from the clauses live where it starts, a proof gets the
+    verdict the whole proof gets: every part of a valid one checks; a flipped lemma makes its
+    part fail, and the proof is refused as a whole."""
+    from satedge import proofparts
+    from satedge.certify import _native, internal as _internal
+    from satedge.proofparts import check_part as _check_part, parts
+    clauses, nv, blocked, proof = _proof(generate(Params(rows=2, cols=3, colors=4, model="uniform"), 1))
+    base = [_internal(c) for c in clauses + blocked]
+    assert parts(base, proof, 4) == []  # too short to be worth it
+    monkeypatch.setattr(proofparts, "PART_LEMMAS", 1)
+    cut = parts(base, proof, 4)
+    assert [(p.start, p.last) for p in cut][0] == (0, False) and len(cut) == 4 and cut[-1].end == proof.steps
+    assert [p.start for p in cut[1:]] == [p.end for p in cut[:-1]] and len(cut[0].live) == len(base)
+    native = _native()
+    if native is None:
+        pytest.skip("dratify's compiled checker is not installed (cdclkit-native)")
+    assert [_check_part(native, nv, base, proof, p) for p in cut] == [True] * 4
+    bad = _corrupted(FormulaCheck(clauses, nv), blocked, proof)["flipped"]
+    verdicts = [_check_part(native, nv, base, bad, p) for p in parts(base, bad, 4)]
+    assert False in verdicts and verdicts[:verdicts.index(False)] == [True] * verdicts.index(False)
+    assert FormulaCheck(clauses, nv, "dratify", workers=2)(blocked, proof) >= 0
+    with pytest.raises(SatedgeError, match=r"^the proof does not check \(dratify: clause is neither RUP nor RAT"):
+        FormulaCheck(clauses, nv, "dratify", workers=2)(blocked, bad)
+
+
+def test_the_proof_is_checked_as_it_is_logged(monkeypatch, tmp_path):
+    """A tail checks parts of a proof as the solver logs it (from the clauses added so far); the
+    steps it verified are taken only where the proof read at the end holds them.  With two
+    workers the count is the one-worker count, whatever the tail got to check."""
+    from satedge import certify, proofparts, solving
+    from satedge.proofparts import Tail, checksum, internal
+    monkeypatch.setattr(proofparts, "PART_LEMMAS", 20)
+    clauses, nv, blocked, proof = _proof(generate(Params(rows=2, cols=3, colors=4, model="uniform"), 1))
+    native = certify._native()
+    if native is None:
+        pytest.skip("dratify's compiled checker is not installed (cdclkit-native)")
+    log = tmp_path / "proof.drat"
+    log.write_bytes(proof.text())
+    lemma = [i for i in range(proof.steps) if not proof.deleted[i]][19]  # the 20th: the end of the first part
+    with log.open("rb") as f:
+        tail = Tail(native, nv, [internal(c) for c in clauses], f.fileno(), False)
+        tail.mark([internal(c) for c in blocked], log.stat().st_size)
+        first = tail.poll(60)
+        assert first == (lemma + 1, checksum(proof, lemma + 1))
+        assert tail.end()[0] >= first[0]
+    k = proof.steps // 2
+    for claim in ((k, checksum(proof, k) ^ 1), (proof.steps + 1, 0)):  # a claim that does not hold: ignored
+        assert FormulaCheck(clauses, nv, "dratify", workers=2)(blocked, proof, claim) >= 0
+    bad = _corrupted(FormulaCheck(clauses, nv), blocked, proof)["flipped"]
+    with pytest.raises(SatedgeError, match=r"^the proof does not check \(dratify: "):  # a claim that holds no more
+        FormulaCheck(clauses, nv, "dratify", workers=2)(blocked, bad, (proof.steps - 1, checksum(proof, proof.steps - 1)))
+    monkeypatch.setattr(solving, "PROGRESS_CONFLICTS", 1)  # the tail hears of the proof at every solver call
+    seen = []
+    call = certify.FormulaCheck.__call__
+
+    def spy(self, added, proof, verified=(0, 0)):
+        seen.append(verified[0] == 0 or checksum(proof, verified[0]) == verified[1])
+        return call(self, added, proof, verified)
+
+    monkeypatch.setattr(certify.FormulaCheck, "__call__", spy)
+    puzzle = generate(Params(rows=4, cols=4, colors=4, border_colors=1, frame=True), 1)
+    one = run(Job(puzzle, "count", certify="dratify"))
+    two = run(Job(puzzle, "count", solver="cadical195:workers=2", certify="dratify"))
+    assert one.counts == two.counts and two.counts["solutions"] == 18_432 and seen == [True, True]

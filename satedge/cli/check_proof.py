@@ -22,7 +22,7 @@ def add(sub) -> None:
     p.add_argument("--checker", choices=list(CHECKERS), default=DEFAULT_CHECKER,
                    help=f"dratify (fast) or drup (formally verified, slow) (default: {DEFAULT_CHECKER})")
     p.add_argument("--workers", type=count(1, MAX_WORKERS), default=1, metavar="N",
-                   help="check N pieces at a time, on N processes (default: 1)")
+                   help="check N pieces at a time, or one piece's proof in parts, on N processes (default: 1)")
     p.add_argument("--json", action="store_true", help="one JSON object: the certificate as checked")
     p.set_defaults(func=main)
 

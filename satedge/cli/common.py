@@ -154,8 +154,9 @@ def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
                    "after this long: status TIMEOUT, exit 3 (default: no limit)")
     add_memory(p)
     p.add_argument("--certify", action="store_true", help="certify the answer: DRAT proofs, logged as the models are found, "
-                   "that the formula (with the blocking clauses of the models found) has no further model, one per "
-                   "cube with --workers N, each checked before anything is printed (the SAT method; extra certify)")
+                   "that the formula (with the blocking clauses of the models found) has no further model, checked "
+                   "before anything is printed, in parts on --workers N processes (one proof per cube with "
+                   "--strategy cubes) (the SAT method; extra certify)")
     p.add_argument("--checker", choices=list(CHECKERS), help=f"with --certify: the proof checker, dratify (fast) or "
                    f"drup (formally verified, slow) (default: {DEFAULT_CHECKER})")
     p.add_argument("--proof", metavar="DIR", help="with --certify: write the certificate there as checked: the formula "
@@ -264,8 +265,10 @@ def certified(res: Result) -> str:
     if c["checker"] == "satedge.checker":
         return ", certified by satedge's checker"
     pieces = f" in {c['pieces']} pieces" if c.get("pieces", 1) > 1 else ""
+    early = f"{c['lemmas_checked_early']:,} lemmas checked as it was logged, the rest" if c.get("lemmas_checked_early") \
+        else "checked"
     return (f", certified by {c['checker']} (a proof of {c['proof_lemmas']:,} lemmas{pieces}, "
-            f"{c['proof_bytes'] / 1000:,.0f} kB, checked in {c['check_seconds']:.2f} s)")
+            f"{c['proof_bytes'] / 1000:,.0f} kB, {early} in {c['check_seconds']:.2f} s)")
 
 
 def too_big(limit_mb: int) -> str:

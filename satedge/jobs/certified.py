@@ -1,14 +1,16 @@
 """Certified answers (:mod:`satedge.certify`): the models found piece by piece, every piece's
 proof checked before anything is answered.
 
-A piece is the whole formula (one worker) or one of its cubes (:mod:`satedge.cubes`, more
-workers, forked processes): its models are enumerated with blocking clauses, the cube's literals
+A piece is the whole formula, or with ``strategy=cubes`` one of its cubes (:mod:`satedge.cubes`,
+on the workers' forked processes): its models are enumerated with blocking clauses, the cube's literals
 as unit clauses, by a solver that logs its proof as it goes (the job's, when it is a PySAT
 solver that writes proofs: route ``own``), so that no search is repeated for the proof.  A
 solver that writes none (a binary, MiniSat, a walk of subspaces) finds the models and a fresh
 CaDiCaL proves afterwards that the piece has no other (route ``fresh``).  Each piece is checked
 on the process that found it; with several cubes, the cover's proof says they leave no model
-out."""
+out.  A whole formula's proof is checked in parts on the job's workers
+(:class:`satedge.certify.FormulaCheck`): measured, that beats cubes, whose proofs cost more in
+all than the one proof of the whole (``experiments/bench-certify.md``)."""
 
 from __future__ import annotations
 
@@ -16,13 +18,13 @@ import dataclasses
 import time
 from typing import Callable, Iterator
 
-from .. import certify, cubes, proofdir, solving, symmetry
+from .. import certify, cubes, drat, proofdir, solving, symmetry
 from ..dimacs import to_text
 from ..encode import Encoded
 from ..errors import SatedgeError
 from ..proctree import forked_map
 from ..puzzle import Solution
-from ..solvers import DEFAULT_SOLVER, PROOF_SOLVERS, SolverConfig, Stats
+from ..solvers import BINARY_PROOFS, DEFAULT_SOLVER, PROOF_SOLVERS, SolverConfig, Stats
 from ..solving import Enumerator
 from .job import Job, Note, Result
 from .shared import encoded, finished
@@ -64,17 +66,32 @@ def _piece(formula: Encoded, job: Job, check: certify.FormulaCheck, keep: bool, 
     def one(task: tuple[int, tuple[int, ...]]) -> _Found:
         index, cube = task
         t0 = time.perf_counter()
-        stats, counts = Stats(), None
-        with Enumerator(formula, solver, stats, reuse=False, progress=progress, proof=own, units=cube) as e:
-            if pictures:
-                counts = e.counts(job.modes)
-                found, n = (), counts["solutions"]
-            else:
-                found = tuple(e.solutions("solutions", limit)) if keep else ()
-                n = len(found) if keep else e.tally()
-            if limit is not None and n >= limit:
-                return _Found(None, found, n, stats)
-            proof = e.proof() if own else None
+        stats, counts, tail, sent = Stats(), None, None, 0
+
+        def tick(stats: dict) -> None:  # about every second of search: the tail gets what was logged
+            nonlocal sent
+            if tail is not None:
+                tail.mark([certify.internal(c) for c in e.blocked[sent:]], drat.logged(e.solver)[1])
+                sent = len(e.blocked)
+            if progress is not None:
+                progress(stats)
+
+        with Enumerator(formula, solver, stats, reuse=False, progress=tick if own else progress, proof=own,
+                        units=cube) as e:
+            log = drat.logged(e.solver) if own else None
+            tail = check.tail(cube, log[0], solver.name in BINARY_PROOFS) if log is not None else None
+            try:
+                if pictures:
+                    counts = e.counts(job.modes)
+                    found, n = (), counts["solutions"]
+                else:
+                    found = tuple(e.solutions("solutions", limit)) if keep else ()
+                    n = len(found) if keep else e.tally()
+                if limit is not None and n >= limit:
+                    return _Found(None, found, n, stats)
+                proof = e.proof() if own else None
+            finally:
+                verified = tail.end() if tail is not None else (0, 0)
         defined = {tuple(c) for c in e.defined}  # the look variables' definitions, then the pictures' clauses
         blocking = [c for c in e.blocked if tuple(c) not in defined]
         added = [[lit] for lit in cube] + e.defined + blocking
@@ -83,9 +100,10 @@ def _piece(formula: Encoded, job: Job, check: certify.FormulaCheck, keep: bool, 
         seconds = time.perf_counter() - t0
         if progress is not None:
             progress({"stage": "certifying", "solutions": e.found})
-        checked = check(added, proof)
+        checked = check(added, proof, verified)
+        early = int((~proof.deleted[:check.accepted(proof, verified)]).sum())
         piece = certify.Piece(index, cube, blocking, proof.lemmas, proof.size, seconds, checked,
-                              proof if job.proof is not None else None, e.defined, e.looks)
+                              proof if job.proof is not None else None, e.defined, e.looks, early)
         return _Found(piece, found, n, stats, counts)
 
     return one
@@ -115,9 +133,10 @@ def run(job: Job, note: Note | None = None) -> Result:
     if note is not None:  # kept if the job is stopped: it was certifying all along
         note({"stage": f"certifying (proofs by {prover}, checked by {job.certify})"})
     workers, pictures = job.solver.workers, by_pictures(job, formula)
-    split = cubes.split(formula, CUBES_PER_WORKER * workers).cubes if workers > 1 and not pictures else []
+    in_cubes = workers > 1 and job.solver.strategy == "cubes" and not pictures
+    split = cubes.split(formula, CUBES_PER_WORKER * workers).cubes if in_cubes else []
     split = split if len(split) > 1 else [()]
-    check = certify.FormulaCheck(formula.cnf.clauses, formula.nv, job.certify)
+    check = certify.FormulaCheck(formula.cnf.clauses, formula.nv, job.certify, workers if len(split) == 1 else 1)
     limit = job.limit if job.task == "solve" else None
     keep = job.task == "solve" or set(job.modes) != {"solutions"}
     pieces = [_cover(formula, split, check, job.proof is not None)] if len(split) > 1 else []
@@ -128,7 +147,7 @@ def run(job: Job, note: Note | None = None) -> Result:
 
     def outcomes() -> Iterator[_Found]:
         tasks = list(enumerate(split))
-        if workers == 1:
+        if len(tasks) == 1:  # the whole formula: its proof is checked in parts on the workers
             one = _piece(formula, job, check, keep, limit, report)
             yield from map(one, tasks)
         else:

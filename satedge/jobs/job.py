@@ -135,8 +135,8 @@ class Job:
                 raise SatedgeError(f"a certified answer needs an engine that proves what it answers "
                                    f"({' and '.join(e.called for e in ENGINES.values() if e.certify)}), not {solver}")
             if scheduler is not None or solver.strategy == "portfolio":
-                raise SatedgeError("a certified answer splits the formula into cubes on this machine's workers: no "
-                                   "Dask scheduler, no portfolio")
+                raise SatedgeError("a certified answer uses this machine's workers (a proof checked in parts, or "
+                                   "strategy=cubes): no Dask scheduler, no portfolio")
         return solver, encoding
 
     @property
