@@ -31,7 +31,7 @@ import psutil
 from .errors import SatedgeError
 
 __all__ = [
-    "SCRATCH", "die_with_parent", "become_subreaper", "end_descendants", "default_kill_signals", "forked_map",
+    "SCRATCH", "die_with_parent", "as_worker", "become_subreaper", "end_descendants", "default_kill_signals", "forked_map",
     "popen", "tree", "tree_memory_mb", "tree_cpu_seconds", "kill_tree", "scratch", "sweep", "one_line_error",
     "how_it_ended", "Stop", "STOPS", "stops_blocked", "supervise"
 ]
@@ -178,14 +178,19 @@ def _send(conn, task: Any, proc: multiprocessing.Process) -> None:
         raise _ended(proc) from None
 
 
-def _forked_worker(conn, worker: Callable[[], Callable[[Any], Any]], parent: int) -> None:
-    """A process of :func:`forked_map`: Ctrl-C is the parent's, which kills the workers; SIGTERM
-    and SIGHUP end it at once; and it ends with the parent, even when the parent is killed by
-    SIGKILL."""
+def as_worker(parent: int) -> None:
+    """Make this process, forked by ``parent`` with the stop signals blocked (:func:`stops_blocked`),
+    a worker: Ctrl-C is the parent's, which kills its workers; SIGTERM and SIGHUP end it at once;
+    and it ends with the parent, even when the parent is killed by SIGKILL."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     default_kill_signals()
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)  # blocked by the parent as it forked
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
     die_with_parent(parent)
+
+
+def _forked_worker(conn, worker: Callable[[], Callable[[Any], Any]], parent: int) -> None:
+    """A process of :func:`forked_map` (:func:`as_worker`)."""
+    as_worker(parent)
     try:
         fn, broken = worker(), None
     except BaseException as e:  # noqa: BLE001 - the first task reports it

@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
 import threading
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import drat
-from .proctree import STOPS, default_kill_signals, die_with_parent, kill_tree, stops_blocked
+from .proctree import as_worker, kill_tree, stops_blocked
 
 __all__ = ["PARTS_PER_WORKER", "PART_LEMMAS", "Part", "internal", "keys", "checksum", "parts", "check_part", "Tail"]
 
@@ -208,10 +207,7 @@ class Tail:
 
 def _tail(conn, native, nv: int, base: list[list[int]], fd: int, binary: bool, parent: int) -> None:
     """The process of :class:`Tail`."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's, which kills this process
-    default_kill_signals()
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)  # blocked by the parent as it forked
-    die_with_parent(parent)
+    as_worker(parent)
     inbox: list = []
     arrived = threading.Condition()
 
