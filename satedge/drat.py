@@ -132,14 +132,14 @@ def of_solver(solver, binary: bool) -> Proof:
     """The proof a PySAT solver made with ``with_proof=True`` has logged so far, read from the
     file PySAT gives it (binary DRAT from CaDiCaL, ``binary``; text from the others), or from
     ``get_proof()`` where that file is not where this version of PySAT keeps it."""
-    inner = getattr(solver, "solver", solver)
-    handle, stream = getattr(inner, "prfp", None), getattr(inner, "prfile", None)
-    if handle is not None and stream is not None:
-        pysolvers.flushpr(handle)
-        stream.seek(0)
-        data = stream.read()
-        stream.seek(0, 2)  # the solver goes on writing at the end
-        return read(data, binary)
+    log = logged(solver)
+    if log is not None:  # read where the file is, leaving its offset where the solver writes
+        fd, size = log
+        chunks, at = [], 0
+        while at < size:  # one read returns 2 GB at most
+            chunks.append(os.pread(fd, size - at, at))
+            at += len(chunks[-1]) or size
+        return read(b"".join(chunks), binary)
     lines = solver.get_proof() or []
     return read(("\n".join(lines) + "\n").encode() if lines else b"")
 
