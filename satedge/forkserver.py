@@ -87,6 +87,9 @@ def serve() -> None:
                 os.kill(pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass
+        # from here SIGTERM (the client gone) just ends the process: raised in the interpreter's
+        # exit, in an atexit callback, SystemExit printed a traceback on the client's stderr
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _reap(running: dict[int, int]) -> None:
