@@ -4,6 +4,8 @@
 * ``reference/rows.md``: the results row schema, from :data:`satedge.experiment.rows.FIELDS`;
 * ``reference/errors.md``: the exit statuses and the bounds on input, from the constants the
   code checks against;
+* ``reference/engines.md``: the engines, from the engine table
+  (:data:`satedge.jobs.engines.ENGINES`);
 * ``_static/layers.svg``: the layers of satedge, from the import-linter contract in
   ``pyproject.toml`` that ``make test`` checks;
 * ``_static/pictures/``: the pictures of the seed puzzles' first solutions (``puzzles/pictures``).
@@ -16,10 +18,13 @@ import tomllib
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from satedge import binaries, files, limits, puzzle, yamlfile
+from satedge.sat import binaries
+from satedge.system import files, limits, yamlfile
+from satedge.puzzle import model as puzzle
 from satedge.cli import EXIT_STATUSES, build_parser
 from satedge.experiment import rows, spec
 from satedge.experiment.rows import FIELDS
+from satedge.jobs import engines
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -62,6 +67,24 @@ def rows_reference() -> str:
              "| field | type | always | meaning |", "|---|---|---|---|"]
     for name, (kind, always, meaning) in FIELDS.items():
         lines.append(f"| `{name}` | {kinds.get(kind, 'number')} | {'yes' if always else ''} | {meaning} |")
+    return "\n".join(lines) + "\n"
+
+
+def engines_reference() -> str:
+    """The engines, one row each, as the engine table declares them."""
+    lines = ["# Engines", "", "Generated from the engine table (`satedge.jobs.engines.ENGINES`), which the parser, "
+             "`satedge solvers` and the cross-check read too. Name one with `--solver NAME` (a PySAT solver by its "
+             "own name, a binary with `--solver-cmd COMMAND`).", "",
+             "| engine | what it is | takes an encoding | options | answers | certifies | Dask cluster | needs |",
+             "|---|---|---|---|---|---|---|---|"]
+    for e in engines.ENGINES.values():
+        answers = [t for t in e.tasks if t != "encode"] + (["several solutions"] if e.enumerates else [])
+        needs = "" if e.needs is None else (f"`{e.needs.module}` (extra `{e.needs.extra}`)" if e.needs.module else
+                                            f"the program `{e.needs.binary}`")
+        summary = escape(e.summary).replace("|", "\\|")
+        lines.append(f"| `{e.name}` | {summary} | {'yes' if e.solves_formula else 'no'} | "
+                     f"{', '.join(f'`{o}`' for o in e.options) or 'none'} | {', '.join(answers)} | "
+                     f"{'yes' if e.certifies else 'no'} | {'yes' if e.on_cluster else 'no'} | {needs or 'the core'} |")
     return "\n".join(lines) + "\n"
 
 
@@ -139,7 +162,7 @@ def heule_reference() -> str:
     """Every instance of Heule's, every variant: the size of satedge's formula (counted from the
     code, without building it) beside the size of his."""
     from satedge.encode.presets import presets
-    from satedge.formats import load_puzzle
+    from satedge.puzzle.formats import load_puzzle
 
     lines = ["# Heule's formulas, satedge's sizes", "",
              "Generated from the code: for each of Heule's instances (`puzzles/heule2008`, and Eternity II) and "
@@ -167,6 +190,7 @@ def main() -> None:
     _write(HERE / "reference" / "cli.md", cli_reference())
     _write(HERE / "reference" / "rows.md", rows_reference())
     _write(HERE / "reference" / "errors.md", errors_reference())
+    _write(HERE / "reference" / "engines.md", engines_reference())
     _write(HERE / "reference" / "heule.md", heule_reference())
     _write(HERE / "_static" / "layers.svg", layers_svg())
     for picture in sorted((ROOT / "puzzles" / "pictures").glob("*.svg")):

@@ -26,10 +26,10 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from satedge.dimacs import puzzle_hash
+from satedge.sat.dimacs import puzzle_hash
 from satedge.experiment.executors import environment
-from satedge.formats import save_puzzle
-from satedge.generate import Params, generate
+from satedge.puzzle.formats import save_puzzle
+from satedge.puzzle.generate import Params, generate
 
 OUT = Path("out/bench-auto")
 SATEDGE = [sys.executable, "-m", "satedge"]

@@ -14,9 +14,10 @@ The seeds' own programs: 300 ms for Hunde-Spiel (compiled), 146 s for the 100 ra
 import time
 from pathlib import Path
 
-from satedge import backtrack, symmetry
-from satedge.formats import load_puzzle
-from satedge.generate import Params, generate
+from satedge.backtrack import search as backtrack
+from satedge.puzzle import symmetry
+from satedge.puzzle.formats import load_puzzle
+from satedge.puzzle.generate import Params, generate
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -47,8 +47,8 @@ DRUP_ON = ("hunde-spiel", "insects", "scramble-squares", "one-tough-puzzle", "pl
 
 def instances(folder: Path) -> list[tuple[str, Path, str]]:
     """``(class, puzzle file, task)``, the generated ones written into ``folder``."""
-    from satedge.formats import save_puzzle
-    from satedge.generate import Params, generate
+    from satedge.puzzle.formats import save_puzzle
+    from satedge.puzzle.generate import Params, generate
 
     out = [("seed", ROOT / "puzzles" / f"{n}.yaml", "count") for n in DRUP_ON[:4]]
     for rows, colors, border, seed in PLANTED:

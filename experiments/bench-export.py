@@ -12,9 +12,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from satedge.dimacs import write_dimacs
+from satedge.sat.dimacs import write_dimacs
 from satedge.encode import Encoding
-from satedge.formats import load_puzzle
+from satedge.puzzle.formats import load_puzzle
 
 
 def main() -> None:

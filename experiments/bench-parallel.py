@@ -27,11 +27,11 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from satedge import cubes
+from satedge.sat import cubes
 from satedge.encode import DEFAULT_ENCODING, Encoding
 from satedge.experiment.executors import environment
-from satedge.formats import save_puzzle
-from satedge.generate import Params, generate
+from satedge.puzzle.formats import save_puzzle
+from satedge.puzzle.generate import Params, generate
 
 ROOT = Path(__file__).resolve().parent.parent
 SATEDGE = [sys.executable, "-m", "satedge"]

@@ -53,8 +53,8 @@ FIRST = [f"puzzles/board-suite/7/{c}/board_{k}.yaml" for c in (8, 9, 10) for k i
 # the loop's placements per second: every solution of a board, compiled, in the row order, timed
 # in the process after the compiled loop is loaded (the code before has no orders: its only one)
 RATE = """import json, sys, time
-from satedge import backtrack
-from satedge.formats import load_puzzle
+from satedge.backtrack import search as backtrack
+from satedge.puzzle.formats import load_puzzle
 extra = {"order": "rows"} if "order" in backtrack.solutions.__code__.co_varnames else {}
 next(backtrack.solutions(load_puzzle(sys.argv[2]), compiled=True, **extra))
 cost, t0 = backtrack.Cost(), time.perf_counter()
@@ -77,8 +77,8 @@ repeat: 10
 """
 LOOP = """import sys, time
 from pysat.solvers import Solver
-from satedge import resources
-from satedge.formats import load_puzzle
+from satedge.system import resources
+from satedge.puzzle.formats import load_puzzle
 from satedge.encode import Encoding
 for name in %r * 10:
     e = Encoding.of("edgecolor-corners").encode(load_puzzle(resources.shipped(name)))

@@ -17,13 +17,14 @@ from importlib import import_module
 # each public name and the module it lives in, imported when first used: a command that needs little
 # of satedge (``satedge count`` of a small puzzle) does not pay for the rest
 _WHERE = {
-    "count": "api", "job": "api", "solutions": "api", "solve": "api", "validate": "checker",
+    "count": "api", "job": "api", "solutions": "api", "solve": "api", "validate": "puzzle.checker",
     "DEFAULT_ENCODING": "encode", "Encoded": "encode", "Encoding": "encode", "Options": "encode", "encode": "encode",
-    "EncodingError": "errors", "SatedgeError": "errors", "load_puzzle": "formats", "save_puzzle": "formats",
-    "Job": "jobs", "Result": "jobs", "run": "jobs", "Limits": "process", "Adjacency": "puzzle", "Board": "puzzle",
-    "Clue": "puzzle", "Puzzle": "puzzle", "Solution": "puzzle", "Solved": "puzzle", "load_solution": "solutions",
-    "load_solutions": "solutions", "save_solution": "solutions", "SolverConfig": "solvers", "Counts": "symmetry",
-    "__version__": "version",
+    "EncodingError": "errors", "SatedgeError": "errors", "load_puzzle": "puzzle.formats",
+    "save_puzzle": "puzzle.formats", "Job": "jobs", "Result": "jobs", "run": "jobs", "Limits": "system.process",
+    "Adjacency": "puzzle.model", "Board": "puzzle.model", "Clue": "puzzle.model", "Puzzle": "puzzle.model",
+    "Solution": "puzzle.model", "Solved": "puzzle.model", "load_solution": "puzzle.solutions",
+    "load_solutions": "puzzle.solutions", "save_solution": "puzzle.solutions", "SolverConfig": "jobs.engines",
+    "Counts": "puzzle.symmetry", "__version__": "system.resources",
 }
 
 
@@ -38,9 +39,8 @@ def _public(name: str):
 
 class _Package(types.ModuleType):
     """satedge itself: its public names come from their modules when first used.  Looked up
-    before the package's own attributes, since importing a module binds its name in the package
-    (``satedge.solutions`` the module, ``satedge.encode`` the package), which would hide the
-    functions of those names."""
+    before the package's own attributes, since importing a subpackage binds its name in the
+    package (``satedge.encode`` the package), which would hide the function of that name."""
 
     def __getattribute__(self, name: str):
         if name in _WHERE:

@@ -11,23 +11,98 @@ Solution(1/0 7/0 2/0 0/0 4/0 5/0 8/3 6/3 3/3)
 from __future__ import annotations
 
 import os
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from .encode import Encoding
-from .engines import REFERENCE
 from .errors import SatedgeError
-from .files import shown
-from .formats import load_puzzle
 from .jobs import Job, Result, run
 from .jobs.auto import choose
-from .process import Limits, default_memory_mb
-from .puzzle import Puzzle, Solved
-from .solvers import SolverConfig
-from .symmetry import MODES, Counts
+from .jobs.engines import REFERENCE, SolverConfig
+from .puzzle.formats import load_puzzle
+from .puzzle.model import Puzzle, Solved
+from .puzzle.symmetry import MODES, Counts
+from .sat.proofdir import check_folder
+from .system.files import shown
+from .system.process import Limits, default_memory_mb
 
-__all__ = ["METHODS", "job", "answer", "solve", "solutions", "count"]
+__all__ = ["METHODS", "Request", "job", "answer", "solve", "solutions", "count"]
 
 METHODS = ("auto", "sat", REFERENCE)  # the best engine here; an encoding and a SAT solver; the reference
+
+
+@dataclass(frozen=True)
+class Request:
+    """What a command's options, or :func:`job`'s keywords, ask of every puzzle: all of a
+    :class:`Job` but the puzzle, checked once, before any puzzle is read (:meth:`make`).
+
+    Attributes
+    ----------
+    task
+        ``solve``, ``count`` or ``encode``.
+    method
+        ``auto``, ``sat`` or ``backtrack`` (:data:`METHODS`).
+    solver
+        The engine and its settings; ``None``: chosen per puzzle (``--method auto``,
+        :func:`satedge.jobs.auto.choose`).
+    encoding
+        For the engines that solve a formula.
+    workers
+        Processes (CP-SAT: search workers); ``None``: the method's default.
+    limits
+        The time limit and memory cap of each job's whole process tree.
+    shuffle, scheduler, certify, proof
+        As :class:`Job` has them.
+    """
+
+    task: str = "solve"
+    method: str = "auto"
+    solver: SolverConfig | None = None
+    encoding: Encoding | None = None
+    workers: int | None = None
+    limits: Limits = Limits()
+    shuffle: int | None = None
+    scheduler: str | None = None
+    certify: str | None = None
+    proof: str | None = None
+
+    @classmethod
+    def make(cls, task: str = "solve", method: str = "auto", solver: SolverConfig | str | None = None,
+             encoding: Encoding | str | None = None, workers: int | None = None, timeout: float | None = None,
+             memory_mb: float | None = None, shuffle: int | None = None, scheduler: str | None = None,
+             certify: str | None = None, proof: str | None = None, modes: tuple[str, ...] = ("solutions",),
+             limit: int | None = 1) -> "Request":
+        """The request these settings make, with the commands' defaults (the SAT method when a
+        ``solver`` or an ``encoding`` is named; 80% of the memory available now), checked as a
+        job of them would be (:meth:`Job.check_settings`, the engine table's word)."""
+        if method not in METHODS:
+            raise SatedgeError(f"method is one of {', '.join(METHODS)}, not {shown(method)}")
+        if solver is None and encoding is None and method == "auto":
+            config = None
+        elif solver is None and method == REFERENCE:
+            config = SolverConfig(engine=REFERENCE, workers=workers or 1)
+        else:
+            config = SolverConfig.of(solver)
+            if workers is not None:
+                config = replace(config, workers=workers)
+        checked = config or SolverConfig(engine=REFERENCE, workers=workers or 1)  # what auto picks where it can
+        checked, encoding = Job.check_settings(task, checked, encoding, shuffle, scheduler, certify, modes, limit)
+        if proof is not None:
+            if certify is None:
+                raise SatedgeError("a proof folder goes with a certified answer: name a checker")
+            check_folder(proof)
+        limits = Limits(timeout=timeout, memory_mb=default_memory_mb() if memory_mb is None else memory_mb)
+        return cls(task, method, checked if config is not None else None, encoding, workers, limits, shuffle,
+                   scheduler, certify, proof)
+
+    def job(self, puzzle: Puzzle, **fields) -> Job:
+        """The job of ``puzzle`` (the solver chosen for it where the request names none);
+        ``fields``: any other of :class:`Job` (``modes``, ``limit``, ``progress``), and
+        ``timeout`` to give it less time than the request."""
+        timeout = fields.pop("timeout", self.limits.timeout)
+        config = self.solver if self.solver is not None else choose(puzzle, self.task, self.workers)
+        return Job(puzzle, self.task, solver=config, encoding=self.encoding,
+                   limits=Limits(timeout=timeout, memory_mb=self.limits.memory_mb), shuffle=self.shuffle,
+                   scheduler=self.scheduler, certify=self.certify, proof=self.proof, **fields)
 
 
 def job(puzzle: Puzzle | str | os.PathLike, task: str = "solve", method: str = "auto",
@@ -67,18 +142,8 @@ def job(puzzle: Puzzle | str | os.PathLike, task: str = "solve", method: str = "
         When the values do not go together, in the words of the command line.
     """
     p = puzzle if isinstance(puzzle, Puzzle) else load_puzzle(puzzle)
-    if method not in METHODS:
-        raise SatedgeError(f"method is one of {', '.join(METHODS)}, not {shown(method)}")
-    if solver is None and encoding is None and method == "auto":
-        config = choose(p, task, workers)
-    elif solver is None and method == REFERENCE:
-        config = SolverConfig(engine=REFERENCE, workers=workers or 1)
-    else:
-        config = SolverConfig.of(solver)
-        if workers is not None:
-            config = replace(config, workers=workers)
-    limits = Limits(timeout=timeout, memory_mb=default_memory_mb() if memory_mb is None else memory_mb)
-    return Job(p, task, solver=config, encoding=encoding, limits=limits, **fields)
+    given = {k: fields.pop(k) for k in ("shuffle", "scheduler", "certify", "proof") if k in fields}
+    return Request.make(task, method, solver, encoding, workers, timeout, memory_mb, **given).job(p, **fields)
 
 
 def answer(j: Job) -> Result:

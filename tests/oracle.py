@@ -2,8 +2,8 @@
 
 from itertools import permutations, product
 
-from satedge.checker import validate
-from satedge.puzzle import Puzzle, Solution
+from satedge.puzzle.checker import validate
+from satedge.puzzle.model import Puzzle, Solution
 
 
 def brute_force(puzzle: Puzzle) -> set[Solution]:

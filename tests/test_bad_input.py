@@ -12,8 +12,8 @@ import pytest
 
 from conftest import PUZZLES, alive, children, sigint_default, wait_until
 from satedge.errors import SatedgeError
-from satedge.formats import save_puzzle
-from satedge.generate import Params, generate
+from satedge.puzzle.formats import save_puzzle
+from satedge.puzzle.generate import Params, generate
 
 GOOD = """name: t
 rows: 1
@@ -271,7 +271,7 @@ def _die() -> None:
 def test_a_solving_process_that_dies_is_a_one_line_error(run_cli):
     """With --timeout the job runs in a child process; when it dies (the kernel's OOM killer sends
     signal 9) the command names the puzzle and the signal instead of printing a traceback."""
-    from satedge.process import Limits, call
+    from satedge.system.process import Limits, call
 
     with pytest.raises(SatedgeError, match=r"^the solving process died \(killed by signal 9, perhaps by the kernel "
                                            r"for lack of memory\)$"):
@@ -355,7 +355,7 @@ def test_the_memory_guard_counts_pages_forked_processes_share_once():
     not 600 (the sum of the three resident sizes, which the guard used to take)."""
     if not Path("/proc/self/smaps_rollup").exists():
         pytest.skip("reads /proc/PID/smaps_rollup")
-    from satedge.proctree import tree, tree_memory_mb
+    from satedge.system.proctree import tree, tree_memory_mb
 
     code = ("import os, time\nblock = bytearray(200 * 2**20)\nblock[::4096] = b'x' * len(block[::4096])\n"
             "for _ in range(2):\n    if os.fork() == 0:\n        break\ntime.sleep(60)\n")
@@ -372,7 +372,7 @@ def test_the_memory_guard_counts_pages_forked_processes_share_once():
 def test_kill_stops_check_proof_inside_a_compiled_check(tmp_path, signum):
     """`check-proof --checker drup` killed while drup's compiled check runs ends at once and leaves
     no process: the check runs in a child of its own."""
-    from satedge.extras import available
+    from satedge.system.extras import available
     if not (available("drup") and available("dratify")) or not Path("/proc/self/stat").exists():
         pytest.skip("needs the extras certify and verified (dratify, drup) and /proc")
     folder = tmp_path / "proof"

@@ -1,4 +1,4 @@
-"""Models in bulk (satedge.bulk): a block decodes as Encoded.decode reads each model, weighs each
+"""Models in bulk (satedge.sat.bulk): a block decodes as Encoded.decode reads each model, weighs each
 model as Encoded.expand lists it, and is rejected exactly where the independent checker rejects
 a model's solution, models corrupted at random included."""
 
@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pysat.solvers import Solver
 
-from satedge import backtrack
-from satedge.bulk import Checker, Decoder
-from satedge.checker import validate
+from satedge.backtrack import search as backtrack
+from satedge.sat.bulk import Checker, Decoder
+from satedge.puzzle.checker import validate
 from satedge.encode import Encoding, bases
 from satedge.errors import Unsupported
-from satedge.strategies import puzzles, solutions
+from satedge.puzzle.strategies import puzzles, solutions
 
 PRESETS = ("edgecolor-corners", "edgecolor-corners-sym", "direct-pairwise", "split-ladder", "support-seqcounter",
            "heule2008-all", "heule2008-cmp")
@@ -88,7 +88,7 @@ def test_the_bulk_check_rejects_exactly_what_the_checker_rejects(data, puzzle):
 def test_a_placed_tile_in_no_rotation_and_an_empty_cell_decode_as_the_reference_reads_them():
     """A tile's placement literal true but none of its rotations' literals: rotation -1; no
     tile's literal true: tile -1.  The checker rejects both."""
-    from satedge.formats import load_puzzle
+    from satedge.puzzle.formats import load_puzzle
     from satedge.encode import encode
 
     puzzle = load_puzzle("hunde-spiel")

@@ -11,19 +11,21 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from conftest import PUZZLES
-from satedge import backtrack, drat, symmetry
-from satedge.certify import CHECKERS, FormulaCheck, Piece, certificate
-from satedge.proofdir import recheck
+from satedge.backtrack import search as backtrack
+from satedge.sat import drat
+from satedge.puzzle import symmetry
+from satedge.sat.certify import CHECKERS, FormulaCheck, Piece, certificate
+from satedge.sat.proofdir import recheck
 from satedge.encode import encode
 from satedge.errors import SatedgeError
-from satedge.extras import available
-from satedge.formats import load_puzzle, save_puzzle
-from satedge.generate import Params, generate
+from satedge.system.extras import available
+from satedge.puzzle.formats import load_puzzle, save_puzzle
+from satedge.puzzle.generate import Params, generate
 from satedge.jobs import Job, run
 from satedge.jobs.certified import by_pictures
-from satedge.solvers import PROOF_SOLVERS
-from satedge.solving import Enumerator
-from satedge.strategies import puzzles
+from satedge.sat.solvers import PROOF_SOLVERS
+from satedge.sat.solving import Enumerator
+from satedge.puzzle.strategies import puzzles
 
 HUNDE = PUZZLES / "hunde-spiel.yaml"
 pytestmark = pytest.mark.skipif(not available("dratify"), reason="the extra certify is not installed (dratify)")
@@ -328,9 +330,10 @@ def test_a_long_proof_is_checked_in_parts_with_the_same_verdict(monkeypatch):
     """Cut into parts, each checked from the clauses live where it starts, a proof gets the
     verdict the whole proof gets: every part of a valid one checks; a flipped lemma makes its
     part fail, and the proof is refused as a whole."""
-    from satedge import proofparts
-    from satedge.certify import _native, internal as _internal
-    from satedge.proofparts import check_part as _check_part, parts
+    from satedge.sat import proofparts
+    from satedge.sat.certify import _native
+    from satedge.sat.drat import internal_clause as _internal
+    from satedge.sat.proofparts import check_part as _check_part, parts
     clauses, nv, blocked, proof = _proof(generate(Params(rows=2, cols=3, colors=4, model="uniform"), 1))
     base = [_internal(c) for c in clauses + blocked]
     assert parts(base, proof, 4) == []  # too short to be worth it
@@ -354,8 +357,9 @@ def test_the_proof_is_checked_as_it_is_logged(monkeypatch, tmp_path):
     """A tail checks parts of a proof as the solver logs it (from the clauses added so far); the
     steps it verified are taken only where the proof read at the end holds them.  With two
     workers the count is the one-worker count, whatever the tail got to check."""
-    from satedge import certify, proofparts, solving
-    from satedge.proofparts import Tail, checksum, internal
+    from satedge.sat import certify, proofparts, solving
+    from satedge.sat.drat import internal_clause as internal
+    from satedge.sat.proofparts import Tail, checksum
     monkeypatch.setattr(proofparts, "PART_LEMMAS", 20)
     clauses, nv, blocked, proof = _proof(generate(Params(rows=2, cols=3, colors=4, model="uniform"), 1))
     native = certify._native()

@@ -15,9 +15,9 @@ from docpages import shell_lines
 from satedge.encode import Encoding, Options
 from satedge.errors import SatedgeError
 from satedge.experiment.spec import load_spec
-from satedge.formats import load_puzzle
+from satedge.puzzle.formats import load_puzzle
 from satedge.jobs import Job
-from satedge.solvers import SolverConfig
+from satedge.jobs.engines import SolverConfig
 
 SPECS = sorted((ROOT / "experiments").glob("*.yaml"))
 ROWS = sorted((ROOT / "experiments").glob("*-results.jsonl"))

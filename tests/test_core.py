@@ -12,15 +12,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracle import brute_force
-from satedge import backtrack, backtrack_jit, symmetry
-from satedge.checker import validate
+from satedge.backtrack import search as backtrack, compiled as backtrack_jit
+from satedge.puzzle import symmetry
+from satedge.puzzle.checker import validate
 from satedge.errors import SatedgeError
-from satedge.dimacs import puzzle_hash
-from satedge.formats import load_puzzle, puzzle_to_yaml, save_puzzle
-from satedge.solutions import load_solution, save_solution
-from satedge.generate import Params, generate
-from satedge.puzzle import Clue, Puzzle, Solution
-from satedge.strategies import puzzles
+from satedge.sat.dimacs import puzzle_hash
+from satedge.puzzle.formats import load_puzzle, puzzle_to_yaml, save_puzzle
+from satedge.puzzle.solutions import load_solution, save_solution
+from satedge.puzzle.generate import Params, generate
+from satedge.puzzle.model import Clue, Puzzle, Solution
+from satedge.puzzle.strategies import puzzles
 from conftest import PUZZLES, SEEDS
 
 
@@ -350,7 +351,7 @@ def test_the_shipped_instances_are_their_sources(benchmarks):
 
 def test_small_boards_skip_loading_the_compiled_search():
     """Up to 9 cells the pure-Python loop runs by default (loading numba costs more than the search)."""
-    code = ("import sys; from satedge import backtrack; from satedge.formats import load_puzzle; "
+    code = ("import sys; from satedge import backtrack; from satedge.puzzle.formats import load_puzzle; "
             f"n = sum(1 for _ in backtrack.solutions(load_puzzle({str(PUZZLES / 'hunde-spiel.yaml')!r}))); "
             "print(n, 'numba' in sys.modules)")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

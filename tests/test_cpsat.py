@@ -7,8 +7,9 @@ import pytest
 pytest.importorskip("ortools")
 
 from conftest import PUZZLES, ROOT, SEEDS  # noqa: E402
-from satedge import cpsat, crosscheck  # noqa: E402
-from satedge.formats import load_puzzle  # noqa: E402
+from satedge.jobs import cpsat
+from satedge.experiment import crosscheck  # noqa: E402
+from satedge.puzzle.formats import load_puzzle  # noqa: E402
 
 
 @pytest.mark.parametrize("name", sorted(SEEDS))

@@ -16,12 +16,12 @@ from pysat.formula import CNF
 from pysat.solvers import Solver
 
 from conftest import PUZZLES
-from satedge import cnftext
-from satedge.checker import validate
-from satedge.dimacs import read_header, write_dimacs
+from satedge.sat import cnf as cnftext
+from satedge.puzzle.checker import validate
+from satedge.sat.dimacs import read_header, write_dimacs
 from satedge.encode.presets import presets
-from satedge.formats import load_puzzle, save_puzzle
-from satedge.generate import Params, generate
+from satedge.puzzle.formats import load_puzzle, save_puzzle
+from satedge.puzzle.generate import Params, generate
 
 HUNDE = PUZZLES / "hunde-spiel.yaml"
 # For the presets of framed boards only (heule2008-*): like Hunde-Spiel, 16 solutions and no tile
@@ -84,7 +84,7 @@ def test_cadical_binary(run_cli, tmp_path, preset):
     mf.write_text(r.stdout)
     code, out, _ = run_cli("decode", f, mf, "--json")
     puzzle = load_puzzle(puzzle_file(tmp_path, preset))
-    from satedge.solutions import solution_from_json
+    from satedge.puzzle.solutions import solution_from_json
 
     assert code == 0 and validate(puzzle, solution_from_json(json.loads(out), puzzle)) is None
 

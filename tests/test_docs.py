@@ -360,8 +360,8 @@ def test_the_parallel_figures_are_the_committed_results(tmp_path):
 def test_the_random_insects_experiment_is_what_the_guide_says():
     """100 uniform 3x3 puzzles with four complementary patterns, seeds 1 to 100: the solutions
     in all and the solvable ones, as the puzzles guide quotes them."""
-    from satedge import backtrack
-    from satedge.generate import Params, generate
+    from satedge.backtrack import search as backtrack
+    from satedge.puzzle.generate import Params, generate
 
     counts = [len(list(backtrack.solutions(generate(Params(rows=3, cols=3, colors=4, matching="complementary",
                                                               model="uniform"), seed))))
@@ -372,7 +372,7 @@ def test_the_random_insects_experiment_is_what_the_guide_says():
 
 def test_the_sizes_the_guides_quote_are_the_encodings():
     from satedge.encode import Encoding
-    from satedge.formats import load_puzzle
+    from satedge.puzzle.formats import load_puzzle
 
     e2 = load_puzzle("eternity2/e2")
     size = Encoding.parse("direct-pairwise").size(e2)

@@ -13,17 +13,18 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from conftest import PUZZLES, ROOT, SEEDS, small_command_seconds
-from satedge import backtrack, symmetry
+from satedge.backtrack import search as backtrack
+from satedge.puzzle import symmetry
 from satedge.encode import CARDS, Options, Size, bases, encode, placements, sizes, symmetry_breaking
 from satedge.encode.cards import card_size
 from satedge.encode.presets import floors, presets
 from satedge.errors import Unsupported
-from satedge.formats import load_puzzle
-from satedge.generate import Params, generate
+from satedge.puzzle.formats import load_puzzle
+from satedge.puzzle.generate import Params, generate
 from satedge.jobs import Job, execute
-from satedge.puzzle import Puzzle
-from satedge.solving import count, count_modes, solutions
-from satedge.strategies import puzzles
+from satedge.puzzle.model import Puzzle
+from satedge.sat.solving import count, count_modes, solutions
+from satedge.puzzle.strategies import puzzles
 
 SOLVERS = ("cadical195", "glucose4", "minisat22")
 SEED_PUZZLES = {name: load_puzzle(PUZZLES / f"{name}.yaml") for name in SEEDS}
@@ -303,7 +304,7 @@ def test_edgecolor_sizes_distinct_labels():
 # ------------------------------------------------------------------ timeouts
 def hard_puzzle(path):
     """A framed two-set 7x7 with 8 colours: support-seqcounter + CaDiCaL needs well over 30 s."""
-    from satedge.formats import save_puzzle
+    from satedge.puzzle.formats import save_puzzle
 
     save_puzzle(generate(Params(rows=7, cols=7, colors=8, border_colors=3, frame=True), seed=1), path)
     return path
@@ -350,7 +351,7 @@ def test_first_solve_has_no_assumption():
     differently under an assumption (1,397 conflicts plain, about 170,000 under one, here)."""
     from pysat.solvers import Solver
 
-    from satedge.solving import Stats, solve
+    from satedge.sat.solving import Stats, solve
 
     puzzle = generate(Params(rows=7, cols=7, colors=10, border_colors=3, frame=True), 2)
     encoded = encode(puzzle, "edgecolor", Options(card="seqcounter"))
@@ -388,7 +389,7 @@ def test_edgecolor_redundant_sizes():
 
 def test_enumerator_reuse():
     """A reusable enumerator counts twice with one solver; a one-shot one refuses a second run."""
-    from satedge.solving import Enumerator
+    from satedge.sat.solving import Enumerator
 
     e = encode(SEED_PUZZLES["hunde-spiel"], "support")
     with Enumerator(e) as en:
@@ -404,8 +405,8 @@ def test_a_picture_of_many_identical_tiles_is_blocked_in_one_clause(solver):
     """A generated framed 4x4 with three classes of copies: 11,612,160 solutions but 8 pictures,
     each shown by 1,451,520 solutions.  Every encoding blocks a picture in one clause (over a
     variable per cell and look), not one per solution: the counts in 8 and 2 solver calls."""
-    from satedge.solving import Enumerator
-    from satedge.solvers import SolverConfig
+    from satedge.sat.solving import Enumerator
+    from satedge.jobs.engines import SolverConfig
 
     p = generate(Params(rows=4, colors=2, border_colors=1, frame=True), seed=2)
     allowed, orbit = backtrack.symmetry_broken(p)
@@ -429,8 +430,8 @@ def test_solver_options_configure_cadical():
     same first search as a PySAT solver configured by hand, and another than the default's."""
     from pysat.solvers import Solver
 
-    from satedge.solvers import CADICAL_CONFIGS
-    from satedge.solving import Stats, solve
+    from satedge.sat.solvers import CADICAL_CONFIGS
+    from satedge.sat.solving import Stats, solve
 
     puzzle = generate(Params(rows=7, cols=7, colors=10, border_colors=3, frame=True), 2)
     encoded = encode(puzzle, "edgecolor", Options(card="seqcounter"))

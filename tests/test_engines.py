@@ -1,4 +1,4 @@
-"""One engine table (satedge.engines): every engine in it is dispatched, documented, listed by
+"""One engine table (satedge.jobs.engines): every engine in it is dispatched, documented, listed by
 `satedge solvers` and runs in the cross-check; no engine's name is written outside the table and
 its own modules; and the clasp engine counts as the backtracker does."""
 
@@ -13,26 +13,29 @@ from hypothesis import strategies as st
 
 from conftest import PUZZLES, ROOT, SEEDS
 from docpages import text
-from satedge import backtrack, symmetry
-from satedge.crosscheck import check_puzzle, default_configs
+from satedge.backtrack import search as backtrack
+from satedge.puzzle import symmetry
+from satedge.experiment.crosscheck import check_puzzle, default_configs
 from satedge.encode import Encoding
-from satedge.engines import ENGINES, REFERENCE, installed
+from satedge.jobs.engines import ENGINES, REFERENCE, installed
 from satedge.errors import SatedgeError, Unsupported
-from satedge.formats import load_puzzle
+from satedge.puzzle.formats import load_puzzle
 from satedge.jobs import Job, execute
-from satedge.jobs.dispatch import runner
-from satedge.solvers import DEFAULT_SOLVER, SolverConfig
-from satedge.strategies import puzzles
+from satedge.jobs.engines import TASKS
+from satedge.jobs.engines import SolverConfig
+from satedge.sat.solvers import DEFAULT_SOLVER
+from satedge.puzzle.strategies import puzzles
 
 HUNDE = PUZZLES / "hunde-spiel.yaml"
 SATEDGE = ROOT / "satedge"
 # the modules each engine is made of, beside the table: its job module and what it alone uses
-OWN = {"pysat": {"solvers.py", "solving.py", "jobs/sat.py"}, "cmd": {"solvers.py", "binaries.py", "solving.py", "jobs/sat.py"},
-       "backtrack": {"backtrack.py", "backtrack_jit.py", "jobs/backtrack.py"},
-       "cpsat": {"cpsat.py", "jobs/cpsat.py"}, "clasp": {"jobs/clasp.py"}}
+OWN = {"pysat": {"sat/solvers.py", "sat/solving.py", "jobs/sat.py", "jobs/portfolio.py"},
+       "cmd": {"sat/solvers.py", "sat/binaries.py", "sat/solving.py", "jobs/sat.py"},
+       "backtrack": {"backtrack/search.py", "backtrack/compiled.py", "jobs/backtrack.py"},
+       "cpsat": {"jobs/cpsat.py"}, "clasp": {"jobs/clasp.py"}}
 # string constants that spell an engine's name but are not one
 NOT_ENGINES = {("experiment/executors.py", "pysat"): "the PySAT package's version in a row's environment",
-               ("binaries.py", "clasp"): "a program looked for on PATH (KNOWN_BINARIES)",
+               ("sat/binaries.py", "clasp"): "a program looked for on PATH (KNOWN_BINARIES)",
                ("cli/solvers.py", "pysat"): "the key of `satedge solvers --json` listing the PySAT solvers"}
 
 
@@ -50,9 +53,10 @@ def example(name: str) -> str | None:
 
 def test_every_engine_is_dispatched_to_a_job_module_that_runs_it():
     for e in ENGINES.values():
-        assert callable(runner(e.run)), e.name
-        assert (SATEDGE / "jobs" / f"{e.run}.py").is_file()
-        assert set(e.tasks) <= {"solve", "enumerate", "count"} and e.tasks
+        assert callable(e.run) and e.run.__name__ == "run", e.name
+        module = e.run.__module__.split(".")
+        assert module[:2] == ["satedge", "jobs"] and (SATEDGE / "jobs" / f"{module[2]}.py").is_file()
+        assert set(e.tasks) <= set(TASKS) and e.tasks
 
 
 def test_every_engine_is_documented():
@@ -67,9 +71,10 @@ def test_satedge_solvers_lists_every_engine(run_cli):
     listed = json.loads(out)["engines"]
     assert (code, list(listed)) == (0, list(ENGINES))
     for name, e in ENGINES.items():
-        assert listed[name] == {"formula": e.formula, "installed": installed(e), "extra": e.extra,
-                                "options": list(e.options), "tasks": list(e.tasks), "certify": e.certify,
-                                "summary": e.summary}
+        assert listed[name] == {"formula": e.solves_formula, "installed": installed(e),
+                                "extra": e.needs and e.needs.extra, "needs": e.needs and e.needs.module,
+                                "options": list(e.options), "tasks": ["solve", "enumerate", "count"],
+                                "certify": e.certifies, "summary": e.summary}
     code, out, err = run_cli("solvers")
     assert [line.split()[0] for line in out.splitlines()[:len(ENGINES)]] == list(ENGINES)
 
@@ -78,19 +83,19 @@ def test_satedge_solvers_lists_every_engine(run_cli):
 def test_every_engine_runs_in_the_crosscheck(name):
     solver = example(name)
     if solver is None:
-        pytest.skip(f"engine {name} cannot run here (its extra {ENGINES[name].extra} or its binary is missing)")
+        pytest.skip(f"engine {name} cannot run here (what it needs, {ENGINES[name].needs}, or its binary is missing)")
     configs = default_configs(["edgecolor-corners", "direct-pairwise"], [solver])
-    assert len(configs) == (2 if ENGINES[name].formula else 1)
+    assert len(configs) == (2 if ENGINES[name].solves_formula else 1)
     puzzle = load_puzzle(HUNDE)
     checks, mismatch = check_puzzle(puzzle, configs)
-    assert mismatch is None and checks == (2 * 5 if ENGINES[name].formula else 3)
+    assert mismatch is None and checks == (2 * 5 if ENGINES[name].solves_formula else 3)
 
 
 @pytest.mark.parametrize("name", list(ENGINES))
 def test_every_engine_counts_and_solves_the_seed_puzzles(name):
     solver = example(name)
     if solver is None:
-        pytest.skip(f"engine {name} cannot run here (its extra {ENGINES[name].extra} or its binary is missing)")
+        pytest.skip(f"engine {name} cannot run here (what it needs, {ENGINES[name].needs}, or its binary is missing)")
     for seed, counts in SEEDS.items():
         puzzle = load_puzzle(PUZZLES / f"{seed}.yaml")
         res = execute(Job(puzzle, "count", solver=solver, modes=symmetry.MODES))
@@ -115,7 +120,7 @@ def test_no_engine_name_is_written_outside_the_table_and_its_own_modules():
     found = []
     for path in sorted(SATEDGE.rglob("*.py")):
         rel = path.relative_to(SATEDGE).as_posix()
-        if rel == "engines.py":
+        if rel == "jobs/engines.py":
             continue
         for node in _string_constants(ast.parse(path.read_text())):
             if node.value in names and rel not in OWN[node.value] and (rel, node.value) not in NOT_ENGINES:
@@ -136,14 +141,16 @@ def test_the_solver_option_and_method_help_read_the_table():
 
 
 def test_a_missing_extra_is_one_line_naming_it(monkeypatch, run_cli):
-    from satedge import engines
+    from satedge.system import extras
 
-    monkeypatch.setattr(engines, "installed", lambda e: e.extra is None)
-    import satedge.solvers
+    real = extras.importlib.import_module
 
-    monkeypatch.setattr(satedge.solvers, "installed", lambda e: e.extra is None)
-    monkeypatch.setattr(satedge.solvers, "require", lambda module: (_ for _ in ()).throw(
-        SatedgeError(f"the clasp engine needs clingo: pip install 'satedge[asp]'")))
+    def without_clingo(name, *args):
+        if name.split(".")[0] == "clingo":
+            raise ModuleNotFoundError("No module named 'clingo'", name="clingo")
+        return real(name, *args)
+
+    monkeypatch.setattr(extras.importlib, "import_module", without_clingo)
     code, out, err = run_cli("count", HUNDE, "--solver", "clasp")
     assert (code, out, err) == (2, "", "satedge: error: the clasp engine needs clingo: pip install 'satedge[asp]'\n")
 

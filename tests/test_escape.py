@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from conftest import PUZZLES, alive, wait_until
-from satedge.formats import puzzle_to_dict, save_puzzle
-from satedge.generate import Params, generate
-from satedge.proctree import tree
+from satedge.puzzle.formats import puzzle_to_dict, save_puzzle
+from satedge.puzzle.generate import Params, generate
+from satedge.system.proctree import tree
 
 HUNDE = PUZZLES / "hunde-spiel.yaml"
 SATEDGE = [sys.executable, "-m", "satedge"]

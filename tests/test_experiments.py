@@ -82,8 +82,9 @@ def test_run_report_and_plots(run_cli, tmp_path):
     for key in ("id", "puzzle", "puzzle_sha256", "encoding", "options", "solver", "task", "status", "variables",
                 "clauses", "encode_seconds", "solve_seconds", "models", "stats", "peak_memory_mb", "env"):
         assert key in r, key
-    assert set(r["env"]) == {"satedge", "pysat", "python", "numba", "ortools", "host", "cpu"}
-    assert (r["env"]["numba"], r["env"]["ortools"]) == (version("numba"), version("ortools"))  # both in the test extra
+    # the compiled backtracker's library and each engine's (the engine table's needs), all in the test extra
+    assert set(r["env"]) == {"satedge", "pysat", "python", "numba", "ortools", "clingo", "host", "cpu"}
+    assert [r["env"][m] for m in ("numba", "ortools", "clingo")] == [version(m) for m in ("numba", "ortools", "clingo")]
     assert set(r["stats"]) == {"conflicts", "decisions", "propagations", "restarts"}
     code, table, _ = run_cli("report", out, "--compare", "support-seqcounter/cadical195", "edgecolor+card=ladder/glucose4")
     assert code == 0 and table.splitlines()[0].startswith("| configuration | runs | solved | timeouts |")
@@ -147,16 +148,16 @@ def test_only_runs_a_slice_and_resume_the_rest(run_cli, tmp_path):
 
 def worker_processes(parent=None):
     """Run processes started by ``parent`` (default: this test process; other experiments may run
-    on the machine): fresh interpreters, or the processes its warm process (satedge.forkserver)
+    on the machine): fresh interpreters, or the processes its warm process (satedge.system.forkserver)
     forked, and that process itself."""
     parent = parent or os.getpid()
-    servers = children(parent, b"satedge.forkserver import serve")
-    return children(parent, b"satedge.process import fresh_main") + [pid for s in servers for pid in children(s)] + servers
+    servers = children(parent, b"satedge.system.forkserver import serve")
+    return children(parent, b"satedge.system.process import fresh_main") + [pid for s in servers for pid in children(s)] + servers
 
 
 def test_timeout_kills_run(tmp_path):
-    from satedge.formats import save_puzzle
-    from satedge.generate import Params, generate
+    from satedge.puzzle.formats import save_puzzle
+    from satedge.puzzle.generate import Params, generate
 
     save_puzzle(generate(Params(rows=7, cols=7, colors=8, border_colors=3, frame=True), seed=1), tmp_path / "hard.yaml")
     f = write_spec(tmp_path, """name: hard
@@ -178,8 +179,8 @@ timeout: 2
 def test_a_timed_out_run_has_its_formula_size(tmp_path):
     from satedge.encode.presets import Encoding
     from satedge.experiment.report import summarize
-    from satedge.formats import save_puzzle
-    from satedge.generate import Params, generate
+    from satedge.puzzle.formats import save_puzzle
+    from satedge.puzzle.generate import Params, generate
 
     puzzle = generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), seed=1)  # hours for CaDiCaL
     save_puzzle(puzzle, tmp_path / "hard.yaml")
@@ -201,16 +202,18 @@ timeout: 10
 def test_a_run_that_fails_while_solving_keeps_its_formula_size(monkeypatch):
     """A run that runs out of memory after it has encoded its formula is MEMOUT with the formula's
     size: what the job noted before the solver started survives its end."""
+    from dataclasses import replace
+
     from satedge import jobs
-    from satedge.formats import load_puzzle
-    from satedge.jobs import sat
-    from satedge.process import Limits
+    from satedge.jobs.engines import ENGINES
+    from satedge.puzzle.formats import load_puzzle
+    from satedge.system.process import Limits
 
     def engine(job, note):
         note({"variables": 7, "clauses": 11, "encode_seconds": 0.5})
         raise MemoryError
 
-    monkeypatch.setattr(sat, "run", engine)  # the forked child runs it
+    monkeypatch.setitem(ENGINES, "pysat", replace(ENGINES["pysat"], run=engine))  # the forked child runs it
     res = jobs.run(jobs.Job(load_puzzle(ROOT / "puzzles" / "hunde-spiel.yaml"), limits=Limits(timeout=30)))
     assert (res.status, res.variables, res.clauses, res.encode_seconds) == ("MEMOUT", 7, 11, 0.5)
     assert res.error == "out of memory (MemoryError)"
@@ -218,8 +221,8 @@ def test_a_run_that_fails_while_solving_keeps_its_formula_size(monkeypatch):
 
 @pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -9)])
 def test_ctrl_c_or_kill_stops_the_runs_under_way_and_drops_the_rest(tmp_path, signum, status):
-    from satedge.formats import save_puzzle
-    from satedge.generate import Params, generate
+    from satedge.puzzle.formats import save_puzzle
+    from satedge.puzzle.generate import Params, generate
 
     for seed in (1, 5):  # framed 7x7 with 8 colours: no run ends in the moment before the signal
         save_puzzle(generate(Params(rows=7, cols=7, colors=8, border_colors=3, frame=True), seed=seed),
@@ -260,10 +263,10 @@ timeout: 120
 def test_a_run_that_starts_while_the_others_are_killed_is_killed_too(tmp_path, monkeypatch):
     """Stopping the runner while a run is about to start: that run never starts (or is killed at
     once), instead of solving on to its timeout."""
-    from satedge import process
+    from satedge.system import process
     from satedge.experiment import executors
-    from satedge.formats import save_puzzle
-    from satedge.generate import Params, generate
+    from satedge.puzzle.formats import save_puzzle
+    from satedge.puzzle.generate import Params, generate
 
     save_puzzle(generate(Params(rows=7, cols=7, colors=8, border_colors=3, frame=True), seed=1), tmp_path / "hard.yaml")
     f = write_spec(tmp_path, """name: race

@@ -1,4 +1,4 @@
-"""Runs started from a warm process (satedge.forkserver): the same limits, the same isolation,
+"""Runs started from a warm process (satedge.system.forkserver): the same limits, the same isolation,
 nothing left behind."""
 
 import os
@@ -8,8 +8,8 @@ import time
 import pytest
 
 from conftest import alive, children, wait_until
-from satedge.forkserver import ForkServer
-from satedge.process import Limits, call
+from satedge.system.forkserver import ForkServer
+from satedge.system.process import Limits, call
 
 
 def _kill_myself() -> None:
@@ -29,7 +29,7 @@ def _leave_a_child_behind() -> int:
 def server():
     with ForkServer() as s:
         yield s
-    assert children(os.getpid(), b"satedge.forkserver import serve") == []
+    assert children(os.getpid(), b"satedge.system.forkserver import serve") == []
 
 
 def test_a_run_answers_as_a_fresh_one_does(server):

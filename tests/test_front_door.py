@@ -205,8 +205,8 @@ def test_a_long_count_shows_the_solutions_found_so_far(tmp_path):
     the solutions found so far as they grow.  Before: nodes or conflicts only, never what was found."""
     import re
 
-    from satedge.formats import save_puzzle
-    from satedge.generate import Params, generate
+    from satedge.puzzle.formats import save_puzzle
+    from satedge.puzzle.generate import Params, generate
 
     f = tmp_path / "p.yaml"
     save_puzzle(generate(Params(rows=4, colors=3, border_colors=1, frame=True), seed=1), f)
@@ -220,7 +220,7 @@ def test_a_long_count_shows_the_solutions_found_so_far(tmp_path):
 def test_a_spec_names_shipped_puzzles_as_the_command_line_does(tmp_path):
     from satedge.errors import SatedgeError
     from satedge.experiment.spec import load_spec
-    from satedge.resources import shipped_puzzles
+    from satedge.system.resources import shipped_puzzles
 
     spec = tmp_path / "s.yaml"
     spec.write_text("name: s\npuzzles: [hunde-spiel, eternity2/8x8]\nencodings: [edgecolor-corners]\n"
@@ -242,7 +242,7 @@ def test_satedge_solvers_lists_a_minisat_that_writes_its_result_file(tmp_path, m
                     "print('SATISFIABLE')\nsys.exit(10)\n")
     fake.chmod(0o755)
     monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
-    from satedge.binaries import solver_binaries
+    from satedge.sat.binaries import solver_binaries
 
     assert solver_binaries()["minisat"] == str(fake)
 

@@ -8,16 +8,17 @@ import pytest
 import yaml
 from hypothesis import given, settings
 
-from satedge import backtrack, crosscheck
-from satedge.checker import validate
+from satedge.backtrack import search as backtrack
+from satedge.experiment import crosscheck
+from satedge.puzzle.checker import validate
 from satedge.encode import Encoding, Options
-from satedge.solvers import SolverConfig
+from satedge.jobs.engines import SolverConfig
 from satedge.encode.support import encode as support_encode
 from satedge.encode.onehot import placement_formula, supports
-from satedge.formats import load_puzzle, puzzle_to_yaml
-from satedge.generate import Params, generate
-from satedge.puzzle import BOTTOM
-from satedge.strategies import malformed_puzzle_files, puzzles, solved_puzzles
+from satedge.puzzle.formats import load_puzzle, puzzle_to_yaml
+from satedge.puzzle.generate import Params, generate
+from satedge.puzzle.model import BOTTOM
+from satedge.puzzle.strategies import malformed_puzzle_files, puzzles, solved_puzzles
 
 GOLDEN = {
     # (params, seed): sha256 of the canonical YAML
@@ -70,7 +71,7 @@ def test_planted_solutions_validate(pair):
     puzzle, solution = pair
     assert validate(puzzle, solution) is None
     # the backtracker finds it when every other cell is clued as planted
-    from satedge.puzzle import Clue
+    from satedge.puzzle.model import Clue
 
     clues = tuple(Clue(c // puzzle.cols, c % puzzle.cols, t, r) for c, (t, r) in enumerate(solution) if c)
     found = list(backtrack.solutions(puzzle.with_(clues=clues)))

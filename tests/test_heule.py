@@ -10,14 +10,16 @@ import pytest
 from hypothesis import given, strategies as st
 
 from conftest import PUZZLES
-from satedge import backtrack, dimacs, symmetry
+from satedge.backtrack import search as backtrack
+from satedge.sat import dimacs
+from satedge.puzzle import symmetry
 from satedge.encode import Encoding, Options, Size, encode, heule
 from satedge.encode.core import BlockCNF
 from satedge.encode.presets import presets
 from satedge.errors import Unsupported
-from satedge.formats import load_puzzle
-from satedge.generate import Params, generate
-from satedge.solving import count_modes, solutions
+from satedge.puzzle.formats import load_puzzle
+from satedge.puzzle.generate import Params, generate
+from satedge.sat.solving import count_modes, solutions
 
 VARIANTS = ("cmp", "exp", "fbc", "all")
 

@@ -224,7 +224,7 @@ def test_libyaml_and_the_python_loader_read_the_same(tmp_path):
     import yaml
 
     from conftest import ROOT
-    from satedge import yamlfile
+    from satedge.system import yamlfile
     from satedge.errors import SatedgeError
 
     assert yamlfile._FAST is not None  # PyYAML's wheels carry libyaml: the fast path is tested

@@ -46,7 +46,7 @@ def _run(installed, *args, input=None):
 
 def test_the_wheel_carries_its_data(installed):
     bin_, _ = installed
-    where = subprocess.run([str(bin_ / "python"), "-c", "import satedge, satedge.resources as r; "
+    where = subprocess.run([str(bin_ / "python"), "-c", "import satedge, satedge.system.resources as r; "
                             "print(satedge.__file__); print(r.folder('encodings'))"], cwd=installed[1],
                            capture_output=True, text=True)
     module, presets = where.stdout.split()

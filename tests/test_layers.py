@@ -10,7 +10,11 @@ from pathlib import Path
 import pytest
 
 from conftest import PUZZLES, ROOT
-from satedge.extras import EXTRAS
+from satedge.jobs.engines import ENGINES
+from satedge.system.extras import EXTRAS
+
+# every optional library: the extras' and the engines' (the engine table's needs)
+OPTIONAL = sorted({*EXTRAS, *(e.needs.module for e in ENGINES.values() if e.needs and e.needs.module)})
 
 SOURCES = sorted((ROOT / "satedge").rglob("*.py"))
 
@@ -21,7 +25,7 @@ def test_the_import_contracts_hold():
     lint = Path(sys.executable).with_name("lint-imports")
     r = subprocess.run([str(lint)], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "Contracts: 6 kept, 0 broken." in r.stdout
+    assert "Contracts: 10 kept, 0 broken." in r.stdout
 
 
 def _imports(node):
@@ -36,7 +40,7 @@ LATE = {"networkx", "tqdm"}
 
 def test_imports_inside_a_function_only_load_late():
     """An import inside a function is of a satedge module or of :data:`LATE`; optional
-    dependencies come through satedge.extras.require, which imports by name."""
+    dependencies come through satedge.system.extras.require, which imports by name."""
     inside = []
     for f in SOURCES:
         for node in ast.walk(ast.parse(f.read_text())):
@@ -53,7 +57,7 @@ def test_optional_dependencies_are_imported_only_by_extras():
     for f in SOURCES:
         for i in _imports(ast.parse(f.read_text())):
             names = [a.name for a in i.names] if isinstance(i, ast.Import) else [i.module or ""]
-            found += [f"{f.relative_to(ROOT)}: {n}" for n in names if getattr(i, "level", 0) == 0 and n.split(".")[0] in EXTRAS]
+            found += [f"{f.relative_to(ROOT)}: {n}" for n in names if getattr(i, "level", 0) == 0 and n.split(".")[0] in OPTIONAL]
     assert found == []
 
 
@@ -65,7 +69,7 @@ _WITHOUT_EXTRAS = ("import sys\nfor m in {mods!r}: sys.modules[m] = None\n"
 @pytest.mark.parametrize("args,message", [
     (["crosscheck", "--examples", "1"],
      "crosscheck and the hypothesis strategies need hypothesis: pip install 'satedge[crosscheck]'"),
-    (["count", "{hunde}", "--solver", "cpsat"], "the cpsat solver needs ortools: pip install 'satedge[cp]'"),
+    (["count", "{hunde}", "--solver", "cpsat"], "the cpsat engine needs ortools: pip install 'satedge[cp]'"),
     (["count", "{hunde}", "--solver", "clasp"], "the clasp engine needs clingo: pip install 'satedge[asp]'"),
 
     (["render", "{hunde}", "--solve", "-o", "{tmp}/h.png"], "PNG pictures and plots need matplotlib: pip install 'satedge[plot]'"),
@@ -74,7 +78,7 @@ _WITHOUT_EXTRAS = ("import sys\nfor m in {mods!r}: sys.modules[m] = None\n"
 ])
 def test_a_missing_extra_is_one_line(tmp_path, args, message):
     """Before: `satedge crosscheck` without the test extra ended in a ModuleNotFoundError traceback."""
-    code = _WITHOUT_EXTRAS.format(mods=sorted(EXTRAS))
+    code = _WITHOUT_EXTRAS.format(mods=OPTIONAL)
     fill = {"hunde": PUZZLES / "hunde-spiel.yaml", "tmp": tmp_path}
     r = subprocess.run([sys.executable, "-c", code, *[a.format(**fill) for a in args]], capture_output=True, text=True,
                        cwd=tmp_path)
@@ -83,7 +87,7 @@ def test_a_missing_extra_is_one_line(tmp_path, args, message):
 
 
 def test_the_core_commands_work_without_extras(tmp_path):
-    code = _WITHOUT_EXTRAS.format(mods=sorted(EXTRAS))
+    code = _WITHOUT_EXTRAS.format(mods=OPTIONAL)
     r = subprocess.run([sys.executable, "-c", code, "count", str(PUZZLES / "hunde-spiel.yaml"), "--json"],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
@@ -100,7 +104,7 @@ def test_the_parsed_arguments_stop_at_the_command_line():
     knows = sorted(str(f.relative_to(ROOT)) for f in SOURCES if any(
         (isinstance(i, ast.Import) and any(a.name == "argparse" for a in i.names)) or
         (isinstance(i, ast.ImportFrom) and i.module == "argparse") for i in _imports(ast.parse(f.read_text()))))
-    assert knows == ["satedge/cli/__init__.py", "satedge/cli/common.py"]
+    assert knows == ["satedge/cli/__init__.py", "satedge/cli/common.py", "satedge/cli/options.py"]
     params = [f"{f.relative_to(ROOT)}:{node.name}" for f in SOURCES if "cli" not in f.parts
               for node in ast.walk(ast.parse(f.read_text())) if isinstance(node, ast.FunctionDef)
               for a in node.args.args if a.arg == "args" and a.annotation is None]
@@ -126,7 +130,8 @@ def test_a_missing_extra_names_the_smallest_extra_that_brings_it():
 
     pip = {"dask": "dask", "distributed": "dask", "scipy": "scipy", "pandas": "pandas", "matplotlib": "matplotlib",
            "ortools": "ortools", "clingo": "clingo", "dratify": "dratify", "drup": "drup", "hypothesis": "hypothesis"}
-    for module, (extra, _) in EXTRAS.items():
+    needs = {e.needs.module: e.needs.extra for e in ENGINES.values() if e.needs and e.needs.module}
+    for module, extra in {**{m: x for m, (x, _) in EXTRAS.items()}, **needs}.items():
         package = pip[module]
         assert package in packages(extra), (module, extra)
         holders = [e for e in extras if package in packages(e)]

@@ -1,4 +1,4 @@
-"""The one limits layer (satedge.process): the same measure, kill and statuses for a command's
+"""The one limits layer (satedge.system.process): the same measure, kill and statuses for a command's
 job and an experiment's run, and nothing left behind by a killed parent."""
 
 import json
@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from conftest import PUZZLES, alive, wait_until, small_command_seconds
-from satedge import proctree
+from satedge.system import proctree
 from satedge.errors import SatedgeError
 from satedge.experiment.rows import read_results
 from satedge.experiment.runner import run_experiment
 from satedge.experiment.spec import load_spec
-from satedge.process import Limits, call
+from satedge.system.process import Limits, call
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
 
@@ -198,7 +198,7 @@ def test_every_listed_solver_counts_hunde_spiel(run_cli):
 def test_a_solver_pysat_names_but_cannot_run_is_refused(run_cli):
     from pysat.solvers import SolverNames
 
-    from satedge.solvers import solver_names
+    from satedge.sat.solvers import solver_names
 
     broken = [n for n in vars(SolverNames) if not n.startswith("_") and n not in solver_names()]
     if not broken:
@@ -254,7 +254,7 @@ def test_forked_map_gives_every_answer_and_reports_failures():
 
 SUPERVISOR_TOLD_TWICE = """
 import os, signal, time
-from satedge.proctree import supervise
+from satedge.system.proctree import supervise
 
 r, w = os.pipe()
 
@@ -280,7 +280,7 @@ def test_a_supervisor_told_to_stop_many_times_ends_by_that_signal_without_a_word
 
 SUPERVISOR_TOLD_IN_FORK = """
 import os, signal, sys
-from satedge.proctree import supervise
+from satedge.system.proctree import supervise
 
 me = os.getpid()
 
@@ -306,8 +306,8 @@ def test_a_supervisor_told_to_stop_while_it_forks_ends_by_that_signal_without_a_
 
 TOLD_BEFORE_ITS_HANDLERS = """
 import os, signal
-from satedge import process
-from satedge.limits import Limits
+from satedge.system import process
+from satedge.system.limits import Limits
 
 me = os.getpid()
 
@@ -341,7 +341,7 @@ def test_a_supervisor_stopped_as_it_starts_runs_none_of_its_parents_handlers():
 
 WORKER_TOLD_BEFORE_ITS_HANDLERS = """
 import os, signal
-from satedge import proctree
+from satedge.system import proctree
 from satedge.errors import SatedgeError
 
 me = os.getpid()

@@ -98,7 +98,7 @@ def test_a_full_temporary_folder_is_one_line_naming_the_solver(monkeypatch, run_
     """Before: an OSError traceback while the formula was written for a solver binary."""
     import errno
 
-    from satedge import binaries
+    from satedge.sat import binaries
 
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -177,8 +177,8 @@ def _seconds(*args, cwd=None) -> tuple[float, subprocess.CompletedProcess]:
 @pytest.fixture(scope="module")
 def big(tmp_path_factory) -> Path:
     """A generated 100x100 board (10,000 tiles of 6 colours): its formulas have billions of clauses."""
-    from satedge.formats import save_puzzle
-    from satedge.generate import Params, generate
+    from satedge.puzzle.formats import save_puzzle
+    from satedge.puzzle.generate import Params, generate
 
     f = tmp_path_factory.mktemp("big") / "big100.yaml"
     save_puzzle(generate(Params(rows=100, colors=6), seed=1).with_(planted=None), f)

@@ -16,20 +16,23 @@ from hypothesis import HealthCheck, assume, given, settings
 from pysat.solvers import Solver
 
 from conftest import PUZZLES, alive, small_command_seconds
-from satedge import backtrack, cubes, proctree, symmetry
+from satedge.backtrack import search as backtrack
+from satedge.sat import cubes
+from satedge.system import proctree
+from satedge.puzzle import symmetry
 from satedge.encode.presets import Encoding
 from satedge.experiment import load_results
 from satedge.experiment.runner import run_experiment
 from satedge.experiment.spec import load_spec
 from satedge.jobs import Job, run
 from satedge.jobs.portfolio import members as portfolio
-from satedge.solvers import SolverConfig
+from satedge.jobs.engines import SolverConfig
 from satedge.errors import SatedgeError
-from satedge.formats import load_puzzle
-from satedge.generate import Params, generate
-from satedge.process import Limits
-from satedge.solving import MODES, STAT_KEYS, Enumerator
-from satedge.strategies import puzzles
+from satedge.puzzle.formats import load_puzzle
+from satedge.puzzle.generate import Params, generate
+from satedge.system.process import Limits
+from satedge.sat.solving import MODES, STAT_KEYS, Enumerator
+from satedge.puzzle.strategies import puzzles
 
 SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
@@ -149,7 +152,7 @@ def test_a_spec_gives_a_solver_workers(tmp_path):
 
 
 def _hard_puzzle(tmp_path):
-    from satedge.formats import save_puzzle
+    from satedge.puzzle.formats import save_puzzle
 
     f = tmp_path / "hard.yaml"
     save_puzzle(generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), 1).with_(planted=None), f)
@@ -182,7 +185,7 @@ def test_a_stopped_portfolio_keeps_the_formula_size(tmp_path):
     """A portfolio killed by its time limit still says how big its formula is (the row's
     variables and clauses), as a single-core run does."""
 
-    from satedge.formats import load_puzzle
+    from satedge.puzzle.formats import load_puzzle
 
     p = load_puzzle(_hard_puzzle(tmp_path))
     job = Job(p, solver="cadical195:workers=2,strategy=portfolio", limit=1, limits=Limits(timeout=3))

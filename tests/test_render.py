@@ -7,11 +7,11 @@ import pytest
 import satedge
 
 from conftest import PUZZLES, SEEDS
-from satedge import backtrack
-from satedge.formats import load_puzzle
-from satedge.puzzle import Puzzle, Solution
-from satedge.drawing import PAD, TILE, ascii_grid, label_colours, to_svg
-from satedge.render import PNG_SCALE
+from satedge.backtrack import search as backtrack
+from satedge.puzzle.formats import load_puzzle
+from satedge.puzzle.model import Puzzle, Solution
+from satedge.puzzle.drawing import PAD, TILE, ascii_grid, label_colours, to_svg
+from satedge.puzzle.render import PNG_SCALE
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -32,7 +32,7 @@ def test_tile_set_and_clue_marks():
     p = load_puzzle(PUZZLES / "hunde-spiel.yaml")
     root = ET.fromstring(to_svg(p))  # no solution: the tiles in file order
     assert len(root.findall(f"{SVG}polygon")) == 36 and len(root.findall(f"{SVG}rect")) == 1
-    from satedge.puzzle import Clue
+    from satedge.puzzle.model import Clue
 
     clued = p.with_(clues=(Clue(0, 0, 0, 1),))
     sol = next(backtrack.solutions(clued))
@@ -86,8 +86,8 @@ def test_ascii_grid_widens_cells_for_two_digit_tiles_and_labels():
 def test_render_solve_stops_at_its_timeout_and_memory(run_cli, tmp_path):
     """`render --solve` solves as `solve` does, in a child process under --timeout and --memory;
     either ends it without a picture."""
-    from satedge.formats import save_puzzle
-    from satedge.generate import Params, generate
+    from satedge.puzzle.formats import save_puzzle
+    from satedge.puzzle.generate import Params, generate
 
     hard, out = tmp_path / "hard.yaml", tmp_path / "p.svg"  # framed 8x8 with 9 colours: far beyond a second
     save_puzzle(generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), 1), hard)

@@ -8,13 +8,14 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from oracle import brute_force
-from satedge import backtrack, orders, symmetry
+from satedge.backtrack import search as backtrack, orders
+from satedge.puzzle import symmetry
 from satedge.errors import SatedgeError
-from satedge.formats import load_puzzle
-from satedge.generate import Params, generate
-from satedge.puzzle import Clue, Puzzle
-from satedge.solvers import SolverConfig
-from satedge.strategies import puzzles
+from satedge.puzzle.formats import load_puzzle
+from satedge.puzzle.generate import Params, generate
+from satedge.puzzle.model import Clue, Puzzle
+from satedge.jobs.engines import SolverConfig
+from satedge.puzzle.strategies import puzzles
 from conftest import PUZZLES
 
 MAX = 3000  # puzzles with more solutions (uniform tiles on a torus) are left out of the set tests
@@ -200,7 +201,7 @@ def test_order_on_the_command_line(run_cli):
 
 def test_a_solver_string_keeps_its_settings_unless_an_option_overrides_them():
     from satedge.cli import build_parser
-    from satedge.cli.common import solver_of
+    from satedge.cli.options import solver_of
 
     def parsed(*argv):
         return solver_of(build_parser().parse_args(["solve", "hunde-spiel", *argv]))
@@ -212,7 +213,7 @@ def test_a_solver_string_keeps_its_settings_unless_an_option_overrides_them():
 
 
 def test_tables_too_large_for_memory_are_refused_in_one_line(monkeypatch):
-    from satedge import backtrack_jit
+    from satedge.backtrack import compiled as backtrack_jit
 
     p = generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)
     monkeypatch.setattr(backtrack_jit, "MAX_TABLE_BYTES", 1000)

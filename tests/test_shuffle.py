@@ -7,9 +7,9 @@ from hypothesis import given, strategies as st
 from pysat.solvers import Solver
 
 from conftest import PUZZLES
-from satedge import backtrack
-from satedge.checker import validate
-from satedge.dimacs import read_header
+from satedge.backtrack import search as backtrack
+from satedge.puzzle.checker import validate
+from satedge.sat.dimacs import read_header
 from satedge.encode import Options, bases, encode
 from satedge.encode.presets import Encoding
 from satedge.encode.shuffled import encode_shuffled
@@ -17,10 +17,10 @@ from satedge.errors import Unsupported
 from satedge.experiment.rows import read_results
 from satedge.experiment.runner import run_experiment
 from satedge.experiment.spec import load_spec
-from satedge.formats import load_puzzle
-from satedge.shuffle import permutation, shuffle
-from satedge.solving import solutions
-from satedge.strategies import puzzles
+from satedge.puzzle.formats import load_puzzle
+from satedge.puzzle.shuffle import permutation, shuffle
+from satedge.sat.solving import solutions
+from satedge.puzzle.strategies import puzzles
 
 HUNDE = PUZZLES / "hunde-spiel.yaml"
 

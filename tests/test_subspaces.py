@@ -6,12 +6,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import PUZZLES
-from satedge import backtrack, solving, symmetry
+from satedge.backtrack import search as backtrack
+from satedge.sat import solving
+from satedge.puzzle import symmetry
 from satedge.encode import Encoding
 from satedge.errors import SatedgeError
-from satedge.formats import load_puzzle
-from satedge.solvers import SolverConfig
-from satedge.strategies import puzzles
+from satedge.puzzle.formats import load_puzzle
+from satedge.jobs.engines import SolverConfig
+from satedge.puzzle.strategies import puzzles
 
 PRESETS = ("edgecolor-corners", "edgecolor-corners-sym", "direct-pairwise", "split-ladder", "support-seqcounter")
 

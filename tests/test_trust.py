@@ -19,10 +19,10 @@ from pysat.formula import CNF
 
 from conftest import PUZZLES
 from satedge.cli import build_parser
-from satedge.dimacs import read_header
+from satedge.sat.dimacs import read_header
 from satedge.encode.presets import Encoding
 from satedge.experiment.report import pictures
-from satedge.formats import load_puzzle, save_puzzle
+from satedge.puzzle.formats import load_puzzle, save_puzzle
 from satedge.encode import DEFAULT_ENCODING
 
 HUNDE = PUZZLES / "hunde-spiel.yaml"

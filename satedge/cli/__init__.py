@@ -1,5 +1,5 @@
 """The ``satedge`` command: one small module per command, each of which parses its options into
-satedge's values (:class:`satedge.jobs.Job`, :class:`satedge.solvers.SolverConfig`,
+satedge's values (:class:`satedge.jobs.Job`, :class:`satedge.sat.solvers.SolverConfig`,
 :class:`satedge.encode.Encoding`, ...), calls the library and prints.
 
 Exit statuses: 0 success, 1 a negative answer (UNSAT, an invalid solution, a mismatch), 2 bad
@@ -14,9 +14,9 @@ import sys
 import threading
 
 from ..errors import EncodingError, SatedgeError
-from ..files import cut
-from ..proctree import sweep
-from ..version import __version__
+from ..system.files import cut
+from ..system.proctree import sweep
+from ..system.resources import __version__
 from . import (check, check_proof, convert, count, crosscheck, decode, encode, encodings, generate, puzzles, render,
                report, run, solve, solvers)
 from .common import Parser

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..checker import validate
-from ..formats import load_puzzle
-from ..solutions import load_solutions
+from ..puzzle.checker import validate
+from ..puzzle.formats import load_puzzle
+from ..puzzle.solutions import load_solutions
 from .common import many
 
 __all__ = ["add", "main"]

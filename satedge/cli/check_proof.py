@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 
-from ..certify import CHECKERS, DEFAULT_CHECKER
-from ..proofdir import recheck
-from ..process import MAX_WORKERS
-from .common import count, many
+from ..sat.certify import CHECKERS, DEFAULT_CHECKER
+from ..sat.proofdir import recheck
+from ..system.process import MAX_WORKERS
+from .common import many
+from .options import number
 
 __all__ = ["add", "main"]
 
@@ -21,7 +22,7 @@ def add(sub) -> None:
     p.add_argument("folder", metavar="DIR", help="the folder --proof DIR wrote")
     p.add_argument("--checker", choices=list(CHECKERS), default=DEFAULT_CHECKER,
                    help=f"dratify (fast) or drup (formally verified, slow) (default: {DEFAULT_CHECKER})")
-    p.add_argument("--workers", type=count(1, MAX_WORKERS), default=1, metavar="N",
+    p.add_argument("--workers", type=number(1, MAX_WORKERS), default=1, metavar="N",
                    help="check N pieces at a time, or one piece's proof in parts, on N processes (default: 1)")
     p.add_argument("--json", action="store_true", help="one JSON object: the certificate as checked")
     p.set_defaults(func=main)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import sys
 import time
 
-from ..files import digits, json_dumps
-from ..symmetry import MODES
-from .common import add_method, answered, answered_by, certified, engine_of, job_settings, many, with_progress
+from ..system.files import digits, json_dumps
+from ..puzzle.symmetry import MODES
+from .common import answered, answered_by, certified, engine_of, many, with_progress
+from .options import add_method, request_of
 
 __all__ = ["add", "main"]
 
@@ -21,13 +22,13 @@ def add(sub) -> None:
 
 
 def main(args) -> int:
-    settings = job_settings(args, "count")
+    request = request_of(args, "count")
     modes = (args.mode,) if args.mode else MODES
     status = 0
     alone = len(args.puzzles) == 1 and sys.stderr.isatty()  # a single job shows its own progress
     for path in with_progress(args.puzzles, "count"):
         t0 = time.perf_counter()
-        puzzle, job, res = answered(path, "count", settings, modes=modes, progress=alone)
+        puzzle, job, res = answered(path, request, modes=modes, progress=alone)
         seconds = time.perf_counter() - t0
         counts = {m: res.counts.get(m) for m in MODES}
         if res.status == "TIMEOUT":
@@ -41,8 +42,8 @@ def main(args) -> int:
                 obj["stats"] = res.stats.counters
             if job is not None and job.encoding is not None:
                 obj.update(variables=res.variables or 0, clauses=res.clauses or 0, models=res.counts.get("models"))
-            if res.certificate:
-                obj["certificate"] = res.certificate
+            if res.certificate is not None:
+                obj["certificate"] = res.certificate.as_dict()
             if res.status == "TIMEOUT":
                 obj["status"] = "TIMEOUT"
                 if res.stage:

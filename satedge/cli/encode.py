@@ -6,15 +6,16 @@ import shutil
 import sys
 from pathlib import Path
 
-from ..dimacs import export, export_all
+from ..sat.dimacs import export, export_all
 from ..encode import DEFAULT_ENCODING, Encoding
 from ..errors import OutOfMemory, SatedgeError, Unsupported
-from ..files import not_inputs
-from ..formats import load_puzzle
-from ..progress import progress_bar
+from ..system.files import not_inputs
+from ..puzzle.formats import load_puzzle
+from ..system.progress import progress_bar
 from ..encode import presets
-from ..proctree import scratch
-from .common import add_encoding, add_memory, beyond_memory, encoding_of, memory_limit
+from ..system.proctree import scratch
+from .common import beyond_memory
+from .options import add_encoding, add_memory, encoding_of, memory_limit
 
 __all__ = ["add", "main"]
 

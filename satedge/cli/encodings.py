@@ -6,9 +6,10 @@ import json
 
 from ..encode.presets import catalogue, presets
 from ..errors import SatedgeError
-from ..formats import load_puzzle
-from ..progress import progress_bar
-from .common import add_memory, memory_limit, too_big
+from ..puzzle.formats import load_puzzle
+from ..system.progress import progress_bar
+from .common import needs_more_memory
+from .options import add_memory, memory_limit
 
 __all__ = ["add", "main"]
 
@@ -40,7 +41,7 @@ def main(args) -> int:
             more = "at least " if r["at_least"] else ""
             size = f"  {more}{r['variables']:,} variables, {r['clauses']:,} clauses, {r['literals']:,} literals"
             if not r["fits"]:
-                size += f": {too_big(limit)}"
+                size += f": {needs_more_memory(limit)}"
         opts = ", ".join(f"{k}={v}" for k, v in r["options"].items())
         print(f"{r['name']}: {r['base']} ({opts}){size}\n    {r['description']}")
         if r["reference"]:

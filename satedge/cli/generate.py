@@ -6,12 +6,13 @@ import sys
 from pathlib import Path
 
 from ..errors import SatedgeError
-from ..files import write_atomic
-from ..formats import puzzle_to_yaml, save_puzzle
-from ..generate import MAX_COLORS, Params, generate
-from ..puzzle import MAX_CELLS
-from ..shuffle import MAX_SEED
-from .common import count, output_folder
+from ..system.files import write_atomic
+from ..puzzle.formats import puzzle_to_yaml, save_puzzle
+from ..puzzle.generate import MAX_COLORS, Params, generate
+from ..puzzle.model import MAX_CELLS
+from ..puzzle.shuffle import MAX_SEED
+from .common import output_folder
+from .options import number
 
 __all__ = ["add", "main"]
 
@@ -20,21 +21,21 @@ def add(sub) -> None:
     p = sub.add_parser("generate", help="generate random puzzles (uniform, or planted with a known solution)")
     p.add_argument("--model", choices=["planted", "uniform"], default="planted",
                    help="planted: a solution is planted; uniform: every edge at random (usually unsolvable)")
-    p.add_argument("--rows", type=count(1, MAX_CELLS), default=4, help="rows of the board")
-    p.add_argument("--cols", type=count(1, MAX_CELLS), default=None, help="columns (default: as many as rows)")
-    p.add_argument("--colors", type=count(1, MAX_COLORS), default=4, help="labels (identical) or patterns "
+    p.add_argument("--rows", type=number(1, MAX_CELLS), default=4, help="rows of the board")
+    p.add_argument("--cols", type=number(1, MAX_CELLS), default=None, help="columns (default: as many as rows)")
+    p.add_argument("--colors", type=number(1, MAX_COLORS), default=4, help="labels (identical) or patterns "
                    "(complementary) inside")
-    p.add_argument("--border-colors", type=count(0, MAX_COLORS), default=0, help="a separate label set between border "
+    p.add_argument("--border-colors", type=number(0, MAX_COLORS), default=0, help="a separate label set between border "
                    "cells (needs --frame) (default: 0, none)")
     p.add_argument("--matching", choices=["identical", "complementary"], default="identical",
                    help="identical: equal labels fit; complementary: a pattern's two halves fit")
     p.add_argument("--frame", action="store_true", help="frame label 0 on the outside (identical, grid)")
     p.add_argument("--topology", choices=["grid", "torus"], default="grid", help="torus: the edges wrap around")
-    p.add_argument("--clues", type=count(0, MAX_CELLS), default=0, metavar="N", help="clue N planted placements "
+    p.add_argument("--clues", type=number(0, MAX_CELLS), default=0, metavar="N", help="clue N planted placements "
                    "(default: 0)")
-    p.add_argument("--seed", type=count(0, MAX_SEED - 1), default=0, metavar="S", help="first seed (same seed, same "
+    p.add_argument("--seed", type=number(0, MAX_SEED - 1), default=0, metavar="S", help="first seed (same seed, same "
                    "file) (default: 0)")
-    p.add_argument("--count", type=count(1, 100_000), default=1, metavar="K", help="K puzzles, seeds S..S+K-1")
+    p.add_argument("--count", type=number(1, 100_000), default=1, metavar="K", help="K puzzles, seeds S..S+K-1")
     p.add_argument("-o", "--output", metavar="DIR|FILE", help="a folder (one YAML per puzzle) or a file; default stdout")
     p.set_defaults(func=main)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from ..formats import load_puzzle
-from ..resources import shipped_puzzles, shipped_specs
+from ..puzzle.formats import load_puzzle
+from ..system.resources import shipped_puzzles, shipped_specs
 
 __all__ = ["add", "main"]
 

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import sys
 
-from ..checker import validate
+from ..puzzle.checker import validate
 from ..errors import SatedgeError
-from ..files import not_inputs
-from ..formats import load_puzzle
-from ..solutions import load_solutions
+from ..system.files import not_inputs
+from ..puzzle.formats import load_puzzle
+from ..puzzle.solutions import load_solutions
 from ..api import METHODS
-from ..drawing import to_svg
-from ..render import save_picture
-from .common import add_memory, answered, memory_limit, seconds
+from ..puzzle.drawing import to_svg
+from ..puzzle.render import save_picture
+from ..api import Request
+from .common import answered
+from .options import add_memory, seconds
 
 __all__ = ["add", "main"]
 
@@ -40,8 +42,8 @@ def main(args) -> int:
     not_inputs([args.output], [args.puzzle, args.solution])
     solution = None
     if args.solve:
-        settings = {"method": args.method or "auto", "timeout": args.timeout, "memory_mb": memory_limit(args.memory)}
-        puzzle, _, res = answered(args.puzzle, "solve", settings, limit=1)
+        request = Request.make("solve", args.method or "auto", timeout=args.timeout, memory_mb=args.memory)
+        puzzle, _, res = answered(args.puzzle, request, limit=1)
         if res.status == "TIMEOUT":
             print(f"{args.puzzle}: TIMEOUT after {args.timeout:g} s, nothing to draw", file=sys.stderr)
             return 3

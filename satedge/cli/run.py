@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 
 from ..errors import SatedgeError
-from ..process import MAX_WORKERS
-from .common import count, many
+from ..system.process import MAX_WORKERS
+from .common import many
+from .options import number
 
 __all__ = ["add", "main"]
 
@@ -17,7 +18,7 @@ def add(sub) -> None:
     p = sub.add_parser("run", help="run an experiment spec: every puzzle x encoding x solver, isolated and limited")
     p.add_argument("spec", metavar="SPEC", help="experiment spec (YAML, see experiments/demo.yaml)")
     p.add_argument("--out", metavar="DIR", help="results folder (default: out/NAME)")
-    p.add_argument("--workers", type=count(1, MAX_WORKERS), default=os.cpu_count() or 1, help="runs at a time "
+    p.add_argument("--workers", type=number(1, MAX_WORKERS), default=os.cpu_count() or 1, help="runs at a time "
                    "(default: one per core)")
     p.add_argument("--resume", action="store_true", help="finish an interrupted experiment, running nothing twice")
     p.add_argument("--only", action="append", metavar="CONFIG", help="only the configurations ENCODING/SOLVER that "

@@ -7,10 +7,11 @@ import sys
 from pathlib import Path
 
 from ..errors import SatedgeError
-from ..files import not_inputs, write_atomic
-from ..solutions import save_solution, solution_to_json
-from ..drawing import ascii_grid
-from .common import add_method, answered, answered_by, certified, engine_of, job_settings, many, unproved, with_progress
+from ..system.files import not_inputs, write_atomic
+from ..puzzle.solutions import save_solution, solution_to_json
+from ..puzzle.drawing import ascii_grid
+from .common import answered, answered_by, certified, engine_of, many, unproved, with_progress
+from .options import add_method, request_of
 
 __all__ = ["add", "main"]
 
@@ -27,7 +28,7 @@ def add(sub) -> None:
 
 
 def main(args) -> int:
-    settings = job_settings(args, "solve")
+    request = request_of(args, "solve")
     limit = args.limit if args.limit is not None else (None if args.all else 1)
     want_all = args.all or args.limit is not None
     if args.mode and not want_all:
@@ -44,7 +45,7 @@ def main(args) -> int:
     status = 0
     alone = len(args.puzzles) == 1 and sys.stderr.isatty()  # a single job shows its own progress
     for path in with_progress(args.puzzles, "solve"):
-        puzzle, job, res = answered(path, "solve", settings, modes=(args.mode or "solutions",), limit=limit,
+        puzzle, job, res = answered(path, request, modes=(args.mode or "solutions",), limit=limit,
                                     progress=alone)
         if args.output is not None and res.solutions:
             if want_all:
@@ -64,8 +65,8 @@ def main(args) -> int:
                 obj.update(nodes=res.nodes, candidates=res.candidates)
             if res.stats.reported:  # what the progress line showed: the solver's own figures
                 obj["stats"] = res.stats.counters
-            if res.certificate:
-                obj["certificate"] = res.certificate
+            if res.certificate is not None:
+                obj["certificate"] = res.certificate.as_dict()
             if want_all:
                 obj["solutions"] = [solution_to_json(puzzle, s) for s in res.solutions]
                 if res.orbit > 1:  # symmetry breaking: each stands for its board-turn orbit

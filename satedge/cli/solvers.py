@@ -1,13 +1,13 @@
-"""``satedge solvers``: the engines (:data:`satedge.engines.ENGINES`), whether each can run here,
+"""``satedge solvers``: the engines (:data:`satedge.jobs.engines.ENGINES`), whether each can run here,
 the PySAT solvers that work here and the solver binaries on PATH."""
 
 from __future__ import annotations
 
 import json
 
-from ..engines import ENGINES, installed
-from ..binaries import solver_binaries
-from ..solvers import solver_names
+from ..jobs.engines import ENGINES, installed
+from ..sat.binaries import solver_binaries
+from ..sat.solvers import solver_names
 
 __all__ = ["add", "main"]
 
@@ -21,14 +21,16 @@ def add(sub) -> None:
 
 def main(args) -> int:
     names, binaries = list(solver_names()), solver_binaries()
-    engines = {e.name: {"formula": e.formula, "installed": installed(e), "extra": e.extra, "options": list(e.options),
-                        "tasks": list(e.tasks), "certify": e.certify, "summary": e.summary} for e in ENGINES.values()}
+    engines = {e.name: {"formula": e.solves_formula, "installed": installed(e), "extra": e.needs and e.needs.extra,
+                        "needs": e.needs and (e.needs.module or e.needs.binary), "options": list(e.options),
+                        "tasks": _tasks(e), "certify": e.certifies, "summary": e.summary} for e in ENGINES.values()}
     if args.json:
         print(json.dumps({"engines": engines, "pysat": names, "binaries": binaries}))
         return 0
     width = max(map(len, engines))
     for name, e in engines.items():
-        here = "" if e["installed"] else f" [not installed: pip install 'satedge[{e['extra']}]']"
+        how = f"pip install 'satedge[{e['extra']}]'" if e["extra"] else f"{e['needs']} on PATH"
+        here = "" if e["installed"] else f" [not installed: {how}]"
         print(f"{name:<{width}}  {e['summary']}{here}")
     print()
     print("PySAT solvers: " + ", ".join(names))
@@ -36,3 +38,9 @@ def main(args) -> int:
     print("CaDiCaL with options: cadical195:sat, cadical195:unsat,seed=3 (its configurations and seed=N)")
     print("use a binary with --solver-cmd 'cadical -q', the others with --solver NAME")
     return 0
+
+
+def _tasks(e) -> list[str]:
+    """What an engine answers, as this listing names it: solve, enumerate (several solutions),
+    count."""
+    return [t for t in ("solve", "enumerate", "count") if t in e.tasks or (t == "enumerate" and e.enumerates)]

@@ -16,7 +16,7 @@ Every encoding
 
 from __future__ import annotations
 
-from ..puzzle import Puzzle
+from ..puzzle.model import Puzzle
 from .cards import at_most_one, exactly_one
 from .core import CARDS, SYMMETRIES, Encoded, Options, Size, make_cnf, placements, symmetry_breaking
 from .presets import DEFAULT_ENCODING, Encoding, bases, presets, sizes

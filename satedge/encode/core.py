@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from itertools import product
 from math import prod
@@ -10,10 +10,10 @@ from typing import Callable, Iterable, Iterator
 
 from pysat.formula import CNF, IDPool
 
-from ..files import shown
+from ..system.files import shown
 from ..errors import SatedgeError
-from ..puzzle import Puzzle, Solution, self_symmetry
-from ..symmetry import matchings
+from ..puzzle.model import Puzzle, Solution, self_symmetry
+from ..puzzle.symmetry import matchings
 
 __all__ = [
     "CARDS", "SYMMETRIES", "Options", "Encoded", "symmetry_breaking", "placements", "Size", "floor", "clauses_size",
@@ -83,7 +83,7 @@ class Encoded:
         with the same placement literal and the same set of literals are the same model
         (rotations of a tile that looks the same turned, which the encoding cannot tell
         apart).  Made at the first model (a formula only written to a file reads none).
-        :meth:`decode`, :meth:`expand` and the bulk decoder (:mod:`satedge.bulk`) read it.
+        :meth:`decode`, :meth:`expand` and the bulk decoder (:mod:`satedge.sat.bulk`) read it.
     literals(solution)
         The true decision literals of a solution's model, or ``None`` when the formula has
         no such model
@@ -153,7 +153,7 @@ class Encoded:
 
     def picture_counts(self, picture: tuple) -> tuple[int, int]:
         """How many solutions of the formula show ``picture`` (per cell its look) and how many
-        models they are, from multiplicities (:func:`satedge.symmetry.matchings`), not listed."""
+        models they are, from multiplicities (:func:`satedge.puzzle.symmetry.matchings`), not listed."""
         rows = [cell.get(look, {}) for cell, look in zip(self._showing, picture)]
         return (matchings([{t: len(m) for t, m in row.items()} for row in rows]),
                 matchings([{t: len(set(m)) for t, m in row.items()} for row in rows]))
@@ -337,7 +337,7 @@ def decode_cells(cells: Cells, model: Iterable[int]) -> Solution:
 class BlockCNF(CNF):
     """A formula held as blocks of clauses, in order: numpy ``int32`` arrays of one clause per
     row (shorter clauses padded with 0, which is no literal) or lists of clauses.  A DIMACS file
-    is written straight from the blocks (:func:`satedge.dimacs.write_dimacs`); ``clauses``, the
+    is written straight from the blocks (:func:`satedge.sat.dimacs.write_dimacs`); ``clauses``, the
     lists PySAT's solvers take, are made the first time they are read, and are equal to the
     clauses of the blocks in order, padding left out."""
 

@@ -29,7 +29,7 @@ Source
 
 from __future__ import annotations
 
-from ..puzzle import Puzzle
+from ..puzzle.model import Puzzle
 from .core import Encoded, Options, Size
 from .onehot import conflicts, conflicts_size, placement_floor, placement_formula, placement_size, supports, supports_size
 

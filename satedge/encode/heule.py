@@ -62,9 +62,9 @@ from typing import Callable
 
 import numpy as np
 
-from ..files import shown
+from ..system.files import shown
 from ..errors import SatedgeError, Unsupported
-from ..puzzle import Puzzle, Solution
+from ..puzzle.model import Puzzle, Solution
 from .cards import at_most_one, card_size, exactly_one
 from .core import BlockCNF, Encoded, Options, Size, clauses_size, placements, pool_of
 from .core import floor as core_floor

@@ -8,7 +8,7 @@ from typing import Callable
 
 from pysat.formula import IDPool
 
-from ..puzzle import Puzzle, Solution
+from ..puzzle.model import Puzzle, Solution
 from .cards import card_floor, card_size, exactly_one
 from .core import Encoded, Options, Size, floor, make_cnf, placements
 

@@ -30,11 +30,11 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import OutOfMemory, SatedgeError, Unsupported
-from ..files import quoted, shown
-from ..yamlfile import read_yaml
-from ..puzzle import Puzzle
-from ..resources import preset_folders
-from ..shuffle import shuffle as shuffled_puzzle
+from ..system.files import quoted, shown
+from ..system.yamlfile import read_yaml
+from ..puzzle.model import Puzzle
+from ..system.resources import preset_folders
+from ..puzzle.shuffle import shuffle as shuffled_puzzle
 from . import direct, edgecolor, heule, split, support
 from .core import Encoded, Options, Size
 from .heule import FAMILIES
@@ -263,7 +263,7 @@ def load_preset(path: str | Path) -> Encoding:
 
 def presets() -> dict[str, Encoding]:
     """Every preset by name: yours, in the folders of ``$SATEDGE_ENCODINGS``, then the shipped
-    ones (:func:`satedge.resources.preset_folders`); a name found first wins."""
+    ones (:func:`satedge.system.resources.preset_folders`); a name found first wins."""
     out: dict[str, Encoding] = {}
     for d in preset_folders():
         for f in sorted(d.glob("*.yaml")) if d.is_dir() else []:

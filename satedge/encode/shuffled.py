@@ -1,4 +1,4 @@
-"""A formula under a shuffle: the encoding of the shuffled puzzle (:mod:`satedge.shuffle`), its
+"""A formula under a shuffle: the encoding of the shuffled puzzle (:mod:`satedge.puzzle.shuffle`), its
 variables renumbered and its clauses reordered by the same seed, read back in the original
 puzzle's numbering.  Every encoding sees the same shuffled puzzle; solutions, counts, blocking
 clauses and the checker work on the original puzzle as without a shuffle."""
@@ -10,8 +10,8 @@ from typing import Callable
 
 from pysat.formula import IDPool
 
-from ..puzzle import Puzzle, Solution
-from ..shuffle import permutation, shuffle
+from ..puzzle.model import Puzzle, Solution
+from ..puzzle.shuffle import permutation, shuffle
 from .core import Encoded, Options, make_cnf
 
 __all__ = ["encode_shuffled"]

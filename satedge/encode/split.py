@@ -42,7 +42,7 @@ from collections import Counter
 
 from pysat.formula import IDPool
 
-from ..puzzle import Puzzle, Solution
+from ..puzzle.model import Puzzle, Solution
 from .cards import card_floor, card_size, at_most_one, exactly_one
 from .core import Encoded, Options, Size, make_cnf, placements
 from .core import floor as core_floor

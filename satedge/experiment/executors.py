@@ -1,7 +1,7 @@
 """Where runs execute: on this machine (``local``) or on a Dask cluster (``dask``).
 
 Either way a run is :func:`run_one`: its job in a fresh Python process under the spec's limits
-(:mod:`satedge.process`: the time limit and the memory cap of its whole process tree), killed
+(:mod:`satedge.system.process`: the time limit and the memory cap of its whole process tree), killed
 with every process it started when a limit is reached, and one result row's fields back.
 """
 
@@ -17,10 +17,10 @@ from typing import Callable, Iterable
 
 import pysat
 
-from ..extras import require
-from ..forkserver import ForkServer
-from ..jobs import Job, run
-from ..version import __version__
+from ..system.extras import require
+from ..system.forkserver import ForkServer
+from ..jobs import ENGINES, Job, run
+from ..system.resources import __version__
 from .rows import result_fields
 
 __all__ = ["environment", "run_one", "run_local", "run_dask"]
@@ -34,9 +34,10 @@ def environment() -> dict:
             cpu = next((line.split(":", 1)[1].strip() for line in fh if line.startswith("model name")), cpu)
     except OSError:
         pass
+    needed = {e.needs.module for e in ENGINES.values() if e.needs is not None and e.needs.module}
     return {"satedge": __version__, "pysat": getattr(pysat, "__version__", "?"), "python": platform.python_version(),
-            # the optional extras behind the backtracker's compiled loop and the cpsat solver
-            "numba": _installed("numba"), "ortools": _installed("ortools"),
+            # the compiled backtracker's library, then each engine's (the engine table's needs)
+            "numba": _installed("numba"), **{m: _installed(m) for m in sorted(needed)},
             "host": socket.gethostname(), "cpu": cpu}
 
 

@@ -17,16 +17,16 @@ import re
 import statistics
 from pathlib import Path
 
-from ..files import shown
+from ..system.files import shown
 from ..errors import SatedgeError
-from ..extras import available
-from ..files import atomic_output, write_atomic
-from ..formats import load_puzzle
-from ..engines import REFERENCE
+from ..system.extras import available
+from ..system.files import atomic_output, write_atomic
+from ..puzzle.formats import load_puzzle
+from ..jobs.engines import REFERENCE
 from ..jobs import Job, run
-from ..process import Limits
-from ..render import pyplot, save_picture
-from ..solvers import SolverConfig
+from ..system.process import Limits
+from ..puzzle.render import pyplot, save_picture
+from ..jobs.engines import SolverConfig
 from . import stats
 from .rows import RESULTS, SOLVED, config_of, par2, rejected_warnings, run_time, scan_results, unique_runs
 from .runner import warn_on_stderr

@@ -19,8 +19,8 @@ from typing import Any
 
 from ..encode import Options
 from ..errors import SatedgeError
-from ..files import parse_json, read_bytes
-from ..engines import REFERENCE
+from ..system.files import parse_json, read_bytes
+from ..jobs.engines import REFERENCE
 from ..jobs import Job, Result
 
 __all__ = [
@@ -36,56 +36,75 @@ STATUSES = ("SAT", "UNSAT", "ENCODED", "TIMEOUT", "MEMOUT", "ERROR")
 SOLVED = ("SAT", "UNSAT", "ENCODED")
 _NUMBER = (int, float)
 
-# name: (type, always there, meaning); the others are null or absent when they do not apply
-FIELDS: dict[str, tuple[Any, bool, str]] = {
-    "id": (str, True, "a digest of what the run computes: the puzzle's sha256, base encoding and options, solver, "
-                      "task, mode, repetition and shuffle (the key of --resume)"),
-    "experiment": (str, False, "the spec's name"),
-    "puzzle": (str, True, "the puzzle file as the spec found it, or generated:NAME"),
-    "puzzle_name": (str, True, "the puzzle's name"),
-    "puzzle_sha256": (str, True, "sha256 of the puzzle's canonical YAML: the instance, whatever its file"),
-    "rows": (int, True, "the board's rows"),
-    "cols": (int, True, "the board's columns"),
-    "encoding": (str, True, "the encoding's name (an engine with a model of its own names itself)"),
-    "base": (str, False, "the base encoding (the engine's name for one with a model of its own)"),
-    "options": (dict, False, "the encoding's options: card, symmetry, redundant (and families)"),
-    "solver": (str, True, "the solver configuration's string form; - for an encode task"),
-    "task": (str, True, "solve, count or encode"),
-    "mode": (str, False, "solutions, distinct or unique"),
-    "repetition": (int, True, "0, 1, ...: the spec's repeat"),
-    "shuffle": (int, False, "the shuffle seed, or null for the puzzle as it is"),
-    "timeout": (_NUMBER, True, "the run's time limit, seconds"),
-    "memory_mb": (_NUMBER, False, "the run's memory cap, MB"),
-    "status": (str, True, "SAT, UNSAT, ENCODED, TIMEOUT, MEMOUT or ERROR"),
-    "error": (str, False, "the error in one line (ERROR, MEMOUT)"),
-    "variables": (int, False, "the formula's variables"),
-    "clauses": (int, False, "the formula's clauses"),
-    "literals": (int, False, "the formula's literals (encode task)"),
-    "literals_per_second": (int, False, "literals encoded per second (encode task)"),
-    "dimacs_bytes": (int, False, "the DIMACS text's size (encode task)"),
-    "encode_seconds": (_NUMBER, False, "seconds spent encoding"),
-    "solve_seconds": (_NUMBER, False, "seconds spent solving"),
-    "write_seconds": (_NUMBER, False, "seconds spent writing DIMACS (encode task)"),
-    "models": (int, False, "solutions found (solve) or the count of the mode (count)"),
-    "stats": (dict, False, "solver statistics: conflicts, decisions, propagations, restarts"),
-    "solver_calls": (int, False, "calls of the SAT solver"),
-    "nodes": (int, False, "the backtracker's search tree: placements made"),
-    "certify": (str, False, "the proof checker a certified run asked for (dratify, drup)"),
-    "certified": (str, False, "what certified the answer: a proof checker (dratify, drup), or satedge.checker for "
-                              "solutions it accepted"),
-    "proof_lemmas": (int, False, "the checked proof's lemmas"),
-    "proof_bytes": (int, False, "the checked proof's size in DRUP text"),
-    "check_seconds": (_NUMBER, False, "seconds the proof checker took"),
-    "candidates": (int, False, "the backtracker's candidates looked at"),
-    "workers": (int, False, "the cores the run used"),
-    "parallel": (dict, False, "how several workers shared the run: strategy, winner or cubes and their seconds"),
-    "started_at": (str, False, "when the run started (ISO 8601, UTC)"),
-    "finished_at": (str, False, "when it ended"),
-    "wall_seconds": (_NUMBER, False, "the run's wall-clock seconds, process start included"),
-    "cpu_seconds": (_NUMBER, False, "user plus system seconds of the run's whole process tree"),
-    "peak_memory_mb": (_NUMBER, False, "the most memory the run's process tree held, MB"),
-    "env": (dict, False, "versions and the machine: satedge, pysat, python, numba, ortools, host, cpu"),
-}
+# every field: its name, its type, whether every row has it (the others are null or absent where
+# they do not apply) and its meaning (indented lines go on with it), as the documentation gives them
+_TABLE = """
+id                  string   always  a digest of what the run computes: the puzzle's sha256, base encoding and
+                                     options, solver, task, mode, repetition and shuffle (the key of --resume)
+experiment          string   -       the spec's name
+puzzle              string   always  the puzzle file as the spec found it, or generated:NAME
+puzzle_name         string   always  the puzzle's name
+puzzle_sha256       string   always  sha256 of the puzzle's canonical YAML: the instance, whatever its file
+rows                integer  always  the board's rows
+cols                integer  always  the board's columns
+encoding            string   always  the encoding's name (an engine with a model of its own names itself)
+base                string   -       the base encoding (the engine's name for one with a model of its own)
+options             mapping  -       the encoding's options: card, symmetry, redundant (and families)
+solver              string   always  the solver configuration's string form; - for an encode task
+task                string   always  solve, count or encode
+mode                string   -       solutions, distinct or unique
+repetition          integer  always  0, 1, ...: the spec's repeat
+shuffle             integer  -       the shuffle seed, or null for the puzzle as it is
+timeout             number   always  the run's time limit, seconds
+memory_mb           number   -       the run's memory cap, MB
+status              string   always  SAT, UNSAT, ENCODED, TIMEOUT, MEMOUT or ERROR
+error               string   -       the error in one line (ERROR, MEMOUT)
+variables           integer  -       the formula's variables
+clauses             integer  -       the formula's clauses
+literals            integer  -       the formula's literals (encode task)
+literals_per_second integer  -       literals encoded per second (encode task)
+dimacs_bytes        integer  -       the DIMACS text's size (encode task)
+encode_seconds      number   -       seconds spent encoding
+solve_seconds       number   -       seconds spent solving
+write_seconds       number   -       seconds spent writing DIMACS (encode task)
+models              integer  -       solutions found (solve) or the count of the mode (count)
+stats               mapping  -       solver statistics: conflicts, decisions, propagations, restarts
+solver_calls        integer  -       calls of the SAT solver
+nodes               integer  -       the backtracker's search tree: placements made
+certify             string   -       the proof checker a certified run asked for (dratify, drup)
+certified           string   -       what certified the answer: a proof checker (dratify, drup), or satedge.checker
+                                     for solutions it accepted
+proof_lemmas        integer  -       the checked proof's lemmas
+proof_bytes         integer  -       the checked proof's size in DRUP text
+check_seconds       number   -       seconds the proof checker took
+candidates          integer  -       the backtracker's candidates looked at
+workers             integer  -       the cores the run used
+parallel            mapping  -       how several workers shared the run: strategy, winner or cubes and their seconds
+started_at          string   -       when the run started (ISO 8601, UTC)
+finished_at         string   -       when it ended
+wall_seconds        number   -       the run's wall-clock seconds, process start included
+cpu_seconds         number   -       user plus system seconds of the run's whole process tree
+peak_memory_mb      number   -       the most memory the run's process tree held, MB
+env                 mapping  -       versions and the machine: satedge, pysat, python, numba, each engine's library
+                                     (ortools, clingo), host, cpu
+"""
+_KINDS = {"string": str, "integer": int, "number": _NUMBER, "mapping": dict}
+
+
+def _fields(table: str) -> dict[str, tuple[Any, bool, str]]:
+    out: dict[str, tuple[Any, bool, str]] = {}
+    for line in table.strip("\n").splitlines():
+        if line.startswith(" "):
+            name = next(reversed(out))
+            kind, always, meaning = out[name]
+            out[name] = (kind, always, f"{meaning} {line.strip()}")
+        else:
+            name, kind, always, meaning = line.split(maxsplit=3)
+            out[name] = (_KINDS[kind], always == "always", meaning)
+    return out
+
+
+FIELDS = _fields(_TABLE)
 ENCODED_KEYS = ("encode_seconds", "write_seconds", "dimacs_bytes")  # what an encode task's report needs
 _KIND_NAMES = {str: "a string", int: "an integer", _NUMBER: "a number", dict: "a mapping"}
 
@@ -125,8 +144,8 @@ def result_fields(job: Job, res: Result, started: datetime, finished: datetime, 
         spent = (res.encode_seconds or 0.0) + (res.solve_seconds or 0.0)
         if job.limits.timeout is not None and spent > job.limits.timeout:
             out["status"] = "TIMEOUT"  # finished, but past the limit
-    if res.certificate:
-        c = res.certificate
+    if res.certificate is not None:
+        c = res.certificate.as_dict()
         out.update(certified=c["checker"], proof_lemmas=c.get("proof_lemmas"), proof_bytes=c.get("proof_bytes"),
                    check_seconds=c.get("check_seconds"))
     out["workers"] = job.solver.workers  # the cores the run used

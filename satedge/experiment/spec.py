@@ -38,20 +38,20 @@ from pathlib import Path
 from ..encode import Encoding, Options
 from ..encode.presets import OPTION_KEYS
 from ..errors import SatedgeError
-from ..dimacs import puzzle_hash
-from ..files import problems as problems_line
-from ..files import shown
-from ..yamlfile import read_yaml
-from ..formats import load_puzzle
-from ..certify import CHECKERS, DEFAULT_CHECKER
-from ..generate import Params, generate
+from ..sat.dimacs import puzzle_hash
+from ..system.files import problems as problems_line
+from ..system.files import shown
+from ..system.yamlfile import read_yaml
+from ..puzzle.formats import load_puzzle
+from ..sat.certify import CHECKERS, DEFAULT_CHECKER
+from ..puzzle.generate import Params, generate
 from ..jobs import Job
-from ..process import MAX_MEMORY_MB, MAX_TIMEOUT, Limits
-from ..shuffle import MAX_SEED
-from ..puzzle import Puzzle
-from ..resources import shipped
-from ..solvers import SolverConfig
-from ..solving import MODES
+from ..system.process import MAX_MEMORY_MB, MAX_TIMEOUT, Limits
+from ..puzzle.shuffle import MAX_SEED
+from ..puzzle.model import Puzzle
+from ..system.resources import shipped
+from ..jobs.engines import SolverConfig
+from ..sat.solving import MODES
 
 __all__ = [
     "KEYS", "MAX_SHUFFLES", "NAME", "MAX_REPEAT", "MAX_RUNS", "GEN_KEYS", "Run", "Spec", "benchmarks", "load_spec",

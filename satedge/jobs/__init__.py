@@ -2,16 +2,22 @@
 a :class:`Result` with a status.
 
 A job is a puzzle, a task (``solve``, ``count``, ``encode``) and a solver configuration
-(:class:`satedge.solvers.SolverConfig`: the engine, its workers and strategy), with an
+(:class:`satedge.jobs.engines.SolverConfig`: the engine, its workers and strategy), with an
 encoding (:class:`satedge.encode.Encoding`) for the engines that solve a formula.  The engines
-are one module each, named by the engine table (:data:`satedge.engines.ENGINES`): :mod:`.sat`
-(PySAT's solvers and solver binaries), :mod:`.backtrack`, :mod:`.cpsat`, :mod:`.clasp`; the
-SAT method's strategies with several workers beside them: :mod:`.portfolio` and
-:mod:`.conquer`.  Every status (``TIMEOUT``, ``MEMOUT``, ``ERROR``) means the same whoever
+are one module each, whose job functions the engine table holds
+(:data:`satedge.jobs.engines.ENGINES`, the whole contract of an engine): :mod:`.sat` (PySAT's
+solvers and solver binaries), :mod:`.backtrack`, :mod:`.cpsat`, :mod:`.clasp`; the SAT
+method's strategies with several workers beside them: :mod:`.portfolio` and :mod:`.conquer`;
+certified answers: :mod:`.certified`; ``--method auto``: :mod:`.auto`.  Layers, top down:
+:mod:`.dispatch`; :mod:`.auto` and :mod:`.certified`; :mod:`.job` (the request, checked
+against the table); :mod:`.engines` (the table); the engines' and strategies' modules;
+:mod:`.shared`; :mod:`.result`.  It imports every package below it: :mod:`satedge.sat`,
+:mod:`satedge.backtrack`, :mod:`satedge.encode`, :mod:`satedge.puzzle`,
+:mod:`satedge.system`.  Every status (``TIMEOUT``, ``MEMOUT``, ``ERROR``) means the same whoever
 started the job: a command, an experiment's run or a script.
 
 >>> from satedge.puzzle import Puzzle
->>> from satedge.process import Limits
+>>> from satedge import Limits
 >>> two = Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0)
 >>> run(Job(two, task="count", modes=("solutions", "distinct", "unique"))).counts
 {'solutions': 2, 'distinct': 1, 'unique': 1, 'models': 2}
@@ -19,7 +25,9 @@ started the job: a command, an experiment's run or a script.
 'SAT'
 """
 
-from .job import TASKS, Job, Result
-from .dispatch import DEFAULT_STRATEGY, STRATEGIES, execute, run
+from .engines import DEFAULT_STRATEGY, ENGINES, STRATEGIES, TASKS, SolverConfig
+from .job import Job
+from .result import Result
+from .dispatch import execute, run
 
-__all__ = ["DEFAULT_STRATEGY", "STRATEGIES", "TASKS", "Job", "Result", "execute", "run"]
+__all__ = ["DEFAULT_STRATEGY", "ENGINES", "STRATEGIES", "TASKS", "Job", "Result", "SolverConfig", "execute", "run"]

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import os
 
-from ..backtrack import SMALL, compiled_available
-from ..engines import REFERENCE
-from ..puzzle import Puzzle
-from ..solvers import SolverConfig
+from ..backtrack.search import SMALL, compiled_available
+from .engines import REFERENCE
+from ..puzzle.model import Puzzle
+from .engines import SolverConfig
 
 __all__ = ["cores", "choose"]
 

@@ -5,19 +5,24 @@ To count, and to find a first solution, it searches one solution of each board-t
 (:func:`satedge.backtrack.symmetry_broken`: on a framed square board a corner tile kept in the
 top-left corner), a tree up to 4 times smaller; the counts follow from the orbits as the SAT
 encodings' symmetry breaking has them.  The cells are filled in the solver's ``order``
-(:mod:`satedge.orders`), chosen for the placements searched."""
+(:mod:`satedge.backtrack.orders`), chosen for the placements searched."""
 
 from __future__ import annotations
 
 import time
 from itertools import islice
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-from .. import backtrack, cluster, symmetry
-from ..process import Outcome
-from ..puzzle import Puzzle
-from .job import Job, Note, Result
-from .shared import chunks, connected, cores, finished, shuffled, stopped
+from ..backtrack import search as backtrack
+from ..system import cluster
+from ..puzzle import symmetry
+from ..system.process import Outcome
+from ..puzzle.model import Puzzle
+from .result import Note, Result
+from .shared import chunks, connected, worker_count, finished, shuffled, stopped
+
+if TYPE_CHECKING:  # the request, made above the engine table that names this module
+    from .job import Job
 
 __all__ = ["run"]
 
@@ -73,7 +78,7 @@ def _on_cluster(client, puzzle: Puzzle, job: Job, limit: int | None, search: bac
                 ended: list[Outcome], weighted: bool) -> Iterator:
     """The backtracker's subtrees as Dask tasks, two per core (``weighted``: solutions with their
     weights); an outcome without an answer goes to ``ended``."""
-    workers = cores(job, client)
+    workers = worker_count(job, client)
     shares = chunks(backtrack.prefixes(puzzle, workers, search), 2 * workers)
     tasks = [(puzzle, p, limit, search, weighted) for p in shares]
     for outcome in cluster.parts(client, backtrack.subtrees, tasks, job.limits):

@@ -1,7 +1,7 @@
-"""Certified answers (:mod:`satedge.certify`): the models found piece by piece, every piece's
+"""Certified answers (:mod:`satedge.sat.certify`): the models found piece by piece, every piece's
 proof checked before anything is answered.
 
-A piece is the whole formula, or with ``strategy=cubes`` one of its cubes (:mod:`satedge.cubes`,
+A piece is the whole formula, or with ``strategy=cubes`` one of its cubes (:mod:`satedge.sat.cubes`,
 on the workers' forked processes): its models are enumerated with blocking clauses, the cube's literals
 as unit clauses, by a solver that logs its proof as it goes (the job's, when it is a PySAT
 solver that writes proofs: route ``own``), so that no search is repeated for the proof.  A
@@ -9,7 +9,7 @@ solver that writes none (a binary, MiniSat, a walk of subspaces) finds the model
 CaDiCaL proves afterwards that the piece has no other (route ``fresh``).  Each piece is checked
 on the process that found it; with several cubes, the cover's proof says they leave no model
 out.  A whole formula's proof is checked in parts on the job's workers
-(:class:`satedge.certify.FormulaCheck`): measured (``experiments/bench-certify.py``), that beats
+(:class:`satedge.sat.certify.FormulaCheck`): measured (``experiments/bench-certify.py``), that beats
 cubes, whose proofs cost more in all than the one proof of the whole."""
 
 from __future__ import annotations
@@ -18,15 +18,18 @@ import dataclasses
 import time
 from typing import Callable, Iterator
 
-from .. import certify, cubes, drat, proofdir, solving, symmetry
-from ..dimacs import to_text
+from ..sat import certify, cubes, drat, proofdir, solving
+from ..puzzle import symmetry
+from ..sat.dimacs import to_text
 from ..encode import Encoded
 from ..errors import SatedgeError
-from ..proctree import forked_map
-from ..puzzle import Solution
-from ..solvers import BINARY_PROOFS, DEFAULT_SOLVER, PROOF_SOLVERS, SolverConfig, Stats
-from ..solving import Enumerator
-from .job import Job, Note, Result
+from ..system.proctree import forked_map
+from ..puzzle.model import Solution
+from ..sat.solvers import BINARY_PROOFS, DEFAULT_SOLVER, PROOF_SOLVERS, Stats
+from .engines import SolverConfig
+from ..sat.solving import Enumerator
+from .job import Job
+from .result import Note, Result
 from .shared import encoded, finished
 
 __all__ = ["CUBES_PER_WORKER", "own_proofs", "by_pictures", "run"]
@@ -53,7 +56,7 @@ class _Found:
 
 def by_pictures(job: Job, formula: Encoded) -> bool:
     """Whether the count comes from one solution per picture, as the plain count's does
-    (:func:`satedge.solving.by_pictures`): one piece, whose blocking clauses block pictures."""
+    (:func:`satedge.sat.solving.by_pictures`): one piece, whose blocking clauses block pictures."""
     return job.task == "count" and "solutions" in job.modes and solving.by_pictures(formula, job.solver)
 
 
@@ -71,7 +74,7 @@ def _piece(formula: Encoded, job: Job, check: certify.FormulaCheck, keep: bool, 
         def tick(stats: dict) -> None:  # about every second of search: the tail gets what was logged
             nonlocal sent
             if tail is not None:
-                tail.mark([certify.internal(c) for c in e.blocked[sent:]], drat.logged(e.solver)[1])
+                tail.mark([drat.internal_clause(c) for c in e.blocked[sent:]], drat.logged(e.solver)[1])
                 sent = len(e.blocked)
             if progress is not None:
                 progress(stats)
@@ -123,8 +126,8 @@ def run(job: Job, note: Note | None = None) -> Result:
     """Solve or count ``job`` with a certificate."""
     res = Result("UNSAT")
     t1 = time.perf_counter()
-    report = (lambda stats: note({"progress": {**stats, "seconds": round(time.perf_counter() - t1, 3)}})) \
-        if job.progress and note is not None else None
+    report = ((lambda stats: note({"progress": {**stats, "seconds": round(time.perf_counter() - t1, 3)}}))
+              if job.progress and note is not None else None)
     if report is not None:
         report({"stage": "encoding"})
     formula = encoded(job, res, note)
@@ -173,15 +176,14 @@ def run(job: Job, note: Note | None = None) -> Result:
     res.solve_seconds = time.perf_counter() - t1
     if not complete:  # a solve that found what it was asked for: each solution checked, nothing to prove
         res.solutions = found[:limit]
-        res.certificate = {"certified": True, "checker": "satedge.checker",
-                           "covers": "each solution given, accepted by satedge's independent checker"}
+        res.certificate = certify.Certificate.of_solutions()
         return finished(res)
     models = res.stats.models
     cert = certify.certificate(pieces, job.certify, prover, formula.orbit, weights_differ=total != models,
                                pictures=pictures)
     if cert.models != models and not pictures:  # by pictures: a model per orbit, a clause per picture of it
         raise SatedgeError(f"the pieces block {cert.models:,} models, the enumeration found {models:,}")
-    res.certificate = {**cert.as_dict(), "route": "own" if own_proofs(job.solver) else "fresh"}
+    res.certificate = dataclasses.replace(cert, route="own" if own_proofs(job.solver) else "fresh")
     if counts is not None:
         res.counts = counts
     elif job.task == "count":
@@ -191,6 +193,6 @@ def run(job: Job, note: Note | None = None) -> Result:
         res.solutions = found
     if job.proof is not None:
         proofdir.export(job.proof, to_text(formula, job.encoding.name), formula.nv, len(formula.cnf.clauses), pieces, {
-            **res.certificate, "puzzle": job.puzzle.name, "encoding": job.encoding.name, "solver": str(job.solver),
+            **res.certificate.as_dict(), "puzzle": job.puzzle.name, "encoding": job.encoding.name, "solver": str(job.solver),
             "solutions": total if pictures else formula.orbit * total})
     return finished(res)

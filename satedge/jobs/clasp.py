@@ -1,15 +1,15 @@
 """The ``clasp`` engine: the job's formula solved by clasp through clingo's Python API (extra
-``clasp``), every model enumerated by clasp itself, with no blocking clause.
+``asp``), every model enumerated by clasp itself, with no blocking clause.
 
 The clauses go to clasp through clingo's backend, with no program text: every variable an atom
 of one choice rule, every clause an integrity constraint.  Models are projected (clasp's
 ``--project``) on the decision variables, so that each assignment of them comes once, whatever
 the auxiliaries; in modes ``distinct`` and ``unique``, and for a count whose pictures have many
-models (identical tiles, as :func:`satedge.solving.by_pictures` has it), on an atom per cell and
+models (identical tiles, as :func:`satedge.sat.solving.by_pictures` has it), on an atom per cell and
 look instead, defined by the encoding's :attr:`~satedge.encode.Encoded.shows`: each picture
 comes once, and its models are counted from multiplicities.  The atoms of the variables that
 decoding reads carry a symbol; each model's true ones are read in blocks, decoded and checked
-against the puzzle in one vectorised pass (:mod:`satedge.bulk`).  The number of models clasp
+against the puzzle in one vectorised pass (:mod:`satedge.sat.bulk`).  The number of models clasp
 reports must be the number read.
 """
 
@@ -17,21 +17,26 @@ from __future__ import annotations
 
 import time
 from itertools import islice
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
-from .. import symmetry
-from ..bulk import Checker, Decoded, Decoder, checked
+from ..puzzle import symmetry
+from ..sat.bulk import Checker, Decoded, Decoder, checked
 from ..encode import Encoded
 from ..errors import EncodingError
-from ..extras import require
-from ..puzzle import Solution
-from ..solving import by_pictures
-from .job import Job, Note, Result
+from ..system.extras import Need, require
+from ..puzzle.model import Solution
+from ..sat.solving import by_pictures
+from .result import Note, Result
 from .shared import encoded, finished
 
-__all__ = ["run", "models"]
+if TYPE_CHECKING:  # the request, made above the engine table that names this module
+    from .job import Job
+
+__all__ = ["NEEDS", "run", "models"]
+
+NEEDS = Need(module="clingo", extra="asp")  # what the engine needs beyond the core
 
 REPORT_SECONDS = 1.0  # how often a long enumeration reports the solutions found so far
 
@@ -53,7 +58,7 @@ class _Reader:
         self.keys = np.zeros(0, np.uint64)  # the symbols' numbers, sorted, and the column of each
         self.columns = np.zeros(0, np.int64)
         try:
-            solving = require("clingo.solving")
+            solving = require("clingo.solving", NEEDS, "the clasp engine")
             self._lib, self._show, self._bytes = solving._lib, solving._lib.clingo_show_type_atoms, solving._ffi.buffer
             self._size = solving._ffi.new("size_t*")
             self._buffer = solving._ffi.new("clingo_symbol_t[]", max(1, self.width))
@@ -72,8 +77,8 @@ class _Reader:
     def on_model(self, model) -> bool:
         """Keep ``model``'s true symbols (every model: the hot path, kept short)."""
         lib, rep, size = self._lib, model._rep, self._size
-        if lib is not None and lib.clingo_model_symbols_size(rep, self._show, size) and size[0] <= self.width \
-                and lib.clingo_model_symbols(rep, self._show, self._buffer, size[0]):
+        if (lib is not None and lib.clingo_model_symbols_size(rep, self._show, size) and size[0] <= self.width
+                and lib.clingo_model_symbols(rep, self._show, self._buffer, size[0])):
             self.chunks.append(self._bytes(self._buffer, 8 * size[0])[:])
             self.lengths.append(size[0])
         else:
@@ -108,7 +113,7 @@ def models(formula: Encoded, on_block: Callable[[Decoded], bool], limit: int | N
     ``pictures``: on its pictures), at most ``limit``; ``on_block`` gets them decoded and
     checked, block by block, and returns False to stop.  ``progress`` is called with the
     number of models read, about every second.  The number of models read."""
-    clingo = require("clingo")
+    clingo = require("clingo", NEEDS, "the clasp engine")
     decoder = Decoder(formula)
     reader = _Reader(decoder, on_block)
     ctl = clingo.Control([f"--models={limit or 0}", "--project=project"])

@@ -1,4 +1,4 @@
-"""The ``cubes`` strategy: cube-and-conquer (:mod:`satedge.cubes`) on the job's workers, forked
+"""The ``cubes`` strategy: cube-and-conquer (:mod:`satedge.sat.cubes`) on the job's workers, forked
 processes of this machine or Dask tasks; solutions come back in the original numbering and
 counts add up over the cubes, which partition the models."""
 
@@ -7,15 +7,20 @@ from __future__ import annotations
 import hashlib
 import time
 from itertools import islice
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-from .. import cluster, cubes, solving, symmetry
+from ..system import cluster
+from ..sat import cubes, solving
+from ..puzzle import symmetry
 from ..encode import Encoded
 from ..errors import SatedgeError
-from ..process import Outcome
-from ..puzzle import Solution
-from .job import Job, Note, Result
-from .shared import chunks, connected, cores, encoded, finished, stopped
+from ..system.process import Outcome
+from ..puzzle.model import Solution
+from .result import Note, Result
+from .shared import chunks, connected, worker_count, encoded, finished, stopped
+
+if TYPE_CHECKING:  # the request, made above the engine table that names this module
+    from .job import Job
 
 __all__ = ["fingerprint", "cube_part", "run"]
 
@@ -43,7 +48,7 @@ def run(job: Job, note: Note | None = None) -> Result:
         res = Result("UNSAT")
         t0 = time.perf_counter()
         formula = encoded(job, res, note)
-        workers = cores(job, client)
+        workers = worker_count(job, client)
         if job.task == "count" and solving.by_pictures(formula, job.solver):
             # one solution per picture, its models counted from multiplicities: a count of few
             # solver calls, here, which cubes (each blocking pictures others hold too) cannot share

@@ -1,50 +1,43 @@
-"""Running a job: :func:`execute` in this process, :func:`run` under the job's limits."""
+"""Running a job: :func:`execute` in this process, :func:`run` under the job's limits.
+
+The dispatch is the engine table's: a job runs its engine's job function
+(:attr:`satedge.jobs.engines.Engine.run`), a SAT job on several workers its strategy's
+(:data:`satedge.jobs.engines.STRATEGIES`), a certified one :func:`satedge.jobs.certified.run`.
+"""
 
 from __future__ import annotations
 
-import importlib
 import threading
 from typing import Callable
 
-from ..engines import ENGINES
-from ..errors import SatedgeError
-from ..process import Outcome, call, here
 from ..encode.presets import too_big
-from .job import Job, Note, Result
+from ..errors import SatedgeError
+from ..system.process import Outcome, call, here
+from . import certified, sat
+from .engines import DEFAULT_STRATEGY, ENGINES, STRATEGIES
+from .job import Job
+from .result import Note, Result
 
-__all__ = ["STRATEGIES", "DEFAULT_STRATEGY", "runner", "execute", "run"]
-
-# how the SAT method uses several workers, by the module that runs it; without a strategy: cubes,
-# which partition the solution set (to count and to enumerate the work divides) and found a first
-# solution sooner than the portfolio on the peak puzzles of experiments/bench-parallel.yaml (PAR-2
-# 35.1 against 39.0, where the portfolio's first member, the job itself, won every race)
-STRATEGIES: dict[str, str] = {"portfolio": "portfolio", "cubes": "conquer"}
-DEFAULT_STRATEGY = "cubes"
-
-
-def runner(module: str) -> Callable[[Job, Note | None], Result]:
-    """The ``run(job, note)`` of a module of :mod:`satedge.jobs`: an engine's
-    (:attr:`satedge.engines.Engine.run`) or a strategy's, imported when first needed."""
-    return importlib.import_module(f"{__package__}.{module}").run
+__all__ = ["execute", "run"]
 
 
 def execute(job: Job, note: Note | None = None) -> Result:
     """Run ``job`` in this process, without its limits (errors raise); ``note`` is called with
     what is known before the search starts (a formula's size and encode time)."""
     if job.task == "encode":
-        return importlib.import_module(f"{__package__}.sat").encode_only(job, note)
+        return sat.encode_only(job, note)
     if job.certify is not None:
-        return runner("certified")(job, note)
+        return certified.run(job, note)
     if job.solver.has_formula and job.parallel:
-        return runner(STRATEGIES[job.solver.strategy or DEFAULT_STRATEGY])(job, note)
-    return runner(ENGINES[job.solver.engine].run)(job, note)
+        return STRATEGIES[job.solver.strategy or DEFAULT_STRATEGY](job, note)
+    return ENGINES[job.solver.engine].run(job, note)
 
 
 def run(job: Job, fresh: bool = False, cancel: threading.Event | None = None,
         progress: Callable[[dict], None] | None = None, server=None) -> Result:
     """Run a job, however it ends.
 
-    A job with limits runs in a child process under them (:func:`satedge.process.call`), a job
+    A job with limits runs in a child process under them (:func:`satedge.system.process.call`), a job
     without in this process; on a Dask cluster every part runs under the job's limits.
 
     Parameters
@@ -57,7 +50,7 @@ def run(job: Job, fresh: bool = False, cancel: threading.Event | None = None,
     progress : callable, optional
         Called with what a job that asks for it (``Job.progress``) reports as it goes:
         ``nodes`` and ``seconds``, or ``conflicts``.
-    server : satedge.forkserver.ForkServer, optional
+    server : satedge.system.forkserver.ForkServer, optional
         Start the job's process from this warm process, as a fresh one starts.
 
     Returns

@@ -1,30 +1,23 @@
-"""The values of the job API: a :class:`Job` says what to run, a :class:`Result` what it found.
-
-Both are checked or filled in one place, so that a job made by a command, a spec, a test or a
-user's script is refused for the same reasons in the same words.
-"""
+"""What to run: a :class:`Job`, checked when made against the engine table
+(:func:`satedge.jobs.engines.check`), so that a job made by a command, a spec, a test or a
+user's script is refused for the same reasons in the same words."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..encode import DEFAULT_ENCODING, Encoding
-from ..engines import ENGINES
 from ..errors import SatedgeError
-from ..files import shown
-from ..process import Limits, Outcome
-from ..puzzle import Puzzle, Solution
-from ..shuffle import check_seed
-from ..certify import CHECKERS
-from ..solvers import SolverConfig
-from ..solving import Stats
-from ..symmetry import MODES
+from ..puzzle.model import Puzzle
+from ..puzzle.shuffle import check_seed
+from ..puzzle.symmetry import MODES
+from ..sat.certify import CHECKERS
+from ..system.files import shown
+from ..system.process import Limits
+from . import engines
+from .engines import SolverConfig
 
-__all__ = ["TASKS", "Note", "Job", "Result"]
-
-TASKS = ("solve", "count", "encode")
-Note = Callable[[dict], None]  # what a job reports before it ends: a formula's size
+__all__ = ["Job"]
 
 
 @dataclass(frozen=True)
@@ -40,7 +33,7 @@ class Job:
         and ``unique``), ``count`` (each of ``modes``), or ``encode`` (the formula's size
         and DIMACS bytes only)
     solver
-        A :class:`satedge.solvers.SolverConfig` (or a string it reads): the engine, its
+        A :class:`satedge.sat.solvers.SolverConfig` (or a string it reads): the engine, its
         workers and strategy; default CaDiCaL 1.9.5
     encoding
         An :class:`satedge.encode.Encoding` (or a string it reads) for the engines that
@@ -52,14 +45,14 @@ class Job:
     limits
         The time limit and memory cap of the job's whole process tree
     shuffle
-        A shuffle seed (:mod:`satedge.shuffle`): every engine works on the puzzle with its
+        A shuffle seed (:mod:`satedge.puzzle.shuffle`): every engine works on the puzzle with its
         tiles reordered and turned (a formula also renumbered and reordered) and gives its
         solutions in the original numbering
     scheduler
         The address of a Dask scheduler whose workers run the job's parts
     certify
         The proof checker (``dratify`` or ``drup``) that certifies an UNSAT answer or a
-        count (:mod:`satedge.certify`); ``proof``: a folder to write the checked formula,
+        count (:mod:`satedge.sat.certify`); ``proof``: a folder to write the checked formula,
         its proof and a manifest to, for checkers of your own
     progress
         Report what the search has done while it runs through the job's notes, about every
@@ -92,9 +85,9 @@ class Job:
         if self.limit is not None and (isinstance(self.limit, bool) or not isinstance(self.limit, int) or self.limit < 1):
             raise SatedgeError(f"limit must be a positive integer, not {shown(self.limit)}")
         if not isinstance(self.limits, Limits):
-            raise SatedgeError(f"limits must be satedge.process.Limits, not {shown(self.limits)}")
+            raise SatedgeError(f"limits must be satedge.Limits, not {shown(self.limits)}")
         solver, encoding = self.check_settings(self.task, self.solver, self.encoding, self.shuffle, self.scheduler,
-                                               self.certify)
+                                               self.certify, modes, self.limit)
         if self.certify is not None and self.task == "solve" and modes != ("solutions",):
             raise SatedgeError("a certified answer is of every solution (mode solutions): distinct and unique are counts")
         if self.proof is not None and self.certify is None:
@@ -104,127 +97,29 @@ class Job:
 
     @staticmethod
     def check_settings(task: str, solver: SolverConfig | str | None, encoding: Encoding | str | None = None,
-                       shuffle: int | None = None, scheduler: str | None = None,
-                       certify: str | None = None) -> tuple[SolverConfig, Encoding | None]:
+                       shuffle: int | None = None, scheduler: str | None = None, certify: str | None = None,
+                       modes: tuple[str, ...] = ("solutions",),
+                       limit: int | None = 1) -> tuple[SolverConfig, Encoding | None]:
         """The rules about which settings go together, without a puzzle (a command checks them
-        before it reads one): the solver and the encoding a job of ``task`` gets."""
-        if task not in TASKS:
-            raise SatedgeError(f"unknown task {shown(task)}; choose from {', '.join(TASKS)}")
-        solver = SolverConfig.of(solver)
+        before it reads one): the solver and the encoding a job of ``task`` gets.  What the
+        engine can do is the engine table's word (:func:`satedge.jobs.engines.check`)."""
+        if certify is not None and certify not in CHECKERS:
+            raise SatedgeError(f"unknown proof checker {shown(certify)}; choose from {', '.join(CHECKERS)}")
+        if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
+            raise SatedgeError("the Dask scheduler's address is empty: give one, e.g. tcp://10.0.0.1:8786")
+        solver = engines.check(task, solver, encoding, modes, limit, scheduler, certify is not None)
         if solver.has_formula:
             encoding = Encoding.of(encoding if encoding is not None else DEFAULT_ENCODING)
-        elif encoding is not None:
-            raise SatedgeError(f"{solver.engine} has its own model: it takes no encoding ({shown(str(encoding))})")
-        if task == "encode" and not solver.has_formula:
-            raise SatedgeError(f"{solver.engine} has its own model: there is no formula to encode")
-        solver.check_installed()
         if shuffle is not None:
             check_seed(shuffle)
-        if scheduler is not None:
-            if not isinstance(scheduler, str) or not scheduler.strip():
-                raise SatedgeError("the Dask scheduler's address is empty: give one, e.g. tcp://10.0.0.1:8786")
-            if not ENGINES[solver.engine].cluster:
-                raise SatedgeError(f"a Dask scheduler applies to the engines whose parts run there "
-                                   f"({', '.join(e.called for e in ENGINES.values() if e.cluster)}), not to {solver.engine}")
         if solver.strategy is not None and solver.workers == 1 and scheduler is None:
             raise SatedgeError("a strategy applies with workers=N (N at least 2) or a Dask scheduler")
-        if certify is not None:
-            if certify not in CHECKERS:
-                raise SatedgeError(f"unknown proof checker {shown(certify)}; choose from {', '.join(CHECKERS)}")
-            if task == "encode" or not ENGINES[solver.engine].certify:
-                raise SatedgeError(f"a certified answer needs an engine that proves what it answers "
-                                   f"({' and '.join(e.called for e in ENGINES.values() if e.certify)}), not {solver}")
-            if scheduler is not None or solver.strategy == "portfolio":
-                raise SatedgeError("a certified answer uses this machine's workers (a proof checked in parts, or "
-                                   "strategy=cubes): no Dask scheduler, no portfolio")
+        if certify is not None and (scheduler is not None or solver.strategy == "portfolio"):
+            raise SatedgeError("a certified answer uses this machine's workers (a proof checked in parts, or "
+                               "strategy=cubes): no Dask scheduler, no portfolio")
         return solver, encoding
 
     @property
     def parallel(self) -> bool:
         """Whether the job's parts run on several processes (or a cluster)."""
         return self.solver.workers > 1 or self.scheduler is not None
-
-
-@dataclass
-class Result:
-    """What a job found and what it cost.
-
-    Attributes
-    ----------
-    status : str
-        ``SAT``, ``UNSAT``, ``ENCODED`` (task ``encode``), ``TIMEOUT``, ``MEMOUT`` or ``ERROR``;
-        :meth:`raise_error` turns the last two into exceptions, for callers who want them.
-    solutions : list of Solution
-        What task ``solve`` found.
-    counts : dict
-        Task ``count``: the counts of the job's modes, and for a formula ``models``, its own
-        model count.
-    orbit : int
-        How many solutions each of ``solutions`` stands for (its board-turn orbit, with
-        symmetry breaking).
-    variables, clauses, literals, dimacs_bytes : int or None
-        The formula's size, known once it is encoded, even when the job is stopped later.
-    encode_seconds, write_seconds, solve_seconds : float
-        Seconds spent encoding, writing and solving.
-    stats : dict or None
-        The solver's statistics (conflicts, decisions, propagations, restarts).
-    wall_seconds, cpu_seconds, peak_memory_mb : float or None
-        What the whole job cost.
-    nodes, candidates : int or None
-        The backtracker's search tree: placements made and candidates looked at.
-    certificate : dict or None
-        What certifies the answer (:meth:`satedge.certify.Certificate.as_dict`).
-    parallel : dict or None
-        How several workers shared the job (the strategy, the winning portfolio member, the
-        cubes and the seconds each took).
-    outcome : str or None
-        How its process ended.
-    stage : str or None
-        What a stopped job was doing when it was stopped, when it said (``certifying (a proof by
-        cadical195, checked by drup)``).
-    """
-
-    status: str
-    solutions: list[Solution] = field(default_factory=list)
-    counts: dict[str, int] = field(default_factory=dict)
-    variables: int | None = None
-    clauses: int | None = None
-    literals: int | None = None
-    dimacs_bytes: int | None = None
-    encode_seconds: float | None = None
-    write_seconds: float | None = None
-    solve_seconds: float | None = None
-    stats: Stats = field(default_factory=Stats)
-    nodes: int | None = None
-    candidates: int | None = None
-    certificate: dict | None = None
-    orbit: int = 1
-    wall_seconds: float | None = None
-    cpu_seconds: float | None = None
-    peak_memory_mb: float | None = None
-    outcome: Outcome | None = None
-    parallel: dict = field(default_factory=dict)
-    stage: str | None = None
-
-    def __repr__(self) -> str:
-        """Short: the status, what was found and what it cost."""
-        found = [f"{len(self.solutions)} solutions"] if self.solutions else []
-        found += [f"counts {self.counts}"] if self.counts else []
-        found += [f"{self.variables:,} variables, {self.clauses:,} clauses"] if self.variables and self.clauses else []
-        found += [f"{self.wall_seconds:.3f} s"] if self.wall_seconds is not None else []
-        found += [f"error {self.error!r}"] if self.error else []
-        return f"Result({self.status!r}" + "".join(", " + f for f in found) + ")"
-
-    @property
-    def error(self) -> str | None:
-        return self.outcome.error if self.outcome is not None and self.status in ("MEMOUT", "ERROR") else None
-
-    def raise_error(self, what: str = "solving") -> "Result":
-        """This result, unless it is ``MEMOUT`` (:class:`satedge.errors.OutOfMemory`, "``what``
-        needs more than N MB of memory") or ``ERROR`` (:meth:`satedge.process.Outcome.unwrap`:
-        bad input a :class:`SatedgeError`, a solution the checker rejects an
-        :class:`satedge.errors.EncodingError`, any other failure a :class:`RuntimeError` with its
-        traceback)."""
-        if self.status in ("MEMOUT", "ERROR"):
-            self.outcome.unwrap(what)
-        return self

@@ -4,13 +4,16 @@ the others are killed at once (each member a process of its own, or a Dask task)
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from .. import cluster
-from ..proctree import forked_map
-from ..solvers import SolverConfig
+from ..system import cluster
+from ..system.proctree import forked_map
 from . import sat
-from .job import Job, Note, Result
-from .shared import connected, cores, stopped
+from .result import Note, Result
+from .shared import connected, worker_count, stopped
+
+if TYPE_CHECKING:  # the request, made above the engine table that names this module
+    from .job import Job
 
 __all__ = ["members", "describe", "run"]
 
@@ -22,7 +25,8 @@ def members(job: Job, size: int | None = None) -> list[Job]:
     skipping the job's), so that no two members search alike.  Every member gives the same
     answers."""
     alone = replace(job.solver, workers=1, strategy=None)
-    other = SolverConfig.parse("kissat404" if alone.name != "kissat404" else "cadical195:sat")
+    other = (replace(alone, engine="pysat", name="kissat404", options=()) if alone.name != "kissat404" else
+             replace(alone, engine="pysat", name="cadical195", options=("sat",)))
     seeds = (k for k in range(1, 1 << 20) if k != job.shuffle)
     first = replace(job, solver=alone, scheduler=None)
     out = [first]
@@ -44,7 +48,7 @@ def _member(index: int, member: Job) -> tuple[int, Result]:
 
 def run(job: Job, note: Note | None = None) -> Result:
     with connected(job) as client:
-        racers = members(job, cores(job, client))
+        racers = members(job, worker_count(job, client))
         if note is not None:  # the members' formulas have the job's size: known before the race
             size = job.encoding.size(job.puzzle, job.shuffle)
             if size is not None:

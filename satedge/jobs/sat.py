@@ -1,15 +1,19 @@
-"""The ``sat`` and ``cmd`` engines: the job's encoding, solved by a PySAT solver or a DIMACS
-solver binary on one process, with blocking-clause enumeration (:mod:`satedge.solving`); and
+"""The ``pysat`` and ``cmd`` engines: the job's encoding, solved by a PySAT solver or a DIMACS
+solver binary on one process, with blocking-clause enumeration (:mod:`satedge.sat.solving`); and
 the ``encode`` task: the formula's size and DIMACS bytes only."""
 
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
-from .. import solving
-from ..dimacs import write_dimacs
-from .job import Job, Note, Result
+from ..sat import solving
+from ..sat.dimacs import write_dimacs
+from .result import Note, Result
 from .shared import encoded, finished
+
+if TYPE_CHECKING:  # the request, made above the engine table that names this module
+    from .job import Job
 
 __all__ = ["run", "encode_only"]
 
@@ -21,8 +25,8 @@ def run(job: Job, note: Note | None = None) -> Result:
         note({"progress": {"stage": "encoding"}})
     formula = encoded(job, res, note)
     t1 = time.perf_counter()
-    progress = (lambda stats: note({"progress": {**stats, "seconds": round(time.perf_counter() - t1, 3)}})) \
-        if job.progress and note is not None else None
+    progress = ((lambda stats: note({"progress": {**stats, "seconds": round(time.perf_counter() - t1, 3)}}))
+                if job.progress and note is not None else None)
     if progress is not None:
         progress({"stage": "solving"})
     if job.task == "count":

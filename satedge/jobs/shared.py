@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
-from .. import cluster
+from ..system import cluster
 from ..encode import Encoded
-from ..process import Outcome
-from ..puzzle import Puzzle, Solution
-from ..shuffle import shuffle
-from .job import Job, Note, Result
+from ..system.process import Outcome
+from ..puzzle.model import Puzzle, Solution
+from ..puzzle.shuffle import shuffle
+from .result import Note, Result
 
-__all__ = ["connected", "cores", "stopped", "finished", "shuffled", "chunks", "encoded"]
+if TYPE_CHECKING:  # the request, made above the engine table that names this module
+    from .job import Job
+
+__all__ = ["connected", "worker_count", "stopped", "finished", "shuffled", "chunks", "encoded"]
 
 
 @contextmanager
@@ -31,10 +34,10 @@ def connected(job: Job) -> Iterator:
         client.close()
 
 
-def cores(job: Job, client) -> int:
+def worker_count(job: Job, client) -> int:
     """The processes a job's parts are planned for: its workers, or on a cluster with one worker
     given, the cluster's cores."""
-    return cluster.cores(client) if client is not None and job.solver.workers == 1 else job.solver.workers
+    return cluster.threads(client) if client is not None and job.solver.workers == 1 else job.solver.workers
 
 
 def stopped(outcome: Outcome) -> Result:

@@ -1,0 +1,299 @@
+"""The reference backtracker: exact, every solution, streamed.
+
+Cells are filled in an order chosen from the puzzle (:mod:`satedge.backtrack.orders`; ``auto`` by
+default: the order with the smallest estimated tree).  A cell's candidates are looked up in a
+precomputed table keyed by the labels that its placed neighbours demand, so no candidate is
+ever tested twice; frame, clues and self-loops are already folded into :attr:`Puzzle.allowed`.
+A tile that looks the same under several turns is searched in one of them, and each solution
+found is given in every turn that looks the same (``distinct``); identical tiles are placed in
+one order, and each solution found is given in every arrangement of them (``twins``): the same
+solutions, a smaller tree (the plan: :mod:`satedge.backtrack.plans`).  Tiles in use are a bit mask.
+
+With numba (a core dependency) the same search runs compiled
+(:mod:`satedge.backtrack.compiled`): the same solutions in the same order, many times faster; and
+with ``workers`` processes, each solution once, in no fixed order.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import Callable, Iterator
+
+import numpy as np
+
+from . import compiled as backtrack_jit, plans
+from ..encode.core import Options, placements, symmetry_breaking
+from ..errors import SatedgeError
+from ..system.extras import available
+from .plans import Plan, plan
+from ..puzzle.model import Puzzle, Solution
+
+__all__ = [
+    "MAX_TABLE", "SMALL", "Plan", "plan", "Cost", "solutions", "weighted", "tables", "symmetry_broken", "prefixes",
+    "subtrees", "compiled_available", "solve"
+]
+
+# the compiled search keeps tables of kinds of cells x labels x labels; beyond this many cells x
+# labels x labels the pure-Python loop (a dict per cell) runs instead
+MAX_TABLE = 4_000_000
+# up to this many cells the pure-Python loop runs by default: loading the compiled search costs
+# 0.35 to 1 s, more than the whole search of a 3x3 seed puzzle in Python (3 ms) and than counting
+# the 36,864 solutions of a framed 4x4 (0.4 s; compiled: 0.16 s once loaded, 1.3 s in all)
+SMALL = 16
+
+
+def _neighbours(puzzle: Puzzle, cells):
+    """Per placement ``o = tile * 4 + rotation`` the label ids it shows on its four sides and the
+    ids that fit them; per position in the order ``cells`` its earlier neighbours ``(own side,
+    position, their side)``."""
+    pos = {cell: i for i, cell in enumerate(cells)}
+    ids = [tuple(puzzle.label_id[x] for x in puzzle.oriented(t, r)) for t in range(len(puzzle.tiles)) for r in range(4)]
+    need = [tuple(puzzle.partner_id(x) for x in labels) for labels in ids]
+    checks: list[list[tuple[int, int, int]]] = [[] for _ in cells]
+    for adj in puzzle.board.adjacencies:
+        if adj.a == adj.b:
+            continue  # self-loops are unary: in puzzle.allowed
+        i, j = pos[adj.a], pos[adj.b]
+        if i > j:
+            checks[i].append((adj.side_a, j, adj.side_b))
+        else:
+            checks[j].append((adj.side_b, i, adj.side_a))
+    for i, c in enumerate(checks):  # the position just before first: the compiled loop reads its placement at hand
+        c.sort(key=lambda check: check[1] != i - 1)
+    return ids, need, checks
+
+
+@dataclass
+class Cost:
+    """What a search has cost so far: ``candidates`` looked at (tiles not in use) and ``nodes``,
+    the placements it made (the size of its search tree, whatever the loop); ``seconds`` since
+    it started."""
+
+    candidates: int = 0
+    nodes: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def seconds(self) -> float:
+        return time.monotonic() - self.started
+
+    def as_dict(self) -> dict:
+        return {"candidates": self.candidates, "nodes": self.nodes, "seconds": round(self.seconds, 3)}
+
+
+def solutions(puzzle: Puzzle, limit: int | None = None, compiled: bool | None = None,
+              workers: int = 1, cost: Cost | None = None,
+              paused: Callable[[Cost], None] | None = None, allowed=None, order="auto",
+              distinct: bool = True, twins: bool = True) -> Iterator[Solution]:
+    """Every solution of ``puzzle``, lazily, in a fixed order; ``compiled``: run the numba search
+    (None: when numba is installed, its table fits and the board has more than ``SMALL`` cells;
+    False: the pure-Python loop);
+    ``workers > 1``: the compiled search in that many processes, each solution once, in no
+    fixed order.  ``cost`` is kept up to date as the search goes; ``paused(cost)`` is called
+    about every second while no solution comes.  ``allowed``: the placements per cell to search
+    (default :attr:`Puzzle.allowed`; :func:`symmetry_broken` keeps one solution per board-turn
+    orbit); ``order``, ``distinct`` and ``twins``: the cell order, whether to search one of a
+    tile's turns that look the same and one order of identical tiles (:func:`plan`); a
+    :class:`Plan` may be given as ``order``.
+
+    >>> from satedge.puzzle import Puzzle
+    >>> p = Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0)
+    >>> [s.placements for s in solutions(p)]
+    [((0, 0), (1, 0)), ((1, 2), (0, 2))]
+    >>> [s.placements for s in solutions(p, compiled=False)]
+    [((0, 0), (1, 0)), ((1, 2), (0, 2))]
+    """
+    search = order if isinstance(order, Plan) else plan(puzzle, allowed, order, distinct, twins)
+    it = (whole for placed in _found(puzzle, search, compiled, workers, limit, cost, paused)
+          for whole in plans.expand(search, placed))
+    return it if limit is None else islice(it, limit)
+
+
+def weighted(puzzle: Puzzle, compiled: bool | None = None, workers: int = 1, cost: Cost | None = None,
+             paused: Callable[[Cost], None] | None = None, allowed=None,
+             order="auto") -> Iterator[tuple[Solution, int]]:
+    """Each solution the search finds, with the number of solutions it stands for (every
+    arrangement of its identical tiles, every turn that looks the same: :func:`solutions` gives
+    them all, each with the same picture); the same counts without listing them.  Arguments as
+    :func:`solutions` takes them.
+
+    >>> p = Puzzle(rows=1, cols=2, tiles=((1, 2, 1, 2), (1, 2, 1, 2)), topology="torus")
+    >>> [(s.placements, n) for s, n in weighted(p)]
+    [(((0, 0), (1, 0)), 8), (((0, 1), (1, 1)), 8)]
+    >>> len(list(solutions(p)))
+    16
+    """
+    search = order if isinstance(order, Plan) else plan(puzzle, allowed, order)
+    return (plans.weighed(search, placed) for placed in _found(puzzle, search, compiled, workers, None, cost, paused))
+
+
+def _found(puzzle: Puzzle, search: Plan, compiled: bool | None, workers: int, limit: int | None,
+           cost: Cost | None, paused: Callable[[Cost], None] | None) -> Iterator[list[int]]:
+    """The placements (``tile * 4 + rotation`` by position) of each solution the search finds."""
+    cost = Cost() if cost is None else cost
+    if workers > 1:
+        _need_compiled(puzzle, compiled)
+        return _parallel(puzzle, search, workers, limit, cost, paused)
+    return _search(puzzle, search, compiled, cost, paused)
+
+
+def tables(puzzle: Puzzle, search: Plan | None = None) -> backtrack_jit.Tables:
+    """The compiled search's arrays for ``puzzle`` (:func:`satedge.backtrack.compiled.tables`), for
+    ``search`` (default: :func:`plan`'s)."""
+    search = plan(puzzle) if search is None else search
+    shown, need, checks = _neighbours(puzzle, search.cells)
+    return backtrack_jit.tables(search.allowed, len(puzzle.label_id), len(puzzle.tiles), shown, need, checks,
+                                search.twin)
+
+
+def symmetry_broken(puzzle: Puzzle) -> tuple[tuple, int]:
+    """The placements per cell that keep one solution of each board-turn orbit (the restriction
+    of :func:`satedge.encode.symmetry_breaking`: a corner tile in the top-left corner, or an
+    asymmetric tile unturned), and the orbit's size: every solution found stands for that many.
+    Where no rule applies (a clued puzzle): :attr:`Puzzle.allowed` and 1."""
+    if symmetry_breaking(puzzle) is None:
+        return puzzle.allowed, 1
+    return placements(puzzle, Options(symmetry="rotation")), len(puzzle.board.turns())
+
+
+def _counted(found: Iterator[list[int]], counts, cost: Cost) -> Iterator[list[int]]:
+    """The placements of a compiled search, ``cost`` following its ``counts`` array."""
+    try:
+        for placed in found:
+            cost.candidates, cost.nodes = int(counts[0]), int(counts[1])
+            yield placed
+        cost.candidates, cost.nodes = int(counts[0]), int(counts[1])
+    finally:
+        found.close()  # stops the worker processes
+
+
+def _pause(counts, cost: Cost, paused: Callable[[Cost], None] | None) -> Callable[[], None] | None:
+    if paused is None:
+        return None
+
+    def tick() -> None:
+        cost.candidates, cost.nodes = int(counts[0]), int(counts[1])
+        paused(cost)
+
+    return tick
+
+
+def _parallel(puzzle: Puzzle, search: Plan, workers: int, limit: int | None, cost: Cost,
+              paused: Callable[[Cost], None] | None) -> Iterator[list[int]]:
+    counts = np.zeros(2, "int64")
+    found = backtrack_jit.parallel_search(tables(puzzle, search), workers, limit, counts, _pause(counts, cost, paused))
+    return _counted(found, counts, cost)
+
+
+def prefixes(puzzle: Puzzle, workers: int, search: Plan) -> list[list[int]]:
+    """The roots of the compiled search's subtrees, enough for ``workers`` (placements
+    ``tile * 4 + rotation`` of the first positions of ``search``): every solution extends
+    exactly one."""
+    _need_compiled(puzzle)
+    return backtrack_jit.cut(tables(puzzle, search), workers)[1]
+
+
+def subtrees(puzzle: Puzzle, roots: list[list[int]], limit: int | None, search: Plan,
+             weighted: bool = False) -> list:
+    """The solutions (at most ``limit``) that extend each of ``roots`` (:func:`prefixes`),
+    searched compiled in this process: a cluster task's share; ``weighted``: each solution the
+    search finds with its weight, as :func:`weighted` gives them (every one: no limit)."""
+    _need_compiled(puzzle)
+    t = tables(puzzle, search)
+    found = (placed for root in roots for placed in backtrack_jit.run(t, root, puzzle.n - 1))
+    if weighted:
+        return [plans.weighed(search, placed) for placed in found]
+    return list(islice((whole for placed in found for whole in plans.expand(search, placed)), limit))
+
+
+def _need_compiled(puzzle: Puzzle, compiled: bool | None = None) -> None:
+    if compiled is False or not compiled_available(puzzle):
+        raise SatedgeError("backtracking with several workers needs the compiled search: numba (a core dependency: "
+                           f"pip install numba) and at most {MAX_TABLE:,} cells x labels x labels")
+
+
+def compiled_available(puzzle: Puzzle) -> bool:
+    """Whether :func:`solutions` can run ``puzzle`` compiled: numba is installed and the
+    candidate tables (cells x labels x labels) have at most ``MAX_TABLE`` entries."""
+    return available("numba") and puzzle.rows * puzzle.cols * len(puzzle.label_id) ** 2 <= MAX_TABLE
+
+
+def _search(puzzle: Puzzle, search: Plan, compiled: bool | None, cost: Cost,
+            paused: Callable[[Cost], None] | None) -> Iterator[list[int]]:
+    if compiled is None:
+        compiled = puzzle.n > SMALL and compiled_available(puzzle)
+    if compiled:
+        counts = np.zeros(2, "int64")
+        yield from _counted(backtrack_jit.search(tables(puzzle, search), counts, _pause(counts, cost, paused)), counts,
+                            cost)
+        return
+    ids, need, checks = _neighbours(puzzle, search.cells)
+    # per position, a table from the labels its placed neighbours demand (one label, or a tuple
+    # of labels for several neighbours) to the fitting placements, by layer and tile as the
+    # compiled search tries them
+    index: list[dict] = []
+    for i, tried in enumerate(search.allowed):
+        index.append({})
+        sides = [side for side, _, _ in checks[i][:2]]
+        for layer, t, r in sorted((layer, t, r) for (t, r), layer in zip(tried, backtrack_jit.layers(tried, sides, ids))):
+            o = t * 4 + r
+            key = tuple(ids[o][side] for side, _, _ in checks[i])
+            index[i].setdefault(key[0] if len(key) == 1 else key, []).append(o)
+    n = len(search.cells)
+    flat = [x for labels in need for x in labels]  # flat[o * 4 + side]: the label that fits o's side
+    dep1 = [c[0][1:] if c else (0, 0) for c in checks]
+    dep2 = [c[1][1:] if len(c) > 1 else (0, 0) for c in checks]
+    kind = [len(c) for c in checks]
+    twin = search.twin
+    placed = [0] * n
+    stack = [iter(())] * n
+    used = 0
+    stack[0] = iter(index[0].get(() if not kind[0] else None, ()))
+    i = 0
+    last = n - 1
+    tried = nodes = 0
+    while True:
+        o = next(stack[i], -1)
+        if o < 0:
+            i -= 1
+            if i < 0:
+                cost.candidates, cost.nodes = tried, nodes
+                return
+            used ^= 1 << (placed[i] >> 2)
+            continue
+        if used >> (o >> 2) & 1:
+            continue
+        if twin is not None and twin[o >> 2] >= 0 and not used >> twin[o >> 2] & 1:
+            continue  # a copy of an identical tile, before the copy it comes after
+        tried += 1  # candidates not in use, as the compiled loop counts them
+        if paused is not None and not tried & 0xFFFFF:
+            cost.candidates, cost.nodes = tried, nodes
+            paused(cost)
+        placed[i] = o
+        nodes += 1
+        if i == last:
+            cost.candidates, cost.nodes = tried, nodes
+            yield placed
+            continue
+        used |= 1 << (o >> 2)
+        i += 1
+        k = kind[i]
+        if k == 2:
+            j, s = dep1[i]
+            jj, ss = dep2[i]
+            key = (flat[placed[j] * 4 + s], flat[placed[jj] * 4 + ss])
+        elif k == 1:
+            j, s = dep1[i]
+            key = flat[placed[j] * 4 + s]
+        elif k:
+            key = tuple([flat[placed[j] * 4 + s] for _, j, s in checks[i]])
+        else:
+            key = ()
+        stack[i] = iter(index[i].get(key, ()))
+
+
+def solve(puzzle: Puzzle, compiled: bool | None = None, workers: int = 1, order="auto") -> Solution | None:
+    """The first solution found, or ``None``."""
+    return next(solutions(puzzle, 1, compiled, workers, order=order), None)

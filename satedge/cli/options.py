@@ -1,0 +1,182 @@
+"""The options several commands take, and the typed request they make
+(:class:`satedge.api.Request`): parsed here, once, before any puzzle is read."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+
+from ..api import METHODS, Request
+from ..encode import DEFAULT_ENCODING, Encoding
+from ..errors import SatedgeError
+from ..jobs.engines import CHOICES, DEFAULT_STRATEGY, ENGINES, REFERENCE, SolverConfig, by_name
+from ..puzzle.shuffle import MAX_SEED
+from ..puzzle.symmetry import MODES
+from ..sat.certify import CHECKERS, DEFAULT_CHECKER
+from ..system.files import quoted
+from ..system.process import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, default_memory_mb
+
+__all__ = ["number", "seconds", "add_memory", "add_encoding", "add_method", "encoding_of", "SAT_OPTIONS", "solver_of",
+           "request_of"]
+
+
+def number(low: int = 1, high: int = 10**9):
+    """argparse type of a number of things (workers, solutions, puzzles): an integer from ``low``
+    to ``high``."""
+    def parse(text: str) -> int:
+        try:
+            n = int(text) if len(text) <= 30 else None
+        except ValueError:
+            n = None
+        if n is None:
+            raise argparse.ArgumentTypeError(f"expected an integer, found {quoted(text, 30)}")
+        if n < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {n}")
+        if n > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high:,}, not {n:,}")
+        return n
+
+    return parse
+
+
+def seconds(text: str) -> float:
+    """argparse type of a time limit: a positive number of seconds, at most MAX_TIMEOUT."""
+    try:
+        t = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, found {quoted(text, 30)}") from None
+    if not 0 < t < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be positive and finite, not {quoted(text, 30)[1:-1]}")
+    if t > MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_TIMEOUT:,} seconds, not {quoted(text, 30)[1:-1]}")
+    return t
+
+
+# ---------------------------------------------------------------------------- option groups
+def add_memory(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--memory", type=number(1, MAX_MEMORY_MB), metavar="MB", help="stop with an error (exit 2) once the "
+                   "job's whole process tree holds more than this; pages forked workers share count once (default: "
+                   "80%% of the memory available at the start)")
+
+
+def add_encoding(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--encoding", metavar="PRESET|BASE", help=f"a preset, a base encoding or a preset file, with "
+                   f"options after + if you like (edgecolor+card=ladder); see `satedge encodings` (default: "
+                   f"{DEFAULT_ENCODING})")
+    p.add_argument("--card", help="exactly-one encoding: pairwise, seqcounter, ladder, totalizer, bitwise, "
+                                  "sortnetwrk, cardnetwrk, mtotalizer, kmtotalizer (default: the encoding's)")
+    p.add_argument("--symmetry", choices=["none", "rotation"], help="break the board-rotation symmetry "
+                   "(default: the encoding's)")
+    p.add_argument("--redundant", choices=["true", "false"], help="add implied clauses (default: the encoding's)")
+    p.add_argument("--shuffle", type=number(0, MAX_SEED - 1), metavar="SEED", help="work on the puzzle with its "
+                   "tiles reordered and turned by this seed (a SAT formula also gets its variables renumbered and "
+                   "its clauses reordered); solutions are given in the puzzle's own numbering (default: no shuffle)")
+
+
+def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
+    p.add_argument("--method", choices=list(METHODS), default="auto",
+                   help="auto: the engine that answers soonest (the compiled backtracker on every core; with "
+                        "--encoding, --solver or another SAT option: sat); sat: a SAT encoding and --solver; "
+                        f"{REFERENCE}: the reference backtracker")
+    add_encoding(p)
+    which = p.add_mutually_exclusive_group()
+    others = "; ".join(f"{e.name}: {e.summary}" + (f" (extra {e.needs.extra})" if e.needs and e.needs.extra else "")
+                       for e in ENGINES.values() if by_name(e.name))
+    which.add_argument("--solver", help=f"a PySAT solver name (default: {SolverConfig().name}; see `satedge solvers`); "
+                       "CaDiCaL takes options after a colon: its configurations sat and unsat, and seed=N "
+                       f"(cadical195:sat,seed=2); {others}")
+    which.add_argument("--solver-cmd", metavar="COMMAND", help="a DIMACS solver binary instead, e.g. 'cadical -q' "
+                       "(run on the exported CNF; enumeration re-runs it with blocking clauses) (default: none)")
+    p.add_argument("--workers", "--cpsat-workers", type=number(1, MAX_WORKERS), metavar="N",
+                   help="processes: of the SAT method (see --strategy), of the backtracker, or search workers of "
+                        "--solver cpsat (default: every core with --method auto, else 1, for fair comparisons)")
+    p.add_argument("--strategy", choices=list(CHOICES["strategy"]), help="how the SAT method uses several workers: portfolio "
+                   "(diverse solvers and shuffles race, the first answer wins) or cubes (cube-and-conquer: the search "
+                   f"split into disjoint cubes) (default: {DEFAULT_STRATEGY})")
+    p.add_argument("--enumeration", choices=list(CHOICES["enumeration"]), help="how the SAT method enumerates models: "
+                   "auto (blocking clauses; a count of a puzzle whose pictures have many models, identical tiles, "
+                   "blocks a clause per picture and counts its models from multiplicities), blocking (a clause per "
+                   "model, always: the formula grows) or subspaces (disjoint subspaces under assumptions, no clause "
+                   "added; PySAT's incremental solvers) (default: auto)")
+    p.add_argument("--order", choices=list(CHOICES["order"]), help="the order in which the backtracker fills the cells "
+                   "(implies --method backtrack): rows, columns, spiral, border, or auto, the one with the smallest "
+                   "search tree estimated from the puzzle's colours (default: auto)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="run the job's parts on this Dask cluster (extra dist), "
+                   "each under --timeout and --memory; --workers N: N parts at a time (default: the cluster's cores)")
+    p.add_argument("--timeout", type=seconds, metavar="SECONDS", help="kill the job and every process it started "
+                   "after this long: status TIMEOUT, exit 3 (default: no limit)")
+    add_memory(p)
+    p.add_argument("--certify", action="store_true", help="certify the answer: DRAT proofs, logged as the models are found, "
+                   "that the formula (with the blocking clauses of the models found) has no further model, checked "
+                   "before anything is printed, in parts on --workers N processes (one proof per cube with "
+                   "--strategy cubes) (the SAT method; extra certify)")
+    p.add_argument("--checker", choices=list(CHECKERS), help=f"with --certify: the proof checker, dratify (fast) or "
+                   f"drup (formally verified, slow) (default: {DEFAULT_CHECKER})")
+    p.add_argument("--proof", metavar="DIR", help="with --certify: write the certificate there as checked: the formula "
+                   "(formula.cnf), each piece's clauses and DRAT proof (pieces/) and manifest.json, for check-proof "
+                   "and checkers of your own (default: none)")
+    if counting:
+        p.add_argument("--mode", choices=MODES, help="count only this (default: all three)")
+    else:
+        p.add_argument("--mode", choices=MODES, help="with --all or --limit: every solution, one per picture, or one "
+                       "per picture up to turns (default: solutions)")
+        p.add_argument("--limit", type=number(), metavar="N", help="at most N solutions (implies --all) (default: 1, or every one with --all)")
+
+
+def encoding_of(args) -> Encoding | None:
+    """The encoding --encoding and its options name; ``None`` when none of them is given."""
+    if all(getattr(args, k) is None for k in ("encoding", "card", "symmetry", "redundant")):
+        return None
+    redundant = None if args.redundant is None else args.redundant == "true"
+    return Encoding.parse(args.encoding or DEFAULT_ENCODING).with_options(card=args.card, symmetry=args.symmetry,
+                                                                          redundant=redundant)
+
+
+SAT_OPTIONS = ("encoding", "card", "symmetry", "redundant", "solver", "solver_cmd", "strategy", "enumeration", "certify")
+
+
+def solver_of(args) -> SolverConfig | None:
+    """The solver configuration --method, --solver, --solver-cmd, --workers, --strategy,
+    --enumeration and --order name;
+    ``None`` for --method auto without any SAT option or --order: chosen per puzzle
+    (:func:`satedge.api.job`)."""
+    method = args.method
+    if method == "auto":
+        if all(getattr(args, k) in (None, False) for k in SAT_OPTIONS):
+            if args.order is None:
+                return None
+            method = REFERENCE
+        else:
+            method = "sat"
+    if method == "sat":
+        base = SolverConfig.parse("cmd:" + args.solver_cmd if args.solver_cmd is not None else
+                                  args.solver or SolverConfig().name)
+        return replace(base, workers=args.workers or base.workers, strategy=args.strategy or base.strategy,
+                       enumeration=args.enumeration or base.enumeration, order=args.order)
+    return SolverConfig(engine=method, name=args.solver or args.solver_cmd, workers=args.workers or 1,
+                        strategy=args.strategy, enumeration=args.enumeration, order=args.order)
+
+
+def memory_limit(limit_mb: int | None) -> int | None:
+    """``--memory``, by default 80% of the memory available now."""
+    return default_memory_mb() if limit_mb is None else limit_mb
+
+
+def request_of(args, task: str) -> Request:
+    """What a command's options ask of every puzzle (:class:`satedge.api.Request`), checked
+    before any puzzle is read."""
+    given = [o for o, v in (("--checker", args.checker), ("--proof", args.proof)) if v is not None]
+    if given and not args.certify:
+        raise SatedgeError(f"{given[0]} applies with --certify")
+    if args.puzzles.count("-") > 1:
+        raise SatedgeError("- (standard input) is named more than once: it can be read once")
+    if args.proof is not None and len(args.puzzles) > 1:
+        raise SatedgeError(f"--proof writes the proof of one puzzle; {len(args.puzzles)} puzzles would write over "
+                           "each other's: give one puzzle per --proof folder")
+    limit = getattr(args, "limit", None) if getattr(args, "limit", None) is not None else (
+        None if getattr(args, "all", False) else 1)
+    solver, encoding = solver_of(args), encoding_of(args)
+    return Request.make(task, args.method, solver, encoding, args.workers, args.timeout,
+                        args.memory, args.shuffle, args.scheduler,
+                        (args.checker or DEFAULT_CHECKER) if args.certify else None, args.proof,
+                        (args.mode,) if args.mode else MODES if task == "count" else ("solutions",), limit)

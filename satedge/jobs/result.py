@@ -1,0 +1,102 @@
+"""What a job found and what it cost: :class:`Result`; and :data:`Note`, what a job reports
+before it ends."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..puzzle.model import Solution
+from ..sat.certify import Certificate
+from ..sat.solvers import Stats
+from ..system.process import Outcome
+
+__all__ = ["Note", "Result"]
+
+Note = Callable[[dict], None]  # what a job reports before it ends: a formula's size
+
+
+@dataclass
+class Result:
+    """What a job found and what it cost.
+
+    Attributes
+    ----------
+    status : str
+        ``SAT``, ``UNSAT``, ``ENCODED`` (task ``encode``), ``TIMEOUT``, ``MEMOUT`` or ``ERROR``;
+        :meth:`raise_error` turns the last two into exceptions, for callers who want them.
+    solutions : list of Solution
+        What task ``solve`` found.
+    counts : dict
+        Task ``count``: the counts of the job's modes, and for a formula ``models``, its own
+        model count.
+    orbit : int
+        How many solutions each of ``solutions`` stands for (its board-turn orbit, with
+        symmetry breaking).
+    variables, clauses, literals, dimacs_bytes : int or None
+        The formula's size, known once it is encoded, even when the job is stopped later.
+    encode_seconds, write_seconds, solve_seconds : float
+        Seconds spent encoding, writing and solving.
+    stats : dict or None
+        The solver's statistics (conflicts, decisions, propagations, restarts).
+    wall_seconds, cpu_seconds, peak_memory_mb : float or None
+        What the whole job cost.
+    nodes, candidates : int or None
+        The backtracker's search tree: placements made and candidates looked at.
+    certificate : Certificate or None
+        What certifies the answer (:class:`satedge.sat.certify.Certificate`; its JSON form:
+        ``as_dict()``).
+    parallel : dict or None
+        How several workers shared the job (the strategy, the winning portfolio member, the
+        cubes and the seconds each took).
+    outcome : str or None
+        How its process ended.
+    stage : str or None
+        What a stopped job was doing when it was stopped, when it said (``certifying (a proof by
+        cadical195, checked by drup)``).
+    """
+
+    status: str
+    solutions: list[Solution] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    variables: int | None = None
+    clauses: int | None = None
+    literals: int | None = None
+    dimacs_bytes: int | None = None
+    encode_seconds: float | None = None
+    write_seconds: float | None = None
+    solve_seconds: float | None = None
+    stats: Stats = field(default_factory=Stats)
+    nodes: int | None = None
+    candidates: int | None = None
+    certificate: Certificate | None = None
+    orbit: int = 1
+    wall_seconds: float | None = None
+    cpu_seconds: float | None = None
+    peak_memory_mb: float | None = None
+    outcome: Outcome | None = None
+    parallel: dict = field(default_factory=dict)
+    stage: str | None = None
+
+    def __repr__(self) -> str:
+        """Short: the status, what was found and what it cost."""
+        found = [f"{len(self.solutions)} solutions"] if self.solutions else []
+        found += [f"counts {self.counts}"] if self.counts else []
+        found += [f"{self.variables:,} variables, {self.clauses:,} clauses"] if self.variables and self.clauses else []
+        found += [f"{self.wall_seconds:.3f} s"] if self.wall_seconds is not None else []
+        found += [f"error {self.error!r}"] if self.error else []
+        return f"Result({self.status!r}" + "".join(", " + f for f in found) + ")"
+
+    @property
+    def error(self) -> str | None:
+        return self.outcome.error if self.outcome is not None and self.status in ("MEMOUT", "ERROR") else None
+
+    def raise_error(self, what: str = "solving") -> "Result":
+        """This result, unless it is ``MEMOUT`` (:class:`satedge.errors.OutOfMemory`, "``what``
+        needs more than N MB of memory") or ``ERROR`` (:meth:`satedge.system.process.Outcome.unwrap`:
+        bad input a :class:`SatedgeError`, a solution the checker rejects an
+        :class:`satedge.errors.EncodingError`, any other failure a :class:`RuntimeError` with its
+        traceback)."""
+        if self.status in ("MEMOUT", "ERROR"):
+            self.outcome.unwrap(what)
+        return self

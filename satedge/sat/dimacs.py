@@ -1,0 +1,339 @@
+"""Self-describing DIMACS: export, header reading, and solver output parsing.
+
+The comment header records the satedge version, the puzzle (name, path, sha256 of its
+canonical YAML), the encoding and its options, the meaning of every decision variable
+(``c var 17 x 0 1 3``), and the projection set as model counters read it (``c p show ... 0``,
+``c ind ... 0``); one ``c satedge {...}`` JSON line, the same for programs.  ``.cnf.gz`` and
+``.cnf.xz`` are compressed; clauses are written in chunks, never as one big string.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import hashlib
+import io
+import json
+import lzma
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Iterator
+
+from pysat.formula import CNF
+
+from ..puzzle.checker import validate
+from .cnf import MAX_TOKEN, parse_model, write_clauses
+from ..encode import Encoded, Encoding, Options, presets
+from ..encode.core import BlockCNF
+from ..errors import OutOfMemory, SatedgeError, Unsupported, cannot_write
+from ..system.files import atomic_output, check_input, one_line, open_input, quoted, write_atomic
+from ..puzzle.formats import load_puzzle, puzzle_from_dict, puzzle_to_dict, puzzle_to_yaml
+from ..system.process import Limits, call
+from ..puzzle.model import Puzzle
+from ..system.resources import __version__
+
+__all__ = ["puzzle_hash", "header_lines", "write_dimacs", "export", "to_text", "open_text",
+           "MAX_HEADER_LINE", "HEADER_LINES", "read_header", "decode_file",
+           "rebuilt", "Batch", "export_all"]
+
+
+def puzzle_hash(puzzle) -> str:
+    """sha256 of the puzzle's canonical YAML (its planted solution left out)."""
+    return hashlib.sha256(puzzle_to_yaml(puzzle.with_(planted=None)).encode()).hexdigest()
+
+
+def header_lines(encoded: Encoded, encoding_name: str | None = None, puzzle_path: str | None = None,
+                 sha256: str | None = None) -> list[str]:
+    """The comment lines that make a DIMACS file self-describing (``sha256``: the puzzle's
+    :func:`puzzle_hash`, when the caller knows it already)."""
+    p = encoded.puzzle
+    info = {
+        "satedge": __version__,
+        "puzzle": {"name": p.name, "path": puzzle_path, "sha256": sha256 or puzzle_hash(p)},
+        "encoding": {"name": encoding_name or encoded.base, "base": encoded.base, **encoded.options.as_dict()},
+        "variables": encoded.nv,
+        "clauses": encoded.clause_count,
+        "decision": len(encoded.decision),
+        "shuffle": encoded.shuffle,
+    }
+    if puzzle_path in (None, "-"):  # no file to read it back from (a pipe, a script): the puzzle itself
+        info["puzzle"]["data"] = puzzle_to_dict(p.with_(planted=None))
+    lines = [
+        f"c satedge {__version__}: edge-matching puzzle in CNF",
+        f"c puzzle: {p.name}",
+        f"c puzzle path: {puzzle_path or '-'}",
+        f"c puzzle sha256: {info['puzzle']['sha256']}",
+        f"c encoding: {info['encoding']['name']} (base {encoded.base}, card {encoded.options.card}, "
+        f"symmetry {encoded.options.symmetry}, redundant {str(encoded.options.redundant).lower()}"
+        + (f", families {' '.join(encoded.options.families)}" if encoded.options.families else "") + ")",
+        f"c shuffle: {'none' if encoded.shuffle is None else encoded.shuffle} (a seed: the puzzle's tiles reordered "
+        "and turned, the variables renumbered and the clauses reordered; 'var' lines name the shuffled tiles)",
+        "c satedge " + json.dumps(info, separators=(",", ":")),
+        "c decision variables (var id, then its meaning):",
+    ]
+    for v in encoded.decision:
+        lines.append("c var " + " ".join(map(str, (v, *encoded.pool.obj(v)))))
+    show = " ".join(map(str, encoded.decision))
+    lines += [f"c p show {show} 0", f"c ind {show} 0"]
+    return [one_line(line) for line in lines]  # a name or a label with a line break stays in its comment
+
+
+def _open_write(path: Path) -> IO[str]:
+    if path.suffix in (".gz", ".xz"):
+        return (gzip.open(path, "wt", encoding="utf-8", compresslevel=6) if path.suffix == ".gz"
+                else lzma.open(path, "wt", encoding="utf-8", preset=1))
+    return open(path, "w", encoding="utf-8")
+
+
+def write_dimacs(encoded: Encoded, out: Path | str | IO[str], encoding_name: str | None = None,
+                 puzzle_path: str | None = None) -> int:
+    """Write the formula; ``out`` is a path (``.gz``/``.xz`` compress; written through a temporary
+    file and renamed, so a failure leaves nothing behind) or an open text stream.  Returns bytes
+    written (uncompressed)."""
+    if not isinstance(out, (str, os.PathLike)):
+        return _write(encoded, out, encoding_name, puzzle_path)
+    with atomic_output(out) as tmp, _open_write(tmp) as fh:
+        return _write(encoded, fh, encoding_name, puzzle_path)
+
+
+def export(puzzle, encoding: Encoding | str, out: Path | str, puzzle_path: str | None = None,
+           memory_mb: float | None = None, shuffle: int | None = None) -> tuple[int, int, int]:
+    """Encode ``puzzle`` with ``encoding`` (an :class:`satedge.encode.Encoding` or a string it reads) and write the
+    formula to ``out`` (as :func:`write_dimacs`); returns variables, clauses and bytes written
+    (uncompressed).  With ``memory_mb``, encoding and writing run in a child process that is
+    killed once it holds more than that (:mod:`satedge.system.process`): :class:`satedge.errors.OutOfMemory`,
+    nothing written.  ``shuffle``: the formula of the puzzle under that shuffle seed, recorded in
+    the header."""
+    encoding = Encoding.of(encoding)
+    encoding.check_fits(puzzle, memory_mb, shuffle)  # before anything is built
+    with atomic_output(out) as tmp:
+        if memory_mb is None:
+            return _encode_and_write(puzzle, encoding, tmp, out, puzzle_path, shuffle)
+        outcome = call(_encode_and_write, (puzzle, encoding, tmp, out, puzzle_path, shuffle), Limits(memory_mb=memory_mb))
+        return outcome.unwrap(f"encoding {encoding.name}")
+
+
+def _encode_and_write(puzzle, encoding: Encoding, tmp: Path, out, puzzle_path, shuffle=None) -> tuple[int, int, int]:
+    encoded = encoding.encode(puzzle, shuffle)
+    try:
+        with _open_write(tmp) as fh:
+            n = _write(encoded, fh, encoding.name, puzzle_path)
+    except OSError as e:
+        raise cannot_write(e, out) from None
+    return encoded.nv, encoded.clause_count, n
+
+
+def _write(encoded: Encoded, fh: IO[str], encoding_name, puzzle_path, sha256: str | None = None) -> int:
+    head = "\n".join(header_lines(encoded, encoding_name, puzzle_path, sha256)) + f"\np cnf {encoded.nv} {encoded.clause_count}\n"
+    fh.write(head)
+    cnf = encoded.cnf
+    return len(head) + write_clauses(fh, cnf.blocks if isinstance(cnf, BlockCNF) else [cnf.clauses], encoded.nv)
+
+
+def to_text(encoded: Encoded, encoding_name: str | None = None, puzzle_path: str | None = None, sha256: str | None = None) -> str:
+    """The DIMACS text :func:`write_dimacs` writes, as a string."""
+    buf = io.StringIO()
+    _write(encoded, buf, encoding_name, puzzle_path, sha256)
+    return buf.getvalue()
+
+
+# ---------------------------------------------------------------------------- reading
+def open_text(path: Path | str) -> IO[str]:
+    path = Path(path)
+    try:
+        if path.name.endswith(".gz"):
+            return gzip.open(path, "rt", encoding="utf-8")
+        if path.name.endswith(".xz"):
+            return lzma.open(path, "rt", encoding="utf-8")
+        return open(path, encoding="utf-8")
+    except FileNotFoundError:
+        raise SatedgeError("no such file", path) from None
+
+
+MAX_HEADER_LINE = 64 * 2**20  # the 'c p show' line of Eternity II's largest formula is 1 MB
+HEADER_LINES = 64  # comment lines a header has beside one per decision variable (its 'c var' lines)
+
+
+def read_header(path: Path | str) -> dict:
+    """The ``c satedge {...}`` facts and the ``p cnf`` line of an exported file."""
+    check_input(path, 2**40)  # a regular file: a device or a FIFO would be read forever
+    info: dict | None = None
+    lines, most = 0, HEADER_LINES  # a header's lines, bounded by what it says (a compressed file may expand to any)
+    try:
+        with open_text(path) as fh:
+            while line := fh.readline(MAX_HEADER_LINE + 1):
+                lines += 1
+                if len(line) > MAX_HEADER_LINE or lines > most:
+                    raise SatedgeError((f"a header line of more than {MAX_HEADER_LINE:,} characters" if lines <= most else
+                                        f"more than the {most:,} comment lines a satedge header has here before its "
+                                        "'p cnf' line") + ": not a CNF file of satedge's", path)
+                if line.startswith("c satedge {"):
+                    info = json.loads(line[len("c satedge "):])
+                    puzzle = info.get("puzzle") if isinstance(info, dict) else None
+                    if not (isinstance(puzzle, dict) and isinstance(puzzle.get("sha256"), str)
+                            and isinstance(puzzle.get("path") or "", str) and isinstance(info.get("encoding"), dict)):
+                        raise SatedgeError("the 'c satedge' header line lacks the puzzle's sha256 or the encoding: "
+                                           "edited or damaged", path)
+                    decision = info.get("decision")
+                    most = lines + HEADER_LINES + (decision if isinstance(decision, int) and decision >= 0 else 0)
+                elif line.startswith("p cnf"):
+                    parts = line.split()
+                    if len(parts) != 4 or not all(x.isdigit() and len(x) <= 12 for x in parts[2:]):
+                        raise SatedgeError(f"bad problem line {quoted(line.strip(), MAX_TOKEN)}", path)
+                    if info is None:
+                        raise SatedgeError("no satedge header: this file was not written by satedge encode", path)
+                    info["p"] = (int(parts[2]), int(parts[3]))
+                    return info
+                elif not line.startswith("c") and line.strip():
+                    break
+    except (OSError, EOFError, lzma.LZMAError, gzip.BadGzipFile, UnicodeDecodeError, json.JSONDecodeError,
+            RecursionError, ValueError) as e:
+        raise SatedgeError(f"not a readable CNF file ({e.__class__.__name__})", path) from None
+    raise SatedgeError("no 'p cnf' line: truncated or not a CNF file", path)
+
+
+def _model_lines(path, nv: int) -> Iterator[str]:
+    """The lines of a model file (``-``: stdin), streamed; a file that is not a regular one, or
+    larger than a model of ``nv`` variables can be with generous comments, is refused first."""
+    limit = 2**20 + 24 * nv  # a literal takes at most 8 characters and a space; the rest for comments
+    fh = sys.stdin if str(path) == "-" else io.TextIOWrapper(open_input(path, limit), encoding="utf-8")
+    read = 0
+    try:
+        while line := fh.readline(limit + 1):
+            read += len(line)
+            if read > limit:
+                raise SatedgeError(f"cannot read: more than the {limit:,} characters a model of {nv:,} variables "
+                                   "may have", path)
+            yield line
+    except UnicodeDecodeError:
+        raise SatedgeError("cannot read the model: not UTF-8 text", path) from None
+    finally:
+        if fh is not sys.stdin:
+            fh.close()
+
+
+def rebuilt(cnf_path, puzzle_path=None, info: dict | None = None) -> tuple[Puzzle, Encoded, list[list[int]]]:
+    """The puzzle, its formula rebuilt and the file's clauses, for a file satedge exported: the puzzle
+    (from the header, or ``puzzle_path``) must have the recorded hash, the clauses must be the
+    rebuilt formula's.  ``info``: the header, when read already."""
+    info = info if info is not None else read_header(cnf_path)
+    where = puzzle_path or info["puzzle"].get("path")
+    data = info["puzzle"].get("data")
+    if puzzle_path is None and isinstance(data, dict):  # the header carries the puzzle
+        try:
+            where, puzzle = "in the header", puzzle_from_dict(data)
+        except SatedgeError as e:
+            raise SatedgeError(f"the puzzle in the header: {e}", cnf_path) from None
+    elif not where or where == "-":
+        raise SatedgeError("the header names no puzzle file: give --puzzle", cnf_path)
+    else:
+        puzzle = load_puzzle(where)
+    if puzzle_hash(puzzle) != info["puzzle"]["sha256"]:
+        raise SatedgeError(f"puzzle {where} does not match the formula (sha256 differs from the header's)", cnf_path)
+    enc = info["encoding"]
+    try:
+        options = Options(card=enc["card"], symmetry=enc["symmetry"], redundant=enc["redundant"],
+                          families=tuple(enc.get("families", ())))
+        encoded = Encoding(enc["base"], options).encode(puzzle, info.get("shuffle"))
+    except (KeyError, TypeError, SatedgeError):
+        raise SatedgeError("the header's encoding is not one satedge knows", cnf_path) from None
+    if (encoded.nv, encoded.clause_count) != info["p"]:
+        raise SatedgeError(f"the formula has {info['p'][0]} variables and {info['p'][1]} clauses, "
+                           f"re-encoding gives {encoded.nv} and {encoded.clause_count}", cnf_path)
+    most = len(to_text(encoded, info["encoding"].get("name"), info["puzzle"].get("path"))) + 2**20  # the file as written
+    try:
+        with open_text(cnf_path) as fh:  # at most what the formula takes: a compressed file may expand to any
+            text = fh.read(most + 1)
+        if len(text) > most:
+            raise SatedgeError("more text than the formula it names takes: not the file satedge wrote", cnf_path)
+        clauses = CNF(from_string=text).clauses
+    except (ValueError, OSError, EOFError, lzma.LZMAError, gzip.BadGzipFile) as e:
+        raise SatedgeError(f"cannot read the clauses (truncated or not DIMACS): {e}", cnf_path) from None
+    if clauses != encoded.cnf.clauses:  # fewer than the 'p cnf' line counts: cut off
+        raise SatedgeError(f"cannot read the clauses (truncated or not DIMACS): {len(clauses):,} of the {info['p'][1]:,} "
+                           "its 'p cnf' line counts" if len(clauses) != info["p"][1] else
+                           "the clauses differ from the re-encoded formula: truncated or edited file", cnf_path)
+    return puzzle, encoded, clauses
+
+
+def decode_file(cnf_path, model_path, puzzle_path=None):
+    """``(puzzle, solution or None for UNSAT, checker's complaint or None)`` for a model of an
+    exported formula (:func:`rebuilt`); the model must satisfy it."""
+    info = read_header(cnf_path)
+    if str(model_path) != "-":
+        check_input(model_path, 2**20 + 24 * info["p"][0])  # before the formula is rebuilt
+    puzzle, encoded, clauses = rebuilt(cnf_path, puzzle_path, info)
+    model = parse_model(_model_lines(model_path, encoded.nv), model_path, encoded.nv)
+    if model is None:
+        return puzzle, None, None
+    true = {lit for lit in model}
+    missing = [v for v in encoded.decision if v not in true and -v not in true]
+    if missing:  # before: a model assigning 3 of 585 variables was printed as a grid with rotation -1
+        raise SatedgeError(f"the model leaves {len(missing):,} of the formula's {len(encoded.decision):,} decision "
+                           f"variables unassigned (the first: {missing[0]}): is it cut short?", model_path)
+    for i, clause in enumerate(clauses, 1):
+        if not any(lit in true for lit in clause) and all(-lit in true for lit in clause):
+            raise SatedgeError(f"the model falsifies clause {i} ({' '.join(map(str, clause))} 0): "
+                               "is it a model of another formula?", model_path)
+    solution = encoded.decode(model)
+    return puzzle, solution, validate(puzzle, solution)
+
+
+@dataclass
+class Batch:
+    """What :func:`export_all` did: the files written (with ``manifest.csv``), the formulas left
+    out because their preset does not cover the puzzle, and those beyond the memory cap."""
+
+    written: int = 0
+    uncovered: list[str] = field(default_factory=list)
+    too_big: list[str] = field(default_factory=list)
+
+    def describe(self, out: Path) -> str:
+        text = f"{self.written} formulas and manifest.csv written to {out}/"
+        if self.uncovered:
+            names = sorted(set(self.uncovered))
+            text += f"; {len(self.uncovered)} left out, of presets that do not cover the puzzle: {', '.join(names)}"
+        return text
+
+
+def export_all(files: list[str], out: Path | str, compress: str = "", memory_mb: float | None = None,
+               shuffle: int | None = None, tick=lambda: None) -> Batch:
+    """Every puzzle file of ``files`` with every preset into the folder ``out``
+    (``STEM.PRESET.cnf`` plus ``compress``: ``.gz`` or ``.xz``), and ``out/manifest.csv`` listing
+    them.  Every puzzle is read before anything is written; two files of one stem would write the
+    same files and are refused first.  A formula beyond ``memory_mb`` or of a preset that does not
+    cover its puzzle is left out and named in the result.  ``tick`` is called after each formula."""
+    if compress not in ("", ".gz", ".xz"):
+        raise SatedgeError(f"compress is '', .gz or .xz, not {quoted(compress, 10)}")
+    stems: dict[str, str] = {}
+    for path in files:  # each output's name comes from its puzzle file's: they must differ
+        other = stems.setdefault(Path(path).stem, path)
+        if other != path:
+            raise SatedgeError(f"{other} and {path} would write the same files ({Path(path).stem}.PRESET.cnf): "
+                               "give puzzle files of different names")
+    puzzles = [(path, load_puzzle(path)) for path in files]
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise SatedgeError("the output of every preset must be a folder", out)
+    out.mkdir(parents=True, exist_ok=True)
+    batch, manifest = Batch(), io.StringIO()
+    rows = csv.writer(manifest, lineterminator="\n")
+    rows.writerow(["file", "puzzle", "encoding", "variables", "clauses", "bytes"])
+    for path, puzzle in puzzles:
+        for p in presets().values():
+            f = out / f"{Path(path).stem}.{p.name}.cnf{compress}"
+            tick()
+            try:
+                nv, nc, n = export(puzzle, p, f, str(path), memory_mb, shuffle)
+            except OutOfMemory:  # go on with the others, say so at the end
+                batch.too_big.append(f"{path} with {p.name}")
+                continue
+            except Unsupported:  # a preset for framed boards only: not a formula of this puzzle
+                batch.uncovered.append(p.name)
+                continue
+            rows.writerow([f.name, path, p.name, nv, nc, f.stat().st_size if compress else n])
+            batch.written += 1
+    write_atomic(out / "manifest.csv", manifest.getvalue())
+    return batch

@@ -1,0 +1,208 @@
+"""Certificates on disk: what ``--certify --proof DIR`` writes, and checked again from there
+(``satedge check-proof DIR``).
+
+A certificate's folder holds ``formula.cnf`` (the formula, with satedge's header), per piece
+``pieces/N.cnf`` (the clauses the piece adds to the formula) and ``pieces/N.drat`` (its DRAT
+proof, as text), the cover as ``pieces/cover.cnf`` and ``pieces/cover.drat``, and
+``manifest.json``, which says how they fit together (:mod:`satedge.sat.certify`).  :func:`recheck`
+trusts none of it: the formula is rebuilt from its puzzle, every model or picture a piece
+blocks is checked against the puzzle, every proof is checked again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from pysat.solvers import Solver
+
+from . import drat
+from ..puzzle import symmetry
+from .bulk import Checker, Decoded, Decoder, checked, valid
+from .solvers import DEFAULT_SOLVER
+from .certify import DEFAULT_CHECKER, Certificate, FormulaCheck, Piece, certificate
+from .cnf import formula_text, read_clauses
+from .dimacs import rebuilt
+from ..errors import SatedgeError, cannot_write
+from ..system.files import check_input, read_bytes, write_group
+from ..system.proctree import forked_map
+
+__all__ = ["PROOF_FILES", "MAX_MANIFEST", "check_folder", "export", "recheck"]
+
+PROOF_FILES = ("formula.cnf", "manifest.json", "pieces")  # what a certificate's folder holds
+MAX_MANIFEST = 2**30  # bytes of a manifest.json read at most
+
+
+def check_folder(folder: str | Path) -> Path:
+    """The folder a certified answer's files go to, checked before anything is solved: a name
+    that is no folder (an empty one, a file, a device, a dangling symlink), a folder that cannot
+    be written, or one that holds a certificate already (it would be replaced) is a one-line error."""
+    if not str(folder).strip():
+        raise SatedgeError("--proof names no folder: give one, e.g. --proof proof")
+    path = Path(folder)
+    if path.is_symlink() and not path.exists():
+        raise SatedgeError("--proof names a dangling symlink: give a folder", path)
+    if path.exists() and not path.is_dir():
+        raise SatedgeError("--proof names a file, not a folder", path)
+    held = [f for f in PROOF_FILES if (path / f).exists() or (path / f).is_symlink()]
+    if held:
+        raise SatedgeError(f"--proof names a folder that holds a certificate already ({held[0]}): give another, or "
+                           "remove it first", path)
+    existing = next(p for p in (path, *path.absolute().parents) if p.exists())
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise SatedgeError(f"--proof: cannot write in {existing}", path)
+    return path
+
+
+def export(folder: str | Path, formula: str, nv: int, clauses: int, pieces: list[Piece], manifest: dict) -> list[Path]:
+    """Write a certificate into ``folder``, all or none: ``formula.cnf`` (``formula``: the
+    formula's DIMACS text, with satedge's header, so that ``satedge decode`` reads it), per
+    piece ``pieces/N.cnf`` (the clauses the piece adds to the formula: its cube's literals, then
+    its blocking clauses; its ``p`` line counts the formula's clauses and these) and
+    ``pieces/N.drat`` (its proof, DRAT text), the cover as ``pieces/cover.cnf`` and
+    ``pieces/cover.drat``, and ``manifest.json``, which says how they fit together."""
+    folder = Path(folder)
+    files: dict[Path, str | bytes] = {folder / "formula.cnf": formula}
+    listed = []
+    for p in sorted(pieces, key=lambda p: p.index if p.index >= 0 else 1 << 40):
+        name = str(p.index) if p.index >= 0 else "cover"
+        added = [[lit] for lit in p.cube] + p.defined + p.blocking
+        what = ("the cover: clauses added to formula.cnf, the negation of every cube" if p.index < 0 else
+                f"piece {name}: clauses added to formula.cnf, the cube's literals ({len(p.cube)}), then "
+                + (f"the definitions of a variable per cell and look ({len(p.defined)}: see manifest.json) and a "
+                   f"clause per picture ({len(p.blocking)})" if p.looks else
+                   f"the blocking clauses of its models ({len(p.blocking)})"))
+        most = max(nv, max(p.looks.values(), default=0))
+        files[folder / "pieces" / f"{name}.cnf"] = formula_text(added, most, clauses + len(added), what)
+        files[folder / "pieces" / f"{name}.drat"] = p.proof.text() if p.proof is not None else b""
+        listed.append({**p.as_dict(), "clauses": f"pieces/{name}.cnf", "proof": f"pieces/{name}.drat"})
+    head = json.dumps({**{k: v for k, v in manifest.items() if k != "pieces"}, "formula": "formula.cnf", "variables": nv, "formula_clauses": clauses}, indent=1)
+    rows = ",\n".join("  " + json.dumps(p, separators=(",", ":")) for p in listed)  # a piece per line
+    files[folder / "manifest.json"] = f'{head[:-2]},\n "pieces": [\n{rows}\n ]\n}}\n'
+    try:
+        (folder / "pieces").mkdir(parents=True, exist_ok=True)
+        write_group(files)
+    except OSError as e:
+        raise cannot_write(e, folder) from None
+    return list(files)
+
+
+def _manifest(folder: Path) -> dict:
+    path = folder / "manifest.json"
+    if not path.is_file():
+        raise SatedgeError("no manifest.json: not a certificate written by --proof", folder)
+    try:
+        check_input(path, MAX_MANIFEST)
+        manifest = json.loads(path.read_text())
+        pieces = manifest["pieces"]
+        assert isinstance(pieces, list) and all(isinstance(p, dict) for p in pieces)
+        for p in pieces:
+            assert isinstance(p["index"], int) and all(isinstance(x, int) for x in p["cube"])
+            assert isinstance(p["clauses"], str) and isinstance(p["proof"], str)
+            assert all(".." not in Path(p[k]).parts and not Path(p[k]).is_absolute() for k in ("clauses", "proof"))
+            assert isinstance(p.get("defined", 0), int) and all(  # a piece by pictures: its look variables
+                isinstance(v, int) and isinstance(c, int) and isinstance(look, list) for v, c, look in p.get("looks", []))
+        assert isinstance(manifest["models"], int)
+    except (ValueError, KeyError, TypeError, AssertionError, OSError, RecursionError):
+        raise SatedgeError("manifest.json is damaged: it does not list the pieces as --proof writes them",
+                           folder) from None
+    return manifest
+
+
+def recheck(folder: str | Path, checker: str = DEFAULT_CHECKER, workers: int = 1) -> tuple[Certificate, int]:
+    """Check a certificate that ``--proof`` wrote into ``folder`` again: the certificate and the
+    puzzle's solutions it proves.  ``formula.cnf`` must be the formula of the puzzle its header
+    names (rebuilt and compared); every model a piece blocks must be one of that formula, decoded
+    to a solution satedge's checker accepts; every piece's proof is checked by ``checker`` (on
+    ``workers`` processes: a piece each, or a single piece's proof in parts), and the pieces must fit together (:func:`certificate`).  A piece
+    missing, a cube left out of the cover, a model missing, added or invalid, or a proof that
+    does not check is a :class:`SatedgeError`, as is a count that differs from the manifest's."""
+    folder = Path(folder)
+    manifest = _manifest(folder)
+    puzzle, encoded, clauses = rebuilt(folder / "formula.cnf")
+    entries = manifest["pieces"]
+    check = FormulaCheck(clauses, encoded.nv, checker, workers if len(entries) == 1 else 1)
+
+    def one(entry: dict) -> Piece:
+        _, _, added = read_clauses(folder / entry["clauses"], f"piece {entry['index']}")
+        cube = tuple(entry["cube"])
+        if entry["index"] >= 0 and added[:len(cube)] != [[lit] for lit in cube]:
+            raise SatedgeError(f"piece {entry['index']} does not start with its cube's literals", folder)
+        try:
+            proof = drat.read(read_bytes(folder / entry["proof"], MAX_MANIFEST * 16), compiled=compiled)
+        except OSError as e:
+            raise SatedgeError(f"cannot read the proof of piece {entry['index']}: {e.strerror or e}", folder) from None
+        try:
+            seconds = check(added, proof)
+        except SatedgeError as e:
+            raise SatedgeError(f"{'the cover' if entry['index'] < 0 else 'piece ' + str(entry['index'])}: {e}",
+                               folder) from None
+        if entry["index"] < 0:
+            return Piece(-1, cube, added, proof.lemmas, proof.size, 0.0, seconds)
+        k = len(cube) + int(entry.get("defined", 0))
+        looks = {(int(c), tuple(look)): int(v) for v, c, look in entry.get("looks", [])}
+        return Piece(entry["index"], cube, added[k:], proof.lemmas, proof.size, 0.0, seconds, None,
+                     added[len(cube):k], looks)
+
+    compiled = sum(e.get("proof_bytes", 0) for e in entries) > drat.SMALL
+    pieces = list(forked_map(lambda: one, entries, workers)) if workers > 1 else [one(e) for e in entries]
+    pictures = manifest.get("blocks") == "pictures" or any(p.looks for p in pieces)
+    cert = certificate(pieces, checker, str(manifest.get("prover", "")), encoded.orbit, pictures=pictures)
+    if pictures:
+        solutions = encoded.orbit * sum(_pictures(puzzle, encoded, p) for p in pieces if p.index >= 0)
+    else:
+        solutions = encoded.orbit * sum(sum(d.weights) for d in _models(puzzle, encoded, pieces))
+    if (cert.models, solutions) != (manifest["models"], manifest.get("solutions", solutions)):
+        raise SatedgeError(f"the pieces hold {cert.models:,} models and {solutions:,} solutions, the manifest says "
+                           f"{manifest['models']:,} and {manifest.get('solutions')}", folder)
+    return cert, solutions
+
+
+def _pictures(puzzle, encoded, piece: Piece) -> int:
+    """The solutions of the pictures a piece blocks, each checked: its look variables are new and
+    defined as the encoding says what a cell shows, each clause blocks one picture (a look per
+    cell), and each picture has a solution satedge's checker accepts.  Counted from
+    multiplicities (:meth:`satedge.encode.Encoded.picture_counts`)."""
+    where = f"piece {piece.index}"
+    expected = [clause for (c, look), v in piece.looks.items() for clause in encoded.implied(c, look, v)]
+    var = {v: key for key, v in piece.looks.items()}
+    if len(var) != len(piece.looks) or min(var, default=encoded.nv + 1) <= encoded.nv or expected != piece.defined:
+        raise SatedgeError(f"{where}: its look variables are not new or not defined as the encoding says")
+    solutions = 0
+    for clause in piece.blocking:
+        keys = sorted(var.get(-lit, (-1, ())) for lit in clause)
+        if [c for c, _ in keys] != list(range(len(puzzle.allowed))):
+            raise SatedgeError(f"{where} blocks something that is not a picture (a look per cell)")
+        pic = tuple(look for _, look in keys)
+        shown = symmetry.solutions_of_picture(puzzle, pic, limit=1)
+        if not shown:
+            raise SatedgeError(f"{where} blocks a picture that no solution shows")
+        valid(puzzle, shown[0], "the certificate's formula")
+        solutions += encoded.picture_counts(pic)[0]
+    return solutions
+
+
+def _models(puzzle, encoded, pieces: list[Piece]) -> Iterator[Decoded]:
+    """The models the pieces block, in blocks, each checked: its true decision variables extend
+    to a model of the formula, which decodes to a solution the bulk check accepts."""
+    decision, decoder, checker = set(encoded.decision), Decoder(encoded), Checker(puzzle)
+    block, n = decoder.block(), 0
+    with Solver(name=DEFAULT_SOLVER, bootstrap_with=encoded.cnf.clauses) as s:
+        for p in pieces:
+            for clause in p.blocking if p.index >= 0 else ():
+                true = [-lit for lit in clause]
+                if not all(lit in decision for lit in true):
+                    raise SatedgeError(f"piece {p.index} blocks something that is not a model's decision variables")
+                chosen = set(true)
+                if not s.solve(assumptions=true + [-v for v in encoded.decision if v not in chosen]):
+                    raise SatedgeError(f"piece {p.index} blocks an assignment that is no model of the formula")
+                model = s.get_model()
+                decoder.put(block, n, model + list(range(-len(model) - 1, -encoded.nv - 1, -1)), ordered=True)
+                n += 1
+                if n == len(block):
+                    yield checked(decoder.decode(block), checker, "the certificate's formula")
+                    n = 0
+    if n:
+        yield checked(decoder.decode(block[:n]), checker, "the certificate's formula")

@@ -1,0 +1,393 @@
+"""Enumeration through PySAT with blocking clauses, and the counts it gives.
+
+Enumeration blocks each model on the decision variables only, so auxiliary variables never
+yield one solution twice.  Three modes:
+
+* ``solutions``: every solution;
+* ``distinct``: one solution per picture; each one found blocks its picture: one clause over
+  a variable per cell implied by the cell showing its look, where the encoding says what a
+  cell shows (:attr:`~satedge.encode.Encoded.shows`: every shipped one), else a clause per
+  solution with that picture;
+* ``unique``: one per picture up to board turns; the turned pictures are blocked too.
+
+So the number of solutions a mode yields is its count.  With symmetry breaking (an encoding's
+:attr:`~satedge.encode.Encoded.orbit` above 1) each model stands for its board-turn orbit:
+``solutions`` yields one per orbit, ``unique`` one per orbit of pictures, ``distinct`` each
+picture of it; :func:`count_modes` turns them into the puzzle's counts.  Where a picture has many models
+(:attr:`Encoded.many_per_picture`), the counts come from the pictures, each counted from
+multiplicities (:meth:`Encoded.picture_counts`).  A solver is a
+:class:`satedge.sat.solvers.SatSolver`, a string it reads or an engine's configuration whose
+SAT solver it is (default: CaDiCaL 1.9.5).
+
+Models are read in blocks (:mod:`satedge.sat.bulk`), every one checked against the puzzle in one
+vectorised pass (a solution rejected: :class:`satedge.errors.EncodingError`, in the checker's
+words).  A block fills while the solver goes on, from one model doubling, so that a first
+solution is not kept waiting.  With ``enumeration=subspaces`` no clause is added
+(:mod:`satedge.sat.subspaces`).
+"""
+
+from __future__ import annotations
+
+import time
+from itertools import islice
+from typing import Callable, Iterator
+
+from pysat.solvers import Solver
+
+from . import subspaces
+from ..puzzle import symmetry
+from .bulk import Checker, Decoded, Decoder, checked, valid
+from .drat import Proof, of_solver
+from ..encode import Encoded
+from ..errors import EncodingError, SatedgeError
+from ..system.files import shown
+from ..puzzle.model import Solution
+from .solvers import BINARY_PROOFS, PROOF_SOLVERS, STAT_KEYS, SatSolver, Stats, new_solver
+from ..puzzle.symmetry import MODES, orbit
+
+__all__ = ["PROGRESS_CONFLICTS", "STAT_KEYS", "Stats", "Enumerator", "by_pictures", "solutions",
+           "solve", "count", "count_modes"]
+
+PROGRESS_CONFLICTS = 1000  # the least slice of conflicts after which a solver call reports its statistics
+REPORT_SECONDS = 1.0  # while models come, a progress report at least this often
+
+
+class Enumerator:
+    """One solver for several enumerations of the same formula.  Each enumeration's blocking
+    clauses carry a fresh activation literal, switched off when it ends, so the solver (and what
+    it learnt) is reused.  With ``reuse=False`` (one enumeration only) blocking clauses are
+    plain and no search runs under an assumption; they are kept in :attr:`blocked`.  Solvers
+    without incremental solving start afresh each time, with every clause so far.  A certificate's
+    piece: ``units``, literals added as unit clauses (its cube), and ``proof``, a solver that logs
+    its DRAT proof as it enumerates (:meth:`proof`)."""
+
+    def __init__(self, encoded: Encoded, solver: SatSolver | str | None = None, stats: Stats | None = None,
+                 reuse: bool = True, progress: Callable[[dict], None] | None = None, proof: bool = False,
+                 units: tuple[int, ...] = ()):
+        self.encoded, self.progress, self.reuse, self.spent, self.units = encoded, progress, reuse, False, units
+        self.blocked: list[list[int]] = []  # the blocking clauses of an enumeration without activation literals
+        self.config = SatSolver.of(solver)
+        self.stats = stats if stats is not None else Stats()
+        self.top = encoded.nv
+        self.solver: Solver | None = None
+        self.propagator: Solver | None = None  # the subspaces walk's (satedge.sat.subspaces)
+        self.looks: dict[tuple, int] = {}  # (cell, look) -> a variable implied when the cell shows it
+        self.defined: list[list[int]] = []  # the clauses that imply them
+        self._reader: tuple[Decoder, Checker] | None = None
+        self.found = self.pictures = 0  # solutions (each model's weight) and pictures found so far: progress
+        self.reported = time.monotonic()
+        if proof and (not self.config.incremental or self.config.name not in PROOF_SOLVERS):
+            raise SatedgeError(f"{self.config} logs no proof: choose one of {', '.join(PROOF_SOLVERS)}")
+        if self.config.incremental:
+            self.solver = new_solver(self.config, encoded.cnf.clauses + [[lit] for lit in units], encoded.nv, proof)
+
+    def proof(self) -> Proof:
+        """After an enumeration that ended, the proof that the formula with the unit clauses and
+        the blocking clauses has no model (up to its empty clause)."""
+        return of_solver(self.solver, self.config.name in BINARY_PROOFS).refutation()
+
+    def counters(self) -> dict | None:
+        """The solver statistics spent so far (those of the solver in use included); None when the
+        solver gives none."""
+        out = Stats(counters=dict(self.stats.counters), reported=self.stats.reported)
+        if self.solver is not None:
+            out.add(self.solver)
+        return out.counters if out.reported else None
+
+    def close(self) -> None:
+        if self.propagator is not None:
+            self.propagator.delete()
+            self.propagator = None
+        if self.solver is not None:
+            self.stats.add(self.solver)
+            self.solver.delete()
+            self.solver = None
+
+    def __enter__(self) -> "Enumerator":  # noqa: D105
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------------ reading models
+    @property
+    def reader(self) -> tuple[Decoder, Checker]:
+        """The bulk decoder and checker, made at the first model."""
+        if self._reader is None:
+            self._reader = (Decoder(self.encoded), Checker(self.encoded.puzzle))
+        return self._reader
+
+    def _checked(self, block, n: int) -> Decoded:
+        """The first ``n`` models of ``block`` decoded, each solution checked against the puzzle."""
+        decoder, checker = self.reader
+        return checked(decoder.decode(block[:n]), checker, f"{self.encoded.base} encoding", f" (solver {self.config})")
+
+    def read(self, model: list[int]) -> Solution:
+        """A model decoded and checked alone (a picture's, whose clause waits for it): by the
+        reference decoder and checker, cheaper than a block of one."""
+        return valid(self.encoded.puzzle, self.encoded.decode(self._model(model)), f"{self.encoded.base} encoding",
+                     f" (solver {self.config})")
+
+    def _model(self, model: list[int] | None) -> list[int]:
+        """A model the solver gave, counted; with ``progress``, a report at least every second."""
+        if not model:
+            raise EncodingError(f"solver {self.config} said SAT but gave no model")
+        self.stats.models += 1
+        if self.progress is not None and time.monotonic() - self.reported > REPORT_SECONDS:
+            self.report()
+        return model
+
+    # ------------------------------------------------------------------------ enumerations
+    def solutions(self, mode: str = "solutions", limit: int | None = None, cube: tuple[int, ...] = ()) -> Iterator[Solution]:
+        """The solutions ``mode`` asks for (at most ``limit``); with ``cube`` (literals over the
+        decision variables, assumed true) only those of the models inside the cube.  With
+        ``reuse=False`` the blocking clauses stay, so a second enumeration is only allowed in mode
+        ``solutions`` over cubes disjoint from the earlier ones (cube-and-conquer,
+        :mod:`satedge.sat.cubes`): a blocked solution lies in one cube only."""
+        if mode not in MODES:
+            raise SatedgeError(f"unknown mode {shown(mode)}; choose from {', '.join(MODES)}")
+        if limit is not None and limit <= 0:
+            return
+        encoded, puzzle = self.encoded, self.encoded.puzzle
+        if self.config.enumeration == "subspaces":
+            found = (s for sol in subspaces.walk(self, list(cube)) for s in encoded.expand(sol))
+            yield from islice(symmetry.one_per_picture(puzzle, found, mode, encoded.orbit), limit)
+            return
+        if mode == "solutions":
+            found = (s for block in self._blocks(cube, 1) for sol in block.solutions() for s in encoded.expand(sol))
+            yield from islice(found, limit)
+            return
+        yield from islice(self._pictures(mode, cube), limit)
+
+    def tally(self, cube: tuple[int, ...] = ()) -> int:
+        """The number of solutions of the models (inside ``cube``), each model weighed by the
+        solutions it stands for: mode ``solutions`` counted without a solution made."""
+        if self.config.enumeration == "subspaces":
+            return sum(self.encoded.weight(sol) for sol in subspaces.walk(self, list(cube)))
+        return sum(sum(block.weights) for block in self._blocks(cube, self.reader[0].size))
+
+    def _start(self, cube) -> int | None:
+        """Checks that this enumeration may run; its activation literal (with ``reuse``)."""
+        if self.spent:
+            raise RuntimeError("an Enumerator made with reuse=False enumerates once, or cube by cube in mode solutions")
+        self.spent = not self.reuse and not cube
+        if self.reuse:
+            self.top += 1
+            return self.top
+        return None
+
+    def _models(self, cube, act: int | None, blocks: list[list[int]]) -> Iterator[tuple[list[int], Solver | None]]:
+        """Each model of the formula (with the clauses of :attr:`defined` and ``blocks``, inside
+        ``cube``), and the solver that gave it while it may still take clauses (an incremental
+        one); the caller blocks it before asking for the next.  ``act`` switches this
+        enumeration's clauses off at its end."""
+        encoded, stats = self.encoded, self.stats
+        s = self.solver
+        first = True
+        try:
+            while True:
+                stats.calls += 1
+                if s is not None:
+                    # no assumption before the first blocking clause: CaDiCaL searches very
+                    # differently under one (25 s instead of 0.07 s on a 7x7 framed puzzle)
+                    if not self.search(s, list(cube) + ([act] if act and not first else [])):
+                        return
+                    model = s.get_model()
+                    first = False
+                    yield self._model(model), s
+                    continue
+                one = new_solver(self.config, encoded.cnf.clauses + self.defined + blocks + [[lit] for lit in (*cube, *self.units)],
+                                 self.top, formula=len(encoded.cnf.clauses))
+                try:
+                    sat = one.solve()
+                    stats.add(one)
+                    model = one.get_model() if sat else None
+                finally:
+                    one.delete()
+                if not sat:
+                    return
+                yield self._model(model), None
+        finally:
+            if s is not None and act:
+                s.add_clause([-act])  # this enumeration's blocking clauses are off from now on
+
+    def _block(self, clause: list[int], s: Solver | None, act: int | None, blocks: list[list[int]]) -> None:
+        """Add a clause that blocks models: to the solver (under ``act``), or to ``blocks`` for the
+        next fresh solver; kept in :attr:`blocked` unless it is switched off at the end."""
+        if s is not None:
+            s.add_clause(clause + [-act] if act else clause)
+        else:
+            blocks.append(clause)
+        if not act:
+            self.blocked.append(clause)
+
+    def _blocks(self, cube, first: int) -> Iterator[Decoded]:
+        """Mode ``solutions``: the models in blocks, decoded and checked, the first of ``first``
+        models, each next twice as large (at most the decoder's block size)."""
+        act = self._start(cube)
+        decoder, _ = self.reader
+        size = min(first, decoder.size)
+        block, n, blocks = decoder.block(size), 0, []
+        ordered = self.config.incremental  # PySAT's models list every variable in order
+        for model, s in self._models(cube, act, blocks):
+            clause = decoder.put(block, n, model, ordered)
+            if not clause:
+                raise EncodingError(f"solver {self.config} gave a model with no decision variable true")
+            self._block(clause, s, act, blocks)
+            n += 1
+            if n == size:
+                done = self._checked(block, n)
+                self.found += sum(done.weights)
+                yield done
+                size = min(2 * size, decoder.size)
+                block, n = (decoder.block(size) if len(block) < size else block), 0
+        if n:
+            done = self._checked(block, n)
+            self.found += sum(done.weights)
+            yield done
+
+    def _pictures(self, mode: str, cube) -> Iterator[Solution]:
+        """Modes ``distinct`` and ``unique``: one solution per picture (per picture up to turns),
+        each found blocking its picture (with its turns) before the next search."""
+        encoded, puzzle = self.encoded, self.encoded.puzzle
+        act = self._start(cube)
+        blocks: list[list[int]] = []
+        # with symmetry breaking only one turn of each picture may be a model: block the turns too
+        turns = mode == "unique" or (mode == "distinct" and encoded.orbit > 1)
+        for model, s in self._models(cube, act, blocks):
+            first = self.read(model)
+            if encoded.shows is not None:  # a clause per picture, whatever its solutions
+                new = self._picture_clauses(first, turns, s)
+            else:  # a clause per solution with the picture
+                members = orbit(puzzle, first, turns=turns)
+                new = [[-lit for lit in lits] for lits in
+                       {tuple(lits) for lits in map(encoded.literals, members) if lits is not None}]
+            for shown in symmetry.turned(puzzle, first) if mode == "distinct" and encoded.orbit > 1 else [first]:
+                self.pictures += 1
+                yield shown
+            for clause in new:
+                self._block(clause, s, act, blocks)
+
+    def _picture_clauses(self, solution: Solution, turns: bool, s: Solver | None) -> list[list[int]]:
+        """Clauses that block every model showing ``solution``'s picture (with ``turns``: each of
+        its board turns): one clause of a variable per cell, implied by the encoding's literals
+        for the look the cell shows (:attr:`Encoded.shows`; defined once, kept in ``s`` and in
+        :attr:`defined`).  A picture of many solutions (identical tiles) is one clause."""
+        out = []
+        for seen in symmetry.orbit_pictures(self.encoded.puzzle, solution, turns):
+            clause = []
+            for key in enumerate(seen):
+                if key not in self.looks:
+                    self.top += 1
+                    self.looks[key] = self.top
+                    implied = self.encoded.implied(*key, self.top)
+                    self.defined += implied
+                    self.blocked += implied
+                    for c in implied if s is not None else ():
+                        s.add_clause(c)
+                clause.append(-self.looks[key])
+            out.append(clause)
+        return out
+
+    def search(self, s: Solver, assume: list[int]) -> bool:
+        """``s.solve`` under ``assume``; with ``progress``, in slices of about a second's conflicts
+        (the solver keeps its state between them), reporting the solver's statistics and the
+        solutions found so far after each."""
+        if self.progress is None:
+            return s.solve(assumptions=assume) if assume else s.solve()
+        budget = PROGRESS_CONFLICTS
+        while True:
+            t0 = time.monotonic()
+            try:
+                s.conf_budget(budget)
+                answer = s.solve_limited(assumptions=assume)
+            except NotImplementedError:  # a solver without budgets: in one go
+                return s.solve(assumptions=assume) if assume else s.solve()
+            if answer is not None:
+                return answer
+            self.report()
+            budget = max(PROGRESS_CONFLICTS, int(budget / max(time.monotonic() - t0, 1e-3)))  # a second's worth
+
+    def report(self) -> None:
+        """Tell ``progress`` the solver's statistics and the solutions found so far."""
+        if self.progress is not None:
+            self.reported = time.monotonic()
+            found = ({"solutions": self.found * self.encoded.orbit} if self.found or not self.pictures else
+                     {"pictures": self.pictures})
+            self.progress({**(self.counters() or {}), **found})
+
+    # ------------------------------------------------------------------------ counts
+    def counts(self, modes=MODES) -> dict[str, int]:
+        """The puzzle's counts ``modes`` asks for, whatever the encoding; when ``solutions`` is
+        among them also ``models``, the formula's own model count (over its decision variables:
+        fewer than the solutions where a model stands for several, with symmetry breaking or
+        rotations of a self-symmetric tile that an encoding cannot tell apart).
+
+        With symmetry breaking each model stands for a board-turn orbit of ``encoded.orbit``
+        solutions, all different; the pictures of an orbit can coincide (a self-symmetric
+        picture), so ``distinct`` counts, for each picture up to turns, its different turns.
+        Where a picture has many models and the encoding says what a cell shows, every count
+        comes from one solution per picture (:meth:`_by_pictures`)."""
+        out: dict[str, int] = {}
+        per_orbit, puzzle = self.encoded.orbit, self.encoded.puzzle
+        if "solutions" in modes and by_pictures(self.encoded, self.config):
+            out = self._by_pictures()
+        elif "solutions" in modes:
+            before = self.stats.models
+            out["solutions"] = per_orbit * self.tally()
+            out["models"] = self.stats.models - before
+        if set(modes) - set(out):
+            if per_orbit > 1:  # one solution per orbit of pictures
+                c = symmetry.count(puzzle, self.solutions("unique"), per_orbit)
+                out.update(distinct=c.distinct, unique=c.unique)
+            else:
+                out.update({m: sum(1 for _ in self.solutions(m)) for m in modes if m not in out})
+        return {m: out[m] for m in modes} | ({"models": out["models"]} if "models" in out else {})
+
+    def _by_pictures(self) -> dict[str, int]:
+        """The three counts and the formula's model count from one solution per picture (with
+        symmetry breaking: per picture up to turns), each picture's solutions and models
+        counted from multiplicities (:meth:`Encoded.picture_counts`), not listed."""
+        encoded, puzzle, per_orbit = self.encoded, self.encoded.puzzle, self.encoded.orbit
+        found = list(self.solutions("unique" if per_orbit > 1 else "distinct"))
+        pictures = {symmetry.picture(puzzle, s) for s in found}
+        if per_orbit > 1:
+            pictures = {symmetry.turn_picture(puzzle, p, k) for p in pictures for k in puzzle.board.turns()}
+        tallies = [encoded.picture_counts(pic) for pic in pictures]
+        solutions, models = sum(s for s, _ in tallies), sum(m for _, m in tallies)
+        c = symmetry.count(puzzle, found, per_orbit)
+        return {"solutions": per_orbit * solutions, "distinct": c.distinct, "unique": c.unique, "models": models}
+
+
+def by_pictures(encoded: Encoded, solver: SatSolver) -> bool:
+    """Whether a count of ``encoded`` with ``solver`` comes from one solution per picture: with
+    ``enumeration=auto`` (the default), when a picture has many models (identical tiles) and the
+    encoding says what a cell shows (:attr:`Encoded.shows`)."""
+    return solver.enumeration is None and encoded.shows is not None and encoded.many_per_picture
+
+
+def solutions(encoded: Encoded, solver: SatSolver | str | None = None, mode: str = "solutions",
+              limit: int | None = None, stats: Stats | None = None,
+              progress: Callable[[dict], None] | None = None) -> Iterator[Solution]:
+    """Stream the solutions of an encoded puzzle (see the module docstring for ``mode``);
+    ``progress`` is called with the solver's statistics during long solver calls."""
+    with Enumerator(encoded, solver, stats, reuse=False, progress=progress) as e:
+        yield from e.solutions(mode, limit)
+
+
+def solve(encoded: Encoded, solver: SatSolver | str | None = None, stats: Stats | None = None) -> Solution | None:
+    """The first solution, or ``None`` when the formula is unsatisfiable."""
+    return next(solutions(encoded, solver, limit=1, stats=stats), None)
+
+
+def count(encoded: Encoded, solver: SatSolver | str | None = None, mode: str = "solutions", stats: Stats | None = None) -> int:
+    return count_modes(encoded, solver, (mode,), stats)[mode]
+
+
+def count_modes(encoded: Encoded, solver: SatSolver | str | None = None, modes=MODES, stats: Stats | None = None,
+                progress: Callable[[dict], None] | None = None) -> dict[str, int]:
+    """The puzzle's counts ``modes`` asks for, with one solver (:meth:`Enumerator.counts`)."""
+    pictures = "solutions" in modes and by_pictures(encoded, SatSolver.of(solver))
+    reuse = not pictures and (len(modes) > 1 or (encoded.orbit > 1 and bool({"distinct", "unique"} & set(modes))))
+    with Enumerator(encoded, solver, stats, reuse=reuse, progress=progress) as e:
+        return e.counts(modes)

@@ -1,0 +1,387 @@
+"""Reading and writing files, the one way satedge does it.
+
+Every reader raises :class:`SatedgeError` naming the file and the problem, and reads only
+regular files of at most :data:`MAX_INPUT_BYTES` (a device, a FIFO or a huge file is refused
+before anything is read; YAML: :mod:`satedge.system.yamlfile`).  Every writer of satedge goes
+through :func:`atomic_output`, so a failed write never leaves half a file behind, and an output
+that is a symlink, a device or a FIFO is written through, never replaced.  An error message
+echoes what it quotes through :func:`shown` or :func:`quoted`, cut short.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import reprlib
+import secrets
+import stat
+import sys
+import unicodedata
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any, Iterator
+
+import psutil
+
+from ..errors import SatedgeError, cannot_write
+
+__all__ = [
+    "digits", "json_dumps",
+    "MAX_INPUT_BYTES", "MAX_LINE", "TEMPORARY", "one_line", "shown", "quoted",
+    "cut", "problems", "sweep_temporaries", "atomic_output", "atomic_outputs", "write_atomic", "write_group",
+    "not_inputs", "open_input", "check_input", "read_bytes", "read_text", "parse_ints", "parse_json", "read_json"
+]
+
+MAX_INPUT_BYTES = 64 * 2**20  # puzzles, specs, presets, solutions: Eternity II's YAML is 10 kB
+MAX_LINE = 300  # characters of an error line, echoes included
+# the temporary file an output is written to, beside it: .NAME.satedge-PID-TOKEN.tmpSUFFIX
+TEMPORARY = re.compile(r"\..+\.satedge-(\d+)-[0-9a-f]{8}\.tmp.*")
+
+
+# ---------------------------------------------------------------------------- text helpers
+def one_line(text: str) -> str:
+    """``text`` with its control characters (line breaks among them) escaped, so that it stays on
+    one line of a comment, a header or a table.
+
+    >>> one_line("a\\nb\\tc\\x1b[31m")
+    'a\\\\nb\\\\tc\\\\x1b[31m'
+    """
+    if text.isascii() and text.isprintable():  # nothing to escape (the common case, fast)
+        return text
+    out = []
+    for c in text:
+        if unicodedata.category(c) in ("Cc", "Zl", "Zp"):
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(c) or
+                       (f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}"))
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def shown(value: Any, width: int = 40) -> str:
+    """A value as an error message echoes it: its repr, on one line, cut to ``width`` characters
+    (however large the value: a list of millions is not written out first).
+
+    >>> shown("x" * 100), shown(list(range(10**6)))
+    ("'xxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxx'", '[0, 1, 2, 3, 4, 5, ...]')
+    """
+    short = reprlib.Repr()
+    short.maxstring = short.maxother = width
+    short.maxlist = short.maxdict = short.maxtuple = short.maxset = 6
+    text = one_line(short.repr(value))
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def quoted(text: str, width: int) -> str:
+    """Text an error message echoes (a token of a file, a command-line word): quoted, at most
+    ``width`` characters of it.
+
+    >>> quoted("12x", 30), quoted("1" * 40, 5)
+    ("'12x'", "'11111...'")
+    """
+    return repr(text if len(text) <= width else text[:width] + "...")
+
+
+def cut(message: str, width: int = MAX_LINE) -> str:
+    """An error message of at most ``width`` characters, on one line: what it quotes is cut in
+    the middle, so that its start (the file, the problem) and its end stay.
+
+    >>> cut("a" * 20 + "b" * 20, 15)
+    'aaaaaa ... bbbb'
+    """
+    text = one_line(message)
+    if len(text) <= width:
+        return text
+    head = (width - 5) * 2 // 3
+    return text[:head] + " ... " + text[len(text) - (width - 5 - head):]
+
+
+def problems(found: list[str], width: int = 220) -> str:
+    """Several problems in one line of at most ``width`` characters (room is left for the file's
+    name in an error line of about :data:`MAX_LINE`): as many as fit, then how many more there are.
+
+    >>> problems(["no tiles", "rows must be a positive integer", "x" * 400], 60)
+    'no tiles; rows must be a positive integer; and 1 more'
+    """
+    out, n = [], 0
+    for p in found:
+        rest = len(found) - n - 1
+        more = f"; and {rest} more" if rest else ""
+        if len("; ".join(out + [p]) + more) > width and out:
+            break
+        out.append(cut(p, width))
+        n += 1
+    left = len(found) - n
+    return "; ".join(out) + (f"; and {left} more" if left else "")
+
+
+# ---------------------------------------------------------------------------- writing
+def _output_target(path: Path) -> Path | None:
+    """Where to write ``path`` atomically: the file a symlink points to, or ``path`` itself;
+    ``None`` for a character device or a FIFO (``/dev/null``, ``/dev/stdout``), written through."""
+    try:
+        mode = os.stat(path).st_mode  # follows symlinks
+    except FileNotFoundError:
+        return Path(os.path.realpath(path)) if os.path.islink(path) else path  # a dangling link: its target
+    except OSError:
+        return path  # the write says why
+    if stat.S_ISREG(mode):
+        return Path(os.path.realpath(path))
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return None
+    what = "a folder" if stat.S_ISDIR(mode) else "not a regular file, a character device or a FIFO"
+    raise SatedgeError(f"cannot write: it is {what}", path)
+
+
+def _temporary(target: Path) -> Path:
+    """A fresh temporary path beside ``target`` (same suffix, so that a compressing writer knows
+    it), named so that :func:`sweep_temporaries` knows whose it is."""
+    return target.with_name(f".{target.name}.satedge-{os.getpid()}-{secrets.token_hex(4)}.tmp{target.suffix}")
+
+
+def sweep_temporaries(folder: str | Path) -> list[str]:
+    """Remove the temporary files in ``folder`` that satedge processes which have ended (killed
+    by SIGKILL while writing) left beside their outputs; the names removed."""
+    removed = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        m = TEMPORARY.fullmatch(entry.name)
+        if m and not psutil.pid_exists(int(m.group(1))) and entry.is_file(follow_symlinks=False):
+            try:
+                os.unlink(entry.path)
+                removed.append(entry.name)
+            except OSError:
+                continue
+    return removed
+
+
+@contextmanager
+def atomic_output(path: str | os.PathLike) -> Iterator[Path]:
+    """A path to write ``path``'s content to.  For a regular file (or none yet): a fresh temporary
+    path beside it (same suffix), renamed to it when the block ends and removed if it fails; a
+    symlink is written through to the file it points to, never replaced by a file.  For a
+    character device or a FIFO: the path itself, written through.  A write the file system
+    refuses (a missing folder, a full disk or ``/dev/full``) becomes a one-line error naming
+    ``path``.  The file gets the usual permissions.  Temporary files of satedge processes that
+    were killed while writing beside it are removed first."""
+    with atomic_outputs([path]) as (tmp,):
+        yield tmp
+
+
+@contextmanager
+def atomic_outputs(paths: list) -> Iterator[list[Path]]:
+    """:func:`atomic_output` for a group of files written together (a ``.puz`` and its ``.clue``):
+    each is written to a temporary path, and only when every one of them is written are they all
+    renamed into place; if one fails, none is (a path whose temporary file the block leaves
+    unwritten is removed, as a stale ``.clue`` is)."""
+    paths = [Path(p) for p in paths]
+    targets = [_output_target(p) for p in paths]
+    for target in {t.parent for t in targets if t is not None}:
+        sweep_temporaries(target)
+    tmps = [p if t is None else _temporary(t) for p, t in zip(paths, targets)]
+    done = False
+    try:
+        try:
+            yield tmps
+        except OSError as e:
+            raise cannot_write(e, paths[0]) from None
+        for path, target, tmp in zip(paths, targets, tmps):
+            if target is None:
+                continue
+            try:
+                if tmp.exists():
+                    os.replace(tmp, target)
+                elif target.is_file():
+                    target.unlink()
+            except OSError as e:
+                raise cannot_write(e, path) from None
+        done = True
+    finally:
+        if not done:
+            for target, tmp in zip(targets, tmps):
+                if target is not None:
+                    tmp.unlink(missing_ok=True)
+
+
+def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
+    """Write ``data`` to ``path`` through :func:`atomic_output`."""
+    with atomic_output(path) as tmp:
+        _write(tmp, data, path)
+
+
+def _write(tmp: Path, data: str | bytes, path) -> None:
+    try:
+        if isinstance(data, bytes):
+            tmp.write_bytes(data)
+        else:
+            tmp.write_text(data, encoding="utf-8")
+    except OSError as e:
+        raise cannot_write(e, path) from None
+
+
+def write_group(files: dict) -> None:
+    """Write several files together, all or none (:func:`atomic_outputs`): ``{path: text or
+    bytes}``, ``None`` for a file that must not be there afterwards."""
+    paths = list(files)
+    with atomic_outputs(paths) as tmps:
+        for path, tmp in zip(paths, tmps):
+            if files[path] is not None:
+                _write(tmp, files[path], path)
+
+
+def not_inputs(outputs: list, inputs: list) -> None:
+    """Refuse an output that is one of the command's inputs (the same file, by any path or link),
+    before anything is read or written."""
+    for out in outputs:
+        if out is None or str(out) == "-":
+            continue
+        for given in inputs:
+            if given is None or str(given) == "-":
+                continue
+            try:
+                same = os.path.samefile(out, given)
+            except OSError:  # one of them is not there (yet)
+                same = False
+            if same:
+                raise SatedgeError(f"is also an input ({shown(str(given), 60)}): write the output elsewhere", out)
+
+
+# ---------------------------------------------------------------------------- reading
+def open_input(path: str | Path, limit: int = MAX_INPUT_BYTES) -> IO[bytes]:
+    """An input file opened for reading; a missing file, one that is not a regular file (a
+    device, a FIFO, a folder: refused without blocking) or one of more than ``limit`` bytes is a
+    one-line error.  The size is checked on the file opened, so a file swapped meanwhile is no
+    way around it."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise SatedgeError("no such file", path) from None
+    except IsADirectoryError:
+        raise SatedgeError("cannot read: it is a folder", path) from None
+    except OSError as e:
+        raise SatedgeError(f"cannot read: {e.strerror or e}", path) from None
+    st = os.fstat(fd)
+    problem = None
+    if not stat.S_ISREG(st.st_mode):
+        problem = f"cannot read: it is {'a folder' if stat.S_ISDIR(st.st_mode) else 'not a regular file'}"
+    elif st.st_size > limit:
+        problem = f"cannot read: {st.st_size:,} bytes, more than the {limit:,} an input file may have"
+    if problem:
+        os.close(fd)
+        raise SatedgeError(problem, path)
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
+def check_input(path: str | Path, limit: int = MAX_INPUT_BYTES) -> int:
+    """The size of an input file, checked as :func:`open_input` checks it, before it is read."""
+    with open_input(path, limit) as fh:
+        return os.fstat(fh.fileno()).st_size
+
+
+def read_bytes(path: str | Path, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of an input file (:func:`open_input`), at most ``limit`` of them however it grows;
+    ``-`` is standard input."""
+    if str(path) == "-":
+        data = sys.stdin.buffer.read(limit + 1)
+        if len(data) > limit:
+            raise SatedgeError(f"cannot read: more than the {limit:,} bytes an input may have", path)
+        return data
+    with open_input(path, limit) as fh:
+        try:
+            data = fh.read(limit + 1)
+        except OSError as e:
+            raise SatedgeError(f"cannot read: {e.strerror or e}", path) from None
+    if len(data) > limit:
+        raise SatedgeError(f"cannot read: more than the {limit:,} bytes an input file may have", path)
+    return data
+
+
+def read_text(path: str | Path, limit: int = MAX_INPUT_BYTES) -> str:
+    """The UTF-8 text of an input file (:func:`read_bytes`)."""
+    try:
+        return read_bytes(path, limit).decode("utf-8")
+    except UnicodeDecodeError:
+        raise SatedgeError("cannot read: not UTF-8 text", path) from None
+
+
+def _unique_pairs(pairs: list) -> dict:
+    seen: dict = {}
+    for k, v in pairs:
+        if k in seen:
+            raise ValueError(f"duplicate key {shown(k)}")
+        seen[k] = v
+    return seen
+
+
+def parse_ints(line: str, path: Path | str, lineno: int) -> list[int]:
+    """The integers of a line of a text file, or a one-line error that names the file and the line."""
+    try:
+        return [int(x) for x in line.split()]
+    except ValueError:
+        raise SatedgeError(f"line {lineno}: expected integers, found {shown(line.strip())}", path) from None
+
+
+def parse_json(text: str) -> Any:
+    """JSON with its keys unique; a malformed document, a duplicate key, a number of thousands of
+    digits or nesting deeper than Python's stack is a :class:`ValueError` of one line."""
+    try:
+        return json.loads(text, object_pairs_hook=_unique_pairs)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{e.msg} at line {e.lineno}") from None
+    except RecursionError:
+        raise ValueError("nested too deep") from None
+    except ValueError as e:  # a duplicate key, or an integer of more digits than Python converts
+        raise ValueError(cut(str(e), 120)) from None
+
+
+_DIGITS = 4000  # decimal digits Python converts an int to text in one step (its limit is 4,300)
+
+
+def digits(n: int) -> str:
+    """``n`` in decimal, whatever its size: Python refuses to convert an int of more than 4,300
+    digits in one step (a guard for parsing input), so a large one goes in pieces.
+
+    >>> d = digits(3 ** 20000)
+    >>> len(d), d[:10], d[-5:]
+    (9543, '2661303427', '00001')
+    """
+    if -10**_DIGITS < n < 10**_DIGITS:
+        return str(n)
+    if n < 0:
+        return "-" + digits(-n)
+    high, low = divmod(n, 10**_DIGITS)
+    return digits(high) + str(low).zfill(_DIGITS)
+
+
+def json_dumps(value: Any, **kwargs) -> str:
+    """:func:`json.dumps`, with integers of any size (a count of a board of identical tiles
+    has thousands of digits) written in full."""
+    big: list[int] = []
+
+    def mark(v: Any) -> Any:
+        if isinstance(v, int) and not isinstance(v, bool) and not -10**_DIGITS < v < 10**_DIGITS:
+            big.append(v)
+            return f"\x00{len(big) - 1}\x00"
+        if isinstance(v, dict):
+            return {k: mark(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [mark(x) for x in v]
+        return v
+
+    text = json.dumps(mark(value), **kwargs)
+    for i, n in enumerate(big):
+        text = text.replace(f'"\\u0000{i}\\u0000"', digits(n), 1)
+    return text
+
+
+def read_json(path: str | Path, limit: int = MAX_INPUT_BYTES) -> Any:
+    """The JSON document in ``path`` (:func:`parse_json`); any problem is a one-line error."""
+    try:
+        return parse_json(read_text(path, limit))
+    except ValueError as e:
+        raise SatedgeError(f"not valid JSON: {e}", path) from None

@@ -1,0 +1,163 @@
+"""A job's limits (wall-clock time and memory for its whole process tree, with their bounds and
+the commands' default memory cap) and how a limited call ended.  :mod:`satedge.system.process`
+enforces them on the job's process tree; :func:`within` on the process that starts it, while it
+reads the puzzle and prepares the job."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+import psutil
+
+from ..errors import EncodingError, OutOfMemory, SatedgeError
+from .files import shown
+
+__all__ = ["GRACE", "OutOfTime", "OverMemory", "within", "MAX_TIMEOUT", "MAX_MEMORY_MB", "MAX_WORKERS", "STATUSES", "Limits", "Outcome", "default_memory_mb"]
+
+MAX_TIMEOUT = 10_000_000  # seconds: 116 days
+MAX_MEMORY_MB = 10_000_000  # 10 TB
+MAX_WORKERS = 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    """A job's limits.
+
+    Attributes
+    ----------
+    timeout : float or None
+        Seconds of wall-clock time; then the job's whole process tree is killed (``TIMEOUT``).
+    memory_mb : float or None
+        MB for the job's whole process tree; past it the tree is killed (``MEMOUT``).
+
+    ``None`` is no limit.  Values out of range raise :class:`SatedgeError`.
+    """
+
+    timeout: float | None = None
+    memory_mb: float | None = None
+
+    def __post_init__(self) -> None:
+        for name, high in (("timeout", MAX_TIMEOUT), ("memory_mb", MAX_MEMORY_MB)):
+            v = getattr(self, name)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < float("inf")):
+                raise SatedgeError(f"{name} must be a positive finite number, not {shown(v)}")
+            if v is not None and v > high:
+                raise SatedgeError(f"{name} must be at most {high:,}, not {v:,}")
+
+    @property
+    def unlimited(self) -> bool:
+        return self.timeout is None and self.memory_mb is None
+
+
+def default_memory_mb() -> int | None:
+    """80% of the memory available now (the CLI's default cap), or ``None`` where psutil cannot tell."""
+    try:
+        return int(psutil.virtual_memory().available / 2**20 * 0.8)
+    except (OSError, AttributeError, psutil.Error):
+        return None
+
+
+STATUSES = ("OK", "TIMEOUT", "MEMOUT", "ERROR")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a :func:`call` ended (``status`` one of :data:`STATUSES`) and what it cost.
+
+    * ``value``: what the job returned (``OK``);
+    * ``error``: one line (``ERROR``); ``bad_input``: it was a :class:`SatedgeError`, ``wrong``:
+      an :class:`EncodingError` (a solution the checker rejects), each raised again by
+      :meth:`unwrap`; ``trace``: the traceback of any other exception;
+    * ``notes``: what the job reported with its ``note`` callable before it ended (merged);
+    * ``cpu_seconds``: user plus system time of the job's process tree; ``peak_mb``: the most
+      memory the tree held when looked at (the measure of the cap).
+    """
+
+    status: str
+    value: Any = None
+    error: str | None = None
+    bad_input: bool = False
+    wrong: bool = False
+    trace: str | None = None
+    notes: dict = field(default_factory=dict)
+    wall_seconds: float = 0.0
+    cpu_seconds: float | None = None
+    peak_mb: float | None = None
+    limits: Limits = Limits()
+
+    def unwrap(self, what: str = "the job") -> Any:
+        """The job's value; beyond the memory cap :class:`OutOfMemory` ("``what`` needs more than
+        N MB of memory"), past the time limit :class:`TimeoutError`, bad input the job's own
+        :class:`SatedgeError`, a wrong answer an :class:`EncodingError`, the child's death a
+        :class:`SatedgeError` that says how it died, and any other exception a
+        :class:`RuntimeError` with the child's traceback (a bug to report)."""
+        if self.status == "OK":
+            return self.value
+        if self.status == "MEMOUT":
+            cap = self.limits.memory_mb
+            raise OutOfMemory(f"{what} needs more than {cap:g} MB of memory" if cap else f"{what}: {self.error}", cap)
+        if self.status == "TIMEOUT":
+            raise TimeoutError(f"{what}: {self.error}")
+        if self.wrong:
+            raise EncodingError(self.error)
+        if self.bad_input or self.trace is None:  # bad input, or the child died: one line
+            raise SatedgeError(self.error)
+        raise RuntimeError(self.trace)
+
+
+GRACE = 0.5  # seconds past a job's timeout before the process that started it stops waiting for it
+
+
+class OutOfTime(Exception):
+    """The time of a block under :func:`within` ran out in this process."""
+
+
+class OverMemory(Exception):
+    """This process held more than the memory cap of a block under :func:`within`."""
+
+
+@contextmanager
+def within(timeout: float | None, memory_mb: float | None) -> Iterator[Callable[[], float | None]]:
+    """The block under a command's limits in the process that starts its job, as the job's
+    process is under them (:func:`call`): an alarm at ``timeout`` seconds and a grace
+    (:class:`OutOfTime`), and a look at this process's memory ten times a second
+    (:class:`OverMemory` past ``memory_mb``).  The block gets a callable that says how many
+    seconds are left (``None``: no limit), for the job it starts.  Off the main thread, where
+    no signal can be caught, the block runs without them."""
+    start = time.monotonic()
+    main = threading.current_thread() is threading.main_thread()
+    handlers, stop = {}, threading.Event()
+
+    def raise_(error):
+        def handler(signum, frame):
+            raise error()
+        return handler
+
+    if main:
+        handlers = {signal.SIGALRM: signal.signal(signal.SIGALRM, raise_(OutOfTime)),
+                    signal.SIGUSR1: signal.signal(signal.SIGUSR1, raise_(OverMemory))}
+        if timeout is not None:
+            signal.setitimer(signal.ITIMER_REAL, timeout + GRACE)  # the job stops itself first, at the timeout
+        if memory_mb is not None:
+            me, ident = psutil.Process(), threading.get_ident()
+
+            def watch() -> None:
+                while not stop.wait(0.1):
+                    if me.memory_info().rss > memory_mb * 2**20:
+                        signal.pthread_kill(ident, signal.SIGUSR1)
+                        return
+
+            threading.Thread(target=watch, daemon=True).start()
+    try:
+        yield lambda: None if timeout is None else max(0.001, timeout - (time.monotonic() - start))
+    finally:
+        stop.set()
+        if main:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            for sig, old in handlers.items():
+                signal.signal(sig, old)

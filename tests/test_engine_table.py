@@ -1,0 +1,149 @@
+"""The engine table is the whole contract of an engine: a toy engine, defined here by a job
+function and a table entry and nothing else, is picked up by the parser's refusals, `satedge
+solvers`, the cross-check and the engine list of the documentation."""
+
+from __future__ import annotations
+
+import json
+import sys
+from itertools import islice, permutations, product
+from pathlib import Path
+
+import pytest
+
+from satedge.backtrack import solutions as backtracked
+from satedge.errors import SatedgeError
+from satedge.experiment import crosscheck
+from satedge.jobs import Job, engines, run
+from satedge.jobs.engines import ENGINES, Engine, SolverConfig
+from satedge.jobs.result import Result
+from satedge.puzzle import symmetry
+from satedge.puzzle.checker import validate
+from satedge.puzzle.formats import save_puzzle
+from satedge.puzzle.model import Puzzle, Solution
+from satedge.system.extras import Need
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def brute(job: Job, note=None) -> Result:
+    """Every tile in every cell in every turn, each arrangement checked: boards of at most 4 cells."""
+    p = job.puzzle
+    if p.n > 4:
+        raise SatedgeError(f"brute force takes boards of at most 4 cells, not {p.n}")
+    found = [s for order in permutations(range(len(p.tiles)))
+             for turns in product(range(4), repeat=p.n)
+             if validate(p, s := Solution(tuple(zip(order, turns)))) is None]
+    res = Result("UNSAT")
+    if job.task == "count":
+        res.counts = symmetry.counts(p, found, job.modes)
+    else:
+        res.solutions = list(islice(symmetry.one_per_picture(p, found, job.modes[0]), job.limit))
+    res.status = "SAT" if found else "UNSAT"
+    return res
+
+
+TOY = Engine(name="brute", run=brute, summary="brute force, every arrangement checked, for boards of at most 4 cells",
+             tasks=("solve", "count"), modes=("solutions", "distinct"))
+
+
+@pytest.fixture
+def toy(monkeypatch):
+    """The table with the toy engine in it (the table is a plain dict: one entry is all it takes)."""
+    monkeypatch.setitem(ENGINES, TOY.name, TOY)
+    return TOY
+
+
+def two_by_two() -> Puzzle:
+    return Puzzle(rows=2, cols=2, tiles=((0, 1, 1, 0), (0, 0, 1, 1), (1, 0, 0, 1), (1, 1, 0, 0)), frame=0)
+
+
+def test_a_toy_engine_answers_through_the_one_dispatch(toy):
+    p = two_by_two()
+    want = symmetry.count(p, backtracked(p))
+    res = run(Job(p, "count", solver="brute", modes=("solutions", "distinct")))
+    assert res.counts == {"solutions": want.solutions, "distinct": want.distinct}
+    assert str(SolverConfig.parse("brute")) == "brute"
+
+
+def test_the_parser_refuses_what_the_toy_cannot_do(toy, run_cli, tmp_path):
+    puzzle = tmp_path / "two.yaml"
+    save_puzzle(two_by_two(), puzzle)
+    refusals = {
+        ("count", str(puzzle), "--solver", "brute", "--workers", "2"):
+            "workers=N applies to PySAT solvers, solver binaries, backtrack and cpsat only, not to brute",
+        ("count", str(puzzle), "--solver", "brute", "--mode", "unique"):
+            "the brute engine cannot answer mode unique: it answers solutions and distinct",
+        ("count", str(puzzle), "--solver", "brute", "--mode", "distinct", "--certify"):
+            "a certified answer needs an engine that proves what it answers (PySAT solvers and solver binaries), "
+            "not brute",
+        ("count", str(puzzle), "--solver", "brute", "--mode", "distinct", "--encoding", "support"):
+            "brute has its own model: it takes no encoding ('support')",
+        ("count", str(puzzle), "--solver", "brute", "--mode", "distinct", "--scheduler", "tcp://127.0.0.1:1"):
+            "a Dask scheduler applies to the engines whose parts run there (PySAT solvers, solver binaries, "
+            "backtrack), not to brute",
+    }
+    for argv, line in refusals.items():
+        assert run_cli(*argv) == (2, "", f"satedge: error: {line}\n"), argv
+    code, out, err = run_cli("count", str(puzzle), "--solver", "brute", "--mode", "distinct")
+    assert (code, err) == (0, "") and out.startswith(f"{puzzle}: 1 distinct (brute, ")
+
+
+def test_a_toy_that_finds_one_solution_refuses_to_list_several(monkeypatch, run_cli, tmp_path):
+    monkeypatch.setitem(ENGINES, "first", Engine(name="first", run=brute, summary="one solution", enumerates=False))
+    with pytest.raises(SatedgeError, match="^the first engine finds one solution: it cannot list several "
+                                           r"\(--all, --limit\)$"):
+        Job(two_by_two(), "solve", solver="first", limit=None)
+    assert crosscheck.checks_of(ENGINES["first"]) == ("first", "distinct", "unique")
+
+
+def test_satedge_solvers_lists_the_toy(toy, run_cli):
+    code, out, err = run_cli("solvers", "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["engines"]["brute"] == {
+        "formula": False, "installed": True, "extra": None, "needs": None, "options": [],
+        "tasks": ["solve", "enumerate", "count"], "certify": False, "summary": TOY.summary}
+
+
+def test_a_missing_need_is_one_line_naming_it(monkeypatch, run_cli, tmp_path):
+    needy = Engine(name="needy", run=brute, summary="needs what is not here",
+                   needs=Need(module="no_such_module_of_satedge", extra="brute"))
+    monkeypatch.setitem(ENGINES, needy.name, needy)
+    assert run_cli("count", "hunde-spiel", "--solver", "needy") == (
+        2, "", "satedge: error: the needy engine needs no_such_module_of_satedge: pip install 'satedge[brute]'\n")
+    code, out, _ = run_cli("solvers")
+    line = next(line for line in out.splitlines() if line.startswith("needy "))
+    assert code == 0 and line.endswith(" needs what is not here [not installed: pip install 'satedge[brute]']")
+    binary = Engine(name="prog", run=brute, summary="a program", needs=Need(binary="no-such-program-of-satedge"))
+    monkeypatch.setitem(ENGINES, binary.name, binary)
+    assert run_cli("count", "hunde-spiel", "--solver", "prog") == (
+        2, "", "satedge: error: the prog engine needs the program no-such-program-of-satedge on PATH\n")
+
+
+def test_the_cross_check_asks_the_table_and_checks_the_toy(toy):
+    assert crosscheck.checks_of(toy) == ("solutions", "distinct")
+    configs = crosscheck.default_configs(solvers=["brute"])
+    assert configs == [(None, SolverConfig(engine="brute"))]
+    checks, mismatch = crosscheck.check_puzzle(two_by_two(), configs)
+    assert (checks, mismatch) == (2, None)  # the solution set, then the one count it answers beside it
+
+    def wrong(job, note=None):  # one solution short
+        res = brute(job, note)
+        res.solutions = res.solutions[1:]
+        return res
+
+    engines.ENGINES["brute"] = Engine(name="brute", run=wrong, summary="wrong", tasks=("solve",))
+    checks, mismatch = crosscheck.check_puzzle(two_by_two(), configs)
+    assert checks == 0 and mismatch.problem == "23 solutions, the backtracker has 24"
+
+
+def test_the_docs_engine_list_names_the_toy(toy):
+    sys.path.insert(0, str(DOCS))
+    try:
+        import build_pages
+    finally:
+        sys.path.remove(str(DOCS))
+    page = build_pages.engines_reference()
+    assert (f"| `brute` | {TOY.summary} | no | none | solve, count, several solutions | no | no | the core |"
+            in page.splitlines())
+    assert [line.split("`")[1] for line in page.splitlines() if line.startswith("| `")] == list(ENGINES)
