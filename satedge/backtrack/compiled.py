@@ -27,9 +27,10 @@ import numpy as np
 from ..errors import SatedgeError
 from ..system.extras import require
 from ..system.proctree import forked_map
+from ..system.progress import REPORT_SECONDS
 
 __all__ = [
-    "BUDGET", "REPORT_SECONDS", "SUBTREES_PER_WORKER", "MAX_TABLE_BYTES", "advance", "compiled_advance", "Tables", "tables", "layers",
+    "BUDGET", "SUBTREES_PER_WORKER", "MAX_TABLE_BYTES", "advance", "compiled_advance", "Tables", "tables", "layers",
     "run", "search", "cut", "parallel_search"
 ]
 
@@ -39,7 +40,6 @@ DONE, FOUND, PAUSED = 0, 1, 2
 # candidates tried per call of advance(): a tenth of a second or so, so that Ctrl-C is seen between
 # calls and the workers' shares of the counts follow the search closely
 BUDGET = 1 << 22
-REPORT_SECONDS = 1.0  # how often a search that finds nothing calls its paused()
 # with workers, cut the tree where it has at least this many subtrees per worker
 SUBTREES_PER_WORKER = 256
 # the rotation table (a byte per key, layer and tile) may take this much memory
@@ -256,7 +256,7 @@ def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, coun
     """Placements of cells ``0..last`` that extend ``prefix`` (the placements of the first
     cells), lazily, in the search order; with ``parent``, it stops early once the process with
     that id is no longer this one's parent.  ``counts`` (two int64s) gains the candidates tried and
-    the nodes placed; ``paused`` is called about every :data:`REPORT_SECONDS` while nothing is found."""
+    the nodes placed; ``paused`` is called about every :data:`satedge.system.progress.REPORT_SECONDS` while nothing is found."""
     kernel = compiled_advance()
     n = len(t.ndeps)
     placed = np.zeros(n + 1, np.int64)

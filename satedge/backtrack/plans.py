@@ -15,8 +15,8 @@ from math import perm
 from typing import Iterator
 
 from ..errors import SatedgeError
-from .orders import cell_order
 from ..puzzle.model import Puzzle, Solution
+from .orders import cell_order
 
 __all__ = ["Plan", "plan", "expand", "weighed"]
 

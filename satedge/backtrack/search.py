@@ -23,12 +23,13 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from . import compiled as backtrack_jit, plans
 from ..encode.core import Options, placements, symmetry_breaking
 from ..errors import SatedgeError
-from ..system.extras import available
-from .plans import Plan, plan
 from ..puzzle.model import Puzzle, Solution
+from ..system.extras import available
+from . import compiled as backtrack_jit
+from . import plans
+from .plans import Plan, plan
 
 __all__ = [
     "MAX_TABLE", "SMALL", "Plan", "plan", "Cost", "solutions", "weighted", "tables", "symmetry_broken", "prefixes",

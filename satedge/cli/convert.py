@@ -5,11 +5,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..puzzle.checker import validate
 from ..errors import SatedgeError
-from ..system.files import not_inputs
+from ..puzzle.checker import validate
 from ..puzzle.formats import load_puzzle, puzzle_to_yaml, save_puzzle
 from ..puzzle.solutions import load_solution
+from ..system.files import not_inputs
 
 __all__ = ["add", "main"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 import time
 
-from ..system.files import digits, json_dumps
 from ..puzzle.symmetry import MODES
+from ..system.files import digits, json_dumps
 from .common import answered, answered_by, certified, engine_of, many, with_progress
 from .options import add_method, request_of
 

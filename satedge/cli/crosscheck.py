@@ -6,8 +6,8 @@ import json
 import os
 import sys
 
-from ..system.process import MAX_WORKERS
 from ..puzzle.shuffle import MAX_SEED
+from ..system.process import MAX_WORKERS
 from .options import number
 
 __all__ = ["add", "main"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import sys
 
-from ..sat.dimacs import decode_file
-from ..puzzle.solutions import solution_to_json
 from ..puzzle.drawing import ascii_grid
+from ..puzzle.solutions import solution_to_json
+from ..sat.dimacs import decode_file
 
 __all__ = ["add", "main"]
 

@@ -6,14 +6,13 @@ import shutil
 import sys
 from pathlib import Path
 
-from ..sat.dimacs import export, export_all
-from ..encode import DEFAULT_ENCODING, Encoding
+from ..encode import DEFAULT_ENCODING, Encoding, presets
 from ..errors import OutOfMemory, SatedgeError, Unsupported
-from ..system.files import not_inputs
 from ..puzzle.formats import load_puzzle
-from ..system.progress import progress_bar
-from ..encode import presets
+from ..sat.dimacs import export, export_all
+from ..system.files import not_inputs
 from ..system.proctree import scratch
+from ..system.progress import progress_bar
 from .common import beyond_memory
 from .options import add_encoding, add_memory, encoding_of, memory_limit
 
@@ -47,8 +46,8 @@ def main(args) -> int:
         out = Path(args.output)
         with progress_bar(len(args.puzzles) * len(presets()), "encode", "formula") as bar:
             batch = export_all(args.puzzles, out, args.compress, limit, args.shuffle, bar.update)
-        if batch.too_big:
-            raise SatedgeError(f"beyond --memory {limit} MB, not written: {'; '.join(batch.too_big)} "
+        if batch.over_memory:
+            raise SatedgeError(f"beyond --memory {limit} MB, not written: {'; '.join(batch.over_memory)} "
                                f"({batch.describe(out)})")
         print(batch.describe(out), file=sys.stderr)
         return 0

@@ -6,11 +6,11 @@ import sys
 from pathlib import Path
 
 from ..errors import SatedgeError
-from ..system.files import write_atomic
 from ..puzzle.formats import puzzle_to_yaml, save_puzzle
 from ..puzzle.generate import MAX_COLORS, Params, generate
 from ..puzzle.model import MAX_CELLS
 from ..puzzle.shuffle import MAX_SEED
+from ..system.files import write_atomic
 from .common import output_folder
 from .options import number
 

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import sys
 
-from ..puzzle.checker import validate
+from ..api import METHODS, Request
 from ..errors import SatedgeError
-from ..system.files import not_inputs
-from ..puzzle.formats import load_puzzle
-from ..puzzle.solutions import load_solutions
-from ..api import METHODS
+from ..puzzle.checker import validate
 from ..puzzle.drawing import to_svg
+from ..puzzle.formats import load_puzzle
 from ..puzzle.render import save_picture
-from ..api import Request
+from ..puzzle.solutions import load_solutions
+from ..system.files import not_inputs
 from .common import answered
 from .options import add_memory, seconds
 

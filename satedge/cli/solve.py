@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 from ..errors import SatedgeError
-from ..system.files import not_inputs, write_atomic
-from ..puzzle.solutions import save_solution, solution_to_json
 from ..puzzle.drawing import ascii_grid
+from ..puzzle.solutions import save_solution, solution_to_json
+from ..system.files import not_inputs, write_atomic
 from .common import answered, answered_by, certified, engine_of, many, unproved, with_progress
 from .options import add_method, request_of
 

@@ -10,10 +10,10 @@ from typing import Callable, Iterable, Iterator
 
 from pysat.formula import CNF, IDPool
 
-from ..system.files import shown
 from ..errors import SatedgeError
 from ..puzzle.model import Puzzle, Solution, self_symmetry
 from ..puzzle.symmetry import matchings
+from ..system.files import shown
 
 __all__ = [
     "CARDS", "SYMMETRIES", "Options", "Encoded", "symmetry_breaking", "placements", "Size", "floor", "clauses_size",

@@ -45,8 +45,8 @@ Source
 
 from __future__ import annotations
 
-from collections import Counter
 import functools
+from collections import Counter
 from itertools import product
 from typing import NamedTuple
 
@@ -54,8 +54,9 @@ from pysat.formula import IDPool
 
 from ..puzzle.model import Puzzle, Solution
 from .cards import card_floor, card_size, exactly_one
-from .core import Encoded, Options, Size, make_cnf, placements
+from .core import Encoded, Options, Size
 from .core import floor as core_floor
+from .core import make_cnf, placements
 
 __all__ = ["tile_templates", "corner_supports", "encode", "size", "floor"]
 

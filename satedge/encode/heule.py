@@ -62,12 +62,13 @@ from typing import Callable
 
 import numpy as np
 
-from ..system.files import shown
 from ..errors import SatedgeError, Unsupported
 from ..puzzle.model import Puzzle, Solution
+from ..system.files import shown
 from .cards import at_most_one, card_size, exactly_one
-from .core import BlockCNF, Encoded, Options, Size, clauses_size, placements, pool_of
+from .core import BlockCNF, Encoded, Options, Size, clauses_size
 from .core import floor as core_floor
+from .core import placements, pool_of
 
 __all__ = ["FAMILIES", "encode", "size", "floor"]
 

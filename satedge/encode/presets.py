@@ -30,23 +30,23 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import OutOfMemory, SatedgeError, Unsupported
-from ..system.files import quoted, shown
-from ..system.yamlfile import read_yaml
 from ..puzzle.model import Puzzle
-from ..system.resources import preset_folders
 from ..puzzle.shuffle import shuffle as shuffled_puzzle
+from ..system.files import quoted, shown
+from ..system.resources import preset_folders
+from ..system.yamlfile import read_yaml
 from . import direct, edgecolor, heule, split, support
 from .core import Encoded, Options, Size
 from .heule import FAMILIES
 from .shuffled import encode_shuffled
 
 __all__ = [
-    "DEFAULT_ENCODING", "KEYS", "OPTION_KEYS", "bases", "floors", "sizes", "Encoding", "load_preset", "presets", "too_big",
+    "DEFAULT_ENCODING", "PRESET_KEYS", "OPTION_KEYS", "bases", "floors", "sizes", "Encoding", "load_preset", "presets", "too_big",
     "catalogue"
 ]
 
 DEFAULT_ENCODING = "edgecolor-corners"  # every command's default: the best preset without symmetry breaking
-KEYS = {"name", "description", "reference", "base", "options"}
+PRESET_KEYS = {"name", "description", "reference", "base", "options"}
 OPTION_KEYS = tuple(f.name for f in fields(Options))  # card, symmetry, redundant, families
 
 
@@ -241,7 +241,7 @@ def load_preset(path: str | Path) -> Encoding:
     data = read_yaml(path)
     if not isinstance(data, dict) or not {"name", "base"} <= set(data):
         raise SatedgeError("a preset is a mapping with at least name and base", path)
-    unknown = sorted(map(str, set(data) - KEYS))
+    unknown = sorted(map(str, set(data) - PRESET_KEYS))
     if unknown:
         raise SatedgeError(f"unknown key(s) {', '.join(unknown)}", path)
     opts = data.get("options") or {}

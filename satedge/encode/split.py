@@ -43,9 +43,10 @@ from collections import Counter
 from pysat.formula import IDPool
 
 from ..puzzle.model import Puzzle, Solution
-from .cards import card_floor, card_size, at_most_one, exactly_one
-from .core import Encoded, Options, Size, make_cnf, placements
+from .cards import at_most_one, card_floor, card_size, exactly_one
+from .core import Encoded, Options, Size
 from .core import floor as core_floor
+from .core import make_cnf, placements
 
 __all__ = ["encode", "size", "floor"]
 

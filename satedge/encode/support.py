@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from ..puzzle.model import Puzzle
 from .core import Encoded, Options, Size
-from .onehot import conflicts, conflicts_size, placement_floor, placement_formula, placement_size, supports, supports_size
+from .onehot import (conflicts, conflicts_size, placement_floor, placement_formula, placement_size, supports,
+                     supports_size)
 
 __all__ = ["encode", "size", "floor"]
 

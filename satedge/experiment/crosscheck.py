@@ -26,19 +26,19 @@ from typing import Callable
 from pysat.formula import CNF
 
 from ..backtrack import search as backtrack
-from ..sat import dimacs, solving
-from ..puzzle import symmetry
 from ..encode import CARDS, Encoded, Encoding, Options, bases, presets
 from ..errors import EncodingError, SatedgeError, Unsupported
 from ..jobs import Job, execute
-from ..system.extras import require
+from ..jobs.engines import ENGINES, Engine, SolverConfig
+from ..puzzle import symmetry
 from ..puzzle.formats import puzzle_to_yaml
+from ..puzzle.model import Puzzle, Solution
 from ..puzzle.solutions import solution_to_json
+from ..puzzle.strategies import puzzles
+from ..sat import dimacs, solving
+from ..system.extras import require
 from ..system.proctree import forked_map
 from ..system.progress import progress_bar
-from ..puzzle.model import Puzzle, Solution
-from ..jobs.engines import ENGINES, Engine, SolverConfig
-from ..puzzle.strategies import puzzles
 
 __all__ = [
     "MAX_SOLUTIONS", "Config", "checks_of", "describe", "default_configs", "Mismatch", "check_puzzle", "Report", "run",

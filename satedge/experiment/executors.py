@@ -10,16 +10,16 @@ from __future__ import annotations
 import platform
 import socket
 import threading
-from datetime import datetime, timezone
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
 from typing import Callable, Iterable
 
 import pysat
 
+from ..jobs import ENGINES, Job, run
 from ..system.extras import require
 from ..system.forkserver import ForkServer
-from ..jobs import ENGINES, Job, run
 from ..system.resources import __version__
 from .rows import result_fields
 

@@ -17,16 +17,14 @@ import re
 import statistics
 from pathlib import Path
 
-from ..system.files import shown
 from ..errors import SatedgeError
-from ..system.extras import available
-from ..system.files import atomic_output, write_atomic
-from ..puzzle.formats import load_puzzle
-from ..jobs.engines import REFERENCE
 from ..jobs import Job, run
-from ..system.process import Limits
+from ..jobs.engines import REFERENCE, SolverConfig
+from ..puzzle.formats import load_puzzle
 from ..puzzle.render import pyplot, save_picture
-from ..jobs.engines import SolverConfig
+from ..system.extras import available
+from ..system.files import atomic_output, shown, write_atomic
+from ..system.process import Limits
 from . import stats
 from .rows import RESULTS, SOLVED, config_of, par2, rejected_warnings, run_time, scan_results, unique_runs
 from .runner import warn_on_stderr

@@ -19,9 +19,9 @@ from typing import Any
 
 from ..encode import Options
 from ..errors import SatedgeError
-from ..system.files import parse_json, read_bytes
-from ..jobs.engines import REFERENCE
 from ..jobs import Job, Result
+from ..jobs.engines import REFERENCE
+from ..system.files import parse_json, read_bytes
 
 __all__ = [
     "RESULTS", "MAX_RESULTS_BYTES", "REJECTED", "STATUSES", "SOLVED", "FIELDS", "ENCODED_KEYS", "run_time", "par2",

@@ -38,27 +38,27 @@ from pathlib import Path
 from ..encode import Encoding, Options
 from ..encode.presets import OPTION_KEYS
 from ..errors import SatedgeError
+from ..jobs import Job
+from ..jobs.engines import SolverConfig
+from ..puzzle.formats import load_puzzle
+from ..puzzle.generate import Params, generate
+from ..puzzle.model import Puzzle
+from ..puzzle.shuffle import MAX_SEED
+from ..sat.certify import CHECKERS, DEFAULT_CHECKER
 from ..sat.dimacs import puzzle_hash
+from ..sat.solving import MODES
 from ..system.files import problems as problems_line
 from ..system.files import shown
-from ..system.yamlfile import read_yaml
-from ..puzzle.formats import load_puzzle
-from ..sat.certify import CHECKERS, DEFAULT_CHECKER
-from ..puzzle.generate import Params, generate
-from ..jobs import Job
 from ..system.process import MAX_MEMORY_MB, MAX_TIMEOUT, Limits
-from ..puzzle.shuffle import MAX_SEED
-from ..puzzle.model import Puzzle
 from ..system.resources import shipped
-from ..jobs.engines import SolverConfig
-from ..sat.solving import MODES
+from ..system.yamlfile import read_yaml
 
 __all__ = [
-    "KEYS", "MAX_SHUFFLES", "NAME", "MAX_REPEAT", "MAX_RUNS", "GEN_KEYS", "Run", "Spec", "benchmarks", "load_spec",
+    "SPEC_KEYS", "MAX_SHUFFLES", "NAME", "MAX_REPEAT", "MAX_RUNS", "GEN_KEYS", "Run", "Spec", "benchmarks", "load_spec",
     "select"
 ]
 
-KEYS = {"name", "puzzles", "encodings", "solvers", "task", "timeout", "memory", "repeat", "shuffles", "certify"}
+SPEC_KEYS = {"name", "puzzles", "encodings", "solvers", "task", "timeout", "memory", "repeat", "shuffles", "certify"}
 MAX_SHUFFLES = 1000
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")  # a folder name under out/: no path separators
 MAX_REPEAT = 1000
@@ -234,7 +234,7 @@ def load_spec(path: str | Path) -> Spec:
     if not isinstance(data, dict):
         raise SatedgeError("a spec is a mapping with name, puzzles, encodings, solvers, task, timeout", path)
     problems: list[str] = []
-    unknown = sorted(set(map(str, data)) - KEYS)
+    unknown = sorted(set(map(str, data)) - SPEC_KEYS)
     if unknown:
         problems.append(f"unknown key(s) {', '.join(unknown)}")
     for key in ("name", "puzzles", "encodings") + (() if data.get("task") == "encode" else ("solvers",)):

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..system.files import shown
 from ..errors import SatedgeError
 from ..system.extras import require
+from ..system.files import shown
 from .rows import RESULTS, SOLVED, config_of, par2, read_results, run_time, unique_runs
 
 __all__ = ["LEVEL", "RESAMPLES", "SEED", "frame", "load_results", "summary", "compare", "describe"]

@@ -25,9 +25,9 @@ started the job: a command, an experiment's run or a script.
 'SAT'
 """
 
+from .dispatch import execute, run
 from .engines import DEFAULT_STRATEGY, ENGINES, STRATEGIES, TASKS, SolverConfig
 from .job import Job
 from .result import Result
-from .dispatch import execute, run
 
 __all__ = ["DEFAULT_STRATEGY", "ENGINES", "STRATEGIES", "TASKS", "Job", "Result", "SolverConfig", "execute", "run"]

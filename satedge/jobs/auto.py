@@ -14,9 +14,8 @@ from __future__ import annotations
 import os
 
 from ..backtrack.search import SMALL, compiled_available
-from .engines import REFERENCE
 from ..puzzle.model import Puzzle
-from .engines import SolverConfig
+from .engines import REFERENCE, SolverConfig
 
 __all__ = ["cores", "choose"]
 

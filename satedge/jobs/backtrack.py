@@ -14,12 +14,12 @@ from itertools import islice
 from typing import TYPE_CHECKING, Iterator
 
 from ..backtrack import search as backtrack
-from ..system import cluster
 from ..puzzle import symmetry
-from ..system.process import Outcome
 from ..puzzle.model import Puzzle
+from ..system import cluster
+from ..system.process import Outcome
 from .result import Note, Result
-from .shared import chunks, connected, worker_count, finished, shuffled, stopped
+from .shared import chunks, connected, finished, shuffled, stopped, worker_count
 
 if TYPE_CHECKING:  # the request, made above the engine table that names this module
     from .job import Job

@@ -18,23 +18,22 @@ import dataclasses
 import time
 from typing import Callable, Iterator
 
-from ..sat import certify, cubes, drat, proofdir, solving
-from ..puzzle import symmetry
-from ..sat.dimacs import to_text
 from ..encode import Encoded
 from ..errors import SatedgeError
-from ..system.proctree import forked_map
+from ..puzzle import symmetry
 from ..puzzle.model import Solution
+from ..sat import certify, cubes, drat, proofdir, solving
+from ..sat.dimacs import to_text
 from ..sat.solvers import BINARY_PROOFS, DEFAULT_SOLVER, PROOF_SOLVERS, Stats
-from .engines import SolverConfig
 from ..sat.solving import Enumerator
+from ..system.proctree import forked_map
+from .engines import SolverConfig
 from .job import Job
 from .result import Note, Result
 from .shared import encoded, finished
 
-__all__ = ["CUBES_PER_WORKER", "own_proofs", "by_pictures", "run"]
+__all__ = ["own_proofs", "by_pictures", "run"]
 
-CUBES_PER_WORKER = 16  # pieces per worker: enough to balance them, few enough that each solver warms up
 
 
 def own_proofs(solver: SolverConfig) -> bool:
@@ -137,7 +136,7 @@ def run(job: Job, note: Note | None = None) -> Result:
         note({"stage": f"certifying (proofs by {prover}, checked by {job.certify})"})
     workers, pictures = job.solver.workers, by_pictures(job, formula)
     in_cubes = workers > 1 and job.solver.strategy == "cubes" and not pictures
-    split = cubes.split(formula, CUBES_PER_WORKER * workers).cubes if in_cubes else []
+    split = cubes.split(formula, cubes.CUBES_PER_WORKER * workers).cubes if in_cubes else []
     split = split if len(split) > 1 else [()]
     check = certify.FormulaCheck(formula.cnf.clauses, formula.nv, job.certify, workers if len(split) == 1 else 1)
     limit = job.limit if job.task == "solve" else None

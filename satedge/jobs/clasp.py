@@ -21,24 +21,24 @@ from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
-from ..puzzle import symmetry
-from ..sat.bulk import Checker, Decoded, Decoder, checked
 from ..encode import Encoded
 from ..errors import EncodingError
-from ..system.extras import Need, require
+from ..puzzle import symmetry
 from ..puzzle.model import Solution
+from ..sat.bulk import Checker, Decoded, Decoder, checked
 from ..sat.solving import by_pictures
+from ..system.extras import Need, require
+from ..system.progress import REPORT_SECONDS
 from .result import Note, Result
 from .shared import encoded, finished
 
 if TYPE_CHECKING:  # the request, made above the engine table that names this module
     from .job import Job
 
-__all__ = ["NEEDS", "run", "models"]
+__all__ = ["needs", "run", "models"]
 
-NEEDS = Need(module="clingo", extra="asp")  # what the engine needs beyond the core
+needs = Need(module="clingo", extra="asp")  # what the engine needs beyond the core
 
-REPORT_SECONDS = 1.0  # how often a long enumeration reports the solutions found so far
 
 
 class _Reader:
@@ -58,7 +58,7 @@ class _Reader:
         self.keys = np.zeros(0, np.uint64)  # the symbols' numbers, sorted, and the column of each
         self.columns = np.zeros(0, np.int64)
         try:
-            solving = require("clingo.solving", NEEDS, "the clasp engine")
+            solving = require("clingo.solving", needs, "the clasp engine")
             self._lib, self._show, self._bytes = solving._lib, solving._lib.clingo_show_type_atoms, solving._ffi.buffer
             self._size = solving._ffi.new("size_t*")
             self._buffer = solving._ffi.new("clingo_symbol_t[]", max(1, self.width))
@@ -113,7 +113,7 @@ def models(formula: Encoded, on_block: Callable[[Decoded], bool], limit: int | N
     ``pictures``: on its pictures), at most ``limit``; ``on_block`` gets them decoded and
     checked, block by block, and returns False to stop.  ``progress`` is called with the
     number of models read, about every second.  The number of models read."""
-    clingo = require("clingo", NEEDS, "the clasp engine")
+    clingo = require("clingo", needs, "the clasp engine")
     decoder = Decoder(formula)
     reader = _Reader(decoder, on_block)
     ctl = clingo.Control([f"--models={limit or 0}", "--project=project"])

@@ -9,15 +9,15 @@ import time
 from itertools import islice
 from typing import TYPE_CHECKING, Iterator
 
-from ..system import cluster
-from ..sat import cubes, solving
-from ..puzzle import symmetry
 from ..encode import Encoded
 from ..errors import SatedgeError
-from ..system.process import Outcome
+from ..puzzle import symmetry
 from ..puzzle.model import Solution
+from ..sat import cubes, solving
+from ..system import cluster
+from ..system.process import Outcome
 from .result import Note, Result
-from .shared import chunks, connected, worker_count, encoded, finished, stopped
+from .shared import chunks, connected, encoded, finished, stopped, worker_count
 
 if TYPE_CHECKING:  # the request, made above the engine table that names this module
     from .job import Job

@@ -14,24 +14,24 @@ import time
 from itertools import islice
 from typing import TYPE_CHECKING, Iterator
 
-from ..puzzle.checker import validate
 from ..errors import EncodingError
-from ..system.extras import Need, require
 from ..puzzle import symmetry
+from ..puzzle.checker import validate
 from ..puzzle.model import Puzzle, Solution
+from ..system.extras import Need, require
 from .result import Note, Result
 from .shared import finished, shuffled
 
 if TYPE_CHECKING:  # the request, made above the engine table that names this module
     from .job import Job
 
-__all__ = ["NEEDS", "build", "solutions", "run"]
+__all__ = ["needs", "build", "solutions", "run"]
 
-NEEDS = Need(module="ortools", extra="cp")  # what the engine needs beyond the core
+needs = Need(module="ortools", extra="cp")  # what the engine needs beyond the core
 
 
 def _cp():
-    return require("ortools.sat.python.cp_model", NEEDS, "the cpsat engine")
+    return require("ortools.sat.python.cp_model", needs, "the cpsat engine")
 
 
 def build(puzzle: Puzzle):

@@ -136,10 +136,10 @@ ENGINES: dict[str, Engine] = {e.name: e for e in (
                    "blocking clauses for each model"),
     Engine(name="backtrack", run=backtrack.run, options=("workers", "order"), on_cluster=True,
            summary="the reference backtracker on the puzzle itself, compiled with numba, on every core"),
-    Engine(name="cpsat", run=cpsat.run, options=("workers",), needs=cpsat.NEEDS,
+    Engine(name="cpsat", run=cpsat.run, options=("workers",), needs=cpsat.needs,
            summary="the CP-SAT model of the puzzle (OR-Tools), with its own search workers"),
     Engine(name="clasp", run=clasp.run, solves_formula=True, options=("enumeration",), tasks=TASKS,
-           needs=clasp.NEEDS,
+           needs=clasp.needs,
            summary="clasp (clingo) on the formula: every model enumerated natively, projected on the decision "
                    "variables, with no blocking clause"),
 )}

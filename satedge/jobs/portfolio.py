@@ -10,7 +10,7 @@ from ..system import cluster
 from ..system.proctree import forked_map
 from . import sat
 from .result import Note, Result
-from .shared import connected, worker_count, stopped
+from .shared import connected, stopped, worker_count
 
 if TYPE_CHECKING:  # the request, made above the engine table that names this module
     from .job import Job

@@ -7,11 +7,11 @@ import time
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from ..system import cluster
 from ..encode import Encoded
-from ..system.process import Outcome
 from ..puzzle.model import Puzzle, Solution
 from ..puzzle.shuffle import shuffle
+from ..system import cluster
+from ..system.process import Outcome
 from .result import Note, Result
 
 if TYPE_CHECKING:  # the request, made above the engine table that names this module

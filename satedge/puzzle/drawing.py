@@ -4,8 +4,8 @@ and notebooks.  It reads a puzzle through its attributes only (``labels``, ``ori
 
 from __future__ import annotations
 
-from typing import Any
 from html import escape
+from typing import Any
 
 __all__ = [
     "ANSI", "RESET", "ascii_grid", "PALETTE", "FRAME_GREY", "PALE", "TILE", "PAD", "label_colours", "layout", "to_svg"

@@ -13,12 +13,12 @@ from typing import Any
 
 import yaml
 
-from .checker import validate
 from ..errors import SatedgeError
 from ..system.files import one_line, parse_ints, read_text, shown, write_atomic, write_group
-from ..system.yamlfile import parse_yaml
-from .model import SIDES, Clue, Puzzle, Solution
 from ..system.resources import shipped
+from ..system.yamlfile import parse_yaml
+from .checker import validate
+from .model import SIDES, Clue, Puzzle, Solution
 from .solutions import sol_lines, sol_text, solution_from_json, solution_to_json
 
 __all__ = [

@@ -20,8 +20,8 @@ import random
 from dataclasses import dataclass
 from typing import Callable
 
-from ..system.files import shown
 from ..errors import SatedgeError
+from ..system.files import shown
 from .model import MAX_CELLS, Clue, Puzzle, Solution, partner, rotate
 
 __all__ = ["MAX_COLORS", "Params", "Pick", "generate", "build"]

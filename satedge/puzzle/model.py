@@ -18,10 +18,10 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Iterator
 
+from ..errors import SatedgeError
+from ..system.files import shown
 from .board import BOTTOM, LEFT, OPPOSITE, RIGHT, SIDES, TOP, TOPOLOGIES, Adjacency, Board
 from .drawing import ascii_grid, to_svg
-from ..system.files import shown
-from ..errors import SatedgeError
 
 __all__ = [
     "TOP", "RIGHT", "BOTTOM", "LEFT", "SIDES", "OPPOSITE", "MATCHINGS", "TOPOLOGIES", "MAX_CELLS", "MAX_NAME", "Label", "rotate", "partner",

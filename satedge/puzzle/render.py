@@ -6,8 +6,8 @@ from pathlib import Path
 
 from ..errors import SatedgeError
 from ..system.extras import require
-from .drawing import layout, to_svg
 from ..system.files import atomic_output, write_atomic
+from .drawing import layout, to_svg
 from .model import Puzzle, Solution
 
 __all__ = ["PNG_SCALE", "pyplot", "to_png", "save_picture"]

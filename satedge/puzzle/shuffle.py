@@ -21,8 +21,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..system.files import shown
 from ..errors import SatedgeError
+from ..system.files import shown
 from .model import Clue, Puzzle, Solution, rotate
 
 __all__ = ["MAX_SEED", "permutation", "check_seed", "Shuffle", "shuffle"]

@@ -10,18 +10,18 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .cnf import answer_status, parse_model, write_plain
 from ..errors import EncodingError, SatedgeError
 from ..system.files import quoted, shown
 from ..system.proctree import kill_tree, popen, scratch
+from .cnf import answer_status, parse_model, write_plain
 
-__all__ = ["KNOWN_BINARIES", "RESULT_FILE", "MAX_ANSWER_BYTES", "command_words", "solver_binaries", "ExternalSolver"]
+__all__ = ["PROBE", "KNOWN_BINARIES", "RESULT_FILE", "MAX_ANSWER_BYTES", "command_words", "solver_binaries", "ExternalSolver"]
 
 KNOWN_BINARIES = ("cadical", "kissat", "minisat", "glucose", "glucose-syrup", "cryptominisat5", "lingeling",
                   "plingeling", "picosat", "clasp", "varisat", "mergesat")  # programs `satedge solvers` looks for
 RESULT_FILE = ("minisat",)  # binaries that write their model to a file named after the formula, not to stdout
 MAX_ANSWER_BYTES = 2**30  # a model of millions of variables takes tens of MB
-_PROBE = [[1, 2], [-1, 2], [-2, 3]]  # (x1 or x2), (not x1 or x2), (not x2 or x3): x2 and x3 in every model
+PROBE = [[1, 2], [-1, 2], [-2, 3]]  # (x1 or x2), (not x1 or x2), (not x2 or x3): x2 and x3 in every model
 
 
 def command_words(command: str, look_up: bool = True) -> list[str]:
@@ -42,7 +42,7 @@ def _binary_works(path: str) -> bool:
     """Whether a binary solves a small formula as satedge runs it (:class:`ExternalSolver`: a
     model on stdout, or in the result file of :data:`RESULT_FILE`'s binaries)."""
     try:
-        s = ExternalSolver(path, _PROBE, 3, timeout=10)
+        s = ExternalSolver(path, PROBE, 3, timeout=10)
         return s.solve() and set(s.get_model()) >= {2, 3}
     except (SatedgeError, EncodingError):
         return False

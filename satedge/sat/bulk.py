@@ -21,9 +21,9 @@ from operator import itemgetter
 
 import numpy as np
 
-from ..puzzle.checker import validate
 from ..encode import Encoded
 from ..errors import EncodingError
+from ..puzzle.checker import validate
 from ..puzzle.model import Puzzle, Solution
 
 __all__ = ["BLOCK", "Decoder", "Decoded", "Checker", "checked", "valid"]

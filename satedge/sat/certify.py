@@ -35,10 +35,10 @@ from dataclasses import dataclass, field
 
 from pysat.solvers import Solver
 
-from . import drat
 from ..errors import SatedgeError
 from ..system.extras import require
 from ..system.proctree import forked_map
+from . import drat
 from .cnf import clauses_text
 from .drat import internal_clause
 from .proofparts import PARTS_PER_WORKER, Tail, check_part, checksum, parts

@@ -30,8 +30,8 @@ from typing import Iterator
 from pysat.solvers import Solver
 
 from ..encode import Encoded
-from ..system.proctree import forked_map
 from ..puzzle.model import Solution
+from ..system.proctree import forked_map
 from .solvers import SatSolver
 from .solving import Enumerator, Stats
 from .subspaces import PROPAGATOR

@@ -23,16 +23,16 @@ from typing import IO, Iterator
 
 from pysat.formula import CNF
 
-from ..puzzle.checker import validate
-from .cnf import MAX_TOKEN, parse_model, write_clauses
 from ..encode import Encoded, Encoding, Options, presets
 from ..encode.core import BlockCNF
 from ..errors import OutOfMemory, SatedgeError, Unsupported, cannot_write
-from ..system.files import atomic_output, check_input, one_line, open_input, quoted, write_atomic
+from ..puzzle.checker import validate
 from ..puzzle.formats import load_puzzle, puzzle_from_dict, puzzle_to_dict, puzzle_to_yaml
-from ..system.process import Limits, call
 from ..puzzle.model import Puzzle
+from ..system.files import atomic_output, check_input, one_line, open_input, quoted, write_atomic
+from ..system.process import Limits, call
 from ..system.resources import __version__
+from .cnf import MAX_TOKEN, parse_model, write_clauses
 
 __all__ = ["puzzle_hash", "header_lines", "write_dimacs", "export", "to_text", "open_text",
            "MAX_HEADER_LINE", "HEADER_LINES", "read_header", "decode_file",
@@ -288,7 +288,7 @@ class Batch:
 
     written: int = 0
     uncovered: list[str] = field(default_factory=list)
-    too_big: list[str] = field(default_factory=list)
+    over_memory: list[str] = field(default_factory=list)
 
     def describe(self, out: Path) -> str:
         text = f"{self.written} formulas and manifest.csv written to {out}/"
@@ -328,7 +328,7 @@ def export_all(files: list[str], out: Path | str, compress: str = "", memory_mb:
             try:
                 nv, nc, n = export(puzzle, p, f, str(path), memory_mb, shuffle)
             except OutOfMemory:  # go on with the others, say so at the end
-                batch.too_big.append(f"{path} with {p.name}")
+                batch.over_memory.append(f"{path} with {p.name}")
                 continue
             except Unsupported:  # a preset for framed boards only: not a formula of this puzzle
                 batch.uncovered.append(p.name)

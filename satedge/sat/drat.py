@@ -3,7 +3,7 @@
 A proof is a sequence of steps, each a clause added (a lemma) or deleted.  :class:`Proof` keeps
 them flat: ``lits`` (DIMACS literals, int32), ``ends`` (where each step's literals end) and
 ``deleted`` (which steps are deletions).  The readers and the writer run compiled by numba
-(once, kept on disk by numba) on proofs of more than :data:`SMALL` bytes: a proof of millions
+(once, kept on disk by numba) on proofs of more than :data:`SMALL_PROOF` bytes: a proof of millions
 of steps is read in a fraction of a second, where reading it line by line in Python took
 longer than checking it.  Smaller proofs are read by the same functions uncompiled, which is
 quicker than loading numba.
@@ -31,9 +31,9 @@ import pysolvers  # PySAT's compiled module
 from ..errors import SatedgeError
 from ..system.extras import require
 
-__all__ = ["SMALL", "Proof", "read", "internal", "logged", "of_solver"]
+__all__ = ["SMALL_PROOF", "Proof", "read", "internal", "logged", "of_solver"]
 
-SMALL = 1 << 18  # bytes of a proof read and written without numba
+SMALL_PROOF = 1 << 18  # bytes of a proof read and written without numba
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,9 +112,9 @@ def read(data: bytes, binary: bool = False, compiled: bool | None = None) -> Pro
     """The proof in ``data``: DRAT text (a step per line, ``d`` before a deletion, ``c`` lines
     skipped) or, with ``binary``, binary DRAT (``a`` or ``d``, then each literal ``2 v + sign``
     in 7-bit groups, then 0).  A proof cut off or damaged is a :class:`SatedgeError`.  ``compiled``:
-    whether to read it with numba (default: above :data:`SMALL` bytes; a caller with many small
+    whether to read it with numba (default: above :data:`SMALL_PROOF` bytes; a caller with many small
     proofs says so once)."""
-    compiled = len(data) > SMALL if compiled is None else compiled
+    compiled = len(data) > SMALL_PROOF if compiled is None else compiled
     buf = np.frombuffer(data, dtype=np.uint8) if compiled else data  # bytes: Python's int arithmetic
     lits, ends, deleted, status = (_compiled() if compiled else _kernels(0))[1 if binary else 0](buf)
     if status != len(buf):
@@ -276,8 +276,8 @@ def _write_text(lits, ends, deleted):
 
 def _kernels(size: int) -> tuple:
     """The readers and the writer for a proof of ``size`` bytes: compiled by numba above
-    :data:`SMALL`, as they are below."""
-    return _compiled() if size > SMALL else (_parse_text, _parse_binary, _write_text)
+    :data:`SMALL_PROOF`, as they are below."""
+    return _compiled() if size > SMALL_PROOF else (_parse_text, _parse_binary, _write_text)
 
 
 @cache

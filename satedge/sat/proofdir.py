@@ -18,16 +18,16 @@ from pathlib import Path
 
 from pysat.solvers import Solver
 
-from . import drat
+from ..errors import SatedgeError, cannot_write
 from ..puzzle import symmetry
+from ..system.files import check_input, read_bytes, write_group
+from ..system.proctree import forked_map
+from . import drat
 from .bulk import Checker, Decoded, Decoder, checked, valid
-from .solvers import DEFAULT_SOLVER
 from .certify import DEFAULT_CHECKER, Certificate, FormulaCheck, Piece, certificate
 from .cnf import formula_text, read_clauses
 from .dimacs import rebuilt
-from ..errors import SatedgeError, cannot_write
-from ..system.files import check_input, read_bytes, write_group
-from ..system.proctree import forked_map
+from .solvers import DEFAULT_SOLVER
 
 __all__ = ["PROOF_FILES", "MAX_MANIFEST", "check_folder", "export", "recheck"]
 
@@ -146,7 +146,7 @@ def recheck(folder: str | Path, checker: str = DEFAULT_CHECKER, workers: int = 1
         return Piece(entry["index"], cube, added[k:], proof.lemmas, proof.size, 0.0, seconds, None,
                      added[len(cube):k], looks)
 
-    compiled = sum(e.get("proof_bytes", 0) for e in entries) > drat.SMALL
+    compiled = sum(e.get("proof_bytes", 0) for e in entries) > drat.SMALL_PROOF
     pieces = list(forked_map(lambda: one, entries, workers)) if workers > 1 else [one(e) for e in entries]
     pictures = manifest.get("blocks") == "pictures" or any(p.looks for p in pieces)
     cert = certificate(pieces, checker, str(manifest.get("prover", "")), encoded.orbit, pictures=pictures)

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import drat
 from ..system.proctree import as_worker, kill_tree, stops_blocked
+from . import drat
 
 __all__ = ["PARTS_PER_WORKER", "PART_LEMMAS", "Part", "keys", "checksum", "parts", "check_part", "Tail"]
 

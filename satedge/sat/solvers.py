@@ -24,7 +24,7 @@ from pysat.solvers import Solver, SolverNames
 
 from ..errors import SatedgeError
 from ..system.files import quoted
-from .binaries import ExternalSolver, command_words
+from .binaries import PROBE, ExternalSolver, command_words
 
 __all__ = [
     "ENUMERATIONS", "DEFAULT_SOLVER", "BINARY", "NON_INCREMENTAL", "PROOF_SOLVERS", "PROOF_OPTIONS", "BINARY_PROOFS",
@@ -54,8 +54,6 @@ CADICAL_CONFIGS = {
 }
 CONFIGURABLE = ("cadical153", "cadical195", "cadical300")
 CADICAL_MAX_SEED = 10**9  # seed=N takes N below this
-# a probe: (x1 or x2), (not x1 or x2), (not x2 or x3), incremental: then (not x3 or x1)
-_PROBE = [[1, 2], [-1, 2], [-2, 3]]
 STAT_KEYS = ("conflicts", "decisions", "propagations", "restarts")
 
 
@@ -197,7 +195,7 @@ def pysat_works(name: str) -> bool:
     """Whether PySAT's solver ``name`` solves here, incrementally too (some PySAT builds list
     solvers they do not ship)."""
     try:
-        s = Solver(name=name, bootstrap_with=_PROBE)
+        s = Solver(name=name, bootstrap_with=PROBE)  # incremental: then (not x3 or x1)
         try:
             first = s.solve() and set(s.get_model()) >= {2, 3}
             s.add_clause([-3, 1])

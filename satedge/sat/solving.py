@@ -34,22 +34,22 @@ from typing import Callable, Iterator
 
 from pysat.solvers import Solver
 
-from . import subspaces
-from ..puzzle import symmetry
-from .bulk import Checker, Decoded, Decoder, checked, valid
-from .drat import Proof, of_solver
 from ..encode import Encoded
 from ..errors import EncodingError, SatedgeError
-from ..system.files import shown
+from ..puzzle import symmetry
 from ..puzzle.model import Solution
-from .solvers import BINARY_PROOFS, PROOF_SOLVERS, STAT_KEYS, SatSolver, Stats, new_solver
 from ..puzzle.symmetry import MODES, orbit
+from ..system.files import shown
+from ..system.progress import REPORT_SECONDS
+from . import subspaces
+from .bulk import Checker, Decoded, Decoder, checked, valid
+from .drat import Proof, of_solver
+from .solvers import BINARY_PROOFS, PROOF_SOLVERS, STAT_KEYS, SatSolver, Stats, new_solver
 
 __all__ = ["PROGRESS_CONFLICTS", "STAT_KEYS", "Stats", "Enumerator", "by_pictures", "solutions",
            "solve", "count", "count_modes"]
 
 PROGRESS_CONFLICTS = 1000  # the least slice of conflicts after which a solver call reports its statistics
-REPORT_SECONDS = 1.0  # while models come, a progress report at least this often
 
 
 class Enumerator:

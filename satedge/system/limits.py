@@ -17,7 +17,7 @@ import psutil
 from ..errors import EncodingError, OutOfMemory, SatedgeError
 from .files import shown
 
-__all__ = ["GRACE", "OutOfTime", "OverMemory", "within", "MAX_TIMEOUT", "MAX_MEMORY_MB", "MAX_WORKERS", "STATUSES", "Limits", "Outcome", "default_memory_mb"]
+__all__ = ["GRACE", "OutOfTime", "OverMemory", "within", "MAX_TIMEOUT", "MAX_MEMORY_MB", "MAX_WORKERS", "OUTCOMES", "Limits", "Outcome", "default_memory_mb"]
 
 MAX_TIMEOUT = 10_000_000  # seconds: 116 days
 MAX_MEMORY_MB = 10_000_000  # 10 TB
@@ -62,12 +62,12 @@ def default_memory_mb() -> int | None:
         return None
 
 
-STATUSES = ("OK", "TIMEOUT", "MEMOUT", "ERROR")
+OUTCOMES = ("OK", "TIMEOUT", "MEMOUT", "ERROR")
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a :func:`call` ended (``status`` one of :data:`STATUSES`) and what it cost.
+    """How a :func:`call` ended (``status`` one of :data:`OUTCOMES`) and what it cost.
 
     * ``value``: what the job returned (``OK``);
     * ``error``: one line (``ERROR``); ``bad_input``: it was a :class:`SatedgeError`, ``wrong``:

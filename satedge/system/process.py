@@ -45,12 +45,12 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..errors import EncodingError, SatedgeError
-from .limits import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, STATUSES, Limits, Outcome, default_memory_mb
+from .limits import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, OUTCOMES, Limits, Outcome, default_memory_mb
 from .proctree import (default_kill_signals, die_with_parent, how_it_ended, kill_tree, one_line_error, scratch,
                        stops_blocked, supervise, tree, tree_cpu_seconds, tree_memory_mb)
 
 __all__ = [
-    "STATUSES", "MAX_TIMEOUT", "MAX_MEMORY_MB", "MAX_WORKERS", "Limits", "Outcome", "Cancelled", "default_memory_mb",
+    "OUTCOMES", "MAX_TIMEOUT", "MAX_MEMORY_MB", "MAX_WORKERS", "Limits", "Outcome", "Cancelled", "default_memory_mb",
     "here", "fresh_main", "call"
 ]
 

@@ -8,7 +8,7 @@ import sys
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
-__all__ = ["STAGES", "progress_bar", "describe", "status_line"]
+__all__ = ["REPORT_SECONDS", "STAGES", "progress_bar", "describe", "status_line"]
 
 
 class _Silent:
@@ -46,6 +46,7 @@ def progress_bar(total: int | None, what: str, unit: str):
     return _bar(total=total, desc=what, unit=unit)
 
 
+REPORT_SECONDS = 1.0  # how often a long search reports what it has done (a status line shows it)
 STAGES = ("reading", "encoding", "solving", "checking", "certifying")
 
 
