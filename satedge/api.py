@@ -85,10 +85,9 @@ class Request:
             if workers is not None:
                 config = replace(config, workers=workers)
         checked = config or SolverConfig(engine=REFERENCE, workers=workers or 1)  # what auto picks where it can
-        checked, encoding = Job.check_settings(task, checked, encoding, shuffle, scheduler, certify, modes, limit)
+        checked, encoding = Job.check_settings(task, checked, encoding, shuffle, scheduler, certify, modes, limit,
+                                               proof)
         if proof is not None:
-            if certify is None:
-                raise SatedgeError("a proof folder goes with a certified answer: name a checker")
             check_folder(proof)
         limits = Limits(timeout=timeout, memory_mb=default_memory_mb() if memory_mb is None else memory_mb)
         return cls(task, method, checked if config is not None else None, encoding, workers, limits, shuffle,

@@ -87,11 +87,9 @@ class Job:
         if not isinstance(self.limits, Limits):
             raise SatedgeError(f"limits must be satedge.Limits, not {shown(self.limits)}")
         solver, encoding = self.check_settings(self.task, self.solver, self.encoding, self.shuffle, self.scheduler,
-                                               self.certify, modes, self.limit)
+                                               self.certify, modes, self.limit, self.proof)
         if self.certify is not None and self.task == "solve" and modes != ("solutions",):
             raise SatedgeError("a certified answer is of every solution (mode solutions): distinct and unique are counts")
-        if self.proof is not None and self.certify is None:
-            raise SatedgeError("a proof folder goes with a certified answer: name a checker")
         object.__setattr__(self, "solver", solver)
         object.__setattr__(self, "encoding", encoding)
 
@@ -99,7 +97,7 @@ class Job:
     def check_settings(task: str, solver: SolverConfig | str | None, encoding: Encoding | str | None = None,
                        shuffle: int | None = None, scheduler: str | None = None, certify: str | None = None,
                        modes: tuple[str, ...] = ("solutions",),
-                       limit: int | None = 1) -> tuple[SolverConfig, Encoding | None]:
+                       limit: int | None = 1, proof: str | None = None) -> tuple[SolverConfig, Encoding | None]:
         """The rules about which settings go together, without a puzzle (a command checks them
         before it reads one): the solver and the encoding a job of ``task`` gets.  What the
         engine can do is the engine table's word (:func:`satedge.jobs.engines.check`)."""
@@ -117,6 +115,8 @@ class Job:
         if certify is not None and (scheduler is not None or solver.strategy == "portfolio"):
             raise SatedgeError("a certified answer uses this machine's workers (a proof checked in parts, or "
                                "strategy=cubes): no Dask scheduler, no portfolio")
+        if proof is not None and certify is None:
+            raise SatedgeError("a proof folder goes with a certified answer: name a checker")
         return solver, encoding
 
     @property
