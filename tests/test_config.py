@@ -17,6 +17,7 @@ from satedge.errors import SatedgeError
 from satedge.experiment.spec import load_spec
 from satedge.puzzle.formats import load_puzzle
 from satedge.jobs import Job
+from satedge.api import Request
 from satedge.jobs.engines import SolverConfig
 
 SPECS = sorted((ROOT / "experiments").glob("*.yaml"))
@@ -170,6 +171,12 @@ def test_the_same_rule_in_the_same_words_from_python_a_spec_and_the_command_line
     with pytest.raises(SatedgeError, match=re.escape(own)):
         Job(load_puzzle(hunde), solver="backtrack", encoding="support")
     assert run_cli("count", hunde, "--method", "backtrack", "--encoding", "support") == (2, "", f"satedge: error: {own}\n")
+    proof = "a proof folder goes with a certified answer: name a checker"
+    for make in (lambda: Job(load_puzzle(hunde), "count", proof=str(tmp_path / "p")),
+                 lambda: Request.make("count", method="sat", proof=str(tmp_path / "p"))):
+        with pytest.raises(SatedgeError, match=f"^{re.escape(proof)}$"):
+            make()
+    assert not (tmp_path / "p").exists()
 
 
 def test_a_solver_binary_is_looked_up_on_path_when_a_job_is_made_not_before():
