@@ -70,20 +70,29 @@ class Request:
              encoding: Encoding | str | None = None, workers: int | None = None, timeout: float | None = None,
              memory_mb: float | None = None, shuffle: int | None = None, scheduler: str | None = None,
              certify: str | None = None, proof: str | None = None, modes: tuple[str, ...] = ("solutions",),
-             limit: int | None = 1) -> "Request":
-        """The request these settings make, with the commands' defaults (the SAT method when a
-        ``solver`` or an ``encoding`` is named; 80% of the memory available now), checked as a
-        job of them would be (:meth:`Job.check_settings`, the engine table's word)."""
+             limit: int | None = 1, strategy: str | None = None, enumeration: str | None = None,
+             order: str | None = None) -> "Request":
+        """The request these settings make, with the commands' defaults, checked as a job of them
+        would be (:meth:`Job.check_settings`, the engine table's word).  The defaults: with
+        ``method`` ``auto``, the SAT method when a ``solver``, an ``encoding``, a ``strategy``, an
+        ``enumeration`` or ``certify`` is named, the backtracker when only an ``order`` is, and
+        else the engine chosen per puzzle; ``memory_mb``: 80% of the memory available now."""
         if method not in METHODS:
             raise SatedgeError(f"method is one of {', '.join(METHODS)}, not {shown(method)}")
-        if solver is None and encoding is None and method == "auto":
+        if method == "auto":
+            if any(v is not None for v in (solver, encoding, strategy, enumeration, certify)):
+                method = "sat"
+            elif order is not None:
+                method = REFERENCE
+        if method == "auto":
             config = None
-        elif solver is None and method == REFERENCE:
-            config = SolverConfig(engine=REFERENCE, workers=workers or 1)
-        else:
+        elif method == "sat" or isinstance(solver, SolverConfig):
             config = SolverConfig.of(solver)
-            if workers is not None:
-                config = replace(config, workers=workers)
+            config = replace(config, workers=workers or config.workers, strategy=strategy or config.strategy,
+                             enumeration=enumeration or config.enumeration, order=order or config.order)
+        else:
+            config = SolverConfig(engine=method, name=solver, workers=workers or 1, strategy=strategy,
+                                  enumeration=enumeration, order=order)
         checked = config or SolverConfig(engine=REFERENCE, workers=workers or 1)  # what auto picks where it can
         checked, encoding = Job.check_settings(task, checked, encoding, shuffle, scheduler, certify, modes, limit,
                                                proof)

@@ -6,13 +6,14 @@ from ..puzzle.checker import validate
 from ..puzzle.formats import load_puzzle
 from ..puzzle.solutions import load_solutions
 from .common import many
+from .options import add_puzzles
 
 __all__ = ["add", "main"]
 
 
 def add(sub) -> None:
     p = sub.add_parser("check", help="validate solutions: every form solve writes (.sol, JSON, JSON lines)")
-    p.add_argument("puzzle", metavar="PUZZLE", help="a puzzle file")
+    add_puzzles(p, "puzzle", several=False)
     p.add_argument("solution", metavar="SOLUTION", help="a .sol file, a JSON solution or list of them (solve -o), or "
                    "solve --json's lines")
     p.set_defaults(func=main)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 from typing import Iterator
 
@@ -19,7 +20,7 @@ from ..system.progress import progress_bar, status_line
 
 __all__ = [
     "Help", "Parser", "many", "engine_of", "answered_by", "unproved", "certified", "needs_more_memory",
-    "beyond_memory", "answered", "run_job", "with_progress", "output_folder"
+    "beyond_memory", "answered", "run_job", "answers", "output_folder"
 ]
 
 
@@ -124,16 +125,22 @@ def run_job(path: str, job: Job) -> Result:
         raise SatedgeError(str(e), path) from None
 
 
-def with_progress(items: list, what: str) -> Iterator:
-    """``items`` one by one, with a progress bar on a terminal when there are several (a single
-    job shows its own progress instead: :func:`run_job`)."""
-    if len(items) == 1:
-        yield items[0]
+def answers(paths: list[str], request: Request, what: str, **fields) -> Iterator[tuple]:
+    """Each puzzle file of ``paths`` :func:`answered` in turn, as ``(path, puzzle, job, result,
+    seconds)``, ``seconds`` from reading the file to the answer: a single job shows its own
+    progress (on a terminal), several a progress bar of the puzzles."""
+    if len(paths) == 1:
+        yield _timed(paths[0], request, dict(fields, progress=sys.stderr.isatty()))
         return
-    with progress_bar(len(items), what, "puzzle") as bar:
-        for item in items:
-            yield item
+    with progress_bar(len(paths), what, "puzzle") as bar:
+        for path in paths:
+            yield _timed(path, request, dict(fields, progress=False))
             bar.update()
+
+
+def _timed(path: str, request: Request, fields: dict) -> tuple:
+    t0 = time.perf_counter()
+    return (path, *answered(path, request, **fields), time.perf_counter() - t0)
 
 
 def output_folder(path: Path, when: str) -> None:

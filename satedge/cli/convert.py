@@ -10,13 +10,14 @@ from ..puzzle.checker import validate
 from ..puzzle.formats import load_puzzle, puzzle_to_yaml, save_puzzle
 from ..puzzle.solutions import load_solution
 from ..system.files import not_inputs
+from .options import add_puzzles
 
 __all__ = ["add", "main"]
 
 
 def add(sub) -> None:
     p = sub.add_parser("convert", help="convert a puzzle between formats (.yaml, .puz; read also tile_dict.yaml)")
-    p.add_argument("input", metavar="IN", help="a puzzle file (.yaml, .puz, .txt, tile_dict.yaml)")
+    add_puzzles(p, "input", "IN", several=False)
     p.add_argument("output", metavar="OUT", help="output file (.yaml, .yml or .puz), or - for YAML on stdout")
     p.add_argument("--planted", metavar="SOLUTION", help="record this solution (.sol or JSON, checked first) as the "
                    "puzzle's known one, the YAML key planted (default: none)")

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import sys
-import time
-
 from ..puzzle.symmetry import MODES
 from ..system.files import digits, json_dumps
-from .common import answered, answered_by, certified, engine_of, many, with_progress
-from .options import add_method, request_of
+from .common import answered_by, answers, certified, engine_of, many
+from .options import add_method, add_puzzles, request_of
 
 __all__ = ["add", "main"]
 
 
 def add(sub) -> None:
     p = sub.add_parser("count", help="count solutions, distinct pictures and pictures up to board turns")
-    p.add_argument("puzzles", nargs="+", metavar="PUZZLE", help="puzzle files (.yaml, .puz, .txt, tile_dict.yaml)")
+    add_puzzles(p)
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
     add_method(p, counting=True)
     p.set_defaults(func=main)
@@ -25,11 +22,7 @@ def main(args) -> int:
     request = request_of(args, "count")
     modes = (args.mode,) if args.mode else MODES
     status = 0
-    alone = len(args.puzzles) == 1 and sys.stderr.isatty()  # a single job shows its own progress
-    for path in with_progress(args.puzzles, "count"):
-        t0 = time.perf_counter()
-        puzzle, job, res = answered(path, request, modes=modes, progress=alone)
-        seconds = time.perf_counter() - t0
+    for path, puzzle, job, res, seconds in answers(args.puzzles, request, "count", modes=modes):
         counts = {m: res.counts.get(m) for m in MODES}
         if res.status == "TIMEOUT":
             status = 3

@@ -14,14 +14,15 @@ from ..system.files import not_inputs
 from ..system.proctree import scratch
 from ..system.progress import progress_bar
 from .common import beyond_memory
-from .options import add_encoding, add_memory, encoding_of, memory_limit
+from .options import (add_encoding, add_memory, add_puzzles, encoding_of,
+                      memory_limit)
 
 __all__ = ["add", "main"]
 
 
 def add(sub) -> None:
     p = sub.add_parser("encode", help="export a puzzle as self-describing DIMACS CNF")
-    p.add_argument("puzzles", nargs="+", metavar="PUZZLE", help="puzzle files (.yaml, .puz, .txt, tile_dict.yaml)")
+    add_puzzles(p)
     add_encoding(p)
     p.add_argument("-o", "--output", metavar="FILE|DIR", help="file (.cnf, .cnf.gz, .cnf.xz) or - for stdout (default: "
                    "stdout)")

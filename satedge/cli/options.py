@@ -4,19 +4,20 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 
 from ..api import METHODS, Request
 from ..encode import DEFAULT_ENCODING, Encoding
 from ..errors import SatedgeError
-from ..jobs.engines import CHOICES, DEFAULT_STRATEGY, ENGINES, REFERENCE, SolverConfig, by_name
+from ..jobs.engines import (CHOICES, DEFAULT_STRATEGY, ENGINES, REFERENCE,
+                            SolverConfig, by_name)
 from ..puzzle.shuffle import MAX_SEED
 from ..puzzle.symmetry import MODES
 from ..sat.certify import CHECKERS, DEFAULT_CHECKER
 from ..system.files import quoted
-from ..system.process import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, default_memory_mb
+from ..system.process import (MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS,
+                              default_memory_mb)
 
-__all__ = ["number", "seconds", "add_memory", "add_encoding", "add_method", "encoding_of", "SAT_OPTIONS", "solver_of",
+__all__ = ["number", "seconds", "add_puzzles", "add_memory", "add_encoding", "add_method", "encoding_of",
            "request_of"]
 
 
@@ -57,6 +58,13 @@ def add_memory(p: argparse.ArgumentParser) -> None:
     p.add_argument("--memory", type=number(1, MAX_MEMORY_MB), metavar="MB", help="stop with an error (exit 2) once the "
                    "job's whole process tree holds more than this; pages forked workers share count once (default: "
                    "80%% of the memory available at the start)")
+
+
+def add_puzzles(p: argparse.ArgumentParser, dest: str = "puzzles", metavar: str = "PUZZLE", several: bool = True) -> None:
+    """The positional argument of the puzzle files a command reads, and the formats it reads."""
+    formats = ".yaml, .puz, .txt, tile_dict.yaml"
+    p.add_argument(dest, nargs="+" if several else None, metavar=metavar,
+                   help=f"puzzle files ({formats})" if several else f"a puzzle file ({formats})")
 
 
 def add_encoding(p: argparse.ArgumentParser) -> None:
@@ -132,31 +140,6 @@ def encoding_of(args) -> Encoding | None:
                                                                           redundant=redundant)
 
 
-SAT_OPTIONS = ("encoding", "card", "symmetry", "redundant", "solver", "solver_cmd", "strategy", "enumeration", "certify")
-
-
-def solver_of(args) -> SolverConfig | None:
-    """The solver configuration --method, --solver, --solver-cmd, --workers, --strategy,
-    --enumeration and --order name;
-    ``None`` for --method auto without any SAT option or --order: chosen per puzzle
-    (:func:`satedge.api.job`)."""
-    method = args.method
-    if method == "auto":
-        if all(getattr(args, k) in (None, False) for k in SAT_OPTIONS):
-            if args.order is None:
-                return None
-            method = REFERENCE
-        else:
-            method = "sat"
-    if method == "sat":
-        base = SolverConfig.parse("cmd:" + args.solver_cmd if args.solver_cmd is not None else
-                                  args.solver or SolverConfig().name)
-        return replace(base, workers=args.workers or base.workers, strategy=args.strategy or base.strategy,
-                       enumeration=args.enumeration or base.enumeration, order=args.order)
-    return SolverConfig(engine=method, name=args.solver or args.solver_cmd, workers=args.workers or 1,
-                        strategy=args.strategy, enumeration=args.enumeration, order=args.order)
-
-
 def memory_limit(limit_mb: int | None) -> int | None:
     """``--memory``, by default 80% of the memory available now."""
     return default_memory_mb() if limit_mb is None else limit_mb
@@ -175,8 +158,9 @@ def request_of(args, task: str) -> Request:
                            "each other's: give one puzzle per --proof folder")
     limit = getattr(args, "limit", None) if getattr(args, "limit", None) is not None else (
         None if getattr(args, "all", False) else 1)
-    solver, encoding = solver_of(args), encoding_of(args)
-    return Request.make(task, args.method, solver, encoding, args.workers, args.timeout,
-                        args.memory, args.shuffle, args.scheduler,
+    encoding = encoding_of(args)
+    return Request.make(task, args.method, "cmd:" + args.solver_cmd if args.solver_cmd is not None else args.solver,
+                        encoding, args.workers, args.timeout, args.memory, args.shuffle, args.scheduler,
                         (args.checker or DEFAULT_CHECKER) if args.certify else None, args.proof,
-                        (args.mode,) if args.mode else MODES if task == "count" else ("solutions",), limit)
+                        (args.mode,) if args.mode else MODES if task == "count" else ("solutions",), limit,
+                        args.strategy, args.enumeration, args.order)

@@ -13,14 +13,14 @@ from ..puzzle.render import save_picture
 from ..puzzle.solutions import load_solutions
 from ..system.files import not_inputs
 from .common import answered
-from .options import add_memory, seconds
+from .options import add_memory, add_puzzles, seconds
 
 __all__ = ["add", "main"]
 
 
 def add(sub) -> None:
     p = sub.add_parser("render", help="draw a puzzle (its tiles) or a solution as SVG or PNG")
-    p.add_argument("puzzle", metavar="PUZZLE", help="a puzzle file")
+    add_puzzles(p, "puzzle", several=False)
     g = p.add_mutually_exclusive_group()
     g.add_argument("--solution", metavar="FILE", help="a solution to draw, in any form solve writes (the first of "
                    "several) (default: the tiles, unplaced)")

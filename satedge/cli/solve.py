@@ -9,16 +9,16 @@ from pathlib import Path
 from ..errors import SatedgeError
 from ..puzzle.drawing import ascii_grid
 from ..puzzle.solutions import save_solution, solution_to_json
-from ..system.files import not_inputs, write_atomic
-from .common import answered, answered_by, certified, engine_of, many, unproved, with_progress
-from .options import add_method, request_of
+from ..system.files import not_inputs
+from .common import answered_by, answers, certified, engine_of, many, unproved
+from .options import add_method, add_puzzles, request_of
 
 __all__ = ["add", "main"]
 
 
 def add(sub) -> None:
     p = sub.add_parser("solve", help="find a solution (or all) and print it")
-    p.add_argument("puzzles", nargs="+", metavar="PUZZLE", help="puzzle files (.yaml, .puz, .txt, tile_dict.yaml)")
+    add_puzzles(p)
     p.add_argument("--all", action="store_true", help="every solution, not only the first")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
     p.add_argument("-o", "--output", metavar="FILE", help="also write the solution to FILE: .sol (tile col row rot, as "
@@ -43,15 +43,10 @@ def main(args) -> int:
     not_inputs([args.output], args.puzzles)
     color = sys.stdout.isatty() and not args.json
     status = 0
-    alone = len(args.puzzles) == 1 and sys.stderr.isatty()  # a single job shows its own progress
-    for path in with_progress(args.puzzles, "solve"):
-        puzzle, job, res = answered(path, request, modes=(args.mode or "solutions",), limit=limit,
-                                    progress=alone)
+    for path, puzzle, job, res, _ in answers(args.puzzles, request, "solve", modes=(args.mode or "solutions",),
+                                             limit=limit):
         if args.output is not None and res.solutions:
-            if want_all:
-                write_atomic(args.output, json.dumps([solution_to_json(puzzle, x) for x in res.solutions]) + "\n")
-            else:
-                save_solution(puzzle, res.solutions[0], args.output)
+            save_solution(puzzle, res.solutions if want_all else res.solutions[0], args.output)
         unproved(path, res, args.proof)
         if res.status == "TIMEOUT":
             status = 3

@@ -3,7 +3,7 @@ before it ends."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Callable
 
 from ..puzzle.model import Solution
@@ -57,12 +57,14 @@ class Result:
     """
 
     status: str
+    _: KW_ONLY
     solutions: list[Solution] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     variables: int | None = None
     clauses: int | None = None
     literals: int | None = None
     dimacs_bytes: int | None = None
+    orbit: int = 1
     encode_seconds: float | None = None
     write_seconds: float | None = None
     solve_seconds: float | None = None
@@ -70,12 +72,11 @@ class Result:
     nodes: int | None = None
     candidates: int | None = None
     certificate: Certificate | None = None
-    orbit: int = 1
+    parallel: dict = field(default_factory=dict)
     wall_seconds: float | None = None
     cpu_seconds: float | None = None
     peak_memory_mb: float | None = None
     outcome: Outcome | None = None
-    parallel: dict = field(default_factory=dict)
     stage: str | None = None
 
     def __repr__(self) -> str:

@@ -165,18 +165,21 @@ def _sol_solution(text: str, path: Path, puzzle: Puzzle) -> Solution:
     return Solution(tuple(cells[c] for c in range(puzzle.n)))
 
 
-def save_solution(puzzle: Puzzle, solution: Solution, path: str | os.PathLike) -> None:
-    """Write a solution, whole or not at all.
+def save_solution(puzzle: Puzzle, solution: Solution | list[Solution], path: str | os.PathLike) -> None:
+    """Write a solution, or a list of them, whole or not at all.
 
     Parameters
     ----------
     puzzle : Puzzle
-    solution : Solution
+    solution : Solution or list of Solution
     path : str or path-like
-        ``.sol`` (``tile col row rot`` per line), or JSON for any other suffix.
+        ``.sol`` (``tile col row rot`` per line; one solution), or JSON for any other suffix
+        (a list: a JSON array).
     """
-    path = Path(path)
-    if path.suffix == ".sol":
-        write_atomic(path, sol_text(puzzle, solution))
+    if isinstance(solution, list):
+        text = json.dumps([solution_to_json(puzzle, s) for s in solution]) + "\n"
+    elif Path(path).suffix == ".sol":
+        text = sol_text(puzzle, solution)
     else:
-        write_atomic(path, json.dumps(solution_to_json(puzzle, solution)) + "\n")
+        text = json.dumps(solution_to_json(puzzle, solution)) + "\n"
+    write_atomic(path, text)
