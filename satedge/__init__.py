@@ -17,7 +17,8 @@ from importlib import import_module
 # each public name and the module it lives in, imported when first used: a command that needs little
 # of satedge (``satedge count`` of a small puzzle) does not pay for the rest
 _WHERE = {
-    "count": "api", "job": "api", "solutions": "api", "solve": "api", "validate": "puzzle.checker",
+    "count": "api", "job": "api", "maximize": "api", "solutions": "api", "solve": "api",
+    "validate": "puzzle.checker", "score": "puzzle.checker", "Scored": "puzzle.checker",
     "DEFAULT_ENCODING": "encode", "Encoded": "encode", "Encoding": "encode", "Options": "encode", "encode": "encode",
     "EncodingError": "errors", "SatedgeError": "errors", "load_puzzle": "puzzle.formats",
     "save_puzzle": "puzzle.formats", "Job": "jobs", "Result": "jobs", "run": "jobs", "Limits": "system.process",
@@ -56,7 +57,7 @@ sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "Adjacency", "Board", "Clue", "Counts", "DEFAULT_ENCODING", "Encoded", "Encoding", "EncodingError", "Job", "Limits",
-    "Options", "Puzzle", "Result", "SatedgeError", "Solution", "Solved", "SolverConfig", "__version__", "count", "encode",
-    "job", "load_puzzle", "load_solution", "load_solutions", "run", "save_puzzle", "save_solution", "solutions", "solve",
-    "validate",
+    "Options", "Puzzle", "Result", "SatedgeError", "Scored", "Solution", "Solved", "SolverConfig", "__version__", "count",
+    "encode", "job", "load_puzzle", "load_solution", "load_solutions", "maximize", "run", "save_puzzle", "save_solution",
+    "score", "solutions", "solve", "validate",
 ]

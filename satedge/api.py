@@ -18,6 +18,7 @@ from .errors import SatedgeError
 from .jobs import Job, Result, run
 from .jobs.auto import choose
 from .jobs.engines import REFERENCE, SolverConfig
+from .puzzle.checker import Scored
 from .puzzle.formats import load_puzzle
 from .puzzle.model import Puzzle, Solved
 from .puzzle.symmetry import MODES, Counts
@@ -25,7 +26,7 @@ from .sat.proofdir import check_folder
 from .system.files import shown
 from .system.process import Limits, default_memory_mb
 
-__all__ = ["METHODS", "Request", "job", "answer", "solve", "solutions", "count"]
+__all__ = ["METHODS", "Request", "job", "answer", "solve", "solutions", "count", "maximize"]
 
 METHODS = ("auto", "sat", REFERENCE)  # the best engine here; an encoding and a SAT solver; the reference
 
@@ -174,7 +175,7 @@ def answer(j: Job) -> Result:
         When it ran out of memory or failed (:meth:`Result.raise_error`).
     """
     res = run(j).raise_error()
-    if res.status == "TIMEOUT":
+    if res.status == "TIMEOUT" and not (j.task == "maximize" and res.solutions):
         raise TimeoutError(f"no answer in {j.limits.timeout:g} s")
     return res
 
@@ -241,3 +242,35 @@ def count(puzzle: Puzzle | str | os.PathLike, **options) -> Counts:
     """
     res = answer(job(puzzle, "count", modes=MODES, **options))
     return Counts(*(res.counts[m] for m in MODES))
+
+
+def maximize(puzzle: Puzzle | str | os.PathLike, **options) -> Scored | None:
+    """The board with the most inner edges that fit: every tile placed once, the frame and the
+    clues kept.
+
+    Parameters
+    ----------
+    puzzle : Puzzle, str or path-like
+        A puzzle, a puzzle file, or a shipped puzzle's name.
+    **options
+        As :func:`job` takes them: ``method`` (``auto``, the backtracker's branch and bound;
+        ``sat``, RC2 over a PySAT ``solver`` on a MaxSAT ``encoding``), ``timeout`` (then the
+        best board found so far, its ``bound`` not proved), ...
+
+    Returns
+    -------
+    Scored or None
+        The board, its score and the highest score proved possible (``optimal`` when they are
+        equal); ``None`` when no board keeps the frame and the clues.
+
+    Examples
+    --------
+    >>> best = maximize("hunde-spiel")
+    >>> best.score, best.edges, best.optimal
+    (12, 12, True)
+    """
+    j = job(puzzle, "maximize", **options)
+    res = answer(j)
+    if not res.solutions:
+        return None
+    return Scored(j.puzzle, res.solutions[0], res.score, res.bound)

@@ -143,7 +143,8 @@ def test_check_reports_violation(run_cli, tmp_path):
     f.write_text(json.dumps(sol))
     code, out, _ = run_cli("check", PUZZLES / "hunde-spiel.yaml", f)
     assert code == 1
-    assert out == f"{f}: invalid: cell (0, 0) right shows 'grey+' but cell (0, 1) left shows 'umber-': they do not fit\n"
+    assert out == (f"{f}: invalid: cell (0, 0) right shows 'grey+' but cell (0, 1) left shows 'umber-': they do not fit "
+                   "(a board that scores 5 of 12 inner edges)\n")
 
 
 # ------------------------------------------------------------------ hand-checked small puzzles

@@ -17,14 +17,14 @@ from ..errors import EncodingError, SatedgeError
 from ..system.files import cut
 from ..system.proctree import sweep
 from ..system.resources import __version__
-from . import (check, check_proof, convert, count, crosscheck, decode, encode, encodings, generate, puzzles, render,
-               report, run, solve, solvers)
+from . import (check, check_proof, convert, count, crosscheck, decode, encode, encodings, generate, maximize, puzzles,
+               render, report, run, solve, solvers)
 from .common import Parser
 
 __all__ = ["COMMANDS", "EXIT_STATUSES", "build_parser", "main"]
 
-COMMANDS = (solve, count, encodings, encode, decode, solvers, puzzles, generate, crosscheck, run, report, render, check,
-            check_proof, convert)
+COMMANDS = (solve, count, maximize, encodings, encode, decode, solvers, puzzles, generate, crosscheck, run, report, render,
+            check, check_proof, convert)
 EXIT_STATUSES = ("exit statuses: 0 success, 1 a negative answer (UNSAT, an invalid solution, a mismatch), 2 bad input "
                  "or an error (one line 'satedge: error: ...'), 3 timeout, 130 interrupted")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..puzzle.checker import validate
+from ..puzzle.checker import board_problem, score, validate
 from ..puzzle.formats import load_puzzle
 from ..puzzle.solutions import load_solutions
 from .common import many
@@ -12,7 +12,7 @@ __all__ = ["add", "main"]
 
 
 def add(sub) -> None:
-    p = sub.add_parser("check", help="validate solutions: every form solve writes (.sol, JSON, JSON lines)")
+    p = sub.add_parser("check", help="validate solutions, and score boards: every form solve and maximize write (.sol, JSON, JSON lines)")
     add_puzzles(p, "puzzle", several=False)
     p.add_argument("solution", metavar="SOLUTION", help="a .sol file, a JSON solution or list of them (solve -o), or "
                    "solve --json's lines")
@@ -28,5 +28,8 @@ def main(args) -> int:
         return 0
     k, problem = problems[0]
     which = f"solution {k + 1} of {len(found)}: " if len(found) > 1 else ""
-    print(f"{args.solution}: invalid: {which}{problem}")
+    scored = ""
+    if board_problem(puzzle, found[k]) is None:  # every rule kept but some edges: a board with a score
+        scored = f" (a board that scores {score(puzzle, found[k])} of {len(puzzle.board.adjacencies)} inner edges)"
+    print(f"{args.solution}: invalid: {which}{problem}{scored}")
     return 1

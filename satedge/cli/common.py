@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 import time
 from pathlib import Path
 from typing import Iterator
@@ -25,7 +26,11 @@ __all__ = [
 
 
 class Help(argparse.HelpFormatter):
-    """Every option's help ends with its default, unless it has none or says it already."""
+    """Every option's help ends with its default, unless it has none or says it already; lines
+    break between words only, never inside a word with a hyphen (OR-Tools, --solver-cmd)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
 
     def _get_help_string(self, action) -> str:
         text = action.help or ""

@@ -93,6 +93,11 @@ class Encoded:
         Conjunctions of literals, one of which holds in a model exactly when ``cell`` shows
         ``look`` (its labels clockwise from the top); ``None``: the encoding does not say.  Blocking
         a picture is then one clause, not one per solution with that picture.
+    soft
+        Of a MaxSAT formula (:mod:`.maxsat`), per inner edge that may not fit its match literal,
+        a soft unit clause of weight 1 (``cnf`` is then the hard clauses): a model's cost, the
+        soft clauses it falsifies, is at least the edges that do not fit on its board, and
+        equal at the optimum.  Empty for a plain formula.
     """
 
     puzzle: Puzzle
@@ -105,6 +110,7 @@ class Encoded:
     literals: Callable[[Solution], list[int] | None]
     shuffle: int | None = None
     shows: Callable[[int, tuple], list[list[int]]] | None = None
+    soft: tuple[int, ...] = ()
 
     def decode(self, model: Iterable[int]) -> Solution:
         """The solution a model (a list of literals) shows, read from :attr:`cells`; where no

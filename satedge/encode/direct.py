@@ -39,14 +39,15 @@ __all__ = ["encode", "size", "floor"]
 floor = placement_floor  # a low bound on the size, at once
 
 
-def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
+def encode(puzzle: Puzzle, options: Options = Options(), relax: bool = False) -> Encoded:
+    """The formula; ``relax``: its MaxSAT form (:mod:`.maxsat`)."""
     def adjacency(puzzle, adj, ga, gb, redundant):
         out = conflicts(puzzle, ga, gb)
         if redundant:
             out += supports(puzzle, ga, gb) + supports(puzzle, gb, ga)
         return out
 
-    return placement_formula(puzzle, options, "direct", adjacency)
+    return placement_formula(puzzle, options, "direct", adjacency, relax)
 
 
 def size(puzzle: Puzzle, options: Options = Options()) -> Size:

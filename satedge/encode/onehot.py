@@ -18,10 +18,13 @@ __all__ = [
 ]
 
 
-def placement_formula(puzzle: Puzzle, options: Options, base: str, adjacency: Callable) -> Encoded:
+def placement_formula(puzzle: Puzzle, options: Options, base: str, adjacency: Callable,
+                      relax: bool = False) -> Encoded:
     """``x`` variables (one per allowed placement), exactly one per cell and per tile, then the
     clauses ``adjacency(puzzle, adj, groups_a, groups_b, redundant)`` yields for every adjacency,
-    where ``groups`` map a label to the ``(var, tile)`` placements showing it on that side."""
+    where ``groups`` map a label to the ``(var, tile)`` placements showing it on that side.
+    ``relax``: the MaxSAT form, each adjacency's clauses guarded by its match variable ``m[k]``
+    (``-m[k]`` added to each), the soft clauses ``m[k]``."""
     pool = IDPool()
     allowed = placements(puzzle, options)
     x = {(c, t, r): pool.id(("x", c, t, r)) for c, cell in enumerate(allowed) for t, r in cell}
@@ -40,9 +43,15 @@ def placement_formula(puzzle: Puzzle, options: Options, base: str, adjacency: Ca
             out.setdefault(puzzle.oriented(t, r)[side], []).append((x[cell, t, r], t))
         return out
 
-    for adj in puzzle.board.adjacencies:
+    soft = []
+    for k, adj in enumerate(puzzle.board.adjacencies):
         if adj.a != adj.b:  # self-loops are in puzzle.allowed
-            clauses.extend(adjacency(puzzle, adj, groups(adj.a, adj.side_a), groups(adj.b, adj.side_b), options.redundant))
+            fit = adjacency(puzzle, adj, groups(adj.a, adj.side_a), groups(adj.b, adj.side_b), options.redundant)
+            if relax:
+                m = pool.id(("m", k))
+                soft.append(m)
+                fit = [c + [-m] for c in fit]
+            clauses.extend(fit)
     cnf = make_cnf(clauses, pool.top)
 
     @functools.cache
@@ -52,7 +61,8 @@ def placement_formula(puzzle: Puzzle, options: Options, base: str, adjacency: Ca
 
     return Encoded(puzzle, base, options, cnf, pool, decision=sorted(x.values()), cells=cells,
                    literals=lambda s: literals(x, s),
-                   shows=lambda c, look: [[x[c, t, r]] for t, r in allowed[c] if puzzle.oriented(t, r) == look])
+                   shows=lambda c, look: [[x[c, t, r]] for t, r in allowed[c] if puzzle.oriented(t, r) == look],
+                   soft=tuple(soft))
 
 
 def literals(x: dict, solution: Solution) -> list[int] | None:

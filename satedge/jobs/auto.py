@@ -28,8 +28,12 @@ def cores() -> int:
 
 
 def choose(puzzle: Puzzle, task: str = "solve", workers: int | None = None) -> SolverConfig:
-    """The solver for ``task`` (``solve`` or ``count``) on ``puzzle`` with ``workers`` processes
-    (default: every core)."""
+    """The solver for ``task`` (``solve``, ``count`` or ``maximize``) on ``puzzle`` with
+    ``workers`` processes (default: every core).  To maximize: the backtracker's branch and
+    bound, on one process, which proved the optimum sooner than RC2 over every PySAT solver on
+    the generated 4x4 and 5x5 boards tried."""
+    if task == "maximize":
+        return SolverConfig(engine=REFERENCE, workers=1)
     if puzzle.n <= SMALL or compiled_available(puzzle):
         return SolverConfig(engine=REFERENCE, workers=workers or (1 if puzzle.n <= SMALL else cores()))
     return SolverConfig(workers=workers or 1)

@@ -12,6 +12,7 @@ from typing import Callable
 
 from ..encode.presets import too_big
 from ..errors import SatedgeError
+from ..puzzle.model import Solution
 from ..system.process import Outcome, call, here
 from . import certified, sat
 from .engines import DEFAULT_STRATEGY, ENGINES, STRATEGIES
@@ -26,6 +27,8 @@ def execute(job: Job, note: Note | None = None) -> Result:
     what is known before the search starts (a formula's size and encode time)."""
     if job.task == "encode":
         return sat.encode_only(job, note)
+    if job.task == "maximize":
+        return ENGINES[job.solver.engine].maximize(job, note)
     if job.certify is not None:
         return certified.run(job, note)
     if job.solver.has_formula and job.parallel:
@@ -87,6 +90,9 @@ def _result(outcome: Outcome) -> Result:
         known = {k: v for k, v in outcome.notes.items() if k in ("variables", "clauses", "encode_seconds", "stage")}
         so_far = outcome.notes.get("progress", {})  # the backtracker's last report
         known.update({k: so_far[k] for k in ("nodes", "candidates") if k in so_far})
+        known.update({k: outcome.notes[k] for k in ("score", "bound") if k in outcome.notes})
+        if "board" in outcome.notes:  # a maximisation's best board so far
+            known["solutions"] = [Solution(tuple(map(tuple, outcome.notes["board"])))]
         res = Result(outcome.status, **known)
     res.outcome, res.wall_seconds, res.cpu_seconds = outcome, outcome.wall_seconds, outcome.cpu_seconds
     res.peak_memory_mb = outcome.peak_mb

@@ -49,7 +49,7 @@ from ..sat.solvers import BINARY, DEFAULT_SOLVER, ENUMERATIONS, SatSolver, pysat
 from ..system.extras import Need
 from ..system.files import quoted, shown
 from ..system.process import MAX_WORKERS
-from . import backtrack, clasp, conquer, cpsat, portfolio, sat
+from . import backtrack, clasp, conquer, cpsat, maximize, portfolio, sat
 from .result import Note, Result
 
 __all__ = ["OPTIONS", "CHOICES", "TASKS", "Engine", "ENGINES", "REFERENCE", "STRATEGIES", "DEFAULT_STRATEGY", "SolverConfig",
@@ -57,8 +57,9 @@ __all__ = ["OPTIONS", "CHOICES", "TASKS", "Engine", "ENGINES", "REFERENCE", "STR
 
 # the options a solver string may give an engine, beside a PySAT solver's own (see SolverConfig)
 OPTIONS = ("workers", "strategy", "enumeration", "order")
-# what a job may be: a first solution or several (solve), counts, or a formula's size (encode)
-TASKS = ("solve", "count", "encode")
+# what a job may be: a first solution or several (solve), counts, a formula's size (encode), or
+# the board with the most inner edges that fit (maximize)
+TASKS = ("solve", "count", "encode", "maximize")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -94,6 +95,9 @@ class Engine:
     needs
         What it needs beyond the core (a Python module and its extra, or a program); ``None``:
         nothing.
+    maximize
+        The job function of the ``maximize`` task (:mod:`satedge.jobs.maximize`), for the
+        engines whose ``tasks`` name it.
     """
 
     name: str
@@ -108,12 +112,15 @@ class Engine:
     certifies: bool = False
     on_cluster: bool = False
     needs: Need | None = None
+    maximize: Callable[..., Result] | None = None
 
     def __post_init__(self) -> None:
         if self.called is None:
             object.__setattr__(self, "called", self.name)
         wrong = [o for o in self.options if o not in OPTIONS] + [t for t in self.tasks if t not in TASKS] + [
             m for m in self.modes if m not in MODES]
+        if ("maximize" in self.tasks) != (self.maximize is not None):
+            wrong.append("maximize without its job function")
         if wrong or ("encode" in self.tasks and not self.solves_formula):
             raise SatedgeError(f"engine {self.name}: {', '.join(wrong) or 'encode without a formula'} is not "
                                "something an engine can take or do")
@@ -128,17 +135,20 @@ class Engine:
 ENGINES: dict[str, Engine] = {e.name: e for e in (
     Engine(name="pysat", run=sat.run, called="PySAT solvers", solves_formula=True,
            options=("workers", "strategy", "enumeration"), tasks=TASKS, certifies=True, on_cluster=True,
+           maximize=maximize.rc2,
            summary="a PySAT solver by its name (cadical195, minisat22, ...; `satedge solvers` lists those that work "
-                   "here), enumerating with blocking clauses"),
+                   "here), enumerating with blocking clauses; to maximize, RC2 (PySAT's MaxSAT solver) over it"),
     Engine(name=BINARY, run=sat.run, called="solver binaries", solves_formula=True,
-           options=("workers", "strategy", "enumeration"), tasks=TASKS, certifies=True, on_cluster=True,
+           options=("workers", "strategy", "enumeration"), tasks=("solve", "count", "encode"), certifies=True, on_cluster=True,
            summary="a DIMACS solver binary, cmd:COMMAND (cmd:'cadical -q'), run afresh on the formula and its "
                    "blocking clauses for each model"),
     Engine(name="backtrack", run=backtrack.run, options=("workers", "order"), on_cluster=True,
-           summary="the reference backtracker on the puzzle itself, compiled with numba, on every core"),
+           tasks=("solve", "count", "maximize"), maximize=maximize.branch_and_bound,
+           summary="the reference backtracker on the puzzle itself, compiled with numba, on every core; to maximize, "
+                   "its branch and bound (one process)"),
     Engine(name="cpsat", run=cpsat.run, options=("workers",), needs=cpsat.needs,
            summary="the CP-SAT model of the puzzle (OR-Tools), with its own search workers"),
-    Engine(name="clasp", run=clasp.run, solves_formula=True, options=("enumeration",), tasks=TASKS,
+    Engine(name="clasp", run=clasp.run, solves_formula=True, options=("enumeration",), tasks=("solve", "count", "encode"),
            needs=clasp.needs,
            summary="clasp (clingo) on the formula: every model enumerated natively, projected on the decision "
                    "variables, with no blocking clause"),

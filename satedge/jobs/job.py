@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..encode import DEFAULT_ENCODING, Encoding
+from ..encode.maxsat import maxsat_encoding
 from ..errors import SatedgeError
 from ..puzzle.model import Puzzle
 from ..puzzle.shuffle import check_seed
@@ -30,8 +31,10 @@ class Job:
         The puzzle.
     task : str
         ``solve`` (up to ``limit`` solutions, one per picture with the modes ``distinct``
-        and ``unique``), ``count`` (each of ``modes``), or ``encode`` (the formula's size
-        and DIMACS bytes only)
+        and ``unique``), ``count`` (each of ``modes``), ``encode`` (the formula's size
+        and DIMACS bytes only), or ``maximize`` (the board with the most inner edges that fit:
+        :mod:`satedge.jobs.maximize`; a formula engine takes a MaxSAT encoding,
+        :mod:`satedge.encode.maxsat`)
     solver
         A :class:`satedge.sat.solvers.SolverConfig` (or a string it reads): the engine, its
         workers and strategy; default CaDiCaL 1.9.5
@@ -105,8 +108,15 @@ class Job:
             raise SatedgeError(f"unknown proof checker {shown(certify)}; choose from {', '.join(CHECKERS)}")
         if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
             raise SatedgeError("the Dask scheduler's address is empty: give one, e.g. tcp://10.0.0.1:8786")
+        if task == "maximize" and (certify is not None or scheduler is not None):
+            raise SatedgeError(f"a maximum is answered on this machine, uncertified: "
+                               f"{'--certify' if certify is not None else 'a Dask scheduler'} applies to solve and count")
         solver = engines.check(task, solver, encoding, modes, limit, scheduler, certify is not None)
-        if solver.has_formula:
+        if task == "maximize" and solver.workers > 1:
+            raise SatedgeError("a maximum is searched on one process: workers=N applies to solve and count")
+        if solver.has_formula and task == "maximize":
+            encoding = maxsat_encoding(encoding)
+        elif solver.has_formula:
             encoding = Encoding.of(encoding if encoding is not None else DEFAULT_ENCODING)
         if shuffle is not None:
             check_seed(shuffle)

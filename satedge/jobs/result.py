@@ -37,6 +37,10 @@ class Result:
         The formula's size, known once it is encoded, even when the job is stopped later.
     encode_seconds, write_seconds, solve_seconds : float
         Seconds spent encoding, writing and solving.
+    score, bound : int or None
+        Of a maximisation: the score of the best board found (``solutions[0]``: its inner
+        edges that fit, :func:`satedge.puzzle.checker.score`) and the highest score it is known
+        that no board beats; equal when the score is proved optimal.
     stats : dict or None
         The solver's statistics (conflicts, decisions, propagations, restarts).
     wall_seconds, cpu_seconds, peak_memory_mb : float or None
@@ -65,6 +69,8 @@ class Result:
     literals: int | None = None
     dimacs_bytes: int | None = None
     orbit: int = 1
+    score: int | None = None
+    bound: int | None = None
     encode_seconds: float | None = None
     write_seconds: float | None = None
     solve_seconds: float | None = None

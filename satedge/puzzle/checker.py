@@ -1,4 +1,6 @@
-"""The independent checker: is a solution valid, and if not, which constraint does it break first?
+"""The independent checker: is a solution valid, and if not, which constraint does it break
+first?  And of a board that need not be a solution (every tile placed once, frame and clues
+kept): which touching sides do not fit, and its score, the touching pairs that do.
 
 It reads adjacency from the board graph and nothing else from the solvers.
 """
@@ -6,11 +8,14 @@ It reads adjacency from the board graph and nothing else from the solvers.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from ..system.files import shown
+from .board import Adjacency
+from .drawing import ascii_grid, to_svg
 from .model import SIDES, Puzzle, Solution
 
-__all__ = ["validate"]
+__all__ = ["validate", "board_problem", "mismatches", "score", "Scored"]
 
 
 def validate(puzzle: Puzzle, solution: Solution) -> str | None:
@@ -35,6 +40,29 @@ def validate(puzzle: Puzzle, solution: Solution) -> str | None:
     >>> validate(p, Solution(((0, 0), (0, 3))))
     'tile 0 is used 2 times, at cells (0, 0), (0, 1)'
     >>> validate(p, Solution(((0, 0), (1, 3)))) is None
+    True
+    """
+    problem = board_problem(puzzle, solution)
+    if problem is not None:
+        return problem
+    wrong = mismatches(puzzle, solution)
+    if wrong:
+        adj, seen = wrong[0], [puzzle.oriented(t, r) for t, r in solution]
+        x, y = seen[adj.a][adj.side_a], seen[adj.b][adj.side_b]
+        return (f"cell {puzzle.board.position(adj.a)} {SIDES[adj.side_a]} shows {shown(x)} but cell "
+                f"{puzzle.board.position(adj.b)} {SIDES[adj.side_b]} shows {shown(y)}: they do not fit")
+    return None
+
+
+def board_problem(puzzle: Puzzle, solution: Solution) -> str | None:
+    """The first hard rule a board breaks, in one sentence, or ``None``: every cell holds a tile
+    in a rotation, each tile once, the clues in place, the frame label exactly on the outside
+    sides; the touching sides need not fit (:func:`mismatches`), except a cell's sides that
+    touch each other on a torus one cell thin, which :attr:`Puzzle.allowed` keeps as a rule of
+    the cell.
+
+    >>> p = Puzzle(rows=1, cols=2, tiles=((1, 2, 1, 1), (2, 1, 1, 3)))
+    >>> board_problem(p, Solution(((0, 0), (1, 0)))) is None
     True
     """
     board = puzzle.board
@@ -67,7 +95,80 @@ def validate(puzzle: Puzzle, solution: Solution) -> str | None:
                     return f"cell {board.position(cell)} {SIDES[s]} is inside the board but shows the frame label {shown(puzzle.frame)}"
     for adj in board.adjacencies:
         x, y = seen[adj.a][adj.side_a], seen[adj.b][adj.side_b]
-        if not puzzle.fits(x, y):
+        if adj.a == adj.b and not puzzle.fits(x, y):
             return (f"cell {board.position(adj.a)} {SIDES[adj.side_a]} shows {shown(x)} but cell "
                     f"{board.position(adj.b)} {SIDES[adj.side_b]} shows {shown(y)}: they do not fit")
     return None
+
+
+def mismatches(puzzle: Puzzle, solution: Solution) -> list[Adjacency]:
+    """The touching pairs of sides of a board (:attr:`Board.adjacencies`, in their order) whose
+    labels do not fit."""
+    seen = [puzzle.oriented(t, r) for t, r in solution]
+    return [adj for adj in puzzle.board.adjacencies
+            if not puzzle.fits(seen[adj.a][adj.side_a], seen[adj.b][adj.side_b])]
+
+
+def score(puzzle: Puzzle, solution: Solution) -> int:
+    """How many touching pairs of sides fit: the inner edges matched (Eternity II's score).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    solution : Solution
+        A board that keeps the hard rules (:func:`board_problem`).
+
+    Returns
+    -------
+    int
+        The adjacencies of the board graph whose labels fit; a solution scores
+        ``len(puzzle.board.adjacencies)``.
+
+    Examples
+    --------
+    >>> p = Puzzle(rows=1, cols=2, tiles=((1, 2, 1, 1), (2, 1, 1, 3)))
+    >>> score(p, Solution(((0, 0), (1, 0)))), score(p, Solution(((0, 0), (1, 3))))
+    (0, 1)
+    """
+    return len(puzzle.board.adjacencies) - len(mismatches(puzzle, solution))
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A puzzle with a board that keeps its hard rules, and the board's score: printed as a grid
+    that marks the sides that do not fit, drawn so in a notebook.
+
+    Attributes
+    ----------
+    puzzle : Puzzle
+    board : Solution
+    score : int
+        The inner edges that fit (:func:`score`).
+    bound : int
+        No board scores more (as far as the search that found it proved).
+    """
+
+    puzzle: Puzzle
+    board: Solution
+    score: int
+    bound: int
+
+    @property
+    def optimal(self) -> bool:
+        return self.score == self.bound
+
+    @property
+    def edges(self) -> int:
+        """The inner edges, the highest score there can be."""
+        return len(self.puzzle.board.adjacencies)
+
+    def __str__(self) -> str:
+        return (f"score {self.score} of {self.edges} inner edges"
+                f"{' (optimal)' if self.optimal else f', at most {self.bound}'}\n"
+                + ascii_grid(self.puzzle, self.board, mismatched=mismatches(self.puzzle, self.board)))
+
+    def __repr__(self) -> str:
+        return f"Scored({self.puzzle!r}, score={self.score}, bound={self.bound})"
+
+    def _repr_svg_(self) -> str:
+        return to_svg(self.puzzle, self.board, mismatches(self.puzzle, self.board))

@@ -16,8 +16,11 @@ ANSI = ("\033[31m", "\033[32m", "\033[33m", "\033[34m", "\033[35m", "\033[36m", 
 RESET = "\033[0m"
 
 
-def ascii_grid(puzzle: Any, solution: Any, color: bool = False) -> str:
-    """The solution as a grid of tiles, each showing its four labels and ``tile/rotation``.
+def ascii_grid(puzzle: Any, solution: Any, color: bool = False, mismatched: Any = ()) -> str:
+    """The solution as a grid of tiles, each showing its four labels and ``tile/rotation``;
+    the touching sides that do not fit (``mismatched``, adjacencies of the board graph) cross
+    their border with ``X`` (``|`` between cells side by side, ``-`` between cells one above
+    the other).
 
     >>> from satedge.puzzle import Puzzle, Solution
     >>> p = Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0)
@@ -27,7 +30,24 @@ def ascii_grid(puzzle: Any, solution: Any, color: bool = False) -> str:
     |0 0/0 1|1 1/0 0|
     |   0   |   0   |
     +-------+-------+
+    >>> print(ascii_grid(p, Solution(((1, 0), (0, 0))), mismatched=p.board.adjacencies))
+    +-------+-------+
+    |   0   |   0   |
+    |1 1/0 0X0 0/0 1|
+    |   0   |   0   |
+    +-------+-------+
     """
+    walls, floors = set(), set()  # (row, border k of 0..cols) crossed; (border k of 0..rows, col) crossed
+    for adj in mismatched:
+        if adj.a == adj.b:
+            continue
+        r, c = puzzle.board.position(adj.a)
+        if adj.side_a in (1, 3):
+            k = c + 1 if adj.side_a == 1 else c
+            walls |= {(r, k % puzzle.cols), (r, puzzle.cols)} if k % puzzle.cols == 0 else {(r, k)}
+        else:
+            k = r + 1 if adj.side_a == 2 else r
+            floors |= {(k % puzzle.rows, c), (puzzle.rows, c)} if k % puzzle.rows == 0 else {(k, c)}
     texts = {x: str(x) for x in puzzle.labels}
     w = max(len(t) for t in texts.values())
     tag = len(f"{len(puzzle.tiles) - 1}/3")
@@ -47,18 +67,24 @@ def ascii_grid(puzzle: Any, solution: Any, color: bool = False) -> str:
         left = (inner - len(t)) // 2
         return " " * left + paint(x) + " " * (inner - len(t) - left)
 
-    sep = "+" + "+".join("-" * inner for _ in range(puzzle.cols)) + "+"
-    lines = [sep]
+    def sep(k: int) -> str:
+        return "+" + "+".join(("X" if (k, c) in floors else "-") * inner for c in range(puzzle.cols)) + "+"
+
+    def joined(row: int, parts: list[str], mid: bool) -> str:
+        bars = ["X" if mid and (row, k) in walls else "|" for k in range(puzzle.cols + 1)]
+        return bars[0] + "".join(p + b for p, b in zip(parts, bars[1:]))
+
+    lines = [sep(0)]
     for row in range(puzzle.rows):
         cells = [(puzzle.oriented(t, r), f"{t}/{r}") for t, r in solution.placements[row * puzzle.cols:(row + 1) * puzzle.cols]]
-        lines.append("|" + "|".join(centre(lab[0]) for lab, _ in cells) + "|")
+        lines.append(joined(row, [centre(lab[0]) for lab, _ in cells], False))
         mids = []
         for lab, tag in cells:
             gap = inner - len(texts[lab[3]]) - len(texts[lab[1]]) - len(tag)
             mids.append(paint(lab[3]) + " " * (gap // 2) + tag + " " * (gap - gap // 2) + paint(lab[1]))
-        lines.append("|" + "|".join(mids) + "|")
-        lines.append("|" + "|".join(centre(lab[2]) for lab, _ in cells) + "|")
-        lines.append(sep)
+        lines.append(joined(row, mids, True))
+        lines.append(joined(row, [centre(lab[2]) for lab, _ in cells], False))
+        lines.append(sep(row + 1))
     return "\n".join(lines)
 
 
@@ -123,8 +149,27 @@ def layout(puzzle: Any, solution: Any = None):
     return width, height, polygons, texts, marks
 
 
-def to_svg(puzzle: Any, solution: Any = None) -> str:
-    """An SVG picture (four ``polygon`` elements per tile)."""
+def borders(puzzle: Any, mismatched: Any) -> list[tuple[float, float, float, float]]:
+    """The segments ``(x1, y1, x2, y2)`` of a board's picture where touching sides do not fit
+    (``mismatched``: adjacencies): their shared border, on both outer borders for an edge that
+    wraps around a torus."""
+    out = []
+    for adj in mismatched:
+        if adj.a == adj.b:
+            continue
+        for cell, side in ((adj.a, adj.side_a), (adj.b, adj.side_b)):
+            row, col = divmod(cell, puzzle.cols)
+            x0, y0 = PAD + col * TILE, PAD + row * TILE
+            seg = {0: (x0, y0, x0 + TILE, y0), 1: (x0 + TILE, y0, x0 + TILE, y0 + TILE),
+                   2: (x0, y0 + TILE, x0 + TILE, y0 + TILE), 3: (x0, y0, x0, y0 + TILE)}[side]
+            if seg not in out:
+                out.append(seg)
+    return out
+
+
+def to_svg(puzzle: Any, solution: Any = None, mismatched: Any = ()) -> str:
+    """An SVG picture (four ``polygon`` elements per tile); the borders where touching sides do
+    not fit (``mismatched``: adjacencies) drawn as thick red lines."""
     w, h, polygons, texts, marks = layout(puzzle, solution)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
            f"<title>{escape(puzzle.name or 'puzzle', quote=False)}</title>", '<rect width="100%" height="100%" fill="white"/>']
@@ -133,6 +178,9 @@ def to_svg(puzzle: Any, solution: Any = None) -> str:
         out.append(f'<polygon points="{p}" fill="{fill}" stroke="#404040" stroke-width="0.6"/>')
     for x, y, size in marks:
         out.append(f'<rect x="{x:g}" y="{y:g}" width="{size:g}" height="{size:g}" fill="none" stroke="black" stroke-width="3"/>')
+    for x1, y1, x2, y2 in borders(puzzle, mismatched):
+        out.append(f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="#D00000" stroke-width="5" '
+                   'stroke-linecap="round"/>')
     for x, y, text, size in texts:
         out.append(f'<text x="{x:g}" y="{y:g}" font-family="sans-serif" font-size="{size}" text-anchor="middle" '
                    f'dominant-baseline="central" fill="black" stroke="white" stroke-width="2.5" paint-order="stroke">'

@@ -60,8 +60,13 @@ def describe(report: dict) -> str:
     'solving, 12 solutions so far, 2,500,000 nodes, 1,250,000 nodes/s'
     >>> describe({"stage": "encoding"}), describe({"conflicts": 40000, "seconds": 3.5})
     ('encoding', 'solving, 40,000 conflicts, 11,429 conflicts/s')
+    >>> describe({"score": 452, "bound": 480, "nodes": 10**6, "seconds": 1.0})
+    'solving, best score 452 of at most 480, 1,000,000 nodes, 1,000,000 nodes/s'
+
     """
     words = [report.get("stage", "solving")]
+    if "score" in report:  # a maximisation: its best board so far
+        words.append(f"best score {report['score']:,} of at most {report['bound']:,}")
     for key in ("solutions", "pictures"):
         if report.get(key):
             words.append(f"{report[key]:,} {key} so far")

@@ -1,0 +1,210 @@
+"""The board with the most inner edges that fit, by branch and bound, compiled with numba.
+
+Every tile is placed once, the frame and the clues kept (the placements of
+:attr:`Puzzle.allowed`, one tile of each board-turn orbit kept where it can be, as
+:func:`satedge.encode.symmetry_breaking` says: turning a board keeps its score); the cells are
+filled row by row, and a placement costs the edges it does not fit with its neighbours placed
+before it.  At each cell the placements that fit every placed neighbour are tried first, then
+the others; a branch whose cost reaches the fewest mismatches found so far is cut.  Each board
+found is better than the last (the search is *anytime*); when the tree is exhausted the last
+one is optimal.  The first bound is the whole number of edges, so the first board comes at
+once; a board with no mismatch ends the search.
+
+>>> from satedge.puzzle import Puzzle
+>>> p = Puzzle(rows=1, cols=3, tiles=((1, 2, 1, 1), (2, 1, 1, 3), (3, 3, 3, 3)))
+>>> best = maximize(p)
+>>> best.score, best.bound, best.proved  # tile 2, then 1 turned, then 0: both edges fit
+(2, 2, True)
+"""
+
+from __future__ import annotations
+
+import time
+import types
+from dataclasses import dataclass
+from functools import cache
+from typing import Callable
+
+import numpy as np
+
+from ..encode.core import Options, placements
+from ..puzzle.checker import board_problem, score
+from ..puzzle.model import Puzzle, Solution
+from ..system.extras import require
+from ..system.progress import REPORT_SECONDS
+
+__all__ = ["Best", "maximize", "bnb"]
+
+DONE, BETTER, PAUSED = 0, 1, 2  # outcomes of bnb()
+BUDGET = 1 << 21  # candidates looked at per call of bnb(): Ctrl-C and the progress notes come between calls
+
+
+@dataclass(frozen=True)
+class Best:
+    """The best board a search found: ``board`` (``None``: no board keeps the hard rules),
+    its ``score`` (inner edges that fit), ``bound`` (no board scores more), ``proved``
+    (``score == bound``), and what it cost: ``nodes`` (placements made), ``candidates``
+    (placements looked at)."""
+
+    board: Solution | None
+    score: int
+    bound: int
+    nodes: int = 0
+    candidates: int = 0
+
+    @property
+    def proved(self) -> bool:
+        return self.board is not None and self.score == self.bound
+
+
+def bnb(start, tile, labels, nb_start, nb_side, nb_cell, nb_other, want, n, choice, shown, used, cum, pos,
+        phase, depth, best, best_choice, budget, counts):
+    """Run the search from ``depth[0]`` until a better board (BETTER: ``best[0]`` its
+    mismatches, ``best_choice`` its candidates), the end (DONE) or ``budget`` candidates
+    (PAUSED).  Cell ``c``'s candidates are ``start[c]:start[c + 1]``, each a ``tile`` and its
+    four ``labels``; its neighbours placed before it ``nb_start[c]:nb_start[c + 1]``, each its
+    own side, the cell and that cell's side; ``want[x]`` is the label that fits ``x``.  The
+    state ``choice, shown, used, cum, pos, phase, depth`` carries over calls; ``counts[0]``
+    gains the candidates looked at, ``counts[1]`` the placements made."""
+    d = depth[0]
+    looked = 0
+    while True:
+        if d == n:  # a whole board, better than the best: keep it, and step back
+            best[0] = cum[n]
+            for c in range(n):
+                best_choice[c] = choice[c]
+            d -= 1
+            used[tile[choice[d]]] = 0
+            depth[0] = d
+            return 1
+        placed = False
+        while phase[d] < 2 and not placed:
+            k = pos[d]
+            end = start[d + 1]
+            while k < end:
+                t = tile[k]
+                k += 1
+                if used[t]:
+                    continue
+                looked += 1
+                miss = 0
+                for j in range(nb_start[d], nb_start[d + 1]):
+                    if shown[nb_cell[j], nb_other[j]] != want[labels[k - 1, nb_side[j]]]:
+                        miss += 1
+                if (miss == 0) != (phase[d] == 0) or cum[d] + miss >= best[0]:
+                    continue
+                pos[d] = k
+                choice[d] = k - 1
+                used[t] = 1
+                for s in range(4):
+                    shown[d, s] = labels[k - 1, s]
+                cum[d + 1] = cum[d] + miss
+                counts[1] += 1
+                placed = True
+                break
+            if not placed:
+                phase[d] += 1
+                pos[d] = start[d]
+        counts[0] += looked
+        looked = 0
+        if placed:
+            d += 1
+            if d < n:
+                pos[d] = start[d]
+                phase[d] = 0
+        else:  # every candidate of cell d tried: step back
+            if d == 0:
+                depth[0] = 0
+                return 0
+            d -= 1
+            used[tile[choice[d]]] = 0
+        if best[0] == 0 or counts[0] >= budget:
+            depth[0] = d
+            return 0 if best[0] == 0 else 2
+
+
+@cache
+def compiled_bnb():
+    """:func:`bnb` compiled by numba, once per process (numba keeps the machine code on disk)."""
+    numba = require("numba")
+    kernel = types.FunctionType(bnb.__code__, bnb.__globals__, "bnb")
+    kernel.__module__, kernel.__qualname__ = bnb.__module__, bnb.__qualname__
+    return numba.njit(cache=True)(kernel)
+
+
+def _tables(puzzle: Puzzle) -> tuple:
+    """The read-only arrays of :func:`bnb` and the candidates' placements."""
+    allowed = placements(puzzle, Options(symmetry="rotation"))
+    ids = puzzle.label_id
+    cands = [(t, r) for cell in allowed for t, r in cell]
+    start = np.cumsum([0] + [len(cell) for cell in allowed]).astype(np.int64)
+    tile = np.array([t for t, _ in cands] or [0], dtype=np.int64)
+    labels = np.array([[ids[x] for x in puzzle.oriented(t, r)] for t, r in cands] or [[0] * 4], dtype=np.int64)
+    earlier: list[list[tuple[int, int, int]]] = [[] for _ in puzzle.board.cells]
+    for adj in puzzle.board.adjacencies:
+        if adj.a != adj.b:  # a self-loop is a rule of the cell, kept by its placements
+            late, early = (adj.b, adj.a) if adj.b > adj.a else (adj.a, adj.b)
+            late_side, early_side = (adj.side_b, adj.side_a) if adj.b > adj.a else (adj.side_a, adj.side_b)
+            earlier[late].append((late_side, early, early_side))
+    flat = [x for cell in earlier for x in cell] or [(0, 0, 0)]
+    nb_start = np.cumsum([0] + [len(cell) for cell in earlier]).astype(np.int64)
+    nb_side, nb_cell, nb_other = (np.array(col, dtype=np.int64) for col in zip(*flat))
+    want = np.array([puzzle.partner_id(i) for i in range(len(puzzle.labels))] or [0], dtype=np.int64)
+    return (start, tile, labels, nb_start, nb_side, nb_cell, nb_other, want), cands
+
+
+def maximize(puzzle: Puzzle, better: Callable[[Best], None] | None = None,
+             paused: Callable[[Best], None] | None = None, compiled: bool = True) -> Best:
+    """The board with the most inner edges that fit, proved optimal (see the module's docstring).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    better : callable, optional
+        Called with each better board as it is found (the search is anytime: a job stopped at
+        its time limit keeps the last one).
+    paused : callable, optional
+        Called about every second with what the search has done (the best so far).
+    compiled : bool
+        The numba-compiled loop (default) or the same loop in Python (slow; for tests).
+    """
+    edges = sum(1 for adj in puzzle.board.adjacencies if adj.a != adj.b)
+    loops = len(puzzle.board.adjacencies) - edges  # kept by every board's placements
+    arrays, cands = _tables(puzzle)
+    n = puzzle.n
+    state = dict(choice=np.zeros(n + 1, np.int64), shown=np.zeros((n + 1, 4), np.int64),
+                 used=np.zeros(len(puzzle.tiles) + 1, np.int64), cum=np.zeros(n + 1, np.int64),
+                 pos=np.zeros(n + 1, np.int64), phase=np.zeros(n + 1, np.int64), depth=np.zeros(1, np.int64))
+    state["pos"][0] = 0
+    best = np.array([edges + 1], np.int64)  # any board beats one more mismatch than there are edges
+    best_choice = np.zeros(n, np.int64)
+    counts = np.zeros(2, np.int64)
+    kernel = compiled_bnb() if compiled else bnb
+    board = None
+    last = time.monotonic()
+
+    def now() -> Best:
+        return Best(board, loops + edges - int(best[0]) if board is not None else 0, loops + edges,
+                    int(counts[1]), int(counts[0]))
+
+    while True:
+        outcome = kernel(*arrays, n, state["choice"], state["shown"], state["used"], state["cum"], state["pos"],
+                         state["phase"], state["depth"], best, best_choice, counts[0] + BUDGET, counts)
+        if outcome == BETTER:
+            board = Solution(tuple(cands[k] for k in best_choice))
+            if better is not None:
+                better(now())
+        if outcome == DONE:
+            break
+        if paused is not None and time.monotonic() - last >= REPORT_SECONDS:
+            paused(now())
+            last = time.monotonic()
+    if board is None:
+        return Best(None, 0, 0, int(counts[1]), int(counts[0]))
+    found = now()
+    result = Best(board, found.score, found.score, found.nodes, found.candidates)
+    problem = board_problem(puzzle, board)
+    if problem is not None or score(puzzle, board) != result.score:  # the checker has the last word
+        raise AssertionError(f"branch and bound: board {board} scores {score(puzzle, board)}, said {result.score}: "
+                             f"{problem}")
+    return result

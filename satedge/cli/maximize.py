@@ -1,0 +1,78 @@
+"""``satedge maximize``: the board with the most inner edges that fit, of each puzzle."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from ..api import METHODS, Request
+from ..errors import SatedgeError
+from ..puzzle.checker import mismatches
+from ..puzzle.drawing import ascii_grid
+from ..puzzle.render import save_picture
+from ..puzzle.solutions import save_solution, solution_to_json
+from ..system.files import not_inputs
+from .common import answered_by, answers, engine_of
+from .options import add_encoding, add_memory, add_puzzles, encoding_of, seconds
+
+__all__ = ["add", "main"]
+
+
+def add(sub) -> None:
+    p = sub.add_parser("maximize", help="the board with the most inner edges that fit (Eternity II's score)")
+    add_puzzles(p)
+    p.add_argument("--method", choices=list(METHODS), default="auto",
+                   help="auto or backtrack: the backtracker's branch and bound, anytime; sat: RC2 (PySAT's MaxSAT "
+                        "solver) over --solver on the MaxSAT form of --encoding")
+    add_encoding(p)
+    p.add_argument("--solver", help="with --method sat: the PySAT solver RC2 runs on (default: cadical195)")
+    p.add_argument("--timeout", type=seconds, metavar="SECONDS", help="stop after this long with the best board "
+                   "found so far, exit 3 (default: no limit)")
+    add_memory(p)
+    p.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
+    p.add_argument("-o", "--output", metavar="FILE", help="also write the board to FILE: .sol or .json (default: none)")
+    p.add_argument("--picture", metavar="FILE", help="also draw the board, the sides that do not fit in red: .svg, "
+                   "or .png (extra plot) (default: none)")
+    p.set_defaults(func=main)
+
+
+def main(args) -> int:
+    for option, path, suffixes in (("-o", args.output, (".sol", ".json")), ("--picture", args.picture, (".svg", ".png"))):
+        if path is not None:
+            if len(args.puzzles) != 1:
+                raise SatedgeError(f"{option} writes the board of one puzzle; give one")
+            if Path(path).suffix not in suffixes:
+                raise SatedgeError(f"{option} names a {' or a '.join(suffixes)} file", path)
+    not_inputs([args.output, args.picture], args.puzzles)
+    encoding = encoding_of(args)
+    request = Request.make("maximize", args.method, args.solver, encoding, None, args.timeout, args.memory,
+                           args.shuffle)
+    color = sys.stdout.isatty() and not args.json
+    status = 0
+    for path, puzzle, job, res, seconds in answers(args.puzzles, request, "maximize"):
+        board = res.solutions[0] if res.solutions else None
+        if board is not None and args.output is not None:
+            save_solution(puzzle, board, args.output)
+        if board is not None and args.picture is not None:
+            save_picture(puzzle, board, args.picture, mismatches(puzzle, board))
+        status = max(status, 3 if res.status == "TIMEOUT" else 1 if board is None else 0)
+        edges = len(puzzle.board.adjacencies) if puzzle is not None else None
+        if args.json:
+            obj = {"puzzle": path, "status": res.status, "score": res.score, "bound": res.bound, "edges": edges,
+                   **(answered_by(job) if job else {}), "seconds": round(seconds, 6)}
+            if res.nodes is not None:
+                obj.update(nodes=res.nodes, candidates=res.candidates)
+            if board is not None:
+                obj["solution"] = solution_to_json(puzzle, board)
+            print(json.dumps(obj), flush=True)
+            continue
+        how = f" ({engine_of(job)})" if job else ""
+        if board is None:
+            print(f"{path}: {res.status}" + (", no board found" if res.status == "TIMEOUT" else
+                                             ": no board keeps the frame and the clues") + how)
+            continue
+        proved = " (optimal)" if res.status == "OPTIMUM" else f" so far (at most {res.bound})"
+        print(f"{path}: {res.status}, score {res.score} of {edges} inner edges{proved}{how}")
+        print(ascii_grid(puzzle, board, color=color, mismatched=mismatches(puzzle, board)))
+    return status
