@@ -11,13 +11,12 @@ import time
 from typing import TYPE_CHECKING
 
 from ..backtrack import maximize as bnb
-from ..encode.maxsat import weighted
 from ..errors import EncodingError
 from ..puzzle.checker import board_problem, score
 from ..puzzle.model import Solution
 from ..sat.maxsat import optimum
 from .result import Note, Result
-from .shared import shuffled
+from .shared import encoded, shuffled
 
 if TYPE_CHECKING:  # the request, made above the engine table that names this module
     from .job import Job
@@ -31,18 +30,20 @@ def noted(board: Solution, best: int, bound: int) -> dict:
     return {"board": [list(p) for p in board], "score": best, "bound": bound}
 
 
-def answered(job: Job, board: Solution | None, bound: int, who: str) -> Result:
-    """The result of a board an engine says is optimal with ``bound``, checked and scored by the
+def answered(job: Job, res: Result, board: Solution | None, bound: int, who: str) -> Result:
+    """``res`` with a board an engine says is optimal with ``bound``, checked and scored by the
     checker: ``OPTIMUM``, or ``UNSAT`` when no board keeps the hard rules."""
     if board is None:
-        return Result("UNSAT")
+        res.status = "UNSAT"
+        return res
     problem = board_problem(job.puzzle, board)
     if problem is not None:
         raise EncodingError(f"{who} gave a board that breaks a rule: {problem}", board)
     got = score(job.puzzle, board)
     if got != bound:
         raise EncodingError(f"{who} said its board scores {bound}; the checker counts {got}", board)
-    return Result("OPTIMUM", solutions=[board], score=got, bound=bound)
+    res.status, res.solutions, res.score, res.bound = "OPTIMUM", [board], got, bound
+    return res
 
 
 def branch_and_bound(job: Job, note: Note | None = None) -> Result:
@@ -62,24 +63,19 @@ def branch_and_bound(job: Job, note: Note | None = None) -> Result:
 
     paused = (lambda best: note(progress(best))) if note is not None and job.progress else None
     best = bnb.maximize(puzzle, better=better, paused=paused)
-    res = answered(job, back(best.board) if best.board is not None else None, best.bound, "branch and bound")
-    res.nodes, res.candidates, res.solve_seconds = best.nodes, best.candidates, time.perf_counter() - t0
-    return res
+    res = Result("UNSAT", nodes=best.nodes, candidates=best.candidates, solve_seconds=time.perf_counter() - t0)
+    return answered(job, res, back(best.board) if best.board is not None else None, best.bound, "branch and bound")
 
 
 def rc2(job: Job, note: Note | None = None) -> Result:
     """RC2 over the job's PySAT solver on the job's MaxSAT formula (exact; it finds no board
     before the optimum)."""
-    t0 = time.perf_counter()
-    formula = weighted(job.puzzle, job.encoding, job.shuffle)
-    encode_seconds = time.perf_counter() - t0
-    if note is not None:
-        note({"variables": formula.nv, "clauses": formula.clause_count, "encode_seconds": encode_seconds,
-              **({"progress": {"stage": "solving"}} if job.progress else {})})
+    res = Result("UNSAT")
+    formula = encoded(job, res, note)
+    if job.progress and note is not None:
+        note({"progress": {"stage": "solving"}})
     t1 = time.perf_counter()
     model, cost = optimum(formula, job.solver.sat)
-    board = formula.decode(model) if model is not None else None
-    res = answered(job, board, len(job.puzzle.board.adjacencies) - cost, f"RC2 over {job.solver.name}")
-    res.variables, res.clauses, res.encode_seconds = formula.nv, formula.clause_count, encode_seconds
     res.solve_seconds = time.perf_counter() - t1
-    return res
+    board = formula.decode(model) if model is not None else None
+    return answered(job, res, board, len(job.puzzle.board.adjacencies) - cost, f"RC2 over {job.solver.name}")

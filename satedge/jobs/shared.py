@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Callable, Iterator
 
 from ..encode import Encoded
+from ..encode.maxsat import weighted
 from ..puzzle.model import Puzzle, Solution
 from ..puzzle.shuffle import shuffle
 from ..system import cluster
@@ -67,9 +68,13 @@ def chunks(items: list, n: int) -> list[list]:
 
 
 def encoded(job: Job, res: Result, note: Note | None) -> Encoded:
-    """The job's formula; its size, orbit and encode time go into ``res`` and to ``note``."""
+    """The job's formula (of a ``maximize`` job, the MaxSAT form of its encoding: its hard
+    clauses counted); its size, orbit and encode time go into ``res`` and to ``note``."""
     t0 = time.perf_counter()
-    formula = job.encoding.encode(job.puzzle, job.shuffle)
+    if job.task == "maximize":
+        formula = weighted(job.puzzle, job.encoding, job.shuffle)
+    else:
+        formula = job.encoding.encode(job.puzzle, job.shuffle)
     res.variables, res.clauses, res.orbit = formula.nv, len(formula.cnf.clauses), formula.orbit
     res.encode_seconds = time.perf_counter() - t0
     if note is not None:
