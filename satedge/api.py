@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 from .encode import Encoding
 from .errors import SatedgeError
 from .jobs import Job, Result, run
-from .jobs.auto import choose
-from .jobs.engines import REFERENCE, SolverConfig
+from .jobs.auto import choose, cores
+from .jobs.engines import LNS, REFERENCE, SolverConfig
 from .puzzle.checker import Scored
 from .puzzle.formats import load_puzzle
 from .puzzle.model import Puzzle, Solved
@@ -78,8 +78,9 @@ class Request:
         ``method`` ``auto``, the SAT method when a ``solver``, an ``encoding``, a ``strategy``, an
         ``enumeration`` or ``certify`` is named, the backtracker when only an ``order`` is, and
         else the engine chosen per puzzle; ``memory_mb``: 80% of the memory available now."""
-        if method not in METHODS:
-            raise SatedgeError(f"method is one of {', '.join(METHODS)}, not {shown(method)}")
+        methods = METHODS + ((LNS,) if task == "maximize" else ())
+        if method not in methods:
+            raise SatedgeError(f"method is one of {', '.join(methods)}, not {shown(method)}")
         if method == "auto":
             if any(v is not None for v in (solver, encoding, strategy, enumeration, certify)):
                 method = "sat"
@@ -92,13 +93,15 @@ class Request:
             config = replace(config, workers=workers or config.workers, strategy=strategy or config.strategy,
                              enumeration=enumeration or config.enumeration, order=order or config.order)
         else:
-            config = SolverConfig(engine=method, name=solver, workers=workers or 1, strategy=strategy,
-                                  enumeration=enumeration, order=order)
+            config = SolverConfig(engine=method, name=solver, workers=workers or (cores() if method == LNS else 1),
+                                  strategy=strategy, enumeration=enumeration, order=order)
         checked = config or SolverConfig(engine=REFERENCE, workers=workers or 1)  # what auto picks where it can
         checked, encoding = Job.check_settings(task, checked, encoding, shuffle, scheduler, certify, modes, limit,
                                                proof)
         if proof is not None:
             check_folder(proof)
+        if config is not None:
+            Job.check_timeout(checked, timeout)
         limits = Limits(timeout=timeout, memory_mb=default_memory_mb() if memory_mb is None else memory_mb)
         return cls(task, method, checked if config is not None else None, encoding, workers, limits, shuffle,
                    scheduler, certify, proof)
@@ -108,7 +111,7 @@ class Request:
         ``fields``: any other of :class:`Job` (``modes``, ``limit``, ``progress``), and
         ``timeout`` to give it less time than the request."""
         timeout = fields.pop("timeout", self.limits.timeout)
-        config = self.solver if self.solver is not None else choose(puzzle, self.task, self.workers)
+        config = self.solver if self.solver is not None else choose(puzzle, self.task, self.workers, timeout)
         return Job(puzzle, self.task, solver=config, encoding=self.encoding,
                    limits=Limits(timeout=timeout, memory_mb=self.limits.memory_mb), shuffle=self.shuffle,
                    scheduler=self.scheduler, certify=self.certify, proof=self.proof, **fields)
@@ -253,9 +256,11 @@ def maximize(puzzle: Puzzle | str | os.PathLike, **options) -> Scored | None:
     puzzle : Puzzle, str or path-like
         A puzzle, a puzzle file, or a shipped puzzle's name.
     **options
-        As :func:`job` takes them: ``method`` (``auto``, the backtracker's branch and bound;
-        ``sat``, RC2 over a PySAT ``solver`` on a MaxSAT ``encoding``), ``timeout`` (then the
-        best board found so far, its ``bound`` not proved), ...
+        As :func:`job` takes them: ``method`` (``auto``: the backtracker's branch and bound, or
+        with a ``timeout`` on boards of more than 36 cells ``lns``; ``backtrack``; ``sat``, RC2
+        over a PySAT ``solver`` on a MaxSAT ``encoding``; ``lns``, the large-neighbourhood search
+        on ``workers`` processes, every core by default, which needs a ``timeout``), ``timeout``
+        (then the best board found so far, its ``bound`` not proved), ...
 
     Returns
     -------

@@ -5,10 +5,13 @@ command's output and refusals."""
 from __future__ import annotations
 
 import json
+import sys
 from itertools import permutations, product
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from pysat.examples.rc2 import RC2
+from pysat.formula import WCNF
 
 from satedge import Limits, maximize
 from satedge.backtrack.maximize import maximize as branch_and_bound
@@ -21,7 +24,10 @@ from satedge.puzzle.generate import Params, generate
 from satedge.puzzle.model import Puzzle, Solution
 from satedge.puzzle.solutions import load_solution
 from satedge.puzzle.strategies import puzzles
+from satedge.sat.dimacs import export, rebuilt, wcnf_clauses
 from satedge.sat.maxsat import optimum, wcnf_lines
+from satedge.puzzle.model import Clue
+from satedge.puzzle.formats import load_puzzle
 
 TINY = dict(max_rows=2, max_cols=4, max_cells=4, max_colors=4)
 
@@ -166,13 +172,214 @@ def test_the_command_refuses_in_one_line(run_cli, uniform, argv, message):
     assert (code, out) == (2, "") and len(err.strip().splitlines()) == 1 and message in err
 
 
-def test_a_maximum_is_not_certified_nor_spread_over_workers():
+def test_a_maximum_is_searched_here_and_one_process_but_lns_spreads():
     p = generate(Params(rows=2, cols=2, colors=3, model="uniform"), seed=1)
-    with pytest.raises(SatedgeError, match=r"^a maximum is answered on this machine, uncertified: --certify applies "
-                                           r"to solve and count$"):
-        Job(p, "maximize", solver="cadical195", certify="dratify")
-    with pytest.raises(SatedgeError, match=r"^a maximum is searched on one process: workers=N applies to solve and "
-                                           r"count$"):
+    with pytest.raises(SatedgeError, match=r"^a maximum is answered on this machine: a Dask scheduler applies to "
+                                           r"solve and count$"):
+        Job(p, "maximize", solver="cadical195", scheduler="tcp://127.0.0.1:1")
+    with pytest.raises(SatedgeError, match=r"^backtrack's maximum is searched on one process: workers=N applies to "
+                                           r"lns, and to solve and count$"):
         Job(p, "maximize", solver="backtrack:workers=2")
     with pytest.raises(SatedgeError, match=r"^the cpsat engine cannot maximize: it answers solve and count$"):
         Job(p, "maximize", solver="cpsat")
+    with pytest.raises(SatedgeError, match=r"^the large-neighbourhood search \(lns\) runs until its time limit: give "
+                                           r"a timeout$"):
+        Job(p, "maximize", solver="lns:workers=2")
+    with pytest.raises(SatedgeError, match=r"^the lns engine cannot solve: it answers maximize$"):
+        Job(p, "solve", solver="lns", limits=Limits(timeout=5))
+
+
+# ---------------------------------------------------------------------------- large-neighbourhood search
+@pytest.mark.parametrize("workers", [1, 2])
+def test_lns_reaches_every_edge_of_a_solvable_board_and_the_checker_agrees(workers):
+    p = generate(Params(rows=5, cols=5, colors=4), seed=3)  # planted: every edge can fit
+    res = run(Job(p, "maximize", solver=f"lns:workers={workers}", limits=Limits(timeout=60))).raise_error()
+    board = res.solutions[0]
+    assert (res.status, res.score, res.bound) == ("OPTIMUM", 40, 40)
+    assert validate(p, board) is None
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(**TINY))
+def test_lns_never_reports_more_than_the_brute_force_maximum_nor_a_board_the_checker_scores_lower(puzzle):
+    from satedge.backtrack.lns import Search
+    want = brute_maximum(puzzle)
+    search = Search(puzzle, seed=1)
+    first = search.start()
+    if want is None:
+        assert first is None
+        return
+    best = search.improve(search.cool(first, 0.2)[1], 0.2)
+    assert board_problem(puzzle, best.solution()) is None
+    assert score(puzzle, best.solution()) == best.score <= want
+
+
+def test_lns_keeps_the_frame_and_the_clue_of_eternity_ii():
+    p = load_puzzle("eternity2/e2-starter")
+    assert p.clues == (Clue(row=8, col=7, tile=138, rotation=2),)
+    res = run(Job(p, "maximize", solver="lns:workers=1", limits=Limits(timeout=8))).raise_error()
+    board = res.solutions[0]
+    assert res.status == "TIMEOUT" and board.placements[8 * 16 + 7] == (138, 2)
+    assert board_problem(p, board) is None and score(p, board) == res.score and res.bound == 480
+
+
+# ---------------------------------------------------------------------------- WCNF out and back
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(puzzles(**TINY))
+def test_wcnf_written_and_read_back_gives_the_same_optimum(tmp_path, puzzle):
+    want = brute_maximum(puzzle)
+    for encoding in ("direct", "support"):
+        path = tmp_path / f"f.{encoding}.wcnf"
+        path.unlink(missing_ok=True)
+        export(puzzle, encoding, path, None, maxsat=True)
+        text = path.read_text()
+        assert "p " not in [line[:2] for line in text.splitlines()]
+        _, formula, hard = rebuilt(path)
+        _, soft = wcnf_clauses(text, path)
+        w = WCNF()
+        for clause in hard:
+            w.append(clause)
+        for weight, clause in soft:
+            w.append(clause, weight=weight)
+        with RC2(w) as rc2:
+            model = rc2.compute()
+            got = None if model is None else len(puzzle.board.adjacencies) - rc2.cost
+        assert got == want, encoding
+
+
+def test_decode_reads_a_maxsat_solvers_answer_in_both_model_forms(run_cli, uniform, tmp_path):
+    p, path = uniform
+    want = brute_maximum_3x3(p)
+    wcnf = tmp_path / "u.wcnf"
+    assert run_cli("encode", path, "--maxsat", "-o", wcnf)[0] == 0
+    w = WCNF(from_file=str(wcnf))
+    with RC2(w) as rc2:
+        model, cost = rc2.compute(), rc2.cost
+    assert cost == 12 - want
+    bits = "".join("1" if lit > 0 else "0" for lit in model)
+    for name, v in (("bits", f"v {bits}"), ("literals", "v " + " ".join(map(str, model)) + " 0")):
+        answer = tmp_path / f"{name}.out"
+        answer.write_text(f"c a MaxSAT solver\no {cost + 3}\no {cost}\ns OPTIMUM FOUND\n{v}\n")
+        code, out, err = run_cli("decode", wcnf, answer, "--json")
+        obj = json.loads(out)
+        assert (code, obj["status"], obj["score"], obj["edges"], obj["cost"]) == (0, "SAT", want, 12, cost), name
+    answer = tmp_path / "lie.out"
+    answer.write_text(f"o {cost - 1}\ns OPTIMUM FOUND\nv {bits}\n")
+    code, out, err = run_cli("decode", wcnf, answer)
+    assert (code, out) == (2, "") and err == (f"satedge: error: {answer}: the solver's last 'o' line says cost "
+                                              f"{cost - 1}, but its model falsifies {cost} soft clauses\n")
+
+
+def test_a_wcnf_with_a_negative_weight_or_a_p_line_is_refused_in_one_line(run_cli, uniform, tmp_path):
+    _, path = uniform
+    wcnf = tmp_path / "u.wcnf"
+    assert run_cli("encode", path, "--maxsat", "-o", wcnf)[0] == 0
+    text = wcnf.read_text()
+    last = text.rstrip("\n").rsplit("\n", 1)[1]
+    lines = text.count("\n")
+    for bad, message in ((text.replace(last, "-1" + last[1:]), f"line {lines}: weight '-1': a soft clause's weight is a "
+                                                               "positive integer, a hard clause starts with h"),
+                         (text.replace(last, "0" + last[1:]), f"line {lines}: weight '0': a soft clause's weight is a "
+                                                              "positive integer, a hard clause starts with h"),
+                         (text.replace("\nh ", "\np wcnf 1 1\nh ", 1), "a 'p' line, which the WCNF format of 2022 "
+                                                                      "on has not")):
+        damaged = tmp_path / "bad.wcnf"
+        damaged.write_text(bad)
+        answer = tmp_path / "a.out"
+        answer.write_text("s UNSATISFIABLE\n")
+        code, out, err = run_cli("decode", damaged, answer)
+        assert (code, out) == (2, "") and len(err.splitlines()) == 1 and message in err, message
+
+
+FAKE_MAXSAT = """\
+import sys
+from pysat.examples.rc2 import RC2
+from pysat.formula import WCNF
+w = WCNF(from_file=sys.argv[-1])
+with RC2(w) as rc2:
+    model = rc2.compute()
+    if model is None:
+        print("s UNSATISFIABLE")
+        sys.exit(20)
+    print(f"o {rc2.cost}")
+    print("s OPTIMUM FOUND")
+    print("v " + "".join("1" if lit > 0 else "0" for lit in model))
+    sys.exit(30)
+"""
+
+
+def test_a_maxsat_solver_binary_through_cmd_gives_the_same_maximum(uniform, tmp_path):
+    p, _ = uniform
+    script = tmp_path / "maxsat.py"
+    script.write_text(FAKE_MAXSAT)
+    res = run(Job(p, "maximize", solver=f"cmd:{sys.executable} {script}")).raise_error()
+    assert (res.status, res.score) == ("OPTIMUM", brute_maximum_3x3(p))
+    liar = tmp_path / "liar.py"
+    liar.write_text(FAKE_MAXSAT.replace('print(f"o {rc2.cost}")', 'print(f"o {rc2.cost - 1}")'))
+    res = run(Job(p, "maximize", solver=f"cmd:{sys.executable} {liar}"))
+    assert res.status == "ERROR" and "'o' line says cost" in res.error
+
+
+# ---------------------------------------------------------------------------- certified optimum
+def test_a_certified_optimum_checks_again_and_a_tampered_one_is_refused(run_cli, uniform, tmp_path):
+    p, path = uniform
+    want = brute_maximum_3x3(p)
+    assert want < 12
+    proof = tmp_path / "proof"
+    code, out, err = run_cli("maximize", path, "--method", "backtrack", "--certify", "--proof", proof)
+    assert code == 0 and out.splitlines()[1] == (f"certified by dratify: no board scores more than {want}: the MaxSAT "
+                                                 f"formula's hard clauses with at least {want + 1} edges that fit have "
+                                                 "no model")
+    code, out, err = run_cli("check-proof", proof)
+    assert code == 0 and out.startswith(f"{proof}: certified by dratify: no board scores more than {want} (")
+    drat = (proof / "pieces" / "0.drat").read_text().splitlines()
+    (proof / "pieces" / "0.drat").write_text("\n".join(drat[:3]) + "\n")
+    code, out, err = run_cli("check-proof", proof)
+    assert (code, err) == (2, f"satedge: error: {proof}: piece 0: the proof does not check (dratify: every step "
+                              "verified, but the proof never derives the empty clause)\n")
+    other = tmp_path / "other"
+    assert run_cli("maximize", path, "--method", "backtrack", "--certify", "--proof", other)[0] == 0
+    manifest = other / "manifest.json"
+    manifest.write_text(manifest.read_text().replace(f'"score": {want}', f'"score": {want - 1}'))
+    code, out, err = run_cli("check-proof", other)
+    assert (code, err) == (2, f"satedge: error: {other}: the manifest's board does not score {want - 1}\n")
+    piece = other / "pieces" / "0.cnf"
+    manifest.write_text(manifest.read_text().replace(f'"score": {want - 1}', f'"score": {want}'))
+    piece.write_text(piece.read_text().rsplit("\n", 2)[0] + "\n")  # one clause of the constraint left out
+    code, out, err = run_cli("check-proof", other)
+    assert code == 2 and err.startswith(f"satedge: error: {other}")
+
+
+def test_the_bench_maximize_report_is_made_from_the_committed_files():
+    import importlib.util
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("bench_maximize", root / "experiments" / "bench-maximize.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.report() == (root / "experiments" / "bench-maximize.md").read_text()
+    for name in ("e2", "8x8", "9x9"):
+        record = json.loads((root / "experiments" / f"bench-maximize-{name}.json").read_text())
+        puzzle = load_puzzle(record["puzzle"])
+        board = load_solution(root / "experiments" / record["board"], puzzle)
+        assert board_problem(puzzle, board) is None and score(puzzle, board) == record["score"], name
+        assert record["timeline"][-1][1] == record["score"]
+    e2 = json.loads((root / "experiments" / "bench-maximize-e2.json").read_text())["score"]
+    assert f"to {e2} of 480 inner edges in 10 minutes" in " ".join((root / "docs" / "results" / "index.md").read_text().split())
+    assert f"reached {e2} of 480 edges in 10 minutes" in " ".join((root / "CHANGELOG.md").read_text().split())
+
+
+def test_a_maximize_spec_gives_scores_and_times_to_the_optimum(run_cli, tmp_path):
+    spec = tmp_path / "m.yaml"
+    spec.write_text("name: m\npuzzles:\n  - generate: {rows: 3, colors: 9, model: uniform, seeds: [2]}\n"
+                    "encodings: [support, direct]\nsolvers: [backtrack, cadical195]\ntask: maximize\ntimeout: 60\n")
+    code, out, err = run_cli("run", spec, "--out", tmp_path / "out", "--workers", "1")
+    assert code == 0, err
+    rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    want = brute_maximum_3x3(generate(Params(rows=3, colors=9, model="uniform"), seed=2))
+    assert sorted((r["encoding"], r["solver"], r["status"], r["score"], r["bound"]) for r in rows) == [
+        ("backtrack", "backtrack", "OPTIMUM", want, want), ("direct", "cadical195", "OPTIMUM", want, want),
+        ("support", "cadical195", "OPTIMUM", want, want)]
+    code, out, err = run_cli("report", tmp_path / "out", "--no-plots")
+    assert code == 0 and "median_score" in out.splitlines()[0]
+    assert all(line.rstrip(" |").endswith(f"| {want}") for line in out.splitlines()[2:5])

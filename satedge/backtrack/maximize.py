@@ -33,7 +33,7 @@ from ..puzzle.model import Puzzle, Solution
 from ..system.extras import require
 from ..system.progress import REPORT_SECONDS
 
-__all__ = ["Best", "maximize", "bnb"]
+__all__ = ["Best", "maximize", "bnb", "refill"]
 
 DONE, BETTER, PAUSED = 0, 1, 2  # outcomes of bnb()
 BUDGET = 1 << 21  # candidates looked at per call of bnb(): Ctrl-C and the progress notes come between calls
@@ -57,13 +57,15 @@ class Best:
         return self.board is not None and self.score == self.bound
 
 
-def bnb(start, tile, labels, nb_start, nb_side, nb_cell, nb_other, want, n, choice, shown, used, cum, pos,
+def bnb(start, tile, labels, nb_start, nb_side, nb_cell, nb_other, want, extra, n, choice, shown, used, cum, pos,
         phase, depth, best, best_choice, budget, counts):
     """Run the search from ``depth[0]`` until a better board (BETTER: ``best[0]`` its
     mismatches, ``best_choice`` its candidates), the end (DONE) or ``budget`` candidates
     (PAUSED).  Cell ``c``'s candidates are ``start[c]:start[c + 1]``, each a ``tile`` and its
     four ``labels``; its neighbours placed before it ``nb_start[c]:nb_start[c + 1]``, each its
-    own side, the cell and that cell's side; ``want[x]`` is the label that fits ``x``.  The
+    own side, the cell and that cell's side; ``want[x]`` is the label that fits ``x``;
+    ``extra[k]`` is what candidate ``k`` costs beside its placed neighbours (0 on a whole board;
+    its misfits with the cells around a window, :func:`refill`).  The
     state ``choice, shown, used, cum, pos, phase, depth`` carries over calls; ``counts[0]``
     gains the candidates looked at, ``counts[1]`` the placements made."""
     d = depth[0]
@@ -87,7 +89,7 @@ def bnb(start, tile, labels, nb_start, nb_side, nb_cell, nb_other, want, n, choi
                 if used[t]:
                     continue
                 looked += 1
-                miss = 0
+                miss = extra[k - 1]
                 for j in range(nb_start[d], nb_start[d + 1]):
                     if shown[nb_cell[j], nb_other[j]] != want[labels[k - 1, nb_side[j]]]:
                         miss += 1
@@ -123,6 +125,23 @@ def bnb(start, tile, labels, nb_start, nb_side, nb_cell, nb_other, want, n, choi
             return 0 if best[0] == 0 else 2
 
 
+def refill(start, tile, labels, nb_start, nb_side, nb_cell, nb_other, want, extra, tiles: int, below: int,
+           budget: int) -> list[int] | None:
+    """The best fill of a window of cells (:mod:`satedge.backtrack.lns`) that costs less than
+    ``below``, its candidates by cell (the arrays of :func:`bnb`, over ``tiles`` tiles), found
+    within ``budget`` candidates looked at; ``None`` if none is."""
+    n = len(start) - 1
+    choice, cum, pos, phase = (np.zeros(n + 1, np.int64) for _ in range(4))
+    shown, used = np.zeros((n + 1, 4), np.int64), np.zeros(tiles + 1, np.int64)
+    depth, best, best_choice, counts = np.zeros(1, np.int64), np.array([below], np.int64), np.zeros(n, np.int64), \
+        np.zeros(2, np.int64)
+    kernel, found = compiled_bnb(), False
+    while kernel(start, tile, labels, nb_start, nb_side, nb_cell, nb_other, want, extra, n, choice, shown, used, cum,
+                 pos, phase, depth, best, best_choice, budget, counts) == BETTER:
+        found = True
+    return [int(k) for k in best_choice] if found else None
+
+
 @cache
 def compiled_bnb():
     """:func:`bnb` compiled by numba, once per process (numba keeps the machine code on disk)."""
@@ -150,7 +169,8 @@ def _tables(puzzle: Puzzle) -> tuple:
     nb_start = np.cumsum([0] + [len(cell) for cell in earlier]).astype(np.int64)
     nb_side, nb_cell, nb_other = (np.array(col, dtype=np.int64) for col in zip(*flat))
     want = np.array([puzzle.partner_id(i) for i in range(len(puzzle.labels))] or [0], dtype=np.int64)
-    return (start, tile, labels, nb_start, nb_side, nb_cell, nb_other, want), cands
+    extra = np.zeros(len(tile), dtype=np.int64)
+    return (start, tile, labels, nb_start, nb_side, nb_cell, nb_other, want, extra), cands
 
 
 def maximize(puzzle: Puzzle, better: Callable[[Best], None] | None = None,

@@ -30,8 +30,12 @@ def add(sub) -> None:
 
 def main(args) -> int:
     cert, solutions = recheck(args.folder, args.checker, args.workers)
+    maximum = cert.covers.startswith("no board scores more")
     if args.json:
-        print(json.dumps({"folder": args.folder, **cert.as_dict(), "solutions": solutions}))
+        print(json.dumps({"folder": args.folder, **cert.as_dict(), ("score" if maximum else "solutions"): solutions}))
+    elif maximum:
+        print(f"{args.folder}: certified by {cert.checker}: {cert.covers} ({cert.lemmas:,} lemmas, "
+              f"{cert.bytes / 1000:,.0f} kB, checked in {cert.check_seconds:.2f} s)")
     else:
         print(f"{args.folder}: certified by {cert.checker}: {many(cert.models, cert.blocks[:-1])}, "
               f"{many(solutions, 'solution')} ({many(cert.pieces, 'piece')}, {cert.lemmas:,} lemmas, "

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ..encode import DEFAULT_ENCODING, Encoding, presets
+from ..encode.maxsat import maxsat_encoding
 from ..errors import OutOfMemory, SatedgeError, Unsupported
 from ..puzzle.formats import load_puzzle
 from ..sat.dimacs import export, export_all
@@ -20,11 +21,14 @@ __all__ = ["add", "main"]
 
 
 def add(sub) -> None:
-    p = sub.add_parser("encode", help="export a puzzle as self-describing DIMACS CNF")
+    p = sub.add_parser("encode", help="export a puzzle as self-describing DIMACS CNF (or WCNF: --maxsat)")
     add_puzzles(p)
     add_encoding(p)
     p.add_argument("-o", "--output", metavar="FILE|DIR", help="file (.cnf, .cnf.gz, .cnf.xz) or - for stdout (default: "
                    "stdout)")
+    p.add_argument("--maxsat", action="store_true", help="the MaxSAT form of the encoding (direct or support; default "
+                   "support) as WCNF, the MaxSAT Evaluation's format: one soft clause per inner edge, so that the "
+                   "optimal cost is the fewest inner edges that do not fit (name the file .wcnf)")
     p.add_argument("--all-presets", action="store_true", help="every puzzle x every preset into -o DIR, with manifest.csv")
     p.add_argument("--compress", choices=["", ".gz", ".xz"], default="", help="with --all-presets: compress each file "
                    "(default: no compression)")
@@ -39,6 +43,7 @@ def main(args) -> int:
         raise SatedgeError("--compress applies to --all-presets; name the file .cnf.gz or .cnf.xz instead")
     if args.all_presets:
         given = [f"--{k}" for k in ("encoding", "card", "symmetry", "redundant") if getattr(args, k) is not None]
+        given += ["--maxsat"] if args.maxsat else []
         if given:
             raise SatedgeError(f"{given[0]} does not go with --all-presets, which writes every preset as it is")
         if not args.output or args.output == "-":
@@ -54,15 +59,16 @@ def main(args) -> int:
     if len(args.puzzles) != 1:
         raise SatedgeError("encode takes one puzzle (or --all-presets with -o DIR)")
     path = args.puzzles[0]
-    encoding = encoding_of(args) or Encoding.parse(DEFAULT_ENCODING)
+    encoding = encoding_of(args)
+    encoding = maxsat_encoding(encoding) if args.maxsat else encoding or Encoding.parse(DEFAULT_ENCODING)
     puzzle = load_puzzle(path)
     try:
         if args.output not in (None, "-"):
-            export(puzzle, encoding, args.output, str(path), limit, args.shuffle)
+            export(puzzle, encoding, args.output, str(path), limit, args.shuffle, args.maxsat)
             return 0
         with scratch() as folder:  # all or nothing on stdout too
             tmp = folder / "formula.cnf"
-            export(puzzle, encoding, tmp, str(path), limit, args.shuffle)
+            export(puzzle, encoding, tmp, str(path), limit, args.shuffle, args.maxsat)
             with open(tmp, encoding="utf-8") as fh:
                 shutil.copyfileobj(fh, sys.stdout)
     except OutOfMemory:

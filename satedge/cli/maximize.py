@@ -8,13 +8,15 @@ from pathlib import Path
 
 from ..api import METHODS, Request
 from ..errors import SatedgeError
+from ..jobs.engines import LNS
 from ..puzzle.checker import mismatches
 from ..puzzle.drawing import ascii_grid
 from ..puzzle.render import save_picture
 from ..puzzle.solutions import save_solution, solution_to_json
 from ..system.files import not_inputs
 from .common import answered_by, answers, engine_of
-from .options import add_encoding, add_memory, add_puzzles, encoding_of, seconds
+from .options import (MAX_WORKERS, add_certify, add_encoding, add_memory, add_puzzles, checker_of, encoding_of, number,
+                      seconds)
 
 __all__ = ["add", "main"]
 
@@ -22,14 +24,22 @@ __all__ = ["add", "main"]
 def add(sub) -> None:
     p = sub.add_parser("maximize", help="the board with the most inner edges that fit (Eternity II's score)")
     add_puzzles(p)
-    p.add_argument("--method", choices=list(METHODS), default="auto",
-                   help="auto or backtrack: the backtracker's branch and bound, anytime; sat: RC2 (PySAT's MaxSAT "
-                        "solver) over --solver on the MaxSAT form of --encoding")
+    p.add_argument("--method", choices=[*METHODS, LNS], default="auto",
+                   help="backtrack: the backtracker's branch and bound, anytime, which proves its best board optimal; "
+                        "sat: RC2 (PySAT's MaxSAT solver) over --solver on the MaxSAT form of --encoding; lns: a "
+                        "large-neighbourhood search with simulated annealing on --workers processes until --timeout, "
+                        "which proves nothing; auto: lns on boards of more than 36 cells with a --timeout, else "
+                        "backtrack")
     add_encoding(p)
     p.add_argument("--solver", help="with --method sat: the PySAT solver RC2 runs on (default: cadical195)")
+    p.add_argument("--workers", type=number(1, MAX_WORKERS), metavar="N",
+                   help="processes of --method lns (default: every core)")
     p.add_argument("--timeout", type=seconds, metavar="SECONDS", help="stop after this long with the best board "
                    "found so far, exit 3 (default: no limit)")
     add_memory(p)
+    add_certify(p, "certify the optimum: a DRAT proof that no board scores one more (the hard clauses of the MaxSAT "
+                "formula of --encoding, or of the default, with at least that many edges fitting, have no model), "
+                "checked before anything is printed (extra certify)")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
     p.add_argument("-o", "--output", metavar="FILE", help="also write the board to FILE: .sol or .json (default: none)")
     p.add_argument("--picture", metavar="FILE", help="also draw the board, the sides that do not fit in red: .svg, "
@@ -46,8 +56,8 @@ def main(args) -> int:
                 raise SatedgeError(f"{option} names a {' or a '.join(suffixes)} file", path)
     not_inputs([args.output, args.picture], args.puzzles)
     encoding = encoding_of(args)
-    request = Request.make("maximize", args.method, args.solver, encoding, None, args.timeout, args.memory,
-                           args.shuffle)
+    request = Request.make("maximize", args.method, args.solver, encoding, args.workers, args.timeout, args.memory,
+                           args.shuffle, certify=checker_of(args), proof=args.proof)
     color = sys.stdout.isatty() and not args.json
     status = 0
     for path, puzzle, job, res, seconds in answers(args.puzzles, request, "maximize"):
@@ -63,6 +73,8 @@ def main(args) -> int:
                    **(answered_by(job) if job else {}), "seconds": round(seconds, 6)}
             if res.nodes is not None:
                 obj.update(nodes=res.nodes, candidates=res.candidates)
+            if res.certificate is not None:
+                obj["certificate"] = res.certificate.as_dict()
             if board is not None:
                 obj["solution"] = solution_to_json(puzzle, board)
             print(json.dumps(obj), flush=True)
@@ -74,5 +86,7 @@ def main(args) -> int:
             continue
         proved = " (optimal)" if res.status == "OPTIMUM" else f" so far (at most {res.bound})"
         print(f"{path}: {res.status}, score {res.score} of {edges} inner edges{proved}{how}")
+        if res.certificate is not None:
+            print(f"certified by {res.certificate.checker}: {res.certificate.covers}")
         print(ascii_grid(puzzle, board, color=color, mismatched=mismatches(puzzle, board)))
     return status

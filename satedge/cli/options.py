@@ -114,21 +114,38 @@ def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
     p.add_argument("--timeout", type=seconds, metavar="SECONDS", help="kill the job and every process it started "
                    "after this long: status TIMEOUT, exit 3 (default: no limit)")
     add_memory(p)
-    p.add_argument("--certify", action="store_true", help="certify the answer: DRAT proofs, logged as the models are found, "
-                   "that the formula (with the blocking clauses of the models found) has no further model, checked "
-                   "before anything is printed, in parts on --workers N processes (one proof per cube with "
-                   "--strategy cubes) (the SAT method; extra certify)")
-    p.add_argument("--checker", choices=list(CHECKERS), help=f"with --certify: the proof checker, dratify (fast) or "
-                   f"drup (formally verified, slow) (default: {DEFAULT_CHECKER})")
-    p.add_argument("--proof", metavar="DIR", help="with --certify: write the certificate there as checked: the formula "
-                   "(formula.cnf), each piece's clauses and DRAT proof (pieces/) and manifest.json, for check-proof "
-                   "and checkers of your own (default: none)")
+    add_certify(p, "certify the answer: DRAT proofs, logged as the models are found, that the formula (with the "
+                "blocking clauses of the models found) has no further model, checked before anything is printed, in "
+                "parts on --workers N processes (one proof per cube with --strategy cubes) (the SAT method; extra "
+                "certify)")
     if counting:
         p.add_argument("--mode", choices=MODES, help="count only this (default: all three)")
     else:
         p.add_argument("--mode", choices=MODES, help="with --all or --limit: every solution, one per picture, or one "
                        "per picture up to turns (default: solutions)")
         p.add_argument("--limit", type=number(), metavar="N", help="at most N solutions (implies --all) (default: 1, or every one with --all)")
+
+
+def add_certify(p: argparse.ArgumentParser, what: str) -> None:
+    """--certify (``what`` it does), --checker and --proof."""
+    p.add_argument("--certify", action="store_true", help=what)
+    p.add_argument("--checker", choices=list(CHECKERS), help=f"with --certify: the proof checker, dratify (fast) or "
+                   f"drup (formally verified, slow) (default: {DEFAULT_CHECKER})")
+    p.add_argument("--proof", metavar="DIR", help="with --certify: write the certificate there as checked: the formula "
+                   "(formula.cnf), each piece's clauses and DRAT proof (pieces/) and manifest.json, for check-proof "
+                   "and checkers of your own (default: none)")
+
+
+def checker_of(args) -> str | None:
+    """The checker --certify and --checker name (``None``: no --certify); --checker and --proof
+    without --certify are an error."""
+    given = [o for o, v in (("--checker", args.checker), ("--proof", args.proof)) if v is not None]
+    if given and not args.certify:
+        raise SatedgeError(f"{given[0]} applies with --certify")
+    if args.proof is not None and len(args.puzzles) > 1:
+        raise SatedgeError(f"--proof writes the proof of one puzzle; {len(args.puzzles)} puzzles would write over "
+                           "each other's: give one puzzle per --proof folder")
+    return (args.checker or DEFAULT_CHECKER) if args.certify else None
 
 
 def encoding_of(args) -> Encoding | None:
@@ -148,19 +165,14 @@ def memory_limit(limit_mb: int | None) -> int | None:
 def request_of(args, task: str) -> Request:
     """What a command's options ask of every puzzle (:class:`satedge.api.Request`), checked
     before any puzzle is read."""
-    given = [o for o, v in (("--checker", args.checker), ("--proof", args.proof)) if v is not None]
-    if given and not args.certify:
-        raise SatedgeError(f"{given[0]} applies with --certify")
+    checker = checker_of(args)
     if args.puzzles.count("-") > 1:
         raise SatedgeError("- (standard input) is named more than once: it can be read once")
-    if args.proof is not None and len(args.puzzles) > 1:
-        raise SatedgeError(f"--proof writes the proof of one puzzle; {len(args.puzzles)} puzzles would write over "
-                           "each other's: give one puzzle per --proof folder")
     limit = getattr(args, "limit", None) if getattr(args, "limit", None) is not None else (
         None if getattr(args, "all", False) else 1)
     encoding = encoding_of(args)
     return Request.make(task, args.method, "cmd:" + args.solver_cmd if args.solver_cmd is not None else args.solver,
                         encoding, args.workers, args.timeout, args.memory, args.shuffle, args.scheduler,
-                        (args.checker or DEFAULT_CHECKER) if args.certify else None, args.proof,
+                        checker, args.proof,
                         (args.mode,) if args.mode else MODES if task == "count" else ("solutions",), limit,
                         args.strategy, args.enumeration, args.order)

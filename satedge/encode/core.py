@@ -97,7 +97,7 @@ class Encoded:
         Of a MaxSAT formula (:mod:`.maxsat`), per inner edge that may not fit its match literal,
         a soft unit clause of weight 1 (``cnf`` is then the hard clauses): a model's cost, the
         soft clauses it falsifies, is at least the edges that do not fit on its board, and
-        equal at the optimum.  Empty for a plain formula.
+        equal at the optimum.  ``None`` for a plain formula (:attr:`maxsat`).
     """
 
     puzzle: Puzzle
@@ -110,7 +110,12 @@ class Encoded:
     literals: Callable[[Solution], list[int] | None]
     shuffle: int | None = None
     shows: Callable[[int, tuple], list[list[int]]] | None = None
-    soft: tuple[int, ...] = ()
+    soft: tuple[int, ...] | None = None
+
+    @property
+    def maxsat(self) -> bool:
+        """Whether it is a MaxSAT formula: hard clauses and :attr:`soft` ones."""
+        return self.soft is not None
 
     def decode(self, model: Iterable[int]) -> Solution:
         """The solution a model (a list of literals) shows, read from :attr:`cells`; where no

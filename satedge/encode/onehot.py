@@ -62,7 +62,7 @@ def placement_formula(puzzle: Puzzle, options: Options, base: str, adjacency: Ca
     return Encoded(puzzle, base, options, cnf, pool, decision=sorted(x.values()), cells=cells,
                    literals=lambda s: literals(x, s),
                    shows=lambda c, look: [[x[c, t, r]] for t, r in allowed[c] if puzzle.oriented(t, r) == look],
-                   soft=tuple(soft))
+                   soft=tuple(soft) if relax else None)
 
 
 def literals(x: dict, solution: Solution) -> list[int] | None:

@@ -51,4 +51,4 @@ def encode_shuffled(encode: Callable[[Puzzle, Options], Encoded], puzzle: Puzzle
 
     return Encoded(puzzle, inner.base, options, cnf, pool, decision=[new[v] for v in inner.decision],
                    cells=functools.cache(cells), literals=literals, shuffle=seed,
-                   shows=None if inner.shows is None else shows, soft=tuple(out(lit) for lit in inner.soft))
+                   shows=None if inner.shows is None else shows, soft=None if inner.soft is None else tuple(out(lit) for lit in inner.soft))

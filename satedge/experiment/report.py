@@ -59,6 +59,8 @@ def summarize(rows: list[dict]) -> list[dict]:
             "mean_s": round(statistics.fmean(times), 3) if times else None,
             "conflicts": round(statistics.fmean(conflicts)) if conflicts else None,
             **_certificates(rs),
+            **({"median_score": statistics.median(r["score"] for r in rs if r.get("score") is not None)}
+               if any(r.get("score") is not None for r in rs) else {}),
             **{key: round(statistics.fmean(v)) if v else None for key, v in sizes.items()},
         })
     return sorted(out, key=lambda s: (s["par2"], s["configuration"]))
@@ -289,7 +291,7 @@ def report(out: str | Path, compare: tuple[str, str] | None = None, with_plots: 
         files = plots(rows, out) if with_plots else []
         return markdown(table, ENCODE_COLUMNS), files
     summary = summarize(rows)
-    columns = COLUMNS + [c for c in ("proof_kb", "check_s") if any(c in s for s in summary)]
+    columns = COLUMNS + [c for c in ("median_score", "proof_kb", "check_s") if any(c in s for s in summary)]
     extra = holds_up(rows, compare)  # before anything is written: a missing extra stops here
     write_csv(summary, out / "summary.csv", columns)
     files = plots(rows, out, compare) + pictures(rows, out, with_png=True) if with_plots else []

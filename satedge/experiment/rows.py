@@ -32,8 +32,8 @@ __all__ = [
 RESULTS = "results.jsonl"
 MAX_RESULTS_BYTES = 2**31  # 2 GB: a row takes about 1.5 kB, a spec has at most 100,000 runs
 REJECTED = "results.rejected.jsonl"
-STATUSES = ("SAT", "UNSAT", "ENCODED", "TIMEOUT", "MEMOUT", "ERROR")
-SOLVED = ("SAT", "UNSAT", "ENCODED")
+STATUSES = ("SAT", "UNSAT", "OPTIMUM", "ENCODED", "TIMEOUT", "MEMOUT", "ERROR")
+SOLVED = ("SAT", "UNSAT", "OPTIMUM", "ENCODED")  # OPTIMUM: a maximum proved
 _NUMBER = (int, float)
 
 # every field: its name, its type, whether every row has it (the others are null or absent where
@@ -51,13 +51,14 @@ encoding            string   always  the encoding's name (an engine with a model
 base                string   -       the base encoding (the engine's name for one with a model of its own)
 options             mapping  -       the encoding's options: card, symmetry, redundant (and families)
 solver              string   always  the solver configuration's string form; - for an encode task
-task                string   always  solve, count or encode
+task                string   always  solve, count, maximize or encode
 mode                string   -       solutions, distinct or unique
 repetition          integer  always  0, 1, ...: the spec's repeat
 shuffle             integer  -       the shuffle seed, or null for the puzzle as it is
 timeout             number   always  the run's time limit, seconds
 memory_mb           number   -       the run's memory cap, MB
-status              string   always  SAT, UNSAT, ENCODED, TIMEOUT, MEMOUT or ERROR
+status              string   always  SAT, UNSAT, OPTIMUM (maximize: the score proved best), ENCODED, TIMEOUT,
+                                     MEMOUT or ERROR
 error               string   -       the error in one line (ERROR, MEMOUT)
 variables           integer  -       the formula's variables
 clauses             integer  -       the formula's clauses
@@ -78,6 +79,8 @@ proof_lemmas        integer  -       the checked proof's lemmas
 proof_bytes         integer  -       the checked proof's size in DRUP text
 check_seconds       number   -       seconds the proof checker took
 candidates          integer  -       the backtracker's candidates looked at
+score               integer  -       maximize: the best board's inner edges that fit (at the deadline, TIMEOUT)
+bound               integer  -       maximize: no board scores more (the score, OPTIMUM; else the edges)
 workers             integer  -       the cores the run used
 parallel            mapping  -       how several workers shared the run: strategy, winner or cubes and their seconds
 started_at          string   -       when the run started (ISO 8601, UTC)
@@ -135,6 +138,10 @@ def result_fields(job: Job, res: Result, started: datetime, finished: datetime, 
     if res.status == "ENCODED":
         out.update(literals=res.literals, write_seconds=res.write_seconds, dimacs_bytes=res.dimacs_bytes,
                    literals_per_second=round(res.literals / max(res.encode_seconds, 1e-9)))
+    if job.task == "maximize":
+        out.update(score=res.score, bound=res.bound)
+        if res.nodes is not None:
+            out.update(nodes=res.nodes, candidates=res.candidates)
     elif res.status in ("SAT", "UNSAT"):
         out["models"] = res.counts.get(job.modes[0], 0) if job.task == "count" else len(res.solutions)
         if job.solver.engine != REFERENCE:  # the backtracker counts its nodes, the others their solver calls

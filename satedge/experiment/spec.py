@@ -14,7 +14,7 @@
     solvers: [cadical195, glucose4, "cmd:cadical -q", cpsat, backtrack]   # cpsat and backtrack
                                    # ignore the encodings; "backtrack:workers=2": two processes;
                                    # "kissat404:workers=2,strategy=cubes": the SAT method on two
-    task: solve                    # encode (no solver), or {count: solutions | distinct | unique}
+    task: solve                    # maximize, encode (no solver), or {count: solutions | distinct | unique}
     timeout: 60                    # seconds per run
     memory: 4096                   # MB per run
     repeat: 1
@@ -256,8 +256,8 @@ def load_spec(path: str | Path) -> Spec:
         task, mode = "count", task["count"]
         if mode not in MODES:
             problems.append(f"count mode must be one of {', '.join(MODES)}, not {shown(mode)}")
-    elif task != "solve":
-        problems.append(f"task must be solve, encode or {{count: MODE}}, not {shown(task)}")
+    elif task not in ("solve", "maximize"):
+        problems.append(f"task must be solve, maximize, encode or {{count: MODE}}, not {shown(task)}")
     name = data.get("name")
     if "name" in data and not (isinstance(name, str) and NAME.fullmatch(name)):
         problems.append(f"name must be letters, digits, '.', '_' and '-' (a folder name under out/, at most 100 "

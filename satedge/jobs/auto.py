@@ -15,9 +15,11 @@ import os
 
 from ..backtrack.search import SMALL, compiled_available
 from ..puzzle.model import Puzzle
-from .engines import REFERENCE, SolverConfig
+from .engines import LNS, REFERENCE, SolverConfig
 
-__all__ = ["cores", "choose"]
+__all__ = ["cores", "choose", "PROVABLE"]
+
+PROVABLE = 36  # cells: the largest boards whose best score auto searches to the proof
 
 def cores() -> int:
     """The cores this process may run on."""
@@ -27,12 +29,17 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def choose(puzzle: Puzzle, task: str = "solve", workers: int | None = None) -> SolverConfig:
+def choose(puzzle: Puzzle, task: str = "solve", workers: int | None = None,
+           timeout: float | None = None) -> SolverConfig:
     """The solver for ``task`` (``solve``, ``count`` or ``maximize``) on ``puzzle`` with
     ``workers`` processes (default: every core).  To maximize: the backtracker's branch and
     bound, on one process, which proved the optimum sooner than RC2 over every PySAT solver on
-    the generated 4x4 and 5x5 boards tried."""
+    the generated 4x4 and 5x5 boards tried; on boards of more than :data:`PROVABLE` cells with a
+    ``timeout``, the large-neighbourhood search on every core, which proves nothing but finds
+    good boards where the branch and bound's stay poor."""
     if task == "maximize":
+        if puzzle.n > PROVABLE and timeout is not None:
+            return SolverConfig(engine=LNS, workers=workers or cores())
         return SolverConfig(engine=REFERENCE, workers=1)
     if puzzle.n <= SMALL or compiled_available(puzzle):
         return SolverConfig(engine=REFERENCE, workers=workers or (1 if puzzle.n <= SMALL else cores()))

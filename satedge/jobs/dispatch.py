@@ -14,7 +14,7 @@ from ..encode.presets import too_big
 from ..errors import SatedgeError
 from ..puzzle.model import Solution
 from ..system.process import Outcome, call, here
-from . import certified, sat
+from . import certified, maximize, sat
 from .engines import DEFAULT_STRATEGY, ENGINES, STRATEGIES
 from .job import Job
 from .result import Note, Result
@@ -28,7 +28,8 @@ def execute(job: Job, note: Note | None = None) -> Result:
     if job.task == "encode":
         return sat.encode_only(job, note)
     if job.task == "maximize":
-        return ENGINES[job.solver.engine].maximize(job, note)
+        res = ENGINES[job.solver.engine].maximize(job, note)
+        return maximize.certified(job, res) if job.certify is not None else res
     if job.certify is not None:
         return certified.run(job, note)
     if job.solver.has_formula and job.parallel:

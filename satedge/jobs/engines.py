@@ -11,7 +11,7 @@ read this table: a new engine is its job module (a ``run(job, note)``), one entr
 tests and its docs.
 
 >>> list(ENGINES)
-['pysat', 'cmd', 'backtrack', 'cpsat', 'clasp']
+['pysat', 'cmd', 'backtrack', 'lns', 'cpsat', 'clasp']
 >>> ENGINES["clasp"].solves_formula, ENGINES["clasp"].needs.extra, REFERENCE
 (True, 'asp', 'backtrack')
 
@@ -72,7 +72,7 @@ class Engine:
         How solver strings name it: a PySAT solver goes by its own name (``cadical195``), a
         solver binary by ``cmd:COMMAND``, every other engine by this name.
     run
-        The job function, ``run(job, note) -> Result``.
+        The job function of the tasks ``solve`` and ``count``, ``run(job, note) -> Result``.
     summary
         What it is, in one line.
     called
@@ -101,8 +101,8 @@ class Engine:
     """
 
     name: str
-    run: Callable[..., Result]
     summary: str
+    run: Callable[..., Result] | None = None
     called: str | None = None
     solves_formula: bool = False
     options: tuple[str, ...] = ()
@@ -121,6 +121,8 @@ class Engine:
             m for m in self.modes if m not in MODES]
         if ("maximize" in self.tasks) != (self.maximize is not None):
             wrong.append("maximize without its job function")
+        if ("solve" in self.tasks or "count" in self.tasks) != (self.run is not None):
+            wrong.append("solve and count without their job function")
         if wrong or ("encode" in self.tasks and not self.solves_formula):
             raise SatedgeError(f"engine {self.name}: {', '.join(wrong) or 'encode without a formula'} is not "
                                "something an engine can take or do")
@@ -139,13 +141,19 @@ ENGINES: dict[str, Engine] = {e.name: e for e in (
            summary="a PySAT solver by its name (cadical195, minisat22, ...; `satedge solvers` lists those that work "
                    "here), enumerating with blocking clauses; to maximize, RC2 (PySAT's MaxSAT solver) over it"),
     Engine(name=BINARY, run=sat.run, called="solver binaries", solves_formula=True,
-           options=("workers", "strategy", "enumeration"), tasks=("solve", "count", "encode"), certifies=True, on_cluster=True,
+           options=("workers", "strategy", "enumeration"), tasks=TASKS, certifies=True, on_cluster=True,
+           maximize=maximize.binary,
            summary="a DIMACS solver binary, cmd:COMMAND (cmd:'cadical -q'), run afresh on the formula and its "
-                   "blocking clauses for each model"),
+                   "blocking clauses for each model; to maximize, a MaxSAT solver binary on the WCNF (the MaxSAT "
+                   "Evaluation's format and answer)"),
     Engine(name="backtrack", run=backtrack.run, options=("workers", "order"), on_cluster=True,
            tasks=("solve", "count", "maximize"), maximize=maximize.branch_and_bound,
            summary="the reference backtracker on the puzzle itself, compiled with numba, on every core; to maximize, "
                    "its branch and bound (one process)"),
+    Engine(name="lns", tasks=("maximize",), options=("workers",), maximize=maximize.lns, enumerates=False,
+           needs=maximize.lns_needs,
+           summary="large-neighbourhood search and simulated annealing from a board that keeps the frame and the "
+                   "clues, on every core, until its time limit: good boards where none is proved best"),
     Engine(name="cpsat", run=cpsat.run, options=("workers",), needs=cpsat.needs,
            summary="the CP-SAT model of the puzzle (OR-Tools), with its own search workers"),
     Engine(name="clasp", run=clasp.run, solves_formula=True, options=("enumeration",), tasks=("solve", "count", "encode"),
@@ -154,6 +162,7 @@ ENGINES: dict[str, Engine] = {e.name: e for e in (
                    "variables, with no blocking clause"),
 )}
 
+LNS = "lns"  # the anytime search of best boards, which runs until its time limit
 REFERENCE = "backtrack"  # the engine every other is cross-checked against, and --method's other choice
 # how the SAT method uses several workers; without a strategy: cubes, which partition the solution
 # set (to count and to enumerate the work divides) and found a first solution sooner than the
@@ -385,7 +394,7 @@ def check(task: str, solver: SolverConfig | str | None, encoding=None, modes: tu
     if scheduler is not None and not own.on_cluster:
         raise SatedgeError(f"a Dask scheduler applies to the engines whose parts run there "
                            f"({', '.join(e.called for e in ENGINES.values() if e.on_cluster)}), not to {solver.engine}")
-    if certify and (task == "encode" or not own.certifies):
+    if certify and (task == "encode" or not (own.certifies or task == "maximize")):  # a maximum: proved afterwards
         raise SatedgeError(f"a certified answer needs an engine that proves what it answers "
                            f"({' and '.join(e.called for e in ENGINES.values() if e.certifies)}), not {solver}")
     return solver

@@ -91,10 +91,17 @@ class Job:
             raise SatedgeError(f"limits must be satedge.Limits, not {shown(self.limits)}")
         solver, encoding = self.check_settings(self.task, self.solver, self.encoding, self.shuffle, self.scheduler,
                                                self.certify, modes, self.limit, self.proof)
+        self.check_timeout(solver, self.limits.timeout)
         if self.certify is not None and self.task == "solve" and modes != ("solutions",):
             raise SatedgeError("a certified answer is of every solution (mode solutions): distinct and unique are counts")
         object.__setattr__(self, "solver", solver)
         object.__setattr__(self, "encoding", encoding)
+
+    @staticmethod
+    def check_timeout(solver: SolverConfig, timeout: float | None) -> None:
+        """That a search which runs until its time limit (lns) has one."""
+        if solver.engine == engines.LNS and timeout is None:
+            raise SatedgeError("the large-neighbourhood search (lns) runs until its time limit: give a timeout")
 
     @staticmethod
     def check_settings(task: str, solver: SolverConfig | str | None, encoding: Encoding | str | None = None,
@@ -108,12 +115,12 @@ class Job:
             raise SatedgeError(f"unknown proof checker {shown(certify)}; choose from {', '.join(CHECKERS)}")
         if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
             raise SatedgeError("the Dask scheduler's address is empty: give one, e.g. tcp://10.0.0.1:8786")
-        if task == "maximize" and (certify is not None or scheduler is not None):
-            raise SatedgeError(f"a maximum is answered on this machine, uncertified: "
-                               f"{'--certify' if certify is not None else 'a Dask scheduler'} applies to solve and count")
+        if task == "maximize" and scheduler is not None:
+            raise SatedgeError("a maximum is answered on this machine: a Dask scheduler applies to solve and count")
         solver = engines.check(task, solver, encoding, modes, limit, scheduler, certify is not None)
-        if task == "maximize" and solver.workers > 1:
-            raise SatedgeError("a maximum is searched on one process: workers=N applies to solve and count")
+        if task == "maximize" and solver.workers > 1 and solver.engine != engines.LNS:
+            raise SatedgeError(f"{solver.engine}'s maximum is searched on one process: workers=N applies to lns, "
+                               f"and to solve and count")
         if solver.has_formula and task == "maximize":
             encoding = maxsat_encoding(encoding)
         elif solver.has_formula:

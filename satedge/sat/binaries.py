@@ -15,7 +15,7 @@ from ..system.files import quoted, shown
 from ..system.proctree import kill_tree, popen, scratch
 from .cnf import answer_status, parse_model, write_plain
 
-__all__ = ["PROBE", "KNOWN_BINARIES", "RESULT_FILE", "MAX_ANSWER_BYTES", "command_words", "solver_binaries", "ExternalSolver"]
+__all__ = ["PROBE", "KNOWN_BINARIES", "RESULT_FILE", "MAX_ANSWER_BYTES", "command_words", "solver_binaries", "ExternalSolver", "run_binary"]
 
 KNOWN_BINARIES = ("cadical", "kissat", "minisat", "glucose", "glucose-syrup", "cryptominisat5", "lingeling",
                   "plingeling", "picosat", "clasp", "varisat", "mergesat")  # programs `satedge solvers` looks for
@@ -88,17 +88,7 @@ class ExternalSolver:
                 raise SatedgeError(f"cannot write the formula for {name} in the temporary folder {folder.parent} "
                                    f"({e.strerror or e}; TMPDIR names another)") from None
             words = self.command + [str(cnf)] + ([str(result)] if Path(self.command[0]).name in RESULT_FILE else [])
-            with open(folder / "stdout.txt", "w+b") as out, open(folder / "stderr.txt", "w+b") as err:
-                proc = popen(words, stdout=out, stderr=err, start_new_session=True)
-                try:
-                    code = proc.wait(self.timeout)
-                except subprocess.TimeoutExpired:
-                    code = None
-                finally:
-                    kill_tree(proc.pid)  # what it left running, its own process group too
-                    proc.wait()
-                answer = _tail(out, MAX_ANSWER_BYTES)
-                last = _tail(err, 4096).decode("utf-8", "replace").strip().splitlines()[-1:]
+            code, answer, last = run_binary(words, folder, self.timeout)
             text = (result.read_bytes()[:MAX_ANSWER_BYTES] if result.is_file() and result.stat().st_size else
                     answer).decode("utf-8", "replace")
         said = answer_status(text)
@@ -135,6 +125,22 @@ class ExternalSolver:
 
     def delete(self) -> None:
         self.model = None
+
+
+def run_binary(words: list[str], folder: Path, timeout: float | None) -> tuple[int | None, bytes, list[str]]:
+    """Run a binary (its output to files in ``folder``, not pipes) until it exits or ``timeout``
+    seconds, then kill what it left running: its exit status (``None``: stopped at the
+    timeout), the last :data:`MAX_ANSWER_BYTES` of its output and its last line on stderr."""
+    with open(folder / "stdout.txt", "w+b") as out, open(folder / "stderr.txt", "w+b") as err:
+        proc = popen(words, stdout=out, stderr=err, start_new_session=True)
+        try:
+            code = proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            code = None
+        finally:
+            kill_tree(proc.pid)  # what it left running, its own process group too
+            proc.wait()
+        return code, _tail(out, MAX_ANSWER_BYTES), _tail(err, 4096).decode("utf-8", "replace").strip().splitlines()[-1:]
 
 
 def _tail(fh, limit: int) -> bytes:

@@ -122,7 +122,8 @@ def answer_status(text: str) -> str | None:
 
 def parse_model(lines: Iterable[str] | str, path: Path | str, nv: int) -> list[int] | None:
     """Literals from a solver's answer, read line by line: SAT-competition output (``s`` and ``v``
-    lines, ``c`` comments), MiniSat's result file (``SAT``, ``UNSAT`` or ``INDET``, then the
+    lines, ``c`` comments), a MaxSAT solver's (``o`` lines skipped, ``s OPTIMUM FOUND``, a ``v``
+    line of literals or of one 0 or 1 per variable), MiniSat's result file (``SAT``, ``UNSAT`` or ``INDET``, then the
     literals) or a bare list of literals; ``None`` for UNSAT.  More literals than the formula has
     variables, a literal out of range or a token that is no literal is an error that echoes at
     most the token's first characters."""
@@ -134,11 +135,17 @@ def parse_model(lines: Iterable[str] | str, path: Path | str, nv: int) -> list[i
         status = s[2:].strip() if s.startswith("s ") else s if s in MINISAT_STATUS else None
         if status in ("UNSATISFIABLE", "UNSAT"):
             return None
-        if status is not None and status not in ("SATISFIABLE", "SAT"):
+        if s.startswith("o ") or s == "o":  # a MaxSAT solver's cost so far (satedge.sat.dimacs.objective)
+            continue
+        if status is not None and status not in ("SATISFIABLE", "SAT", "OPTIMUM FOUND"):
             raise SatedgeError(f"line {lineno}: solver status {quoted(status, MAX_TOKEN)}, no model", path)
         if status is not None:
             continue
         words = s[2:].split() if s.startswith("v ") else s.split()
+        if s.startswith("v ") and len(words) == 1 and len(words[0]) == nv > 1 and not words[0].strip("01"):
+            # the MaxSAT Evaluation's model line since 2020: one 0 or 1 per variable, in order
+            lits.extend(v if bit == "1" else -v for v, bit in enumerate(words[0], 1))
+            continue
         for w in words:
             lit = int(w) if len(w) <= MAX_TOKEN and w.removeprefix("-").isdigit() and w.isascii() else None
             if lit is None:

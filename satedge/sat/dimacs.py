@@ -25,17 +25,19 @@ from pysat.formula import CNF
 
 from ..encode import Encoded, Encoding, Options, presets
 from ..encode.core import BlockCNF
+from ..encode.maxsat import maxsat_encoding, weighted
 from ..errors import OutOfMemory, SatedgeError, Unsupported, cannot_write
-from ..puzzle.checker import validate
+from ..puzzle.checker import board_problem, score, validate
 from ..puzzle.formats import load_puzzle, puzzle_from_dict, puzzle_to_dict, puzzle_to_yaml
-from ..puzzle.model import Puzzle
+from ..puzzle.model import Puzzle, Solution
 from ..system.files import atomic_output, check_input, one_line, open_input, quoted, write_atomic
 from ..system.process import Limits, call
 from ..system.resources import __version__
-from .cnf import MAX_TOKEN, parse_model, write_clauses
+from .cnf import CHUNK, MAX_TOKEN, clauses_text, parse_model, write_clauses
 
 __all__ = ["puzzle_hash", "header_lines", "write_dimacs", "export", "to_text", "open_text",
-           "MAX_HEADER_LINE", "HEADER_LINES", "read_header", "decode_file",
+           "MAX_HEADER_LINE", "HEADER_LINES", "read_header", "decode_file", "Decoded",
+           "wcnf_clauses", "objective",
            "rebuilt", "Batch", "export_all"]
 
 
@@ -58,10 +60,12 @@ def header_lines(encoded: Encoded, encoding_name: str | None = None, puzzle_path
         "decision": len(encoded.decision),
         "shuffle": encoded.shuffle,
     }
+    if encoded.maxsat:
+        info["maxsat"] = {"soft": len(encoded.soft), "weight": 1, "edges": len(p.board.adjacencies)}
     if puzzle_path in (None, "-"):  # no file to read it back from (a pipe, a script): the puzzle itself
         info["puzzle"]["data"] = puzzle_to_dict(p.with_(planted=None))
     lines = [
-        f"c satedge {__version__}: edge-matching puzzle in CNF",
+        f"c satedge {__version__}: edge-matching puzzle in " + ("WCNF (MaxSAT)" if encoded.maxsat else "CNF"),
         f"c puzzle: {p.name}",
         f"c puzzle path: {puzzle_path or '-'}",
         f"c puzzle sha256: {info['puzzle']['sha256']}",
@@ -75,6 +79,14 @@ def header_lines(encoded: Encoded, encoding_name: str | None = None, puzzle_path
     ]
     for v in encoded.decision:
         lines.append("c var " + " ".join(map(str, (v, *encoded.pool.obj(v)))))
+    if encoded.maxsat:
+        lines[-len(encoded.decision) - 1:-len(encoded.decision) - 1] = [
+            f"c maxsat: the MaxSAT Evaluation's WCNF (hard clauses 'h ... 0', no 'p' line) with one soft unit clause "
+            f"of weight 1 per inner edge, its match variable ('c var N m K': edge K fits); a model's cost is at least "
+            f"the inner edges its board does not fit, and the optimal cost is the fewest that any board does not fit "
+            f"(the score is the {len(p.board.adjacencies)} inner edges less it)"]
+        lines += ["c var " + " ".join(map(str, (v, *encoded.pool.obj(v)))) for v in encoded.soft]
+        return [one_line(line) for line in lines]
     show = " ".join(map(str, encoded.decision))
     lines += [f"c p show {show} 0", f"c ind {show} 0"]
     return [one_line(line) for line in lines]  # a name or a label with a line break stays in its comment
@@ -99,24 +111,27 @@ def write_dimacs(encoded: Encoded, out: Path | str | IO[str], encoding_name: str
 
 
 def export(puzzle, encoding: Encoding | str, out: Path | str, puzzle_path: str | None = None,
-           memory_mb: float | None = None, shuffle: int | None = None) -> tuple[int, int, int]:
+           memory_mb: float | None = None, shuffle: int | None = None, maxsat: bool = False) -> tuple[int, int, int]:
     """Encode ``puzzle`` with ``encoding`` (an :class:`satedge.encode.Encoding` or a string it reads) and write the
     formula to ``out`` (as :func:`write_dimacs`); returns variables, clauses and bytes written
     (uncompressed).  With ``memory_mb``, encoding and writing run in a child process that is
     killed once it holds more than that (:mod:`satedge.system.process`): :class:`satedge.errors.OutOfMemory`,
     nothing written.  ``shuffle``: the formula of the puzzle under that shuffle seed, recorded in
-    the header."""
-    encoding = Encoding.of(encoding)
+    the header.  ``maxsat``: the MaxSAT form of the encoding (:mod:`satedge.encode.maxsat`) as
+    WCNF, whose optimal cost is the fewest inner edges a board does not fit."""
+    encoding = maxsat_encoding(encoding) if maxsat else Encoding.of(encoding)
     encoding.check_fits(puzzle, memory_mb, shuffle)  # before anything is built
     with atomic_output(out) as tmp:
+        args = (puzzle, encoding, tmp, out, puzzle_path, shuffle, maxsat)
         if memory_mb is None:
-            return _encode_and_write(puzzle, encoding, tmp, out, puzzle_path, shuffle)
-        outcome = call(_encode_and_write, (puzzle, encoding, tmp, out, puzzle_path, shuffle), Limits(memory_mb=memory_mb))
+            return _encode_and_write(*args)
+        outcome = call(_encode_and_write, args, Limits(memory_mb=memory_mb))
         return outcome.unwrap(f"encoding {encoding.name}")
 
 
-def _encode_and_write(puzzle, encoding: Encoding, tmp: Path, out, puzzle_path, shuffle=None) -> tuple[int, int, int]:
-    encoded = encoding.encode(puzzle, shuffle)
+def _encode_and_write(puzzle, encoding: Encoding, tmp: Path, out, puzzle_path, shuffle=None,
+                      maxsat: bool = False) -> tuple[int, int, int]:
+    encoded = weighted(puzzle, encoding, shuffle) if maxsat else encoding.encode(puzzle, shuffle)
     try:
         with _open_write(tmp) as fh:
             n = _write(encoded, fh, encoding.name, puzzle_path)
@@ -126,7 +141,19 @@ def _encode_and_write(puzzle, encoding: Encoding, tmp: Path, out, puzzle_path, s
 
 
 def _write(encoded: Encoded, fh: IO[str], encoding_name, puzzle_path, sha256: str | None = None) -> int:
-    head = "\n".join(header_lines(encoded, encoding_name, puzzle_path, sha256)) + f"\np cnf {encoded.nv} {encoded.clause_count}\n"
+    head = "\n".join(header_lines(encoded, encoding_name, puzzle_path, sha256)) + "\n"
+    if encoded.maxsat:  # WCNF: the hard clauses marked h, then the soft unit clauses of weight 1
+        fh.write(head)
+        total = len(head)
+        clauses = encoded.cnf.clauses
+        for i in range(0, len(clauses), CHUNK):
+            text = "".join("h " + line for line in clauses_text(clauses[i:i + CHUNK]).splitlines(True))
+            fh.write(text)
+            total += len(text)
+        text = "".join(f"1 {m} 0\n" for m in encoded.soft)
+        fh.write(text)
+        return total + len(text)
+    head += f"p cnf {encoded.nv} {encoded.clause_count}\n"
     fh.write(head)
     cnf = encoded.cnf
     return len(head) + write_clauses(fh, cnf.blocks if isinstance(cnf, BlockCNF) else [cnf.clauses], encoded.nv)
@@ -176,8 +203,8 @@ def read_header(path: Path | str) -> dict:
                             and isinstance(puzzle.get("path") or "", str) and isinstance(info.get("encoding"), dict)):
                         raise SatedgeError("the 'c satedge' header line lacks the puzzle's sha256 or the encoding: "
                                            "edited or damaged", path)
-                    decision = info.get("decision")
-                    most = lines + HEADER_LINES + (decision if isinstance(decision, int) and decision >= 0 else 0)
+                    decision, soft = info.get("decision"), (info.get("maxsat") or {}).get("soft")
+                    most = lines + HEADER_LINES + sum(x for x in (decision, soft) if isinstance(x, int) and x >= 0)
                 elif line.startswith("p cnf"):
                     parts = line.split()
                     if len(parts) != 4 or not all(x.isdigit() and len(x) <= 12 for x in parts[2:]):
@@ -187,6 +214,12 @@ def read_header(path: Path | str) -> dict:
                     info["p"] = (int(parts[2]), int(parts[3]))
                     return info
                 elif not line.startswith("c") and line.strip():
+                    if info is not None and "maxsat" in info:  # WCNF: no 'p' line, the clauses come
+                        if not (isinstance(info.get("variables"), int) and isinstance(info.get("clauses"), int)):
+                            raise SatedgeError("the 'c satedge' header line lacks the formula's size: edited or "
+                                               "damaged", path)
+                        info["p"] = (info["variables"], info["clauses"])
+                        return info
                     break
     except (OSError, EOFError, lzma.LZMAError, gzip.BadGzipFile, UnicodeDecodeError, json.JSONDecodeError,
             RecursionError, ValueError) as e:
@@ -236,7 +269,9 @@ def rebuilt(cnf_path, puzzle_path=None, info: dict | None = None) -> tuple[Puzzl
     try:
         options = Options(card=enc["card"], symmetry=enc["symmetry"], redundant=enc["redundant"],
                           families=tuple(enc.get("families", ())))
-        encoded = Encoding(enc["base"], options).encode(puzzle, info.get("shuffle"))
+        encoding = Encoding(enc["base"], options)
+        maxsat = "maxsat" in info
+        encoded = weighted(puzzle, encoding, info.get("shuffle")) if maxsat else encoding.encode(puzzle, info.get("shuffle"))
     except (KeyError, TypeError, SatedgeError):
         raise SatedgeError("the header's encoding is not one satedge knows", cnf_path) from None
     if (encoded.nv, encoded.clause_count) != info["p"]:
@@ -248,9 +283,15 @@ def rebuilt(cnf_path, puzzle_path=None, info: dict | None = None) -> tuple[Puzzl
             text = fh.read(most + 1)
         if len(text) > most:
             raise SatedgeError("more text than the formula it names takes: not the file satedge wrote", cnf_path)
-        clauses = CNF(from_string=text).clauses
+        if maxsat:
+            clauses, soft = wcnf_clauses(text, cnf_path)
+        else:
+            clauses = CNF(from_string=text).clauses
     except (ValueError, OSError, EOFError, lzma.LZMAError, gzip.BadGzipFile) as e:
         raise SatedgeError(f"cannot read the clauses (truncated or not DIMACS): {e}", cnf_path) from None
+    if maxsat and clauses == encoded.cnf.clauses and soft != [(1, [m]) for m in encoded.soft]:
+        raise SatedgeError(f"the soft clauses differ from the re-encoded formula's {len(encoded.soft)} match "
+                           "variables of weight 1: truncated or edited file", cnf_path)
     if clauses != encoded.cnf.clauses:  # fewer than the 'p cnf' line counts: cut off
         raise SatedgeError(f"cannot read the clauses (truncated or not DIMACS): {len(clauses):,} of the {info['p'][1]:,} "
                            "its 'p cnf' line counts" if len(clauses) != info["p"][1] else
@@ -258,27 +299,93 @@ def rebuilt(cnf_path, puzzle_path=None, info: dict | None = None) -> tuple[Puzzl
     return puzzle, encoded, clauses
 
 
-def decode_file(cnf_path, model_path, puzzle_path=None):
-    """``(puzzle, solution or None for UNSAT, checker's complaint or None)`` for a model of an
-    exported formula (:func:`rebuilt`); the model must satisfy it."""
+def wcnf_clauses(text: str, path) -> tuple[list[list[int]], list[tuple[int, list[int]]]]:
+    """The hard clauses and the weighted soft ones of a WCNF text in the MaxSAT Evaluation's
+    format (``h`` marks a hard clause, a soft one starts with its weight, a positive integer);
+    anything else on a line is a one-line error that names it."""
+    hard: list[list[int]] = []
+    soft: list[tuple[int, list[int]]] = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        words = line.split()
+        if not words or words[0].startswith("c"):
+            continue
+        if words[0] == "p":
+            raise SatedgeError(f"line {lineno}: a 'p' line, which the WCNF format of 2022 on has not", path)
+        head, rest = words[0], words[1:]
+        if head != "h" and not (head.isdigit() and head.isascii() and len(head) <= 19 and int(head) > 0):
+            raise SatedgeError(f"line {lineno}: weight {quoted(head, MAX_TOKEN)}: a soft clause's weight is a positive "
+                               "integer, a hard clause starts with h", path)
+        if not rest or rest[-1] != "0":
+            raise SatedgeError(f"line {lineno}: the clause does not end with 0", path)
+        lits = []
+        for w in rest[:-1]:
+            if not (w.removeprefix("-").isdigit() and w.isascii() and len(w) <= MAX_TOKEN) or w.removeprefix("-") == "0":
+                raise SatedgeError(f"line {lineno}: {quoted(w, MAX_TOKEN)} is not a literal", path)
+            lits.append(int(w))
+        if head == "h":
+            hard.append(lits)
+        else:
+            soft.append((int(head), lits))
+    return hard, soft
+
+
+def objective(lines: list[str]) -> int | None:
+    """The cost a MaxSAT solver's last ``o`` line gives, or ``None``."""
+    said = None
+    for line in lines:
+        words = line.split()
+        if len(words) == 2 and words[0] == "o" and words[1].isdigit() and words[1].isascii():
+            said = int(words[1])
+    return said
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """A model of an exported formula read back: the ``puzzle``, its board (``None``: the solver
+    found no model), what the checker says is wrong with the board (``None``: nothing); of a
+    WCNF, the model's ``cost`` (soft clauses it falsifies) and the board's ``score``."""
+
+    puzzle: Puzzle
+    solution: Solution | None
+    problem: str | None = None
+    cost: int | None = None
+    score: int | None = None
+
+
+def decode_file(cnf_path, model_path, puzzle_path=None) -> Decoded:
+    """A model of an exported formula (:func:`rebuilt`), which must satisfy it (of a WCNF: its
+    hard clauses; the cost of a MaxSAT solver's last ``o`` line must be the model's), turned
+    back into a board and checked: of a CNF, against every rule; of a WCNF, against every rule
+    but the fit of inner edges, and scored."""
     info = read_header(cnf_path)
     if str(model_path) != "-":
         check_input(model_path, 2**20 + 24 * info["p"][0])  # before the formula is rebuilt
     puzzle, encoded, clauses = rebuilt(cnf_path, puzzle_path, info)
-    model = parse_model(_model_lines(model_path, encoded.nv), model_path, encoded.nv)
+    lines = list(_model_lines(model_path, encoded.nv))
+    model = parse_model(lines, model_path, encoded.nv)
     if model is None:
-        return puzzle, None, None
+        return Decoded(puzzle, None)
     true = {lit for lit in model}
-    missing = [v for v in encoded.decision if v not in true and -v not in true]
+    named = [*encoded.decision, *(encoded.soft or ())]
+    missing = [v for v in named if v not in true and -v not in true]
     if missing:  # before: a model assigning 3 of 585 variables was printed as a grid with rotation -1
-        raise SatedgeError(f"the model leaves {len(missing):,} of the formula's {len(encoded.decision):,} decision "
-                           f"variables unassigned (the first: {missing[0]}): is it cut short?", model_path)
+        raise SatedgeError(f"the model leaves {len(missing):,} of the formula's {len(named):,} decision "
+                           f"{'and match ' if encoded.maxsat else ''}variables unassigned (the first: {missing[0]}): is "
+                           "it cut short?", model_path)
     for i, clause in enumerate(clauses, 1):
         if not any(lit in true for lit in clause) and all(-lit in true for lit in clause):
-            raise SatedgeError(f"the model falsifies clause {i} ({' '.join(map(str, clause))} 0): "
-                               "is it a model of another formula?", model_path)
+            raise SatedgeError(f"the model falsifies {'hard ' if encoded.maxsat else ''}clause {i} "
+                               f"({' '.join(map(str, clause))} 0): is it a model of another formula?", model_path)
     solution = encoded.decode(model)
-    return puzzle, solution, validate(puzzle, solution)
+    if not encoded.maxsat:
+        return Decoded(puzzle, solution, validate(puzzle, solution))
+    cost = sum(1 for m in encoded.soft if m not in true)
+    said = objective(lines)
+    if said is not None and said != cost:
+        raise SatedgeError(f"the solver's last 'o' line says cost {said}, but its model falsifies {cost} soft clauses",
+                           model_path)
+    problem = board_problem(puzzle, solution)
+    return Decoded(puzzle, solution, problem, cost, None if problem is not None else score(puzzle, solution))
 
 
 @dataclass

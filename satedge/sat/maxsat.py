@@ -1,19 +1,29 @@
 """MaxSAT formulas (:func:`satedge.encode.maxsat.weighted`): solved by RC2, PySAT's MaxSAT
-solver, over a PySAT SAT solver, and their clauses as WCNF in the MaxSAT Evaluation's format
-(since 2022: a hard clause ``h 1 -2 0``, a soft one its weight first, ``1 3 0``; no ``p``
-line)."""
+solver, over a PySAT SAT solver, or by a MaxSAT solver binary on their WCNF in the MaxSAT
+Evaluation's format (since 2022: a hard clause ``h 1 -2 0``, a soft one its weight first,
+``1 3 0``; no ``p`` line), whose answer is read from its ``o``, ``s`` and ``v`` lines."""
 
 from __future__ import annotations
 
 from typing import Iterator
 
+from pysat.card import CardEnc, EncType
 from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
 
 from ..encode.core import Encoded
+from ..errors import EncodingError, SatedgeError
+from ..system.files import quoted, shown
+from ..system.proctree import scratch
+from .binaries import command_words, run_binary
+from .cnf import parse_model
+from .dimacs import objective
 from .solvers import SatSolver
 
-__all__ = ["wcnf_of", "wcnf_lines", "optimum"]
+__all__ = ["wcnf_of", "wcnf_lines", "optimum", "binary_optimum", "beyond", "MAXSAT_STATUS"]
+
+# the MaxSAT Evaluation's exit statuses and the 's' lines that go with them
+MAXSAT_STATUS = {30: "OPTIMUM FOUND", 20: "UNSATISFIABLE", 10: "SATISFIABLE", 0: "UNKNOWN"}
 
 
 def wcnf_of(encoded: Encoded) -> WCNF:
@@ -35,6 +45,19 @@ def wcnf_lines(encoded: Encoded) -> Iterator[str]:
         yield f"1 {m} 0\n"
 
 
+def beyond(encoded: Encoded, score: int) -> list[list[int]]:
+    """Clauses that say that the board scores at least ``score + 1``: that many of the formula's
+    match variables are true, less the sides a cell touches itself with, which every board
+    keeps (a sequential counter, PySAT's, over new variables after the formula's).  With the
+    hard clauses they have no model exactly when no board scores more than ``score``."""
+    loops = len(encoded.puzzle.board.adjacencies) - len(encoded.soft)  # a cell's own sides: kept by every board
+    if not 0 <= score - loops < len(encoded.soft):
+        raise SatedgeError(f"a score beyond {score} is no question: the board has {len(encoded.soft)} edges besides "
+                           f"its {loops} loops")
+    return CardEnc.atleast(lits=list(encoded.soft), bound=score - loops + 1, top_id=encoded.nv,
+                           encoding=EncType.seqcounter).clauses
+
+
 def optimum(encoded: Encoded, solver: SatSolver | str) -> tuple[list[int] | None, int]:
     """``(model, cost)``: an optimal model of the MaxSAT formula by RC2 over ``solver`` (its
     PySAT name; RC2's own options ``adapt``, ``exhaust`` and ``minz`` on), and its cost, the soft
@@ -43,3 +66,45 @@ def optimum(encoded: Encoded, solver: SatSolver | str) -> tuple[list[int] | None
     with RC2(wcnf_of(encoded), solver=name, adapt=True, exhaust=True, minz=True) as rc2:
         model = rc2.compute()
         return (None, 0) if model is None else (list(model), int(rc2.cost))
+
+
+def binary_optimum(encoded: Encoded, command: str, timeout: float | None = None) -> tuple[list[int] | None, int, bool]:
+    """``(model, cost, proved)`` from a MaxSAT solver binary run on the formula's WCNF (its
+    command words, then the file): the best model it printed (``v`` line: literals, or one 0 or
+    1 per variable), the soft clauses that model falsifies and whether it says the cost is
+    optimal (``s OPTIMUM FOUND``, exit 30); ``(None, 0, True)`` for UNSATISFIABLE.  Its model
+    must keep every hard clause, and the cost of its last ``o`` line must be the model's."""
+    words = command_words(command)
+    name = f"MaxSAT solver command {quoted(' '.join(words), 60)}"
+    with scratch() as folder:
+        path = folder / "formula.wcnf"
+        try:
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.writelines(wcnf_lines(encoded))
+        except OSError as e:
+            raise SatedgeError(f"cannot write the formula for {name} in the temporary folder {folder.parent} "
+                               f"({e.strerror or e}; TMPDIR names another)") from None
+        code, answer, last = run_binary(words + [str(path)], folder, timeout)
+    text = answer.decode("utf-8", "replace")
+    lines = text.splitlines()
+    said = next((line[2:].strip() for line in reversed(lines) if line.startswith("s ")), None)
+    if code not in MAXSAT_STATUS or (said is not None and said != MAXSAT_STATUS[code]):
+        words = last or lines[-1:] or ["no output"]
+        raise SatedgeError(f"{name} exited with {code} and status {quoted(str(said), 30)}: not the MaxSAT Evaluation's "
+                           f"answer (30 OPTIMUM FOUND, 20 UNSATISFIABLE, 10 SATISFIABLE): {quoted(words[0], 80)}")
+    if code == 20:
+        return None, 0, True
+    given = [line for line in lines if line.startswith("v ")]
+    if not given:
+        raise SatedgeError(f"{name} found no model in its time" if code == 0 else f"{name} printed no model")
+    model = parse_model(given, f"the output of {name}", encoded.nv)
+    true = set(model)
+    for i, clause in enumerate(encoded.cnf.clauses, 1):
+        if not any(lit in true for lit in clause):
+            raise EncodingError(f"{name} gave a model that falsifies hard clause {i:,} "
+                                f"({shown(' '.join(map(str, clause)) + ' 0', 60)})")
+    cost = sum(1 for m in encoded.soft if m not in true)
+    claimed = objective(lines)
+    if claimed is not None and claimed != cost:
+        raise EncodingError(f"{name}'s last 'o' line says cost {claimed}, but its model falsifies {cost} soft clauses")
+    return model, cost, code == 30

@@ -20,6 +20,8 @@ from pysat.solvers import Solver
 
 from ..errors import SatedgeError, cannot_write
 from ..puzzle import symmetry
+from ..puzzle.checker import board_problem, score
+from ..puzzle.model import Solution
 from ..system.files import check_input, read_bytes, write_group
 from ..system.proctree import forked_map
 from . import drat
@@ -27,6 +29,7 @@ from .bulk import Checker, Decoded, Decoder, checked, valid
 from .certify import DEFAULT_CHECKER, Certificate, FormulaCheck, Piece, certificate
 from .cnf import formula_text, read_clauses
 from .dimacs import rebuilt
+from .maxsat import beyond
 from .solvers import DEFAULT_SOLVER
 
 __all__ = ["PROOF_FILES", "MAX_MANIFEST", "check_folder", "export", "recheck"]
@@ -122,6 +125,8 @@ def recheck(folder: str | Path, checker: str = DEFAULT_CHECKER, workers: int = 1
     folder = Path(folder)
     manifest = _manifest(folder)
     puzzle, encoded, clauses = rebuilt(folder / "formula.cnf")
+    if manifest.get("task") == "maximize":
+        return _maximum(folder, manifest, puzzle, encoded, clauses, checker, workers)
     entries = manifest["pieces"]
     check = FormulaCheck(clauses, encoded.nv, checker, workers if len(entries) == 1 else 1)
 
@@ -158,6 +163,43 @@ def recheck(folder: str | Path, checker: str = DEFAULT_CHECKER, workers: int = 1
         raise SatedgeError(f"the pieces hold {cert.models:,} models and {solutions:,} solutions, the manifest says "
                            f"{manifest['models']:,} and {manifest.get('solutions')}", folder)
     return cert, solutions
+
+
+def _maximum(folder: Path, manifest: dict, puzzle, encoded, clauses, checker: str, workers: int) -> tuple[Certificate, int]:
+    """:func:`recheck` of a certified maximum (``satedge maximize --certify --proof``): the board
+    the manifest gives keeps every rule but the fit of edges and scores what it says, the one
+    piece's clauses are exactly the constraint that the board scores one more
+    (:func:`satedge.sat.maxsat.beyond`), and its proof refutes the formula's hard clauses with
+    them.  The certificate and the score it proves optimal."""
+    best, board = manifest.get("score"), manifest.get("board")
+    try:
+        solution = Solution(tuple((int(t), int(r)) for t, r in board))
+    except (TypeError, ValueError):
+        solution = None
+    if not isinstance(best, int) or isinstance(best, bool) or solution is None or not encoded.maxsat:
+        raise SatedgeError("manifest.json is damaged: a maximum's certificate gives its score, its board and a WCNF "
+                           "formula", folder)
+    problem = board_problem(puzzle, solution) if len(solution) == puzzle.n else "it has the wrong number of cells"
+    if problem is not None or score(puzzle, solution) != best:
+        raise SatedgeError(f"the manifest's board {'breaks a rule: ' + problem if problem else 'does not score ' + str(best)}",
+                           folder)
+    entries = manifest["pieces"]
+    if len(entries) != 1:
+        raise SatedgeError(f"a maximum's certificate has one piece, not {len(entries)}", folder)
+    _, _, added = read_clauses(folder / entries[0]["clauses"], "piece 0")
+    if added != beyond(encoded, best):
+        raise SatedgeError(f"piece 0 is not the constraint that at least {best + 1} edges fit", folder)
+    try:
+        proof = drat.read(read_bytes(folder / entries[0]["proof"], MAX_MANIFEST * 16))
+    except OSError as e:
+        raise SatedgeError(f"cannot read the proof of piece 0: {e.strerror or e}", folder) from None
+    try:
+        seconds = FormulaCheck(clauses, encoded.nv, checker, workers)(added, proof)
+    except SatedgeError as e:
+        raise SatedgeError(f"piece 0: {e}", folder) from None
+    return Certificate(checker=checker, covers=f"no board scores more than {best}", pieces=1, lemmas=proof.lemmas,
+                       bytes=proof.size, check_seconds=seconds, prover=str(manifest.get("prover", "")),
+                       route="fresh"), best
 
 
 def _pictures(puzzle, encoded, piece: Piece) -> int:

@@ -1,0 +1,392 @@
+"""Large-neighbourhood search and simulated annealing: good boards where none is proved best.
+
+A board keeps every hard rule (each tile once, the frame, the clues) from its first state on
+(the branch and bound's first board), and the search changes it in two ways:
+
+* **annealing** (:meth:`Search.cool`, the compiled :func:`anneal`): a swap of the tiles of two
+  cells that take the same tiles (each then in its best turn against its neighbours), or a new
+  turn of one tile; a move that loses ``d`` edges is taken with probability ``e^(-d/T)``, the
+  temperature ``T`` falling from :data:`HOT` to :data:`COLD`; the best board met is kept;
+* **large neighbourhoods** (:meth:`Search.improve`), each refilled at least as well, so the
+  score never falls:
+
+  * *swap*: a set of cells no two of which touch, with the tiles on them; every neighbour of
+    those cells stays, so each tile has its best turn and cost in each of the cells on its
+    own, and the best reassignment of the tiles to the cells is an assignment problem
+    (``scipy.optimize.linear_sum_assignment``), solved exactly whatever the number of cells;
+  * *window*: a rectangle of neighbouring cells, refilled with its own tiles by the
+    backtracker's branch and bound (:func:`satedge.backtrack.maximize.refill`), each placement
+    costing its misfits with the cells around the window as well as inside it (within a
+    budget of candidates looked at: the best refill found).
+
+  A move that scores the same is taken (the board drifts along a plateau); after many moves
+  that gain nothing, a random reassignment of a few cells shakes the board, and the search
+  goes on from the best board whenever the shaken one has not caught up with it.
+
+:func:`satedge.jobs.maximize.lns` runs a walk of annealing per process over the job's time,
+then the large neighbourhoods from the best board.
+
+>>> from satedge.puzzle.generate import Params, generate
+>>> p = generate(Params(rows=4, colors=3), seed=1)  # planted: every one of the 24 edges can fit
+>>> s = Search(p, seed=1)
+>>> s.improve(s.start(), seconds=5.0).score
+24
+"""
+
+from __future__ import annotations
+
+import time
+import types
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from ..puzzle.model import Puzzle, Solution
+from ..system.extras import require
+from . import maximize as bnb
+
+__all__ = ["Board", "Search", "WINDOWS", "HOT", "COLD", "anneal", "compiled_anneal"]
+
+BIG = 1 << 20  # the cost of a placement that breaks a hard rule: no assignment takes it
+WINDOWS = ((2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 2), (3, 4), (4, 3))  # window shapes, rows x cols
+WINDOW_BUDGET = 20_000  # candidates the branch and bound looks at in one window
+STALL = 400  # moves without a better board before a shake
+HOT, COLD = 0.45, 0.12  # the temperatures annealing starts and ends at (one misfit more is taken at e^(-1/T))
+CHUNK_SECONDS = 0.5  # annealing runs in steps this long, whose count is what the speed measured allows
+
+
+@dataclass(frozen=True)
+class Board:
+    """A board of the search: ``tiles[c]`` and ``turns[c]`` on cell ``c``, and its ``score``."""
+
+    tiles: tuple[int, ...]
+    turns: tuple[int, ...]
+    score: int
+
+    def solution(self) -> Solution:
+        return Solution(tuple(zip(self.tiles, self.turns)))
+
+
+class Search:
+    """The tables of one puzzle and a random generator (``seed``); :meth:`improve` runs it."""
+
+    def __init__(self, puzzle: Puzzle, seed: int = 0) -> None:
+        self.puzzle = puzzle
+        self.rng = np.random.default_rng(seed)
+        n, k = puzzle.n, len(puzzle.tiles)
+        ids = puzzle.label_id
+        self.labels = np.array([[[ids[x] for x in puzzle.oriented(t, r)] for r in range(4)] for t in range(k)],
+                               dtype=np.int64).reshape(k, 4, 4)
+        self.want = np.array([puzzle.partner_id(i) for i in range(len(puzzle.labels))] or [0], dtype=np.int64)
+        self.ok = np.zeros((n, k, 4), dtype=bool)
+        for c, cell in enumerate(puzzle.allowed):
+            for t, r in cell:
+                self.ok[c, t, r] = True
+        self.nbr = np.full((n, 4), -1, dtype=np.int64)  # nbr[c, s]: the neighbour's cell * 4 + side
+        for adj in puzzle.board.adjacencies:
+            if adj.a != adj.b:
+                self.nbr[adj.a, adj.side_a] = adj.b * 4 + adj.side_b
+                self.nbr[adj.b, adj.side_b] = adj.a * 4 + adj.side_a
+        self.edges = sum(1 for adj in puzzle.board.adjacencies if adj.a != adj.b)
+        self.loops = len(puzzle.board.adjacencies) - self.edges  # kept by every placement
+        self.touch = [set(int(x) >> 2 for x in row if x >= 0) for row in self.nbr]
+        # cells that take the same tiles: a swap takes its cells from one of these groups
+        groups: dict[bytes, list[int]] = {}
+        for c in range(n):
+            groups.setdefault(self.ok[c].any(axis=1).tobytes(), []).append(c)
+        self.groups = [np.array(g) for g in groups.values() if len(g) > 1]
+        self.group_cells = np.concatenate(self.groups + [np.zeros(0, np.int64)]).astype(np.int64)
+        self.group_start = np.cumsum([0] + [len(g) for g in self.groups]).astype(np.int64)
+        self.cell_group = np.full(n, -1, dtype=np.int64)
+        for i, g in enumerate(self.groups):
+            self.cell_group[g] = i
+        self.tiles = np.zeros(n, dtype=np.int64)
+        self.turns = np.zeros(n, dtype=np.int64)
+        self.speed = 1e6  # annealing steps a second, as last measured
+
+    # ------------------------------------------------------------------ the board
+    def start(self) -> Board | None:
+        """A first board that keeps the hard rules (the branch and bound's first), or ``None``."""
+        first: list[bnb.Best] = []
+
+        def stop(best: bnb.Best) -> None:
+            first.append(best)
+            raise _Found
+
+        try:
+            bnb.maximize(self.puzzle, better=stop)
+        except _Found:
+            pass
+        if not first or first[0].board is None:
+            return None
+        board = first[0].board
+        return self._load([t for t, _ in board], [r for _, r in board])
+
+    def _load(self, tiles, turns) -> Board:
+        self.tiles[:] = tiles
+        self.turns[:] = turns
+        return self.board()
+
+    def board(self) -> Board:
+        return Board(tuple(map(int, self.tiles)), tuple(map(int, self.turns)), self.score())
+
+    def shown(self) -> np.ndarray:
+        """The labels each cell shows, per side."""
+        return self.labels[self.tiles, self.turns]
+
+    def score(self) -> int:
+        shown = self.shown().ravel()
+        there = self.nbr.ravel() >= 0
+        fits = self.want[shown[there]] == shown[self.nbr.ravel()[there]]
+        return self.loops + int(fits.sum()) // 2
+
+    def _needs(self, cells: np.ndarray, shown: np.ndarray) -> np.ndarray:
+        """Per cell and side, the label that fits the neighbour there, or -1 (none, or one of
+        ``cells`` themselves)."""
+        nb = self.nbr[cells]
+        need = np.where(nb >= 0, self.want[shown.ravel()[np.maximum(nb, 0)]], -1)
+        inside = np.isin(nb >> 2, cells) & (nb >= 0)
+        return np.where(inside, -1, need)
+
+    def _costs(self, cells: np.ndarray, tiles: np.ndarray, need: np.ndarray) -> np.ndarray:
+        """``cost[i, r, j]``: the misfits of ``tiles[i]`` turned ``r`` on ``cells[j]`` with the
+        neighbours ``need`` names; BIG where the placement breaks a hard rule."""
+        lab = self.labels[tiles]  # i, r, s
+        miss = ((lab[:, :, None, :] != need[None, None, :, :]) & (need[None, None, :, :] >= 0)).sum(axis=3)
+        ok = self.ok[cells][:, tiles, :].transpose(1, 2, 0)  # i, r, j
+        return np.where(ok, miss, BIG)
+
+    # ------------------------------------------------------------------ the moves
+    def _independent(self, group: np.ndarray, size: int) -> np.ndarray:
+        chosen: list[int] = []
+        taken: set[int] = set()
+        for c in self.rng.permutation(group):
+            if c not in taken:
+                chosen.append(int(c))
+                taken.add(int(c))
+                taken.update(self.touch[c])
+                if len(chosen) == size:
+                    break
+        return np.array(chosen)
+
+    def swap(self, shake: bool = False) -> bool:
+        """One swap move (see the module's docstring); ``shake``: a random reassignment instead
+        of the best.  Whether it changed the board."""
+        if not self.groups:
+            return False
+        sizes = np.array([len(g) for g in self.groups], dtype=float)
+        group = self.groups[self.rng.choice(len(self.groups), p=sizes / sizes.sum())]
+        cells = self._independent(group, int(self.rng.integers(4, 8)) if shake else len(group))
+        if len(cells) < 2:
+            return False
+        tiles = self.tiles[cells]
+        cost = self._costs(cells, tiles, self._needs(cells, self.shown()))
+        turn = cost.argmin(axis=1)  # i, j
+        best = cost.min(axis=1).astype(float)
+        if shake:
+            best = np.where(best >= BIG, BIG, self.rng.random(best.shape))
+        rows, cols = require("scipy.optimize").linear_sum_assignment(best)
+        if best[rows, cols].max() >= BIG:
+            return False
+        self.tiles[cells[cols]] = tiles[rows]
+        self.turns[cells[cols]] = turn[rows, cols]
+        return True
+
+    def window(self) -> bool:
+        """One window move (see the module's docstring).  Whether it changed the board."""
+        p = self.puzzle
+        h, w = WINDOWS[self.rng.integers(len(WINDOWS))]
+        h, w = min(h, p.rows), min(w, p.cols)
+        r0, c0 = int(self.rng.integers(p.rows - h + 1)), int(self.rng.integers(p.cols - w + 1))
+        cells = np.array([p.board.cell(r, c) for r in range(r0, r0 + h) for c in range(c0, c0 + w)])
+        if len(cells) < 2:
+            return False
+        tiles = self.tiles[cells]
+        shown = self.shown()
+        cost = self._costs(cells, tiles, self._needs(cells, shown))  # i, r, j: misfits around the window
+        start, tile, turn, labels, extra = [0], [], [], [], []
+        for j in range(len(cells)):
+            for i, r in zip(*np.nonzero(cost[:, :, j] < BIG)):
+                tile.append(tiles[i])
+                turn.append(r)
+                labels.append(self.labels[tiles[i], r])
+                extra.append(cost[i, r, j])
+            start.append(len(tile))
+        where = {int(c): j for j, c in enumerate(cells)}
+        earlier = [[(s, where[int(x) >> 2], int(x) & 3) for s, x in enumerate(self.nbr[c])
+                    if x >= 0 and where.get(int(x) >> 2, j) < j] for j, c in enumerate(cells)]
+        flat = [x for e in earlier for x in e] or [(0, 0, 0)]
+        nb_side, nb_cell, nb_other = (np.array(col, dtype=np.int64) for col in zip(*flat))
+        nb_start = np.cumsum([0] + [len(e) for e in earlier]).astype(np.int64)
+        now = self._window_cost(cells, shown, where)
+        refill = bnb.refill(np.array(start, np.int64), np.array(tile, np.int64), np.array(labels, np.int64),
+                            nb_start, nb_side, nb_cell, nb_other, self.want, np.array(extra, np.int64),
+                            len(self.tiles), now + 1, WINDOW_BUDGET)
+        if refill is None:
+            return False
+        self.tiles[cells] = [tile[k] for k in refill]
+        self.turns[cells] = [turn[k] for k in refill]
+        return True
+
+    def _window_cost(self, cells: np.ndarray, shown: np.ndarray, where: dict) -> int:
+        """The misfits of the window's cells: with each other, once, and with the cells around."""
+        miss = 0
+        for j, c in enumerate(cells):
+            for s, x in enumerate(self.nbr[c]):
+                if x >= 0 and where.get(int(x) >> 2, len(cells)) >= j:  # inside: counted from its later cell
+                    if where.get(int(x) >> 2, len(cells)) == j:
+                        continue
+                    miss += int(shown[x >> 2, x & 3] != self.want[shown[c, s]])
+        return miss
+
+    def anneal(self, steps: int, hot: float, cold: float) -> Board:
+        """Simulated annealing (:func:`anneal`) from the board as it is, which it leaves where the
+        walk ends; the best board met."""
+        best_tiles, best_turns = self.tiles.copy(), self.turns.copy()
+        compiled_anneal()(self.tiles, self.turns, self.labels, self.want, self.ok, self.nbr, self.group_cells,
+                          self.group_start, self.cell_group, steps, hot, cold, int(self.rng.integers(1 << 31)),
+                          best_tiles, best_turns)
+        walk = self.tiles.copy(), self.turns.copy()
+        best = self._load(best_tiles, best_turns)
+        self.tiles[:], self.turns[:] = walk
+        return best
+
+    # ------------------------------------------------------------------ the search
+    def cool(self, walk: Board, seconds: float, hot: float = HOT, cold: float = COLD) -> tuple[Board, Board]:
+        """Annealing for ``seconds`` from the board ``walk``, at a temperature falling from
+        ``hot`` to ``cold`` in steps of about half a second (their moves as many as the speed
+        measured allows): where the walk ends, and the best board it met."""
+        end = time.monotonic() + seconds
+        chunks = max(1, round(seconds / CHUNK_SECONDS))
+        self._load(walk.tiles, walk.turns)
+        best = walk
+        for i in range(chunks):
+            t0 = time.monotonic()
+            if t0 >= end or best.score == self.loops + self.edges:
+                break
+            steps = max(1000, int(self.speed * min(CHUNK_SECONDS, end - t0)))
+            met = self.anneal(steps, hot * (cold / hot) ** (i / chunks), hot * (cold / hot) ** ((i + 1) / chunks))
+            self.speed = steps / max(time.monotonic() - t0, 1e-3)
+            if met.score > best.score:
+                best = met
+        return self.board(), best
+
+    def improve(self, board: Board, seconds: float, bound: int | None = None) -> Board:
+        """The best board the moves reach from ``board`` within ``seconds`` (or once it scores
+        ``bound``, default every edge fitting)."""
+        bound = self.loops + self.edges if bound is None else bound
+        end = time.monotonic() + seconds
+        best = self._load(board.tiles, board.turns)
+        score = best.score
+        stalled = 0
+        while best.score < bound and time.monotonic() < end:
+            moved = self.window() if self.rng.random() < 0.5 else self.swap()
+            if not moved:
+                continue
+            score = self.score()
+            if score > best.score:
+                best, stalled = self.board(), 0
+                continue
+            stalled += 1
+            if stalled >= STALL:
+                if score < best.score:
+                    self._load(best.tiles, best.turns)
+                for _ in range(3):
+                    self.swap(shake=True)
+                stalled = 0
+        return best
+
+
+def anneal(tiles, turns, labels, want, ok, nbr, group_cells, group_start, cell_group, steps, hot, cold, seed,
+           best_tiles, best_turns):
+    """Simulated annealing over swaps of two tiles between cells of one group (each then in its
+    best turn) and new turns of one tile, from the board ``tiles, turns`` (changed in place),
+    at a temperature falling from ``hot`` to ``cold`` over ``steps`` moves; the best board met
+    goes to ``best_tiles, best_turns``, and its misfits are returned."""
+    np.random.seed(seed)
+    n = len(tiles)
+    miss = 0
+    for c in range(n):
+        for s in range(4):
+            x = nbr[c, s]
+            if x >= 0 and labels[tiles[x >> 2], turns[x >> 2], x & 3] != want[labels[tiles[c], turns[c], s]]:
+                miss += 1
+    miss //= 2
+    best = miss
+    best_tiles[:] = tiles
+    best_turns[:] = turns
+    factor = (cold / hot) ** (1.0 / max(steps, 1))
+    t = hot
+    for step in range(steps):
+        t *= factor
+        a = np.random.randint(n)
+        g = cell_group[a]
+        if g < 0:
+            continue
+        size = group_start[g + 1] - group_start[g]
+        if np.random.random() < 0.2 or size < 2:  # a new turn of a's tile
+            b = a
+        else:
+            b = group_cells[group_start[g] + np.random.randint(size)]
+        old = 0
+        for c in (a, b):
+            for s in range(4):
+                x = nbr[c, s]
+                if x >= 0 and (c == a or x >> 2 != a) and \
+                        labels[tiles[x >> 2], turns[x >> 2], x & 3] != want[labels[tiles[c], turns[c], s]]:
+                    old += 1  # the edge between a and b once, from a
+            if a == b:
+                break
+        ta, ra, tb, rb = tiles[a], turns[a], tiles[b], turns[b]
+        if a == b:
+            r = np.random.randint(4)
+            if r == ra or not ok[a, ta, r]:
+                continue
+            turns[a] = r
+        else:
+            tiles[a], tiles[b] = tb, ta
+            for c in (a, b):  # each in its best turn against its neighbours as they are now
+                top, fit = -1, 5
+                for r in range(4):
+                    if ok[c, tiles[c], r]:
+                        m = 0
+                        for s in range(4):
+                            x = nbr[c, s]
+                            if x >= 0 and labels[tiles[x >> 2], turns[x >> 2], x & 3] != want[labels[tiles[c], r, s]]:
+                                m += 1
+                        if m < fit:
+                            top, fit = r, m
+                turns[c] = top
+        new = 0
+        for c in (a, b):
+            for s in range(4):
+                x = nbr[c, s]
+                if x >= 0 and (c == a or x >> 2 != a) and \
+                        labels[tiles[x >> 2], turns[x >> 2], x & 3] != want[labels[tiles[c], turns[c], s]]:
+                    new += 1
+            if a == b:
+                break
+        delta = new - old
+        if delta <= 0 or np.random.random() < np.exp(-delta / t):
+            miss += delta
+            if miss < best:
+                best = miss
+                best_tiles[:] = tiles
+                best_turns[:] = turns
+        else:
+            tiles[a], turns[a], tiles[b], turns[b] = ta, ra, tb, rb
+    return best
+
+
+@cache
+def compiled_anneal():
+    """:func:`anneal` compiled by numba, once per process (numba keeps the machine code on disk)."""
+    numba = require("numba")
+    kernel = types.FunctionType(anneal.__code__, anneal.__globals__, "anneal")
+    kernel.__module__, kernel.__qualname__ = anneal.__module__, anneal.__qualname__
+    return numba.njit(cache=True)(kernel)
+
+
+class _Found(Exception):
+    """The first board of the branch and bound, which stops it."""
