@@ -171,7 +171,7 @@ def _good_row() -> dict:
     ({"repetition": True}, "has repetition true, not an integer"),
     ({"timeout": None}, "has timeout null, not a number"),
     ({"solve_seconds": "fast"}, 'has solve_seconds "fast", not a number'),
-    ({"status": "DONE"}, 'has status "DONE", not one of SAT, UNSAT, ENCODED, TIMEOUT, MEMOUT, ERROR'),
+    ({"status": "DONE"}, 'has status "DONE", not one of SAT, UNSAT, OPTIMUM, ENCODED, TIMEOUT, MEMOUT, ERROR'),
     ({"stats": {}}, "has stats without a number of conflicts"),
     ({"status": "ENCODED", "task": "encode", "write_seconds": None}, "has status ENCODED but no write_seconds and "
                                                                       "no dimacs_bytes"),

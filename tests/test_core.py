@@ -325,7 +325,7 @@ def test_the_shipped_outside_instances_load_without_shared():
     sizes = {name: (p.rows, p.cols, p.frame, len(p.tiles)) for name, p in
              ((f.relative_to(PUZZLES).as_posix(), load_puzzle(f)) for f in PUZZLES.glob("*/*.yaml"))}
     assert {k: v for k, v in sizes.items() if k.startswith("eternity2/")} == {
-        "eternity2/e2.yaml": (16, 16, 0, 256), "eternity2/8x8.yaml": (8, 8, 0, 64), "eternity2/9x9.yaml": (9, 9, 0, 81)}
+        "eternity2/e2.yaml": (16, 16, 0, 256), "eternity2/e2-starter.yaml": (16, 16, 0, 256), "eternity2/8x8.yaml": (8, 8, 0, 64), "eternity2/9x9.yaml": (9, 9, 0, 81)}
     heule = {k[len("heule2008/"):-5]: v[:2] for k, v in sizes.items() if k.startswith("heule2008/")}
     assert heule == {"em_7_3_6": (7, 7), "em_7_4_8": (7, 7), "em_7_4_9": (7, 7), "em_8_4_5": (8, 8), "em_9_3_5": (9, 9),
                      "em_11_3_4": (11, 11), "em_12_2_4": (12, 12), "em_14_7_3": (14, 14), "clue1": (6, 6),

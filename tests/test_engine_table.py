@@ -71,7 +71,7 @@ def test_the_parser_refuses_what_the_toy_cannot_do(toy, run_cli, tmp_path):
     save_puzzle(two_by_two(), puzzle)
     refusals = {
         ("count", str(puzzle), "--solver", "brute", "--workers", "2"):
-            "workers=N applies to PySAT solvers, solver binaries, backtrack and cpsat only, not to brute",
+            "workers=N applies to PySAT solvers, solver binaries, backtrack, lns and cpsat only, not to brute",
         ("count", str(puzzle), "--solver", "brute", "--mode", "unique"):
             "the brute engine cannot answer mode unique: it answers solutions and distinct",
         ("count", str(puzzle), "--solver", "brute", "--mode", "distinct", "--certify"):

@@ -32,7 +32,7 @@ SATEDGE = ROOT / "satedge"
 OWN = {"pysat": {"sat/solvers.py", "sat/solving.py", "jobs/sat.py", "jobs/portfolio.py"},
        "cmd": {"sat/solvers.py", "sat/binaries.py", "sat/solving.py", "jobs/sat.py"},
        "backtrack": {"backtrack/search.py", "backtrack/compiled.py", "jobs/backtrack.py"},
-       "cpsat": {"jobs/cpsat.py"}, "clasp": {"jobs/clasp.py"}}
+       "cpsat": {"jobs/cpsat.py"}, "clasp": {"jobs/clasp.py"}, "lns": {"jobs/maximize.py", "backtrack/lns.py"}}
 # string constants that spell an engine's name but are not one
 NOT_ENGINES = {("experiment/executors.py", "pysat"): "the PySAT package's version in a row's environment",
                ("sat/binaries.py", "clasp"): "a program looked for on PATH (KNOWN_BINARIES)",
@@ -53,9 +53,11 @@ def example(name: str) -> str | None:
 
 def test_every_engine_is_dispatched_to_a_job_module_that_runs_it():
     for e in ENGINES.values():
-        assert callable(e.run) and e.run.__name__ == "run", e.name
-        module = e.run.__module__.split(".")
-        assert module[:2] == ["satedge", "jobs"] and (SATEDGE / "jobs" / f"{module[2]}.py").is_file()
+        assert (e.run is not None) == bool({"solve", "count"} & set(e.tasks)), e.name
+        assert e.run is None or (callable(e.run) and e.run.__name__ == "run"), e.name
+        for fn in (e.run, e.maximize):
+            module = fn.__module__.split(".") if fn is not None else ["satedge", "jobs", "maximize"]
+            assert module[:2] == ["satedge", "jobs"] and (SATEDGE / "jobs" / f"{module[2]}.py").is_file()
         assert set(e.tasks) <= set(TASKS) and e.tasks
 
 
@@ -73,7 +75,9 @@ def test_satedge_solvers_lists_every_engine(run_cli):
     for name, e in ENGINES.items():
         assert listed[name] == {"formula": e.solves_formula, "installed": installed(e),
                                 "extra": e.needs and e.needs.extra, "needs": e.needs and e.needs.module,
-                                "options": list(e.options), "tasks": ["solve", "enumerate", "count"],
+                                "options": list(e.options),
+                                "tasks": [t for t in ("solve", "enumerate", "count", "maximize")
+                                          if t in e.tasks or (t == "enumerate" and e.enumerates)],
                                 "certify": e.certifies, "summary": e.summary}
     code, out, err = run_cli("solvers")
     assert [line.split()[0] for line in out.splitlines()[:len(ENGINES)]] == list(ENGINES)
@@ -82,6 +86,8 @@ def test_satedge_solvers_lists_every_engine(run_cli):
 @pytest.mark.parametrize("name", list(ENGINES))
 def test_every_engine_runs_in_the_crosscheck(name):
     solver = example(name)
+    if "solve" not in ENGINES[name].tasks:
+        pytest.skip(f"engine {name} answers {', '.join(ENGINES[name].tasks)} only (tests/test_maximize.py checks it)")
     if solver is None:
         pytest.skip(f"engine {name} cannot run here (what it needs, {ENGINES[name].needs}, or its binary is missing)")
     configs = default_configs(["edgecolor-corners", "direct-pairwise"], [solver])
@@ -94,6 +100,8 @@ def test_every_engine_runs_in_the_crosscheck(name):
 @pytest.mark.parametrize("name", list(ENGINES))
 def test_every_engine_counts_and_solves_the_seed_puzzles(name):
     solver = example(name)
+    if "solve" not in ENGINES[name].tasks:
+        pytest.skip(f"engine {name} answers {', '.join(ENGINES[name].tasks)} only (tests/test_maximize.py checks it)")
     if solver is None:
         pytest.skip(f"engine {name} cannot run here (what it needs, {ENGINES[name].needs}, or its binary is missing)")
     for seed, counts in SEEDS.items():

@@ -67,7 +67,7 @@ repeat: true
     code, out, err = run_cli("run", f, "--out", tmp_path / "o")
     assert (code, out) == (2, "")
     assert err == (f"satedge: error: {f}: unknown solver 'minisat99'; choose a PySAT solver (satedge solvers lists those "
-                   "that work here), cmd:COMMAND or backtrack, cpsat, clasp; solver 'backtrack:threads=2': backtrack "
+                   "that work here), cmd:COMMAND or backtrack, lns, cpsat, clasp; solver 'backtrack:threads=2': backtrack "
                    "takes workers= and order=; and 3 more\n")
     assert not (tmp_path / "o").exists()
 
@@ -83,7 +83,7 @@ def test_run_report_and_plots(run_cli, tmp_path):
                 "clauses", "encode_seconds", "solve_seconds", "models", "stats", "peak_memory_mb", "env"):
         assert key in r, key
     # the compiled backtracker's library and each engine's (the engine table's needs), all in the test extra
-    assert set(r["env"]) == {"satedge", "pysat", "python", "numba", "ortools", "clingo", "host", "cpu"}
+    assert set(r["env"]) == {"satedge", "pysat", "python", "numba", "ortools", "clingo", "scipy", "host", "cpu"}
     assert [r["env"][m] for m in ("numba", "ortools", "clingo")] == [version(m) for m in ("numba", "ortools", "clingo")]
     assert set(r["stats"]) == {"conflicts", "decisions", "propagations", "restarts"}
     code, table, _ = run_cli("report", out, "--compare", "support-seqcounter/cadical195", "edgecolor+card=ladder/glucose4")
@@ -405,7 +405,10 @@ def test_committed_specs_load(monkeypatch):
     assert runs["heule2008-tries"] == 7 * 4 * 2 * 5 and runs["peak-tries"] == 10 * 2 * 2 * 3
     assert set(runs) == {"demo", "bench-encode", "bench-enumerate", "bench-solve", "bench-solve-quick",
                          "bench-solve-2cores", "bench-solve-backtrack", "heule2008", "bench-solve-shuffled",
-                         "bench-parallel", "heule2008-tries", "peak-tries"}
+                         "bench-parallel", "heule2008-tries", "peak-tries", "bench-maximize"}
+    assert runs["bench-maximize"] == 8 * 4  # boards x (branch and bound, RC2 on two encodings, lns)
+    committed = {json.loads(line)["id"] for line in (ROOT / "experiments" / "bench-maximize-results.jsonl").open()}
+    assert {r.id for r in load_spec(ROOT / "experiments" / "bench-maximize.yaml").runs} == committed
 
 
 def test_per_puzzle_table_repeats_and_shared_names():

@@ -4,6 +4,7 @@ command's output and refusals."""
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from itertools import permutations, product
@@ -24,8 +25,9 @@ from satedge.puzzle.generate import Params, generate
 from satedge.puzzle.model import Puzzle, Solution
 from satedge.puzzle.solutions import load_solution
 from satedge.puzzle.strategies import puzzles
-from satedge.sat.dimacs import export, rebuilt, wcnf_clauses
-from satedge.sat.maxsat import optimum, wcnf_lines
+from satedge.sat.cnf import wcnf_clauses, write_wcnf
+from satedge.sat.dimacs import export, rebuilt
+from satedge.sat.maxsat import optimum
 from satedge.puzzle.model import Clue
 from satedge.puzzle.formats import load_puzzle
 
@@ -121,7 +123,9 @@ def test_maximize_api_on_a_solvable_puzzle_gives_a_solution():
 def test_the_maxsat_export_lines_are_hard_then_soft():
     p = Puzzle(rows=1, cols=2, tiles=((1, 2, 1, 1), (2, 1, 1, 3)))
     formula = weighted(p, "direct")
-    lines = list(wcnf_lines(formula))
+    out = io.StringIO()
+    write_wcnf(out, formula.cnf.clauses, formula.soft)
+    lines = out.getvalue().splitlines(True)
     assert lines[-1] == f"1 {formula.soft[0]} 0\n" and all(x.startswith("h ") for x in lines[:-1])
 
 

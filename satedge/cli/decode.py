@@ -42,7 +42,7 @@ def main(args) -> int:
         if scored:
             print(f"score {got.score} of {len(puzzle.board.adjacencies)} inner edges (the model's cost: {got.cost})")
         print(ascii_grid(puzzle, solution, color=sys.stdout.isatty(),
-                         mismatched=mismatches(puzzle, solution) if scored else None))
+                         mismatched=mismatches(puzzle, solution) if scored else ()))
     if problem is not None:
         print(f"invalid: {problem}", file=sys.stderr)
         return 1

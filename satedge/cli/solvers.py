@@ -42,5 +42,6 @@ def main(args) -> int:
 
 def _tasks(e) -> list[str]:
     """What an engine answers, as this listing names it: solve, enumerate (several solutions),
-    count."""
-    return [t for t in ("solve", "enumerate", "count") if t in e.tasks or (t == "enumerate" and e.enumerates)]
+    count, maximize."""
+    return [t for t in ("solve", "enumerate", "count", "maximize")
+            if t in e.tasks or (t == "enumerate" and e.enumerates)]

@@ -134,6 +134,7 @@ class Engine:
             self.needs.check(f"the {self.name} engine")
 
 
+LNS = "lns"  # the anytime search of best boards, which runs until its time limit
 ENGINES: dict[str, Engine] = {e.name: e for e in (
     Engine(name="pysat", run=sat.run, called="PySAT solvers", solves_formula=True,
            options=("workers", "strategy", "enumeration"), tasks=TASKS, certifies=True, on_cluster=True,
@@ -150,7 +151,7 @@ ENGINES: dict[str, Engine] = {e.name: e for e in (
            tasks=("solve", "count", "maximize"), maximize=maximize.branch_and_bound,
            summary="the reference backtracker on the puzzle itself, compiled with numba, on every core; to maximize, "
                    "its branch and bound (one process)"),
-    Engine(name="lns", tasks=("maximize",), options=("workers",), maximize=maximize.lns, enumerates=False,
+    Engine(name=LNS, tasks=("maximize",), options=("workers",), maximize=maximize.lns, enumerates=False,
            needs=maximize.lns_needs,
            summary="large-neighbourhood search and simulated annealing from a board that keeps the frame and the "
                    "clues, on every core, until its time limit: good boards where none is proved best"),
@@ -162,7 +163,6 @@ ENGINES: dict[str, Engine] = {e.name: e for e in (
                    "variables, with no blocking clause"),
 )}
 
-LNS = "lns"  # the anytime search of best boards, which runs until its time limit
 REFERENCE = "backtrack"  # the engine every other is cross-checked against, and --method's other choice
 # how the SAT method uses several workers; without a strategy: cubes, which partition the solution
 # set (to count and to enumerate the work divides) and found a first solution sooner than the

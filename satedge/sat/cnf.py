@@ -16,7 +16,8 @@ from ..errors import SatedgeError
 from ..system.files import check_input, quoted
 
 __all__ = ["CHUNK", "MAX_TOKEN", "MINISAT_STATUS", "clauses_text", "formula_text", "write_clauses", "write_plain",
-           "read_clauses", "literal_table", "rows_text", "answer_status", "parse_model"]
+           "read_clauses", "literal_table", "rows_text", "answer_status", "parse_model", "wcnf_clauses", "objective",
+           "write_wcnf"]
 
 CHUNK = 20000  # clauses of a list formatted into one string
 
@@ -161,6 +162,20 @@ def parse_model(lines: Iterable[str] | str, path: Path | str, nv: int) -> list[i
                            "a list of literals", path)
     return lits
 
+def write_wcnf(fh: IO[str], hard: list[list[int]], soft: Iterable[int]) -> int:
+    """Write WCNF in the MaxSAT Evaluation's format of 2022 on: the ``hard`` clauses marked
+    ``h``, then a soft unit clause of weight 1 for each literal of ``soft``; no ``p`` line.
+    Returns the characters written."""
+    total = 0
+    for i in range(0, len(hard), CHUNK):
+        text = "".join("h " + line for line in clauses_text(hard[i:i + CHUNK]).splitlines(True))
+        fh.write(text)
+        total += len(text)
+    text = "".join(f"1 {m} 0\n" for m in soft)
+    fh.write(text)
+    return total + len(text)
+
+
 def write_plain(clauses: Iterable[list[int]], nv: int, fh: IO[str]) -> None:
     """A bare DIMACS formula (for external solvers)."""
     clauses = list(clauses)
@@ -191,3 +206,43 @@ def read_clauses(path: Path, what: str) -> tuple[int, int, list[list[int]]]:
         out.append(flat[start:end])
         start = end + 1
     return int(head[2]), int(head[3]), out
+
+
+def wcnf_clauses(text: str, path) -> tuple[list[list[int]], list[tuple[int, list[int]]]]:
+    """The hard clauses and the weighted soft ones of a WCNF text in the MaxSAT Evaluation's
+    format (``h`` marks a hard clause, a soft one starts with its weight, a positive integer);
+    anything else on a line is a one-line error that names it."""
+    hard: list[list[int]] = []
+    soft: list[tuple[int, list[int]]] = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        words = line.split()
+        if not words or words[0].startswith("c"):
+            continue
+        if words[0] == "p":
+            raise SatedgeError(f"line {lineno}: a 'p' line, which the WCNF format of 2022 on has not", path)
+        head, rest = words[0], words[1:]
+        if head != "h" and not (head.isdigit() and head.isascii() and len(head) <= 19 and int(head) > 0):
+            raise SatedgeError(f"line {lineno}: weight {quoted(head, MAX_TOKEN)}: a soft clause's weight is a positive "
+                               "integer, a hard clause starts with h", path)
+        if not rest or rest[-1] != "0":
+            raise SatedgeError(f"line {lineno}: the clause does not end with 0", path)
+        lits = []
+        for w in rest[:-1]:
+            if not (w.removeprefix("-").isdigit() and w.isascii() and len(w) <= MAX_TOKEN) or w.removeprefix("-") == "0":
+                raise SatedgeError(f"line {lineno}: {quoted(w, MAX_TOKEN)} is not a literal", path)
+            lits.append(int(w))
+        if head == "h":
+            hard.append(lits)
+        else:
+            soft.append((int(head), lits))
+    return hard, soft
+
+
+def objective(lines: list[str]) -> int | None:
+    """The cost a MaxSAT solver's last ``o`` line gives, or ``None``."""
+    said = None
+    for line in lines:
+        words = line.split()
+        if len(words) == 2 and words[0] == "o" and words[1].isdigit() and words[1].isascii():
+            said = int(words[1])
+    return said

@@ -33,11 +33,10 @@ from ..puzzle.model import Puzzle, Solution
 from ..system.files import atomic_output, check_input, one_line, open_input, quoted, write_atomic
 from ..system.process import Limits, call
 from ..system.resources import __version__
-from .cnf import CHUNK, MAX_TOKEN, clauses_text, parse_model, write_clauses
+from .cnf import MAX_TOKEN, objective, parse_model, wcnf_clauses, write_clauses, write_wcnf
 
 __all__ = ["puzzle_hash", "header_lines", "write_dimacs", "export", "to_text", "open_text",
            "MAX_HEADER_LINE", "HEADER_LINES", "read_header", "decode_file", "Decoded",
-           "wcnf_clauses", "objective",
            "rebuilt", "Batch", "export_all"]
 
 
@@ -142,17 +141,9 @@ def _encode_and_write(puzzle, encoding: Encoding, tmp: Path, out, puzzle_path, s
 
 def _write(encoded: Encoded, fh: IO[str], encoding_name, puzzle_path, sha256: str | None = None) -> int:
     head = "\n".join(header_lines(encoded, encoding_name, puzzle_path, sha256)) + "\n"
-    if encoded.maxsat:  # WCNF: the hard clauses marked h, then the soft unit clauses of weight 1
+    if encoded.maxsat:
         fh.write(head)
-        total = len(head)
-        clauses = encoded.cnf.clauses
-        for i in range(0, len(clauses), CHUNK):
-            text = "".join("h " + line for line in clauses_text(clauses[i:i + CHUNK]).splitlines(True))
-            fh.write(text)
-            total += len(text)
-        text = "".join(f"1 {m} 0\n" for m in encoded.soft)
-        fh.write(text)
-        return total + len(text)
+        return len(head) + write_wcnf(fh, encoded.cnf.clauses, encoded.soft)
     head += f"p cnf {encoded.nv} {encoded.clause_count}\n"
     fh.write(head)
     cnf = encoded.cnf
@@ -297,46 +288,6 @@ def rebuilt(cnf_path, puzzle_path=None, info: dict | None = None) -> tuple[Puzzl
                            "its 'p cnf' line counts" if len(clauses) != info["p"][1] else
                            "the clauses differ from the re-encoded formula: truncated or edited file", cnf_path)
     return puzzle, encoded, clauses
-
-
-def wcnf_clauses(text: str, path) -> tuple[list[list[int]], list[tuple[int, list[int]]]]:
-    """The hard clauses and the weighted soft ones of a WCNF text in the MaxSAT Evaluation's
-    format (``h`` marks a hard clause, a soft one starts with its weight, a positive integer);
-    anything else on a line is a one-line error that names it."""
-    hard: list[list[int]] = []
-    soft: list[tuple[int, list[int]]] = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        words = line.split()
-        if not words or words[0].startswith("c"):
-            continue
-        if words[0] == "p":
-            raise SatedgeError(f"line {lineno}: a 'p' line, which the WCNF format of 2022 on has not", path)
-        head, rest = words[0], words[1:]
-        if head != "h" and not (head.isdigit() and head.isascii() and len(head) <= 19 and int(head) > 0):
-            raise SatedgeError(f"line {lineno}: weight {quoted(head, MAX_TOKEN)}: a soft clause's weight is a positive "
-                               "integer, a hard clause starts with h", path)
-        if not rest or rest[-1] != "0":
-            raise SatedgeError(f"line {lineno}: the clause does not end with 0", path)
-        lits = []
-        for w in rest[:-1]:
-            if not (w.removeprefix("-").isdigit() and w.isascii() and len(w) <= MAX_TOKEN) or w.removeprefix("-") == "0":
-                raise SatedgeError(f"line {lineno}: {quoted(w, MAX_TOKEN)} is not a literal", path)
-            lits.append(int(w))
-        if head == "h":
-            hard.append(lits)
-        else:
-            soft.append((int(head), lits))
-    return hard, soft
-
-
-def objective(lines: list[str]) -> int | None:
-    """The cost a MaxSAT solver's last ``o`` line gives, or ``None``."""
-    said = None
-    for line in lines:
-        words = line.split()
-        if len(words) == 2 and words[0] == "o" and words[1].isdigit() and words[1].isascii():
-            said = int(words[1])
-    return said
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,6 @@ Evaluation's format (since 2022: a hard clause ``h 1 -2 0``, a soft one its weig
 
 from __future__ import annotations
 
-from typing import Iterator
-
 from pysat.card import CardEnc, EncType
 from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
@@ -16,11 +14,10 @@ from ..errors import EncodingError, SatedgeError
 from ..system.files import quoted, shown
 from ..system.proctree import scratch
 from .binaries import command_words, run_binary
-from .cnf import parse_model
-from .dimacs import objective
+from .cnf import objective, parse_model, write_wcnf
 from .solvers import SatSolver
 
-__all__ = ["wcnf_of", "wcnf_lines", "optimum", "binary_optimum", "beyond", "MAXSAT_STATUS"]
+__all__ = ["wcnf_of", "optimum", "binary_optimum", "beyond", "MAXSAT_STATUS"]
 
 # the MaxSAT Evaluation's exit statuses and the 's' lines that go with them
 MAXSAT_STATUS = {30: "OPTIMUM FOUND", 20: "UNSATISFIABLE", 10: "SATISFIABLE", 0: "UNKNOWN"}
@@ -35,14 +32,6 @@ def wcnf_of(encoded: Encoded) -> WCNF:
     w.wght = [1] * len(encoded.soft)
     w.topw = len(encoded.soft) + 1
     return w
-
-
-def wcnf_lines(encoded: Encoded) -> Iterator[str]:
-    """The clauses' lines of the WCNF file: the hard ones, then the soft ones."""
-    for clause in encoded.cnf.clauses:
-        yield "h " + " ".join(map(str, clause)) + " 0\n"
-    for m in encoded.soft:
-        yield f"1 {m} 0\n"
 
 
 def beyond(encoded: Encoded, score: int) -> list[list[int]]:
@@ -80,7 +69,7 @@ def binary_optimum(encoded: Encoded, command: str, timeout: float | None = None)
         path = folder / "formula.wcnf"
         try:
             with open(path, "w", encoding="utf-8") as fh:
-                fh.writelines(wcnf_lines(encoded))
+                write_wcnf(fh, encoded.cnf.clauses, encoded.soft)
         except OSError as e:
             raise SatedgeError(f"cannot write the formula for {name} in the temporary folder {folder.parent} "
                                f"({e.strerror or e}; TMPDIR names another)") from None
