@@ -142,11 +142,12 @@ def test_solve_writes_sol_and_json(run_cli, tmp_path):
                ".json file\n")
 
 
-def _on_a_terminal(args: list[str], cwd: Path) -> str:
-    """What the command writes to its terminal (stdout and stderr on a pseudo-terminal)."""
+def _on_a_terminal(args: list[str], cwd: Path, size: tuple[int, int] = (24, 100)) -> str:
+    """What the command writes to its terminal (stdout and stderr on a pseudo-terminal of
+    ``size``, rows and columns)."""
     satedge = Path(sys.executable).parent / "satedge"
     leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # 24 rows, 100 columns
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", *size, 0, 0))
     proc = subprocess.Popen([str(satedge), *args], stdin=subprocess.DEVNULL, stdout=follower, stderr=follower, cwd=cwd)
     os.close(follower)
     chunks = []
@@ -161,6 +162,14 @@ def _on_a_terminal(args: list[str], cwd: Path) -> str:
     proc.wait(120)
     os.close(leader)
     return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_a_terminal_of_no_size_shows_the_progress_line_80_columns_wide(tmp_path):
+    """Before: on a terminal that reports 0 x 0 (script, some CI terminals, serial consoles) no
+    progress line showed at all."""
+    seen = _on_a_terminal(["maximize", "eternity2/8x8", "--method", "backtrack", "--timeout", "4"], tmp_path, (0, 0))
+    lines = [line for line in seen.replace("\r", "\n").splitlines() if "best score" in line]
+    assert lines and all(len(line.rstrip()) <= 80 for line in lines)
 
 
 def test_long_commands_show_progress_on_a_terminal(tmp_path):

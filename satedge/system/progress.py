@@ -4,11 +4,12 @@ progress."""
 
 from __future__ import annotations
 
+import os
 import sys
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
-__all__ = ["REPORT_SECONDS", "STAGES", "progress_bar", "describe", "status_line"]
+__all__ = ["REPORT_SECONDS", "STAGES", "UNKNOWN_WIDTH", "UNKNOWN_ROWS", "progress_bar", "describe", "status_line"]
 
 
 class _Silent:
@@ -32,12 +33,21 @@ class _Silent:
         pass
 
 
+UNKNOWN_WIDTH, UNKNOWN_ROWS = 80, 24  # the size assumed where a terminal reports none (0 x 0: script, some CI)
+
+
 def _bar(**kwargs):
     if not sys.stderr.isatty():
         return _Silent()
     from tqdm import tqdm
 
-    return tqdm(file=sys.stderr, leave=False, dynamic_ncols=True, **kwargs)
+    try:
+        known = min(os.get_terminal_size(sys.stderr.fileno())) > 0
+    except OSError:
+        known = False
+    # tqdm hides a line below a terminal's last row: of no rows, every line
+    size = {"dynamic_ncols": True} if known else {"ncols": UNKNOWN_WIDTH, "nrows": UNKNOWN_ROWS}
+    return tqdm(file=sys.stderr, leave=False, **size, **kwargs)
 
 
 def progress_bar(total: int | None, what: str, unit: str):
