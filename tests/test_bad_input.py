@@ -391,3 +391,14 @@ def test_kill_stops_check_proof_inside_a_compiled_check(tmp_path, signum):
     assert (proc.returncode, out, err) == (128 + signum, "", "") and len(found) == 1
     wait_until(lambda: not alive(found[0]), 10)
     assert not alive(found[0])
+
+
+def test_a_tile_dict_with_a_gap_is_one_short_line_that_names_the_entry(tmp_path, run_cli):
+    """Before: 316 characters, every key listed."""
+    keys = [k for k in range(1, 101) if k != 37] + [101]
+    path = tmp_path / "tile_dict.yaml"
+    path.write_text("".join(f"{k}: [[1, 0], [2, 0], [3, 1], [4, 1]]\n" for k in keys))
+    code, out, err = run_cli("solve", path)
+    assert (code, out, err) == (2, "", f"satedge: error: {path}: tile_dict keys are 1..100 for its 100 tiles: key 37 is "
+                                       "missing and key 101 is beyond 100\n")
+    assert len(err) - len(str(path)) <= 200

@@ -275,8 +275,13 @@ def _parse_tile_dict(data: dict, path: Path) -> Puzzle:
     """Scramble Squares seed layout: keys 1..n, four ``[colour, half]`` pairs right, top, left, bottom."""
     n = len(data)
     side = round(n ** 0.5)
-    if side * side != n or sorted(data) != list(range(1, n + 1)):
-        raise SatedgeError(f"tile_dict keys must be 1..n for a square n, found {sorted(data)}")
+    if side * side != n:
+        raise SatedgeError(f"a tile_dict has a square number of tiles (keys 1..n), not {n}", path)
+    wrong = sorted(k for k in data if not 1 <= k <= n)
+    if wrong:  # a gap in the numbering: one key missing, another beyond n
+        missing = min(set(range(1, n + 1)) - set(data))
+        raise SatedgeError(f"tile_dict keys are 1..{n} for its {n} tiles: key {missing} is missing and key {wrong[0]} "
+                           f"is beyond {n}", path)
     puzzle = {
         "name": path.parent.parent.name if path.parent.name == "input" else path.stem,
         "rows": side, "cols": side, "matching": "complementary",
