@@ -344,3 +344,14 @@ def test_standard_input_named_twice_is_refused_before_any_answer(run_cli, monkey
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(HUNDE.read_bytes())))
     assert run_cli("count", "-", "-") == (2, "", "satedge: error: - (standard input) is named more than once: it can be "
                                                  "read once\n")
+
+
+@pytest.mark.parametrize("argv, option", [
+    (("encodings", "--puzzle", "hunde-spiel", "--puzzle", "six"), "--puzzle"),
+    (("count", "hunde-spiel", "--solver", "minisat22", "--solver", "cadical195"), "--solver"),
+    (("count", "hunde-spiel", "--workers", "1", "--cpsat-workers", "2"), "--cpsat-workers"),
+    (("maximize", "hunde-spiel", "--timeout", "5", "--timeout", "9"), "--timeout"),
+])
+def test_an_option_given_twice_is_refused_not_overridden(run_cli, argv, option):
+    """Before: `encodings --puzzle six.yaml --puzzle hunde-spiel` printed Hunde-Spiel's sizes only."""
+    assert run_cli(*argv) == (2, "", f"satedge: error: {option} is given twice: give it once\n")

@@ -39,12 +39,30 @@ class Help(argparse.HelpFormatter):
         return text
 
 
+class _Once(argparse._StoreAction):
+    """An option that takes a value once: given again, it is an error, not a silent override."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = getattr(namespace, "_given", set())
+        if self.dest in given:
+            parser.error(f"{option_string} is given twice: give it once")
+        namespace._given = given | {self.dest}
+        super().__call__(parser, namespace, values, option_string)
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse with the project's one-line error and exit status 2, and defaults in the help."""
+    """argparse with the project's one-line error and exit status 2, defaults in the help, and
+    an option that takes a value given once."""
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("formatter_class", Help)
         super().__init__(*args, **kwargs)
+
+    def parse_known_args(self, args=None, namespace=None):
+        for action in self._actions:  # those of its groups too
+            if type(action) is argparse._StoreAction and action.option_strings:
+                action.__class__ = _Once
+        return super().parse_known_args(args, namespace)
 
     def error(self, message: str):  # noqa: D401
         raise SatedgeError(message)
