@@ -355,3 +355,25 @@ def test_standard_input_named_twice_is_refused_before_any_answer(run_cli, monkey
 def test_an_option_given_twice_is_refused_not_overridden(run_cli, argv, option):
     """Before: `encodings --puzzle six.yaml --puzzle hunde-spiel` printed Hunde-Spiel's sizes only."""
     assert run_cli(*argv) == (2, "", f"satedge: error: {option} is given twice: give it once\n")
+
+
+@pytest.mark.parametrize("argv, end", [
+    (("sovle", "hunde-spiel"), "(did you mean solve?)"),
+    (("count", "hunde-spiel", "--timout", "5"), "unrecognized arguments: --timout 5 (did you mean --timeout?)"),
+    (("count", "hunde-spil"), "hunde-spil: no such file, nor a shipped puzzle of that name (did you mean hunde-spiel?)"),
+    (("count", "hunde-spiel", "--method", "bactrack"), "(choose from 'auto', 'sat', 'backtrack') (did you mean backtrack?)"),
+])
+def test_a_mistyped_name_gets_a_did_you_mean(run_cli, argv, end):
+    code, out, err = run_cli(*argv)
+    assert (code, out) == (2, "") and err.endswith(end + "\n") and err.count("\n") == 1
+
+
+def test_a_mistyped_encoding_or_solver_gets_a_did_you_mean_and_pysats_short_names_work(run_cli):
+    code, out, err = run_cli("count", "hunde-spiel", "--encoding", "edgecolr")
+    assert (code, out) == (2, "") and err.startswith("satedge: error: unknown encoding 'edgecolr' (did you mean "
+                                                     "edgecolor?); choose a preset")
+    code, out, err = run_cli("count", "hunde-spiel", "--solver", "cadical19")
+    assert (code, out) == (2, "") and err.startswith("satedge: error: unknown solver 'cadical19' (did you mean "
+                                                     "cadical195?); choose a PySAT solver")
+    code, out, err = run_cli("count", "hunde-spiel", "--solver", "m22", "--json")
+    assert (code, json.loads(out)["solver"], json.loads(out)["solutions"]) == (0, "minisat22", 16)

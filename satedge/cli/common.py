@@ -4,9 +4,11 @@ puzzle by puzzle under its limits, and the words their output shares."""
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import textwrap
 import time
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Iterator
 
@@ -65,7 +67,24 @@ class Parser(argparse.ArgumentParser):
         return super().parse_known_args(args, namespace)
 
     def error(self, message: str):  # noqa: D401
-        raise SatedgeError(message)
+        raise SatedgeError(message + self._did_you_mean(message))
+
+    def _did_you_mean(self, message: str) -> str:
+        """`` (did you mean X?)`` for a mistyped command, choice or option, where one is close."""
+        typed = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if typed:
+            choices = [c.strip(" '") for c in typed.group(2).split(",")]
+            word = typed.group(1)
+        else:
+            typed = re.search(r"unrecognized arguments: (-\S+)", message)
+            if not typed:
+                return ""
+            parsers = [self] + [p for a in self._actions if isinstance(a, argparse._SubParsersAction)
+                                for p in a.choices.values()]  # the command's options: unrecognized at the top
+            choices = [o for p in parsers for a in p._actions for o in a.option_strings]
+            word = typed.group(1).partition("=")[0]
+        close = get_close_matches(word, choices, 1)
+        return f" (did you mean {close[0]}?)" if close else ""
 
 
 def many(n: int, thing: str) -> str:

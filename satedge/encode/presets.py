@@ -26,6 +26,7 @@ the shipped ones (``satedge encodings`` lists them) and your own, in the folders
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Callable
 
@@ -179,8 +180,10 @@ class Encoding:
         elif start.endswith((".yaml", ".yml")):
             found = load_preset(start)
         else:
-            raise SatedgeError(f"unknown encoding {quoted(start, 40)}; choose a preset (satedge encodings lists them), "
-                               f"a base encoding ({', '.join(bases())}) or a preset file")
+            close = get_close_matches(start, [*table, *bases()], 1)
+            raise SatedgeError(f"unknown encoding {quoted(start, 40)}" + (f" (did you mean {close[0]}?)" if close else "")
+                               + f"; choose a preset (satedge encodings lists them), a base encoding "
+                               f"({', '.join(bases())}) or a preset file")
         return found.with_options(**_option_items(text, rest)) if rest else found
 
     @classmethod

@@ -39,13 +39,14 @@ A binary with options is written ``cmd,workers=2,strategy=cubes:COMMAND``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from difflib import get_close_matches
 from typing import Callable
 
 from ..backtrack.orders import ORDERS
 from ..errors import SatedgeError
 from ..puzzle.symmetry import MODES
 from ..sat.binaries import command_words
-from ..sat.solvers import BINARY, DEFAULT_SOLVER, ENUMERATIONS, SatSolver, pysat_names, pysat_works
+from ..sat.solvers import BINARY, DEFAULT_SOLVER, ENUMERATIONS, SatSolver, canonical, pysat_names, pysat_works
 from ..system.extras import Need
 from ..system.files import quoted, shown
 from ..system.process import MAX_WORKERS
@@ -268,12 +269,14 @@ class SolverConfig:
                 raise SatedgeError(f"{self.engine} takes no solver options")
             return
         if self.engine == _PYSAT:
-            name = DEFAULT_SOLVER if self.name is None else self.name
+            name = DEFAULT_SOLVER if self.name is None else canonical(str(self.name))  # PySAT's short names too
             object.__setattr__(self, "name", name)
             if not (name in pysat_names() and pysat_works(name)):
-                raise SatedgeError(f"unknown solver {quoted(str(name), 40)}; choose a PySAT solver (satedge solvers "
-                                   f"lists those that work here), cmd:COMMAND or "
-                                   f"{', '.join(n for n in ENGINES if by_name(n))}")
+                close = get_close_matches(name, [n for n in pysat_names() if pysat_works(n)] + list(ENGINES), 1)
+                raise SatedgeError(f"unknown solver {quoted(str(name), 40)}"
+                                   + (f" (did you mean {close[0]}?)" if close else "")
+                                   + "; choose a PySAT solver (satedge solvers lists those that work here), "
+                                   f"cmd:COMMAND or {', '.join(n for n in ENGINES if by_name(n))}")
         object.__setattr__(self, "options", self.sat.options)  # checked, in their one order
 
     @property

@@ -8,6 +8,7 @@ written through :mod:`satedge.system.files`.
 from __future__ import annotations
 
 import os
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ import yaml
 
 from ..errors import SatedgeError
 from ..system.files import one_line, parse_ints, read_text, shown, write_atomic, write_group
-from ..system.resources import shipped
+from ..system.resources import shipped, shipped_puzzles
 from ..system.yamlfile import parse_yaml
 from .checker import validate
 from .model import SIDES, Clue, Puzzle, Solution
@@ -54,7 +55,10 @@ def load_puzzle(path: str | os.PathLike) -> Puzzle:
     """
     path = shipped(path) or Path(path)
     if str(path) != "-" and not os.path.lexists(path):
-        raise SatedgeError("no such file, nor a shipped puzzle of that name (satedge puzzles lists them)", path)
+        close = get_close_matches(str(path), shipped_puzzles(), 1)
+        raise SatedgeError("no such file, nor a shipped puzzle of that name" + (f" (did you mean {close[0]}?)" if close
+                                                                                 else " (satedge puzzles lists them)"),
+                           path)
     try:
         return READERS.get(path.suffix, _parse_yaml)(read_text(path), path)
     except SatedgeError as e:

@@ -30,7 +30,7 @@ __all__ = [
     "ENUMERATIONS", "DEFAULT_SOLVER", "BINARY", "NON_INCREMENTAL", "PROOF_SOLVERS", "PROOF_OPTIONS", "BINARY_PROOFS",
     "CADICAL_CONFIGS", "CONFIGURABLE", "CADICAL_MAX_SEED", "STAT_KEYS", "SatSolver", "Stats", "pysat_names",
     "solver_names", "pysat_works", "new_solver"
-]
+, "canonical"]
 
 # how models are enumerated (satedge.sat.solving): auto (the default) blocks a clause per model, or per
 # picture where a picture has many models (identical tiles) and a count is asked for; blocking: a
@@ -204,6 +204,17 @@ def pysat_works(name: str) -> bool:
             s.delete()
     except Exception:  # noqa: BLE001 - NoSuchSolverError and whatever a broken build raises
         return False
+
+
+def canonical(name: str) -> str:
+    """A PySAT solver's main name for any name PySAT's table gives it (``m22``, ``cd19``, ``g4``),
+    or ``name`` itself.
+
+    >>> canonical("m22"), canonical("cd19"), canonical("nonesuch")
+    ('minisat22', 'cadical195', 'nonesuch')
+    """
+    return next((k for k, v in vars(SolverNames).items() if not k.startswith("_") and isinstance(v, tuple)
+                 and name in v), name)
 
 
 def pysat_names() -> list[str]:
