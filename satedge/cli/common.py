@@ -83,7 +83,7 @@ class Parser(argparse.ArgumentParser):
                                 for p in a.choices.values()]  # the command's options: unrecognized at the top
             choices = [o for p in parsers for a in p._actions for o in a.option_strings]
             word = typed.group(1).partition("=")[0]
-        close = get_close_matches(word, choices, 1)
+        close = get_close_matches(word, choices, 1, 0.8)
         return f" (did you mean {close[0]}?)" if close else ""
 
 

@@ -180,7 +180,7 @@ class Encoding:
         elif start.endswith((".yaml", ".yml")):
             found = load_preset(start)
         else:
-            close = get_close_matches(start, [*table, *bases()], 1)
+            close = get_close_matches(start, [*table, *bases()], 1, 0.8)
             raise SatedgeError(f"unknown encoding {quoted(start, 40)}" + (f" (did you mean {close[0]}?)" if close else "")
                                + f"; choose a preset (satedge encodings lists them), a base encoding "
                                f"({', '.join(bases())}) or a preset file")

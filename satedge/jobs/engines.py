@@ -272,7 +272,7 @@ class SolverConfig:
             name = DEFAULT_SOLVER if self.name is None else canonical(str(self.name))  # PySAT's short names too
             object.__setattr__(self, "name", name)
             if not (name in pysat_names() and pysat_works(name)):
-                close = get_close_matches(name, [n for n in pysat_names() if pysat_works(n)] + list(ENGINES), 1)
+                close = get_close_matches(name, [n for n in pysat_names() if pysat_works(n)] + list(ENGINES), 1, 0.8)
                 raise SatedgeError(f"unknown solver {quoted(str(name), 40)}"
                                    + (f" (did you mean {close[0]}?)" if close else "")
                                    + "; choose a PySAT solver (satedge solvers lists those that work here), "

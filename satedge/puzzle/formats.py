@@ -55,7 +55,7 @@ def load_puzzle(path: str | os.PathLike) -> Puzzle:
     """
     path = shipped(path) or Path(path)
     if str(path) != "-" and not os.path.lexists(path):
-        close = get_close_matches(str(path), shipped_puzzles(), 1)
+        close = get_close_matches(str(path), shipped_puzzles(), 1, 0.8)
         raise SatedgeError("no such file, nor a shipped puzzle of that name" + (f" (did you mean {close[0]}?)" if close
                                                                                  else " (satedge puzzles lists them)"),
                            path)
