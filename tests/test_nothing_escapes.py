@@ -377,3 +377,11 @@ def test_a_mistyped_encoding_or_solver_gets_a_did_you_mean_and_pysats_short_name
                                                      "cadical195?); choose a PySAT solver")
     code, out, err = run_cli("count", "hunde-spiel", "--solver", "m22", "--json")
     assert (code, json.loads(out)["solver"], json.loads(out)["solutions"]) == (0, "minisat22", 16)
+
+
+def test_solve_json_gives_its_time_and_the_formulas_size_as_count_does(run_cli):
+    code, out, err = run_cli("solve", "hunde-spiel", "--method", "sat", "--json")
+    obj = json.loads(out)
+    assert (code, obj["status"], obj["variables"], obj["clauses"]) == (0, "SAT", 585, 5052) and obj["seconds"] > 0
+    counted = json.loads(run_cli("count", "hunde-spiel", "--method", "sat", "--json")[1])
+    assert (counted["variables"], counted["clauses"]) == (obj["variables"], obj["clauses"])

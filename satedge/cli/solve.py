@@ -43,8 +43,8 @@ def main(args) -> int:
     not_inputs([args.output], args.puzzles)
     color = sys.stdout.isatty() and not args.json
     status = 0
-    for path, puzzle, job, res, _ in answers(args.puzzles, request, "solve", modes=(args.mode or "solutions",),
-                                             limit=limit):
+    for path, puzzle, job, res, seconds in answers(args.puzzles, request, "solve", modes=(args.mode or "solutions",),
+                                                   limit=limit):
         if args.output is not None and res.solutions:
             save_solution(puzzle, res.solutions if want_all else res.solutions[0], args.output)
         unproved(path, res, args.proof)
@@ -53,7 +53,9 @@ def main(args) -> int:
         elif res.status == "UNSAT":
             status = max(status, 1)
         if args.json:
-            obj = {"puzzle": path, "status": res.status, **(answered_by(job) if job else {})}
+            obj = {"puzzle": path, "status": res.status, **(answered_by(job) if job else {}), "seconds": round(seconds, 6)}
+            if res.variables is not None:  # a formula's size, as count --json gives it
+                obj.update(variables=res.variables, clauses=res.clauses)
             if res.stage and res.status == "TIMEOUT":
                 obj["stage"] = res.stage
             if res.nodes is not None:
