@@ -294,3 +294,11 @@ def test_array_clauses_are_written_as_list_clauses(nv, data):
     n = cnftext.write_clauses(as_lists, [clauses], nv)
     assert cnftext.write_clauses(as_array, [rows[:3], clauses[3:5], rows[5:]], nv) == n
     assert as_array.getvalue() == as_lists.getvalue() == "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)
+
+
+def test_the_header_records_the_command_that_wrote_it(run_cli, tmp_path):
+    out = tmp_path / "h.cnf"
+    assert run_cli("encode", "hunde-spiel", "--encoding", "direct", "-o", out)[0] == 0
+    assert out.read_text().splitlines()[1] == f"c command: satedge encode hunde-spiel --encoding direct -o {out}"
+    from satedge.sat.dimacs import rebuilt
+    assert rebuilt(out)[0].name == "Das verflixte Hunde-Spiel"  # and it still reads back

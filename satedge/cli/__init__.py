@@ -9,6 +9,7 @@ input or an error (one line ``satedge: error: ...`` on stderr), 3 timeout, 130 i
 from __future__ import annotations
 
 import argparse
+import shlex
 import signal
 import sys
 import threading
@@ -61,6 +62,7 @@ def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        args.typed = "satedge " + shlex.join(sys.argv[1:] if argv is None else argv)  # as a header records it
         if args.command is None:
             parser.print_help()
             return 2

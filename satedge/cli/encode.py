@@ -64,11 +64,11 @@ def main(args) -> int:
     puzzle = load_puzzle(path)
     try:
         if args.output not in (None, "-"):
-            export(puzzle, encoding, args.output, str(path), limit, args.shuffle, args.maxsat)
+            export(puzzle, encoding, args.output, str(path), limit, args.shuffle, args.maxsat, args.typed)
             return 0
         with scratch() as folder:  # all or nothing on stdout too
             tmp = folder / "formula.cnf"
-            export(puzzle, encoding, tmp, str(path), limit, args.shuffle, args.maxsat)
+            export(puzzle, encoding, tmp, str(path), limit, args.shuffle, args.maxsat, args.typed)
             with open(tmp, encoding="utf-8") as fh:
                 shutil.copyfileobj(fh, sys.stdout)
     except OutOfMemory:

@@ -46,9 +46,9 @@ def puzzle_hash(puzzle) -> str:
 
 
 def header_lines(encoded: Encoded, encoding_name: str | None = None, puzzle_path: str | None = None,
-                 sha256: str | None = None) -> list[str]:
+                 sha256: str | None = None, command: str | None = None) -> list[str]:
     """The comment lines that make a DIMACS file self-describing (``sha256``: the puzzle's
-    :func:`puzzle_hash`, when the caller knows it already)."""
+    :func:`puzzle_hash`, when known already; ``command``: the command line that wrote it)."""
     p = encoded.puzzle
     info = {
         "satedge": __version__,
@@ -65,6 +65,7 @@ def header_lines(encoded: Encoded, encoding_name: str | None = None, puzzle_path
         info["puzzle"]["data"] = puzzle_to_dict(p.with_(planted=None))
     lines = [
         f"c satedge {__version__}: edge-matching puzzle in " + ("WCNF (MaxSAT)" if encoded.maxsat else "CNF"),
+        *([f"c command: {command}"] if command else []),
         f"c puzzle: {p.name}",
         f"c puzzle path: {puzzle_path or '-'}",
         f"c puzzle sha256: {info['puzzle']['sha256']}",
@@ -110,18 +111,20 @@ def write_dimacs(encoded: Encoded, out: Path | str | IO[str], encoding_name: str
 
 
 def export(puzzle, encoding: Encoding | str, out: Path | str, puzzle_path: str | None = None,
-           memory_mb: float | None = None, shuffle: int | None = None, maxsat: bool = False) -> tuple[int, int, int]:
+           memory_mb: float | None = None, shuffle: int | None = None, maxsat: bool = False,
+           command: str | None = None) -> tuple[int, int, int]:
     """Encode ``puzzle`` with ``encoding`` (an :class:`satedge.encode.Encoding` or a string it reads) and write the
     formula to ``out`` (as :func:`write_dimacs`); returns variables, clauses and bytes written
     (uncompressed).  With ``memory_mb``, encoding and writing run in a child process that is
     killed once it holds more than that (:mod:`satedge.system.process`): :class:`satedge.errors.OutOfMemory`,
     nothing written.  ``shuffle``: the formula of the puzzle under that shuffle seed, recorded in
     the header.  ``maxsat``: the MaxSAT form of the encoding (:mod:`satedge.encode.maxsat`) as
-    WCNF, whose optimal cost is the fewest inner edges a board does not fit."""
+    WCNF, whose optimal cost is the fewest inner edges a board does not fit (``command``: see
+    :func:`header_lines`)."""
     encoding = maxsat_encoding(encoding) if maxsat else Encoding.of(encoding)
     encoding.check_fits(puzzle, memory_mb, shuffle)  # before anything is built
     with atomic_output(out) as tmp:
-        args = (puzzle, encoding, tmp, out, puzzle_path, shuffle, maxsat)
+        args = (puzzle, encoding, tmp, out, puzzle_path, shuffle, maxsat, command)
         if memory_mb is None:
             return _encode_and_write(*args)
         outcome = call(_encode_and_write, args, Limits(memory_mb=memory_mb))
@@ -129,18 +132,18 @@ def export(puzzle, encoding: Encoding | str, out: Path | str, puzzle_path: str |
 
 
 def _encode_and_write(puzzle, encoding: Encoding, tmp: Path, out, puzzle_path, shuffle=None,
-                      maxsat: bool = False) -> tuple[int, int, int]:
+                      maxsat: bool = False, command: str | None = None) -> tuple[int, int, int]:
     encoded = weighted(puzzle, encoding, shuffle) if maxsat else encoding.encode(puzzle, shuffle)
     try:
         with _open_write(tmp) as fh:
-            n = _write(encoded, fh, encoding.name, puzzle_path)
+            n = _write(encoded, fh, encoding.name, puzzle_path, command=command)
     except OSError as e:
         raise cannot_write(e, out) from None
     return encoded.nv, encoded.clause_count, n
 
 
-def _write(encoded: Encoded, fh: IO[str], encoding_name, puzzle_path, sha256: str | None = None) -> int:
-    head = "\n".join(header_lines(encoded, encoding_name, puzzle_path, sha256)) + "\n"
+def _write(encoded: Encoded, fh: IO[str], encoding_name, puzzle_path, sha256=None, command=None) -> int:
+    head = "\n".join(header_lines(encoded, encoding_name, puzzle_path, sha256, command)) + "\n"
     if encoded.maxsat:
         fh.write(head)
         return len(head) + write_wcnf(fh, encoded.cnf.clauses, encoded.soft)
