@@ -544,3 +544,14 @@ def test_report_counts_a_run_once_and_says_it_found_it_twice(run_cli, tmp_path):
                                    "counted once (were two runners writing here?)")
     runs = {line.split(" | ")[0][2:]: int(line.split(" | ")[1]) for line in table.split("\n\n")[0].splitlines()[2:]}
     assert runs == {"support-seqcounter/cadical195": 4, "edgecolor+card=ladder/cadical195": 4}  # before: 8 each
+
+
+def test_report_without_the_plot_extra_prints_the_tables_and_says_which_extra(tmp_path, run_cli, monkeypatch):
+    """Before: exit 2 and no table on a core install."""
+    import satedge.experiment.report as report_module
+    (tmp_path / "results.jsonl").write_bytes((ROOT / "experiments" / "bench-maximize-results.jsonl").read_bytes())
+    monkeypatch.setattr(report_module, "available", lambda module: module != "matplotlib")
+    code, out, err = run_cli("report", tmp_path)
+    assert code == 0 and out.startswith("| configuration | runs | solved |")
+    assert err.splitlines()[0] == ("satedge: warning: no plots: they need matplotlib, the extra plot (pip install "
+                                   "'satedge[plot]'); the tables follow")

@@ -281,6 +281,9 @@ def report(out: str | Path, compare: tuple[str, str] | None = None, with_plots: 
              "is counted once (were two runners writing here?)")
     if not rows:
         raise SatedgeError(f"no results in {out / RESULTS}")
+    if with_plots and not available("matplotlib"):  # the tables still: the plots need an extra
+        warn("no plots: they need matplotlib, the extra plot (pip install 'satedge[plot]'); the tables follow")
+        with_plots = False
     configs = sorted({config_of(r) for r in rows})
     for name in compare or ():  # checked before anything is written
         if name not in configs:
