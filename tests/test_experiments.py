@@ -60,16 +60,27 @@ repeat: true
     code, out, err = run_cli("run", f, "--out", tmp_path / "o")
     assert (code, out) == (2, "")
     assert err == (f"satedge: error: {f}: unknown key(s) colour; no file matches 'nowhere/*.yaml'; unknown encoding "
-                   "'nope'; choose a preset (satedge encodings lists them), a base encoding (direct, support, split, "
-                   "edgecolor, heule) or a preset file; and 5 more\n")
+                   "'nope'; unknown solver 'minisat99'; solver 'backtrack:threads=2': backtrack takes workers= and "
+                   "order=; and 3 more\n")
     f.write_text(f.read_text().replace("nowhere/*.yaml", str(ROOT / "puzzles" / "insects.yaml")).replace("[nope]", "[support]")
                  .replace("colour: red\n", ""))
     code, out, err = run_cli("run", f, "--out", tmp_path / "o")
     assert (code, out) == (2, "")
-    assert err == (f"satedge: error: {f}: unknown solver 'minisat99'; choose a PySAT solver (satedge solvers lists those "
-                   "that work here), cmd:COMMAND or backtrack, lns, cpsat, clasp; solver 'backtrack:threads=2': backtrack "
-                   "takes workers= and order=; and 3 more\n")
+    assert err == (f"satedge: error: {f}: unknown solver 'minisat99'; solver 'backtrack:threads=2': backtrack takes "
+                   "workers= and order=; timeout must be a positive number of seconds, at most 10,000,000, not -1; and 2 "
+                   "more\n")
     assert not (tmp_path / "o").exists()
+
+
+def test_a_spec_with_four_problems_names_all_four(run_cli, tmp_path, monkeypatch):
+    """Before: two of them, "and 2 more", where the guide says every problem is listed."""
+    monkeypatch.chdir(tmp_path)
+    f = write_spec(Path("."), "name: four\npuzzles: [nowhere.yaml]\nencodings: [edgecolr]\nsolvers: [minisat99]\n"
+                              "timout: 5\n")
+    code, out, err = run_cli("run", f)
+    assert (code, out) == (2, "")
+    assert err == (f"satedge: error: {f}: unknown key(s) timout; no file matches 'nowhere.yaml'; unknown encoding "
+                   "'edgecolr' (did you mean edgecolor?); unknown solver 'minisat99'\n")
 
 
 def test_run_report_and_plots(run_cli, tmp_path):

@@ -99,11 +99,16 @@ def cut(message: str, width: int = MAX_LINE) -> str:
 
 def problems(found: list[str], width: int = 220) -> str:
     """Several problems in one line of at most ``width`` characters (room is left for the file's
-    name in an error line of about :data:`MAX_LINE`): as many as fit, then how many more there are.
+    name in an error line of about :data:`MAX_LINE`): where they do not all fit, each by what it
+    says before its advice (its first ``; ``), and then as many as fit and how many more there are.
 
     >>> problems(["no tiles", "rows must be a positive integer", "x" * 400], 60)
     'no tiles; rows must be a positive integer; and 1 more'
+    >>> problems(["unknown solver 'm99'; choose from " + "a, " * 30, "unknown key 'timout'"], 60)
+    "unknown solver 'm99'; unknown key 'timout'"
     """
+    if len("; ".join(found)) > width:
+        found = [p.split("; ")[0] for p in found]
     out, n = [], 0
     for p in found:
         rest = len(found) - n - 1
