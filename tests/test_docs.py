@@ -384,3 +384,38 @@ def test_the_sizes_the_guides_quote_are_the_encodings():
         1473, 30037)
     assert "1473 variables and 30,037 clauses for `em_7_3_6` with `heule2008-all`" in page("guides/encodings.md")
     assert "1465 variables on `em_7_3_6` with pairwise exactly-one" in page("guides/encodings.md")
+
+
+# every `satedge: error: ...` the pages quote, with a command (and a folder to run it in) that
+# prints it; FILE, DIR, PRESET, N, C, L, M and "..." stand for what varies
+QUOTED_ERRORS = {
+    "satedge: error: FILE: encoding PRESET needs more than N MB of memory: its C clauses of L literals take at least "
+    "M MB (--memory MB to allow more)": ["encode", "eternity2/e2", "--encoding", "direct-pairwise", "--memory", "4000",
+                                         "-o", "e2-direct.cnf"],
+    "satedge: error: FILE: the heule encoding covers framed grid boards only: ...": ["encode", "hunde-spiel", "--encoding",
+                                                                                      "heule2008-all"],
+    "satedge: error: DIR: another satedge run (pid N) is writing its results here; ...": "lock",
+    "satedge: error: FILE: problem": ["count", "no-such-puzzle.yaml"],
+}
+
+
+def test_every_error_the_docs_quote_is_what_a_command_prints(tmp_path):
+    """Before: the DIMACS guide quoted a memory error that `encode` did not print."""
+    import fcntl
+
+    quoted = {" ".join(m.split()) for m in re.findall(r"`(satedge: error:\s[^`]*)`", TEXT)}
+    assert quoted == set(QUOTED_ERRORS)
+    for quote, command in QUOTED_ERRORS.items():
+        if command == "lock":  # a folder another runner holds
+            out = tmp_path / "out"
+            out.mkdir()
+            held = open(out / ".lock", "w")
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            held.write(str(os.getpid()))
+            held.flush()
+            command = ["run", str(ROOT / "experiments" / "demo.yaml"), "--out", str(out)]
+        r = subprocess.run([sys.executable, "-m", "satedge", *command], capture_output=True, text=True, cwd=tmp_path,
+                           timeout=120)
+        pattern = re.sub(r"\b(FILE|DIR|PRESET|N|C|L|M|problem)\b|\\\.\\\.\\\.", ".+", re.escape(quote))
+        assert (r.returncode, r.stdout) == (2, "") and re.fullmatch(pattern, r.stderr.strip()), (quote, r.stderr)
+    assert not (tmp_path / "e2-direct.cnf").exists()

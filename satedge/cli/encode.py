@@ -71,8 +71,8 @@ def main(args) -> int:
             export(puzzle, encoding, tmp, str(path), limit, args.shuffle, args.maxsat, args.typed)
             with open(tmp, encoding="utf-8") as fh:
                 shutil.copyfileobj(fh, sys.stdout)
-    except OutOfMemory:
-        raise beyond_memory(f"{path}: encoding {encoding.name}", limit) from None
+    except OutOfMemory as e:  # how much the formula takes, where its size said so before it was built
+        raise SatedgeError(f"{e} (--memory MB to allow more)", path) from None
     except Unsupported as e:
         raise SatedgeError(f"encoding {encoding.name}: {e}", path) from None
     return 0

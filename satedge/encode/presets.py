@@ -281,9 +281,9 @@ def too_big(encoding: Encoding, size: Size | None, memory_mb: float | None, at_l
     else ``None``."""
     if memory_mb is None or size is None or size.memory_mb() <= memory_mb:
         return None
-    more = "at least " if at_least else ""
-    return OutOfMemory(f"encoding {encoding.name} needs more than {memory_mb:g} MB of memory: its {more}{size.clauses:,} "
-                       f"clauses of {more}{size.literals:,} literals take at least {size.memory_mb():,.0f} MB", memory_mb)
+    more = " or more" if at_least else ""
+    return OutOfMemory(f"encoding {encoding.name} needs more than {memory_mb:g} MB of memory: its {size.clauses:,}{more} "
+                       f"clauses of {size.literals:,}{more} literals take at least {size.memory_mb():,.0f} MB", memory_mb)
 
 
 def catalogue(puzzle: Puzzle | None = None, memory_mb: float | None = None, tick=lambda: None) -> list[dict]:
