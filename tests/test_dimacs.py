@@ -302,3 +302,15 @@ def test_the_header_records_the_command_that_wrote_it(run_cli, tmp_path):
     assert out.read_text().splitlines()[1] == f"c command: satedge encode hunde-spiel --encoding direct -o {out}"
     from satedge.sat.dimacs import rebuilt
     assert rebuilt(out)[0].name == "Das verflixte Hunde-Spiel"  # and it still reads back
+
+
+def test_the_header_says_what_each_kind_of_variable_means(run_cli, tmp_path):
+    """Before: the variable kinds p, e and o were named nowhere."""
+    want = {"edgecolor-corners": "p CELL TILE: TILE on CELL; e EDGE LABEL: EDGE's first side shows LABEL; o CELL SIDE "
+                                 "LABEL: CELL shows LABEL on SIDE, outside",
+            "split": "p CELL TILE: TILE on CELL; q CELL TURN: CELL's tile turned TURN",
+            "direct": "x CELL TILE TURN: TILE on CELL turned TURN"}
+    for encoding, meanings in want.items():
+        out = tmp_path / f"{encoding}.cnf"
+        assert run_cli("encode", "hunde-spiel", "--encoding", encoding, "-o", out)[0] == 0
+        assert f"c decision variables (var id, then its meaning; {meanings}):" in out.read_text().splitlines()

@@ -385,3 +385,12 @@ def test_solve_json_gives_its_time_and_the_formulas_size_as_count_does(run_cli):
     assert (code, obj["status"], obj["variables"], obj["clauses"]) == (0, "SAT", 585, 5052) and obj["seconds"] > 0
     counted = json.loads(run_cli("count", "hunde-spiel", "--method", "sat", "--json")[1])
     assert (counted["variables"], counted["clauses"]) == (obj["variables"], obj["clauses"])
+
+
+def test_the_grid_notation_and_the_compress_choices_are_explained():
+    """Before: the grid's `5/2` was explained nowhere, and --compress showed an empty choice."""
+    from satedge.cli import build_parser
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "guides" / "solving.md").read_text()
+    assert "`TILE/TURN`" in guide and "`5/2`: tile 5" in guide
+    encode = next(a for a in build_parser()._actions if a.dest == "command").choices["encode"]
+    assert "{.gz,.xz}" in encode.format_help() and "{,.gz" not in encode.format_help()

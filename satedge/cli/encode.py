@@ -29,7 +29,7 @@ def add(sub) -> None:
                    "support) as WCNF, the MaxSAT Evaluation's format: one soft clause per inner edge, so that the "
                    "optimal cost is the fewest inner edges that do not fit (name the file .wcnf)")
     p.add_argument("--all-presets", action="store_true", help="every puzzle x every preset into -o DIR, with manifest.csv")
-    p.add_argument("--compress", choices=["", ".gz", ".xz"], default="", help="with --all-presets: compress each file "
+    p.add_argument("--compress", choices=["", ".gz", ".xz"], default="", metavar="{.gz,.xz}", help="with --all-presets: compress each file "
                    "(default: no compression)")
     add_memory(p)
     p.set_defaults(func=main)

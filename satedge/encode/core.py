@@ -17,8 +17,15 @@ from ..system.files import shown
 
 __all__ = [
     "CARDS", "SYMMETRIES", "Options", "Encoded", "symmetry_breaking", "placements", "Size", "floor", "clauses_size",
-    "make_cnf", "pool_of", "BlockCNF", "clause_count", "decode_cells", "Cells"
+    "make_cnf", "pool_of", "BlockCNF", "clause_count", "decode_cells", "Cells", "KINDS"
 ]
+
+# what a variable of each kind means, as the DIMACS header's 'c var' lines name them (cells
+# row-major from 0, sides 0 top then clockwise, turns clockwise, edges in the board's order)
+KINDS = {"x": "x CELL TILE TURN: TILE on CELL turned TURN", "p": "p CELL TILE: TILE on CELL",
+         "q": "q CELL TURN: CELL's tile turned TURN", "s": "s CELL SIDE LABEL: CELL shows LABEL on SIDE",
+         "e": "e EDGE LABEL: EDGE's first side shows LABEL", "o": "o CELL SIDE LABEL: CELL shows LABEL on SIDE, outside",
+         "m": "m EDGE: EDGE fits"}
 
 CARDS = ("pairwise", "seqcounter", "ladder", "totalizer", "bitwise", "sortnetwrk", "cardnetwrk", "mtotalizer", "kmtotalizer")
 SYMMETRIES = ("none", "rotation")
@@ -111,6 +118,12 @@ class Encoded:
     shuffle: int | None = None
     shows: Callable[[int, tuple], list[list[int]]] | None = None
     soft: tuple[int, ...] | None = None
+
+    @property
+    def meanings(self) -> str:
+        """What the kinds of its named variables mean (:data:`KINDS`), as its header says."""
+        named = {self.pool.obj(v)[0] for v in [*self.decision, *(self.soft or ())]}
+        return "; ".join(text for kind, text in KINDS.items() if kind in named)
 
     @property
     def maxsat(self) -> bool:

@@ -75,7 +75,7 @@ def header_lines(encoded: Encoded, encoding_name: str | None = None, puzzle_path
         f"c shuffle: {'none' if encoded.shuffle is None else encoded.shuffle} (a seed: the puzzle's tiles reordered "
         "and turned, the variables renumbered and the clauses reordered; 'var' lines name the shuffled tiles)",
         "c satedge " + json.dumps(info, separators=(",", ":")),
-        "c decision variables (var id, then its meaning):",
+        f"c decision variables (var id, then its meaning; {encoded.meanings}):",
     ]
     for v in encoded.decision:
         lines.append("c var " + " ".join(map(str, (v, *encoded.pool.obj(v)))))
