@@ -380,7 +380,8 @@ def test_kill_stops_check_proof_inside_a_compiled_check(tmp_path, signum):
                         "--certify", "--proof", str(folder)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr  # drup takes about a minute on its proof
     proc = subprocess.Popen([sys.executable, "-m", "satedge", "check-proof", str(folder), "--checker", "drup"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=sigint_default)  # a suite run in the background ignores SIGINT
     try:
         found = wait_until(lambda: children(proc.pid), 60)
         time.sleep(1)  # into drup's compiled code
