@@ -60,8 +60,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     parser = build_parser()
+    command = None
     try:
         args = parser.parse_args(argv)
+        command = args.command
         args.typed = "satedge " + shlex.join(sys.argv[1:] if argv is None else argv)  # as a header records it
         if args.command is None:
             parser.print_help()
@@ -76,5 +78,8 @@ def _main(argv: list[str] | None) -> int:
         where = f"{e.filename}: " if e.filename else ""
         print(f"satedge: error: {cut(where + (e.strerror or str(e)))}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:  # Ctrl-C: what stopped, in one line (a command that says more has said it)
+        if not getattr(e, "said", False):
+            print(f"satedge: interrupted: {command or 'satedge'} stopped before its answer, with every process it "
+                  "started; no file is left half-written", file=sys.stderr)
         return 130

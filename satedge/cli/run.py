@@ -46,9 +46,10 @@ def main(args) -> int:
     try:
         n = run_experiment(spec, out, workers=args.workers, resume=args.resume, executor=args.executor,
                            scheduler=args.scheduler, done=lambda k: progress.__setitem__(0, k))
-    except (KeyboardInterrupt, SystemExit):
+    except (KeyboardInterrupt, SystemExit) as e:
         print(f"satedge: interrupted: {many(progress[0], 'run')} of {spec.name} done and kept in {out}/results.jsonl; "
               f"the same command with --resume finishes it", file=sys.stderr)
+        e.said = True  # nothing more to say
         raise
     print(f"{spec.name}: {many(n, 'run')} done, {len(spec.runs) - n} were there already; results in {out}/results.jsonl",
           file=sys.stderr)
