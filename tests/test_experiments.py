@@ -566,3 +566,14 @@ def test_report_without_the_plot_extra_prints_the_tables_and_says_which_extra(tm
     assert code == 0 and out.startswith("| configuration | runs | solved |")
     assert err.splitlines()[0] == ("satedge: warning: no plots: they need matplotlib, the extra plot (pip install "
                                    "'satedge[plot]'); the tables follow")
+
+
+def test_the_cactus_median_stops_where_the_median_shuffle_stops():
+    """Solved per shuffle 7, 8 and 6 of 8 (the new user's spec): the median curve has 7 steps, not
+    8 (before: at position k the median of the shuffles that solved k or more only)."""
+    from satedge.experiment.report import cactus
+    rows = [{"encoding": "edgecolor-heule2008", "solver": "cadical195", "shuffle": s, "status": "SAT" if i < n else
+             "TIMEOUT", "encode_seconds": 0.0, "solve_seconds": float(i + 1)} for s, n in ((1, 7), (2, 8), (3, 6))
+            for i in range(8)]
+    c = cactus(rows)["edgecolor-heule2008/cadical195"]
+    assert (c["median"], len(c["low"]), c["shuffles"]) == ([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0], 8, 3)

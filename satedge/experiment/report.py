@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import math
 import re
 import statistics
 from pathlib import Path
@@ -30,7 +31,7 @@ from .rows import RESULTS, SOLVED, config_of, par2, rejected_warnings, run_time,
 from .runner import warn_on_stderr
 
 __all__ = [
-    "PICTURE_LIMITS", "COLUMNS", "summarize", "per_puzzle", "markdown", "write_csv", "plots", "pictures",
+    "PICTURE_LIMITS", "COLUMNS", "summarize", "cactus", "per_puzzle", "markdown", "write_csv", "plots", "pictures",
     "ENCODE_COLUMNS", "encode_table", "report", "STATS_COLUMNS", "holds_up"
 ]
 
@@ -126,6 +127,36 @@ def write_csv(summary: list[dict], path: Path, columns: list[str] = COLUMNS) -> 
     write_atomic(path, buf.getvalue())
 
 
+def cactus(rows: list[dict]) -> dict[str, dict]:
+    """Per configuration, its cactus curve: a curve per shuffle (its solved runs' times, sorted),
+    and at each position k their ``median`` (a shuffle that solved fewer than k counts as not
+    done: the median curve stops where the median shuffle stops), the ``low`` and ``high`` of a
+    band over the shuffles that solved k (``high`` infinite where one did not), and how many
+    ``shuffles``.
+
+    >>> rows = [{"encoding": "e", "solver": "s", "shuffle": s, "status": "SAT" if i < n else "TIMEOUT",
+    ...          "encode_seconds": 0, "solve_seconds": i + s} for s, n in ((1, 3), (2, 1), (3, 2)) for i in range(3)]
+    >>> c = cactus(rows)["e/s"]
+    >>> c["median"], c["low"], c["high"], c["shuffles"]
+    ([2.0, 4.0], [1.0, 2.0, 3.0], [3.0, inf, inf], 3)
+    """
+    out = {}
+    for name in sorted({config_of(r) for r in rows}):
+        per_shuffle: dict = {}
+        for r in rows:
+            if config_of(r) == name:
+                per_shuffle.setdefault(r.get("shuffle"), [])
+                if r["status"] in SOLVED:
+                    per_shuffle[r.get("shuffle")].append(run_time(r))
+        curves = [sorted(t) for t in per_shuffle.values()]
+        depth = max(map(len, curves), default=0)
+        kth = [[c[k] if len(c) > k else math.inf for c in curves] for k in range(depth)]
+        medians = [statistics.median(t) for t in kth]
+        out[name] = {"median": [m for m in medians if m != math.inf], "low": [min(t) for t in kth],
+                     "high": [max(t) for t in kth], "shuffles": len(curves)}
+    return out
+
+
 def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -> list[Path]:
     """Cactus, size and (with ``compare``) scatter plots as PNG and SVG; the files written."""
     plt = pyplot()
@@ -139,27 +170,16 @@ def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -
             written.append(f)
         plt.close(fig)
 
-    configs = sorted({config_of(r) for r in rows})
     timeout = max(r["timeout"] for r in rows)
     fig, ax = plt.subplots(figsize=(8, 5))
-    for name in configs:
-        per_shuffle: dict = {}  # a cactus curve per shuffle; several: their median, and a band from min to max
-        for r in rows:
-            if config_of(r) == name:
-                per_shuffle.setdefault(r.get("shuffle"), [])
-                if r["status"] in SOLVED:
-                    per_shuffle[r.get("shuffle")].append(run_time(r))
-        curves = [sorted(t) for t in per_shuffle.values()]
-        depth = max(map(len, curves), default=0)
-        if not depth:
+    for name, c in cactus(rows).items():
+        if not c["median"]:
             continue
-        kth = [[c[k] for c in curves if len(c) > k] for k in range(depth)]
-        xs = range(1, depth + 1)
-        line, = ax.step(xs, [statistics.median(t) for t in kth], where="post", marker=".",
-                        label=name + (f" (median of {len(curves)} shuffles)" if len(curves) > 1 else ""))
-        if len(curves) > 1:
-            ax.fill_between(xs, [min(t) for t in kth], [max(t) for t in kth], step="post", alpha=0.2,
-                            color=line.get_color())
+        line, = ax.step(range(1, len(c["median"]) + 1), c["median"], where="post", marker=".",
+                        label=name + (f" (median of {c['shuffles']} shuffles)" if c["shuffles"] > 1 else ""))
+        if c["shuffles"] > 1:
+            ax.fill_between(range(1, len(c["low"]) + 1), c["low"], [min(h, timeout) for h in c["high"]], step="post",
+                            alpha=0.2, color=line.get_color())
     ax.set_xlabel("instances solved")
     ax.set_ylabel("time per instance (s, log scale)")
     ax.set_yscale("log")
