@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -407,3 +408,37 @@ def test_a_tile_dict_with_a_gap_is_one_short_line_that_names_the_entry(tmp_path,
     assert (code, out, err) == (2, "", f"satedge: error: {path}: tile_dict keys are 1..100 for its 100 tiles: key 37 is "
                                        "missing and key 101 is beyond 100\n")
     assert len(err) - len(str(path)) <= 200
+
+
+def _descendants(pid: int) -> list[int]:
+    out = []
+    for child in children(pid):
+        out += [child, *_descendants(child)]
+    return out
+
+
+@pytest.mark.parametrize("argv, want", [
+    (["count", "eternity2/8x8", "--method", "sat", "--workers", "2"], "eternity2/8x8: TIMEOUT after 6 s\n"),
+    (["solve", "eternity2/8x8", "--method", "backtrack", "--workers", "2"], None),
+    (["count", "eternity2/8x8", "--solver-cmd", "cadical -q"], "eternity2/8x8: TIMEOUT after 6 s\n"),
+])
+def test_a_job_whose_processes_are_all_stopped_still_ends_at_its_timeout(argv, want):
+    """SIGSTOP of every process of a running job (a debugger, a frozen container, kill -STOP):
+    the command still ends at its --timeout with its TIMEOUT answer, and leaves no process."""
+    if "--solver-cmd" in argv and shutil.which("cadical") is None:
+        pytest.skip("needs the program cadical on PATH")
+    proc = subprocess.Popen([sys.executable, "-m", "satedge", *argv, "--timeout", "6"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    found = wait_until(lambda: [p for p in _descendants(proc.pid) if not children(p)] and _descendants(proc.pid), 30)
+    time.sleep(1)
+    found = _descendants(proc.pid)
+    for pid in found:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        out, err = proc.communicate(timeout=30)  # six seconds from the start, and the kill
+    finally:
+        proc.kill()
+    assert (proc.returncode, err) == (3, "") and len(found) >= 2
+    assert out == want if want else out.startswith("eternity2/8x8: TIMEOUT")
+    wait_until(lambda: not any(map(alive, found)), 10)
+    assert [pid for pid in found if alive(pid)] == []

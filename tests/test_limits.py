@@ -106,8 +106,8 @@ def test_direct_pairwise_on_eternity2_beyond_1500_mb(run_cli, tmp_path):
         2, "", f"satedge: error: {e2}: solving needs more than 1500 MB of memory (--memory MB to allow more)\n")
     out = tmp_path / "e2.cnf"
     assert run_cli("encode", e2, "--encoding", "direct-pairwise", "--memory", "1500", "-o", out) == (
-        2, "", f"satedge: error: {e2}: encoding direct-pairwise needs more than 1500 MB of memory "
-               "(--memory MB to allow more)\n")
+        2, "", f"satedge: error: {e2}: encoding direct-pairwise needs more than 1500 MB of memory: its 60,245,976 or "
+               "more clauses of 120,648,256 or more literals take at least 7,360 MB (--memory MB to allow more)\n")
     assert not out.exists()
 
 

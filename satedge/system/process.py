@@ -44,6 +44,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+import psutil
+
 from ..errors import EncodingError, SatedgeError
 from .limits import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, OUTCOMES, Limits, Outcome, default_memory_mb
 from .proctree import (default_kill_signals, die_with_parent, how_it_ended, kill_tree, one_line_error, scratch,
@@ -213,30 +215,42 @@ class _Child:
         return self.code
 
     def reap(self) -> None:
-        """End the child and its whole tree: the supervisor ends it (SIGTERM); one that does not
-        end within a second is killed with every process found under it."""
-        try:
-            os.kill(self.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        if self.served:
-            if self._status(1) is None:
-                kill_tree(self.pid)
-                self._status(None)
-            os.close(self.status)
-            self.stderr.close()
-        elif self.fresh:
+        """End the child and its whole tree: the supervisor ends it (SIGTERM, with SIGCONT to
+        every process of the tree, so that a stopped one can act on it); one that does not end
+        within a second is killed with every process found under it, even when the wait for it
+        is interrupted (the command's own time limit)."""
+        for p in tree(self.pid):
             try:
-                self.proc.wait(1)
-            except subprocess.TimeoutExpired:
+                if p.pid == self.pid:
+                    p.send_signal(signal.SIGTERM)
+                p.send_signal(signal.SIGCONT)
+            except psutil.Error:
+                pass
+        ended = False
+        try:
+            if self.served:
+                ended = self._status(1) is not None
+            elif self.fresh:
+                try:
+                    self.proc.wait(1)
+                    ended = True
+                except subprocess.TimeoutExpired:
+                    pass
+            else:
+                self.proc.join(1)
+                ended = self.proc.exitcode is not None
+        finally:
+            if not ended:
                 kill_tree(self.pid)
+            if self.served:
+                self._status(None)
+                os.close(self.status)
+            elif self.fresh:
                 self.proc.wait()
-            self.stderr.close()
-        else:
-            self.proc.join(1)
-            if self.proc.exitcode is None:
-                kill_tree(self.pid)
+            else:
                 self.proc.join()
+            if self.served or self.fresh:
+                self.stderr.close()
 
     def last_words(self) -> str:
         """The last line the fresh child wrote to stderr, if any."""
