@@ -442,3 +442,19 @@ def test_a_job_whose_processes_are_all_stopped_still_ends_at_its_timeout(argv, w
     assert out == want if want else out.startswith("eternity2/8x8: TIMEOUT")
     wait_until(lambda: not any(map(alive, found)), 10)
     assert [pid for pid in found if alive(pid)] == []
+
+
+def test_a_certificate_that_cannot_be_written_leaves_no_folder(run_cli, tmp_path, monkeypatch):
+    """A full disk (ENOSPC as the files are written): the one-line error, and neither the proof
+    folder nor its pieces/ left behind (before: DIR/pieces stayed)."""
+    import errno
+    from satedge.sat import proofdir
+
+    def full(files):
+        raise OSError(errno.ENOSPC, "No space left on device", str(next(iter(files))))
+
+    monkeypatch.setattr(proofdir, "write_group", full)
+    folder = tmp_path / "new" / "proof"
+    code, out, err = run_cli("count", "hunde-spiel", "--certify", "--proof", folder)
+    assert (code, out) == (2, "") and err.startswith("satedge: error: ") and "No space left on device" in err
+    assert not (tmp_path / "new").exists()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -84,10 +85,14 @@ def export(folder: str | Path, formula: str, nv: int, clauses: int, pieces: list
     head = json.dumps({**{k: v for k, v in manifest.items() if k != "pieces"}, "formula": "formula.cnf", "variables": nv, "formula_clauses": clauses}, indent=1)
     rows = ",\n".join("  " + json.dumps(p, separators=(",", ":")) for p in listed)  # a piece per line
     files[folder / "manifest.json"] = f'{head[:-2]},\n "pieces": [\n{rows}\n ]\n}}\n'
+    made = [d for d in (*reversed(folder.absolute().parents), folder.absolute(), folder.absolute() / "pieces")
+            if not d.exists()]  # the folders this makes, removed again if the files cannot all be written
     try:
         (folder / "pieces").mkdir(parents=True, exist_ok=True)
         write_group(files)
     except OSError as e:
+        for d in reversed(made):
+            shutil.rmtree(d, ignore_errors=True)
         raise cannot_write(e, folder) from None
     return list(files)
 
