@@ -507,3 +507,13 @@ def test_the_closed_forms_of_the_card_encodings_are_pysats():
                     assert want.clauses - exactly >= n - 1 and want.literals - n * exactly >= 2 * (n - 1)
     big = card_floor(COUNTED + 1, "totalizer")
     assert big == Size(0, COUNTED + 1, 3 * COUNTED + 1)
+
+
+def test_two_presets_sizes_side_by_side(run_cli):
+    """Before: presets could not be named, and each size was three lines of prose."""
+    code, out, err = run_cli("encodings", "edgecolor-heule2008", "support-seqcounter", "--puzzle", "hunde-spiel")
+    assert (code, err) == (0, "") and [line.split() for line in out.splitlines()] == [
+        ["preset", "variables", "clauses", "literals", "note"], ["edgecolor-heule2008", "585", "2,556", "7,650"],
+        ["support-seqcounter", "954", "2,754", "8,808"]]
+    assert run_cli("encodings", "suport-seqcounter") == (2, "", "satedge: error: no preset 'suport-seqcounter' (did you "
+                                                                "mean support-seqcounter?); satedge encodings lists them\n")

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from difflib import get_close_matches
 
 from ..encode.presets import catalogue, presets
 from ..errors import SatedgeError
 from ..puzzle.formats import load_puzzle
+from ..system.files import shown
 from ..system.progress import progress_bar
 from .common import needs_more_memory
 from .options import add_memory, memory_limit
@@ -15,7 +17,8 @@ __all__ = ["add", "main"]
 
 
 def add(sub) -> None:
-    p = sub.add_parser("encodings", help="list the encoding presets (with --puzzle: their sizes)")
+    p = sub.add_parser("encodings", help="list the encoding presets (with --puzzle: a table of their sizes)")
+    p.add_argument("names", nargs="*", metavar="PRESET", help="only these presets (default: every one)")
     p.add_argument("--puzzle", metavar="PUZZLE", help="also give each formula's variables, clauses and literals for "
                    "this puzzle, counted without building it (default: none)")
     p.add_argument("--json", action="store_true", help="a JSON list of objects")
@@ -26,12 +29,31 @@ def add(sub) -> None:
 def main(args) -> int:
     if args.memory is not None and not args.puzzle:
         raise SatedgeError("--memory applies with --puzzle (it says which formulas fit)")
+    unknown = [n for n in args.names if n not in presets()]
+    if unknown:
+        close = get_close_matches(unknown[0], presets(), 1, 0.8)
+        raise SatedgeError(f"no preset {shown(unknown[0])}" + (f" (did you mean {close[0]}?)" if close else "")
+                           + "; satedge encodings lists them")
     puzzle = load_puzzle(args.puzzle) if args.puzzle else None
     limit = memory_limit(args.memory)
     with progress_bar(len(presets()) if puzzle else 0, "encodings", "preset") as bar:
-        rows = catalogue(puzzle, limit, bar.update)
+        rows = [r for r in catalogue(puzzle, limit, bar.update) if not args.names or r["name"] in args.names]
     if args.json:
         print(json.dumps(rows))
+        return 0
+    if puzzle is not None:  # a table: one preset a row, its sizes side by side
+        table = [("preset", "variables", "clauses", "literals", "note")]
+        for r in rows:
+            more = "at least " if r.get("at_least") else ""
+            sizes = (f"{more}{r['variables']:,}", f"{more}{r['clauses']:,}", f"{more}{r['literals']:,}") if r["covers"] \
+                else ("-", "-", "-")
+            note = ("does not cover it: " + r["problem"] if not r["covers"] else
+                    needs_more_memory(limit) if not r["fits"] else "")
+            table.append((r["name"], *sizes, note))
+        widths = [max(len(row[i]) for row in table) for i in range(4)]
+        for row in table:
+            print("  ".join([row[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(row[1:4], widths[1:])), row[4]])
+                  .rstrip())
         return 0
     for r in rows:
         size = ""
