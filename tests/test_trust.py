@@ -186,3 +186,14 @@ def test_long_commands_show_progress_on_a_terminal(tmp_path):
     piped = subprocess.run([str(Path(sys.executable).parent / "satedge"), "encodings", "--puzzle", str(HUNDE)],
                            capture_output=True, text=True)
     assert piped.returncode == 0 and "%|" not in piped.stderr + piped.stdout
+
+
+def test_a_resumed_run_counts_the_runs_done_before_on_its_bar(tmp_path):
+    """Before: after an interruption, --resume's bar read 0/2 where 2 of 4 runs were done."""
+    spec = tmp_path / "s.yaml"
+    spec.write_text(f"name: s\npuzzles: [{HUNDE}, {PUZZLES / 'insects.yaml'}]\nencodings: [support]\n"
+                    "solvers: [cadical195, minisat22]\ntimeout: 60\n")
+    first = _on_a_terminal(["run", str(spec), "--out", "out", "--only", "*/cadical195", "--workers", "1"], tmp_path)
+    assert "2/2" in first
+    again = _on_a_terminal(["run", str(spec), "--out", "out", "--resume", "--workers", "1"], tmp_path)
+    assert "2/4" in again and "4/4" in again and "0/2" not in again

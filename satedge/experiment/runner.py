@@ -148,7 +148,7 @@ def _run_locked(spec: Spec, out: Path, workers: int, resume: bool, executor: str
     todo = [r for r in spec.runs if r.id not in finished]
     by_id = {r.id: r for r in todo}
     count = 0
-    with progress_bar(len(todo), spec.name, "run") as bar:
+    with progress_bar(len(spec.runs), spec.name, "run", initial=len(spec.runs) - len(todo)) as bar:
         def one_done(rid: str, result: dict) -> None:
             nonlocal count
             _append(path, (json_dumps(row(by_id[rid], spec.name, result), allow_nan=False) + "\n").encode())

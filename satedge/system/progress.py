@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
@@ -50,10 +51,23 @@ def _bar(**kwargs):
     return tqdm(file=sys.stderr, leave=False, **size, **kwargs)
 
 
-def progress_bar(total: int | None, what: str, unit: str):
-    """A bar of ``total`` steps named ``what`` (a context manager; ``update()`` per step); silent
-    when stderr is not a terminal, so pipes and logs get no bar."""
-    return _bar(total=total, desc=what, unit=unit)
+@contextmanager
+def progress_bar(total: int | None, what: str, unit: str, initial: int = 0) -> Iterator:
+    """A bar of ``total`` steps named ``what``, ``initial`` of them done before (a context
+    manager; ``update()`` per step), whose clock goes on between steps; silent when stderr is
+    not a terminal, so pipes and logs get no bar."""
+    bar = _bar(total=total, desc=what, unit=unit, initial=initial)
+    stop = threading.Event()
+    if not isinstance(bar, _Silent):
+        def tick() -> None:
+            while not stop.wait(1.0):
+                bar.refresh()
+        threading.Thread(target=tick, daemon=True).start()
+    try:
+        yield bar
+    finally:
+        stop.set()
+        bar.close()
 
 
 REPORT_SECONDS = 1.0  # how often a long search reports what it has done (a status line shows it)
