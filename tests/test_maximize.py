@@ -362,7 +362,7 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.report() == (root / "experiments" / "bench-maximize.md").read_text()
-    for name in ("e2", "8x8", "9x9"):
+    for name in ("e2", "e2-hour", "8x8", "9x9"):
         record = json.loads((root / "experiments" / f"bench-maximize-{name}.json").read_text())
         puzzle = load_puzzle(record["puzzle"])
         board = load_solution(root / "experiments" / record["board"], puzzle)
