@@ -113,7 +113,9 @@ def test_counts_equal_the_backtrackers_on_framed_puzzles(puzzle, variant):
 # the formulas the heule encoding wrote when its clauses were Python lists (before the arrays):
 # sha256 of the text from the 'p cnf' line on, per puzzle, encoding string and shuffle seed
 SHA256 = json.loads((Path(__file__).parent / "data" / "heule-formula-sha256.json").read_text())
-E2_ALL_FILE = "4729a382887c6638bf9f42693383729a4873884349415d4c04979f7f6d1770a3"  # whole file, header included
+# the whole file, header included, but its command line; since 2026-11-27 the header says what each kind of
+# variable means (before: 4729a382..., 112,331,994 bytes)
+E2_ALL_FILE = "36b734f8d7a71c78990fc2853075fa8e687f9bf02b5b4e67181750a01aa8414d"
 
 
 def _formula(text: str) -> str:
@@ -139,7 +141,7 @@ def test_eternity2_heule2008_all_is_written_as_before(run_cli, tmp_path, monkeyp
     assert command == f"c command: satedge encode puzzles/eternity2/e2.yaml --encoding heule2008-all -o {out}".encode()
     body = first + b"\n" + rest
     assert hashlib.sha256(body).hexdigest() == E2_ALL_FILE
-    assert len(body) == 112_331_994
+    assert len(body) == 112_332_083
 
 
 @given(puzzle=framed, card=st.sampled_from(["pairwise", "seqcounter"]), symmetry=st.sampled_from(["none", "rotation"]),

@@ -152,8 +152,7 @@ ENGINES: dict[str, Engine] = {e.name: e for e in (
            tasks=("solve", "count", "maximize"), maximize=maximize.branch_and_bound,
            summary="the reference backtracker on the puzzle itself, compiled with numba, on every core; to maximize, "
                    "its branch and bound (one process)"),
-    Engine(name=LNS, tasks=("maximize",), options=("workers",), maximize=maximize.lns, enumerates=False,
-           needs=maximize.lns_needs,
+    Engine(name=LNS, tasks=("maximize",), options=("workers",), maximize=maximize.lns, enumerates=False, needs=maximize.lns_needs,
            summary="large-neighbourhood search and simulated annealing from a board that keeps the frame and the "
                    "clues, on every core, until its time limit: good boards where none is proved best"),
     Engine(name="cpsat", run=cpsat.run, options=("workers",), needs=cpsat.needs,
@@ -272,11 +271,9 @@ class SolverConfig:
             name = DEFAULT_SOLVER if self.name is None else canonical(str(self.name))  # PySAT's short names too
             object.__setattr__(self, "name", name)
             if not (name in pysat_names() and pysat_works(name)):
-                close = get_close_matches(name, [n for n in pysat_names() if pysat_works(n)] + list(ENGINES), 1, 0.8)
-                raise SatedgeError(f"unknown solver {quoted(str(name), 40)}"
-                                   + (f" (did you mean {close[0]}?)" if close else "")
-                                   + "; choose a PySAT solver (satedge solvers lists those that work here), "
-                                   f"cmd:COMMAND or {', '.join(n for n in ENGINES if by_name(n))}")
+                close = [f" (did you mean {n}?)" for n in get_close_matches(name, [*pysat_names(), *ENGINES], 1, 0.8)]
+                raise SatedgeError(f"unknown solver {quoted(str(name), 40)}{''.join(close)}; choose a PySAT solver (satedge "
+                                   f"solvers lists those that work here), cmd:COMMAND or {', '.join(filter(by_name, ENGINES))}")
         object.__setattr__(self, "options", self.sat.options)  # checked, in their one order
 
     @property
