@@ -46,7 +46,7 @@ from ..backtrack.orders import ORDERS
 from ..errors import SatedgeError
 from ..puzzle.symmetry import MODES
 from ..sat.binaries import command_words
-from ..sat.solvers import BINARY, DEFAULT_SOLVER, ENUMERATIONS, SatSolver, canonical, pysat_names, pysat_works
+from ..sat.solvers import BINARY, DEFAULT_SOLVER, ENUMERATIONS, SatSolver, canonical, pysat_names, pysat_works, solver_names
 from ..system.extras import Need
 from ..system.files import quoted, shown
 from ..system.process import MAX_WORKERS
@@ -271,7 +271,7 @@ class SolverConfig:
             name = DEFAULT_SOLVER if self.name is None else canonical(str(self.name))  # PySAT's short names too
             object.__setattr__(self, "name", name)
             if not (name in pysat_names() and pysat_works(name)):
-                close = [f" (did you mean {n}?)" for n in get_close_matches(name, [*pysat_names(), *ENGINES], 1, 0.8)]
+                close = [f" (did you mean {n}?)" for n in get_close_matches(name, [*solver_names(), *ENGINES], 1, 0.8)]
                 raise SatedgeError(f"unknown solver {quoted(str(name), 40)}{''.join(close)}; choose a PySAT solver (satedge "
                                    f"solvers lists those that work here), cmd:COMMAND or {', '.join(filter(by_name, ENGINES))}")
         object.__setattr__(self, "options", self.sat.options)  # checked, in their one order
