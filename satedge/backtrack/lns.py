@@ -216,9 +216,7 @@ class Search:
         where = {int(c): j for j, c in enumerate(cells)}
         earlier = [[(s, where[int(x) >> 2], int(x) & 3) for s, x in enumerate(self.nbr[c])
                     if x >= 0 and where.get(int(x) >> 2, j) < j] for j, c in enumerate(cells)]
-        flat = [x for e in earlier for x in e] or [(0, 0, 0)]
-        nb_side, nb_cell, nb_other = (np.array(col, dtype=np.int64) for col in zip(*flat))
-        nb_start = np.cumsum([0] + [len(e) for e in earlier]).astype(np.int64)
+        nb_start, nb_side, nb_cell, nb_other = bnb.neighbours(earlier)
         now = self._window_cost(cells, shown, where)
         refill = bnb.refill(np.array(start, np.int64), np.array(tile, np.int64), np.array(labels, np.int64),
                             nb_start, nb_side, nb_cell, nb_other, self.want, np.array(extra, np.int64),
@@ -234,9 +232,8 @@ class Search:
         miss = 0
         for j, c in enumerate(cells):
             for s, x in enumerate(self.nbr[c]):
-                if x >= 0 and where.get(int(x) >> 2, len(cells)) >= j:  # inside: counted from its later cell
-                    if where.get(int(x) >> 2, len(cells)) == j:
-                        continue
+                k = where.get(int(x) >> 2, len(cells))  # an edge inside the window: counted from its earlier cell
+                if x >= 0 and k > j:
                     miss += int(shown[x >> 2, x & 3] != self.want[shown[c, s]])
         return miss
 

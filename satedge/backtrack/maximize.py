@@ -33,7 +33,7 @@ from ..puzzle.model import Puzzle, Solution
 from ..system.extras import require
 from ..system.progress import REPORT_SECONDS
 
-__all__ = ["Best", "maximize", "bnb", "refill"]
+__all__ = ["Best", "maximize", "bnb", "refill", "neighbours"]
 
 DONE, BETTER, PAUSED = 0, 1, 2  # outcomes of bnb()
 BUDGET = 1 << 21  # candidates looked at per call of bnb(): Ctrl-C and the progress notes come between calls
@@ -151,6 +151,14 @@ def compiled_bnb():
     return numba.njit(cache=True)(kernel)
 
 
+def neighbours(earlier: list[list[tuple[int, int, int]]]) -> tuple[np.ndarray, ...]:
+    """The arrays ``nb_start, nb_side, nb_cell, nb_other`` of :func:`bnb` from, per cell, its
+    neighbours placed before it (its own side, the cell, that cell's side)."""
+    flat = [x for cell in earlier for x in cell] or [(0, 0, 0)]
+    nb_start = np.cumsum([0] + [len(cell) for cell in earlier]).astype(np.int64)
+    return (nb_start, *(np.array(col, dtype=np.int64) for col in zip(*flat)))
+
+
 def _tables(puzzle: Puzzle) -> tuple:
     """The read-only arrays of :func:`bnb` and the candidates' placements."""
     allowed = placements(puzzle, Options(symmetry="rotation"))
@@ -165,9 +173,7 @@ def _tables(puzzle: Puzzle) -> tuple:
             late, early = (adj.b, adj.a) if adj.b > adj.a else (adj.a, adj.b)
             late_side, early_side = (adj.side_b, adj.side_a) if adj.b > adj.a else (adj.side_a, adj.side_b)
             earlier[late].append((late_side, early, early_side))
-    flat = [x for cell in earlier for x in cell] or [(0, 0, 0)]
-    nb_start = np.cumsum([0] + [len(cell) for cell in earlier]).astype(np.int64)
-    nb_side, nb_cell, nb_other = (np.array(col, dtype=np.int64) for col in zip(*flat))
+    nb_start, nb_side, nb_cell, nb_other = neighbours(earlier)
     want = np.array([puzzle.partner_id(i) for i in range(len(puzzle.labels))] or [0], dtype=np.int64)
     extra = np.zeros(len(tile), dtype=np.int64)
     return (start, tile, labels, nb_start, nb_side, nb_cell, nb_other, want, extra), cands
