@@ -444,6 +444,30 @@ def test_a_job_whose_processes_are_all_stopped_still_ends_at_its_timeout(argv, w
     assert [pid for pid in found if alive(pid)] == []
 
 
+def test_an_experiment_whose_processes_are_all_stopped_still_ends_each_run_at_its_timeout(tmp_path):
+    """The same for `satedge run`: its warm process and every run's tree stopped.  Before: the
+    stopped warm process never reported the killed runs' ends, and the command waited for ever."""
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(f"name: stopped\npuzzles: [{PUZZLES / 'eternity2' / '8x8.yaml'}]\nencodings: [support-seqcounter]\n"
+                    "solvers: [cadical195]\ntask: {count: solutions}\ntimeout: 4\nrepeat: 3\n")
+    proc = subprocess.Popen([sys.executable, "-m", "satedge", "run", str(spec), "--workers", "2", "--out",
+                             str(tmp_path / "out")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_until(lambda: len([p for p in _descendants(proc.pid) if not children(p)]) >= 2, 60)
+    found = _descendants(proc.pid)  # the warm process, two supervisors and their jobs
+    for pid in found:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        out, err = proc.communicate(timeout=60)  # three runs of 4 s, two at a time, and the kills
+    finally:
+        proc.kill()
+    rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    assert (proc.returncode, out, len(found) >= 5) == (0, "", True)
+    assert err.splitlines()[-1] + "\n" == f"stopped: 3 runs done, 0 were there already; results in {tmp_path / 'out' / 'results.jsonl'}\n"
+    assert [r["status"] for r in rows] == ["TIMEOUT"] * 3
+    wait_until(lambda: not any(map(alive, found)), 10)
+    assert [pid for pid in found if alive(pid)] == []
+
+
 def test_a_certificate_that_cannot_be_written_leaves_no_folder(run_cli, tmp_path, monkeypatch):
     """A full disk (ENOSPC as the files are written): the one-line error, and neither the proof
     folder nor its pieces/ left behind (before: DIR/pieces stayed)."""

@@ -139,6 +139,7 @@ class ForkServer:
                     if self.proc is None or self.proc.poll() is not None:
                         self.close_locked()
                         self._start()
+                    self.wake()
                     try:
                         socket.send_fds(self.sock, [b"run"], [answer, stderr, stdin, status_w])
                         reply = self.sock.recv(8, socket.MSG_WAITALL)  # its pid, once it has forked
@@ -153,6 +154,15 @@ class ForkServer:
             raise
         finally:
             os.close(status_w)
+
+    def wake(self) -> None:
+        """SIGCONT to the server: one that was stopped (kill -STOP, a frozen container) forks,
+        reaps and answers again."""
+        if self.proc is not None:
+            try:
+                os.kill(self.proc.pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
 
     def close_locked(self) -> None:
         if self.sock is not None:

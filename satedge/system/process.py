@@ -178,6 +178,7 @@ class _Child:
 
     def __init__(self, fn: Callable, args: tuple, fd: int, folder: Path, fresh: bool, notes: bool, server=None):
         self.fresh, self.served, self.code = fresh or server is not None, server is not None, None
+        self.server = server
         if server is not None:  # forked by a warm process (satedge.system.forkserver), as a fresh one starts
             self.stderr = open(folder / "stderr.txt", "w+b")
             r, w = os.pipe()
@@ -226,6 +227,8 @@ class _Child:
                 p.send_signal(signal.SIGCONT)
             except psutil.Error:
                 pass
+        if self.served:  # its server reaps it and sends the exit code: a stopped one could not
+            self.server.wake()
         ended = False
         try:
             if self.served:
@@ -243,7 +246,7 @@ class _Child:
             if not ended:
                 kill_tree(self.pid)
             if self.served:
-                self._status(None)
+                self._status(5)  # a server that lost it (stopped again, or gone) is not waited for
                 os.close(self.status)
             elif self.fresh:
                 self.proc.wait()
