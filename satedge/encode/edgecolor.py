@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from itertools import product
 from typing import NamedTuple
 
 from pysat.formula import IDPool
@@ -73,22 +72,35 @@ def tile_templates(rows: list[tuple]) -> list[tuple[int, tuple, list]]:
     [(0, (), [1]), (1, (), [2]), (2, (), [3]), (3, (), [4])]
     """
     target = set(rows)
-    lab = [sorted({row[d] for row in rows}) for d in range(4)]
-    admitted = list(product(*lab))
     out: list[tuple[int, tuple, list]] = []
     for k in range(4):  # prefix length
-        level = []
+        windows = []  # per side d: the labels of sides d..d+k that some row shows
         for d in range(4):
-            for pre in sorted({tuple(row[(d + i) % 4] for i in range(k)) for row in rows}):
-                ext = sorted({row[(d + k) % 4] for row in rows if all(row[(d + i) % 4] == pre[i] for i in range(k))})
-                level.append((d, pre, ext))
-        if k:  # level 1 (k = 0) is implied by the product above
-            admitted = [L for L in admitted if all(
-                L[(d + k) % 4] in ext for d, pre, ext in level if all(L[(d + i) % 4] == pre[i] for i in range(k)))]
-        out += level
-        if set(admitted) == target:
+            ext: dict[tuple, set] = {}
+            for row in rows:
+                window = tuple(row[(d + i) % 4] for i in range(k + 1))
+                ext.setdefault(window[:k], set()).add(window[k])
+            windows.append({pre + (x,) for pre, xs in ext.items() for x in xs})
+            out += [(d, pre, sorted(ext[pre])) for pre in sorted(ext)]
+        # the levels so far admit exactly the labellings whose windows of k + 1 sides are rows'
+        # windows (a prefix of a row's window is a row's window): done when each is a row
+        if not _admits_more(target, windows, k):
             break
     return out
+
+
+def _admits_more(target: set, windows: list[set], k: int) -> bool:
+    """Whether a labelling that is not in ``target`` has every window of k + 1 sides from side d
+    in ``windows[d]``: built side by side, each side extending the window that ends there."""
+    def more(labels: tuple) -> bool:
+        j = len(labels)
+        if j == 4:
+            return labels not in target and all(
+                tuple(labels[(d + i) % 4] for i in range(k + 1)) in windows[d] for d in range(4 - k, 4))
+        start = labels[j - k:]
+        return any(more(labels + (w[k],)) for w in windows[j - k] if w[:k] == start)
+
+    return any(more(w) for w in windows[0])
 
 
 def corner_supports(puzzle: Puzzle, allowed, shows, p: dict, side) -> list[list[int]]:

@@ -48,13 +48,15 @@ def _installed(package: str) -> str | None:
         return None
 
 
-def run_one(job: Job, cancel: threading.Event | None = None, server: ForkServer | None = None) -> dict:
+def run_one(job: Job, cancel: threading.Event | None = None, server: ForkServer | None = None,
+            env: dict | None = None) -> dict:
     """Run ``job`` in a process of its own under its limits, started by ``server`` (a warm
     process) or as a fresh interpreter; the result row's fields
-    (:func:`satedge.experiment.rows.result_fields`)."""
+    (:func:`satedge.experiment.rows.result_fields`), with ``env`` as its :func:`environment`
+    (found here when not given: on a cluster's worker, the worker's)."""
     started = datetime.now(timezone.utc)
     res = run(job, fresh=True, cancel=cancel, server=server)
-    return result_fields(job, res, started, datetime.now(timezone.utc), environment())
+    return result_fields(job, res, started, datetime.now(timezone.utc), env or environment())
 
 
 def run_local(jobs: Iterable[tuple[str, Job]], workers: int, done: Callable[[str, dict], None]) -> None:
@@ -65,9 +67,10 @@ def run_local(jobs: Iterable[tuple[str, Job]], workers: int, done: Callable[[str
     futures: dict = {}
     pool = ThreadPoolExecutor(max_workers=max(1, workers))
     server = ForkServer()  # every run starts from one warm process
+    env = environment()  # this machine's, once
     try:
         for rid, job in jobs:
-            futures[pool.submit(run_one, job, cancel, server)] = rid
+            futures[pool.submit(run_one, job, cancel, server, env)] = rid
         for f in as_completed(futures):
             done(futures[f], f.result())
     except BaseException:

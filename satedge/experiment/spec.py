@@ -74,6 +74,11 @@ class Run:
     puzzle_path: str
     job: Job
     repetition: int = 0
+    puzzle_sha256: str = ""  # the puzzle's hash (satedge.sat.dimacs.puzzle_hash): computed when not given
+
+    def __post_init__(self):
+        if not self.puzzle_sha256:
+            object.__setattr__(self, "puzzle_sha256", puzzle_hash(self.puzzle))
 
     @property
     def puzzle(self) -> Puzzle:
@@ -82,10 +87,6 @@ class Run:
     @property
     def shuffle(self) -> int | None:
         return self.job.shuffle
-
-    @cached_property
-    def puzzle_sha256(self) -> str:
-        return puzzle_hash(self.puzzle)
 
     @property
     def solver(self) -> str:
@@ -293,10 +294,10 @@ def load_spec(path: str | Path) -> Spec:
     spec = Spec(str(data["name"]), path, timeout=float(timeout), memory=int(memory), task=task, mode=mode)
     limits = Limits(timeout=spec.timeout, memory_mb=spec.memory)
     seen = set()
+    hashed = [(ppath, bare, puzzle_hash(bare)) for ppath, bare in ((p, q.with_(planted=None)) for p, q in puzzles)]
     for rep in range(int(repeat)):
         for seed in seeds:
-            for ppath, puzzle in puzzles:
-                bare = puzzle.with_(planted=None)
+            for ppath, bare, sha in hashed:
                 for solver in solvers:
                     own = solver is not None and not solver.has_formula  # no encoding: one run per puzzle
                     for encoding in [None] if own else encodings:
@@ -306,7 +307,7 @@ def load_spec(path: str | Path) -> Spec:
                                       certify=certify if task != "encode" else None)
                         except SatedgeError as e:  # a solver or an encoding that the task does not take
                             raise SatedgeError(f"solver {solver}: {e}", path) from None
-                        run = Run(ppath, job, rep)
+                        run = Run(ppath, job, rep, sha)
                         if run.id not in seen:
                             seen.add(run.id)
                             spec.runs.append(run)

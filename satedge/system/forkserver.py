@@ -38,6 +38,7 @@ def _start_child(fds: list[int], sock: socket.socket, inherited: list[int]) -> N
         sock.close()
         for fd in inherited:
             os.close(fd)
+        signal.set_wakeup_fd(-1)
         os.setsid()
         os.dup2(stdin, 0)
         os.dup2(stderr, 2)
@@ -61,11 +62,16 @@ def serve() -> None:
         importlib.import_module(name)
     sock = socket.socket(fileno=fd)
     running: dict[int, int] = {}  # pid -> the write end of its status pipe
+    woken, wake = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)  # a supervisor's end wakes the loop at once
+    signal.set_wakeup_fd(wake)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
     try:
         while True:
-            ready = select.select([sock], [], [], 0.02)[0]
+            ready = select.select([sock, woken], [], [], 1.0)[0]
+            if woken in ready:
+                os.read(woken, 4096)
             _reap(running)
-            if not ready:
+            if sock not in ready:
                 continue
             try:
                 _, fds, _, _ = socket.recv_fds(sock, 16, 4)

@@ -178,7 +178,7 @@ class _Child:
 
     def __init__(self, fn: Callable, args: tuple, fd: int, folder: Path, fresh: bool, notes: bool, server=None):
         self.fresh, self.served, self.code = fresh or server is not None, server is not None, None
-        self.server = server
+        self.server, self.answered = server, False  # answered: its job sent its end
         if server is not None:  # forked by a warm process (satedge.system.forkserver), as a fresh one starts
             self.stderr = open(folder / "stderr.txt", "w+b")
             r, w = os.pipe()
@@ -219,7 +219,10 @@ class _Child:
         """End the child and its whole tree: the supervisor ends it (SIGTERM, with SIGCONT to
         every process of the tree, so that a stopped one can act on it); one that does not end
         within a second is killed with every process found under it, even when the wait for it
-        is interrupted (the command's own time limit)."""
+        is interrupted (the command's own time limit).  A job that answered ends by itself (its
+        supervisor ends what it started) and is only waited for."""
+        if self.answered and self._ended(0.5):
+            return self._close()
         for p in tree(self.pid):
             try:
                 if p.pid == self.pid:
@@ -231,29 +234,36 @@ class _Child:
             self.server.wake()
         ended = False
         try:
-            if self.served:
-                ended = self._status(1) is not None
-            elif self.fresh:
-                try:
-                    self.proc.wait(1)
-                    ended = True
-                except subprocess.TimeoutExpired:
-                    pass
-            else:
-                self.proc.join(1)
-                ended = self.proc.exitcode is not None
+            ended = self._ended(1)
         finally:
             if not ended:
                 kill_tree(self.pid)
-            if self.served:
-                self._status(5)  # a server that lost it (stopped again, or gone) is not waited for
-                os.close(self.status)
-            elif self.fresh:
-                self.proc.wait()
-            else:
-                self.proc.join()
-            if self.served or self.fresh:
-                self.stderr.close()
+            self._close()
+
+    def _ended(self, wait: float) -> bool:
+        """Whether the child ended within ``wait`` seconds."""
+        if self.served:
+            return self._status(wait) is not None
+        if self.fresh:
+            try:
+                self.proc.wait(wait)
+                return True
+            except subprocess.TimeoutExpired:
+                return False
+        self.proc.join(wait)
+        return self.proc.exitcode is not None
+
+    def _close(self) -> None:
+        """Wait for the child that ended or was killed, and close what was its."""
+        if self.served:
+            self._status(5)  # a server that lost it (stopped again, or gone) is not waited for
+            os.close(self.status)
+        elif self.fresh:
+            self.proc.wait()
+        else:
+            self.proc.join()
+        if self.served or self.fresh:
+            self.stderr.close()
 
     def last_words(self) -> str:
         """The last line the fresh child wrote to stderr, if any."""
@@ -321,7 +331,7 @@ def _watch(child: _Child, r: int, limits: Limits, t0: float, cancel: threading.E
     deadline = None if limits.timeout is None else t0 + limits.timeout
     buf, notes, end = bytearray(), {}, None
     cpu0 = cpu_seen = peak = 0.0
-    next_look = t0
+    next_look = t0 + 0.05  # a job that answers at once is not looked at
 
     def outcome(status: str, **fields) -> Outcome:
         return Outcome(status, notes=notes, wall_seconds=time.monotonic() - t0, peak_mb=peak or None, limits=limits,
@@ -369,5 +379,6 @@ def _watch(child: _Child, r: int, limits: Limits, t0: float, cancel: threading.E
                         break
                     time.sleep(0.05)
                 return outcome("ERROR", error=_died(child.exitcode(), child.last_words()))
+    child.answered = True
     peak = max(peak, end.get("maxrss_mb", 0.0))
     return _ended(end, outcome, end.get("cpu", max(0.0, cpu_seen - cpu0)))

@@ -64,6 +64,10 @@ def become_subreaper() -> None:
 def end_descendants() -> None:
     """SIGKILL every descendant of this process and reap its children, until none is left (in a
     subreaper every orphaned descendant becomes a child, so none escapes)."""
+    try:  # no child, not even a zombie: nothing under it (an orphan would have become its child)
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return
     me = psutil.Process()
     while True:
         try:
