@@ -7,6 +7,7 @@ import json
 from ..sat.certify import CHECKERS, DEFAULT_CHECKER
 from ..sat.proofdir import recheck
 from ..system.process import MAX_WORKERS
+from ..system.progress import status_line
 from .common import many
 from .options import number
 
@@ -29,7 +30,8 @@ def add(sub) -> None:
 
 
 def main(args) -> int:
-    cert, solutions = recheck(args.folder, args.checker, args.workers)
+    with status_line(f"check-proof {args.folder}") as show:  # on a terminal: the stage, the proofs checked
+        cert, solutions = recheck(args.folder, args.checker, args.workers, note=show)
     maximum = cert.covers.startswith("no board scores more")
     if args.json:
         print(json.dumps({"folder": args.folder, **cert.as_dict(), ("score" if maximum else "solutions"): solutions}))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pysat.solvers import Solver
@@ -119,20 +119,27 @@ def _manifest(folder: Path) -> dict:
     return manifest
 
 
-def recheck(folder: str | Path, checker: str = DEFAULT_CHECKER, workers: int = 1) -> tuple[Certificate, int]:
+def recheck(folder: str | Path, checker: str = DEFAULT_CHECKER, workers: int = 1,
+            note: Callable[[dict], None] = lambda report: None) -> tuple[Certificate, int]:
     """Check a certificate that ``--proof`` wrote into ``folder`` again: the certificate and the
     puzzle's solutions it proves.  ``formula.cnf`` must be the formula of the puzzle its header
     names (rebuilt and compared); every model a piece blocks must be one of that formula, decoded
     to a solution satedge's checker accepts; every piece's proof is checked by ``checker`` (on
     ``workers`` processes: a piece each, or a single piece's proof in parts), and the pieces must fit together (:func:`certificate`).  A piece
     missing, a cube left out of the cover, a model missing, added or invalid, or a proof that
-    does not check is a :class:`SatedgeError`, as is a count that differs from the manifest's."""
+    does not check is a :class:`SatedgeError`, as is a count that differs from the manifest's.
+    ``note`` is called with a progress report at each stage and after each proof
+    (:func:`satedge.system.progress.describe` words it)."""
     folder = Path(folder)
+    note({"stage": "reading"})
     manifest = _manifest(folder)
     puzzle, encoded, clauses = rebuilt(folder / "formula.cnf")
+    entries = manifest["pieces"]
+    done = {"stage": "checking", "checked": 0, "proofs": len(entries), "checker": checker,
+            "lemmas": sum(e["proof_lemmas"] for e in entries if isinstance(e.get("proof_lemmas"), int))}
+    note(done)
     if manifest.get("task") == "maximize":
         return _maximum(folder, manifest, puzzle, encoded, clauses, checker, workers)
-    entries = manifest["pieces"]
     check = FormulaCheck(clauses, encoded.nv, checker, workers if len(entries) == 1 else 1)
 
     def one(entry: dict) -> Piece:
@@ -157,7 +164,11 @@ def recheck(folder: str | Path, checker: str = DEFAULT_CHECKER, workers: int = 1
                      added[len(cube):k], looks)
 
     compiled = sum(e.get("proof_bytes", 0) for e in entries) > drat.SMALL_PROOF
-    pieces = list(forked_map(lambda: one, entries, workers)) if workers > 1 else [one(e) for e in entries]
+    pieces = []
+    for piece in forked_map(lambda: one, entries, workers) if workers > 1 else map(one, entries):
+        pieces.append(piece)
+        note({**done, "checked": len(pieces)})
+    note({"stage": "checking models"})
     pictures = manifest.get("blocks") == "pictures" or any(p.looks for p in pieces)
     cert = certificate(pieces, checker, str(manifest.get("prover", "")), encoded.orbit, pictures=pictures)
     if pictures:

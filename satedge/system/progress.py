@@ -56,7 +56,14 @@ def progress_bar(total: int | None, what: str, unit: str, initial: int = 0) -> I
     """A bar of ``total`` steps named ``what``, ``initial`` of them done before (a context
     manager; ``update()`` per step), whose clock goes on between steps; silent when stderr is
     not a terminal, so pipes and logs get no bar."""
-    bar = _bar(total=total, desc=what, unit=unit, initial=initial)
+    with _ticking(_bar(total=total, desc=what, unit=unit, initial=initial)) as bar:
+        yield bar
+
+
+@contextmanager
+def _ticking(bar) -> Iterator:
+    """``bar`` redrawn every second, so that its clock goes on while nothing else changes; closed
+    at the end."""
     stop = threading.Event()
     if not isinstance(bar, _Silent):
         def tick() -> None:
@@ -86,9 +93,14 @@ def describe(report: dict) -> str:
     ('encoding', 'solving, 40,000 conflicts, 11,429 conflicts/s')
     >>> describe({"score": 452, "bound": 480, "nodes": 10**6, "seconds": 1.0})
     'solving, best score 452 of at most 480, 1,000,000 nodes, 1,000,000 nodes/s'
+    >>> describe({"stage": "checking", "checked": 3, "proofs": 12, "lemmas": 47000, "checker": "drup"})
+    'checking, 3 of 12 proofs checked by drup (47,000 lemmas in all)'
 
     """
     words = [report.get("stage", "solving")]
+    if "proofs" in report:  # check-proof: the pieces' proofs checked so far
+        words.append(f"{report['checked']:,} of {report['proofs']:,} proof{'s' * (report['proofs'] != 1)} checked by "
+                     f"{report['checker']} ({report['lemmas']:,} lemmas in all)")
     if "score" in report:  # a maximisation: its best board so far
         words.append(f"best score {report['score']:,} of at most {report['bound']:,}")
     for key in ("solutions", "pictures"):
@@ -106,9 +118,6 @@ def describe(report: dict) -> str:
 def status_line(what: str) -> Iterator[Callable[[dict], None]]:
     """A line on stderr (on a terminal only) with the time spent and the last progress report of
     a job; the block gets the callable that takes each report."""
-    bar = _bar(total=None, desc=what, bar_format="{desc}: {elapsed}{postfix}")
-    bar.set_postfix_str("starting", refresh=True)
-    try:
+    with _ticking(_bar(total=None, desc=what, bar_format="{desc}: {elapsed}{postfix}")) as bar:
+        bar.set_postfix_str("starting", refresh=True)
         yield lambda report: bar.set_postfix_str(describe(report), refresh=True)
-    finally:
-        bar.close()
