@@ -1,7 +1,8 @@
 """`satedge report` on every committed experiments/*-results.jsonl prints the tables it printed when
 the rows were committed (tests/data/reports/NAME.md, written by the report of 2026-11-26 before
 the configuration values were reworked; the per-puzzle rows in the order a reader counts, s2
-before s10, since 2026-11-27): a change of names, scores or schema shows here."""
+before s10, and the tables headed in words with a line on what they count, since 2026-11-27): a change of
+names, scores or schema shows here."""
 
 import pytest
 

@@ -12,7 +12,7 @@ from importlib.metadata import version
 import pytest
 
 from conftest import ROOT, alive, children, sigint_default, wait_until, small_command_seconds
-from satedge.experiment.report import report
+from satedge.experiment.report import PER_PUZZLE_NOTE, SUMMARY_NOTE, report
 from satedge.experiment.rows import read_results
 from satedge.experiment.runner import run_experiment
 from satedge.experiment.spec import load_spec, select
@@ -98,10 +98,13 @@ def test_run_report_and_plots(run_cli, tmp_path):
     assert [r["env"][m] for m in ("numba", "ortools", "clingo")] == [version(m) for m in ("numba", "ortools", "clingo")]
     assert set(r["stats"]) == {"conflicts", "decisions", "propagations", "restarts"}
     code, table, _ = run_cli("report", out, "--compare", "support-seqcounter/cadical195", "edgecolor+card=ladder/glucose4")
-    assert code == 0 and table.splitlines()[0].startswith("| configuration | runs | solved | timeouts |")
-    summary, per_puzzle = table.split("\n\nSeconds per puzzle (encode + solve):\n\n")
-    summary, holds_up = summary.split("\n\nWhat holds up (95% intervals; PAR-2 per instance is the median over its "
-                                      "shuffles):\n\n")
+    note, table = table.split("\n\n", 1)
+    assert code == 0 and note == SUMMARY_NOTE.strip()
+    assert table.splitlines()[0].startswith("| configuration | runs | solved runs | timeouts | out of memory |")
+    summary, per_puzzle = table.split(PER_PUZZLE_NOTE)
+    summary, holds_up = summary.split("\n\nWhat holds up: an instance is a puzzle, scored by the median PAR-2 of its "
+                                      "runs; a configuration by the mean over its instances, with a bootstrap 95% "
+                                      "interval over them, and its solved runs with Wilson's 95% interval.\n\n")
     assert len(summary.splitlines()) == 2 + 4
     intervals, verdict = holds_up.split("\n\n")
     assert len(intervals.splitlines()) == 2 + 4 and verdict.startswith(
@@ -528,7 +531,7 @@ def test_damaged_lines_are_named_by_report_and_kept_by_resume(run_cli, tmp_path)
     damaged = [b'{"id": "oops", \n', b"\xff\xfe not text\n"]
     path.write_bytes(lines[0] + damaged[0] + lines[1] + damaged[1] + b"".join(lines[2:-1]) + lines[-1][:40])
     code, table, err = run_cli("report", out, "--no-plots")
-    assert code == 0 and table.startswith("| configuration |")
+    assert code == 0 and table.startswith(SUMMARY_NOTE + "| configuration |")
     assert err.splitlines()[:3] == [f"satedge: warning: {path}: line 2 does not parse as JSON: left out",
                                     f"satedge: warning: {path}: line 4 is not UTF-8 text: left out",
                                     f"satedge: warning: {path}: line 10 is cut short: left out"]
@@ -553,7 +556,7 @@ def test_report_counts_a_run_once_and_says_it_found_it_twice(run_cli, tmp_path):
     assert code == 0
     assert err.splitlines()[0] == (f"satedge: warning: {path}: 8 rows repeat a run id found before: each run is "
                                    "counted once (were two runners writing here?)")
-    runs = {line.split(" | ")[0][2:]: int(line.split(" | ")[1]) for line in table.split("\n\n")[0].splitlines()[2:]}
+    runs = {line.split(" | ")[0][2:]: int(line.split(" | ")[1]) for line in table.split("\n\n")[1].splitlines()[2:]}
     assert runs == {"support-seqcounter/cadical195": 4, "edgecolor+card=ladder/cadical195": 4}  # before: 8 each
 
 
@@ -563,7 +566,7 @@ def test_report_without_the_plot_extra_prints_the_tables_and_says_which_extra(tm
     (tmp_path / "results.jsonl").write_bytes((ROOT / "experiments" / "bench-maximize-results.jsonl").read_bytes())
     monkeypatch.setattr(report_module, "available", lambda module: module != "matplotlib")
     code, out, err = run_cli("report", tmp_path)
-    assert code == 0 and out.startswith("| configuration | runs | solved |")
+    assert code == 0 and out.startswith(SUMMARY_NOTE + "| configuration | runs | solved runs |")
     assert err.splitlines()[0] == ("satedge: warning: no plots: they need matplotlib, the extra plot (pip install "
                                    "'satedge[plot]'); the tables follow")
 

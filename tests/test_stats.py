@@ -87,7 +87,8 @@ def test_the_report_gives_intervals_and_the_spread_across_shuffles(run_cli, tmp_
     smin, smax = table["e/fast"]["par2_shuffle_range"]
     assert smin <= table["e/fast"]["par2_shuffle_median"] <= smax
     code, out, _ = run_cli("report", d, "--compare", "e/fast", "e/slow", "--no-plots")
-    assert code == 0 and "What holds up (95% intervals" in out
+    assert code == 0 and "\nWhat holds up: an instance is a puzzle, scored by the median PAR-2 of its runs" in out
+    assert "| e/fast | 12 | 36 of 36 (" in out and "| shuffles | PAR-2 per shuffle (s): median (range) |" in out
     assert "e/slow against e/fast over 12 instances: PAR-2 " in out and ": e/fast is better." in out
 
 

@@ -32,7 +32,7 @@ from .runner import warn_on_stderr
 
 __all__ = [
     "PICTURE_LIMITS", "COLUMNS", "summarize", "cactus", "per_puzzle", "markdown", "write_csv", "plots", "pictures",
-    "ENCODE_COLUMNS", "encode_table", "report", "STATS_COLUMNS", "holds_up"
+    "ENCODE_COLUMNS", "encode_table", "report", "STATS_COLUMNS", "holds_up", "HEADINGS"
 ]
 
 PICTURE_LIMITS = Limits(timeout=60, memory_mb=2000)  # the backtracker on a board of at most 16 cells
@@ -110,11 +110,24 @@ def natural(name: str) -> tuple:
     return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name) if part)
 
 
+HEADINGS = {  # what the printed tables call their columns (summary.csv keeps the keys)
+    "runs": "runs", "solved": "solved runs", "timeouts": "timeouts", "memouts": "out of memory", "errors": "errors",
+    "par2": "PAR-2 per run (s)", "median_s": "median s (solved)", "mean_s": "mean s (solved)",
+    "conflicts": "mean conflicts (solved)", "variables": "variables", "clauses": "clauses",
+    "median_score": "median score", "proof_kb": "mean proof kB", "check_s": "mean check s",
+    "encode_s": "encode s", "literals_per_s": "literals/s", "dimacs_mb": "DIMACS MB", "write_s": "write s",
+    "peak_mb": "peak MB", "instances": "instances", "solved_ci": "solved runs (95% interval)",
+    "par2_ci": "PAR-2 per instance (s, 95% interval)", "shuffles": "shuffles",
+    "par2_shuffle": "PAR-2 per shuffle (s): median (range)",
+}
+
+
 def markdown(summary: list[dict], columns: list[str] = COLUMNS) -> str:
+    """A Markdown table of ``columns`` of ``summary``, headed in words (:data:`HEADINGS`)."""
     def cell(v) -> str:
         return "-" if v is None else f"{v:,}" if isinstance(v, int) else str(v)
 
-    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines = ["| " + " | ".join(HEADINGS.get(c, c) for c in columns) + " |", "|" + "---|" * len(columns)]
     lines += ["| " + " | ".join(cell(s.get(c)) for c in columns) + " |" for s in summary]
     return "\n".join(lines)
 
@@ -319,12 +332,18 @@ def report(out: str | Path, compare: tuple[str, str] | None = None, with_plots: 
     write_csv(summary, out / "summary.csv", columns)
     files = plots(rows, out, compare) + pictures(rows, out, with_png=True) if with_plots else []
     table, puzzle_columns = per_puzzle(rows, summary)
-    return (markdown(summary, columns) + extra + "\n\nSeconds per puzzle (encode + solve):\n\n"
-            + markdown(table, puzzle_columns), files)
+    return (SUMMARY_NOTE + markdown(summary, columns) + extra + PER_PUZZLE_NOTE + markdown(table, puzzle_columns),
+            files)
 
 
-STATS_COLUMNS = ["configuration", "runs", "instances", "solved", "solved_ci", "par2", "par2_ci", "shuffles",
-                 "par2_shuffle_median", "par2_shuffle_range"]
+SUMMARY_NOTE = ("Per configuration (encoding/solver), over all its runs. A run's time is encode + solve; its PAR-2 "
+                "is that time when it solved and twice the time limit when not, and PAR-2 per run is the mean.\n\n")
+PER_PUZZLE_NOTE = ("\n\nSeconds per puzzle (encode + solve): the mean over the puzzle's runs (shuffles, repetitions) "
+                   "when every one solved it; `k of n: s` when k of its n runs did, s their median; else how its "
+                   "runs ended.\n\n")
+
+
+STATS_COLUMNS = ["configuration", "instances", "solved_ci", "par2_ci", "shuffles", "par2_shuffle"]
 
 
 def holds_up(rows: list[dict], compare: tuple[str, str] | None) -> str:
@@ -334,8 +353,19 @@ def holds_up(rows: list[dict], compare: tuple[str, str] | None) -> str:
     if compare is None and not (available("scipy") and available("pandas")):
         return "\n\n(Intervals and comparisons need the extra stats: pip install 'satedge[stats]'.)"
     df = stats.frame(rows)
-    text = "\n\nWhat holds up (95% intervals; PAR-2 per instance is the median over its shuffles):\n\n"
-    text += markdown([{k: _interval(v) for k, v in row.items()} for row in stats.summary(df)], STATS_COLUMNS)
+    table = stats.summary(df)
+    shuffled = any(row["shuffles"] for row in table)
+    text = ("\n\nWhat holds up: an instance is a puzzle, scored by the median PAR-2 of its runs; a configuration "
+            "by the mean over its instances, with a bootstrap 95% interval over them, and its solved runs with "
+            "Wilson's 95% interval" + ("; per shuffle: the mean PAR-2 of each shuffle's runs, its median and range "
+                                       "over the shuffles" if shuffled else "") + ".\n\n")
+    cells = [{"configuration": row["configuration"], "instances": row["instances"],
+              "solved_ci": f"{row['solved']} of {row['runs']} ({_interval(row['solved_ci'])})",
+              "par2_ci": f"{row['par2']:.1f}" + (f" ({_interval(row['par2_ci'])})" if row["par2_ci"] else ""),
+              "shuffles": row["shuffles"],
+              "par2_shuffle": None if row["par2_shuffle_median"] is None else
+              f"{row['par2_shuffle_median']:.1f} ({_interval(row['par2_shuffle_range'])})"} for row in table]
+    text += markdown(cells, STATS_COLUMNS if shuffled else STATS_COLUMNS[:4])
     if compare is not None:
         text += "\n\n" + stats.describe(stats.compare(df, *compare))
     return text
