@@ -131,18 +131,25 @@ def certified(row: dict, workers: int) -> dict | None:
     return _json(run).get("certificate") if run and run["exit"] in (0, 1) else None
 
 
-def _cells(row: dict, workers: int) -> str:
+def _time(row: dict, workers: int) -> str:
+    """The ``workers`` command's seconds and its wall / CPU ratio to the plain one's."""
     run, c = row.get(f"certified_w{workers}"), certified(row, workers)
     if run is None:
-        return "| | | |"
+        return ""
     if c is None:
-        return f"| timed out ({run['wall']:.0f} s) | | |"
-    wall, cpu = run["wall"] / row["plain"]["wall"], run["cpu"] / row["plain"]["cpu"]
+        return f"timed out ({run['wall']:.0f} s)"
+    return f"{run['wall']:.2f} ({run['wall'] / row['plain']['wall']:.1f} / {run['cpu'] / row['plain']['cpu']:.1f})"
+
+
+def certificate_line(row: dict, workers: int) -> str | None:
+    """A line of the certificates' table, None where the command gave none."""
+    c = certified(row, workers)
+    if c is None:
+        return None
     if "proof_lemmas" not in c:
-        return f"| {run['wall']:.2f} | {wall:.1f} / {cpu:.1f} | no proof: the solution is checked |"
-    early = f" ({c['lemmas_checked_early']:,} lemmas checked as logged)" if c.get("lemmas_checked_early") else ""
-    return (f"| {run['wall']:.2f} | {wall:.1f} / {cpu:.1f} | {c['pieces']}, {c['route']}, {c['proof_lemmas']:,} lemmas, "
-            f"{c['proof_bytes'] / 1000:,.0f} kB, dratify {c['check_seconds']:.2f} s after the search{early} |")
+        return f"| `{row['puzzle']}` | {workers} | no proof: the solution is checked | | | | | |"
+    return (f"| `{row['puzzle']}` | {workers} | {c['pieces']} | {c['route']} | {c['proof_lemmas']:,} | "
+            f"{c['proof_bytes'] / 1000:,.0f} | {c['check_seconds']:.2f} | {c.get('lemmas_checked_early') or 0:,} |")
 
 
 def drup_cell(row: dict) -> str:
@@ -156,8 +163,32 @@ def drup_cell(row: dict) -> str:
 
 
 def line(row: dict) -> str:
-    head = f"| `{row['puzzle']}` | {row['class']} | {answer(row)} | {row['plain']['wall']:.2f} "
-    return head + _cells(row, 1) + _cells(row, 2)[1:] + f" {drup_cell(row)} |"
+    return (f"| `{row['puzzle']}` | {row['class']} | {answer(row)} | {row['plain']['wall']:.2f} | {_time(row, 1)} | "
+            f"{_time(row, 2)} | {drup_cell(row)} |")
+
+
+def plot(rows: list[dict], path: Path) -> None:
+    """The certified command's wall time over the plain one's per instance, one and two workers,
+    beside the target of 3 (matplotlib, a committed SVG the results page leads with)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams["svg.hashsalt"] = "bench-certify"  # the same rows draw the same file
+    shown = [r for r in rows if certified(r, 1) or certified(r, 2)]
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    for k, w in enumerate((1, 2)):
+        ratios = [r[f"certified_w{w}"]["wall"] / r["plain"]["wall"] if certified(r, w) else 0 for r in shown]
+        ax.bar([i + (k - 0.5) * 0.4 for i in range(len(shown))], ratios, width=0.4,
+               label=f"{w} worker{'s' * (w > 1)} (0: no certificate in time)")
+    ax.axhline(3, color="grey", linestyle="--", linewidth=1, label="target: 3 times")
+    ax.set_xticks(range(len(shown)), [r["puzzle"] for r in shown], rotation=35, ha="right", fontsize=7)
+    ax.set_ylabel("certified / plain wall time")
+    ax.set_title("What a certified count costs, per instance", fontsize=10)
+    ax.legend(fontsize=7)
+    fig.savefig(path, bbox_inches="tight", metadata={"Date": None})
+    plt.close(fig)
 
 
 def summary(rows: list[dict]) -> list[str]:
@@ -183,6 +214,8 @@ def summary(rows: list[dict]) -> list[str]:
 def report(rows: list[dict], meta: dict) -> str:
     lines = [
         "# What a certified answer costs", "",
+        "![The certified command's wall time over the plain one's, per instance, on one and two workers]"
+        "(bench-certify.svg)", "",
         f"Measured {meta['date']} on {meta['machine']} (2 cores, shared), Python {meta['python']}, in one run of "
         f"`{meta['command']}` ({meta['minutes']:.0f} minutes). Rows: `experiments/bench-certify-rows.jsonl`, one per "
         "instance.", "",
@@ -199,13 +232,17 @@ def report(rows: list[dict], meta: dict) -> str:
         "Instances: the four seed puzzles; planted framed puzzles (`satedge generate --frame`) from 4x4 to 7x7 with "
         "colours 4, 5, 6, 9 and border colours 1, 2, 2, 3 of seed 1, and the 6x6 and 7x7 of seed 2; two uniform "
         "random puzzles (4x4 with 9 colours, 5x5 with 8, seed 1); Heule's `em_7_3_6` and `em_7_4_9`.", "",
-        "Ratios are the certified command's over the plain one's, wall / CPU. A certificate: its pieces, its route "
-        "(`own`: the proof the enumerating solver logged), its proofs' size, dratify's time after the search and the "
-        "lemmas it checked before, as they were logged.", "",
-        "| puzzle | class | answer | plain s | 1 worker s | ratio | certificate, 1 worker | 2 workers s | ratio "
-        "| certificate, 2 workers | drup |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
-        *[line(r) for r in rows], "", "## What it says", "", *summary(rows)]
+        "The certified command's seconds, with its ratio to the plain one's in brackets (wall / CPU); `drup`: the "
+        "seconds of `check-proof --checker drup`. The plot above draws the wall ratios.", "",
+        "| puzzle | class | answer | plain s | certified, 1 worker: s (ratio) | 2 workers: s (ratio) | drup |",
+        "|---|---|---|---|---|---|---|",
+        *[line(r) for r in rows], "",
+        "The certificates: pieces, route (`own`: the proof the enumerating solver logged), the proofs' lemmas and "
+        "size, dratify's seconds after the search, and the lemmas it checked before, as the solver logged them.", "",
+        "| puzzle | workers | pieces | route | lemmas | kB | dratify s after the search | lemmas checked as logged |",
+        "|---|---|---|---|---|---|---|---|",
+        *[c for r in rows for w in (1, 2) if (c := certificate_line(r, w)) is not None],
+        "", "## What it says", "", *summary(rows)]
     if meta.get("notes"):
         lines += ["", meta["notes"]]
     return "\n".join(lines) + "\n"
@@ -227,6 +264,7 @@ def main() -> int:
                 "minutes": (time.time() - t0) / 60, "command": "python experiments/bench-certify.py"}
         ROWS.write_text("\n".join(json.dumps(x) for x in [meta, *rows]) + "\n")
     REPORT.write_text(report(rows, meta))
+    plot(rows, HERE / "bench-certify.svg")
     return 0
 
 

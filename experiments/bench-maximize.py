@@ -89,15 +89,16 @@ def report() -> str:
     from satedge.experiment.rows import scan_results
     rows, _ = scan_results(ROWS)
     lines = ["# Best partial boards: engines and encodings, and Eternity II's score over time", "",
-             "Made by `python experiments/bench-maximize.py` (the spec `experiments/bench-maximize.yaml`, then the "
+             "![Eternity II with its starter piece: the best score of the search over time](bench-maximize-e2.svg)",
+             "", "Made by `python experiments/bench-maximize.py` (the spec `experiments/bench-maximize.yaml`, then the "
              "searches); `--report` makes this page again from the committed files, as the tests do.", ""]
     when = sorted({r["started_at"][:10] for r in rows})
     env = rows[0]["env"]
     lines += [f"## Generated uniform boards ({len(rows)} runs, {', '.join(when)}, host {env.get('host')}, "
               f"{env.get('cpu')}, 2 runs at a time on 2 cores; command `satedge run experiments/bench-maximize.yaml "
               "--workers 2`)",
-              "", "Per configuration (PAR-2 of the time to the proved optimum; `median_score`: the best score at the "
-              "end, proved or not):", ""]
+              "", "Per configuration (PAR-2 of the time to the proved optimum; median score: the best score at the "
+              "end, proved or not; `median score` in the table):", ""]
     columns = ["configuration", "runs", "solved", "timeouts", "errors", "par2", "median_s", "median_score"]
     lines += [markdown(summarize(rows), columns), ""]
     puzzles = sorted({r["puzzle_name"] for r in rows}, key=lambda n: (len(n), n))

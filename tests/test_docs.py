@@ -78,11 +78,13 @@ def test_options_and_code_are_printed_as_typed(site):
     assert "--method auto" in _text((site / "reference" / "cli.html").read_text())
 
 
-def test_code_wraps_and_tables_scroll_in_their_box(site):
-    """An expected output at the end of a long code line is never hidden behind a scroll bar:
-    every page loads the stylesheet that wraps code in its box, and tables scroll inside theirs."""
+def test_code_scrolls_and_tables_scroll_in_their_box(site):
+    """A long code line scrolls in its box instead of wrapping (before: a comment wrapped onto a
+    line of its own that read like YAML); every page loads that stylesheet, and tables scroll
+    inside theirs."""
     css = (site / "_static" / "satedge.css").read_text()
-    assert re.search(r"pre\s*\{[^}]*white-space:\s*pre-wrap", css) and re.search(r"table[^{]*\{[^}]*overflow-x:\s*auto", css)
+    assert re.search(r"pre\s*\{[^}]*white-space:\s*pre;[^}]*overflow-x:\s*auto", css)
+    assert re.search(r"table[^{]*\{[^}]*overflow-x:\s*auto", css) and "pre-wrap" not in css
     pages = sorted(site.rglob("*.html"))
     assert pages and all("_static/satedge.css" in p.read_text() for p in pages)
 
@@ -90,6 +92,20 @@ def test_code_wraps_and_tables_scroll_in_their_box(site):
 def test_results_pages_have_a_readers_title(site):
     titles = {p.name: re.search(r"<h1>(.*?)<", p.read_text(), re.S).group(1) for p in (site / "results").glob("*.html")}
     assert titles and all(not t.lower().startswith("bench") and "issue" not in t.lower() for t in titles.values()), titles
+
+
+def test_the_certify_and_maximize_results_lead_with_their_plot_and_define_their_terms(site):
+    """Before: tables wider than the page, with 6 to 7 lines a row, and no picture; PAR-2,
+    two-set, slices and the hardness peak never defined."""
+    for name, image in (("bench-certify", "bench-certify.svg"), ("bench-maximize", "bench-maximize-e2.svg")):
+        html = (site / "results" / f"{name}.html").read_text()
+        assert html.index(f'src="../_images/{image}"') < html.index("<table") and (site / "_images" / image).exists()
+    widths = [len(row.split(" | ")) for row in (ROOT / "experiments" / "bench-certify.md").read_text().splitlines()
+              if row.startswith("| `")]
+    assert widths and max(widths) <= 8
+    glossary = _text((site / "glossary.html").read_text())
+    assert all(term in glossary for term in ("PAR-2", "two-set puzzle", "slice", "hardness peak", "shuffle"))
+    assert 'href="../glossary.html#term-PAR-2"' in (site / "results" / "index.html").read_text()
 
 
 def test_heules_sizes_are_a_page_made_from_the_code(site):
