@@ -151,7 +151,10 @@ def _layout(puzzle: Puzzle, options: Options) -> _Layout:
         for t, r in cell:
             d.setdefault(t, []).append(r)
         rots.append({t: tuple(rs) for t, rs in d.items()})
-    shows = [[sorted({puzzle.oriented(t, r)[d] for t, r in cell}, key=puzzle.label_id.get) for d in range(4)] for cell in allowed]
+    seen: dict = {}  # cells of one kind (the same placements) show the same labels
+    shows = [seen[cell] if cell in seen else seen.setdefault(cell, [
+        sorted({puzzle.oriented(t, r)[d] for t, r in cell}, key=puzzle.label_id.get) for d in range(4)])
+        for cell in allowed]
     p = {(c, t): pool.id(("p", c, t)) for c in board.cells for t in sorted(rots[c])}
     adjs = board.adjacencies
     edge_of = {}
@@ -290,25 +293,29 @@ def size(puzzle: Puzzle, options: Options = Options()) -> Size:
     for c, d in lay.free_outside:
         size += card_size(len(lay.shows[c][d]), card)
     cache: dict = {}
-    for c, t in lay.p:
-        kinds = tuple(tuple(sorted((lab, v is TRUE) for lab, v in lay.side_map[c][d].items())) for d in range(4))
-        key = (t, lay.rots[c][t], kinds)
-        if key not in cache:
-            cache[key] = _template_size(tile_templates([puzzle.oriented(t, r) for r in lay.rots[c][t]]), kinds)
-        size += cache[key]
+    kinds = {}  # what the sides of a cell can show (the same for all its tiles), numbered
+    kind_of = [kinds.setdefault(tuple(tuple(sorted((lab, v is TRUE) for lab, v in lay.side_map[c][d].items()))
+                                      for d in range(4)), len(kinds)) for c in puzzle.board.cells]
+    shows = list(kinds)
+    counted = Counter((t, lay.rots[c][t], kind_of[c]) for c, t in lay.p)
+    for (t, rots, kind), n in counted.items():
+        one = _template_size(tile_templates([puzzle.oriented(t, r) for r in rots]), shows[kind])
+        size += one.times(n)
     if options.redundant:
         showing: dict = {}  # per cell's placements and side: label -> the tiles that can show it there
+        clauses = lits = 0
         for (k, lab), _ in lay.e.items():
             adj = adjs[k]
             for c, d, shown in ((adj.a, adj.side_a, lab), (adj.b, adj.side_b, puzzle.partner(lab))):
                 key = (lay.allowed[c], d)
                 if key not in showing:
                     showing[key] = Counter(x for x, _ in {(puzzle.oriented(t, r)[d], t) for t, r in lay.allowed[c]})
-                size += Size(0, 1, 1 + showing[key][shown])
+                clauses += 1
+                lits += 1 + showing[key][shown]
+        size += Size(0, clauses, lits)
         corners: dict = {}
         for c in puzzle.board.cells:
-            kinds = tuple(tuple(sorted((lab, v is TRUE) for lab, v in lay.side_map[c][d].items())) for d in range(4))
-            key = (lay.allowed[c], kinds)
+            key = (lay.allowed[c], kind_of[c])
             if key not in corners:
                 corners[key] = _corner_size(puzzle, lay, c)
             size += corners[key]

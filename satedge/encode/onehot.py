@@ -152,7 +152,9 @@ def placement_size(puzzle: Puzzle, options: Options, adjacency: Callable) -> Siz
     groups: dict = {}
     for adj in puzzle.board.adjacencies:
         if adj.a != adj.b:
-            ga = groups.setdefault((allowed[adj.a], adj.side_a), _label_groups(puzzle, allowed[adj.a], adj.side_a))
-            gb = groups.setdefault((allowed[adj.b], adj.side_b), _label_groups(puzzle, allowed[adj.b], adj.side_b))
-            size += adjacency(puzzle, ga, gb, options.redundant)
+            for cell, side in ((adj.a, adj.side_a), (adj.b, adj.side_b)):  # cells of one kind share their groups
+                if (allowed[cell], side) not in groups:
+                    groups[allowed[cell], side] = _label_groups(puzzle, allowed[cell], side)
+            size += adjacency(puzzle, groups[allowed[adj.a], adj.side_a], groups[allowed[adj.b], adj.side_b],
+                              options.redundant)
     return size
