@@ -82,7 +82,7 @@ def serve() -> None:
             *run_fds, status = fds
             pid = os.fork()
             if pid == 0:
-                _start_child(run_fds, sock, [status, *running.values()])
+                _start_child(run_fds, sock, [status, *running.values(), woken, wake])
             for f in run_fds:
                 os.close(f)
             running[pid] = status
