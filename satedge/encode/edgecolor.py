@@ -151,10 +151,12 @@ def _layout(puzzle: Puzzle, options: Options) -> _Layout:
         for t, r in cell:
             d.setdefault(t, []).append(r)
         rots.append({t: tuple(rs) for t, rs in d.items()})
-    seen: dict = {}  # cells of one kind (the same placements) show the same labels
-    shows = [seen[cell] if cell in seen else seen.setdefault(cell, [
-        sorted({puzzle.oriented(t, r)[d] for t, r in cell}, key=puzzle.label_id.get) for d in range(4)])
-        for cell in allowed]
+    of_kind: dict = {}  # cells of one kind (the same placements) show the same labels
+    for cell in allowed:
+        if cell not in of_kind:
+            of_kind[cell] = [sorted({puzzle.oriented(t, r)[d] for t, r in cell}, key=puzzle.label_id.get)
+                             for d in range(4)]
+    shows = [of_kind[cell] for cell in allowed]
     p = {(c, t): pool.id(("p", c, t)) for c in board.cells for t in sorted(rots[c])}
     adjs = board.adjacencies
     edge_of = {}
@@ -296,10 +298,10 @@ def size(puzzle: Puzzle, options: Options = Options()) -> Size:
     kinds = {}  # what the sides of a cell can show (the same for all its tiles), numbered
     kind_of = [kinds.setdefault(tuple(tuple(sorted((lab, v is TRUE) for lab, v in lay.side_map[c][d].items()))
                                       for d in range(4)), len(kinds)) for c in puzzle.board.cells]
-    shows = list(kinds)
+    kind_list = list(kinds)
     counted = Counter((t, lay.rots[c][t], kind_of[c]) for c, t in lay.p)
     for (t, rots, kind), n in counted.items():
-        one = _template_size(tile_templates([puzzle.oriented(t, r) for r in rots]), shows[kind])
+        one = _template_size(tile_templates([puzzle.oriented(t, r) for r in rots]), kind_list[kind])
         size += one.times(n)
     if options.redundant:
         showing: dict = {}  # per cell's placements and side: label -> the tiles that can show it there

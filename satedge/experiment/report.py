@@ -365,7 +365,7 @@ def holds_up(rows: list[dict], compare: tuple[str, str] | None) -> str:
               "shuffles": row["shuffles"],
               "par2_shuffle": None if row["par2_shuffle_median"] is None else
               f"{row['par2_shuffle_median']:.1f} ({_interval(row['par2_shuffle_range'])})"} for row in table]
-    text += markdown(cells, STATS_COLUMNS if shuffled else STATS_COLUMNS[:4])
+    text += markdown(cells, STATS_COLUMNS if shuffled else [c for c in STATS_COLUMNS if "shuffle" not in c])
     if compare is not None:
         text += "\n\n" + stats.describe(stats.compare(df, *compare))
     return text
