@@ -226,7 +226,7 @@ def test_compiled_search_on_a_3x4_torus_checks_third_and_fourth_neighbours(monke
     py = list(backtrack.solutions(p, compiled=False))
     assert len(py) == 4224
     assert list(backtrack.solutions(p, compiled=True)) == py
-    monkeypatch.setattr(backtrack_jit, "BUDGET", 7)  # pause and resume every 7 candidates
+    monkeypatch.setattr(backtrack_jit, "CALL_BUDGET", 7)  # pause and resume every 7 candidates
     assert list(backtrack.solutions(p, compiled=True)) == py
     assert backtrack.compiled_available(p)  # 12 cells x 4 x 4 labels = 192 table entries
     monkeypatch.setattr(backtrack, "MAX_TABLE", 191)

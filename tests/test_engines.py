@@ -5,7 +5,6 @@ its own modules; and the clasp engine counts as the backtracker does."""
 import ast
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -17,12 +16,10 @@ from satedge.backtrack import search as backtrack
 from satedge.puzzle import symmetry
 from satedge.experiment.crosscheck import check_puzzle, default_configs
 from satedge.encode import Encoding
-from satedge.jobs.engines import ENGINES, REFERENCE, installed
-from satedge.errors import SatedgeError, Unsupported
+from satedge.jobs.engines import ENGINES, REFERENCE, TASKS, installed
+from satedge.errors import Unsupported
 from satedge.puzzle.formats import load_puzzle
 from satedge.jobs import Job, execute
-from satedge.jobs.engines import TASKS
-from satedge.jobs.engines import SolverConfig
 from satedge.sat.solvers import DEFAULT_SOLVER
 from satedge.puzzle.strategies import puzzles
 
@@ -63,7 +60,6 @@ def test_every_engine_is_dispatched_to_a_job_module_that_runs_it():
 
 def test_every_engine_is_documented():
     docs = text()
-    cli = (ROOT / "docs" / "reference" / "cli.md")
     for e in ENGINES.values():
         assert f"`{e.name}`" in docs, f"no page names the engine {e.name}"
 

@@ -5,7 +5,6 @@ of any size printed, proofs never lost or misplaced, and what was accepted silen
 The misbehaving solvers are small scripts; the large and symmetric boards are made here."""
 
 import json
-import os
 import stat
 import subprocess
 import sys

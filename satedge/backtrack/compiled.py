@@ -30,7 +30,7 @@ from ..system.proctree import forked_map
 from ..system.progress import REPORT_SECONDS
 
 __all__ = [
-    "BUDGET", "SUBTREES_PER_WORKER", "MAX_TABLE_BYTES", "advance", "compiled_advance", "Tables", "tables", "layers",
+    "CALL_BUDGET", "SUBTREES_PER_WORKER", "MAX_TABLE_BYTES", "advance", "compiled_advance", "Tables", "tables", "layers",
     "run", "search", "cut", "parallel_search"
 ]
 
@@ -39,7 +39,7 @@ __all__ = [
 DONE, FOUND, PAUSED = 0, 1, 2
 # candidates tried per call of advance(): a tenth of a second or so, so that Ctrl-C is seen between
 # calls and the workers' shares of the counts follow the search closely
-BUDGET = 1 << 22
+CALL_BUDGET = 1 << 22
 # with workers, cut the tree where it has at least this many subtrees per worker
 SUBTREES_PER_WORKER = 256
 # the rotation table (a byte per key, layer and tile) may take this much memory
@@ -280,7 +280,7 @@ def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, coun
     bits[floor] = t.masks[0, key] & ~used[0]
     reported = time.monotonic()
     while True:
-        outcome = kernel(*t[:18], placed, word, bits, keys, used, depth, floor, last, BUDGET, counts)
+        outcome = kernel(*t[:18], placed, word, bits, keys, used, depth, floor, last, CALL_BUDGET, counts)
         if outcome == DONE:
             return
         if outcome == FOUND:

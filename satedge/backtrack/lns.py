@@ -301,6 +301,18 @@ def anneal(tiles, turns, labels, want, ok, nbr, group_cells, group_start, cell_g
     best turn) and new turns of one tile, from the board ``tiles, turns`` (changed in place),
     at a temperature falling from ``hot`` to ``cold`` over ``steps`` moves; the best board met
     goes to ``best_tiles, best_turns``, and its misfits are returned."""
+    def misfits(a, b):  # the edges of cells a and b that do not fit, the one between them once
+        m = 0
+        for c in (a, b):
+            for s in range(4):
+                x = nbr[c, s]
+                if x >= 0 and (c == a or x >> 2 != a) and (
+                        labels[tiles[x >> 2], turns[x >> 2], x & 3] != want[labels[tiles[c], turns[c], s]]):
+                    m += 1
+            if a == b:
+                break
+        return m
+
     np.random.seed(seed)
     n = len(tiles)
     miss = 0
@@ -326,15 +338,7 @@ def anneal(tiles, turns, labels, want, ok, nbr, group_cells, group_start, cell_g
             b = a
         else:
             b = group_cells[group_start[g] + np.random.randint(size)]
-        old = 0
-        for c in (a, b):
-            for s in range(4):
-                x = nbr[c, s]
-                if x >= 0 and (c == a or x >> 2 != a) and \
-                        labels[tiles[x >> 2], turns[x >> 2], x & 3] != want[labels[tiles[c], turns[c], s]]:
-                    old += 1  # the edge between a and b once, from a
-            if a == b:
-                break
+        old = misfits(a, b)
         ta, ra, tb, rb = tiles[a], turns[a], tiles[b], turns[b]
         if a == b:
             r = np.random.randint(4)
@@ -355,15 +359,7 @@ def anneal(tiles, turns, labels, want, ok, nbr, group_cells, group_start, cell_g
                         if m < fit:
                             top, fit = r, m
                 turns[c] = top
-        new = 0
-        for c in (a, b):
-            for s in range(4):
-                x = nbr[c, s]
-                if x >= 0 and (c == a or x >> 2 != a) and \
-                        labels[tiles[x >> 2], turns[x >> 2], x & 3] != want[labels[tiles[c], turns[c], s]]:
-                    new += 1
-            if a == b:
-                break
+        new = misfits(a, b)
         delta = new - old
         if delta <= 0 or np.random.random() < np.exp(-delta / t):
             miss += delta

@@ -36,7 +36,7 @@ from ..system.progress import REPORT_SECONDS
 __all__ = ["Best", "maximize", "bnb", "refill", "neighbours"]
 
 DONE, BETTER, PAUSED = 0, 1, 2  # outcomes of bnb()
-BUDGET = 1 << 21  # candidates looked at per call of bnb(): Ctrl-C and the progress notes come between calls
+BNB_BUDGET = 1 << 21  # candidates looked at per call of bnb(): Ctrl-C and the progress notes come between calls
 
 
 @dataclass(frozen=True)
@@ -133,8 +133,8 @@ def refill(start, tile, labels, nb_start, nb_side, nb_cell, nb_other, want, extr
     n = len(start) - 1
     choice, cum, pos, phase = (np.zeros(n + 1, np.int64) for _ in range(4))
     shown, used = np.zeros((n + 1, 4), np.int64), np.zeros(tiles + 1, np.int64)
-    depth, best, best_choice, counts = np.zeros(1, np.int64), np.array([below], np.int64), np.zeros(n, np.int64), \
-        np.zeros(2, np.int64)
+    depth, best = np.zeros(1, np.int64), np.array([below], np.int64)
+    best_choice, counts = np.zeros(n, np.int64), np.zeros(2, np.int64)
     kernel, found = compiled_bnb(), False
     while kernel(start, tile, labels, nb_start, nb_side, nb_cell, nb_other, want, extra, n, choice, shown, used, cum,
                  pos, phase, depth, best, best_choice, budget, counts) == BETTER:
@@ -214,7 +214,7 @@ def maximize(puzzle: Puzzle, better: Callable[[Best], None] | None = None,
 
     while True:
         outcome = kernel(*arrays, n, state["choice"], state["shown"], state["used"], state["cum"], state["pos"],
-                         state["phase"], state["depth"], best, best_choice, counts[0] + BUDGET, counts)
+                         state["phase"], state["depth"], best, best_choice, counts[0] + BNB_BUDGET, counts)
         if outcome == BETTER:
             board = Solution(tuple(cands[k] for k in best_choice))
             if better is not None:

@@ -16,12 +16,14 @@ __all__ = ["add", "main"]
 def add(sub) -> None:
     p = sub.add_parser("decode", help="turn a solver's model of an exported CNF or WCNF back into a checked solution "
                                       "or a scored board")
-    p.add_argument("cnf", metavar="FILE.cnf", help="a formula satedge encode wrote (.cnf, .cnf.gz, .cnf.xz; with "
-                   "--maxsat .wcnf, .wcnf.gz, .wcnf.xz)")
-    p.add_argument("model", metavar="MODEL", help="solver output (s/v lines; of a MaxSAT solver o/s/v lines, v a "
-                   "literal list or a 0/1 string) or a list of literals; - for stdin")
-    p.add_argument("--puzzle", metavar="PUZZLE", help="the puzzle, when not at the path in the header (default: the header's path, or the puzzle "
-                   "the header carries)")
+    p.add_argument("cnf", metavar="FILE.cnf",
+                   help="a formula satedge encode wrote (.cnf, .cnf.gz, .cnf.xz; with --maxsat .wcnf, .wcnf.gz, .wcnf.xz)")
+    p.add_argument("model", metavar="MODEL",
+                   help="solver output (s/v lines; of a MaxSAT solver o/s/v lines, v a literal list or a 0/1 string) "
+                        "or a list of literals; - for stdin")
+    p.add_argument("--puzzle", metavar="PUZZLE",
+                   help="the puzzle, when not at the path in the header (default: the header's path, or the puzzle "
+                        "the header carries)")
     p.add_argument("--json", action="store_true", help="the solution as solve --json prints it")
     p.set_defaults(func=main)
 

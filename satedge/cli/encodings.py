@@ -45,8 +45,8 @@ def main(args) -> int:
         table = [("preset", "variables", "clauses", "literals", "note")]
         for r in rows:
             more = "at least " if r.get("at_least") else ""
-            sizes = (f"{more}{r['variables']:,}", f"{more}{r['clauses']:,}", f"{more}{r['literals']:,}") if r["covers"] \
-                else ("-", "-", "-")
+            sizes = ((f"{more}{r['variables']:,}", f"{more}{r['clauses']:,}", f"{more}{r['literals']:,}")
+                     if r["covers"] else ("-", "-", "-"))
             note = ("does not cover it: " + r["problem"] if not r["covers"] else
                     needs_more_memory(limit) if not r["fits"] else "")
             table.append((r["name"], *sizes, note))

@@ -294,7 +294,6 @@ def size(puzzle: Puzzle, options: Options = Options()) -> Size:
         size += card_size(per_edge[k], card)
     for c, d in lay.free_outside:
         size += card_size(len(lay.shows[c][d]), card)
-    cache: dict = {}
     kinds = {}  # what the sides of a cell can show (the same for all its tiles), numbered
     kind_of = [kinds.setdefault(tuple(tuple(sorted((lab, v is TRUE) for lab, v in lay.side_map[c][d].items()))
                                       for d in range(4)), len(kinds)) for c in puzzle.board.cells]

@@ -262,9 +262,9 @@ class Enumerator:
                 members = orbit(puzzle, first, turns=turns)
                 new = [[-lit for lit in lits] for lits in
                        {tuple(lits) for lits in map(encoded.literals, members) if lits is not None}]
-            for shown in symmetry.turned(puzzle, first) if mode == "distinct" and encoded.orbit > 1 else [first]:
+            for picture in symmetry.turned(puzzle, first) if mode == "distinct" and encoded.orbit > 1 else [first]:
                 self.pictures += 1
-                yield shown
+                yield picture
             for clause in new:
                 self._block(clause, s, act, blocks)
 
