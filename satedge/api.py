@@ -16,19 +16,47 @@ from dataclasses import dataclass, replace
 from .encode import Encoding
 from .errors import SatedgeError
 from .jobs import Job, Result, run
-from .jobs.auto import choose, cores
+from .backtrack.search import SMALL, compiled_available
 from .jobs.engines import LNS, REFERENCE, SolverConfig
 from .puzzle.checker import Scored
 from .puzzle.formats import load_puzzle
 from .puzzle.model import Puzzle, Solved
 from .puzzle.symmetry import MODES, Counts
-from .sat.proofdir import check_folder
-from .system.files import shown
+from .sat.proofdir import PROOF_FILES
+from .system.files import check_folder, shown
+from .system.limits import cores
 from .system.process import Limits, default_memory_mb
 
-__all__ = ["METHODS", "Request", "job", "answer", "solve", "solutions", "count", "maximize"]
+__all__ = ["METHODS", "PROVABLE", "choose", "Request", "job", "answer", "solve", "solutions", "count", "maximize"]
 
 METHODS = ("auto", "sat", REFERENCE)  # the best engine here; an encoding and a SAT solver; the reference
+
+
+PROVABLE = 36  # cells: the largest boards whose best score auto searches to the proof
+
+
+def choose(puzzle: Puzzle, task: str = "solve", workers: int | None = None,
+           timeout: float | None = None) -> SolverConfig:
+    """The solver of ``--method auto`` for ``task`` (``solve``, ``count`` or ``maximize``) on
+    ``puzzle`` with ``workers`` processes (default: every core): the engine that answered soonest
+    in ``experiments/bench-auto.md``.  On the peak puzzles (framed 7x7 and 8x8 of tunable
+    hardness) and on puzzles with 10^3 to 10^5 solutions to count, the backtracker answered sooner
+    than every SAT configuration, the best one included; so it is the backtracker: on boards of at
+    most 16 cells its pure-Python loop on one core (loading the compiled one takes longer than
+    solving them), beyond that compiled on every core.  Where the compiled search cannot take the
+    puzzle (numba does not import, or its table does not fit), larger boards go to the default
+    SAT configuration instead.  To maximize: the backtracker's branch and
+    bound, on one process, which proved the optimum sooner than RC2 over every PySAT solver on
+    the generated 4x4 and 5x5 boards tried; on boards of more than :data:`PROVABLE` cells with a
+    ``timeout``, the large-neighbourhood search on every core, which proves nothing but finds
+    good boards where the branch and bound's stay poor."""
+    if task == "maximize":
+        if puzzle.n > PROVABLE and timeout is not None:
+            return SolverConfig(engine=LNS, workers=workers or cores())
+        return SolverConfig(engine=REFERENCE, workers=1)
+    if puzzle.n <= SMALL or compiled_available(puzzle):
+        return SolverConfig(engine=REFERENCE, workers=workers or (1 if puzzle.n <= SMALL else cores()))
+    return SolverConfig(workers=workers or 1)
 
 
 @dataclass(frozen=True)
@@ -44,7 +72,7 @@ class Request:
         ``auto``, ``sat`` or ``backtrack`` (:data:`METHODS`).
     solver
         The engine and its settings; ``None``: chosen per puzzle (``--method auto``,
-        :func:`satedge.jobs.auto.choose`).
+        :func:`satedge.api.choose`).
     encoding
         For the engines that solve a formula.
     workers
@@ -99,7 +127,7 @@ class Request:
         checked, encoding = Job.check_settings(task, checked, encoding, shuffle, scheduler, certify, modes, limit,
                                                proof)
         if proof is not None:
-            check_folder(proof)
+            check_folder(proof, "--proof", PROOF_FILES, "a certificate")
         if config is not None:
             Job.check_timeout(checked, timeout)
         limits = Limits(timeout=timeout, memory_mb=default_memory_mb() if memory_mb is None else memory_mb)
@@ -129,7 +157,7 @@ def job(puzzle: Puzzle | str | os.PathLike, task: str = "solve", method: str = "
     task : str
         ``solve``, ``count`` or ``encode``.
     method : str
-        ``auto`` (the default: the engine of :func:`satedge.jobs.auto.choose`, unless a
+        ``auto`` (the default: the engine of :func:`satedge.api.choose`, unless a
         ``solver`` or an ``encoding`` is named, which means ``sat``), ``sat`` or ``backtrack``.
     solver : SolverConfig or str, optional
         The engine and its settings (``cadical195:sat``, ``backtrack:workers=2``, ``cpsat``).

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-__all__ = ["SatedgeError", "Unsupported", "OutOfMemory", "EncodingError", "cannot_write"]
+__all__ = ["SatedgeError", "Unsupported", "OutOfMemory", "EncodingError"]
 
 
 class SatedgeError(Exception):
@@ -65,12 +65,3 @@ class EncodingError(RuntimeError):
 
     def __reduce__(self):  # crosses from a solving process with its solution
         return EncodingError, (str(self), self.solution)
-
-
-def cannot_write(e: OSError, path: object) -> SatedgeError:
-    """The error for an output file that cannot be written, named by the path the user gave.
-
-    >>> str(cannot_write(FileNotFoundError(2, "No such file or directory"), "out/p.yaml"))
-    'out/p.yaml: cannot write: No such file or directory'
-    """
-    return SatedgeError(f"cannot write: {e.strerror or e}", path)

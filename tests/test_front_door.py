@@ -40,9 +40,9 @@ def test_the_library_has_what_the_command_line_has():
 
 
 def test_auto_is_the_backtracker_on_every_core(monkeypatch):
-    from satedge.jobs import auto
+    from satedge import api
 
-    monkeypatch.setattr(auto, "cores", lambda: 2)
+    monkeypatch.setattr(api, "cores", lambda: 2)
     assert str(satedge.job("hunde-spiel").solver) == "backtrack"  # 9 cells: the pure-Python loop
     assert str(satedge.job("board-suite/7/8/board_0").solver) == "backtrack:workers=2"
     assert str(satedge.job("board-suite/7/8/board_0", encoding="support").solver) == "cadical195"  # a SAT option: sat

@@ -104,7 +104,7 @@ def test_the_parsed_arguments_stop_at_the_command_line():
     knows = sorted(str(f.relative_to(ROOT)) for f in SOURCES if any(
         (isinstance(i, ast.Import) and any(a.name == "argparse" for a in i.names)) or
         (isinstance(i, ast.ImportFrom) and i.module == "argparse") for i in _imports(ast.parse(f.read_text()))))
-    assert knows == ["satedge/cli/__init__.py", "satedge/cli/common.py", "satedge/cli/options.py"]
+    assert knows == ["satedge/cli/__init__.py", "satedge/cli/options.py"]
     params = [f"{f.relative_to(ROOT)}:{node.name}" for f in SOURCES if "cli" not in f.parts
               for node in ast.walk(ast.parse(f.read_text())) if isinstance(node, ast.FunctionDef)
               for a in node.args.args if a.arg == "args" and a.annotation is None]
@@ -136,3 +136,30 @@ def test_a_missing_extra_names_the_smallest_extra_that_brings_it():
         assert package in packages(extra), (module, extra)
         holders = [e for e in extras if package in packages(e)]
         assert len(packages(extra)) == min(len(packages(e)) for e in holders), (module, extra, holders)
+
+
+def test_each_constant_and_shared_helper_has_one_home():
+    """No ALL_CAPS constant is defined at the top of two modules, and the helpers that once had
+    several homes (``cores``, ``too_big``, ``internal``, ``cannot_write``) are defined once."""
+    homes: dict[str, list[str]] = {}
+    for f in SOURCES:
+        for node in ast.parse(f.read_text()).body:
+            targets = ([t.id for t in node.targets if isinstance(t, ast.Name)] if isinstance(node, ast.Assign) else
+                       [node.target.id] if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) else
+                       [node.name] if isinstance(node, ast.FunctionDef) else [])
+            for name in targets:
+                if name.isupper() or name in ("cores", "too_big", "internal", "cannot_write"):
+                    homes.setdefault(name, []).append(str(f.relative_to(ROOT)))
+    assert {name: where for name, where in homes.items() if len(where) > 1} == {}
+
+
+def test_the_house_plan_stays_small():
+    """At most 12 entries in ``satedge/``; no command-line module over 250 lines; the module the
+    commands share imports at most 10 of satedge's modules."""
+    entries = sorted(p.name for p in (ROOT / "satedge").iterdir() if p.name != "__pycache__")
+    assert len(entries) <= 12, entries
+    cli = ROOT / "satedge" / "cli"
+    assert {f.name: n for f in cli.glob("*.py") if (n := len(f.read_text().splitlines())) > 250} == {}
+    shared = {i.module for i in _imports(ast.parse((cli / "common.py").read_text()))
+              if isinstance(i, ast.ImportFrom) and i.level == 2}
+    assert len(shared) <= 10, sorted(shared)

@@ -201,7 +201,7 @@ def test_order_on_the_command_line(run_cli):
 
 def test_a_solver_string_keeps_its_settings_unless_an_option_overrides_them():
     from satedge.cli import build_parser
-    from satedge.cli.options import request_of
+    from satedge.cli.common import request_of
 
     def parsed(*argv):
         return request_of(build_parser().parse_args(["solve", "hunde-spiel", *argv]), "solve").solver

@@ -20,7 +20,7 @@ from ..system.proctree import sweep
 from ..system.resources import __version__
 from . import (check, check_proof, convert, count, crosscheck, decode, encode, encodings, generate, maximize, puzzles,
                render, report, run, solve, solvers)
-from .common import Parser
+from .options import Parser
 
 __all__ = ["COMMANDS", "EXIT_STATUSES", "build_parser", "main"]
 

@@ -1,90 +1,29 @@
-"""What the commands share: the parser with satedge's one-line errors, answering a request
-puzzle by puzzle under its limits, and the words their output shares."""
+"""What the commands that answer puzzles share: the typed request their options make
+(:class:`satedge.api.Request`, checked once, before any puzzle is read), answering it puzzle by
+puzzle under its limits, and the words their output shares."""
 
 from __future__ import annotations
 
-import argparse
-import re
 import sys
-import textwrap
 import time
-from difflib import get_close_matches
 from pathlib import Path
 from typing import Iterator
 
 from ..api import Request
+from ..encode import DEFAULT_ENCODING, Encoding
 from ..errors import OutOfMemory, SatedgeError
 from ..jobs import Job, Result, run
 from ..puzzle.formats import load_puzzle
-from ..puzzle.model import Puzzle
-from ..system.files import digits
+from ..puzzle.symmetry import MODES
+from ..sat.certify import DEFAULT_CHECKER
+from ..system.bigints import digits
 from ..system.limits import OutOfTime, OverMemory, within
 from ..system.progress import progress_bar, status_line
 
 __all__ = [
-    "Help", "Parser", "many", "engine_of", "answered_by", "unproved", "certified", "needs_more_memory",
+    "checker_of", "encoding_of", "request_of", "many", "engine_of", "answered_by", "certified", "needs_more_memory",
     "beyond_memory", "answered", "run_job", "answers", "output_folder"
 ]
-
-
-class Help(argparse.HelpFormatter):
-    """Every option's help ends with its default, unless it has none or says it already; lines
-    break between words only, never inside a word with a hyphen (OR-Tools, --solver-cmd)."""
-
-    def _split_lines(self, text: str, width: int) -> list[str]:
-        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
-
-    def _get_help_string(self, action) -> str:
-        text = action.help or ""
-        if action.option_strings and action.default not in (None, False, "", argparse.SUPPRESS) and "default" not in text:
-            text += " (default: %(default)s)"
-        return text
-
-
-class _Once(argparse._StoreAction):
-    """An option that takes a value once: given again, it is an error, not a silent override."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        given = getattr(namespace, "_given", set())
-        if self.dest in given:
-            parser.error(f"{option_string} is given twice: give it once")
-        namespace._given = given | {self.dest}
-        super().__call__(parser, namespace, values, option_string)
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse with the project's one-line error and exit status 2, defaults in the help, and
-    an option that takes a value given once."""
-
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("formatter_class", Help)
-        super().__init__(*args, **kwargs)
-
-    def parse_known_args(self, args=None, namespace=None):
-        for action in self._actions:  # those of its groups too
-            if type(action) is argparse._StoreAction and action.option_strings:
-                action.__class__ = _Once
-        return super().parse_known_args(args, namespace)
-
-    def error(self, message: str):  # noqa: D401
-        raise SatedgeError(message + self._did_you_mean(message))
-
-    def _did_you_mean(self, message: str) -> str:
-        """`` (did you mean X?)`` for a mistyped command, choice or option, where one is close."""
-        typed = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
-        if typed:
-            choices = [c.strip(" '") for c in typed.group(2).split(",")]
-            word = typed.group(1)
-        else:
-            typed = re.search(r"unrecognized arguments: (-\S+)", message)
-            if not typed:
-                return ""
-            parsers = [self] + [p for a in self._actions if isinstance(a, argparse._SubParsersAction)
-                                for p in a.choices.values()]  # the command's options: unrecognized at the top
-            choices = [o for p in parsers for a in p._actions for o in a.option_strings]
-            word = typed.group(1).partition("=")[0]
-        close = get_close_matches(word, choices, 1, 0.8)
-        return f" (did you mean {close[0]}?)" if close else ""
 
 
 def many(n: int, thing: str) -> str:
@@ -104,7 +43,7 @@ def answered_by(job: Job) -> dict:
     return {"encoding": job.encoding.name if job.encoding is not None else str(job.solver), "solver": str(job.solver)}
 
 
-def unproved(path: str, res: Result, folder: str | None) -> None:
+def _unproved(path: str, res: Result, folder: str | None) -> None:
     """Say on stderr that ``--proof`` got nothing to write: an answer of solutions only, each
     checked by satedge's checker, has no proof."""
     if folder is not None and res.certificate is not None and not res.certificate.proved:
@@ -135,7 +74,44 @@ def beyond_memory(what: str, limit_mb: float) -> SatedgeError:
     return SatedgeError(f"{what} {needs_more_memory(int(limit_mb))}")
 
 
-def answered(path: str, request: Request, **fields) -> tuple[Puzzle | None, Job | None, Result]:
+def checker_of(args) -> str | None:
+    """The checker --certify and --checker name (``None``: no --certify); --checker and --proof
+    without --certify are an error."""
+    given = [o for o, v in (("--checker", args.checker), ("--proof", args.proof)) if v is not None]
+    if given and not args.certify:
+        raise SatedgeError(f"{given[0]} applies with --certify")
+    if args.proof is not None and len(args.puzzles) > 1:
+        raise SatedgeError(f"--proof writes the proof of one puzzle; {len(args.puzzles)} puzzles would write over "
+                           "each other's: give one puzzle per --proof folder")
+    return (args.checker or DEFAULT_CHECKER) if args.certify else None
+
+
+def encoding_of(args) -> Encoding | None:
+    """The encoding --encoding and its options name; ``None`` when none of them is given."""
+    if all(getattr(args, k) is None for k in ("encoding", "card", "symmetry", "redundant")):
+        return None
+    redundant = None if args.redundant is None else args.redundant == "true"
+    return Encoding.parse(args.encoding or DEFAULT_ENCODING).with_options(card=args.card, symmetry=args.symmetry,
+                                                                          redundant=redundant)
+
+
+def request_of(args, task: str) -> Request:
+    """What a command's options ask of every puzzle (:class:`satedge.api.Request`), checked
+    before any puzzle is read."""
+    checker = checker_of(args)
+    if args.puzzles.count("-") > 1:
+        raise SatedgeError("- (standard input) is named more than once: it can be read once")
+    limit = getattr(args, "limit", None) if getattr(args, "limit", None) is not None else (
+        None if getattr(args, "all", False) else 1)
+    encoding = encoding_of(args)
+    return Request.make(task, args.method, "cmd:" + args.solver_cmd if args.solver_cmd is not None else args.solver,
+                        encoding, args.workers, args.timeout, args.memory, args.shuffle, args.scheduler,
+                        checker, args.proof,
+                        (args.mode,) if args.mode else MODES if task == "count" else ("solutions",), limit,
+                        args.strategy, args.enumeration, args.order)
+
+
+def answered(path: str, request: Request, **fields) -> tuple:
     """Read the puzzle ``path``, make its job (:meth:`satedge.api.Request.job`) and run it
     (:func:`run_job`), all under the request's limits (:func:`satedge.system.limits.within`):
     from reading the file to the answer, this process's work (the size checks) as well as the
@@ -170,7 +146,8 @@ def run_job(path: str, job: Job) -> Result:
 def answers(paths: list[str], request: Request, what: str, **fields) -> Iterator[tuple]:
     """Each puzzle file of ``paths`` :func:`answered` in turn, as ``(path, puzzle, job, result,
     seconds)``, ``seconds`` from reading the file to the answer: a single job shows its own
-    progress (on a terminal), several a progress bar of the puzzles."""
+    progress (on a terminal), several a progress bar of the puzzles; an answer that ``--proof``
+    has nothing to write for says so on stderr."""
     if len(paths) == 1:
         yield _timed(paths[0], request, dict(fields, progress=sys.stderr.isatty()))
         return
@@ -182,7 +159,10 @@ def answers(paths: list[str], request: Request, what: str, **fields) -> Iterator
 
 def _timed(path: str, request: Request, fields: dict) -> tuple:
     t0 = time.perf_counter()
-    return (path, *answered(path, request, **fields), time.perf_counter() - t0)
+    puzzle, job, res = answered(path, request, **fields)
+    seconds = time.perf_counter() - t0
+    _unproved(path, res, request.proof)
+    return path, puzzle, job, res, seconds
 
 
 def output_folder(path: Path, when: str) -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ..puzzle.symmetry import MODES
-from ..system.files import digits, json_dumps
-from .common import answered_by, answers, certified, engine_of, many
-from .options import add_method, add_puzzles, request_of
+from ..system.bigints import digits, json_dumps
+from .common import answered_by, answers, certified, engine_of, many, request_of
+from .options import add_method, add_puzzles
 
 __all__ = ["add", "main"]
 

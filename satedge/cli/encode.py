@@ -14,7 +14,8 @@ from ..sat.dimacs import export, export_all
 from ..system.files import not_inputs
 from ..system.proctree import scratch
 from ..system.progress import progress_bar
-from .options import add_encoding, add_memory, add_puzzles, encoding_of, memory_limit
+from .common import encoding_of
+from .options import add_encoding, add_memory, add_puzzles, memory_limit
 
 __all__ = ["add", "main"]
 

@@ -14,9 +14,8 @@ from ..puzzle.drawing import ascii_grid
 from ..puzzle.render import save_picture
 from ..puzzle.solutions import save_solution, solution_to_json
 from ..system.files import not_inputs
-from .common import answered_by, answers, engine_of
-from .options import (MAX_WORKERS, add_certify, add_encoding, add_memory, add_puzzles, checker_of, encoding_of, number,
-                      seconds)
+from .common import answered_by, answers, checker_of, encoding_of, engine_of
+from .options import MAX_WORKERS, add_certify, add_encoding, add_memory, add_puzzles, number, seconds
 
 __all__ = ["add", "main"]
 
@@ -60,7 +59,7 @@ def main(args) -> int:
                            args.shuffle, certify=checker_of(args), proof=args.proof)
     color = sys.stdout.isatty() and not args.json
     status = 0
-    for path, puzzle, job, res, seconds in answers(args.puzzles, request, "maximize"):
+    for path, puzzle, job, res, took in answers(args.puzzles, request, "maximize"):
         board = res.solutions[0] if res.solutions else None
         if board is not None and args.output is not None:
             save_solution(puzzle, board, args.output)
@@ -70,7 +69,7 @@ def main(args) -> int:
         edges = len(puzzle.board.adjacencies) if puzzle is not None else None
         if args.json:
             obj = {"puzzle": path, "status": res.status, "score": res.score, "bound": res.bound, "edges": edges,
-                   **(answered_by(job) if job else {}), "seconds": round(seconds, 6)}
+                   **(answered_by(job) if job else {}), "seconds": round(took, 6)}
             if res.nodes is not None:
                 obj.update(nodes=res.nodes, candidates=res.candidates)
             if res.certificate is not None:

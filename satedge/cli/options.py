@@ -1,12 +1,15 @@
-"""The options several commands take, and the typed request they make
-(:class:`satedge.api.Request`): parsed here, once, before any puzzle is read."""
+"""The command line's parser (satedge's one-line errors and exit status 2, defaults in the help,
+an option given once) and the options several commands take, with their types and defaults."""
 
 from __future__ import annotations
 
 import argparse
+import re
+import textwrap
+from difflib import get_close_matches
 
-from ..api import METHODS, Request
-from ..encode import DEFAULT_ENCODING, Encoding
+from ..api import METHODS
+from ..encode import DEFAULT_ENCODING
 from ..errors import SatedgeError
 from ..jobs.engines import (CHOICES, DEFAULT_STRATEGY, ENGINES, REFERENCE,
                             SolverConfig, by_name)
@@ -17,8 +20,68 @@ from ..system.files import quoted
 from ..system.process import (MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS,
                               default_memory_mb)
 
-__all__ = ["number", "seconds", "add_puzzles", "add_memory", "add_encoding", "add_method", "encoding_of",
-           "request_of"]
+__all__ = ["Help", "Parser", "number", "seconds", "add_puzzles", "add_memory", "add_encoding", "add_method",
+           "add_certify", "memory_limit"]
+
+
+class Help(argparse.HelpFormatter):
+    """Every option's help ends with its default, unless it has none or says it already; lines
+    break between words only, never inside a word with a hyphen (OR-Tools, --solver-cmd)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+    def _get_help_string(self, action) -> str:
+        text = action.help or ""
+        if action.option_strings and action.default not in (None, False, "", argparse.SUPPRESS) and "default" not in text:
+            text += " (default: %(default)s)"
+        return text
+
+
+class _Once(argparse._StoreAction):
+    """An option that takes a value once: given again, it is an error, not a silent override."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = getattr(namespace, "_given", set())
+        if self.dest in given:
+            parser.error(f"{option_string} is given twice: give it once")
+        namespace._given = given | {self.dest}
+        super().__call__(parser, namespace, values, option_string)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with the project's one-line error and exit status 2, defaults in the help, and
+    an option that takes a value given once."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", Help)
+        super().__init__(*args, **kwargs)
+
+    def parse_known_args(self, args=None, namespace=None):
+        for action in self._actions:  # those of its groups too
+            if type(action) is argparse._StoreAction and action.option_strings:
+                action.__class__ = _Once
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str):  # noqa: D401
+        raise SatedgeError(message + self._did_you_mean(message))
+
+    def _did_you_mean(self, message: str) -> str:
+        """`` (did you mean X?)`` for a mistyped command, choice or option, where one is close."""
+        typed = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if typed:
+            choices = [c.strip(" '") for c in typed.group(2).split(",")]
+            word = typed.group(1)
+        else:
+            typed = re.search(r"unrecognized arguments: (-\S+)", message)
+            if not typed:
+                return ""
+            parsers = [self] + [p for a in self._actions if isinstance(a, argparse._SubParsersAction)
+                                for p in a.choices.values()]  # the command's options: unrecognized at the top
+            choices = [o for p in parsers for a in p._actions for o in a.option_strings]
+            word = typed.group(1).partition("=")[0]
+        close = get_close_matches(word, choices, 1, 0.8)
+        return f" (did you mean {close[0]}?)" if close else ""
 
 
 def number(low: int = 1, high: int = 10**9):
@@ -136,43 +199,6 @@ def add_certify(p: argparse.ArgumentParser, what: str) -> None:
                    "and checkers of your own (default: none)")
 
 
-def checker_of(args) -> str | None:
-    """The checker --certify and --checker name (``None``: no --certify); --checker and --proof
-    without --certify are an error."""
-    given = [o for o, v in (("--checker", args.checker), ("--proof", args.proof)) if v is not None]
-    if given and not args.certify:
-        raise SatedgeError(f"{given[0]} applies with --certify")
-    if args.proof is not None and len(args.puzzles) > 1:
-        raise SatedgeError(f"--proof writes the proof of one puzzle; {len(args.puzzles)} puzzles would write over "
-                           "each other's: give one puzzle per --proof folder")
-    return (args.checker or DEFAULT_CHECKER) if args.certify else None
-
-
-def encoding_of(args) -> Encoding | None:
-    """The encoding --encoding and its options name; ``None`` when none of them is given."""
-    if all(getattr(args, k) is None for k in ("encoding", "card", "symmetry", "redundant")):
-        return None
-    redundant = None if args.redundant is None else args.redundant == "true"
-    return Encoding.parse(args.encoding or DEFAULT_ENCODING).with_options(card=args.card, symmetry=args.symmetry,
-                                                                          redundant=redundant)
-
-
 def memory_limit(limit_mb: int | None) -> int | None:
     """``--memory``, by default 80% of the memory available now."""
     return default_memory_mb() if limit_mb is None else limit_mb
-
-
-def request_of(args, task: str) -> Request:
-    """What a command's options ask of every puzzle (:class:`satedge.api.Request`), checked
-    before any puzzle is read."""
-    checker = checker_of(args)
-    if args.puzzles.count("-") > 1:
-        raise SatedgeError("- (standard input) is named more than once: it can be read once")
-    limit = getattr(args, "limit", None) if getattr(args, "limit", None) is not None else (
-        None if getattr(args, "all", False) else 1)
-    encoding = encoding_of(args)
-    return Request.make(task, args.method, "cmd:" + args.solver_cmd if args.solver_cmd is not None else args.solver,
-                        encoding, args.workers, args.timeout, args.memory, args.shuffle, args.scheduler,
-                        checker, args.proof,
-                        (args.mode,) if args.mode else MODES if task == "count" else ("solutions",), limit,
-                        args.strategy, args.enumeration, args.order)

@@ -10,8 +10,8 @@ from ..errors import SatedgeError
 from ..puzzle.drawing import ascii_grid
 from ..puzzle.solutions import save_solution, solution_to_json
 from ..system.files import not_inputs
-from .common import answered_by, answers, certified, engine_of, many, unproved
-from .options import add_method, add_puzzles, request_of
+from .common import answered_by, answers, certified, engine_of, many, request_of
+from .options import add_method, add_puzzles
 
 __all__ = ["add", "main"]
 
@@ -47,7 +47,6 @@ def main(args) -> int:
                                                    limit=limit):
         if args.output is not None and res.solutions:
             save_solution(puzzle, res.solutions if want_all else res.solutions[0], args.output)
-        unproved(path, res, args.proof)
         if res.status == "TIMEOUT":
             status = 3
         elif res.status == "UNSAT":

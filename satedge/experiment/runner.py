@@ -19,9 +19,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
 
-from ..errors import SatedgeError, cannot_write
+from ..errors import SatedgeError
 from ..system.cluster import connect
-from ..system.files import json_dumps, read_bytes, read_json, shown, write_atomic
+from ..system.bigints import json_dumps
+from ..system.files import cannot_write, read_bytes, read_json, shown, write_atomic
 from ..system.progress import progress_bar
 from .executors import run_dask, run_local
 from .rows import MAX_RESULTS_BYTES, REJECTED, RESULTS, rejected_warnings, row, scan_results

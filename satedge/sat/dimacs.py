@@ -26,11 +26,11 @@ from pysat.formula import CNF
 from ..encode import Encoded, Encoding, Options, presets
 from ..encode.core import BlockCNF
 from ..encode.maxsat import maxsat_encoding, weighted
-from ..errors import OutOfMemory, SatedgeError, Unsupported, cannot_write
+from ..errors import OutOfMemory, SatedgeError, Unsupported
 from ..puzzle.checker import board_problem, score, validate
 from ..puzzle.formats import load_puzzle, puzzle_from_dict, puzzle_to_dict, puzzle_to_yaml
 from ..puzzle.model import Puzzle, Solution
-from ..system.files import atomic_output, check_input, one_line, open_input, quoted, write_atomic
+from ..system.files import atomic_output, cannot_write, check_input, one_line, open_input, quoted, write_atomic
 from ..system.process import Limits, call
 from ..system.resources import __version__
 from .cnf import MAX_TOKEN, objective, parse_model, wcnf_clauses, write_clauses, write_wcnf

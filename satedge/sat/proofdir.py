@@ -12,18 +12,17 @@ blocks is checked against the puzzle, every proof is checked again.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pysat.solvers import Solver
 
-from ..errors import SatedgeError, cannot_write
+from ..errors import SatedgeError
 from ..puzzle import symmetry
 from ..puzzle.checker import board_problem, score
 from ..puzzle.model import Solution
-from ..system.files import check_input, read_bytes, write_group
+from ..system.files import cannot_write, check_input, read_bytes, write_group
 from ..system.proctree import forked_map
 from . import drat
 from .bulk import Checker, Decoded, Decoder, checked, valid
@@ -33,31 +32,10 @@ from .dimacs import rebuilt
 from .maxsat import beyond
 from .solvers import DEFAULT_SOLVER
 
-__all__ = ["PROOF_FILES", "MAX_MANIFEST", "check_folder", "export", "recheck"]
+__all__ = ["PROOF_FILES", "MAX_MANIFEST", "export", "recheck"]
 
 PROOF_FILES = ("formula.cnf", "manifest.json", "pieces")  # what a certificate's folder holds
 MAX_MANIFEST = 2**30  # bytes of a manifest.json read at most
-
-
-def check_folder(folder: str | Path) -> Path:
-    """The folder a certified answer's files go to, checked before anything is solved: a name
-    that is no folder (an empty one, a file, a device, a dangling symlink), a folder that cannot
-    be written, or one that holds a certificate already (it would be replaced) is a one-line error."""
-    if not str(folder).strip():
-        raise SatedgeError("--proof names no folder: give one, e.g. --proof proof")
-    path = Path(folder)
-    if path.is_symlink() and not path.exists():
-        raise SatedgeError("--proof names a dangling symlink: give a folder", path)
-    if path.exists() and not path.is_dir():
-        raise SatedgeError("--proof names a file, not a folder", path)
-    held = [f for f in PROOF_FILES if (path / f).exists() or (path / f).is_symlink()]
-    if held:
-        raise SatedgeError(f"--proof names a folder that holds a certificate already ({held[0]}): give another, or "
-                           "remove it first", path)
-    existing = next(p for p in (path, *path.absolute().parents) if p.exists())
-    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
-        raise SatedgeError(f"--proof: cannot write in {existing}", path)
-    return path
 
 
 def export(folder: str | Path, formula: str, nv: int, clauses: int, pieces: list[Piece], manifest: dict) -> list[Path]:

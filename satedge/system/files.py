@@ -24,13 +24,12 @@ from typing import IO, Any, Iterator
 
 import psutil
 
-from ..errors import SatedgeError, cannot_write
+from ..errors import SatedgeError
 
 __all__ = [
-    "digits", "json_dumps",
     "MAX_INPUT_BYTES", "MAX_LINE", "TEMPORARY", "one_line", "shown", "quoted",
-    "cut", "problems", "sweep_temporaries", "atomic_output", "atomic_outputs", "write_atomic", "write_group",
-    "not_inputs", "open_input", "check_input", "read_bytes", "read_text", "parse_ints", "parse_json", "read_json"
+    "cut", "problems", "cannot_write", "sweep_temporaries", "atomic_output", "atomic_outputs", "write_atomic", "write_group",
+    "check_folder", "not_inputs", "open_input", "check_input", "read_bytes", "read_text", "parse_ints", "parse_json", "read_json"
 ]
 
 MAX_INPUT_BYTES = 64 * 2**20  # puzzles, specs, presets, solutions: Eternity II's YAML is 10 kB
@@ -164,6 +163,12 @@ def sweep_temporaries(folder: str | Path) -> list[str]:
     return removed
 
 
+def cannot_write(e: OSError, path: object) -> SatedgeError:
+    """The error for an output that cannot be written, named by the path the user gave:
+    ``out/p.yaml: cannot write: No such file or directory``."""
+    return SatedgeError(f"cannot write: {e.strerror or e}", path)
+
+
 @contextmanager
 def atomic_output(path: str | os.PathLike) -> Iterator[Path]:
     """A path to write ``path``'s content to.  For a regular file (or none yet): a fresh temporary
@@ -236,6 +241,27 @@ def write_group(files: dict) -> None:
         for path, tmp in zip(paths, tmps):
             if files[path] is not None:
                 _write(tmp, files[path], path)
+
+
+def check_folder(folder: str | os.PathLike, option: str, holds: tuple[str, ...] = (), what: str = "") -> Path:
+    """The folder ``option`` names for its output, checked before anything is done: a name that
+    is no folder (an empty one, a file, a device, a dangling symlink), a folder that cannot be
+    written, or one that holds one of ``holds`` already (``what`` they make up) is a one-line error."""
+    if not str(folder).strip():
+        raise SatedgeError(f"{option} names no folder: give one, e.g. {option} {option.strip('-')}")
+    path = Path(folder)
+    if path.is_symlink() and not path.exists():
+        raise SatedgeError(f"{option} names a dangling symlink: give a folder", path)
+    if path.exists() and not path.is_dir():
+        raise SatedgeError(f"{option} names a file, not a folder", path)
+    held = [f for f in holds if (path / f).exists() or (path / f).is_symlink()]
+    if held:
+        raise SatedgeError(f"{option} names a folder that holds {what} already ({held[0]}): give another, or "
+                           "remove it first", path)
+    existing = next(p for p in (path, *path.absolute().parents) if p.exists())
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise SatedgeError(f"{option}: cannot write in {existing}", path)
+    return path
 
 
 def not_inputs(outputs: list, inputs: list) -> None:
@@ -342,46 +368,6 @@ def parse_json(text: str) -> Any:
         raise ValueError("nested too deep") from None
     except ValueError as e:  # a duplicate key, or an integer of more digits than Python converts
         raise ValueError(cut(str(e), 120)) from None
-
-
-_DIGITS = 4000  # decimal digits Python converts an int to text in one step (its limit is 4,300)
-
-
-def digits(n: int) -> str:
-    """``n`` in decimal, whatever its size: Python refuses to convert an int of more than 4,300
-    digits in one step (a guard for parsing input), so a large one goes in pieces.
-
-    >>> d = digits(3 ** 20000)
-    >>> len(d), d[:10], d[-5:]
-    (9543, '2661303427', '00001')
-    """
-    if -10**_DIGITS < n < 10**_DIGITS:
-        return str(n)
-    if n < 0:
-        return "-" + digits(-n)
-    high, low = divmod(n, 10**_DIGITS)
-    return digits(high) + str(low).zfill(_DIGITS)
-
-
-def json_dumps(value: Any, **kwargs) -> str:
-    """:func:`json.dumps`, with integers of any size (a count of a board of identical tiles
-    has thousands of digits) written in full."""
-    big: list[int] = []
-
-    def mark(v: Any) -> Any:
-        if isinstance(v, int) and not isinstance(v, bool) and not -10**_DIGITS < v < 10**_DIGITS:
-            big.append(v)
-            return f"\x00{len(big) - 1}\x00"
-        if isinstance(v, dict):
-            return {k: mark(x) for k, x in v.items()}
-        if isinstance(v, (list, tuple)):
-            return [mark(x) for x in v]
-        return v
-
-    text = json.dumps(mark(value), **kwargs)
-    for i, n in enumerate(big):
-        text = text.replace(f'"\\u0000{i}\\u0000"', digits(n), 1)
-    return text
 
 
 def read_json(path: str | Path, limit: int = MAX_INPUT_BYTES) -> Any:

@@ -1,10 +1,11 @@
-"""A job's limits (wall-clock time and memory for its whole process tree, with their bounds and
-the commands' default memory cap) and how a limited call ended.  :mod:`satedge.system.process`
+"""A job's limits (wall-clock time and memory for its whole process tree, with their bounds, the
+commands' default memory cap and the cores this process may use) and how a limited call ended.  :mod:`satedge.system.process`
 enforces them on the job's process tree; :func:`within` on the process that starts it, while it
 reads the puzzle and prepares the job."""
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
@@ -17,7 +18,8 @@ import psutil
 from ..errors import EncodingError, OutOfMemory, SatedgeError
 from .files import shown
 
-__all__ = ["GRACE", "OutOfTime", "OverMemory", "within", "MAX_TIMEOUT", "MAX_MEMORY_MB", "MAX_WORKERS", "OUTCOMES", "Limits", "Outcome", "default_memory_mb"]
+__all__ = ["GRACE", "OutOfTime", "OverMemory", "within", "MAX_TIMEOUT", "MAX_MEMORY_MB", "MAX_WORKERS", "OUTCOMES", "Limits", "Outcome",
+           "default_memory_mb", "cores"]
 
 MAX_TIMEOUT = 10_000_000  # seconds: 116 days
 MAX_MEMORY_MB = 10_000_000  # 10 TB
@@ -60,6 +62,14 @@ def default_memory_mb() -> int | None:
         return int(psutil.virtual_memory().available / 2**20 * 0.8)
     except (OSError, AttributeError, psutil.Error):
         return None
+
+
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
 
 
 OUTCOMES = ("OK", "TIMEOUT", "MEMOUT", "ERROR")
