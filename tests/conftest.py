@@ -1,6 +1,8 @@
 import importlib.util
 import os
+import shutil
 import signal
+import tempfile
 import time
 from pathlib import Path
 
@@ -14,6 +16,15 @@ settings.register_profile("dev", max_examples=60, deadline=None, suppress_health
 settings.load_profile(os.environ.get("SATEDGE_HYPOTHESIS") or ("ci" if os.environ.get("CI") else "dev"))
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# the searches the tests compile (satedge.backtrack.native) are kept for the run only, not in the
+# user's cache; test workers share the folder of the run that started them
+_CACHE = tempfile.mkdtemp(prefix="satedge-test-cache-")
+os.environ.setdefault("SATEDGE_CACHE", _CACHE)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    shutil.rmtree(_CACHE, ignore_errors=True)
 
 
 def experiment_script(name: str):

@@ -28,9 +28,10 @@ from ..errors import SatedgeError
 from ..system.extras import require
 from ..system.proctree import forked_map
 from ..system.progress import REPORT_SECONDS
+from . import native
 
 __all__ = [
-    "CALL_BUDGET", "SUBTREES_PER_WORKER", "MAX_TABLE_BYTES", "advance", "compiled_advance", "Tables", "tables", "layers",
+    "CALL_BUDGET", "SUBTREES_PER_WORKER", "MAX_TABLE_BYTES", "advance", "compiled_advance", "stepper", "Tables", "tables", "layers",
     "run", "search", "cut", "parallel_search"
 ]
 
@@ -257,7 +258,6 @@ def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, coun
     cells), lazily, in the search order; with ``parent``, it stops early once the process with
     that id is no longer this one's parent.  ``counts`` (two int64s) gains the candidates tried and
     the nodes placed; ``paused`` is called about every :data:`satedge.system.progress.REPORT_SECONDS` while nothing is found."""
-    kernel = compiled_advance()
     n = len(t.ndeps)
     placed = np.zeros(n + 1, np.int64)
     placed[n] = 4 * t.n_tiles  # the neighbour of cells with fewer than two: its labels are 0
@@ -278,9 +278,10 @@ def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, coun
               + t.need[placed[t.d1[floor]] * 4 + t.s1[floor]])
     keys[floor], depth[0] = key, floor
     bits[floor] = t.masks[0, key] & ~used[0]
+    step = stepper(t, placed, word, bits, keys, used, depth, counts)
     reported = time.monotonic()
     while True:
-        outcome = kernel(*t[:18], placed, word, bits, keys, used, depth, floor, last, CALL_BUDGET, counts)
+        outcome = step(floor, last, CALL_BUDGET)
         if outcome == DONE:
             return
         if outcome == FOUND:
@@ -290,6 +291,21 @@ def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, coun
         elif paused is not None and time.monotonic() - reported >= REPORT_SECONDS:
             reported = time.monotonic()
             paused()
+
+
+def stepper(t: Tables, placed, word, bits, keys, used, depth, counts) -> Callable[[int, int, int], int]:
+    """:func:`advance` over ``t`` and the state arrays, as ``(floor, last, budget) -> outcome``:
+    the C search written for this order (:mod:`satedge.backtrack.native`) where a C compiler is
+    found, else numba's."""
+    step = native.kernel(t, placed, word, bits, keys, used, depth, counts)
+    if step is not None:
+        return step
+    kernel = compiled_advance()
+
+    def advance(floor: int, last: int, budget: int) -> int:
+        return kernel(*t[:18], placed, word, bits, keys, used, depth, floor, last, budget, counts)
+
+    return advance
 
 
 def search(t: Tables, counts=None, paused: Callable[[], None] | None = None) -> Iterator[list[int]]:

@@ -1,0 +1,103 @@
+"""The backtracker's loop written in C per cell order (satedge.backtrack.native): the same
+solutions in the same order, and the same counts, as numba's loop and the pure-Python one; where
+no compiler is found, or it fails, numba's loop answers the same."""
+
+import os
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from satedge.backtrack import compiled as backtrack_jit
+from satedge.backtrack import native
+from satedge.backtrack import search as backtrack
+from satedge.puzzle.generate import Params, generate
+from satedge.puzzle.strategies import puzzles
+
+
+@contextmanager
+def compiler(cc: str | None):
+    """``$CC`` set to ``cc`` (``""``: no compiler) for the block."""
+    before = os.environ.get("CC")
+    os.environ["CC"] = cc
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["CC"]
+        else:
+            os.environ["CC"] = before
+
+
+def need_compiler() -> None:
+    if native.compiler() is None:
+        pytest.skip("no C compiler here (cc, or $CC): the compiled search runs numba's loop, tested below")
+
+
+def searched(puzzle, cc: str | None, limit: int = 5000, **kwargs):
+    """The first ``limit`` solutions in the search's order and what the search cost."""
+    cost = backtrack.Cost()
+    with compiler(cc if cc is not None else os.environ.get("CC", "cc")):
+        found = list(backtrack.solutions(puzzle, limit=limit, compiled=True, cost=cost, **kwargs))
+    return found, (cost.candidates, cost.nodes)
+
+
+@settings(max_examples=120, deadline=None)
+@given(puzzles(max_rows=4, max_cols=4, max_cells=9, max_colors=3))
+def test_the_c_search_gives_the_solutions_of_numbas_and_pythons_in_the_same_order_at_the_same_cost(puzzle):
+    # frames, clues, identical tiles, a torus and both matching rules all come from the strategy
+    need_compiler()
+    first = list(backtrack.solutions(puzzle, limit=5000, compiled=False))
+    found, cost = searched(puzzle, None)
+    assert found == first
+    if len(first) < 5000:  # a search that ended: the whole tree, the same on both loops
+        assert (found, cost) == searched(puzzle, "")
+
+
+def test_the_c_search_checks_a_torus_third_and_fourth_neighbours_and_resumes_where_it_paused(monkeypatch):
+    need_compiler()
+    p = generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)
+    python = list(backtrack.solutions(p, compiled=False))
+    assert len(python) == 4224
+    found, cost = searched(p, None, limit=None)
+    assert found == python and cost == searched(p, "", limit=None)[1]
+    monkeypatch.setattr(backtrack_jit, "CALL_BUDGET", 7)  # pause and resume every 7 candidates
+    assert searched(p, None, limit=None) == (found, cost)
+
+
+def test_the_c_search_on_two_workers_finds_every_solution_once():
+    need_compiler()
+    p = generate(Params(rows=5, cols=5, colors=7, frame=True, border_colors=2), seed=3)
+    one = searched(p, None, limit=None)[0]
+    assert len(one) == 64
+    assert sorted(searched(p, None, limit=None, workers=2)[0], key=str) == sorted(one, key=str)
+
+
+def test_without_a_compiler_or_when_it_fails_numbas_loop_answers_the_same(tmp_path, monkeypatch):
+    p = generate(Params(rows=4, cols=4, colors=3, frame=True), seed=2)
+    monkeypatch.setenv("SATEDGE_CACHE", str(tmp_path / "cache"))
+    t = backtrack.tables(p)
+    state = (np.zeros(p.n + 1, np.int64), np.zeros(p.n, np.int64), np.zeros(p.n, np.uint64),
+             np.zeros(p.n, np.int64), np.zeros(1, np.uint64), np.zeros(1, np.int64), np.zeros(2, np.int64))
+    python = list(backtrack.solutions(p, compiled=False))
+    for cc in ("", str(tmp_path / "no-such-cc"), "false"):  # none; not there; one that fails
+        with compiler(cc):
+            assert native.kernel(t, *state) is None
+            assert list(backtrack.solutions(p, compiled=True)) == python
+    assert not (tmp_path / "cache").exists() or list((tmp_path / "cache").iterdir()) == []
+
+
+def test_the_compiled_search_is_kept_and_a_large_board_goes_to_numba(tmp_path, monkeypatch):
+    need_compiler()
+    monkeypatch.setenv("SATEDGE_CACHE", str(tmp_path))
+    p = generate(Params(rows=4, cols=4, colors=3, frame=True), seed=2)
+    t = backtrack.tables(p)
+    state = (np.zeros(p.n + 1, np.int64), np.zeros(p.n, np.int64), np.zeros(p.n, np.uint64),
+             np.zeros(p.n, np.int64), np.zeros(1, np.uint64), np.zeros(1, np.int64), np.zeros(2, np.int64))
+    assert native.kernel(t, *state) is not None
+    kept = sorted(f.name for f in tmp_path.iterdir())
+    assert len(kept) == 1 and kept[0].startswith("search-") and kept[0].endswith(".so")  # no temporary left
+    assert native.kernel(t, *state) is not None and sorted(f.name for f in tmp_path.iterdir()) == kept
+    monkeypatch.setattr(native, "MAX_NATIVE_CELLS", p.n - 1)
+    assert native.kernel(t, *state) is None
