@@ -40,7 +40,8 @@ def test_count_cli_json(run_cli):
     rows = [json.loads(line) for line in out.splitlines()]
     assert [(r["solutions"], r["distinct"], r["unique"], r["method"]) for r in rows] == [(16, 8, 2, "backtrack"), (4, 4, 1, "backtrack")]
     assert set(rows[0]) == {"puzzle", "solutions", "distinct", "unique", "method", "encoding", "solver", "shuffle",
-                            "seconds", "nodes", "candidates"}
+                            "seconds", "nodes", "candidates", "placements_per_second", "nodes_per_solution"}
+    assert rows[0]["nodes_per_solution"] == round(rows[0]["nodes"] / 16, 1)  # the search's placements per solution
     # one solution per board-turn orbit (4,284 nodes before), in the order of the smallest estimated
     # tree (2,911), its two identical tiles in one order
     assert (rows[0]["solver"], rows[0]["nodes"]) == ("backtrack", 1749)

@@ -180,7 +180,7 @@ def _reports(shown: str, unit: str) -> list[str]:
     return [line.strip() for line in shown.split("\r") if f" {unit}/s" in line]
 
 
-@pytest.mark.parametrize("method,unit", [("backtrack", "nodes"), ("sat", "conflicts")])
+@pytest.mark.parametrize("method,unit", [("backtrack", "placements"), ("sat", "conflicts")])
 def test_a_long_job_shows_what_it_is_doing(method, unit):
     shown = _on_a_terminal([*SATEDGE, "solve", "eternity2/8x8", "--method", method, "--workers", "1", "--timeout", "12"])
     reports = _reports(shown, unit)
@@ -197,7 +197,8 @@ def test_two_workers_show_their_work_summed_and_rising():
 
     shown = _on_a_terminal([*SATEDGE, "solve", "eternity2/8x8", "--method", "backtrack", "--workers", "2",
                             "--timeout", "6"])
-    nodes = [int(re.search(r" ([\d,]+) nodes,", line).group(1).replace(",", "")) for line in _reports(shown, "nodes")]
+    nodes = [int(re.search(r" ([\d,]+) placements,", line).group(1).replace(",", ""))
+             for line in _reports(shown, "placements")]
     assert len(nodes) >= 3 and nodes == sorted(nodes) and len(set(nodes)) >= 3, shown[-500:]
 
 

@@ -29,8 +29,7 @@ def main(args) -> int:
         if args.json:
             obj = {"puzzle": path, **counts, "method": args.method, **(answered_by(job) if job else {}),
                    "shuffle": args.shuffle, "seconds": round(seconds, 6)}
-            if res.nodes is not None:
-                obj.update(nodes=res.nodes, candidates=res.candidates)
+            obj.update(res.search_figures())
             if res.stats.reported:  # what the progress line showed: the solver's own figures
                 obj["stats"] = res.stats.counters
             if job is not None and job.encoding is not None:

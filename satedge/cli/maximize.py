@@ -70,8 +70,7 @@ def main(args) -> int:
         if args.json:
             obj = {"puzzle": path, "status": res.status, "score": res.score, "bound": res.bound, "edges": edges,
                    **(answered_by(job) if job else {}), "seconds": round(took, 6)}
-            if res.nodes is not None:
-                obj.update(nodes=res.nodes, candidates=res.candidates)
+            obj.update(res.search_figures())
             if res.certificate is not None:
                 obj["certificate"] = res.certificate.as_dict()
             if board is not None:

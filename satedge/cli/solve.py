@@ -57,8 +57,7 @@ def main(args) -> int:
                 obj.update(variables=res.variables, clauses=res.clauses)
             if res.stage and res.status == "TIMEOUT":
                 obj["stage"] = res.stage
-            if res.nodes is not None:
-                obj.update(nodes=res.nodes, candidates=res.candidates)
+            obj.update(res.search_figures())
             if res.stats.reported:  # what the progress line showed: the solver's own figures
                 obj["stats"] = res.stats.counters
             if res.certificate is not None:

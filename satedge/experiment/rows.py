@@ -79,6 +79,8 @@ proof_lemmas        integer  -       the checked proof's lemmas
 proof_bytes         integer  -       the checked proof's size in DRUP text
 check_seconds       number   -       seconds the proof checker took
 candidates          integer  -       the backtracker's candidates looked at
+placements_per_second integer -      the backtracker's nodes per second of its search
+nodes_per_solution  number   -       the backtracker's nodes per solution found (solve) or counted (count)
 score               integer  -       maximize: the best board's inner edges that fit (at the deadline, TIMEOUT)
 bound               integer  -       maximize: no board scores more (the score, OPTIMUM; else the edges)
 workers             integer  -       the cores the run used
@@ -140,14 +142,13 @@ def result_fields(job: Job, res: Result, started: datetime, finished: datetime, 
                    literals_per_second=round(res.literals / max(res.encode_seconds, 1e-9)))
     if job.task == "maximize":
         out.update(score=res.score, bound=res.bound)
-        if res.nodes is not None:
-            out.update(nodes=res.nodes, candidates=res.candidates)
+        out.update(res.search_figures())
     elif res.status in ("SAT", "UNSAT"):
         out["models"] = res.counts.get(job.modes[0], 0) if job.task == "count" else len(res.solutions)
         if job.solver.engine != REFERENCE:  # the backtracker counts its nodes, the others their solver calls
             out.update(stats=res.stats.counters if res.stats.reported else None, solver_calls=res.stats.calls)
-        elif res.nodes is not None:
-            out.update(nodes=res.nodes, candidates=res.candidates)
+        else:
+            out.update(res.search_figures())
         spent = (res.encode_seconds or 0.0) + (res.solve_seconds or 0.0)
         if job.limits.timeout is not None and spent > job.limits.timeout:
             out["status"] = "TIMEOUT"  # finished, but past the limit

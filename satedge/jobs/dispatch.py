@@ -91,6 +91,8 @@ def _result(outcome: Outcome) -> Result:
         known = {k: v for k, v in outcome.notes.items() if k in ("variables", "clauses", "encode_seconds", "stage")}
         so_far = outcome.notes.get("progress", {})  # the backtracker's last report
         known.update({k: so_far[k] for k in ("nodes", "candidates") if k in so_far})
+        if "nodes" in so_far and so_far.get("seconds"):
+            known["solve_seconds"] = so_far["seconds"]  # the search's, until its last report
         known.update({k: outcome.notes[k] for k in ("score", "bound") if k in outcome.notes})
         if "board" in outcome.notes:  # a maximisation's best board so far
             known["solutions"] = [Solution(tuple(map(tuple, outcome.notes["board"])))]

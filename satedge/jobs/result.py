@@ -46,7 +46,9 @@ class Result:
     wall_seconds, cpu_seconds, peak_memory_mb : float or None
         What the whole job cost.
     nodes, candidates : int or None
-        The backtracker's search tree: placements made and candidates looked at.
+        The backtracker's search tree: its nodes, the placements it made (a tile put in a cell
+        in one turn that fits its placed neighbours), and the candidates it looked at
+        (:meth:`search_figures`).
     certificate : Certificate or None
         What certifies the answer (:class:`satedge.sat.certify.Certificate`; its JSON form:
         ``as_dict()``).
@@ -93,6 +95,20 @@ class Result:
         found += [f"{self.wall_seconds:.3f} s"] if self.wall_seconds is not None else []
         found += [f"error {self.error!r}"] if self.error else []
         return f"Result({self.status!r}" + "".join(", " + f for f in found) + ")"
+
+    def search_figures(self) -> dict:
+        """The backtracker's figures as ``--json`` and the result rows give them: ``nodes`` and
+        ``candidates``, ``placements_per_second`` over the search and ``nodes_per_solution``
+        (per solution found, or counted); empty for another engine."""
+        if self.nodes is None:
+            return {}
+        out = {"nodes": self.nodes, "candidates": self.candidates}
+        if self.solve_seconds:
+            out["placements_per_second"] = round(self.nodes / self.solve_seconds)
+        found = self.counts.get("solutions") if self.counts else len(self.solutions)
+        if found:
+            out["nodes_per_solution"] = round(self.nodes / found, 1)
+        return out
 
     @property
     def error(self) -> str | None:

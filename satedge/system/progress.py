@@ -83,16 +83,17 @@ STAGES = ("reading", "encoding", "solving", "checking", "certifying")
 
 def describe(report: dict) -> str:
     """A job's progress report in words: its stage (one of :data:`STAGES`; ``solving`` unless it
-    says), the solutions found so far, and the backtracker's nodes (every worker's, summed) or a
-    SAT solver's conflicts and their rate: the most telling first, as a narrow terminal cuts
+    says), the solutions found so far, and the backtracker's nodes (placements: a tile put in a
+    cell in one turn that fits its placed neighbours; every worker's, summed) or a SAT solver's
+    conflicts, and their rate: the most telling first, as a narrow terminal cuts
     the end off.
 
     >>> describe({"nodes": 2500000, "seconds": 2.0, "solutions": 12})
-    'solving, 12 solutions so far, 2,500,000 nodes, 1,250,000 nodes/s'
+    'solving, 12 solutions so far, 2,500,000 placements, 1,250,000 placements/s'
     >>> describe({"stage": "encoding"}), describe({"conflicts": 40000, "seconds": 3.5})
     ('encoding', 'solving, 40,000 conflicts, 11,429 conflicts/s')
     >>> describe({"score": 452, "bound": 480, "nodes": 10**6, "seconds": 1.0})
-    'solving, best score 452 of at most 480, 1,000,000 nodes, 1,000,000 nodes/s'
+    'solving, best score 452 of at most 480, 1,000,000 placements, 1,000,000 placements/s'
     >>> describe({"stage": "checking", "checked": 3, "proofs": 12, "lemmas": 47000, "checker": "drup"})
     'checking, 3 of 12 proofs checked by drup (47,000 lemmas in all)'
 
@@ -106,10 +107,10 @@ def describe(report: dict) -> str:
     for key in ("solutions", "pictures"):
         if report.get(key):
             words.append(f"{report[key]:,} {key} so far")
-    for key in ("nodes", "conflicts"):
+    for key, unit in (("nodes", "placements"), ("conflicts", "conflicts")):
         if key in report:
             rate = report[key] / report["seconds"] if report.get("seconds") else 0
-            words.append(f"{report[key]:,} {key}, {rate:,.0f} {key}/s")
+            words.append(f"{report[key]:,} {unit}, {rate:,.0f} {unit}/s")
             break
     return ", ".join(words)
 
