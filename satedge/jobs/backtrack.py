@@ -24,7 +24,9 @@ from .shared import chunks, connected, finished, shuffled, stopped, worker_count
 if TYPE_CHECKING:  # the request, made above the engine table that names this module
     from .job import Job
 
-__all__ = ["run"]
+__all__ = ["SHARES_PER_CORE", "run"]
+
+SHARES_PER_CORE = 8  # tasks of subtrees per core on a cluster: the scheduler hands them to idle workers
 
 
 def run(job: Job, note: Note | None = None) -> Result:
@@ -76,10 +78,11 @@ def run(job: Job, note: Note | None = None) -> Result:
 
 def _on_cluster(client, puzzle: Puzzle, job: Job, limit: int | None, search: backtrack.Plan,
                 ended: list[Outcome], weighted: bool) -> Iterator:
-    """The backtracker's subtrees as Dask tasks, two per core (``weighted``: solutions with their
-    weights); an outcome without an answer goes to ``ended``."""
+    """The backtracker's subtrees as Dask tasks, :data:`SHARES_PER_CORE` per core, each of
+    subtrees dealt round-robin, so that a core whose share ends early takes one that is waiting
+    (``weighted``: solutions with their weights); an outcome without an answer goes to ``ended``."""
     workers = worker_count(job, client)
-    shares = chunks(backtrack.prefixes(puzzle, workers, search), 2 * workers)
+    shares = chunks(backtrack.prefixes(puzzle, workers, search), SHARES_PER_CORE * workers)
     tasks = [(puzzle, p, limit, search, weighted) for p in shares]
     for outcome in cluster.parts(client, backtrack.subtrees, tasks, job.limits):
         if outcome.status != "OK":
