@@ -52,7 +52,8 @@ def test_the_site_builds_without_a_warning_and_has_every_page(site):
     pages = {p.relative_to(site).as_posix() for p in site.rglob("*.html")}
     assert {"index.html", "getting-started.html", "design.html", "reference/cli.html", "reference/api.html",
             "reference/rows.html", "reference/errors.html", "results/index.html", "results/bench-auto.html",
-            "results/bench-certify.html", "results/bench-speed.html", "results/bench-enumerate.html",
+            "results/bench-certify.html", "results/bench-speed.html", "results/bench-search.html",
+            "results/bench-enumerate.html",
             *(f"guides/{g}.html" for g in ("puzzles", "solving", "encodings", "dimacs", "certify", "experiments",
                                            "parallel", "limits", "python"))} <= pages
 

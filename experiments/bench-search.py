@@ -1,0 +1,203 @@
+"""The backtracker's search loop: the C loop written per cell order (satedge.backtrack.native)
+against numba's loop it replaces where a C compiler is found (``CC=`` empty: numba's), side by
+side in one run, pairs in shuffled order:
+
+* placements per CPU second of the loop, on Owen's 8x8 (set 1) and board-suite 7x7 and 8x8
+  boards, each loop searching the same tree (the count's) for a few seconds;
+* the counts of board-suite 7x7 boards, whole ``satedge count`` commands, one worker;
+* the speed-up from 1 to 2 workers, counts of the same 7x7 boards with the C loop;
+* Owen's 8x8 on 2 workers, 10 shuffled tile orders (``--shuffle 1`` to ``10``), time to a first
+  solution under a time limit.
+
+    python experiments/bench-search.py              # writes bench-search-rows.jsonl and .md
+    python experiments/bench-search.py --report     # the report again from the rows
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from datetime import date
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+ROWS = HERE / "bench-search-rows.jsonl"
+REPORT = HERE / "bench-search.md"
+OWEN = "eternity2/8x8"
+RATE_BOARDS = [OWEN, "board-suite/7/8/board_0", "board-suite/7/8/board_2", "board-suite/8/9/board_0",
+               "board-suite/8/11/board_0"]  # count trees of seconds at least (a 7x7 of 9 or 10 colours: less)
+COUNT_BOARDS = [f"board-suite/7/8/board_{k}" for k in (0, 1, 2)]
+SHUFFLES = range(1, 11)
+OWEN_TIMEOUT = 210  # seconds per shuffled order: ten of them fit the 45 minutes with the rest
+RATE_SECONDS = 6
+PAIRS = 2
+LOOPS = {"numba": "", "c": "cc"}  # $CC of each loop: empty, no compiler: numba's
+
+# the loop's placements per CPU second: the count's tree (one solution per board-turn orbit) for
+# RATE_SECONDS, after the loop is loaded (and the C one compiled)
+RATE = """import json, sys, time
+from satedge.backtrack import search as backtrack
+from satedge.puzzle.formats import load_puzzle
+
+class Enough(Exception):
+    pass
+
+def search(seconds):
+    cost, cpu0, wall0 = backtrack.Cost(), time.process_time(), time.perf_counter()
+
+    def paused(c=None):  # called between solutions, and about every second without one
+        if time.perf_counter() - wall0 >= seconds:
+            raise Enough
+
+    try:
+        for _ in backtrack.weighted(p, compiled=True, allowed=allowed, cost=cost, paused=paused):
+            paused()
+    except Enough:
+        pass
+    return {"nodes": cost.nodes, "cpu": time.process_time() - cpu0, "wall": time.perf_counter() - wall0}
+
+p = load_puzzle(sys.argv[1])
+allowed = backtrack.symmetry_broken(p)[0]
+search(0)  # the loop loaded (and the C one compiled): a second at most
+print(json.dumps(search(float(sys.argv[2]))))
+"""
+
+
+def satedge() -> list[str]:
+    return [sys.executable, "-m", "satedge"]
+
+
+def run(cmd: list[str], cc: str, timeout: float | None = None) -> dict:
+    """A whole command with ``$CC`` set: its wall seconds and its JSON answer."""
+    env = {**os.environ, "CC": cc, "PYTHONPATH": str(ROOT)}
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    out, err = proc.communicate(timeout=timeout)
+    wall = time.perf_counter() - t0
+    answer = json.loads(out.splitlines()[-1]) if proc.returncode in (0, 1, 3) and out.strip() else {}
+    return {"wall": round(wall, 3), "exit": proc.returncode, "answer": answer,
+            **({"error": err.strip()[-300:]} if proc.returncode not in (0, 1, 3) else {})}
+
+
+def measure() -> list[dict]:
+    rng, rows = random.Random(70), []
+    for board in [OWEN, *RATE_BOARDS, *COUNT_BOARDS]:  # compile every C loop once, before anything is timed
+        run([sys.executable, "-c", RATE, board, "0.1"], "cc")
+    for rep in range(PAIRS):
+        for board in RATE_BOARDS:
+            for loop in sorted(LOOPS, key=lambda _: rng.random()):
+                r = run([sys.executable, "-c", RATE, board, str(RATE_SECONDS)], LOOPS[loop])
+                rows.append({"kind": "rate", "puzzle": board, "loop": loop, "rep": rep, **r["answer"],
+                             "exit": r["exit"]})
+    for rep in range(PAIRS):
+        for board in COUNT_BOARDS:
+            for loop in sorted(LOOPS, key=lambda _: rng.random()):
+                r = run(satedge() + ["count", board, "--method", "backtrack", "--workers", "1", "--json"], LOOPS[loop])
+                rows.append({"kind": "count", "puzzle": board, "loop": loop, "rep": rep, "workers": 1, **_count(r)})
+    for board in COUNT_BOARDS:
+        for workers in sorted((1, 2), key=lambda _: rng.random()):
+            r = run(satedge() + ["count", board, "--method", "backtrack", "--workers", str(workers), "--json"], "cc")
+            rows.append({"kind": "workers", "puzzle": board, "loop": "c", "workers": workers, **_count(r)})
+    for seed in SHUFFLES:
+        r = run(satedge() + ["solve", OWEN, "--method", "backtrack", "--workers", "2", "--shuffle", str(seed),
+                             "--timeout", str(OWEN_TIMEOUT), "--json"], "cc")
+        a = r["answer"]
+        rows.append({"kind": "owen", "puzzle": OWEN, "loop": "c", "shuffle": seed, "workers": 2, "wall": r["wall"],
+                     "exit": r["exit"], "status": a.get("status"), "seconds": a.get("seconds"), "nodes": a.get("nodes"),
+                     "placements_per_second": a.get("placements_per_second"),
+                     "solution": a.get("solution")})
+    return rows
+
+
+def _count(r: dict) -> dict:
+    a = r["answer"]
+    return {"wall": r["wall"], "exit": r["exit"], "solutions": a.get("solutions"), "nodes": a.get("nodes"),
+            "seconds": a.get("seconds"), "placements_per_second": a.get("placements_per_second")}
+
+
+# ---------------------------------------------------------------------------- the report
+def _ratio(pairs: list[tuple[float, float]]) -> str:
+    """The median of the pairs' ratios, and their range."""
+    ratios = sorted(b / a for a, b in pairs)
+    return f"{statistics.median(ratios):.2f} ({ratios[0]:.2f} to {ratios[-1]:.2f}, {len(ratios)} pairs)"
+
+
+def report(rows: list[dict], meta: dict) -> str:
+    out = ["# The backtracker's search loop: C written per cell order against numba's", "",
+           f"Measured {meta['date']} on {meta['machine']} (2 cores, shared), one run of `{meta['command']}` "
+           f"({meta['minutes']:.0f} minutes); rows in `bench-search-rows.jsonl`. A placement is a tile put in a "
+           "cell in one turn that fits its placed neighbours (the search tree's nodes, as `--json` gives them). "
+           "Ratios are medians of pairs run in shuffled order, with their range.", ""]
+    rate = [r for r in rows if r["kind"] == "rate"]
+    out += ["## Placements per CPU second (target: 100 million on Owen's 8x8)", "",
+            f"Each loop searches the count's tree of the board for {RATE_SECONDS} s (or the whole tree, where it "
+            "ends sooner), in one process, after it is loaded (and the C one compiled).", "",
+            "| board | numba (M/s) | C (M/s) | C / numba |", "|---|---|---|---|"]
+    for board in dict.fromkeys(r["puzzle"] for r in rate):
+        mine = {loop: [r for r in rate if r["puzzle"] == board and r["loop"] == loop] for loop in LOOPS}
+        speed = {loop: [r["nodes"] / r["cpu"] for r in runs] for loop, runs in mine.items()}
+        out.append(f"| `{board}` | {statistics.median(speed['numba']) / 1e6:.1f} | "
+                   f"{statistics.median(speed['c']) / 1e6:.1f} | {_ratio(list(zip(speed['numba'], speed['c'])))} |")
+    count = [r for r in rows if r["kind"] == "count"]
+    out += ["", "## Counts of board-suite 7x7 boards, one worker (target: 2.5 times faster)", "",
+            "Whole `satedge count BOARD --method backtrack --workers 1 --json` commands.", "",
+            "| board | solutions | placements | numba (s) | C (s) | numba / C |", "|---|---|---|---|---|---|"]
+    for board in dict.fromkeys(r["puzzle"] for r in count):
+        mine = {loop: [r for r in count if r["puzzle"] == board and r["loop"] == loop] for loop in LOOPS}
+        wall = {loop: [r["wall"] for r in runs] for loop, runs in mine.items()}
+        first = mine["c"][0]
+        out.append(f"| `{board}` | {first['solutions']:,} | {first['nodes']:,} | {statistics.median(wall['numba']):.2f} "
+                   f"| {statistics.median(wall['c']):.2f} | {_ratio(list(zip(wall['c'], wall['numba'])))} |")
+    workers = [r for r in rows if r["kind"] == "workers"]
+    out += ["", "## From 1 to 2 workers (the C loop)", "",
+            "The tree cut where it has 256 subtrees per worker, each subtree handed to whichever worker is idle.", "",
+            "| board | 1 worker (s) | 2 workers (s) | speed-up |", "|---|---|---|---|"]
+    for board in dict.fromkeys(r["puzzle"] for r in workers):
+        w = {r["workers"]: r["wall"] for r in workers if r["puzzle"] == board}
+        out.append(f"| `{board}` | {w[1]:.2f} | {w[2]:.2f} | {w[1] / w[2]:.2f} |")
+    owen = [r for r in rows if r["kind"] == "owen"]
+    solved = sorted(r["wall"] for r in owen if r["status"] == "SAT")
+    times = sorted(r["wall"] if r["status"] == "SAT" else float("inf") for r in owen)
+    median = statistics.median(times) if owen else float("inf")
+    said = (f"{median:.0f} s" if median != float("inf") else f"over {OWEN_TIMEOUT} s (fewer than half solved)")
+    out += ["", "## Owen's 8x8 on 2 workers, 10 shuffled tile orders (target: median first solution at most 300 s)",
+            "", f"`satedge solve {OWEN} --method backtrack --workers 2 --shuffle S --timeout {OWEN_TIMEOUT} --json`: "
+            f"{len(solved)} of {len(owen)} solved within {OWEN_TIMEOUT} s; median time to a first solution: {said}.", "",
+            "| shuffle | status | seconds | placements | placements/s |", "|---|---|---|---|---|"]
+    for r in owen:
+        out.append(f"| {r['shuffle']} | {r['status']} | {r['wall']:.1f} | {r['nodes'] or 0:,} | "
+                   f"{(r['placements_per_second'] or 0) / 1e6:.1f} M |")
+    if meta.get("notes"):
+        out += ["", "## Notes", "", meta["notes"]]
+    return "\n".join(out) + "\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--report", action="store_true", help="write the report from the committed rows")
+    args = ap.parse_args()
+    if args.report:
+        lines = ROWS.read_text().splitlines()
+        meta, rows = json.loads(lines[0]), [json.loads(x) for x in lines[1:]]
+    else:
+        if shutil.which(os.environ.get("CC") or "cc") is None:
+            sys.exit("bench-search: no C compiler (cc or $CC): nothing to compare")
+        t0 = time.time()
+        rows = measure()
+        meta = {"meta": True, "date": str(date.today()), "machine": f"{platform.machine()} {os.cpu_count()} cores",
+                "command": "python experiments/bench-search.py", "minutes": (time.time() - t0) / 60, "notes": ""}
+        ROWS.write_text("\n".join(json.dumps(x) for x in [meta] + rows) + "\n")
+    REPORT.write_text(report(rows, meta))
+
+
+if __name__ == "__main__":
+    main()
