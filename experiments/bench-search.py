@@ -131,6 +131,11 @@ def _ratio(pairs: list[tuple[float, float]]) -> str:
     return f"{statistics.median(ratios):.2f} ({ratios[0]:.2f} to {ratios[-1]:.2f}, {len(ratios)} pairs)"
 
 
+def _by_loop(rows: list[dict], board: str, value) -> dict[str, list[float]]:
+    """``value`` of each row of ``board``, by loop, in the rows' order (so pairs line up)."""
+    return {loop: [value(r) for r in rows if r["puzzle"] == board and r["loop"] == loop] for loop in LOOPS}
+
+
 def report(rows: list[dict], meta: dict) -> str:
     out = ["# The backtracker's search loop: C written per cell order against numba's", "",
            f"Measured {meta['date']} on {meta['machine']} (2 cores, shared), one run of `{meta['command']}` "
@@ -143,8 +148,7 @@ def report(rows: list[dict], meta: dict) -> str:
             "ends sooner), in one process, after it is loaded (and the C one compiled).", "",
             "| board | numba (M/s) | C (M/s) | C / numba |", "|---|---|---|---|"]
     for board in dict.fromkeys(r["puzzle"] for r in rate):
-        mine = {loop: [r for r in rate if r["puzzle"] == board and r["loop"] == loop] for loop in LOOPS}
-        speed = {loop: [r["nodes"] / r["cpu"] for r in runs] for loop, runs in mine.items()}
+        speed = _by_loop(rate, board, lambda r: r["nodes"] / r["cpu"])
         out.append(f"| `{board}` | {statistics.median(speed['numba']) / 1e6:.1f} | "
                    f"{statistics.median(speed['c']) / 1e6:.1f} | {_ratio(list(zip(speed['numba'], speed['c'])))} |")
     count = [r for r in rows if r["kind"] == "count"]
@@ -152,9 +156,8 @@ def report(rows: list[dict], meta: dict) -> str:
             "Whole `satedge count BOARD --method backtrack --workers 1 --json` commands.", "",
             "| board | solutions | placements | numba (s) | C (s) | numba / C |", "|---|---|---|---|---|---|"]
     for board in dict.fromkeys(r["puzzle"] for r in count):
-        mine = {loop: [r for r in count if r["puzzle"] == board and r["loop"] == loop] for loop in LOOPS}
-        wall = {loop: [r["wall"] for r in runs] for loop, runs in mine.items()}
-        first = mine["c"][0]
+        wall = _by_loop(count, board, lambda r: r["wall"])
+        first = next(r for r in count if r["puzzle"] == board and r["loop"] == "c")
         out.append(f"| `{board}` | {first['solutions']:,} | {first['nodes']:,} | {statistics.median(wall['numba']):.2f} "
                    f"| {statistics.median(wall['c']):.2f} | {_ratio(list(zip(wall['c'], wall['numba'])))} |")
     workers = [r for r in rows if r["kind"] == "workers"]
