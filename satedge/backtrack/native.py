@@ -133,12 +133,17 @@ def _processor() -> str:
 
 def _compiled(text: str) -> Path | None:
     """The shared library of ``text``, compiled once and kept in :func:`cache_folder`; ``None``
-    where no compiler is found or it fails."""
+    where no compiler is found or it fails (tried once per process, not again for each subtree)."""
     cc = compiler()
     if cc is None:
         return None
+    lib = _built(cc, cache_folder(), text)
+    return lib if lib is None or lib.is_file() else _built.__wrapped__(cc, cache_folder(), text)
+
+
+@cache
+def _built(cc: str, folder: Path, text: str) -> Path | None:
     digest = hashlib.sha256("\0".join((cc, *FLAGS, _processor(), text)).encode()).hexdigest()[:24]
-    folder = cache_folder()
     lib = folder / f"search-{digest}.so"
     if lib.is_file():
         return lib
