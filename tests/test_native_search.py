@@ -101,3 +101,30 @@ def test_the_compiled_search_is_kept_and_a_large_board_goes_to_numba(tmp_path, m
     assert native.kernel(t, *state) is not None and sorted(f.name for f in tmp_path.iterdir()) == kept
     monkeypatch.setattr(native, "MAX_NATIVE_CELLS", p.n - 1)
     assert native.kernel(t, *state) is None
+
+
+def test_the_c_search_over_two_words_of_tiles_and_more_labels_than_a_byte_holds():
+    need_compiler()
+    p = generate(Params(rows=9, cols=8, colors=10000, matching="complementary"), seed=4)
+    t = backtrack.tables(p)
+    assert (t.n_tiles, t.n_labels) == (72, 322)  # two words of tiles; labels read through the placements
+    assert t.labels.tolist() == [0]
+    found, cost = searched(p, None, limit=None)
+    assert len(found) == 2 and cost == (2824, 2824)
+    assert (found, cost) == searched(p, "", limit=None)
+
+
+@pytest.mark.parametrize("profile", [True, False])
+def test_a_board_of_36_cells_is_compiled_again_with_its_branch_profile_or_kept_plain(tmp_path, monkeypatch, profile):
+    need_compiler()
+    monkeypatch.setenv("SATEDGE_CACHE", str(tmp_path))
+    if not profile:  # the recording library cannot write its profile: the plain one stands in, once
+        monkeypatch.setattr(native, "_DUMP", "")
+    p = generate(Params(rows=6, cols=6, colors=10, frame=True, border_colors=3), seed=0)
+    assert p.n == native.PROFILED_CELLS
+    found, cost = searched(p, None, limit=None)
+    assert (len(found), cost) == (4, (34184, 34184)) and (found, cost) == searched(p, "", limit=None)
+    kept = sorted(tmp_path.iterdir())
+    assert len(kept) == 2 and all(f.name.startswith("search-") and f.suffix == ".so" for f in kept)
+    assert (kept[0].read_bytes() == kept[1].read_bytes()) is not profile
+    assert searched(p, None, limit=None) == (found, cost) and sorted(tmp_path.iterdir()) == kept

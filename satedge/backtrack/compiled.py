@@ -154,8 +154,8 @@ def compiled_advance():
 
 
 class Tables(NamedTuple):
-    """The search's read-only arrays (the first eighteen arguments of :func:`advance`) and the
-    number of tiles."""
+    """The search's read-only arrays (the first eighteen arguments of :func:`advance`), the
+    number of tiles and the C loop's table of labels."""
 
     ndeps: Any
     dep_cell: Any
@@ -176,11 +176,7 @@ class Tables(NamedTuple):
     extra: int
     twin: Any
     n_tiles: int
-
-
-def _tile_words(n_tiles: int) -> int:
-    """Words of 64 bits for a bit per tile, rounded up to a power of two."""
-    return 1 << max(0, (n_tiles - 1) // 64).bit_length()
+    labels: Any  # the C loop's table of the labels each entry of ``turn`` needs (:func:`satedge.backtrack.native.labels`)
 
 
 def layers(placements, sides, shown) -> list[int]:
@@ -223,7 +219,7 @@ def tables(allowed, n_labels: int, n_tiles: int, shown, need, checks, twin=None)
     for i in sorted(range(n), key=lambda i: len(checks[i]) > 2):
         kinds.setdefault((allowed[i], tuple(s for s, _, _ in checks[i][:2]), len(checks[i]) > 2), []).append(i)
     square = n_labels * n_labels
-    tile_words = _tile_words(n_tiles)
+    tile_words = native.tile_words(n_tiles)
     kind = np.zeros(n + 1, np.int64)
     extra = len(kinds) * square
     entries = []
@@ -247,9 +243,10 @@ def tables(allowed, n_labels: int, n_tiles: int, shown, need, checks, twin=None)
         words[key] = max(words[key], (w // tile_words + 1) * tile_words)
     flat_need = [x for labels in need for x in labels] + [0] * 4
     flat_shown = [x for labels in shown for x in labels] + [0] * 4
-    return Tables(ndeps, dep_cell, dep_side, own_side, np.array(flat_need, np.int64), np.array(flat_shown, np.int64),
+    t = Tables(ndeps, dep_cell, dep_side, own_side, np.array(flat_need, np.int64), np.array(flat_shown, np.int64),
                   n_labels, kind, masks, turn, words, d0, s0, d1, s1, d0 == np.arange(n + 1) - 1, extra,
-                  None if twin is None else np.array(twin, np.int64), n_tiles)
+                  None if twin is None else np.array(twin, np.int64), n_tiles, None)
+    return t._replace(labels=native.labels(t))  # once per puzzle, not for each subtree's run
 
 
 def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, counts=None,
@@ -264,7 +261,7 @@ def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, coun
     word = np.zeros(n, np.int64)
     bits = np.zeros(n, np.uint64)
     keys = np.zeros(n, np.int64)
-    used = np.zeros(_tile_words(t.n_tiles), np.uint64)
+    used = np.zeros(native.tile_words(t.n_tiles), np.uint64)
     depth = np.zeros(1, np.int64)
     counts = np.zeros(2, np.int64) if counts is None else counts
     floor = len(prefix)
