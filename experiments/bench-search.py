@@ -5,7 +5,8 @@ side in one run, pairs in shuffled order:
 * placements per CPU second of the loop, on Owen's 8x8 (set 1) and board-suite 7x7 and 8x8
   boards, each loop searching the same tree (the count's) for a few seconds;
 * the counts of board-suite 7x7 boards, whole ``satedge count`` commands, one worker;
-* the speed-up from 1 to 2 workers, counts of the same 7x7 boards with the C loop;
+* the speed-up from 1 to 2 workers, the count of a board-suite 8x8 with the C loop (about ten
+  seconds on one core), on this machine and on a Dask cluster of 2 single-threaded workers;
 * Owen's 8x8 on 2 workers, 10 shuffled tile orders (``--shuffle 1`` to ``10``), time to a first
   solution under a time limit.
 
@@ -36,6 +37,7 @@ OWEN = "eternity2/8x8"
 RATE_BOARDS = [OWEN, "board-suite/7/8/board_0", "board-suite/7/8/board_2", "board-suite/8/9/board_0",
                "board-suite/8/11/board_0"]  # count trees of seconds at least (a 7x7 of 9 or 10 colours: less)
 COUNT_BOARDS = [f"board-suite/7/8/board_{k}" for k in (0, 1, 2)]
+SPEEDUP_BOARD = "board-suite/8/10/board_0"  # a count of about 10 s on one core: long enough for 2 to pay
 SHUFFLES = range(1, 11)
 OWEN_TIMEOUT = 210  # seconds per shuffled order: ten of them fit the 45 minutes with the rest
 RATE_SECONDS = 6
@@ -90,7 +92,7 @@ def run(cmd: list[str], cc: str, timeout: float | None = None) -> dict:
 
 def measure() -> list[dict]:
     rng, rows = random.Random(70), []
-    for board in [OWEN, *RATE_BOARDS, *COUNT_BOARDS]:  # compile every C loop once, before anything is timed
+    for board in [OWEN, *RATE_BOARDS, *COUNT_BOARDS, SPEEDUP_BOARD]:  # compile every C loop once, before anything is timed
         run([sys.executable, "-c", RATE, board, "0.1"], "cc")
     for rep in range(PAIRS):
         for board in RATE_BOARDS:
@@ -103,10 +105,7 @@ def measure() -> list[dict]:
             for loop in sorted(LOOPS, key=lambda _: rng.random()):
                 r = run(satedge() + ["count", board, "--method", "backtrack", "--workers", "1", "--json"], LOOPS[loop])
                 rows.append({"kind": "count", "puzzle": board, "loop": loop, "rep": rep, "workers": 1, **_count(r)})
-    for board in COUNT_BOARDS:
-        for workers in sorted((1, 2), key=lambda _: rng.random()):
-            r = run(satedge() + ["count", board, "--method", "backtrack", "--workers", str(workers), "--json"], "cc")
-            rows.append({"kind": "workers", "puzzle": board, "loop": "c", "workers": workers, **_count(r)})
+    rows += speedup(rng)
     for seed in SHUFFLES:
         r = run(satedge() + ["solve", OWEN, "--method", "backtrack", "--workers", "2", "--shuffle", str(seed),
                              "--timeout", str(OWEN_TIMEOUT), "--json"], "cc")
@@ -115,6 +114,24 @@ def measure() -> list[dict]:
                      "exit": r["exit"], "status": a.get("status"), "seconds": a.get("seconds"), "nodes": a.get("nodes"),
                      "placements_per_second": a.get("placements_per_second"),
                      "solution": a.get("solution")})
+    return rows
+
+
+def speedup(rng: random.Random) -> list[dict]:
+    """The count of SPEEDUP_BOARD on 1 and 2 workers, here and on a 2-worker Dask cluster,
+    PAIRS rounds, each round's four commands in shuffled order."""
+    from dask.distributed import LocalCluster
+
+    rows = []
+    base = satedge() + ["count", SPEEDUP_BOARD, "--method", "backtrack", "--json"]
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        runs = {("here", 1): [], ("here", 2): [], ("dask", 1): ["--scheduler", cluster.scheduler_address],
+                ("dask", 2): ["--scheduler", cluster.scheduler_address]}
+        for rep in range(PAIRS):
+            for where, workers in sorted(runs, key=lambda _: rng.random()):
+                r = run(base + ["--workers", str(workers), *runs[where, workers]], "cc")
+                rows.append({"kind": "workers", "puzzle": SPEEDUP_BOARD, "loop": "c", "where": where,
+                             "workers": workers, "rep": rep, **_count(r)})
     return rows
 
 
@@ -161,12 +178,20 @@ def report(rows: list[dict], meta: dict) -> str:
         out.append(f"| `{board}` | {first['solutions']:,} | {first['nodes']:,} | {statistics.median(wall['numba']):.2f} "
                    f"| {statistics.median(wall['c']):.2f} | {_ratio(list(zip(wall['c'], wall['numba'])))} |")
     workers = [r for r in rows if r["kind"] == "workers"]
+    counted = next((r for r in workers if r["nodes"]), None)
     out += ["", "## From 1 to 2 workers (the C loop)", "",
-            "The tree cut where it has 256 subtrees per worker, each subtree handed to whichever worker is idle.", "",
-            "| board | 1 worker (s) | 2 workers (s) | speed-up |", "|---|---|---|---|"]
-    for board in dict.fromkeys(r["puzzle"] for r in workers):
-        w = {r["workers"]: r["wall"] for r in workers if r["puzzle"] == board}
-        out.append(f"| `{board}` | {w[1]:.2f} | {w[2]:.2f} | {w[1] / w[2]:.2f} |")
+            f"`satedge count {SPEEDUP_BOARD} --method backtrack --workers N --json`, whole commands, here (the tree "
+            "cut where it has 256 subtrees per worker, each handed to whichever worker is idle) and with `--scheduler` "
+            "on a Dask cluster of 2 single-threaded worker processes on this machine (8 tasks of subtrees per core, "
+            "each task a process of its own)"
+            + (f"; {counted['solutions']:,} solution{'s' * (counted['solutions'] != 1)}, {counted['nodes']:,} "
+               "placements" if counted else "")
+            + ". Speed-up: the median of the rounds' ratios, with their range.", "",
+            "| where | 1 worker (s) | 2 workers (s) | speed-up |", "|---|---|---|---|"]
+    for where in dict.fromkeys(r["where"] for r in workers):
+        wall = {k: [r["wall"] for r in workers if r["where"] == where and r["workers"] == k] for k in (1, 2)}
+        out.append(f"| {where} | {statistics.median(wall[1]):.2f} | {statistics.median(wall[2]):.2f} | "
+                   f"{_ratio(list(zip(wall[2], wall[1])))} |")
     owen = [r for r in rows if r["kind"] == "owen"]
     solved = sorted(r["wall"] for r in owen if r["status"] == "SAT")
     times = sorted(r["wall"] if r["status"] == "SAT" else float("inf") for r in owen)
