@@ -13,10 +13,11 @@ The C compiler is the one ``$CC`` names (empty: none), else ``cc``, looked up wh
 first asks for it; the code is compiled for this processor (``-march=native``) and kept in
 ``$SATEDGE_CACHE`` (default ``~/.cache/satedge``) under the hash of its source, the compiler
 and the processor.  From :data:`PROFILED_CELLS` cells on it is compiled a second time with the
-branch profile of a short search of the puzzle at hand (GCC's profile-guided optimisation), about
-a tenth faster; where that fails (another compiler) the first library serves.  The labels a
-placement needs are read, a byte each, from a table beside the rotations (:func:`labels`), one
-load less on the way from a placement to its next cell's candidates.  On boards of more than :data:`MAX_NATIVE_CELLS` cells (whose code takes
+branch profile of a short search of the puzzle at hand (GCC's profile-guided optimisation; the
+gain is in the notes of ``experiments/bench-search.md``); where that fails (another compiler)
+the first library serves.  The labels a placement needs are read, a byte each, from a table
+beside the rotations (:func:`labels`), one load less on the way from a placement to its next
+cell's candidates.  On boards of more than :data:`MAX_NATIVE_CELLS` cells (whose code takes
 more than a few seconds to compile), without a compiler or where it fails, :func:`kernel`
 returns ``None`` and the search runs numba's loop instead.
 """
@@ -41,7 +42,7 @@ __all__ = ["MAX_NATIVE_CELLS", "FLAGS", "PROFILED_CELLS", "MAX_LABEL_ENTRIES", "
 MAX_NATIVE_CELLS = 100  # Owen's 8x8 compiles in about a second, Eternity II's 256 cells in about 15
 FLAGS = ("-O2", "-march=native", "-shared", "-fPIC")
 # boards from this many cells on are compiled again with the branch profile of a short search of
-# TRAINING candidates (a tenth of a second or so), which makes the loop about a tenth faster
+# TRAINING candidates (a tenth of a second or so)
 PROFILED_CELLS = 36
 MAX_LABEL_ENTRIES = 1 << 24  # the table of labels (4 bytes an entry) takes at most 64 MB
 TRAINING = 1 << 23
@@ -238,8 +239,8 @@ def _profiled(cc: str, plain: Path, text: str, train: Callable[[Path], bool]) ->
 
 def _training(args: list, start: int, last: int) -> Callable[[Path], bool]:
     """A search of :data:`TRAINING` candidates from the present state (``args``: the tables' and
-    the state's addresses), on a library that records its branches, in a forked process (the state stays as it is here); whether it ended well and
-    wrote its profile."""
+    the state's addresses), on a library that records its branches, in a forked process (the
+    state stays as it is here); whether it ended well and wrote its profile."""
 
     def train(lib: Path) -> bool:
         pid = os.fork()
