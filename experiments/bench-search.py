@@ -6,7 +6,7 @@ side in one run, pairs in shuffled order:
   boards, each loop searching the same tree (the count's) for a few seconds;
 * the counts of board-suite 7x7 boards, whole ``satedge count`` commands, one worker;
 * the speed-up from 1 to 2 workers, the count of a board-suite 8x8 with the C loop (about ten
-  seconds on one core), on this machine and on a Dask cluster of 2 single-threaded workers;
+  seconds on one core), on this machine and on Dask clusters of 1 and 2 single-threaded workers;
 * Owen's 8x8 on 2 workers, 10 shuffled tile orders (``--shuffle 1`` to ``10``), time to a first
   solution under a time limit.
 
@@ -118,15 +118,16 @@ def measure() -> list[dict]:
 
 
 def speedup(rng: random.Random) -> list[dict]:
-    """The count of SPEEDUP_BOARD on 1 and 2 workers, here and on a 2-worker Dask cluster,
-    PAIRS rounds, each round's four commands in shuffled order."""
+    """The count of SPEEDUP_BOARD on 1 and 2 workers, here and on Dask clusters of 1 and of 2
+    single-threaded workers, PAIRS rounds, each round's four commands in shuffled order."""
     from dask.distributed import LocalCluster
 
     rows = []
     base = satedge() + ["count", SPEEDUP_BOARD, "--method", "backtrack", "--json"]
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        runs = {("here", 1): [], ("here", 2): [], ("dask", 1): ["--scheduler", cluster.scheduler_address],
-                ("dask", 2): ["--scheduler", cluster.scheduler_address]}
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as one, \
+            LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as two:
+        runs = {("here", 1): [], ("here", 2): [], ("dask", 1): ["--scheduler", one.scheduler_address],
+                ("dask", 2): ["--scheduler", two.scheduler_address]}
         for rep in range(PAIRS):
             for where, workers in sorted(runs, key=lambda _: rng.random()):
                 r = run(base + ["--workers", str(workers), *runs[where, workers]], "cc")
@@ -181,9 +182,10 @@ def report(rows: list[dict], meta: dict) -> str:
     counted = next((r for r in workers if r["nodes"]), None)
     out += ["", "## From 1 to 2 workers (the C loop)", "",
             f"`satedge count {SPEEDUP_BOARD} --method backtrack --workers N --json`, whole commands, here (the tree "
-            "cut where it has 256 subtrees per worker, each handed to whichever worker is idle) and with `--scheduler` "
-            "on a Dask cluster of 2 single-threaded worker processes on this machine (8 tasks of subtrees per core, "
-            "each task a process of its own)"
+            "cut where it has 256 subtrees per worker, each handed to whichever worker is idle; once none is left, a "
+            "busy worker hands back the rest of its subtree split for the idle one) and with `--scheduler` on Dask "
+            "clusters of N single-threaded worker processes on this machine (a share of subtrees per core, each task "
+            "a process of its own that hands back what is left after 8 s of search, split for the cores that wait)"
             + (f"; {counted['solutions']:,} solution{'s' * (counted['solutions'] != 1)}, {counted['nodes']:,} "
                "placements" if counted else "")
             + ". Speed-up: the median of the rounds' ratios, with their range.", "",

@@ -2,17 +2,20 @@
 
 import json
 import multiprocessing
+import os
 import pickle
 import subprocess
 import sys
-from itertools import islice
+from itertools import chain, islice
+from unittest.mock import patch
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracle import brute_force
-from satedge.backtrack import search as backtrack, compiled as backtrack_jit
+from satedge.backtrack import search as backtrack, compiled as backtrack_jit, split
 from satedge.puzzle import symmetry
 from satedge.puzzle.checker import validate
 from satedge.errors import SatedgeError
@@ -240,16 +243,64 @@ def test_subtrees_of_the_cut_give_the_whole_search_in_order(puzzle, workers):
     # the parallel search's unit of work: searched one after another in the cut's order, the
     # subtrees give exactly the sequential search
     t = backtrack.tables(puzzle)
-    depth, prefixes = backtrack_jit.cut(t, workers)
+    depth, prefixes = split.cut(t, workers)
     assert all(len(p) == depth for p in prefixes)
     joined = (s for p in prefixes for s in backtrack_jit.run(t, p, puzzle.n - 1))
     assert list(islice(joined, 5000)) == list(islice(backtrack_jit.search(t), 5000))
 
 
+@settings(max_examples=200, deadline=None)
+@given(puzzles(max_rows=4, max_cols=4, max_cells=9, max_colors=3), st.integers(1, 60))
+def test_the_branches_of_a_paused_search_are_the_rest_of_it_in_order(puzzle, budget):
+    # what a busy worker hands back: searched deepest first, the branches go on exactly as the
+    # paused search would have, on the C loop (where a compiler is found) and on numba's
+    for cc in (os.environ.get("CC", "cc"), ""):
+        with patch.dict(os.environ, {"CC": cc}):
+            branches_go_on(puzzle, budget)
+
+
+def branches_go_on(puzzle, budget):
+    t = backtrack.tables(puzzle)
+    last = puzzle.n - 1
+    whole = list(islice(backtrack_jit.search(t), 3000))
+    state = backtrack_jit.at_root(t)
+    before, outcome = [], backtrack_jit.FOUND
+    while outcome == backtrack_jit.FOUND:
+        outcome = state.step(0, last, budget)
+        if outcome == backtrack_jit.FOUND:
+            before.append(state.placed[:last + 1].tolist())
+    rest = split.branches(t, state, 0) if outcome == backtrack_jit.PAUSED else []
+    assert outcome == backtrack_jit.PAUSED or before == list(backtrack_jit.search(t))
+    assert all(len(prefix) <= last for prefix, _, _ in rest)
+    after = (s for prefix, w, m in reversed(rest) for s in backtrack_jit.run(t, prefix, last, start=(w, m)))
+    assert list(islice(chain(before, after), 3000)) == whole
+
+
+def test_a_busy_worker_splits_its_subtree_for_an_idle_one(monkeypatch):
+    p = generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)
+    t = backtrack.tables(p, backtrack.plan(p, order="rows", distinct=False))
+    monkeypatch.setattr(split, "SUBTREES_PER_WORKER", 1)  # 48 subtrees of the first cell
+    splits = multiprocessing.get_context("fork").Value("i", 0)  # counted in the workers
+    branches = split.branches
+
+    def counted(*args):
+        with splits.get_lock():
+            splits.value += 1
+        return branches(*args)
+
+    monkeypatch.setattr(split, "branches", counted)
+    counts = np.zeros(2, np.int64)
+    found = [tuple(s) for s in split.parallel_search(t, 2, counts=counts, budget=5)]
+    alone = np.zeros(2, np.int64)
+    assert sorted(found) == sorted(tuple(s) for s in backtrack_jit.search(t, alone))
+    assert len(found) == len(set(found)) == 4224 and splits.value > 0
+    assert counts.tolist() == alone.tolist()  # the same tree: every node once, whoever placed it
+
+
 def test_workers_find_every_solution_once(monkeypatch):
     p = generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)
-    monkeypatch.setattr(backtrack_jit, "SUBTREES_PER_WORKER", 30)
-    depth, prefixes = backtrack_jit.cut(backtrack.tables(p, backtrack.plan(p, order="rows", distinct=False)), 2)
+    monkeypatch.setattr(split, "SUBTREES_PER_WORKER", 30)
+    depth, prefixes = split.cut(backtrack.tables(p, backtrack.plan(p, order="rows", distinct=False)), 2)
     assert (depth, len(prefixes)) == (2, 630)  # 48 placements of the first cell are too few
     found = list(backtrack.solutions(p, workers=2))
     assert len(found) == 4224 and set(found) == set(backtrack.solutions(p))

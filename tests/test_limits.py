@@ -228,6 +228,16 @@ def test_forked_map_survives_a_race_it_stops():
     assert _descendants(os.getpid()) == []
 
 
+def test_forked_map_takes_the_tasks_a_result_brings_and_says_who_waits():
+    # a task n > 0 brings back n - 1 twice: from [3], 1 + 2 + 4 + 8 tasks; 2 processes, one idle
+    # at the start (a single task) and at the end
+    idle: list[int] = []
+    done = list(proctree.forked_map(lambda: lambda n: n, [3], 2, more=lambda n: [n - 1] * 2 if n else [],
+                                    waiting=idle.append))
+    assert sorted(done) == [0] * 8 + [1] * 4 + [2] * 2 + [3]
+    assert len(idle) == 15 and idle[0] == 0 and idle[-1] == 0 and set(idle) <= {0, 1}
+
+
 def test_forked_map_gives_every_answer_and_reports_failures():
     assert sorted(proctree.forked_map(lambda: lambda x: x * x, list(range(20)), 3)) == [x * x for x in range(20)]
     assert list(proctree.forked_map(lambda: lambda x: x, [], 2)) == []

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from pysat.solvers import Solver
 
 from conftest import PUZZLES, alive, small_command_seconds
-from satedge.backtrack import search as backtrack
+from satedge.backtrack import compiled as backtrack_jit, search as backtrack
 from satedge.sat import cubes
 from satedge.system import proctree
 from satedge.puzzle import symmetry
@@ -216,9 +216,30 @@ def test_on_a_dask_cluster_the_counts_and_solutions_are_the_backtrackers(schedul
     for engine in ("cadical195", "backtrack"):
         res = run(Job(p, "count", solver=engine, modes=MODES, scheduler=scheduler, limits=limits))
         assert {m: res.counts[m] for m in MODES} == counts, engine
+    here = run(Job(p, "count", solver="backtrack", modes=MODES))
+    assert res.nodes == here.nodes  # the cluster's tasks place the tiles one search places
     every = run(Job(p, "solve", scheduler=scheduler, limits=limits))
     assert len(every.solutions) == len(sols) and set(every.solutions) == sols
     assert every.parallel["strategy"] == "cubes" and every.parallel["workers"] == 2
+
+
+def test_a_cluster_task_hands_back_the_rest_of_its_share_when_its_time_is_up(monkeypatch):
+    # what each Dask task runs: stopped at its first pause (20,000 candidates, no time), its share
+    # comes back split until nothing is left; the solutions and the cost are those of one search
+    p = generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)
+    search = backtrack.plan(p, order="rows", distinct=False)
+    whole = backtrack.Cost()
+    alone = sorted(backtrack.solutions(p, cost=whole, order=search, compiled=True), key=str)
+    monkeypatch.setattr(backtrack_jit, "CALL_BUDGET", 20_000)
+    cost = backtrack.Cost()
+    shares, found, tasks = [backtrack.prefixes(p, 2, search, cost)], [], 0
+    while shares:
+        got, (candidates, nodes), rest = backtrack.subtrees(p, shares.pop(), None, search, seconds=0)
+        found, tasks = found + got, tasks + 1
+        cost.candidates, cost.nodes = cost.candidates + candidates, cost.nodes + nodes
+        shares += [rest[::2], rest[1::2]] if rest else []
+    assert sorted(found, key=str) == alone and len(alone) == 4224 and tasks > 100
+    assert (cost.candidates, cost.nodes) == (whole.candidates, whole.nodes)
 
 
 def test_the_cli_on_a_dask_cluster(run_cli, scheduler):

@@ -1,7 +1,8 @@
 """The reference backtracker: the puzzle searched directly, exact, every solution streamed.
 
 :mod:`.search` is the search (and its names are here too: ``satedge.backtrack.solutions``),
-:mod:`.compiled` its loop compiled with numba, :mod:`.plans` what it searches (the cell order,
+:mod:`.compiled` its loop compiled (numba's, or C from :mod:`.native`), :mod:`.split` its tree shared
+among worker processes, :mod:`.plans` what it searches (the cell order,
 look-alike turns, identical tiles) and :mod:`.orders` the cell orders with their estimated
 trees.
 

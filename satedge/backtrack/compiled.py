@@ -6,33 +6,27 @@ pure-Python loop, several times faster.  A cell's candidates are the tiles of a 
 up by the labels of its first two placed neighbours, less the tiles in use (a mask too): no
 candidate in use is ever looked at.  A tile that fits those labels in several rotations is in
 several layers of masks, one rotation each; further neighbours (on a torus) are checked one by
-one.
-
-With ``workers > 1`` (:func:`parallel_search`) the tree is cut at a depth where it has many
-subtrees; worker processes search the subtrees, first to last as workers come free, and
-every solution is found exactly once, though not in the sequential order.
+one.  :mod:`.split` shares its tree among worker processes.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 import types
-from functools import cache, partial
+from functools import cache
 from typing import Any, Callable, Iterator, NamedTuple
 
 import numpy as np
 
 from ..errors import SatedgeError
 from ..system.extras import require
-from ..system.proctree import forked_map
 from ..system.progress import REPORT_SECONDS
 from . import native
 
 __all__ = [
-    "CALL_BUDGET", "SUBTREES_PER_WORKER", "MAX_TABLE_BYTES", "advance", "compiled_advance", "stepper", "Tables", "tables", "layers",
-    "run", "search", "cut", "parallel_search"
+    "CALL_BUDGET", "MAX_TABLE_BYTES", "DONE", "FOUND", "PAUSED", "advance", "compiled_advance", "stepper", "Tables",
+    "tables", "layers", "State", "at_root", "place", "run", "search"
 ]
 
 
@@ -41,8 +35,6 @@ DONE, FOUND, PAUSED = 0, 1, 2
 # candidates tried per call of advance(): a tenth of a second or so, so that Ctrl-C is seen between
 # calls and the workers' shares of the counts follow the search closely
 CALL_BUDGET = 1 << 22
-# with workers, cut the tree where it has at least this many subtrees per worker
-SUBTREES_PER_WORKER = 256
 # the rotation table (a byte per key, layer and tile) may take this much memory
 MAX_TABLE_BYTES = 2**28
 
@@ -250,45 +242,71 @@ def tables(allowed, n_labels: int, n_tiles: int, shown, need, checks, twin=None)
 
 
 def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, counts=None,
-        paused: Callable[[], None] | None = None) -> Iterator[list[int]]:
+        paused: Callable[[], None] | None = None, start: tuple[int, int] | None = None) -> Iterator[list[int]]:
     """Placements of cells ``0..last`` that extend ``prefix`` (the placements of the first
     cells), lazily, in the search order; with ``parent``, it stops early once the process with
     that id is no longer this one's parent.  ``counts`` (two int64s) gains the candidates tried and
-    the nodes placed; ``paused`` is called about every :data:`satedge.system.progress.REPORT_SECONDS` while nothing is found."""
-    n = len(t.ndeps)
-    placed = np.zeros(n + 1, np.int64)
-    placed[n] = 4 * t.n_tiles  # the neighbour of cells with fewer than two: its labels are 0
-    word = np.zeros(n, np.int64)
-    bits = np.zeros(n, np.uint64)
-    keys = np.zeros(n, np.int64)
-    used = np.zeros(native.tile_words(t.n_tiles), np.uint64)
-    depth = np.zeros(1, np.int64)
-    counts = np.zeros(2, np.int64) if counts is None else counts
-    floor = len(prefix)
-    if floor > last:
+    the nodes placed; ``paused`` is called about every :data:`satedge.system.progress.REPORT_SECONDS`
+    while nothing is found.  ``start``: the ``(word, bits)`` of the next cell's candidates left to
+    try (a branch of :func:`satedge.backtrack.split.branches`), instead of all of them."""
+    if len(prefix) > last:
         yield list(prefix)
         return
-    for i, o in enumerate(prefix):
-        placed[i] = o
-        used[o >> 8] |= np.uint64(1) << np.uint64((o >> 2) & 63)
-    key = int(t.kind[floor] + t.need[placed[t.d0[floor]] * 4 + t.s0[floor]] * t.n_labels
-              + t.need[placed[t.d1[floor]] * 4 + t.s1[floor]])
-    keys[floor], depth[0] = key, floor
-    bits[floor] = t.masks[0, key] & ~used[0]
-    step = stepper(t, placed, word, bits, keys, used, depth, counts)
+    state = at_root(t, counts)
+    place(t, state, prefix, start)
     reported = time.monotonic()
     while True:
-        outcome = step(floor, last, CALL_BUDGET)
+        outcome = state.step(len(prefix), last, CALL_BUDGET)
         if outcome == DONE:
             return
         if outcome == FOUND:
-            yield placed[:last + 1].tolist()
+            yield state.placed[:last + 1].tolist()
         elif parent is not None and os.getppid() != parent:
             return
         elif paused is not None and time.monotonic() - reported >= REPORT_SECONDS:
             reported = time.monotonic()
             paused()
 
+
+class State(NamedTuple):
+    """A search's state arrays (as :func:`advance` has them) and the loop bound to them."""
+    placed: Any
+    word: Any
+    bits: Any
+    keys: Any
+    used: Any
+    depth: Any
+    step: Callable[[int, int, int], int]
+
+
+def at_root(t: Tables, counts=None) -> State:
+    """The search's state arrays, set at the root, with the loop that steps them (``counts``
+    gains what it costs): :func:`place` sets them again for another subtree, so that a worker
+    binds the loop once for all its subtrees."""
+    n = len(t.ndeps)
+    placed = np.zeros(n + 1, np.int64)
+    placed[n] = 4 * t.n_tiles  # the neighbour of cells with fewer than two: its labels are 0
+    arrays = (placed, np.zeros(n, np.int64), np.zeros(n, np.uint64), np.zeros(n, np.int64),
+              np.zeros(native.tile_words(t.n_tiles), np.uint64), np.zeros(1, np.int64))
+    place(t, State(*arrays, None), [], None)  # the compiled loop trains its branch profile from here
+    return State(*arrays, stepper(t, *arrays, np.zeros(2, np.int64) if counts is None else counts))
+
+
+def place(t: Tables, state: State, prefix: list[int], start: tuple[int, int] | None) -> None:
+    """``state`` set to go on below ``prefix`` (``start`` as :func:`run` has it)."""
+    floor = len(prefix)
+    placed, used = state.placed, state.used
+    used[:] = 0
+    for i, o in enumerate(prefix):
+        placed[i] = o
+        used[o >> 8] |= np.uint64(1) << np.uint64((o >> 2) & 63)
+    key = int(t.kind[floor] + t.need[placed[t.d0[floor]] * 4 + t.s0[floor]] * t.n_labels
+              + t.need[placed[t.d1[floor]] * 4 + t.s1[floor]])
+    state.keys[floor], state.depth[0] = key, floor
+    if start is None:
+        state.word[floor], state.bits[floor] = 0, t.masks[0, key] & ~used[0]
+    else:
+        state.word[floor], state.bits[floor] = start[0], np.uint64(start[1])
 
 def stepper(t: Tables, placed, word, bits, keys, used, depth, counts) -> Callable[[int, int, int], int]:
     """:func:`advance` over ``t`` and the state arrays, as ``(floor, last, budget) -> outcome``:
@@ -309,76 +327,3 @@ def search(t: Tables, counts=None, paused: Callable[[], None] | None = None) -> 
     """Placements (``tile * 4 + rotation`` per cell, row-major) of every solution, lazily
     (``counts`` and ``paused`` as :func:`run` has them)."""
     return run(t, [], len(t.ndeps) - 1, counts=counts, paused=paused)
-
-
-# ---------------------------------------------------------------------------- with workers
-def cut(t: Tables, workers: int, counts=None) -> tuple[int, list[list[int]]]:
-    """The shallowest depth at which the tree has at least ``SUBTREES_PER_WORKER * workers``
-    subtrees (or the last cell), and the placements of the cells above it; ``counts`` gains the
-    candidates and nodes of the tree above that depth (with the subtrees', the whole tree's)."""
-    n = len(t.ndeps)
-    d, prefixes, above = 0, [[]], np.zeros(2, np.int64)
-    while d < n - 1 and 0 < len(prefixes) < SUBTREES_PER_WORKER * workers:
-        d += 1
-        above = np.zeros(2, np.int64)
-        prefixes = list(run(t, [], d - 1, counts=above))
-    if counts is not None:
-        counts += above
-    return d, prefixes
-
-
-def _subtree(t: Tables, parent: int, counts, task: tuple[list[int], int | None]) -> list[list[int]]:
-    """A worker's task: the solutions (up to ``limit``) that extend ``prefix``, the candidates and
-    nodes they cost added to ``counts`` (the worker's share of memory the parent reads); it gives
-    up when ``parent``, the process that started it, is gone (where the kernel does not end it
-    with its parent)."""
-    prefix, limit = task
-    found: list[list[int]] = []
-    for placed in run(t, prefix, len(t.ndeps) - 1, parent, counts):
-        found.append(placed)
-        if limit is not None and len(found) >= limit:
-            break
-    if os.getppid() != parent:
-        os._exit(0)  # nobody is left to take the answer
-    return found
-
-
-def parallel_search(t: Tables, workers: int, limit: int | None = None, counts=None,
-                    paused: Callable[[], None] | None = None) -> Iterator[list[int]]:
-    """Placements of every solution (at most ``limit``), searched by ``workers`` processes; each
-    solution once, in no fixed order.  The processes stop when the iterator is closed.
-    ``counts`` follows the candidates and nodes of the whole search as the workers go (each
-    counts into a share of memory of its own); ``paused`` is called every half second of
-    waiting."""
-    counts = np.zeros(2, np.int64) if counts is None else counts
-    n = len(t.ndeps)
-    above = np.zeros(2, np.int64)
-    _, prefixes = cut(t, workers, above)
-    counts += above
-    if len(prefixes) <= 1:
-        for prefix in prefixes:
-            yield from run(t, prefix, n - 1, counts=counts, paused=paused)
-        return
-    parent, ctx = os.getpid(), multiprocessing.get_context("fork")
-    shared, taken = ctx.RawArray("q", 2 * workers), ctx.Value("i", 0)
-    slots = np.frombuffer(shared, dtype=np.int64).reshape(workers, 2)
-    start = counts.copy()
-
-    def worker():
-        with taken.get_lock():
-            k, taken.value = taken.value, taken.value + 1
-        return partial(_subtree, t, parent, slots[k])
-
-    def follow() -> None:
-        counts[:] = start + slots.sum(axis=0)
-        if paused is not None:
-            paused()
-
-    results = forked_map(worker, [(prefix, limit) for prefix in prefixes], workers, idle=follow)
-    try:
-        for found in results:
-            counts[:] = start + slots.sum(axis=0)
-            yield from found
-        counts[:] = start + slots.sum(axis=0)
-    finally:
-        results.close()

@@ -28,7 +28,7 @@ from ..errors import SatedgeError
 from ..puzzle.model import Puzzle, Solution
 from ..system.extras import available
 from . import compiled as backtrack_jit
-from . import plans
+from . import plans, split
 from .plans import Plan, plan
 
 __all__ = [
@@ -184,29 +184,40 @@ def _pause(counts, cost: Cost, paused: Callable[[Cost], None] | None) -> Callabl
 def _parallel(puzzle: Puzzle, search: Plan, workers: int, limit: int | None, cost: Cost,
               paused: Callable[[Cost], None] | None) -> Iterator[list[int]]:
     counts = np.zeros(2, "int64")
-    found = backtrack_jit.parallel_search(tables(puzzle, search), workers, limit, counts, _pause(counts, cost, paused))
+    found = split.parallel_search(tables(puzzle, search), workers, limit, counts, _pause(counts, cost, paused))
     return _counted(found, counts, cost)
 
 
-def prefixes(puzzle: Puzzle, workers: int, search: Plan) -> list[list[int]]:
+def prefixes(puzzle: Puzzle, workers: int, search: Plan, cost: Cost | None = None) -> list[list[int]]:
     """The roots of the compiled search's subtrees, enough for ``workers`` (placements
     ``tile * 4 + rotation`` of the first positions of ``search``): every solution extends
-    exactly one."""
+    exactly one.  ``cost`` gains what the tree above them cost."""
     _need_compiled(puzzle)
-    return backtrack_jit.cut(tables(puzzle, search), workers)[1]
+    counts = np.zeros(2, "int64")
+    roots = split.cut(tables(puzzle, search), workers, counts)[1]
+    if cost is not None:
+        cost.candidates, cost.nodes = cost.candidates + int(counts[0]), cost.nodes + int(counts[1])
+    return roots
 
 
-def subtrees(puzzle: Puzzle, roots: list[list[int]], limit: int | None, search: Plan,
-             weighted: bool = False) -> list:
-    """The solutions (at most ``limit``) that extend each of ``roots`` (:func:`prefixes`),
-    searched compiled in this process: a cluster task's share; ``weighted``: each solution the
-    search finds with its weight, as :func:`weighted` gives them (every one: no limit)."""
+def subtrees(puzzle: Puzzle, share: list, limit: int | None, search: Plan, weighted: bool = False,
+             seconds: float | None = None) -> tuple[list, tuple[int, int], list]:
+    """The solutions (at most ``limit``) in the branches of ``share`` (roots from :func:`prefixes`,
+    or branches handed back), searched compiled in this process: a cluster task's share;
+    ``weighted``: each solution with its weight, as :func:`weighted` gives them.  With them, the
+    candidates and nodes the search cost, and what is left when it stops after ``seconds``:
+    branches to share out again (none when it ended)."""
     _need_compiled(puzzle)
     t = tables(puzzle, search)
-    found = (placed for root in roots for placed in backtrack_jit.run(t, root, puzzle.n - 1))
+    counts = np.zeros(2, "int64")
+    end = None if seconds is None else time.monotonic() + seconds
+    placed, rest = split.explore(t, backtrack_jit.at_root(t, counts), share, None if weighted else limit,
+                                         lambda: end is not None and time.monotonic() >= end)
     if weighted:
-        return [plans.weighed(search, placed) for placed in found]
-    return list(islice((whole for placed in found for whole in plans.expand(search, placed)), limit))
+        found = [plans.weighed(search, p) for p in placed]
+    else:
+        found = list(islice((whole for p in placed for whole in plans.expand(search, p)), limit))
+    return found, (int(counts[0]), int(counts[1])), rest
 
 
 def _need_compiled(puzzle: Puzzle, compiled: bool | None = None) -> None:

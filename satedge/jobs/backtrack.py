@@ -24,9 +24,11 @@ from .shared import chunks, connected, finished, shuffled, stopped, worker_count
 if TYPE_CHECKING:  # the request, made above the engine table that names this module
     from .job import Job
 
-__all__ = ["SHARES_PER_CORE", "run"]
+__all__ = ["SLICE_SECONDS", "run"]
 
-SHARES_PER_CORE = 8  # tasks of subtrees per core on a cluster: the scheduler hands them to idle workers
+# a cluster task's search time at most, before it hands back what is left: each task is a fresh
+# process (about a third of a second to start), so a slice is long against that
+SLICE_SECONDS = 8.0
 
 
 def run(job: Job, note: Note | None = None) -> Result:
@@ -45,7 +47,7 @@ def run(job: Job, note: Note | None = None) -> Result:
         paused = (lambda c: note({"progress": {**c.as_dict(), "solutions": found[0]}})) if note is not None else None
         counting = job.task == "count"  # by weight: a solution found stands for its identical tiles' arrangements
         if client is not None:
-            inner = _on_cluster(client, puzzle, job, limit, search, ended, counting)
+            inner = _on_cluster(client, puzzle, job, limit, search, ended, counting, cost)
         elif counting:
             inner = backtrack.weighted(puzzle, workers=job.solver.workers, cost=cost, paused=paused, order=search)
         else:
@@ -70,22 +72,31 @@ def run(job: Job, note: Note | None = None) -> Result:
             getattr(inner, "close", lambda: None)()  # stops the worker processes or the cluster's tasks
         if ended:
             return stopped(ended[0])
-        if client is None:
-            res.nodes, res.candidates = cost.nodes, cost.candidates
+        res.nodes, res.candidates = cost.nodes, cost.candidates
     res.solve_seconds = time.perf_counter() - t0
     return finished(res)
 
 
 def _on_cluster(client, puzzle: Puzzle, job: Job, limit: int | None, search: backtrack.Plan,
-                ended: list[Outcome], weighted: bool) -> Iterator:
-    """The backtracker's subtrees as Dask tasks, :data:`SHARES_PER_CORE` per core, each of
-    subtrees dealt round-robin, so that a core whose share ends early takes one that is waiting
-    (``weighted``: solutions with their weights); an outcome without an answer goes to ``ended``."""
-    workers = worker_count(job, client)
-    shares = chunks(backtrack.prefixes(puzzle, workers, search), SHARES_PER_CORE * workers)
-    tasks = [(puzzle, p, limit, search, weighted) for p in shares]
-    for outcome in cluster.parts(client, backtrack.subtrees, tasks, job.limits):
+                ended: list[Outcome], weighted: bool, cost: backtrack.Cost) -> Iterator:
+    """The backtracker's subtrees as Dask tasks, one share of them per core (dealt round-robin),
+    each in a process of its own for :data:`SLICE_SECONDS` at most; what a task has not searched
+    by then it hands back split, and it goes out again in as many tasks as cores wait for one
+    (``weighted``: solutions with their weights).  ``cost`` gains what each task cost; an
+    outcome without an answer goes to ``ended``."""
+    cores = worker_count(job, client)
+
+    def task(share: list) -> tuple:
+        return puzzle, share, limit, search, weighted, SLICE_SECONDS
+
+    def more(answer, waiting: int) -> list[tuple]:
+        return [task(share) for share in chunks(answer[2], max(1, cores - waiting))]
+
+    tasks = [task(share) for share in chunks(backtrack.prefixes(puzzle, cores, search, cost), cores)]
+    for outcome in cluster.parts(client, backtrack.subtrees, tasks, job.limits, more):
         if outcome.status != "OK":
             ended.append(outcome)
             return
-        yield from outcome.value
+        found, (candidates, nodes), _ = outcome.value
+        cost.candidates, cost.nodes = cost.candidates + candidates, cost.nodes + nodes
+        yield from found

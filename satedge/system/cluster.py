@@ -69,15 +69,21 @@ def _task(fn: Callable, args: tuple, memory_mb: float | None, deadline: float | 
     return got[0]
 
 
-def parts(client, fn: Callable, args: list[tuple], limits: Limits) -> Iterator[Outcome]:
+def parts(client, fn: Callable, args: list[tuple], limits: Limits,
+          more: Callable[[object, int], list[tuple]] | None = None) -> Iterator[Outcome]:
     """``fn(*a)`` for each ``a`` of ``args`` on the cluster, each in a process of its own under
     ``limits``; the outcomes as they end, and one ``TIMEOUT`` outcome when the time limit
-    passes first.  Closing the iterator stops every part."""
+    passes first.  ``more(value, waiting)``: the further parts an answer brings (work handed
+    back), given how many parts are running or queued.  Closing the iterator stops every part."""
     distributed = require("dask.distributed")
     deadline = None if limits.timeout is None else time.time() + limits.timeout
     stop = f"satedge-stop-{uuid.uuid4().hex}"
     event = distributed.Event(stop, client=client)
-    futures = [client.submit(_task, fn, a, limits.memory_mb, deadline, stop, pure=False) for a in args]
+
+    def submit(a: tuple):
+        return client.submit(_task, fn, a, limits.memory_mb, deadline, stop, pure=False)
+
+    futures = [submit(a) for a in args]
     pending = list(futures)
     try:
         while pending:
@@ -91,9 +97,14 @@ def parts(client, fn: Callable, args: list[tuple], limits: Limits) -> Iterator[O
             for f in finished:
                 pending.remove(f)
                 try:
-                    yield f.result()
+                    outcome = f.result()
                 except Exception as e:  # noqa: BLE001 - a worker lost, a task that did not pickle
-                    yield Outcome("ERROR", error=f"a Dask task failed: {one_line(str(e))[:200]}", limits=limits)
+                    outcome = Outcome("ERROR", error=f"a Dask task failed: {one_line(str(e))[:200]}", limits=limits)
+                if more is not None and outcome.status == "OK":
+                    added = [submit(a) for a in more(outcome.value, len(pending))]
+                    futures += added
+                    pending += added
+                yield outcome
     finally:
         event.set()
         client.cancel(futures)

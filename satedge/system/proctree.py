@@ -22,6 +22,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections import deque
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -111,12 +112,14 @@ def stops_blocked() -> Iterator[None]:
 
 
 def forked_map(worker: Callable[[], Callable[[Any], Any]], tasks: list, workers: int,
-               idle: Callable[[], None] | None = None) -> Iterator[Any]:
+               idle: Callable[[], None] | None = None, more: Callable[[Any], list] | None = None,
+               waiting: Callable[[int], None] | None = None) -> Iterator[Any]:
     """``fn(task)`` for every task on ``workers`` forked processes, each result as it comes (in no
     fixed order); each process runs ``worker()`` once to make its ``fn`` (a solver it keeps from
     task to task, say) and takes the next task when it comes free.  Closing the iterator, or an
     error in a task (raised here), kills every process at once.  ``idle`` is called every half
-    second of waiting (to show progress, say).
+    second of waiting (to show progress, say).  ``more(result)``: the tasks a result brings (work
+    handed back), taken first; ``waiting(n)``: after each result, how many processes have no task.
 
     Each process talks to the parent through a pipe of its own and shares no lock with the others.
     ``multiprocessing.Pool`` does not do that: its workers send results under one shared lock, and
@@ -125,9 +128,9 @@ def forked_map(worker: Callable[[], Callable[[Any], Any]], tasks: list, workers:
     where a pool would wait for it forever."""
     parent, ctx = os.getpid(), multiprocessing.get_context("fork")
     procs, conns = [], []
-    pending = iter(tasks)
+    queue = deque(tasks)
     try:
-        for _ in range(max(1, min(workers, len(tasks)))):
+        for _ in range(max(1, workers if more is not None else min(workers, len(tasks)))):
             here, there = ctx.Pipe()
             proc = ctx.Process(target=_forked_worker, args=(there, worker, parent), daemon=True)
             with stops_blocked():  # until the worker's own handlers are in place
@@ -135,12 +138,15 @@ def forked_map(worker: Callable[[], Callable[[Any], Any]], tasks: list, workers:
             there.close()  # this end is the worker's alone: its death is an EOF here
             procs.append(proc)
             conns.append(here)
-        busy: dict[Any, multiprocessing.Process] = {}
-        for conn, proc in zip(conns, procs):
-            task = next(pending, _NONE)
-            if task is not _NONE:
-                _send(conn, task, proc)
-                busy[conn] = proc
+        proc_of, busy, free = dict(zip(conns, procs)), set(), list(conns)  # free: with no task, first to last
+
+        def hand_out() -> None:
+            while free and queue:
+                conn = free.pop(0)
+                _send(conn, queue.popleft(), proc_of[conn])
+                busy.add(conn)
+
+        hand_out()
         while busy:
             ready = multiprocessing.connection.wait(list(busy), None if idle is None else 0.5)
             if not ready and idle is not None:
@@ -149,14 +155,16 @@ def forked_map(worker: Callable[[], Callable[[Any], Any]], tasks: list, workers:
                 try:
                     ok, value = conn.recv()
                 except (EOFError, OSError):  # a worker dead before it read its task: reset, not EOF
-                    raise _ended(busy[conn]) from None
+                    raise _ended(proc_of[conn]) from None
                 if not ok:
                     raise value
-                task = next(pending, _NONE)
-                if task is _NONE:
-                    del busy[conn]
-                else:
-                    _send(conn, task, busy[conn])
+                busy.discard(conn)
+                free.insert(0, conn)  # this one first: it has the tables at hand
+                if more is not None:
+                    queue.extendleft(reversed(more(value)))
+                hand_out()
+                if waiting is not None:
+                    waiting(len(free) if busy else 0)
                 yield value
     finally:
         for proc in procs:
@@ -165,9 +173,6 @@ def forked_map(worker: Callable[[], Callable[[Any], Any]], tasks: list, workers:
             proc.join()
         for conn in conns:
             conn.close()
-
-
-_NONE = object()  # no task left
 
 
 def _ended(proc: multiprocessing.Process) -> SatedgeError:
@@ -214,7 +219,6 @@ def _forked_worker(conn, worker: Callable[[], Callable[[Any], Any]], parent: int
             conn.send(answer)
         except Exception as e:  # noqa: BLE001 - an answer that does not pickle
             conn.send((False, SatedgeError(f"a worker's answer could not be sent: {one_line_error(e)}")))
-
 
 
 def popen(command: list[str], **kwargs) -> subprocess.Popen:
@@ -278,7 +282,6 @@ def kill_tree(pid: int) -> None:
             pass
 
 
-
 # ---------------------------------------------------------------------------- scratch folders
 @contextmanager
 def scratch() -> Iterator[Path]:
@@ -310,11 +313,9 @@ def sweep(where: str | None = None) -> list[str]:
     return removed
 
 
-
 def one_line_error(e: BaseException) -> str:
     text = f"{e.__class__.__name__}: {e}" if str(e) else e.__class__.__name__
     return " ".join(text.split())
-
 
 
 def how_it_ended(code: int | None) -> str:
