@@ -308,6 +308,7 @@ def place(t: Tables, state: State, prefix: list[int], start: tuple[int, int] | N
     else:
         state.word[floor], state.bits[floor] = start[0], np.uint64(start[1])
 
+
 def stepper(t: Tables, placed, word, bits, keys, used, depth, counts) -> Callable[[int, int, int], int]:
     """:func:`advance` over ``t`` and the state arrays, as ``(floor, last, budget) -> outcome``:
     the C search written for this order (:mod:`satedge.backtrack.native`) where a C compiler is

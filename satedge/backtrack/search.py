@@ -212,7 +212,7 @@ def subtrees(puzzle: Puzzle, share: list, limit: int | None, search: Plan, weigh
     counts = np.zeros(2, "int64")
     end = None if seconds is None else time.monotonic() + seconds
     placed, rest = split.explore(t, backtrack_jit.at_root(t, counts), share, None if weighted else limit,
-                                         lambda: end is not None and time.monotonic() >= end)
+                                 lambda: end is not None and time.monotonic() >= end)
     if weighted:
         found = [plans.weighed(search, p) for p in placed]
     else:
