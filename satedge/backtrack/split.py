@@ -33,7 +33,8 @@ def branches(t: Tables, state: State, floor: int) -> list[Branch]:
     """What is left of a search paused below position ``floor``, as branches that split it
     without overlap: for each position ``j`` from ``floor`` to the one it paused at, the
     candidates of ``j`` not yet tried below the placements of the cells before it, as
-    ``(prefix, word, bits)`` (:func:`~satedge.backtrack.compiled.run` goes on from one with ``start=(word, bits)``)."""
+    ``(prefix, word, bits)`` (:func:`~satedge.backtrack.compiled.run` goes on from one with
+    ``start=(word, bits)``)."""
     out = []
     for j in range(floor, int(state.depth[0]) + 1):
         w, m = int(state.word[j]), int(state.bits[j])
@@ -61,12 +62,12 @@ def explore(t: Tables, state: State, share: list[Branch], limit: int | None = No
             hand_back: Callable[[], bool] = lambda: False, parent: int | None = None,
             budget: int | None = None) -> tuple[list[list[int]], list[Branch]]:
     """The solutions (up to ``limit``) in the branches of ``share`` (prefixes from :func:`cut`,
-    or :func:`branches` triples), searched one after another on ``state`` (:func:`~satedge.backtrack.compiled.at_root`; its
-    loop counts what they cost).  At each pause (every ``budget`` candidates) where
-    ``hand_back()`` says so, and after each branch, it stops and gives back what is left, the rest
-    of the branch at hand split (:func:`branches`) before the branches not begun; with the
-    solutions found so far.
-    It gives up when ``parent`` is no longer this process's parent."""
+    or :func:`branches` triples), searched one after another on ``state``
+    (:func:`~satedge.backtrack.compiled.at_root`; its loop counts what they cost).  At each pause
+    (every ``budget`` candidates) where ``hand_back()`` says so, and after each branch, it stops
+    and gives back what is left, the rest of the branch at hand split (:func:`branches`) before
+    the branches not begun; with the solutions found so far.  It gives up when ``parent`` is no
+    longer this process's parent."""
     found: list[list[int]] = []
     last = len(t.ndeps) - 1
     budget = compiled.CALL_BUDGET if budget is None else budget
