@@ -17,7 +17,8 @@ branch profile of a short search of the puzzle at hand (GCC's profile-guided opt
 gain is in the notes of ``experiments/bench-search.md``); where that fails (another compiler)
 the first library serves.  The labels a placement needs are read, a byte each, from a table
 beside the rotations (:func:`labels`), one load less on the way from a placement to its next
-cell's candidates.  On boards of more than :data:`MAX_NATIVE_CELLS` cells (whose code takes
+cell's candidates, and kept per cell on the stack for the cells that look back at it (the row
+below, on a row scan) instead of being looked up again through its placement.  On boards of more than :data:`MAX_NATIVE_CELLS` cells (whose code takes
 more than a few seconds to compile), without a compiler or where it fails, :func:`kernel`
 returns ``None`` and the search runs numba's loop instead.
 """
@@ -57,6 +58,9 @@ typedef uint64_t u64;
 #define PAUSED 2
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
+static inline uint32_t packed(const int64_t *need, int64_t o) {
+  return (uint32_t)need[o * 4] | (uint32_t)need[o * 4 + 1] << 8 | (uint32_t)need[o * 4 + 2] << 16 | (uint32_t)need[o * 4 + 3] << 24;
+}
 """
 
 
@@ -93,14 +97,21 @@ def source(t) -> str:
            "  i64 given = budget, nodes = 0, w, key, o = 0, tt, ret;",
            "  u64 m; uint32_t lw = 0;" + (" u64 u0 = used[0];" if one_word else ""),
            "  i64 i = depth[0];",
+           *([f"  uint32_t lp[{n + 1}];  /* the labels each placed cell needs, as lab has them */",
+              "  for (i64 j = 0; j < i; j++) lp[j] = packed(need, placed[j]);",
+              f"  lp[{n}] = packed(need, placed[{n}]);"] if packed else []),
            "  w = word[i]; m = bits[i]; key = keys[i];",
            "  switch (i) {", *(f"    case {i}: goto next_{i};" for i in range(n)), "    default: return DONE;", "  }"]
+
+    def needs(cell, side) -> str:  # the label placed cell ``cell`` needs on ``side``
+        return f"((lp[{cell}] >> {8 * side}) & 255)" if packed else f"need[placed[{cell}] * 4 + {side}]"
+
     for i in range(n):
         if i > 0:
             left = (f"((lw >> {8 * t.s0[i]}) & 255)" if packed else f"need[o * 4 + {t.s0[i]}]") if t.prev[i] else (
-                f"need[placed[{t.d0[i]}] * 4 + {t.s0[i]}]")
+                needs(t.d0[i], t.s0[i]))
             out += [f" enter_{i}:",
-                    f"  key = {t.kind[i]} + {left} * NL + need[placed[{t.d1[i]}] * 4 + {t.s1[i]}];",
+                    f"  key = {t.kind[i]} + {left} * NL + {needs(t.d1[i], t.s1[i])};",
                     f"  keys[{i}] = key; w = 0; m = masks[key] & ~{used.format(w=0)};"]
         back = f"if (unlikely({i} <= floor)) {{ i = {i}; w = 0; ret = DONE; goto out; }} goto back_{i - 1};" if i else (
             "i = 0; w = 0; ret = DONE; goto out;")
@@ -114,9 +125,8 @@ def source(t) -> str:
         out += ["    budget--; i64 at = key * TURNS + w * 64 + b; o = tt * 4 + turn[at];" + (" lw = lab[at];" if packed else "")
                 + " }"]
         for q in range(2, int(t.ndeps[i])):  # further neighbours (a torus): checked one by one
-            out += [f"  if (shown[o * 4 + {t.own_side[i, q]}] != need[placed[{t.dep_cell[i, q]}] * 4 + "
-                    f"{t.dep_side[i, q]}]) goto next_{i};"]
-        out += [f"  placed[{i}] = o; nodes++;",
+            out += [f"  if (shown[o * 4 + {t.own_side[i, q]}] != {needs(t.dep_cell[i, q], t.dep_side[i, q])}) goto next_{i};"]
+        out += [f"  placed[{i}] = o;" + (f" lp[{i}] = lw;" if packed else "") + " nodes++;",
                 f"  if (unlikely(last == {i})) {{ i = {i}; ret = FOUND; goto out; }}",
                 f"  {flip} word[{i}] = w; bits[{i}] = m;"]
         if i + 1 < n:
