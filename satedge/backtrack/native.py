@@ -18,9 +18,10 @@ gain is in the notes of ``experiments/bench-search.md``); where that fails (anot
 the first library serves.  The labels a placement needs are read, a byte each, from a table
 beside the rotations (:func:`labels`), one load less on the way from a placement to its next
 cell's candidates, and kept per cell on the stack for the cells that look back at it (the row
-below, on a row scan) instead of being looked up again through its placement.  On boards of more than :data:`MAX_NATIVE_CELLS` cells (whose code takes
-more than a few seconds to compile), without a compiler or where it fails, :func:`kernel`
-returns ``None`` and the search runs numba's loop instead.
+below, on a row scan) instead of being looked up again through its placement.  On boards of
+more than :data:`MAX_NATIVE_CELLS` cells (whose code takes more than a few seconds to compile),
+without a compiler or where it fails, :func:`kernel` returns ``None`` and the search runs
+numba's loop instead.
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ typedef uint64_t u64;
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 static inline uint32_t packed(const int64_t *need, int64_t o) {
-  return (uint32_t)need[o * 4] | (uint32_t)need[o * 4 + 1] << 8 | (uint32_t)need[o * 4 + 2] << 16 | (uint32_t)need[o * 4 + 3] << 24;
+  const int64_t *q = need + o * 4;
+  return (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
 }
 """
 
