@@ -157,6 +157,14 @@ def _by_loop(rows: list[dict], board: str, value) -> dict[str, list[float]]:
     return {loop: [value(r) for r in rows if r["puzzle"] == board and r["loop"] == loop] for loop in LOOPS}
 
 
+def _grid(solution: list[dict]) -> list[str]:
+    """A solution (``--json``'s cells) as a table of ``tile/turns``, a row of the board a row."""
+    rows, cols = 1 + max(c["row"] for c in solution), 1 + max(c["col"] for c in solution)
+    cell = {(c["row"], c["col"]): f"{c['tile']}/{c['rotation']}" for c in solution}
+    return ["| row | " + " | ".join(f"col {c}" for c in range(cols)) + " |", "|---" * (cols + 1) + "|",
+            *(f"| {r} | " + " | ".join(cell[r, c] for c in range(cols)) + " |" for r in range(rows))]
+
+
 def report(rows: list[dict], meta: dict) -> str:
     out = ["# The backtracker's search loop: C written per cell order against numba's", "",
            f"Measured {meta['date']} on {meta['machine']} (2 cores, shared), one run of `{meta['command']}` "
@@ -210,6 +218,11 @@ def report(rows: list[dict], meta: dict) -> str:
     for r in owen:
         out.append(f"| {r['shuffle']} | {r['status']} | {r['wall']:.1f} | {r['nodes'] or 0:,} | "
                    f"{(r['placements_per_second'] or 0) / 1e6:.1f} M |")
+    for r in owen:
+        if r["status"] == "SAT":
+            out += ["", f"The first solution of shuffle {r['shuffle']}, tile/quarter turns per cell (the tiles and "
+                    "turns of `--json`; row 0 on top; `tests/test_bench_search.py` checks it against the puzzle):", "",
+                    *_grid(r["solution"])]
     if meta.get("notes"):
         out += ["", "## Notes", "", meta["notes"]]
     return "\n".join(out) + "\n"
