@@ -153,10 +153,28 @@ def symmetry_broken(puzzle: Puzzle) -> tuple[tuple, int]:
     """The placements per cell that keep one solution of each board-turn orbit (the restriction
     of :func:`satedge.encode.symmetry_breaking`: a corner tile in the top-left corner, or an
     asymmetric tile unturned), and the orbit's size: every solution found stands for that many.
-    Where no rule applies (a clued puzzle): :attr:`Puzzle.allowed` and 1."""
-    if symmetry_breaking(puzzle) is None:
+    Where no rule applies (a clued puzzle): :attr:`Puzzle.allowed` and 1.
+
+    A tile kept to one cell is the only tile that cell allows: every tile is placed once, so the
+    same solutions, but the search no longer tries the other corner tiles there, whose subtrees
+    only fail where the kept tile finds no cell (the count of the framed 7x7 in
+    ``docs/guides/solving.md``: a tree 3.3 times smaller).
+
+    >>> from satedge.puzzle import Puzzle
+    >>> framed = Puzzle(rows=2, cols=2, frame=0, tiles=((0, 1, 2, 0), (0, 0, 1, 2), (1, 0, 0, 2), (2, 1, 0, 0)))
+    >>> allowed, orbit = symmetry_broken(framed)
+    >>> allowed[0], allowed[1], orbit
+    (((0, 0),), ((1, 0), (2, 3), (3, 2)), 4)
+    """
+    rule = symmetry_breaking(puzzle)
+    if rule is None:
         return puzzle.allowed, 1
-    return placements(puzzle, Options(symmetry="rotation")), len(puzzle.board.turns())
+    allowed = placements(puzzle, Options(symmetry="rotation"))
+    tile, cells, _ = rule
+    if len(cells) == 1:
+        kept = tuple(p for p in allowed[cells[0]] if p[0] == tile)
+        allowed = allowed[:cells[0]] + (kept,) + allowed[cells[0] + 1:]
+    return allowed, len(puzzle.board.turns())
 
 
 def _counted(found: Iterator[list[int]], counts, cost: Cost) -> Iterator[list[int]]:
