@@ -6,7 +6,7 @@ gets a block of code with those as constants, and the search jumps from block to
 tables (masks, rotations, labels) stay data, so one compiled search serves every puzzle of the
 same shape, order and sizes.  It takes the same arguments and keeps the same state as
 :func:`~satedge.backtrack.compiled.advance`, so it finds the same solutions in the same order,
-with the same counts of candidates and placements, and places more than twice as many tiles a
+with the same counts of candidates and placements, and places about twice as many tiles a
 second (``experiments/bench-search.md``).
 
 The C compiler is the one ``$CC`` names (empty: none), else ``cc``, looked up when a search
