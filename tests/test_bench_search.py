@@ -44,11 +44,11 @@ def test_every_first_solution_of_owens_8x8_is_a_solution():
 def test_the_solving_guide_quotes_the_c_loops_rates_as_measured():
     import statistics
 
+    by_loop = experiment_script("bench-search")._by_loop  # the report's pairs
     rate = [r for r in ROWS if r["kind"] == "rate"]
     ratios = []
     for board in {r["puzzle"] for r in rate}:
-        speed = {loop: [r["nodes"] / r["cpu"] for r in rate if r["puzzle"] == board and r["loop"] == loop]
-                 for loop in ("numba", "c")}
+        speed = by_loop(rate, board, lambda r: r["nodes"] / r["cpu"])
         ratios.append(statistics.median(c / n for n, c in zip(speed["numba"], speed["c"])))
     guide = " ".join((ROOT / "docs" / "guides" / "solving.md").read_text().split())
     assert f"at {min(ratios):.1f} to {max(ratios):.1f} times the placements per second of numba's loop" in guide
