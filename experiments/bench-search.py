@@ -247,7 +247,7 @@ def report(rows: list[dict], meta: dict) -> str:
                 f"{(r['placements_per_second'] or 0) / 1e6:.1f} M |" for r in again]
         out += ["", f"With these, {len(first)} of {len(owen)} orders found a first solution, and the median over the "
                 f"{len(owen)} is **{_median(both)}** (the {len(owen) // 2}th and {len(owen) // 2 + 1}th fastest: "
-                f"{both[len(owen) // 2 - 1]:.1f} and {both[len(owen) // 2]:.1f} s; the orders not run again would "
+                f"{both[len(owen) // 2 - 1]:.1f} and {both[len(owen) // 2]:.1f} s; the orders not run again could "
                 "only make it smaller)."]
     for r in [*owen, *again]:
         if r["status"] == "SAT":
