@@ -17,7 +17,10 @@ demo: $(VENV)/.installed-all
 	$(BIN)/satedge run experiments/demo.yaml --out out/demo --resume
 	$(BIN)/satedge report out/demo --compare edgecolor-heule2008/cadical195 support-seqcounter/cadical195
 
+# the formatter and the linter (ruff, configured in pyproject.toml), then the whole suite
 test: $(VENV)/.installed-test
+	$(BIN)/ruff format --check --quiet .
+	$(BIN)/ruff check --quiet .
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 # the documentation site, warnings as errors: docs/_build/html/index.html

@@ -18,13 +18,13 @@ import tomllib
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from satedge.sat import binaries
-from satedge.system import files, limits, yamlfile
-from satedge.puzzle import model as puzzle
 from satedge.cli import EXIT_STATUSES, build_parser
 from satedge.experiment import rows, spec
 from satedge.experiment.rows import FIELDS
 from satedge.jobs import engines
+from satedge.puzzle import model as puzzle
+from satedge.sat import binaries
+from satedge.system import files, limits, yamlfile
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -39,12 +39,30 @@ def cli_reference() -> str:
     """The command-line reference: each command's usage, description and options."""
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
-    lines = ["# Command line", "", "Generated from the parser of `satedge` itself.", "", "```text",
-             parser.format_usage().strip(), "```", "", EXIT_STATUSES[0].upper() + EXIT_STATUSES[1:] + ".", ""]
+    lines = [
+        "# Command line",
+        "",
+        "Generated from the parser of `satedge` itself.",
+        "",
+        "```text",
+        parser.format_usage().strip(),
+        "```",
+        "",
+        EXIT_STATUSES[0].upper() + EXIT_STATUSES[1:] + ".",
+        "",
+    ]
     helps = {a.dest: a.help for a in sub._choices_actions}
     for name, p in sub.choices.items():
-        lines += [f"## satedge {name}", "", (helps.get(name) or "").capitalize() + ".", "", "```text",
-                  p.format_usage().strip(), "```", ""]
+        lines += [
+            f"## satedge {name}",
+            "",
+            (helps.get(name) or "").capitalize() + ".",
+            "",
+            "```text",
+            p.format_usage().strip(),
+            "```",
+            "",
+        ]
         rows = []
         for action in p._actions:
             if action.dest == "help":
@@ -61,10 +79,16 @@ def cli_reference() -> str:
 def rows_reference() -> str:
     """The results row schema."""
     kinds = {str: "string", int: "integer", dict: "mapping"}
-    lines = ["# Results rows", "", "Each run of an experiment is one JSON object on a line of `DIR/results.jsonl`, "
-             "written and flushed when the run ends. Generated from `satedge.experiment.rows.FIELDS`; a line that "
-             "does not have these types is not a row (`satedge report` names the file and the line).", "",
-             "| field | type | always | meaning |", "|---|---|---|---|"]
+    lines = [
+        "# Results rows",
+        "",
+        "Each run of an experiment is one JSON object on a line of `DIR/results.jsonl`, "
+        "written and flushed when the run ends. Generated from `satedge.experiment.rows.FIELDS`; a line that "
+        "does not have these types is not a row (`satedge report` names the file and the line).",
+        "",
+        "| field | type | always | meaning |",
+        "|---|---|---|---|",
+    ]
     for name, (kind, always, meaning) in FIELDS.items():
         lines.append(f"| `{name}` | {kinds.get(kind, 'number')} | {'yes' if always else ''} | {meaning} |")
     return "\n".join(lines) + "\n"
@@ -72,60 +96,102 @@ def rows_reference() -> str:
 
 def engines_reference() -> str:
     """The engines, one row each, as the engine table declares them."""
-    lines = ["# Engines", "", "Generated from the engine table (`satedge.jobs.engines.ENGINES`), which the parser, "
-             "`satedge solvers` and the cross-check read too. Name one with `--solver NAME` (a PySAT solver by its "
-             "own name, a binary with `--solver-cmd COMMAND`).", "",
-             "| engine | what it is | takes an encoding | options | answers | certifies | Dask cluster | needs |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "# Engines",
+        "",
+        "Generated from the engine table (`satedge.jobs.engines.ENGINES`), which the parser, "
+        "`satedge solvers` and the cross-check read too. Name one with `--solver NAME` (a PySAT solver by its "
+        "own name, a binary with `--solver-cmd COMMAND`).",
+        "",
+        "| engine | what it is | takes an encoding | options | answers | certifies | Dask cluster | needs |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for e in engines.ENGINES.values():
         answers = [t for t in e.tasks if t != "encode"] + (["several solutions"] if e.enumerates else [])
-        needs = "" if e.needs is None else (f"`{e.needs.module}` (extra `{e.needs.extra}`)" if e.needs.module else
-                                            f"the program `{e.needs.binary}`")
+        needs = (
+            ""
+            if e.needs is None
+            else (
+                f"`{e.needs.module}` (extra `{e.needs.extra}`)"
+                if e.needs.module
+                else f"the program `{e.needs.binary}`"
+            )
+        )
         summary = escape(e.summary).replace("|", "\\|")
-        lines.append(f"| `{e.name}` | {summary} | {'yes' if e.solves_formula else 'no'} | "
-                     f"{', '.join(f'`{o}`' for o in e.options) or 'none'} | {', '.join(answers)} | "
-                     f"{'yes' if e.certifies else 'no'} | {'yes' if e.on_cluster else 'no'} | {needs or 'the core'} |")
+        lines.append(
+            f"| `{e.name}` | {summary} | {'yes' if e.solves_formula else 'no'} | "
+            f"{', '.join(f'`{o}`' for o in e.options) or 'none'} | {', '.join(answers)} | "
+            f"{'yes' if e.certifies else 'no'} | {'yes' if e.on_cluster else 'no'} | {needs or 'the core'} |"
+        )
     return "\n".join(lines) + "\n"
 
 
 def bounds() -> list[tuple[str, str]]:
     """What satedge refuses before reading it, each with the constant it is checked against."""
     return [
-        ("puzzle, spec, preset and solution files", f"regular files (not a device or a FIFO) of at most "
-                                                    f"{files.MAX_INPUT_BYTES // 2**20} MB"),
-        ("YAML", f"nested at most {yamlfile.MAX_YAML_DEPTH} deep, at most {yamlfile.MAX_YAML_NODES:,} values with "
-                 "aliases expanded; duplicate keys are refused (JSON too)"),
+        (
+            "puzzle, spec, preset and solution files",
+            f"regular files (not a device or a FIFO) of at most {files.MAX_INPUT_BYTES // 2**20} MB",
+        ),
+        (
+            "YAML",
+            f"nested at most {yamlfile.MAX_YAML_DEPTH} deep, at most {yamlfile.MAX_YAML_NODES:,} values with "
+            "aliases expanded; duplicate keys are refused (JSON too)",
+        ),
         ("boards", f"at most {puzzle.MAX_CELLS:,} cells"),
         ("names", f"at most {puzzle.MAX_NAME} characters"),
         ("timeouts", f"at most {limits.MAX_TIMEOUT:,} s"),
         ("memory caps", f"at most {limits.MAX_MEMORY_MB:,} MB"),
         ("workers", f"at most {limits.MAX_WORKERS:,}"),
-        ("a spec", f"`repeat` at most {spec.MAX_REPEAT:,}, `shuffles` at most {spec.MAX_SHUFFLES:,}, "
-                   f"at most {spec.MAX_RUNS:,} runs"),
+        (
+            "a spec",
+            f"`repeat` at most {spec.MAX_REPEAT:,}, `shuffles` at most {spec.MAX_SHUFFLES:,}, "
+            f"at most {spec.MAX_RUNS:,} runs",
+        ),
         ("results files", f"at most {rows.MAX_RESULTS_BYTES // 2**30} GB"),
-        ("a solver's answer", f"at most {binaries.MAX_ANSWER_BYTES // 2**30} GB; a model file is read line by line "
-                              "and may not hold more literals than the formula has variables"),
+        (
+            "a solver's answer",
+            f"at most {binaries.MAX_ANSWER_BYTES // 2**30} GB; a model file is read line by line "
+            "and may not hold more literals than the formula has variables",
+        ),
         ("error lines", f"at most {files.MAX_LINE} characters; an echo of your input is cut to a few dozen"),
     ]
 
 
 def errors_reference() -> str:
     """Exit statuses and the bounds on input."""
-    lines = ["# Exit statuses and bounds", "", "Generated from the code.", "", "## Exit statuses", "",
-             EXIT_STATUSES[0].upper() + EXIT_STATUSES[1:] + ".", "",
-             "Bad input ends with one line on standard error, `satedge: error: FILE: problem`, never a "
-             "traceback; nothing is half-written, replaced or clobbered, and no process is left behind. "
-             "A model that an encoding decodes to something the checker rejects is a bug, not bad input: "
-             "one line naming the solver and the encoding, exit status 2.", "",
-             "## Bounds on input", "", "Checked before anything is read or built:", "",
-             "| what | bound |", "|---|---|", *(f"| {w} | {b} |" for w, b in bounds()), ""]
+    lines = [
+        "# Exit statuses and bounds",
+        "",
+        "Generated from the code.",
+        "",
+        "## Exit statuses",
+        "",
+        EXIT_STATUSES[0].upper() + EXIT_STATUSES[1:] + ".",
+        "",
+        "Bad input ends with one line on standard error, `satedge: error: FILE: problem`, never a "
+        "traceback; nothing is half-written, replaced or clobbered, and no process is left behind. "
+        "A model that an encoding decodes to something the checker rejects is a bug, not bad input: "
+        "one line naming the solver and the encoding, exit status 2.",
+        "",
+        "## Bounds on input",
+        "",
+        "Checked before anything is read or built:",
+        "",
+        "| what | bound |",
+        "|---|---|",
+        *(f"| {w} | {b} |" for w, b in bounds()),
+        "",
+    ]
     return "\n".join(lines)
 
 
 def layers() -> list[list[str]]:
     """The layers of the first import-linter contract, top to bottom, each a list of modules."""
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
-    return [[m.strip().removeprefix("satedge.") for m in layer.split("|")] for layer in contracts[0]["layers"]]
+    return [
+        [m.strip().removeprefix("satedge.") for m in layer.split("|")] for layer in contracts[0]["layers"]
+    ]
 
 
 def layers_svg() -> str:
@@ -134,17 +200,23 @@ def layers_svg() -> str:
     box_w, box_h, gap, pad = 150, 30, 10, 20
     width = pad * 2 + max(len(r) for r in rows) * (box_w + gap)
     height = pad * 2 + len(rows) * (box_h + gap) + 20
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
-           '<rect width="100%" height="100%" fill="white"/>',
-           f'<text x="{pad}" y="{pad - 6}" font-family="sans-serif" font-size="12">imports go downward only</text>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
+        '<rect width="100%" height="100%" fill="white"/>',
+        f'<text x="{pad}" y="{pad - 6}" font-family="sans-serif" font-size="12">imports go downward only</text>',
+    ]
     for i, row in enumerate(rows):
         y = pad + i * (box_h + gap) + 10
         x0 = (width - len(row) * (box_w + gap) + gap) / 2
         for j, name in enumerate(row):
             x = x0 + j * (box_w + gap)
-            out.append(f'<rect x="{x:g}" y="{y}" width="{box_w}" height="{box_h}" rx="5" fill="#DDEEFF" stroke="#335577"/>')
-            out.append(f'<text x="{x + box_w / 2:g}" y="{y + box_h / 2 + 4}" font-family="monospace" font-size="12" '
-                       f'text-anchor="middle">{escape(name)}</text>')
+            out.append(
+                f'<rect x="{x:g}" y="{y}" width="{box_w}" height="{box_h}" rx="5" fill="#DDEEFF" stroke="#335577"/>'
+            )
+            out.append(
+                f'<text x="{x + box_w / 2:g}" y="{y + box_h / 2 + 4}" font-family="monospace" font-size="12" '
+                f'text-anchor="middle">{escape(name)}</text>'
+            )
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -153,8 +225,11 @@ def heule_table() -> dict[str, tuple[int, ...]]:
     """Heule's sizes (``puzzles/heule2008/README.md``): per instance, the variables and the clauses of
     each variant."""
     text = (ROOT / "puzzles" / "heule2008" / "README.md").read_text()
-    rows = [line.strip("|").split("|") for line in text.split("## The sizes of Heule's formulas")[1].splitlines()
-            if line.startswith("| ") and not line.startswith("| instance")]
+    rows = [
+        line.strip("|").split("|")
+        for line in text.split("## The sizes of Heule's formulas")[1].splitlines()
+        if line.startswith("| ") and not line.startswith("| instance")
+    ]
     return {cells[0].strip(): tuple(int(x) for x in cells[1:]) for cells in rows}
 
 
@@ -164,19 +239,27 @@ def heule_reference() -> str:
     from satedge.encode.presets import presets
     from satedge.puzzle.formats import load_puzzle
 
-    lines = ["# Heule's formulas, satedge's sizes", "",
-             "Generated from the code: for each of Heule's instances (`puzzles/heule2008`, and Eternity II) and "
-             "each of his SAT Competition 2009 variants, the variables and clauses of satedge's `heule2008-*` "
-             "preset, counted from its clause families without building the formula, beside those his C "
-             "encoder writes (`puzzles/heule2008/README.md`). `cmp`: neither optional family; `exp`: at most one "
-             "cell per piece; `fbc`: forbidden colours; `all`: both.", "",
-             "| instance | variables | cmp | exp | fbc | all | his |", "|---|---|---|---|---|---|---|"]
+    lines = [
+        "# Heule's formulas, satedge's sizes",
+        "",
+        "Generated from the code: for each of Heule's instances (`puzzles/heule2008`, and Eternity II) and "
+        "each of his SAT Competition 2009 variants, the variables and clauses of satedge's `heule2008-*` "
+        "preset, counted from its clause families without building the formula, beside those his C "
+        "encoder writes (`puzzles/heule2008/README.md`). `cmp`: neither optional family; `exp`: at most one "
+        "cell per piece; `fbc`: forbidden colours; `all`: both.",
+        "",
+        "| instance | variables | cmp | exp | fbc | all | his |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for name, (variables, *clauses) in heule_table().items():
         puzzle = load_puzzle(ROOT / "puzzles" / (f"{name}.yaml" if "/" in name else f"heule2008/{name}.yaml"))
         sizes = [presets()[f"heule2008-{v}"].size(puzzle) for v in ("cmp", "exp", "fbc", "all")]
         same = all((s.variables, s.clauses) == (variables, c) for s, c in zip(sizes, clauses))
-        lines.append(f"| {name} | {sizes[0].variables:,} | " + " | ".join(f"{s.clauses:,}" for s in sizes)
-                     + f" | {'the same' if same else 'DIFFERENT: ' + ', '.join(f'{c:,}' for c in clauses)} |")
+        lines.append(
+            f"| {name} | {sizes[0].variables:,} | "
+            + " | ".join(f"{s.clauses:,}" for s in sizes)
+            + f" | {'the same' if same else 'DIFFERENT: ' + ', '.join(f'{c:,}' for c in clauses)} |"
+        )
     return "\n".join(lines) + "\n"
 
 

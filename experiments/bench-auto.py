@@ -23,34 +23,58 @@ import random
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
-from satedge.sat.dimacs import puzzle_hash
 from satedge.experiment.executors import environment
 from satedge.puzzle.formats import save_puzzle
 from satedge.puzzle.generate import Params, generate
+from satedge.sat.dimacs import puzzle_hash
 
 OUT = Path("out/bench-auto")
 SATEDGE = [sys.executable, "-m", "satedge"]
 TIMEOUT = 30
 SHUFFLES = (1, 2)
 PEAK = [Params(rows=r, colors=c, border_colors=3, frame=True) for r, c in ((7, 8), (7, 9), (8, 11), (8, 12))]
-COUNT = [(Params(rows=3, colors=3), 101), (Params(rows=3, colors=2, matching="complementary"), 101),
-         (Params(rows=3, colors=2, matching="complementary"), 105), (Params(rows=3, colors=2, matching="complementary"), 103),
-         (Params(rows=4, colors=3, border_colors=1, frame=True), 101), (Params(rows=4, colors=3, border_colors=1, frame=True), 105),
-         (Params(rows=4, colors=3, border_colors=1, frame=True, clues=1), 103),
-         (Params(rows=4, colors=3, border_colors=1, frame=True, clues=1), 105)]
+COUNT = [
+    (Params(rows=3, colors=3), 101),
+    (Params(rows=3, colors=2, matching="complementary"), 101),
+    (Params(rows=3, colors=2, matching="complementary"), 105),
+    (Params(rows=3, colors=2, matching="complementary"), 103),
+    (Params(rows=4, colors=3, border_colors=1, frame=True), 101),
+    (Params(rows=4, colors=3, border_colors=1, frame=True), 105),
+    (Params(rows=4, colors=3, border_colors=1, frame=True, clues=1), 103),
+    (Params(rows=4, colors=3, border_colors=1, frame=True, clues=1), 105),
+]
 # name: (encoding label, solver label, the command's options) per class
 CONFIGS = {
-    "peak": [("auto", "auto", []),
-             ("backtrack:workers=2", "backtrack:workers=2", ["--method", "backtrack", "--workers", "2"]),
-             ("edgecolor-corners-sym", "cadical195:sat,workers=2,strategy=cubes",
-              ["--encoding", "edgecolor-corners-sym", "--solver", "cadical195:sat", "--workers", "2", "--strategy", "cubes"])],
-    "count": [("auto", "auto", []),
-              ("backtrack:workers=2", "backtrack:workers=2", ["--method", "backtrack", "--workers", "2"]),
-              ("direct-pairwise+symmetry=rotation", "cadical195:workers=2",
-               ["--encoding", "direct-pairwise", "--symmetry", "rotation", "--workers", "2"])],
+    "peak": [
+        ("auto", "auto", []),
+        ("backtrack:workers=2", "backtrack:workers=2", ["--method", "backtrack", "--workers", "2"]),
+        (
+            "edgecolor-corners-sym",
+            "cadical195:sat,workers=2,strategy=cubes",
+            [
+                "--encoding",
+                "edgecolor-corners-sym",
+                "--solver",
+                "cadical195:sat",
+                "--workers",
+                "2",
+                "--strategy",
+                "cubes",
+            ],
+        ),
+    ],
+    "count": [
+        ("auto", "auto", []),
+        ("backtrack:workers=2", "backtrack:workers=2", ["--method", "backtrack", "--workers", "2"]),
+        (
+            "direct-pairwise+symmetry=rotation",
+            "cadical195:workers=2",
+            ["--encoding", "direct-pairwise", "--symmetry", "rotation", "--workers", "2"],
+        ),
+    ],
 }
 
 
@@ -65,15 +89,26 @@ def puzzles() -> dict[str, list[tuple[Path, object]]]:
             out["peak"].append((folder / f"{p.name}.yaml", p))
     for params, seed in COUNT:
         p = generate(params, seed)
-        p = p.with_(name=p.name + (f"-k{len(p.clues)}" if p.clues else ""))  # a clued puzzle: a file of its own
+        p = p.with_(
+            name=p.name + (f"-k{len(p.clues)}" if p.clues else "")
+        )  # a clued puzzle: a file of its own
         save_puzzle(p.with_(planted=None), folder / f"{p.name}.yaml")
         out["count"].append((folder / f"{p.name}.yaml", p))
     return out
 
 
 def one(kind: str, path: Path, options: list[str], shuffle: int) -> tuple[str, float, dict]:
-    command = [*SATEDGE, "solve" if kind == "peak" else "count", str(path), "--json", "--timeout", str(TIMEOUT),
-               "--shuffle", str(shuffle), *options]
+    command = [
+        *SATEDGE,
+        "solve" if kind == "peak" else "count",
+        str(path),
+        "--json",
+        "--timeout",
+        str(TIMEOUT),
+        "--shuffle",
+        str(shuffle),
+        *options,
+    ]
     t0 = time.perf_counter()
     proc = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT + 60)
     seconds = time.perf_counter() - t0
@@ -92,24 +127,48 @@ def main(kinds: list[str]) -> None:
             continue
         folder = OUT / kind
         folder.mkdir(parents=True, exist_ok=True)
-        runs = [(path, p, config, shuffle) for path, p in found for config in CONFIGS[kind] for shuffle in SHUFFLES]
+        runs = [
+            (path, p, config, shuffle)
+            for path, p in found
+            for config in CONFIGS[kind]
+            for shuffle in SHUFFLES
+        ]
         random.Random(2026).shuffle(runs)
         with open(folder / "results.jsonl", "w") as fh:
             for k, (path, p, (encoding, solver, options), shuffle) in enumerate(runs, 1):
-                started = datetime.now(timezone.utc)
+                started = datetime.now(UTC)
                 status, seconds, answer = one(kind, path, options, shuffle)
                 key = json.dumps([puzzle_hash(p), encoding, solver, kind, shuffle])
-                row = {"id": hashlib.sha256(key.encode()).hexdigest()[:16], "experiment": f"bench-auto-{kind}",
-                       "puzzle": str(path), "puzzle_name": p.name, "puzzle_sha256": puzzle_hash(p), "rows": p.rows,
-                       "cols": p.cols, "encoding": encoding, "solver": solver, "task": "solve" if kind == "peak" else "count",
-                       "mode": "solutions", "repetition": 0, "shuffle": shuffle, "timeout": float(TIMEOUT),
-                       "status": status, "encode_seconds": 0.0, "solve_seconds": round(seconds, 3),
-                       "engine": answer.get("solver"), "counts": [answer.get(m) for m in ("solutions", "distinct", "unique")],
-                       "started_at": started.isoformat(timespec="milliseconds"), "env": env}
+                row = {
+                    "id": hashlib.sha256(key.encode()).hexdigest()[:16],
+                    "experiment": f"bench-auto-{kind}",
+                    "puzzle": str(path),
+                    "puzzle_name": p.name,
+                    "puzzle_sha256": puzzle_hash(p),
+                    "rows": p.rows,
+                    "cols": p.cols,
+                    "encoding": encoding,
+                    "solver": solver,
+                    "task": "solve" if kind == "peak" else "count",
+                    "mode": "solutions",
+                    "repetition": 0,
+                    "shuffle": shuffle,
+                    "timeout": float(TIMEOUT),
+                    "status": status,
+                    "encode_seconds": 0.0,
+                    "solve_seconds": round(seconds, 3),
+                    "engine": answer.get("solver"),
+                    "counts": [answer.get(m) for m in ("solutions", "distinct", "unique")],
+                    "started_at": started.isoformat(timespec="milliseconds"),
+                    "env": env,
+                }
                 fh.write(json.dumps(row) + "\n")
                 fh.flush()
-                print(f"{kind} {k}/{len(runs)}: {p.name} {encoding}/{solver} shuffle {shuffle}: {status} {seconds:.2f} s",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"{kind} {k}/{len(runs)}: {p.name} {encoding}/{solver} shuffle {shuffle}: {status} {seconds:.2f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

@@ -43,10 +43,16 @@ def main(compiled: bool) -> None:
         total += n
         solvable += n > 0
     dt = time.perf_counter() - t0
-    print(f"  seed-001 experiment: 100 uniform 3x3 puzzles (seeds 1..100), {total} solutions, "
-          f"{solvable}% solvable, in {dt:.3f} s")
+    print(
+        f"  seed-001 experiment: 100 uniform 3x3 puzzles (seeds 1..100), {total} solutions, "
+        f"{solvable}% solvable, in {dt:.3f} s"
+    )
 
 
 if __name__ == "__main__":
-    for compiled in (False, True) if backtrack.compiled_available(load_puzzle(ROOT / "puzzles" / "hunde-spiel.yaml")) else (False,):
+    for compiled in (
+        (False, True)
+        if backtrack.compiled_available(load_puzzle(ROOT / "puzzles" / "hunde-spiel.yaml"))
+        else (False,)
+    ):
         main(compiled)

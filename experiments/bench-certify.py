@@ -40,9 +40,22 @@ ROOT = HERE.parent
 ROWS = HERE / "bench-certify-rows.jsonl"
 REPORT = HERE / "bench-certify.md"
 TIMEOUT, MOST, DRUP_TIMEOUT = 120, 360, 300
-PLANTED = ((4, 4, 1, 1), (5, 5, 2, 1), (6, 6, 2, 1), (7, 9, 3, 1), (6, 6, 2, 2), (7, 9, 3, 2))  # rows, colours, border, seed
-DRUP_ON = ("hunde-spiel", "insects", "scramble-squares", "one-tough-puzzle", "planted-4x4-c4-b1-s1",
-           "planted-5x5-c5-b2-s1")
+PLANTED = (
+    (4, 4, 1, 1),
+    (5, 5, 2, 1),
+    (6, 6, 2, 1),
+    (7, 9, 3, 1),
+    (6, 6, 2, 2),
+    (7, 9, 3, 2),
+)  # rows, colours, border, seed
+DRUP_ON = (
+    "hunde-spiel",
+    "insects",
+    "scramble-squares",
+    "one-tough-puzzle",
+    "planted-4x4-c4-b1-s1",
+    "planted-5x5-c5-b2-s1",
+)
 
 
 def instances(folder: Path) -> list[tuple[str, Path, str]]:
@@ -59,7 +72,9 @@ def instances(folder: Path) -> list[tuple[str, Path, str]]:
         p = generate(Params(rows=rows, colors=colors, model="uniform"), seed)
         save_puzzle(p, folder / f"{p.name}.yaml")
         out.append(("uniform", folder / f"{p.name}.yaml", "solve"))
-    return out + [("heule", ROOT / "puzzles" / "heule2008" / f"{n}.yaml", "count") for n in ("em_7_3_6", "em_7_4_9")]
+    return out + [
+        ("heule", ROOT / "puzzles" / "heule2008" / f"{n}.yaml", "count") for n in ("em_7_3_6", "em_7_4_9")
+    ]
 
 
 def timed(cmd: list[str], timeout: float) -> dict:
@@ -67,8 +82,14 @@ def timed(cmd: list[str], timeout: float) -> dict:
     past ``timeout`` (and 30 s of grace) its process group is killed."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"})
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+    )
     try:
         out, err = proc.communicate(timeout=timeout + 30)
     except subprocess.TimeoutExpired:
@@ -77,8 +98,13 @@ def timed(cmd: list[str], timeout: float) -> dict:
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return {"wall": round(wall, 3), "cpu": round(cpu, 3), "exit": proc.returncode, "stdout": out[-20000:],
-            "stderr": err[-2000:]}
+    return {
+        "wall": round(wall, 3),
+        "cpu": round(cpu, 3),
+        "exit": proc.returncode,
+        "stdout": out[-20000:],
+        "stderr": err[-2000:],
+    }
 
 
 def _json(run: dict) -> dict:
@@ -104,14 +130,35 @@ def measure() -> list[dict]:
                 rng.shuffle(order)
                 for workers in order:
                     proof = tmp / f"{path.stem}-w{workers}"
-                    row[f"certified_w{workers}"] = timed([*base, "--timeout", f"{limit:.0f}", "--certify", "--workers",
-                                                          str(workers), "--proof", str(proof)], limit)
+                    row[f"certified_w{workers}"] = timed(
+                        [
+                            *base,
+                            "--timeout",
+                            f"{limit:.0f}",
+                            "--certify",
+                            "--workers",
+                            str(workers),
+                            "--proof",
+                            str(proof),
+                        ],
+                        limit,
+                    )
                 if path.stem in DRUP_ON and (tmp / f"{path.stem}-w1" / "manifest.json").exists():
-                    row["drup"] = timed([*sat, "check-proof", str(tmp / f"{path.stem}-w1"), "--checker", "drup",
-                                         "--json"], DRUP_TIMEOUT)
+                    row["drup"] = timed(
+                        [*sat, "check-proof", str(tmp / f"{path.stem}-w1"), "--checker", "drup", "--json"],
+                        DRUP_TIMEOUT,
+                    )
             rows.append(row)
-            print(json.dumps({k: (v if not isinstance(v, dict) else {x: v[x] for x in ("wall", "cpu", "exit")})
-                              for k, v in row.items()}), file=sys.stderr, flush=True)
+            print(
+                json.dumps(
+                    {
+                        k: (v if not isinstance(v, dict) else {x: v[x] for x in ("wall", "cpu", "exit")})
+                        for k, v in row.items()
+                    }
+                ),
+                file=sys.stderr,
+                flush=True,
+            )
     return rows
 
 
@@ -148,8 +195,10 @@ def certificate_line(row: dict, workers: int) -> str | None:
         return None
     if "proof_lemmas" not in c:
         return f"| `{row['puzzle']}` | {workers} | no proof: the solution is checked | | | | | |"
-    return (f"| `{row['puzzle']}` | {workers} | {c['pieces']} | {c['route']} | {c['proof_lemmas']:,} | "
-            f"{c['proof_bytes'] / 1000:,.0f} | {c['check_seconds']:.2f} | {c.get('lemmas_checked_early') or 0:,} |")
+    return (
+        f"| `{row['puzzle']}` | {workers} | {c['pieces']} | {c['route']} | {c['proof_lemmas']:,} | "
+        f"{c['proof_bytes'] / 1000:,.0f} | {c['check_seconds']:.2f} | {c.get('lemmas_checked_early') or 0:,} |"
+    )
 
 
 def drup_cell(row: dict) -> str:
@@ -158,13 +207,18 @@ def drup_cell(row: dict) -> str:
         return "not run" if row["puzzle"] in DRUP_ON else ""
     if run["exit"] == 0:
         return f"{run['wall']:.1f} s"
-    return f"timed out ({DRUP_TIMEOUT} s)" if run["exit"] in (-9, None) or run["wall"] > DRUP_TIMEOUT else \
-        f"refused (exit {run['exit']})"
+    return (
+        f"timed out ({DRUP_TIMEOUT} s)"
+        if run["exit"] in (-9, None) or run["wall"] > DRUP_TIMEOUT
+        else f"refused (exit {run['exit']})"
+    )
 
 
 def line(row: dict) -> str:
-    return (f"| `{row['puzzle']}` | {row['class']} | {answer(row)} | {row['plain']['wall']:.2f} | {_time(row, 1)} | "
-            f"{_time(row, 2)} | {drup_cell(row)} |")
+    return (
+        f"| `{row['puzzle']}` | {row['class']} | {answer(row)} | {row['plain']['wall']:.2f} | {_time(row, 1)} | "
+        f"{_time(row, 2)} | {drup_cell(row)} |"
+    )
 
 
 def plot(rows: list[dict], path: Path) -> None:
@@ -180,8 +234,12 @@ def plot(rows: list[dict], path: Path) -> None:
     fig, ax = plt.subplots(figsize=(8, 3.6))
     for k, w in enumerate((1, 2)):
         ratios = [r[f"certified_w{w}"]["wall"] / r["plain"]["wall"] if certified(r, w) else 0 for r in shown]
-        ax.bar([i + (k - 0.5) * 0.4 for i in range(len(shown))], ratios, width=0.4,
-               label=f"{w} worker{'s' * (w > 1)} (0: no certificate in time)")
+        ax.bar(
+            [i + (k - 0.5) * 0.4 for i in range(len(shown))],
+            ratios,
+            width=0.4,
+            label=f"{w} worker{'s' * (w > 1)} (0: no certificate in time)",
+        )
     ax.axhline(3, color="grey", linestyle="--", linewidth=1, label="target: 3 times")
     ax.set_xticks(range(len(shown)), [r["puzzle"] for r in shown], rotation=35, ha="right", fontsize=7)
     ax.set_ylabel("certified / plain wall time")
@@ -199,28 +257,36 @@ def summary(rows: list[dict]) -> list[str]:
         walls = [r[f"certified_w{w}"]["wall"] / r["plain"]["wall"] for r in proved[w]]
         cpus = [r[f"certified_w{w}"]["cpu"] / r["plain"]["cpu"] for r in proved[w]]
         within = sum(1 for x in walls if x <= 3)
-        out.append(f"* {'One worker' if w == 1 else 'Two workers'}: {len(proved[w])} of the {len(answered)} instances the "
-                   f"plain command answered got a checked certificate; {within} of them within 3 times its wall "
-                   f"time. Wall ratio median {statistics.median(walls):.1f} (from {min(walls):.1f} to "
-                   f"{max(walls):.1f}), CPU ratio median {statistics.median(cpus):.1f} (from {min(cpus):.1f} to "
-                   f"{max(cpus):.1f}).")
+        out.append(
+            f"* {'One worker' if w == 1 else 'Two workers'}: {len(proved[w])} of the {len(answered)} instances the "
+            f"plain command answered got a checked certificate; {within} of them within 3 times its wall "
+            f"time. Wall ratio median {statistics.median(walls):.1f} (from {min(walls):.1f} to "
+            f"{max(walls):.1f}), CPU ratio median {statistics.median(cpus):.1f} (from {min(cpus):.1f} to "
+            f"{max(cpus):.1f})."
+        )
     ran = [r for r in rows if r.get("drup")]
     ok = [r for r in ran if r["drup"]["exit"] == 0]
-    out.append(f"* drup checked {len(ok)} of the {len(ran)} one-worker certificates it was run on within "
-               f"{DRUP_TIMEOUT} s" + (f" ({', '.join(drup_cell(r) for r in ok)})" if ok else "") + ".")
+    out.append(
+        f"* drup checked {len(ok)} of the {len(ran)} one-worker certificates it was run on within "
+        f"{DRUP_TIMEOUT} s" + (f" ({', '.join(drup_cell(r) for r in ok)})" if ok else "") + "."
+    )
     return out
 
 
 def report(rows: list[dict], meta: dict) -> str:
     lines = [
-        "# What a certified answer costs", "",
+        "# What a certified answer costs",
+        "",
         "![The certified command's wall time over the plain one's, per instance, on one and two workers]"
-        "(bench-certify.svg)", "",
+        "(bench-certify.svg)",
+        "",
         f"Measured {meta['date']} on {meta['machine']} (2 cores, shared), Python {meta['python']}, in one run of "
         f"`{meta['command']}` ({meta['minutes']:.0f} minutes). Rows: `experiments/bench-certify-rows.jsonl`, one per "
-        "instance.", "",
+        "instance.",
+        "",
         "For each instance, whole commands as a user types them (start-up included), the certified ones in an order "
-        "shuffled per instance:", "",
+        "shuffled per instance:",
+        "",
         "* the plain command, `satedge count P --method sat --json --timeout 120` (`solve` for the uniform puzzles), "
         "with the default encoding (`edgecolor-corners`) and CaDiCaL;",
         "* the same with `--certify --proof DIR`, on one worker and with `--workers 2` (the proof checked in parts: "
@@ -228,21 +294,30 @@ def report(rows: list[dict], meta: dict) -> str:
         "after it), checked by dratify before the answer is printed; only where the plain command answered, under 4 "
         "times its time (at most 360 s);",
         f"* `satedge check-proof DIR --checker drup` (the formally verified checker) on the one-worker certificate of "
-        f"the seed puzzles and the planted 4x4 and 5x5, under {DRUP_TIMEOUT} s.", "",
+        f"the seed puzzles and the planted 4x4 and 5x5, under {DRUP_TIMEOUT} s.",
+        "",
         "Instances: the four seed puzzles; planted framed puzzles (`satedge generate --frame`) from 4x4 to 7x7 with "
         "colours 4, 5, 6, 9 and border colours 1, 2, 2, 3 of seed 1, and the 6x6 and 7x7 of seed 2; two uniform "
-        "random puzzles (4x4 with 9 colours, 5x5 with 8, seed 1); Heule's `em_7_3_6` and `em_7_4_9`.", "",
+        "random puzzles (4x4 with 9 colours, 5x5 with 8, seed 1); Heule's `em_7_3_6` and `em_7_4_9`.",
+        "",
         "The certified command's seconds, with its ratio to the plain one's in brackets (wall / CPU); `drup`: the "
-        "seconds of `check-proof --checker drup`. The plot above draws the wall ratios.", "",
+        "seconds of `check-proof --checker drup`. The plot above draws the wall ratios.",
+        "",
         "| puzzle | class | answer | plain s | certified, 1 worker: s (ratio) | 2 workers: s (ratio) | drup |",
         "|---|---|---|---|---|---|---|",
-        *[line(r) for r in rows], "",
+        *[line(r) for r in rows],
+        "",
         "The certificates: pieces, route (`own`: the proof the enumerating solver logged), the proofs' lemmas and "
-        "size, dratify's seconds after the search, and the lemmas it checked before, as the solver logged them.", "",
+        "size, dratify's seconds after the search, and the lemmas it checked before, as the solver logged them.",
+        "",
         "| puzzle | workers | pieces | route | lemmas | kB | dratify s after the search | lemmas checked as logged |",
         "|---|---|---|---|---|---|---|---|",
         *[c for r in rows for w in (1, 2) if (c := certificate_line(r, w)) is not None],
-        "", "## What it says", "", *summary(rows)]
+        "",
+        "## What it says",
+        "",
+        *summary(rows),
+    ]
     if meta.get("notes"):
         lines += ["", meta["notes"]]
     return "\n".join(lines) + "\n"
@@ -250,7 +325,9 @@ def report(rows: list[dict], meta: dict) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--report", action="store_true", help="only write the report again from the committed rows")
+    ap.add_argument(
+        "--report", action="store_true", help="only write the report again from the committed rows"
+    )
     args = ap.parse_args()
     if args.report:
         lines = ROWS.read_text().splitlines()
@@ -258,10 +335,21 @@ def main() -> int:
     else:
         t0 = time.time()
         rows = measure()
-        cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
-                   platform.machine())
-        meta = {"date": date.today().isoformat(), "machine": f"a {cpu} VM", "python": platform.python_version(),
-                "minutes": (time.time() - t0) / 60, "command": "python experiments/bench-certify.py"}
+        cpu = next(
+            (
+                line.split(":", 1)[1].strip()
+                for line in open("/proc/cpuinfo")
+                if line.startswith("model name")
+            ),
+            platform.machine(),
+        )
+        meta = {
+            "date": date.today().isoformat(),
+            "machine": f"a {cpu} VM",
+            "python": platform.python_version(),
+            "minutes": (time.time() - t0) / 60,
+            "command": "python experiments/bench-certify.py",
+        }
         ROWS.write_text("\n".join(json.dumps(x) for x in [meta, *rows]) + "\n")
     REPORT.write_text(report(rows, meta))
     plot(rows, HERE / "bench-certify.svg")

@@ -75,13 +75,24 @@ def timed(cmd: list[str], env: dict | None = None, cwd: Path | None = None) -> d
         wall = time.perf_counter() - t0
         out.seek(0)
         err.seek(0)
-        return {"wall": round(wall, 3), "cpu": round(usage.ru_utime + usage.ru_stime, 3),
-                "exit": os.waitstatus_to_exitcode(status), "stdout": out.read().decode(errors="replace")[-400:],
-                "stderr": err.read().decode(errors="replace")[-300:]}
+        return {
+            "wall": round(wall, 3),
+            "cpu": round(usage.ru_utime + usage.ru_stime, 3),
+            "exit": os.waitstatus_to_exitcode(status),
+            "stdout": out.read().decode(errors="replace")[-400:],
+            "stderr": err.read().decode(errors="replace")[-300:],
+        }
 
 
-def pairs(a: list[str], b: list[str], n: int, seed: int, env: dict | None = None, cwd: Path | None = None,
-          env_b: dict | None = None) -> dict:
+def pairs(
+    a: list[str],
+    b: list[str],
+    n: int,
+    seed: int,
+    env: dict | None = None,
+    cwd: Path | None = None,
+    env_b: dict | None = None,
+) -> dict:
     """``n`` pairs of the two commands (``b`` under ``env_b`` if given), the order shuffled in
     each; each pair's CPU ratio a/b."""
     rng, out = random.Random(seed), []
@@ -111,43 +122,111 @@ def measure() -> list[dict]:
         loop.write_text(LOOP)
         for k, (name, args) in enumerate(PUZZLES.items()):
             f, cnf = tmp / f"{name}.yaml", tmp / f"{name}.cnf"
-            subprocess.run(satedge + ["generate", "--rows", "4", "--border-colors", "1", "--frame", *args, "-o", str(f)],
-                           check=True, env=env, capture_output=True)
-            subprocess.run(satedge + ["encode", str(f), "-o", str(cnf)], check=True, env=env, capture_output=True)
-            count = satedge + ["count", str(f), "--method", "sat", "--enumeration", "blocking", "--mode", "solutions",
-                               "--json"]
+            subprocess.run(
+                satedge + ["generate", "--rows", "4", "--border-colors", "1", "--frame", *args, "-o", str(f)],
+                check=True,
+                env=env,
+                capture_output=True,
+            )
+            subprocess.run(
+                satedge + ["encode", str(f), "-o", str(cnf)], check=True, env=env, capture_output=True
+            )
+            count = satedge + [
+                "count",
+                str(f),
+                "--method",
+                "sat",
+                "--enumeration",
+                "blocking",
+                "--mode",
+                "solutions",
+                "--json",
+            ]
             n, n_clasp = PAIRS[name]
             if k == 0:  # the bytecode written once, not in the first pair
                 timed(count, env)
             if n:
-                rows.append({"target": "blocking", "puzzle": name, "against": "pysat-loop",
-                             **pairs(count + ["--workers", "1"], [py, str(loop), str(cnf)], n, k, env=env)})
-                rows.append({"target": "workers", "puzzle": name, "against": "one-worker",
-                             **pairs(count + ["--workers", "2"], count + ["--workers", "1"], n, 10 + k, env=env)})
+                rows.append(
+                    {
+                        "target": "blocking",
+                        "puzzle": name,
+                        "against": "pysat-loop",
+                        **pairs(count + ["--workers", "1"], [py, str(loop), str(cnf)], n, k, env=env),
+                    }
+                )
+                rows.append(
+                    {
+                        "target": "workers",
+                        "puzzle": name,
+                        "against": "one-worker",
+                        **pairs(count + ["--workers", "2"], count + ["--workers", "1"], n, 10 + k, env=env),
+                    }
+                )
             if shutil.which("clasp"):
-                clasp = satedge + ["count", str(f), "--solver", "clasp:enumeration=blocking", "--mode", "solutions",
-                                   "--json"]
-                rows.append({"target": "clasp", "puzzle": name, "against": "clasp-binary",
-                             **pairs(clasp, ["clasp", "-n", "0", "-q", str(cnf)], n_clasp, 20 + k, env=env)})
+                clasp = satedge + [
+                    "count",
+                    str(f),
+                    "--solver",
+                    "clasp:enumeration=blocking",
+                    "--mode",
+                    "solutions",
+                    "--json",
+                ]
+                rows.append(
+                    {
+                        "target": "clasp",
+                        "puzzle": name,
+                        "against": "clasp-binary",
+                        **pairs(clasp, ["clasp", "-n", "0", "-q", str(cnf)], n_clasp, 20 + k, env=env),
+                    }
+                )
             if shutil.which("picosat") and k == 0:
                 pico = ["sh", "-c", f"exec picosat --all {cnf} > /dev/null"]
-                rows.append({"target": "picosat", "puzzle": name, "against": "picosat-all",
-                             **pairs(count + ["--workers", "1"], pico, 2, 30, env=env)})
+                rows.append(
+                    {
+                        "target": "picosat",
+                        "puzzle": name,
+                        "against": "picosat-all",
+                        **pairs(count + ["--workers", "1"], pico, 2, 30, env=env),
+                    }
+                )
         before = tmp / "before"
-        subprocess.run(["git", "worktree", "add", "--detach", str(before), BASE], cwd=ROOT, check=True,
-                       capture_output=True)
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", str(before), BASE],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
         try:
             env_before = {**env, "PYTHONPATH": str(before)}
             hunde = ["count", "hunde-spiel"]
             timed(satedge + hunde, env_before, tmp)  # the bytecode of the code before, written once
-            rows.append({"target": "startup", "against": "imports",
-                         **pairs(satedge + hunde, [py, "-c", IMPORTS], 10, 40, env=env, cwd=tmp)})
-            rows.append({"target": "startup", "against": "before",
-                         **pairs(satedge + hunde, satedge + hunde, 10, 41, env, tmp, env_before)})
+            rows.append(
+                {
+                    "target": "startup",
+                    "against": "imports",
+                    **pairs(satedge + hunde, [py, "-c", IMPORTS], 10, 40, env=env, cwd=tmp),
+                }
+            )
+            rows.append(
+                {
+                    "target": "startup",
+                    "against": "before",
+                    **pairs(satedge + hunde, satedge + hunde, 10, 41, env, tmp, env_before),
+                }
+            )
             cross = satedge + ["crosscheck", "--examples", "300", "--seed", "7", "--workers", "2", "--json"]
-            rows.append({"target": "crosscheck", "against": "before", **pairs(cross, cross, 2, 42, env, tmp, env_before)})
+            rows.append(
+                {
+                    "target": "crosscheck",
+                    "against": "before",
+                    **pairs(cross, cross, 2, 42, env, tmp, env_before),
+                }
+            )
         finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(before)], cwd=ROOT, capture_output=True)
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(before)], cwd=ROOT, capture_output=True
+            )
     return rows
 
 
@@ -180,73 +259,109 @@ def _model_rows(by: dict, kind: str) -> list[str]:
         if r is not None:
             m, lo, hi = ratio(r)
             models = _models(r["pairs"][0]["a"])
-            out.append(f"| {name} | {models:,} | {len(r['pairs'])} | {_cpu(r, 'a'):.2f} | {_cpu(r, 'b'):.2f} | "
-                       f"{m:.2f} ({lo:.2f} to {hi:.2f}) | {models / _wall(r, 'a'):,.0f} |")
+            out.append(
+                f"| {name} | {models:,} | {len(r['pairs'])} | {_cpu(r, 'a'):.2f} | {_cpu(r, 'b'):.2f} | "
+                f"{m:.2f} ({lo:.2f} to {hi:.2f}) | {models / _wall(r, 'a'):,.0f} |"
+            )
     return out
 
 
 def report(rows: list[dict], meta: dict) -> str:
     by = {(r["target"], r.get("puzzle")): r for r in rows}
     lines = [
-        "# Enumeration at the field's speed", "",
+        "# Enumeration at the field's speed",
+        "",
         f"Measured {meta['date']} on {meta['machine']} (2 cores, shared), Python {meta['python']}, in one run of "
         f"`python experiments/bench-enumerate.py` ({meta['minutes']:.0f} minutes). Whole commands in pairs, the "
         "order shuffled in each pair; a ratio is satedge's CPU seconds (its whole process tree) over the other's, "
-        "the median of the pairs with the least and the largest in brackets.", "",
+        "the median of the pairs with the least and the largest in brackets.",
+        "",
         "The formulas: the `edgecolor-corners` formula of generated framed 4x4 puzzles (`satedge generate --rows 4 "
         "--border-colors 1 --frame` with the colours and seed of each row), exported with `satedge encode`; every tool "
-        "gives the same number of models (the models column, from each command's own output).", "",
-        "## Blocking clauses through PySAT, against a plain PySAT loop", "",
+        "gives the same number of models (the models column, from each command's own output).",
+        "",
+        "## Blocking clauses through PySAT, against a plain PySAT loop",
+        "",
         "satedge: `count --method sat --enumeration blocking --mode solutions --workers 1` (CaDiCaL 1.9.5, every "
         "model decoded and checked in blocks); the loop: the same solver on the exported CNF, a blocking clause per "
-        "model on its `c p show` variables. Target: within 1.5 times the loop's CPU.", "",
-        "| puzzle | models | pairs | satedge CPU s | loop CPU s | ratio | satedge models/s |", "|---|---|---|---|---|---|---|"]
+        "model on its `c p show` variables. Target: within 1.5 times the loop's CPU.",
+        "",
+        "| puzzle | models | pairs | satedge CPU s | loop CPU s | ratio | satedge models/s |",
+        "|---|---|---|---|---|---|---|",
+    ]
     lines += _model_rows(by, "blocking")
-    lines += ["", "## Two workers against one", "",
-              "The same command with `--workers 2` (cube-and-conquer: 64 cubes per worker) over `--workers 1`: the "
-              "CPU ratio says what the split costs, the wall ratio what it gains.", "",
-              "| puzzle | pairs | CPU ratio | wall, 2 workers | wall, 1 worker | models/s, 2 workers |",
-              "|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        "## Two workers against one",
+        "",
+        "The same command with `--workers 2` (cube-and-conquer: 64 cubes per worker) over `--workers 1`: the "
+        "CPU ratio says what the split costs, the wall ratio what it gains.",
+        "",
+        "| puzzle | pairs | CPU ratio | wall, 2 workers | wall, 1 worker | models/s, 2 workers |",
+        "|---|---|---|---|---|---|",
+    ]
     for name in PUZZLES:
         r = by.get(("workers", name))
         if r is None:
             continue
         m, lo, hi = ratio(r)
         models = _models(r["pairs"][0]["a"])
-        lines.append(f"| {name} | {len(r['pairs'])} | {m:.2f} ({lo:.2f} to {hi:.2f}) | {_wall(r, 'a'):.2f} s | "
-                     f"{_wall(r, 'b'):.2f} s | {models / _wall(r, 'a'):,.0f} |")
-    lines += ["", "## The clasp engine against the clasp binary", "",
-              "satedge: `count --solver clasp:enumeration=blocking --mode solutions` (clingo's clasp, the clauses "
-              "through its backend, models projected on the decision variables, read and checked in blocks); the "
-              "binary: Debian's `clasp -n 0 -q` on the exported CNF. Target: within 3 times the binary's CPU on "
-              "the puzzle with 10^6 models.", "",
-              "| puzzle | models | pairs | satedge CPU s | clasp CPU s | ratio | satedge models/s |",
-              "|---|---|---|---|---|---|---|"]
+        lines.append(
+            f"| {name} | {len(r['pairs'])} | {m:.2f} ({lo:.2f} to {hi:.2f}) | {_wall(r, 'a'):.2f} s | "
+            f"{_wall(r, 'b'):.2f} s | {models / _wall(r, 'a'):,.0f} |"
+        )
+    lines += [
+        "",
+        "## The clasp engine against the clasp binary",
+        "",
+        "satedge: `count --solver clasp:enumeration=blocking --mode solutions` (clingo's clasp, the clauses "
+        "through its backend, models projected on the decision variables, read and checked in blocks); the "
+        "binary: Debian's `clasp -n 0 -q` on the exported CNF. Target: within 3 times the binary's CPU on "
+        "the puzzle with 10^6 models.",
+        "",
+        "| puzzle | models | pairs | satedge CPU s | clasp CPU s | ratio | satedge models/s |",
+        "|---|---|---|---|---|---|---|",
+    ]
     lines += _model_rows(by, "clasp")
     r = by.get(("picosat", "4x4-27648"))
     if r is not None:
         m, lo, hi = ratio(r)
-        lines += ["", f"`picosat --all` on the 4x4-27648 formula: {_cpu(r, 'b'):.1f} s of CPU against satedge's "
-                      f"{_cpu(r, 'a'):.1f} s ({len(r['pairs'])} pairs; satedge over picosat {m:.2f}, {lo:.2f} to "
-                      f"{hi:.2f}); on the larger formulas it takes minutes."]
-    lines += ["", "## The cost of one call", "",
-              "`satedge count hunde-spiel` (the backtracker in Python: 16, 8 and 2), whole command, against "
-              f"`python -c \"{IMPORTS}\"` and against the same command of the code before (commit {BASE}). "
-              "Target: within 2 times the bare imports' CPU.", "",
-              "| against | pairs | satedge CPU s | other CPU s | ratio |", "|---|---|---|---|---|"]
+        lines += [
+            "",
+            f"`picosat --all` on the 4x4-27648 formula: {_cpu(r, 'b'):.1f} s of CPU against satedge's "
+            f"{_cpu(r, 'a'):.1f} s ({len(r['pairs'])} pairs; satedge over picosat {m:.2f}, {lo:.2f} to "
+            f"{hi:.2f}); on the larger formulas it takes minutes.",
+        ]
+    lines += [
+        "",
+        "## The cost of one call",
+        "",
+        "`satedge count hunde-spiel` (the backtracker in Python: 16, 8 and 2), whole command, against "
+        f'`python -c "{IMPORTS}"` and against the same command of the code before (commit {BASE}). '
+        "Target: within 2 times the bare imports' CPU.",
+        "",
+        "| against | pairs | satedge CPU s | other CPU s | ratio |",
+        "|---|---|---|---|---|",
+    ]
     for against in ("imports", "before"):
         r = next((x for x in rows if x["target"] == "startup" and x["against"] == against), None)
         if r is not None:
             m, lo, hi = ratio(r)
-            lines.append(f"| {against} | {len(r['pairs'])} | {_cpu(r, 'a'):.3f} | {_cpu(r, 'b'):.3f} | "
-                         f"{m:.2f} ({lo:.2f} to {hi:.2f}) |")
+            lines.append(
+                f"| {against} | {len(r['pairs'])} | {_cpu(r, 'a'):.3f} | {_cpu(r, 'b'):.3f} | "
+                f"{m:.2f} ({lo:.2f} to {hi:.2f}) |"
+            )
     r = by.get(("crosscheck", None))
     if r is not None:
         m, lo, hi = ratio(r)
-        lines += ["", "## The cross-check", "",
-                  "`satedge crosscheck --examples 300 --seed 7 --workers 2`, now and before (commit "
-                  f"{BASE}): {_wall(r, 'a'):.1f} s of wall time now, {_wall(r, 'b'):.1f} s before "
-                  f"({len(r['pairs'])} pairs; CPU ratio {m:.2f}, {lo:.2f} to {hi:.2f}). Target: under 20 s."]
+        lines += [
+            "",
+            "## The cross-check",
+            "",
+            "`satedge crosscheck --examples 300 --seed 7 --workers 2`, now and before (commit "
+            f"{BASE}): {_wall(r, 'a'):.1f} s of wall time now, {_wall(r, 'b'):.1f} s before "
+            f"({len(r['pairs'])} pairs; CPU ratio {m:.2f}, {lo:.2f} to {hi:.2f}). Target: under 20 s.",
+        ]
     notes = meta.get("notes")
     if notes:
         lines += ["", "## Notes", "", notes]
@@ -255,7 +370,9 @@ def report(rows: list[dict], meta: dict) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--report", action="store_true", help="only write the report again from the committed rows")
+    ap.add_argument(
+        "--report", action="store_true", help="only write the report again from the committed rows"
+    )
     args = ap.parse_args()
     if args.report:
         lines = ROWS.read_text().splitlines()
@@ -263,11 +380,21 @@ def main() -> int:
     else:
         t0 = time.time()
         rows = measure()
-        cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
-                   platform.machine())
-        meta = {"date": date.today().isoformat(), "machine": f"a {cpu} VM",
-                "python": platform.python_version(), "minutes": (time.time() - t0) / 60,
-                "command": "python experiments/bench-enumerate.py"}
+        cpu = next(
+            (
+                line.split(":", 1)[1].strip()
+                for line in open("/proc/cpuinfo")
+                if line.startswith("model name")
+            ),
+            platform.machine(),
+        )
+        meta = {
+            "date": date.today().isoformat(),
+            "machine": f"a {cpu} VM",
+            "python": platform.python_version(),
+            "minutes": (time.time() - t0) / 60,
+            "command": "python experiments/bench-enumerate.py",
+        }
         ROWS.write_text("\n".join(json.dumps(x) for x in [meta, *rows]) + "\n")
     REPORT.write_text(report(rows, meta))
     return 0

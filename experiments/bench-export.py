@@ -12,9 +12,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from satedge.sat.dimacs import write_dimacs
 from satedge.encode import Encoding
 from satedge.puzzle.formats import load_puzzle
+from satedge.sat.dimacs import write_dimacs
 
 
 def main() -> None:
@@ -28,8 +28,10 @@ def main() -> None:
         n = write_dimacs(encoded, Path(d) / "e2.cnf", preset.name, str(e2))
     t2 = time.perf_counter()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"Eternity II, {preset.name}: {encoded.nv} variables, {len(encoded.cnf.clauses)} clauses, {n / 1e6:.1f} MB; "
-          f"encode {t1 - t0:.2f} s + write {t2 - t1:.2f} s = {t2 - t0:.2f} s; peak memory {peak:.0f} MB")
+    print(
+        f"Eternity II, {preset.name}: {encoded.nv} variables, {len(encoded.cnf.clauses)} clauses, {n / 1e6:.1f} MB; "
+        f"encode {t1 - t0:.2f} s + write {t2 - t1:.2f} s = {t2 - t0:.2f} s; peak memory {peak:.0f} MB"
+    )
 
 
 if __name__ == "__main__":

@@ -24,20 +24,22 @@ import statistics
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
-from satedge.sat import cubes
 from satedge.encode import DEFAULT_ENCODING, Encoding
 from satedge.experiment.executors import environment
 from satedge.puzzle.formats import save_puzzle
 from satedge.puzzle.generate import Params, generate
+from satedge.sat import cubes
 
 ROOT = Path(__file__).resolve().parent.parent
 SATEDGE = [sys.executable, "-m", "satedge"]
 # (name, parameters, seed): framed 4x4 puzzles with 18,432 and 55,296 solutions
-ENUMERATE = [("4x4-18432", Params(rows=4, cols=4, colors=3, border_colors=1, frame=True, clues=1), 4),
-             ("4x4-55296", Params(rows=4, cols=4, colors=3, border_colors=1, frame=True), 5)]
+ENUMERATE = [
+    ("4x4-18432", Params(rows=4, cols=4, colors=3, border_colors=1, frame=True, clues=1), 4),
+    ("4x4-55296", Params(rows=4, cols=4, colors=3, border_colors=1, frame=True), 5),
+]
 
 
 def timed(command: list[str], cwd: Path | None = None) -> tuple[float, str, int]:
@@ -58,7 +60,13 @@ def enumeration(puzzle: Path, rounds: int) -> list[dict]:
             "sat, cubes on a 2-worker Dask LocalCluster": [*base, "--scheduler", lc.scheduler_address],
             "backtrack, 1 worker": [*base, "--method", "backtrack"],
             "backtrack, 2 local workers": [*base, "--method", "backtrack", "--workers", "2"],
-            "backtrack, 2-worker Dask LocalCluster": [*base, "--method", "backtrack", "--scheduler", lc.scheduler_address],
+            "backtrack, 2-worker Dask LocalCluster": [
+                *base,
+                "--method",
+                "backtrack",
+                "--scheduler",
+                lc.scheduler_address,
+            ],
         }
         for k in range(rounds):
             for name, command in configs.items():
@@ -75,17 +83,38 @@ def simulation(puzzle, n_cubes: int) -> dict:
     done = cubes.solve_cubes(encoded, "cadical195", split.cubes)
     times = [c.seconds for c in done]
     total = sum(times)
-    return {"encoding": DEFAULT_ENCODING, "solver": "cadical195", "cubes": len(split.cubes), "refuted": split.refuted,
-            "split_seconds": round(split.seconds, 3), "solutions": sum(len(c.solutions) for c in done),
-            "cube_seconds_total": round(total, 3), "cube_seconds_max": round(max(times), 4),
-            "cube_seconds_median": round(statistics.median(times), 5),
-            "makespan": {w: round(cubes.makespan(times, w), 4) for w in (1, 2, 8, 32, 128)},
-            "speedup": {w: round(total / cubes.makespan(times, w), 2) for w in (1, 2, 8, 32, 128)}}
+    return {
+        "encoding": DEFAULT_ENCODING,
+        "solver": "cadical195",
+        "cubes": len(split.cubes),
+        "refuted": split.refuted,
+        "split_seconds": round(split.seconds, 3),
+        "solutions": sum(len(c.solutions) for c in done),
+        "cube_seconds_total": round(total, 3),
+        "cube_seconds_max": round(max(times), 4),
+        "cube_seconds_median": round(statistics.median(times), 5),
+        "makespan": {w: round(cubes.makespan(times, w), 4) for w in (1, 2, 8, 32, 128)},
+        "speedup": {w: round(total / cubes.makespan(times, w), 2) for w in (1, 2, 8, 32, 128)},
+    }
 
 
 def owen(strategy: str, timeout: int) -> dict:
-    command = [*SATEDGE, "solve", "puzzles/eternity2/8x8.yaml", "--encoding", "edgecolor-corners-sym",
-               "--solver", "cadical195:sat", "--workers", "2", "--strategy", strategy, "--timeout", str(timeout), "--json"]
+    command = [
+        *SATEDGE,
+        "solve",
+        "puzzles/eternity2/8x8.yaml",
+        "--encoding",
+        "edgecolor-corners-sym",
+        "--solver",
+        "cadical195:sat",
+        "--workers",
+        "2",
+        "--strategy",
+        strategy,
+        "--timeout",
+        str(timeout),
+        "--json",
+    ]
     seconds, stdout, code = timed(command, cwd=ROOT)
     status = json.loads(stdout)["status"] if stdout else f"exit {code}"
     return {"command": " ".join(["satedge", *command[3:]]), "status": status, "seconds": round(seconds, 1)}
@@ -101,19 +130,26 @@ def main() -> None:
     args = ap.parse_args()
     folder = ROOT / "out" / "bench-parallel-extra"
     folder.mkdir(parents=True, exist_ok=True)
-    started = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    result = {"started_at": started, "machine": {**environment(), "cores": os.cpu_count(), "platform": platform.platform()},
-              "puzzles": {}, "enumerate": {}, "simulation": {}}
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    result = {
+        "started_at": started,
+        "machine": {**environment(), "cores": os.cpu_count(), "platform": platform.platform()},
+        "puzzles": {},
+        "enumerate": {},
+        "simulation": {},
+    }
     for name, params, seed in ENUMERATE:
         puzzle = generate(params, seed).with_(planted=None)
         save_puzzle(puzzle, folder / f"{name}.yaml")
-        result["puzzles"][name] = (f"satedge generate --rows 4 --colors 3 --border-colors 1 --frame --clues {params.clues} "
-                                   f"--seed {seed}")
+        result["puzzles"][name] = (
+            f"satedge generate --rows 4 --colors 3 --border-colors 1 --frame --clues {params.clues} "
+            f"--seed {seed}"
+        )
         result["enumerate"][name] = enumeration(folder / f"{name}.yaml", args.rounds)
         result["simulation"][name] = simulation(puzzle, args.cubes)
     if not args.skip_owen:
         result["owen_8x8"] = owen(args.strategy, args.owen_timeout)
-    result["finished_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    result["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
     print(json.dumps(result, indent=1))
 
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 
+from .backtrack.search import SMALL, compiled_available
 from .encode import Encoding
 from .errors import SatedgeError
 from .jobs import Job, Result, run
-from .backtrack.search import SMALL, compiled_available
 from .jobs.engines import LNS, REFERENCE, SolverConfig
 from .puzzle.checker import Scored
 from .puzzle.formats import load_puzzle
@@ -27,7 +27,18 @@ from .system.files import check_folder, shown
 from .system.limits import cores
 from .system.process import Limits, default_memory_mb
 
-__all__ = ["METHODS", "PROVABLE", "choose", "Request", "job", "answer", "solve", "solutions", "count", "maximize"]
+__all__ = [
+    "METHODS",
+    "PROVABLE",
+    "choose",
+    "Request",
+    "job",
+    "answer",
+    "solve",
+    "solutions",
+    "count",
+    "maximize",
+]
 
 METHODS = ("auto", "sat", REFERENCE)  # the best engine here; an encoding and a SAT solver; the reference
 
@@ -35,8 +46,9 @@ METHODS = ("auto", "sat", REFERENCE)  # the best engine here; an encoding and a 
 PROVABLE = 36  # cells: the largest boards whose best score auto searches to the proof
 
 
-def choose(puzzle: Puzzle, task: str = "solve", workers: int | None = None,
-           timeout: float | None = None) -> SolverConfig:
+def choose(
+    puzzle: Puzzle, task: str = "solve", workers: int | None = None, timeout: float | None = None
+) -> SolverConfig:
     """The solver of ``--method auto`` for ``task`` (``solve``, ``count`` or ``maximize``) on
     ``puzzle`` with ``workers`` processes (default: every core): the engine that answered soonest
     in ``experiments/bench-auto.md``.  On the peak puzzles (framed 7x7 and 8x8 of tunable
@@ -95,12 +107,25 @@ class Request:
     proof: str | None = None
 
     @classmethod
-    def make(cls, task: str = "solve", method: str = "auto", solver: SolverConfig | str | None = None,
-             encoding: Encoding | str | None = None, workers: int | None = None, timeout: float | None = None,
-             memory_mb: float | None = None, shuffle: int | None = None, scheduler: str | None = None,
-             certify: str | None = None, proof: str | None = None, modes: tuple[str, ...] = ("solutions",),
-             limit: int | None = 1, strategy: str | None = None, enumeration: str | None = None,
-             order: str | None = None) -> "Request":
+    def make(
+        cls,
+        task: str = "solve",
+        method: str = "auto",
+        solver: SolverConfig | str | None = None,
+        encoding: Encoding | str | None = None,
+        workers: int | None = None,
+        timeout: float | None = None,
+        memory_mb: float | None = None,
+        shuffle: int | None = None,
+        scheduler: str | None = None,
+        certify: str | None = None,
+        proof: str | None = None,
+        modes: tuple[str, ...] = ("solutions",),
+        limit: int | None = 1,
+        strategy: str | None = None,
+        enumeration: str | None = None,
+        order: str | None = None,
+    ) -> Request:
         """The request these settings make, with the commands' defaults, checked as a job of them
         would be (:meth:`Job.check_settings`, the engine table's word).  The defaults: with
         ``method`` ``auto``, the SAT method when a ``solver``, an ``encoding``, a ``strategy``, an
@@ -118,21 +143,45 @@ class Request:
             config = None
         elif method == "sat" or isinstance(solver, SolverConfig):
             config = SolverConfig.of(solver)
-            config = replace(config, workers=workers or config.workers, strategy=strategy or config.strategy,
-                             enumeration=enumeration or config.enumeration, order=order or config.order)
+            config = replace(
+                config,
+                workers=workers or config.workers,
+                strategy=strategy or config.strategy,
+                enumeration=enumeration or config.enumeration,
+                order=order or config.order,
+            )
         else:
-            config = SolverConfig(engine=method, name=solver, workers=workers or (cores() if method == LNS else 1),
-                                  strategy=strategy, enumeration=enumeration, order=order)
-        checked = config or SolverConfig(engine=REFERENCE, workers=workers or 1)  # what auto picks where it can
-        checked, encoding = Job.check_settings(task, checked, encoding, shuffle, scheduler, certify, modes, limit,
-                                               proof)
+            config = SolverConfig(
+                engine=method,
+                name=solver,
+                workers=workers or (cores() if method == LNS else 1),
+                strategy=strategy,
+                enumeration=enumeration,
+                order=order,
+            )
+        checked = config or SolverConfig(
+            engine=REFERENCE, workers=workers or 1
+        )  # what auto picks where it can
+        checked, encoding = Job.check_settings(
+            task, checked, encoding, shuffle, scheduler, certify, modes, limit, proof
+        )
         if proof is not None:
             check_folder(proof, "--proof", PROOF_FILES, "a certificate")
         if config is not None:
             Job.check_timeout(checked, timeout)
         limits = Limits(timeout=timeout, memory_mb=default_memory_mb() if memory_mb is None else memory_mb)
-        return cls(task, method, checked if config is not None else None, encoding, workers, limits, shuffle,
-                   scheduler, certify, proof)
+        return cls(
+            task,
+            method,
+            checked if config is not None else None,
+            encoding,
+            workers,
+            limits,
+            shuffle,
+            scheduler,
+            certify,
+            proof,
+        )
 
     def job(self, puzzle: Puzzle, **fields) -> Job:
         """The job of ``puzzle`` (the solver chosen for it where the request names none);
@@ -140,14 +189,31 @@ class Request:
         ``timeout`` to give it less time than the request."""
         timeout = fields.pop("timeout", self.limits.timeout)
         config = self.solver if self.solver is not None else choose(puzzle, self.task, self.workers, timeout)
-        return Job(puzzle, self.task, solver=config, encoding=self.encoding,
-                   limits=Limits(timeout=timeout, memory_mb=self.limits.memory_mb), shuffle=self.shuffle,
-                   scheduler=self.scheduler, certify=self.certify, proof=self.proof, **fields)
+        return Job(
+            puzzle,
+            self.task,
+            solver=config,
+            encoding=self.encoding,
+            limits=Limits(timeout=timeout, memory_mb=self.limits.memory_mb),
+            shuffle=self.shuffle,
+            scheduler=self.scheduler,
+            certify=self.certify,
+            proof=self.proof,
+            **fields,
+        )
 
 
-def job(puzzle: Puzzle | str | os.PathLike, task: str = "solve", method: str = "auto",
-        solver: SolverConfig | str | None = None, encoding: Encoding | str | None = None, workers: int | None = None,
-        timeout: float | None = None, memory_mb: float | None = None, **fields) -> Job:
+def job(
+    puzzle: Puzzle | str | os.PathLike,
+    task: str = "solve",
+    method: str = "auto",
+    solver: SolverConfig | str | None = None,
+    encoding: Encoding | str | None = None,
+    workers: int | None = None,
+    timeout: float | None = None,
+    memory_mb: float | None = None,
+    **fields,
+) -> Job:
     """The :class:`Job` a command makes, with the command's defaults.
 
     Parameters
@@ -232,8 +298,9 @@ def solve(puzzle: Puzzle | str | os.PathLike, **options) -> Solved | None:
     return Solved(j.puzzle, res.solutions[0]) if res.solutions else None
 
 
-def solutions(puzzle: Puzzle | str | os.PathLike, mode: str = "solutions", limit: int | None = None,
-              **options) -> list[Solved]:
+def solutions(
+    puzzle: Puzzle | str | os.PathLike, mode: str = "solutions", limit: int | None = None, **options
+) -> list[Solved]:
     """Every solution of a puzzle, or one per picture.
 
     Parameters

@@ -10,8 +10,14 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 # CI (CI is set): derandomized and thorough; locally: quick.  SATEDGE_HYPOTHESIS picks either by name.
-settings.register_profile("ci", derandomize=True, max_examples=300, deadline=None, print_blob=True,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    max_examples=300,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 settings.register_profile("dev", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("SATEDGE_HYPOTHESIS") or ("ci" if os.environ.get("CI") else "dev"))
 
@@ -33,6 +39,8 @@ def experiment_script(name: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
 PUZZLES = ROOT / "puzzles"
 SEEDS = {
     "hunde-spiel": (16, 8, 2),
@@ -118,6 +126,9 @@ def small_command_seconds() -> float:
     import sys
 
     t0 = time.monotonic()
-    subprocess.run([sys.executable, "-m", "satedge", "count", str(PUZZLES / "hunde-spiel.yaml"), "--method", "sat"],
-                   capture_output=True, timeout=600)
+    subprocess.run(
+        [sys.executable, "-m", "satedge", "count", str(PUZZLES / "hunde-spiel.yaml"), "--method", "sat"],
+        capture_output=True,
+        timeout=600,
+    )
     return time.monotonic() - t0

@@ -15,8 +15,13 @@ def _script():
 
 
 def _row(target, puzzle=None, against=None):
-    return next(r for r in ROWS if r["target"] == target and r.get("puzzle") == puzzle
-                and (against is None or r["against"] == against))
+    return next(
+        r
+        for r in ROWS
+        if r["target"] == target
+        and r.get("puzzle") == puzzle
+        and (against is None or r["against"] == against)
+    )
 
 
 def test_the_report_is_its_rows():
@@ -29,22 +34,41 @@ def test_every_tool_gives_the_same_number_of_models():
     for row in ROWS:
         if "puzzle" in row:
             for pair in row["pairs"]:
-                assert {script._models(pair["a"]), script._models(pair["b"])} <= {expected[row["puzzle"]], None}, row
-                assert (pair["a"]["exit"], pair["b"]["exit"]) == (0, {"clasp": 30, "picosat": 20}.get(row["target"], 0))  # their exhaustive exits
+                assert {script._models(pair["a"]), script._models(pair["b"])} <= {
+                    expected[row["puzzle"]],
+                    None,
+                }, row
+                assert (pair["a"]["exit"], pair["b"]["exit"]) == (
+                    0,
+                    {"clasp": 30, "picosat": 20}.get(row["target"], 0),
+                )  # their exhaustive exits
     assert all('"mismatches": 0' in p[s]["stdout"] for p in _row("crosscheck")["pairs"] for s in "ab")
 
 
 def test_the_notes_quote_the_rows():
     script, notes = _script(), " ".join(META["notes"].split())
-    figure = {k: f"{script.ratio(r)[0]:.2f}" for k, r in (
-        ("loop-small", _row("blocking", "4x4-27648")), ("loop-large", _row("blocking", "4x4-221184")),
-        ("workers-small", _row("workers", "4x4-27648")), ("workers-large", _row("workers", "4x4-221184")),
-        ("clasp", _row("clasp", "4x4-1382400")), ("imports", _row("startup", against="imports")),
-        ("before", _row("startup", against="before")), ("crosscheck", _row("crosscheck")))}
-    for quoted in (f"{figure['loop-small']} and {figure['loop-large']} times the loop",
-                   f"{figure['workers-small']} and {figure['workers-large']} times one worker's CPU",
-                   f"is not met: {figure['clasp']} times", f"is met: {figure['imports']} times, and "
-                   f"{figure['before']} times the code before", f"their ratio, {figure['crosscheck']},"):
+    figure = {
+        k: f"{script.ratio(r)[0]:.2f}"
+        for k, r in (
+            ("loop-small", _row("blocking", "4x4-27648")),
+            ("loop-large", _row("blocking", "4x4-221184")),
+            ("workers-small", _row("workers", "4x4-27648")),
+            ("workers-large", _row("workers", "4x4-221184")),
+            ("clasp", _row("clasp", "4x4-1382400")),
+            ("imports", _row("startup", against="imports")),
+            ("before", _row("startup", against="before")),
+            ("crosscheck", _row("crosscheck")),
+        )
+    }
+    for quoted in (
+        f"{figure['loop-small']} and {figure['loop-large']} times the loop",
+        f"{figure['workers-small']} and {figure['workers-large']} times one worker's CPU",
+        f"is not met: {figure['clasp']} times",
+        f"is met: {figure['imports']} times, and {figure['before']} times the code before",
+        f"their ratio, {figure['crosscheck']},",
+    ):
         assert quoted in notes, quoted
     binary = _row("clasp", "4x4-1382400")
-    assert f"{1382400 / script._cpu(binary, 'b'):,.0f}"[:3] == "220" and "against the binary's 220,000" in notes
+    assert (
+        f"{1382400 / script._cpu(binary, 'b'):,.0f}"[:3] == "220" and "against the binary's 220,000" in notes
+    )

@@ -10,7 +10,10 @@ META, ROWS = json.loads(LINES[0]), [json.loads(line) for line in LINES[1:]]
 
 
 def test_the_report_is_its_rows():
-    assert experiment_script("bench-search").report(ROWS, META) == (ROOT / "experiments" / "bench-search.md").read_text()
+    assert (
+        experiment_script("bench-search").report(ROWS, META)
+        == (ROOT / "experiments" / "bench-search.md").read_text()
+    )
 
 
 def test_both_loops_count_the_same_solutions_in_the_same_tree():
@@ -25,8 +28,10 @@ def test_both_loops_count_the_same_solutions_in_the_same_tree():
 def test_the_c_loop_places_more_tiles_a_second_on_every_board():
     rate = [r for r in ROWS if r["kind"] == "rate"]
     for board in {r["puzzle"] for r in rate}:
-        speed = {loop: min(r["nodes"] / r["cpu"] for r in rate if r["puzzle"] == board and r["loop"] == loop)
-                 for loop in ("numba", "c")}
+        speed = {
+            loop: min(r["nodes"] / r["cpu"] for r in rate if r["puzzle"] == board and r["loop"] == loop)
+            for loop in ("numba", "c")
+        }
         assert speed["c"] > speed["numba"], board
 
 
@@ -51,4 +56,6 @@ def test_the_solving_guide_quotes_the_c_loops_rates_as_measured():
         speed = by_loop(rate, board, lambda r: r["nodes"] / r["cpu"])
         ratios.append(statistics.median(c / n for n, c in zip(speed["numba"], speed["c"])))
     guide = " ".join((ROOT / "docs" / "guides" / "solving.md").read_text().split())
-    assert f"at {min(ratios):.1f} to {max(ratios):.1f} times the placements per second of numba's loop" in guide
+    assert (
+        f"at {min(ratios):.1f} to {max(ratios):.1f} times the placements per second of numba's loop" in guide
+    )

@@ -10,14 +10,21 @@ from hypothesis import strategies as st
 from pysat.solvers import Solver
 
 from satedge.backtrack import search as backtrack
-from satedge.sat.bulk import Checker, Decoder
-from satedge.puzzle.checker import validate
 from satedge.encode import Encoding, bases
 from satedge.errors import Unsupported
+from satedge.puzzle.checker import validate
 from satedge.puzzle.strategies import puzzles, solutions
+from satedge.sat.bulk import Checker, Decoder
 
-PRESETS = ("edgecolor-corners", "edgecolor-corners-sym", "direct-pairwise", "split-ladder", "support-seqcounter",
-           "heule2008-all", "heule2008-cmp")
+PRESETS = (
+    "edgecolor-corners",
+    "edgecolor-corners-sym",
+    "direct-pairwise",
+    "split-ladder",
+    "support-seqcounter",
+    "heule2008-all",
+    "heule2008-cmp",
+)
 
 
 def _models(encoded, n: int) -> list[list[int]]:
@@ -44,7 +51,9 @@ def _corrupted(model: list[int], decision: list[int], rng: random.Random) -> lis
 
 
 @settings(max_examples=60, deadline=None)
-@given(puzzle=puzzles(max_cells=6), preset=st.sampled_from(PRESETS + tuple(bases())), seed=st.integers(0, 2**16))
+@given(
+    puzzle=puzzles(max_cells=6), preset=st.sampled_from(PRESETS + tuple(bases())), seed=st.integers(0, 2**16)
+)
 def test_a_block_decodes_weighs_and_checks_as_the_reference_does(puzzle, preset, seed):
     try:
         encoded = Encoding.of(preset).encode(puzzle)
@@ -54,7 +63,9 @@ def test_a_block_decodes_weighs_and_checks_as_the_reference_does(puzzle, preset,
     models = _models(encoded, 20)
     models += [_corrupted(m, encoded.decision, rng) for m in models for _ in range(3)]
     if not models:  # no model: corrupt the all-false assignment
-        models = [_corrupted([-v for v in range(1, encoded.nv + 1)], encoded.decision, rng) for _ in range(10)]
+        models = [
+            _corrupted([-v for v in range(1, encoded.nv + 1)], encoded.decision, rng) for _ in range(10)
+        ]
     decoder, checker = Decoder(encoded), Checker(puzzle)
     block = decoder.block(len(models))
     for i, m in enumerate(models):
@@ -81,15 +92,20 @@ def test_the_bulk_check_rejects_exactly_what_the_checker_rejects(data, puzzle):
     for sol in found + drawn:
         tiles, rots = np.array([[t for t, _ in sol]]), np.array([[r for _, r in sol]])
         assert bool(checker.check(tiles, rots)[0]) == (validate(puzzle, sol) is None)
-    for t, r in ((-1, 0), (0, -1), (len(puzzle.tiles), 0), (0, 4)):  # what decoding gives where a model shows nothing
+    for t, r in (
+        (-1, 0),
+        (0, -1),
+        (len(puzzle.tiles), 0),
+        (0, 4),
+    ):  # what decoding gives where a model shows nothing
         assert not checker.check(np.array([[t] * puzzle.n]), np.array([[r] * puzzle.n]))[0]
 
 
 def test_a_placed_tile_in_no_rotation_and_an_empty_cell_decode_as_the_reference_reads_them():
     """A tile's placement literal true but none of its rotations' literals: rotation -1; no
     tile's literal true: tile -1.  The checker rejects both."""
-    from satedge.puzzle.formats import load_puzzle
     from satedge.encode import encode
+    from satedge.puzzle.formats import load_puzzle
 
     puzzle = load_puzzle("hunde-spiel")
     encoded = encode(puzzle, "split")
@@ -104,6 +120,13 @@ def test_a_placed_tile_in_no_rotation_and_an_empty_cell_decode_as_the_reference_
     decoder.put(block, 0, no_rotation, ordered=True)
     decoder.put(block, 1, no_tile, ordered=True)
     decoded = decoder.decode(block)
-    assert decoded.solution(0) == encoded.decode(no_rotation) and decoded.rots[0, 0] == -1 and decoded.tiles[0, 0] >= 0
-    assert decoded.solution(1) == encoded.decode(no_tile) and (decoded.tiles[1, 0], decoded.rots[1, 0]) == (-1, -1)
+    assert (
+        decoded.solution(0) == encoded.decode(no_rotation)
+        and decoded.rots[0, 0] == -1
+        and decoded.tiles[0, 0] >= 0
+    )
+    assert decoded.solution(1) == encoded.decode(no_tile) and (decoded.tiles[1, 0], decoded.rots[1, 0]) == (
+        -1,
+        -1,
+    )
     assert not checker.check(decoded.tiles, decoded.rots).any()

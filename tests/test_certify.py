@@ -8,47 +8,62 @@ import re
 import shutil
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
-
 from conftest import PUZZLES
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
 from satedge.backtrack import search as backtrack
-from satedge.sat import drat
-from satedge.puzzle import symmetry
-from satedge.sat.certify import CHECKERS, FormulaCheck, Piece, certificate
-from satedge.sat.proofdir import recheck
 from satedge.encode import encode
 from satedge.errors import SatedgeError
-from satedge.system.extras import available
-from satedge.puzzle.formats import load_puzzle, save_puzzle
-from satedge.puzzle.generate import Params, generate
 from satedge.jobs import Job, run
 from satedge.jobs.certified import by_pictures
+from satedge.puzzle import symmetry
+from satedge.puzzle.formats import load_puzzle, save_puzzle
+from satedge.puzzle.generate import Params, generate
+from satedge.puzzle.strategies import puzzles
+from satedge.sat import drat
+from satedge.sat.certify import CHECKERS, FormulaCheck, Piece, certificate
+from satedge.sat.proofdir import recheck
 from satedge.sat.solvers import PROOF_SOLVERS
 from satedge.sat.solving import Enumerator
-from satedge.puzzle.strategies import puzzles
+from satedge.system.extras import available
 
 HUNDE = PUZZLES / "hunde-spiel.yaml"
-pytestmark = pytest.mark.skipif(not available("dratify"), reason="the extra certify is not installed (dratify)")
+pytestmark = pytest.mark.skipif(
+    not available("dratify"), reason="the extra certify is not installed (dratify)"
+)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+)
 @given(puzzles(max_cells=6), st.sampled_from([1, 2]))
 def test_certified_counts_are_the_backtrackers(puzzle, workers):
     expected = list(backtrack.solutions(puzzle, limit=201))
     assume(len(expected) <= 200)
     for encoding in ("edgecolor-corners", "support+symmetry=rotation"):
-        res_job = Job(puzzle, "count", solver=f"cadical195:workers={workers}" + (",strategy=cubes" if workers > 1 else ""),
-                      encoding=encoding,
-                      modes=("solutions", "distinct", "unique"), certify="dratify")
+        res_job = Job(
+            puzzle,
+            "count",
+            solver=f"cadical195:workers={workers}" + (",strategy=cubes" if workers > 1 else ""),
+            encoding=encoding,
+            modes=("solutions", "distinct", "unique"),
+            certify="dratify",
+        )
         res = run(res_job)
         assert res.status in ("SAT", "UNSAT")
         c = symmetry.count(puzzle, expected)
         assert {k: res.counts[k] for k in ("solutions", "distinct", "unique")} == {
-            "solutions": c.solutions, "distinct": c.distinct, "unique": c.unique}
+            "solutions": c.solutions,
+            "distinct": c.distinct,
+            "unique": c.unique,
+        }
         assert res.certificate["certified"] is True and res.certificate["checker"] == "dratify"
         blocked = res.counts["distinct"] if res.certificate["blocks"] == "pictures" else res.counts["models"]
         assert res.certificate["models"] == blocked and res.certificate["route"] == "own"
-        assert res.certificate["blocks"] == ("pictures" if by_pictures(res_job, encode(puzzle, encoding)) else "models")
+        assert res.certificate["blocks"] == (
+            "pictures" if by_pictures(res_job, encode(puzzle, encoding)) else "models"
+        )
 
 
 @pytest.mark.parametrize("seed", [1, 3, 4])
@@ -56,20 +71,32 @@ def test_unsat_puzzles_come_with_checked_proofs(seed):
     p = generate(Params(rows=4, cols=4, colors=9, model="uniform"), seed)
     assert not list(backtrack.solutions(p, limit=1))  # uniform random puzzles: mostly no solution
     res = run(Job(p, "solve", limit=1, certify="dratify"))
-    assert res.status == "UNSAT" and res.certificate["covers"] == "the formula has no model: the puzzle has no solution"
+    assert (
+        res.status == "UNSAT"
+        and res.certificate["covers"] == "the formula has no model: the puzzle has no solution"
+    )
     assert res.certificate["proof_lemmas"] > 0 and res.certificate["models"] == 0
 
 
-@pytest.mark.parametrize("solver,route", [(s, "own") for s in PROOF_SOLVERS] + [
-    ("minisat22", "fresh"), ("maplesat", "fresh"), ("cadical195:enumeration=subspaces", "fresh")])
+@pytest.mark.parametrize(
+    "solver,route",
+    [(s, "own") for s in PROOF_SOLVERS]
+    + [("minisat22", "fresh"), ("maplesat", "fresh"), ("cadical195:enumeration=subspaces", "fresh")],
+)
 def test_every_route_certifies_the_seed(solver, route):
     """The solvers whose proofs of an enumeration check log them as they enumerate (route own);
     the others are followed by a fresh CaDiCaL (MapleSAT's proofs stopped checking once a
     blocking clause was added: it is no longer among them)."""
     res = run(Job(load_puzzle(HUNDE), "count", solver=solver, certify="dratify"))
-    blocks = ("models", 16) if "subspaces" in solver else ("pictures", 8)  # a subspace walk counts no pictures
-    assert (res.counts["solutions"], res.certificate["blocks"], res.certificate["models"], res.certificate["route"]) == (
-        16, *blocks, route)
+    blocks = (
+        ("models", 16) if "subspaces" in solver else ("pictures", 8)
+    )  # a subspace walk counts no pictures
+    assert (
+        res.counts["solutions"],
+        res.certificate["blocks"],
+        res.certificate["models"],
+        res.certificate["route"],
+    ) == (16, *blocks, route)
 
 
 def _proof(puzzle, encoding="edgecolor-corners"):
@@ -95,8 +122,11 @@ def _corrupted(check, added, proof) -> dict[str, drat.Proof]:
     out = {"empty": drat.read(b"0\n")}
     for i in lemmas:
         lits = steps[i].split()
-        bad = drat.read(("\n".join(steps[:i] + [" ".join([str(-int(lits[0]))] + lits[1:])] + steps[i + 1:])
-                         + "\n").encode())
+        bad = drat.read(
+            (
+                "\n".join(steps[:i] + [" ".join([str(-int(lits[0]))] + lits[1:])] + steps[i + 1 :]) + "\n"
+            ).encode()
+        )
         try:
             check(added, bad)
         except SatedgeError:
@@ -110,8 +140,10 @@ def _corrupted(check, added, proof) -> dict[str, drat.Proof]:
 def test_both_checkers_accept_proofs_and_reject_corrupted_ones(checker):
     if not available(checker):
         pytest.skip(f"{checker} is not installed (the extra verified)")
-    for puzzle in (generate(Params(rows=2, cols=3, colors=4, model="uniform"), 1),  # 32 solutions
-                   generate(Params(rows=2, cols=2, colors=5, model="uniform"), 3)):  # no solution
+    for puzzle in (
+        generate(Params(rows=2, cols=3, colors=4, model="uniform"), 1),  # 32 solutions
+        generate(Params(rows=2, cols=2, colors=5, model="uniform"), 3),
+    ):  # no solution
         clauses, nv, blocked, proof = _proof(puzzle)
         reference = FormulaCheck(clauses, nv, "dratify")
         check = FormulaCheck(clauses, nv, checker)
@@ -129,7 +161,9 @@ def test_the_reader_reads_what_the_writer_writes():
     again = drat.read(proof.text())
     assert again.packed() == proof.packed() and again.text() == proof.text() and proof.lemmas > 0
     assert drat.read(proof.text(), compiled=False).packed() == drat.read(proof.text(), compiled=True).packed()
-    cut = drat.read(b"1 2 0\n-1 0\n0\nd 1 2 0\n").refutation()  # steps after the empty clause: drup refuses them
+    cut = drat.read(
+        b"1 2 0\n-1 0\n0\nd 1 2 0\n"
+    ).refutation()  # steps after the empty clause: drup refuses them
     assert (cut.text(), cut.steps, cut.lemmas) == (b"1 2 0\n-1 0\n0\n", 3, 3)
     assert drat.read(b"1 0\n0\n").refutation().text() == b"1 0\n0\n"
     with pytest.raises(SatedgeError, match=r"^the proof is damaged near byte \d"):
@@ -146,22 +180,34 @@ def test_the_command_line_certifies_and_exports(tmp_path, run_cli):
     code, out, err = run_cli("solve", unsat, "--certify", "--proof", tmp_path / "proof", "--json")
     row = json.loads(out)
     assert (code, row["status"], row["certificate"]["checker"]) == (1, "UNSAT", "dratify")
-    assert sorted(p.name for p in (tmp_path / "proof").iterdir()) == ["formula.cnf", "manifest.json", "pieces"]
+    assert sorted(p.name for p in (tmp_path / "proof").iterdir()) == [
+        "formula.cnf",
+        "manifest.json",
+        "pieces",
+    ]
     assert sorted(p.name for p in (tmp_path / "proof" / "pieces").iterdir()) == ["0.cnf", "0.drat"]
     manifest = json.loads((tmp_path / "proof" / "manifest.json").read_text())
     assert manifest["checker"] == "dratify" and manifest["proof_lemmas"] == row["certificate"]["proof_lemmas"]
     assert manifest["models"] == 0 and [p["cube"] for p in manifest["pieces"]] == [[]]
     code, out, err = run_cli("check-proof", tmp_path / "proof")
-    assert (code, err) == (0, "") and out.startswith(f"{tmp_path / 'proof'}: certified by dratify: 0 models, 0 solutions "
-                                                     "(1 piece, ")
+    assert (code, err) == (0, "") and out.startswith(
+        f"{tmp_path / 'proof'}: certified by dratify: 0 models, 0 solutions (1 piece, "
+    )
 
 
 @pytest.fixture(scope="module")
 def pieces(tmp_path_factory):
     """A certificate of Hunde-Spiel in cubes, written by two workers, every model blocked."""
     folder = tmp_path_factory.mktemp("cert") / "proof"
-    res = run(Job(load_puzzle(HUNDE), "count", solver="cadical195:workers=2,strategy=cubes,enumeration=blocking",
-                  certify="dratify", proof=str(folder)))
+    res = run(
+        Job(
+            load_puzzle(HUNDE),
+            "count",
+            solver="cadical195:workers=2,strategy=cubes,enumeration=blocking",
+            certify="dratify",
+            proof=str(folder),
+        )
+    )
     assert res.counts["solutions"] == 16 and res.certificate["pieces"] > 2
     return folder
 
@@ -172,7 +218,8 @@ def test_a_certificate_in_pieces_checks_again(pieces, run_cli):
     assert manifest["pieces"][-1]["index"] == -1 and manifest["models"] == 16 and manifest["solutions"] == 16
     assert sum(p["models"] for p in manifest["pieces"]) == 16
     assert sorted(f.name for f in (pieces / "pieces").iterdir()) == sorted(
-        [f"{i}.{x}" for i in range(n - 1) for x in ("cnf", "drat")] + ["cover.cnf", "cover.drat"])
+        [f"{i}.{x}" for i in range(n - 1) for x in ("cnf", "drat")] + ["cover.cnf", "cover.drat"]
+    )
     cert, solutions = recheck(pieces, workers=2)
     assert (cert.models, solutions, cert.pieces) == (16, 16, n)
     code, out, err = run_cli("check-proof", pieces, "--json")
@@ -226,15 +273,21 @@ def _edit_the_formula(folder):
     f.write_text("".join(lines[:-1]))
 
 
-@pytest.mark.parametrize("change,message", [
-    (lambda f: (f / "pieces" / "0.drat").unlink(), r"pieces/0\.drat: no such file"),
-    (_drop_a_model, r"piece \d+: the proof does not check \(dratify: "),
-    (_drop_a_cube_from_the_cover, r"the cover: the proof does not check \(dratify: "),
-    (_drop_a_piece, r"a certificate's pieces are missing or doubled"),
-    (_count_more, r"the pieces hold 16 models and 16 solutions, the manifest says 17 and 16"),
-    (_edit_the_formula, r"formula\.cnf: cannot read the clauses \(truncated or not DIMACS\): 5,051 of the 5,052 its "
-                        r"'p cnf' line counts"),
-])
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (lambda f: (f / "pieces" / "0.drat").unlink(), r"pieces/0\.drat: no such file"),
+        (_drop_a_model, r"piece \d+: the proof does not check \(dratify: "),
+        (_drop_a_cube_from_the_cover, r"the cover: the proof does not check \(dratify: "),
+        (_drop_a_piece, r"a certificate's pieces are missing or doubled"),
+        (_count_more, r"the pieces hold 16 models and 16 solutions, the manifest says 17 and 16"),
+        (
+            _edit_the_formula,
+            r"formula\.cnf: cannot read the clauses \(truncated or not DIMACS\): 5,051 of the 5,052 its "
+            r"'p cnf' line counts",
+        ),
+    ],
+)
 def test_a_tampered_certificate_is_refused(pieces, tmp_path, run_cli, change, message):
     copy = _tampered(pieces, tmp_path, change)
     code, out, err = run_cli("check-proof", copy)
@@ -249,12 +302,18 @@ def test_pieces_fit_together_or_are_refused():
     two = [piece(0, (1,), [[-2]]), piece(1, (-1,), [[2]])]
     assert certificate(two + [piece(-1, (), [[-1], [1]])], "dratify", "cadical195").models == 2
     for pieces, message in (
-            (two + [piece(-1, (), [[-1]])], "the cover of a certificate's cubes does not name exactly its pieces' cubes"),
-            (two, "the cover of a certificate's cubes does not name exactly its pieces' cubes"),
-            (two[1:] + [piece(-1, (), [[-1], [1]])], "a certificate's pieces are missing or doubled"),
-            ([piece(0, (1,), [])], "a certificate of one piece must cover the whole formula, not a cube of it"),
-            ([piece(0, (1,), [[-2]]), piece(1, (-1,), [[-2]]), piece(-1, (), [[-1], [1]])],
-             "a model is blocked twice (piece 1): it would be counted twice")):
+        (
+            two + [piece(-1, (), [[-1]])],
+            "the cover of a certificate's cubes does not name exactly its pieces' cubes",
+        ),
+        (two, "the cover of a certificate's cubes does not name exactly its pieces' cubes"),
+        (two[1:] + [piece(-1, (), [[-1], [1]])], "a certificate's pieces are missing or doubled"),
+        ([piece(0, (1,), [])], "a certificate of one piece must cover the whole formula, not a cube of it"),
+        (
+            [piece(0, (1,), [[-2]]), piece(1, (-1,), [[-2]]), piece(-1, (), [[-1], [1]])],
+            "a model is blocked twice (piece 1): it would be counted twice",
+        ),
+    ):
         with pytest.raises(SatedgeError, match=f"^{re.escape(message)}$"):
             certificate(pieces, "dratify", "cadical195")
 
@@ -263,10 +322,21 @@ def test_pieces_fit_together_or_are_refused():
 def pictured(tmp_path_factory):
     """A certificate of Hunde-Spiel counted by pictures (as the plain count is): one piece."""
     folder = tmp_path_factory.mktemp("cert") / "proof"
-    res = run(Job(load_puzzle(HUNDE), "count", modes=("solutions", "distinct", "unique"), certify="dratify",
-                  proof=str(folder)))
+    res = run(
+        Job(
+            load_puzzle(HUNDE),
+            "count",
+            modes=("solutions", "distinct", "unique"),
+            certify="dratify",
+            proof=str(folder),
+        )
+    )
     assert res.counts == {"solutions": 16, "distinct": 8, "unique": 2, "models": 16}
-    assert (res.certificate["blocks"], res.certificate["models"], res.certificate["pieces"]) == ("pictures", 8, 1)
+    assert (res.certificate["blocks"], res.certificate["models"], res.certificate["pieces"]) == (
+        "pictures",
+        8,
+        1,
+    )
     return folder
 
 
@@ -277,43 +347,68 @@ def _change_a_definition(folder):
     f.write_text("".join(lines))
 
 
-@pytest.mark.parametrize("change,message", [
-    (None, None),
-    (_drop_a_model, r"piece 0: the proof does not check \(dratify: "),
-    (_change_a_definition, r"piece 0: its look variables are not new or not defined as the encoding says"),
-])
-def test_a_certificate_by_pictures_checks_again_and_refuses_tampering(pictured, tmp_path, run_cli, change, message):
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (None, None),
+        (_drop_a_model, r"piece 0: the proof does not check \(dratify: "),
+        (
+            _change_a_definition,
+            r"piece 0: its look variables are not new or not defined as the encoding says",
+        ),
+    ],
+)
+def test_a_certificate_by_pictures_checks_again_and_refuses_tampering(
+    pictured, tmp_path, run_cli, change, message
+):
     folder = _tampered(pictured, tmp_path, change or (lambda f: None))
     code, out, err = run_cli("check-proof", folder)
     if change is None:
-        assert (code, err) == (0, "") and out.startswith(f"{folder}: certified by dratify: 8 pictures, 16 solutions "
-                                                         "(1 piece, ")
+        assert (code, err) == (0, "") and out.startswith(
+            f"{folder}: certified by dratify: 8 pictures, 16 solutions (1 piece, "
+        )
     else:
         assert (code, out) == (2, "") and err.count("\n") == 1 and re.search(message, err), err
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--checker", "drup"], "--checker applies with --certify"),
-    (["--proof", "p"], "--proof applies with --certify"),
-    (["--certify", "--method", "backtrack"], "a certified answer needs an engine that proves what it answers (PySAT "
-                                             "solvers and solver binaries), not backtrack"),
-    (["--certify", "--solver", "cpsat"], "a certified answer needs an engine that proves what it answers (PySAT solvers "
-                                         "and solver binaries), not cpsat"),
-    (["--certify", "--workers", "2", "--strategy", "portfolio"], "a certified answer uses this machine's workers (a "
-                                                                 "proof checked in parts, or strategy=cubes): no Dask "
-                                                                 "scheduler, no portfolio"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--checker", "drup"], "--checker applies with --certify"),
+        (["--proof", "p"], "--proof applies with --certify"),
+        (
+            ["--certify", "--method", "backtrack"],
+            "a certified answer needs an engine that proves what it answers (PySAT "
+            "solvers and solver binaries), not backtrack",
+        ),
+        (
+            ["--certify", "--solver", "cpsat"],
+            "a certified answer needs an engine that proves what it answers (PySAT solvers "
+            "and solver binaries), not cpsat",
+        ),
+        (
+            ["--certify", "--workers", "2", "--strategy", "portfolio"],
+            "a certified answer uses this machine's workers (a "
+            "proof checked in parts, or strategy=cubes): no Dask "
+            "scheduler, no portfolio",
+        ),
+    ],
+)
 def test_what_cannot_be_certified_is_refused(run_cli, args, message):
     assert run_cli("count", HUNDE, *args) == (2, "", f"satedge: error: {message}\n")
 
 
 def test_a_spec_certifies_and_the_report_shows_the_cost(tmp_path, run_cli):
     spec = tmp_path / "s.yaml"
-    spec.write_text(f"name: c\npuzzles: [{HUNDE}]\nencodings: [edgecolor-corners, support-seqcounter]\n"
-                    "solvers: [cadical195]\ntask: {count: solutions}\ncertify: true\n")
+    spec.write_text(
+        f"name: c\npuzzles: [{HUNDE}]\nencodings: [edgecolor-corners, support-seqcounter]\n"
+        "solvers: [cadical195]\ntask: {count: solutions}\ncertify: true\n"
+    )
     assert run_cli("run", spec, "--out", tmp_path / "o")[0] == 0
     rows = [json.loads(line) for line in (tmp_path / "o" / "results.jsonl").read_text().splitlines()]
-    assert [r["certified"] for r in rows] == ["dratify", "dratify"] and all(r["proof_bytes"] > 0 for r in rows)
+    assert [r["certified"] for r in rows] == ["dratify", "dratify"] and all(
+        r["proof_bytes"] > 0 for r in rows
+    )
     code, out, _ = run_cli("report", tmp_path / "o", "--no-plots")
     assert code == 0 and out.splitlines()[2].endswith("| mean proof kB | mean check s |")
     assert "| edgecolor-corners/cadical195+certify=dratify | 1 | 1 |" in out
@@ -333,7 +428,9 @@ def test_a_long_proof_is_checked_in_parts_with_the_same_verdict(monkeypatch):
     from satedge.sat import proofparts
     from satedge.sat.certify import _native
     from satedge.sat.drat import internal_clause as _internal
-    from satedge.sat.proofparts import check_part as _check_part, parts
+    from satedge.sat.proofparts import check_part as _check_part
+    from satedge.sat.proofparts import parts
+
     clauses, nv, blocked, proof = _proof(generate(Params(rows=2, cols=3, colors=4, model="uniform"), 1))
     base = [_internal(c) for c in clauses + blocked]
     assert parts(base, proof, 4) == []  # too short to be worth it
@@ -347,9 +444,11 @@ def test_a_long_proof_is_checked_in_parts_with_the_same_verdict(monkeypatch):
     assert [_check_part(native, nv, base, proof, p) for p in cut] == [True] * 4
     bad = _corrupted(FormulaCheck(clauses, nv), blocked, proof)["flipped"]
     verdicts = [_check_part(native, nv, base, bad, p) for p in parts(base, bad, 4)]
-    assert False in verdicts and verdicts[:verdicts.index(False)] == [True] * verdicts.index(False)
+    assert False in verdicts and verdicts[: verdicts.index(False)] == [True] * verdicts.index(False)
     assert FormulaCheck(clauses, nv, "dratify", workers=2)(blocked, proof) >= 0
-    with pytest.raises(SatedgeError, match=r"^the proof does not check \(dratify: clause is neither RUP nor RAT"):
+    with pytest.raises(
+        SatedgeError, match=r"^the proof does not check \(dratify: clause is neither RUP nor RAT"
+    ):
         FormulaCheck(clauses, nv, "dratify", workers=2)(blocked, bad)
 
 
@@ -360,6 +459,7 @@ def test_the_proof_is_checked_as_it_is_logged(monkeypatch, tmp_path):
     from satedge.sat import certify, proofparts, solving
     from satedge.sat.drat import internal_clause as internal
     from satedge.sat.proofparts import Tail, checksum
+
     monkeypatch.setattr(proofparts, "PART_LEMMAS", 20)
     clauses, nv, blocked, proof = _proof(generate(Params(rows=2, cols=3, colors=4, model="uniform"), 1))
     native = certify._native()
@@ -382,8 +482,12 @@ def test_the_proof_is_checked_as_it_is_logged(monkeypatch, tmp_path):
     for claim in ((k, checksum(proof, k) ^ 1), (proof.steps + 1, 0)):  # a claim that does not hold: ignored
         assert FormulaCheck(clauses, nv, "dratify", workers=2)(blocked, proof, claim) >= 0
     bad = _corrupted(FormulaCheck(clauses, nv), blocked, proof)["flipped"]
-    with pytest.raises(SatedgeError, match=r"^the proof does not check \(dratify: "):  # a claim that holds no more
-        FormulaCheck(clauses, nv, "dratify", workers=2)(blocked, bad, (proof.steps - 1, checksum(proof, proof.steps - 1)))
+    with pytest.raises(
+        SatedgeError, match=r"^the proof does not check \(dratify: "
+    ):  # a claim that holds no more
+        FormulaCheck(clauses, nv, "dratify", workers=2)(
+            blocked, bad, (proof.steps - 1, checksum(proof, proof.steps - 1))
+        )
     monkeypatch.setattr(solving, "PROGRESS_CONFLICTS", 1)  # the tail hears of the proof at every solver call
     seen = []
     call = certify.FormulaCheck.__call__

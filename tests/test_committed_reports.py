@@ -5,7 +5,6 @@ before s10, and the tables headed in words with a line on what they count, since
 names, scores or schema shows here."""
 
 import pytest
-
 from conftest import ROOT
 
 RESULTS = sorted((ROOT / "experiments").glob("*-results.jsonl"))
@@ -13,7 +12,9 @@ EXPECTED = ROOT / "tests" / "data" / "reports"
 
 
 def test_every_committed_results_file_has_its_tables():
-    assert sorted(f.name.removesuffix("-results.jsonl") for f in RESULTS) == sorted(f.stem for f in EXPECTED.glob("*.md"))
+    assert sorted(f.name.removesuffix("-results.jsonl") for f in RESULTS) == sorted(
+        f.stem for f in EXPECTED.glob("*.md")
+    )
 
 
 @pytest.mark.parametrize("results", RESULTS, ids=lambda f: f.name)

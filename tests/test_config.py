@@ -9,16 +9,16 @@ import shlex
 
 import pytest
 import yaml
-
 from conftest import PUZZLES, ROOT
 from docpages import shell_lines
+
+from satedge.api import Request
 from satedge.encode import Encoding, Options
 from satedge.errors import SatedgeError
 from satedge.experiment.spec import load_spec
-from satedge.puzzle.formats import load_puzzle
 from satedge.jobs import Job
-from satedge.api import Request
 from satedge.jobs.engines import SolverConfig
+from satedge.puzzle.formats import load_puzzle
 
 SPECS = sorted((ROOT / "experiments").glob("*.yaml"))
 ROWS = sorted((ROOT / "experiments").glob("*-results.jsonl"))
@@ -46,14 +46,24 @@ SCRIPTED = {"bench-auto-peak-results.jsonl", "bench-auto-count-results.jsonl"}
 
 
 def _row_values() -> set[tuple[str, str]]:
-    return {(r["encoding"], r["solver"]) for f in ROWS for line in f.read_text().splitlines() if line.strip()
-            for r in [json.loads(line)] if r["solver"] != "auto"}
+    return {
+        (r["encoding"], r["solver"])
+        for f in ROWS
+        for line in f.read_text().splitlines()
+        if line.strip()
+        for r in [json.loads(line)]
+        if r["solver"] != "auto"
+    }
 
 
-SOLVERS = sorted(_doc_values("--solver") | {str(s) for s in _spec_entries("solvers")}
-                 | {s for _, s in _row_values()})
-ENCODINGS = sorted(_doc_values("--encoding") | {e for e in _spec_entries("encodings") if isinstance(e, str)}
-                   | {e for e, s in _row_values() if SolverConfig.parse(s).has_formula})
+SOLVERS = sorted(
+    _doc_values("--solver") | {str(s) for s in _spec_entries("solvers")} | {s for _, s in _row_values()}
+)
+ENCODINGS = sorted(
+    _doc_values("--encoding")
+    | {e for e in _spec_entries("encodings") if isinstance(e, str)}
+    | {e for e, s in _row_values() if SolverConfig.parse(s).has_formula}
+)
 
 
 def test_the_strings_are_many():
@@ -100,58 +110,97 @@ def test_every_committed_spec_loads_and_its_runs_keep_their_ids():
         assert ids <= {r.id for r in runs}, spec.name
 
 
-@pytest.mark.parametrize("text,value", [
-    ("cadical195", SolverConfig()),
-    ("cadical195:seed=2,sat", SolverConfig(options=("sat", "seed=2"))),
-    ("kissat404:strategy=cubes,workers=2", SolverConfig(name="kissat404", workers=2, strategy="cubes")),
-    ("cmd:cadical -q", SolverConfig(engine="cmd", name="cadical -q")),
-    ("cmd,workers=2:cadical -q", SolverConfig(engine="cmd", name="cadical -q", workers=2)),
-    ("backtrack:workers=2", SolverConfig(engine="backtrack", workers=2)),
-    ("cpsat", SolverConfig(engine="cpsat")),
-])
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("cadical195", SolverConfig()),
+        ("cadical195:seed=2,sat", SolverConfig(options=("sat", "seed=2"))),
+        ("kissat404:strategy=cubes,workers=2", SolverConfig(name="kissat404", workers=2, strategy="cubes")),
+        ("cmd:cadical -q", SolverConfig(engine="cmd", name="cadical -q")),
+        ("cmd,workers=2:cadical -q", SolverConfig(engine="cmd", name="cadical -q", workers=2)),
+        ("backtrack:workers=2", SolverConfig(engine="backtrack", workers=2)),
+        ("cpsat", SolverConfig(engine="cpsat")),
+    ],
+)
 def test_solver_strings_and_values(text, value):
     assert SolverConfig.parse(text) == value
     assert SolverConfig.parse(str(value)) == value
 
 
-@pytest.mark.parametrize("text,base,options,name", [
-    ("support", "support", Options(), "support"),
-    ("edgecolor+symmetry=rotation", "edgecolor", Options(symmetry="rotation"), "edgecolor+card=pairwise+symmetry=rotation"),
-    ("edgecolor-heule2008+card=ladder,symmetry=rotation", "edgecolor",  # the comma form of older names reads too
-     Options(card="ladder", symmetry="rotation"), "edgecolor-heule2008+card=ladder+symmetry=rotation"),
-    ("edgecolor-corners+card=seqcounter", "edgecolor", Options(card="seqcounter", redundant=True), "edgecolor-corners"),
-    ("heule+families=atmostone,fbcolors", "heule", Options(families=("atmostone", "fbcolors")),
-     "heule+card=pairwise+families=atmostone,fbcolors"),
-    ("heule2008-all+families=", "heule", Options(), "heule2008-all+families="),
-])
+@pytest.mark.parametrize(
+    "text,base,options,name",
+    [
+        ("support", "support", Options(), "support"),
+        (
+            "edgecolor+symmetry=rotation",
+            "edgecolor",
+            Options(symmetry="rotation"),
+            "edgecolor+card=pairwise+symmetry=rotation",
+        ),
+        (
+            "edgecolor-heule2008+card=ladder,symmetry=rotation",
+            "edgecolor",  # the comma form of older names reads too
+            Options(card="ladder", symmetry="rotation"),
+            "edgecolor-heule2008+card=ladder+symmetry=rotation",
+        ),
+        (
+            "edgecolor-corners+card=seqcounter",
+            "edgecolor",
+            Options(card="seqcounter", redundant=True),
+            "edgecolor-corners",
+        ),
+        (
+            "heule+families=atmostone,fbcolors",
+            "heule",
+            Options(families=("atmostone", "fbcolors")),
+            "heule+card=pairwise+families=atmostone,fbcolors",
+        ),
+        ("heule2008-all+families=", "heule", Options(), "heule2008-all+families="),
+    ],
+)
 def test_encoding_strings_and_values(text, base, options, name):
     e = Encoding.parse(text)
     assert (e.base, e.options, e.name) == (base, options, name)
     assert Encoding.parse(name) == e
 
 
-@pytest.mark.parametrize("text,message", [
-    ("kissat404:sat", "solver 'kissat404' takes no options; only cadical153, cadical195, cadical300 do"),
-    ("cadical195:seed=1,seed=2", "cadical195 takes one seed, not seed=1, seed=2"),
-    ("backtrack:sat", "solver 'backtrack:sat': backtrack takes workers= and order="),
-    ("cpsat:strategy=cubes", "a strategy applies to PySAT solvers and solver binaries only, not to cpsat"),
-    ("cmd:", "the solver command is empty: give a solver binary and its options, e.g. 'cadical -q'"),
-    ("cadical195:workers=two", "solver 'cadical195:workers=two': workers=N takes N from 1 to 1,024"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("kissat404:sat", "solver 'kissat404' takes no options; only cadical153, cadical195, cadical300 do"),
+        ("cadical195:seed=1,seed=2", "cadical195 takes one seed, not seed=1, seed=2"),
+        ("backtrack:sat", "solver 'backtrack:sat': backtrack takes workers= and order="),
+        (
+            "cpsat:strategy=cubes",
+            "a strategy applies to PySAT solvers and solver binaries only, not to cpsat",
+        ),
+        ("cmd:", "the solver command is empty: give a solver binary and its options, e.g. 'cadical -q'"),
+        ("cadical195:workers=two", "solver 'cadical195:workers=two': workers=N takes N from 1 to 1,024"),
+    ],
+)
 def test_bad_solver_strings(text, message):
     with pytest.raises(SatedgeError) as e:
         SolverConfig.parse(text)
     assert str(e.value) == message
 
 
-@pytest.mark.parametrize("text,message", [
-    ("support+card=nope", "unknown card encoding 'nope'; choose from pairwise"),
-    ("support+colour=red", "encoding 'support+colour=red': options are key=value with a key among card, symmetry, "
-                           "redundant, families, not 'colour=red'"),
-    ("support+redundant=yes", "encoding 'support+redundant=yes': redundant is true or false, not 'yes'"),
-    ("support+card=ladder+card=totalizer", "card is given twice"),
-    ("edgecolor+families=atmostone", "families are clause families of the heule encoding; edgecolor has none"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("support+card=nope", "unknown card encoding 'nope'; choose from pairwise"),
+        (
+            "support+colour=red",
+            "encoding 'support+colour=red': options are key=value with a key among card, symmetry, "
+            "redundant, families, not 'colour=red'",
+        ),
+        ("support+redundant=yes", "encoding 'support+redundant=yes': redundant is true or false, not 'yes'"),
+        ("support+card=ladder+card=totalizer", "card is given twice"),
+        (
+            "edgecolor+families=atmostone",
+            "families are clause families of the heule encoding; edgecolor has none",
+        ),
+    ],
+)
 def test_bad_encoding_strings(text, message):
     with pytest.raises(SatedgeError, match=re.escape(message)):
         Encoding.parse(text)
@@ -162,18 +211,33 @@ def test_the_same_rule_in_the_same_words_from_python_a_spec_and_the_command_line
     rule = "a strategy applies with workers=N (N at least 2) or a Dask scheduler"
     with pytest.raises(SatedgeError, match=re.escape(rule)):
         Job(load_puzzle(hunde), solver="kissat404:strategy=cubes")
-    assert run_cli("solve", hunde, "--solver", "kissat404", "--strategy", "cubes") == (2, "", f"satedge: error: {rule}\n")
+    assert run_cli("solve", hunde, "--solver", "kissat404", "--strategy", "cubes") == (
+        2,
+        "",
+        f"satedge: error: {rule}\n",
+    )
     spec = tmp_path / "s.yaml"
-    spec.write_text(f"name: s\npuzzles: [{hunde}]\nencodings: [support]\nsolvers: ['kissat404:strategy=cubes']\n")
+    spec.write_text(
+        f"name: s\npuzzles: [{hunde}]\nencodings: [support]\nsolvers: ['kissat404:strategy=cubes']\n"
+    )
     assert run_cli("run", spec, "--out", tmp_path / "o") == (
-        2, "", f"satedge: error: {spec}: solver kissat404:strategy=cubes: {rule}\n")
+        2,
+        "",
+        f"satedge: error: {spec}: solver kissat404:strategy=cubes: {rule}\n",
+    )
     own = "backtrack has its own model: it takes no encoding ('support')"
     with pytest.raises(SatedgeError, match=re.escape(own)):
         Job(load_puzzle(hunde), solver="backtrack", encoding="support")
-    assert run_cli("count", hunde, "--method", "backtrack", "--encoding", "support") == (2, "", f"satedge: error: {own}\n")
+    assert run_cli("count", hunde, "--method", "backtrack", "--encoding", "support") == (
+        2,
+        "",
+        f"satedge: error: {own}\n",
+    )
     proof = "a proof folder goes with a certified answer: name a checker"
-    for make in (lambda: Job(load_puzzle(hunde), "count", proof=str(tmp_path / "p")),
-                 lambda: Request.make("count", method="sat", proof=str(tmp_path / "p"))):
+    for make in (
+        lambda: Job(load_puzzle(hunde), "count", proof=str(tmp_path / "p")),
+        lambda: Request.make("count", method="sat", proof=str(tmp_path / "p")),
+    ):
         with pytest.raises(SatedgeError, match=f"^{re.escape(proof)}$"):
             make()
     assert not (tmp_path / "p").exists()

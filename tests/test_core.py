@@ -11,21 +11,23 @@ from unittest.mock import patch
 
 import numpy as np
 import pytest
+from conftest import PUZZLES, SEEDS
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from oracle import brute_force
-from satedge.backtrack import search as backtrack, compiled as backtrack_jit, split
+
+from satedge.backtrack import compiled as backtrack_jit
+from satedge.backtrack import search as backtrack
+from satedge.backtrack import split
+from satedge.errors import SatedgeError
 from satedge.puzzle import symmetry
 from satedge.puzzle.checker import validate
-from satedge.errors import SatedgeError
-from satedge.sat.dimacs import puzzle_hash
 from satedge.puzzle.formats import load_puzzle, puzzle_to_yaml, save_puzzle
-from satedge.puzzle.solutions import load_solution, save_solution
 from satedge.puzzle.generate import Params, generate
 from satedge.puzzle.model import Clue, Puzzle, Solution
+from satedge.puzzle.solutions import load_solution, save_solution
 from satedge.puzzle.strategies import puzzles
-from conftest import PUZZLES, SEEDS
+from satedge.sat.dimacs import puzzle_hash
 
 
 @pytest.mark.parametrize("name", sorted(SEEDS))
@@ -38,32 +40,78 @@ def test_seed_counts(name):
 
 
 def test_count_cli_json(run_cli):
-    code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", PUZZLES / "insects.yaml", "--method", "backtrack", "--json")
+    code, out, err = run_cli(
+        "count", PUZZLES / "hunde-spiel.yaml", PUZZLES / "insects.yaml", "--method", "backtrack", "--json"
+    )
     assert code == 0 and err == ""
     rows = [json.loads(line) for line in out.splitlines()]
-    assert [(r["solutions"], r["distinct"], r["unique"], r["method"]) for r in rows] == [(16, 8, 2, "backtrack"), (4, 4, 1, "backtrack")]
-    assert set(rows[0]) == {"puzzle", "solutions", "distinct", "unique", "method", "encoding", "solver", "shuffle",
-                            "seconds", "nodes", "candidates", "placements_per_second", "nodes_per_solution"}
-    assert rows[0]["nodes_per_solution"] == round(rows[0]["nodes"] / 16, 1)  # the search's placements per solution
+    assert [(r["solutions"], r["distinct"], r["unique"], r["method"]) for r in rows] == [
+        (16, 8, 2, "backtrack"),
+        (4, 4, 1, "backtrack"),
+    ]
+    assert set(rows[0]) == {
+        "puzzle",
+        "solutions",
+        "distinct",
+        "unique",
+        "method",
+        "encoding",
+        "solver",
+        "shuffle",
+        "seconds",
+        "nodes",
+        "candidates",
+        "placements_per_second",
+        "nodes_per_solution",
+    }
+    assert rows[0]["nodes_per_solution"] == round(
+        rows[0]["nodes"] / 16, 1
+    )  # the search's placements per solution
     # one solution per board-turn orbit (4,284 nodes before), in the order of the smallest estimated
     # tree (2,911), its two identical tiles in one order
     assert (rows[0]["solver"], rows[0]["nodes"]) == ("backtrack", 1749)
     for order, nodes in (("rows", 1770), ("spiral", 8306)):
         code, out, _ = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--order", order, "--json")
         row = json.loads(out)
-        assert (code, row["solutions"], row["unique"], row["solver"], row["nodes"]) == (0, 16, 2, f"backtrack:order={order}", nodes)
+        assert (code, row["solutions"], row["unique"], row["solver"], row["nodes"]) == (
+            0,
+            16,
+            2,
+            f"backtrack:order={order}",
+            nodes,
+        )
     for mode, expected in (("solutions", 16), ("distinct", 8), ("unique", 2)):  # one mode: only that count
-        code, out, _ = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--method", "backtrack", "--mode", mode, "--json")
+        code, out, _ = run_cli(
+            "count", PUZZLES / "hunde-spiel.yaml", "--method", "backtrack", "--mode", mode, "--json"
+        )
         row = json.loads(out)
         assert code == 0 and {k: row[k] for k in ("solutions", "distinct", "unique")} == {
-            m: expected if m == mode else None for m in ("solutions", "distinct", "unique")}
-    code, out, _ = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--method", "backtrack", "--workers", "2", "--json")
+            m: expected if m == mode else None for m in ("solutions", "distinct", "unique")
+        }
+    code, out, _ = run_cli(
+        "count", PUZZLES / "hunde-spiel.yaml", "--method", "backtrack", "--workers", "2", "--json"
+    )
     assert code == 0 and [json.loads(out)[m] for m in ("solutions", "distinct", "unique")] == [16, 8, 2]
-    code, out, _ = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--method", "backtrack", "--workers", "2",
-                           "--mode", "unique", "--all", "--timeout", "60", "--json")
+    code, out, _ = run_cli(
+        "solve",
+        PUZZLES / "hunde-spiel.yaml",
+        "--method",
+        "backtrack",
+        "--workers",
+        "2",
+        "--mode",
+        "unique",
+        "--all",
+        "--timeout",
+        "60",
+        "--json",
+    )
     assert code == 0 and len(json.loads(out)["solutions"]) == 2
     hunde = PUZZLES / "hunde-spiel.yaml"
-    for args, head in ((["--all", "--mode", "unique"], "SAT, 2 solutions"), (["--limit", "1"], "SAT, 1 solution")):
+    for args, head in (
+        (["--all", "--mode", "unique"], "SAT, 2 solutions"),
+        (["--limit", "1"], "SAT, 1 solution"),
+    ):
         code, out, _ = run_cli("solve", hunde, "--method", "backtrack", *args)
         assert code == 0 and out.splitlines()[0] == f"{hunde}: {head} (backtrack)"
 
@@ -72,8 +120,10 @@ def test_count_text_line(run_cli, tmp_path):
     f = tmp_path / "g.yaml"  # 4 solutions, the turns of one picture: 1 model with the board's turns broken
     save_puzzle(generate(Params(rows=2, cols=2, colors=6), seed=1), f)
     code, out, _ = run_cli("count", f, "--symmetry", "rotation")
-    assert code == 0 and out.startswith(f"{f}: 4 solutions, 4 distinct, 1 unique (edgecolor-corners+symmetry=rotation, "
-                                        "cadical195, 1 model of the formula, ")
+    assert code == 0 and out.startswith(
+        f"{f}: 4 solutions, 4 distinct, 1 unique (edgecolor-corners+symmetry=rotation, "
+        "cadical195, 1 model of the formula, "
+    )
     code, out, _ = run_cli("count", f, "--method", "backtrack")
     assert code == 0 and out.startswith(f"{f}: 4 solutions, 4 distinct, 1 unique (backtrack, ")
 
@@ -85,6 +135,7 @@ def test_one_tough_puzzle_partial_grids():
     kept = []
     for k in range(1, 10):
         n = 0
+
         # count partial row-major grids of k cells whose placed neighbours fit
         def extend(cells, used):
             nonlocal n
@@ -103,6 +154,7 @@ def test_one_tough_puzzle_partial_grids():
                     if r and not puzzle.fits(puzzle.oriented(*cells[i - 3])[2], lab[0]):
                         continue
                     extend(cells + [(t, rot)], used | {t})
+
         extend([], frozenset())
         kept.append(n)
     assert kept == [36, 138, 470, 1350, 474, 144, 175, 28, 4]
@@ -129,10 +181,16 @@ def test_the_default_configuration(run_cli):
     breaking, with CaDiCaL 1.9.5."""
     hunde = PUZZLES / "hunde-spiel.yaml"
     code, out, _ = run_cli("count", hunde)
-    assert (code, out) == (0, f"{hunde}: 16 solutions, 8 distinct, 2 unique (backtrack, " + out.rsplit(", ", 1)[1])
+    assert (code, out) == (
+        0,
+        f"{hunde}: 16 solutions, 8 distinct, 2 unique (backtrack, " + out.rsplit(", ", 1)[1],
+    )
     code, out, _ = run_cli("count", hunde, "--method", "sat")
-    assert (code, out) == (0, f"{hunde}: 16 solutions, 8 distinct, 2 unique (edgecolor-corners, cadical195, "
-                              + out.rsplit(", ", 1)[1])
+    assert (code, out) == (
+        0,
+        f"{hunde}: 16 solutions, 8 distinct, 2 unique (edgecolor-corners, cadical195, "
+        + out.rsplit(", ", 1)[1],
+    )
     assert out.endswith(" s)\n")
 
 
@@ -147,8 +205,10 @@ def test_check_reports_violation(run_cli, tmp_path):
     f.write_text(json.dumps(sol))
     code, out, _ = run_cli("check", PUZZLES / "hunde-spiel.yaml", f)
     assert code == 1
-    assert out == (f"{f}: invalid: cell (0, 0) right shows 'grey+' but cell (0, 1) left shows 'umber-': they do not fit "
-                   "(a board that scores 5 of 12 inner edges)\n")
+    assert out == (
+        f"{f}: invalid: cell (0, 0) right shows 'grey+' but cell (0, 1) left shows 'umber-': they do not fit "
+        "(a board that scores 5 of 12 inner edges)\n"
+    )
 
 
 # ------------------------------------------------------------------ hand-checked small puzzles
@@ -194,15 +254,26 @@ def test_non_square_turns():
     # 1x2 complementary, both tiles of period 2: either tile on the left in any of 4 rotations,
     # the right tile then in 2 -> 2 * 4 * 2 = 16 solutions; 2 pictures per arrangement -> 4 distinct;
     # a half turn swaps the two arrangements -> 2 unique
-    p = Puzzle(rows=1, cols=2, matching="complementary", tiles=(("a+", "b+", "a+", "b+"), ("a-", "b-", "a-", "b-")))
+    p = Puzzle(
+        rows=1, cols=2, matching="complementary", tiles=(("a+", "b+", "a+", "b+"), ("a-", "b-", "a-", "b-"))
+    )
     sols = set(backtrack.solutions(p))
     assert sols == brute_force(p)
     assert counts(p) == (16, 4, 2)
 
 
 SMALL = [
-    Puzzle(rows=2, cols=2, matching="complementary",
-           tiles=(("a+", "b+", "a-", "b-"), ("a+", "a-", "b+", "b-"), ("b+", "a+", "a-", "b-"), ("a+", "b+", "a-", "b-"))),
+    Puzzle(
+        rows=2,
+        cols=2,
+        matching="complementary",
+        tiles=(
+            ("a+", "b+", "a-", "b-"),
+            ("a+", "a-", "b+", "b-"),
+            ("b+", "a+", "a-", "b-"),
+            ("a+", "b+", "a-", "b-"),
+        ),
+    ),
     Puzzle(rows=2, cols=2, tiles=((1, 2, 1, 2), (2, 1, 1, 2), (1, 1, 2, 2), (2, 2, 1, 1)), topology="torus"),
     Puzzle(rows=2, cols=2, tiles=((0, 1, 2, 0), (0, 0, 1, 1), (2, 1, 0, 0), (1, 0, 0, 2)), frame=0),
     Puzzle(rows=1, cols=3, tiles=((1, 2, 1, 2), (2, 2, 2, 2), (1, 1, 1, 1)), topology="torus"),
@@ -268,7 +339,7 @@ def branches_go_on(puzzle, budget):
     while outcome == backtrack_jit.FOUND:
         outcome = state.step(0, last, budget)
         if outcome == backtrack_jit.FOUND:
-            before.append(state.placed[:last + 1].tolist())
+            before.append(state.placed[: last + 1].tolist())
     rest = split.branches(t, state, 0) if outcome == backtrack_jit.PAUSED else []
     assert outcome == backtrack_jit.PAUSED or before == list(backtrack_jit.search(t))
     assert all(len(prefix) <= last for prefix, _, _ in rest)
@@ -332,8 +403,12 @@ def test_tile_dict_reader(tmp_path):
     d = tmp_path / "3x3-original" / "input"
     d.mkdir(parents=True)
     lines = [line for line in src.splitlines() if line.startswith("  - [[")]
-    (d / "tile_dict.yaml").write_text("".join(f"{i + 1}:\n{line}\n".replace("  - [[", "- [").replace("]]", "]").replace("], [", "]\n- [")
-                                             for i, line in enumerate(lines)))
+    (d / "tile_dict.yaml").write_text(
+        "".join(
+            f"{i + 1}:\n{line}\n".replace("  - [[", "- [").replace("]]", "]").replace("], [", "]\n- [")
+            for i, line in enumerate(lines)
+        )
+    )
     p = load_puzzle(d / "tile_dict.yaml")
     ref = load_puzzle(PUZZLES / "scramble-squares.yaml")
     assert p.tiles == ref.tiles and p.name == "3x3-original"
@@ -374,14 +449,31 @@ def test_eternity2_reads(benchmarks):
 
 def test_the_shipped_outside_instances_load_without_shared():
     """Eternity II, Owen's boards, Heule's instances and the board suite ship under puzzles/."""
-    sizes = {name: (p.rows, p.cols, p.frame, len(p.tiles)) for name, p in
-             ((f.relative_to(PUZZLES).as_posix(), load_puzzle(f)) for f in PUZZLES.glob("*/*.yaml"))}
+    sizes = {
+        name: (p.rows, p.cols, p.frame, len(p.tiles))
+        for name, p in ((f.relative_to(PUZZLES).as_posix(), load_puzzle(f)) for f in PUZZLES.glob("*/*.yaml"))
+    }
     assert {k: v for k, v in sizes.items() if k.startswith("eternity2/")} == {
-        "eternity2/e2.yaml": (16, 16, 0, 256), "eternity2/e2-starter.yaml": (16, 16, 0, 256), "eternity2/8x8.yaml": (8, 8, 0, 64), "eternity2/9x9.yaml": (9, 9, 0, 81)}
-    heule = {k[len("heule2008/"):-5]: v[:2] for k, v in sizes.items() if k.startswith("heule2008/")}
-    assert heule == {"em_7_3_6": (7, 7), "em_7_4_8": (7, 7), "em_7_4_9": (7, 7), "em_8_4_5": (8, 8), "em_9_3_5": (9, 9),
-                     "em_11_3_4": (11, 11), "em_12_2_4": (12, 12), "em_14_7_3": (14, 14), "clue1": (6, 6),
-                     "clue2": (6, 12), "clue3": (6, 6), "clue4": (6, 12)}
+        "eternity2/e2.yaml": (16, 16, 0, 256),
+        "eternity2/e2-starter.yaml": (16, 16, 0, 256),
+        "eternity2/8x8.yaml": (8, 8, 0, 64),
+        "eternity2/9x9.yaml": (9, 9, 0, 81),
+    }
+    heule = {k[len("heule2008/") : -5]: v[:2] for k, v in sizes.items() if k.startswith("heule2008/")}
+    assert heule == {
+        "em_7_3_6": (7, 7),
+        "em_7_4_8": (7, 7),
+        "em_7_4_9": (7, 7),
+        "em_8_4_5": (8, 8),
+        "em_9_3_5": (9, 9),
+        "em_11_3_4": (11, 11),
+        "em_12_2_4": (12, 12),
+        "em_14_7_3": (14, 14),
+        "clue1": (6, 6),
+        "clue2": (6, 12),
+        "clue3": (6, 6),
+        "clue4": (6, 12),
+    }
     em = load_puzzle(PUZZLES / "heule2008" / "em_9_3_5.yaml")  # pieces in solution order, unturned
     assert validate(em, Solution(tuple((t, 0) for t in range(81)))) is None
     boards = sorted(PUZZLES.glob("board-suite/*/*/board_*.yaml"))
@@ -393,10 +485,21 @@ def test_the_shipped_outside_instances_load_without_shared():
 
 def test_the_shipped_instances_are_their_sources(benchmarks):
     """Each shipped puzzle has the sha256 of the file it was converted from (so run ids match)."""
-    pairs = [(PUZZLES / "eternity2" / f"{n}.yaml", benchmarks / "eternity2" / f"{n}.puz") for n in ("e2", "8x8", "9x9")]
+    pairs = [
+        (PUZZLES / "eternity2" / f"{n}.yaml", benchmarks / "eternity2" / f"{n}.puz")
+        for n in ("e2", "8x8", "9x9")
+    ]
     pairs += [(f, benchmarks / "heule2008" / f"{f.stem}.txt") for f in PUZZLES.glob("heule2008/*.yaml")]
-    pairs += [(f, benchmarks / "board-suite" / f.relative_to(PUZZLES / "board-suite").with_suffix("") / "puzzle.puz")
-              for f in PUZZLES.glob("board-suite/*/*/*.yaml")]
+    pairs += [
+        (
+            f,
+            benchmarks
+            / "board-suite"
+            / f.relative_to(PUZZLES / "board-suite").with_suffix("")
+            / "puzzle.puz",
+        )
+        for f in PUZZLES.glob("board-suite/*/*/*.yaml")
+    ]
     assert len(pairs) == 60
     for shipped, source in pairs:
         assert puzzle_hash(load_puzzle(shipped)) == puzzle_hash(load_puzzle(source)), shipped
@@ -404,8 +507,10 @@ def test_the_shipped_instances_are_their_sources(benchmarks):
 
 def test_small_boards_skip_loading_the_compiled_search():
     """Up to 9 cells the pure-Python loop runs by default (loading numba costs more than the search)."""
-    code = ("import sys; from satedge import backtrack; from satedge.puzzle.formats import load_puzzle; "
-            f"n = sum(1 for _ in backtrack.solutions(load_puzzle({str(PUZZLES / 'hunde-spiel.yaml')!r}))); "
-            "print(n, 'numba' in sys.modules)")
+    code = (
+        "import sys; from satedge import backtrack; from satedge.puzzle.formats import load_puzzle; "
+        f"n = sum(1 for _ in backtrack.solutions(load_puzzle({str(PUZZLES / 'hunde-spiel.yaml')!r}))); "
+        "print(n, 'numba' in sys.modules)"
+    )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert (r.returncode, r.stdout) == (0, "16 False\n")

@@ -7,8 +7,9 @@ import pytest
 pytest.importorskip("ortools")
 
 from conftest import PUZZLES, ROOT, SEEDS  # noqa: E402
-from satedge.jobs import cpsat
+
 from satedge.experiment import crosscheck  # noqa: E402
+from satedge.jobs import cpsat
 from satedge.puzzle.formats import load_puzzle  # noqa: E402
 
 
@@ -21,10 +22,17 @@ def test_seed_counts(run_cli, name):
 
 
 def test_solve_with_workers(run_cli):
-    code, out, _ = run_cli("solve", PUZZLES / "scramble-squares.yaml", "--solver", "cpsat", "--cpsat-workers", "2", "--json")
+    code, out, _ = run_cli(
+        "solve", PUZZLES / "scramble-squares.yaml", "--solver", "cpsat", "--cpsat-workers", "2", "--json"
+    )
     assert code == 0 and json.loads(out)["status"] == "SAT"
-    code, out, _ = run_cli("count", PUZZLES / "scramble-squares.yaml", "--solver", "cpsat", "--workers", "2", "--json")
-    assert code == 0 and (json.loads(out)["solutions"], json.loads(out)["unique"]) == SEEDS["scramble-squares"][::2]
+    code, out, _ = run_cli(
+        "count", PUZZLES / "scramble-squares.yaml", "--solver", "cpsat", "--workers", "2", "--json"
+    )
+    assert (
+        code == 0
+        and (json.loads(out)["solutions"], json.loads(out)["unique"]) == SEEDS["scramble-squares"][::2]
+    )
 
 
 def test_model_tables_follow_the_board_graph():
@@ -45,11 +53,15 @@ def test_spec_with_cpsat(tmp_path):
     from satedge.experiment.spec import load_spec
 
     f = tmp_path / "s.yaml"
-    f.write_text(f"name: cp\npuzzles: [{ROOT}/puzzles/insects.yaml]\nencodings: [support-seqcounter]\n"
-                 "solvers: [cpsat, cadical195, 'cpsat:workers=2', 'backtrack:workers=2']\ntask: {count: unique}\n"
-                 "timeout: 30\n")
+    f.write_text(
+        f"name: cp\npuzzles: [{ROOT}/puzzles/insects.yaml]\nencodings: [support-seqcounter]\n"
+        "solvers: [cpsat, cadical195, 'cpsat:workers=2', 'backtrack:workers=2']\ntask: {count: unique}\n"
+        "timeout: 30\n"
+    )
     run_experiment(load_spec(f), tmp_path / "out")
     rows = {r["solver"]: r for r in read_results(tmp_path / "out" / "results.jsonl")}
-    assert [rows[s]["models"] for s in ("cpsat", "cadical195", "cpsat:workers=2", "backtrack:workers=2")] == [1] * 4
+    assert [rows[s]["models"] for s in ("cpsat", "cadical195", "cpsat:workers=2", "backtrack:workers=2")] == [
+        1
+    ] * 4
     assert rows["backtrack:workers=2"]["encoding"] == "backtrack:workers=2"
     assert rows["cpsat"]["encoding"] == "cpsat" and rows["cpsat"]["status"] == "SAT"

@@ -11,17 +11,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from conftest import PUZZLES
+from hypothesis import given
+from hypothesis import strategies as st
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
-from conftest import PUZZLES
-from satedge.sat import cnf as cnftext
-from satedge.puzzle.checker import validate
-from satedge.sat.dimacs import read_header, write_dimacs
 from satedge.encode.presets import presets
+from satedge.puzzle.checker import validate
 from satedge.puzzle.formats import load_puzzle, save_puzzle
 from satedge.puzzle.generate import Params, generate
+from satedge.sat import cnf as cnftext
+from satedge.sat.dimacs import read_header, write_dimacs
 
 HUNDE = PUZZLES / "hunde-spiel.yaml"
 # For the presets of framed boards only (heule2008-*): like Hunde-Spiel, 16 solutions and no tile
@@ -74,7 +75,9 @@ def test_independent_pysat_enumeration(run_cli, tmp_path, preset):
     assert models == (4 if presets()[preset].options.symmetry == "rotation" else 16)
 
 
-@pytest.mark.skipif(shutil.which("cadical") is None, reason="Debian's cadical binary is not installed (.ci/run installs it)")
+@pytest.mark.skipif(
+    shutil.which("cadical") is None, reason="Debian's cadical binary is not installed (.ci/run installs it)"
+)
 @pytest.mark.parametrize("preset", sorted(presets()))
 def test_cadical_binary(run_cli, tmp_path, preset):
     f = export(run_cli, tmp_path, preset, ".cnf.gz")
@@ -89,7 +92,9 @@ def test_cadical_binary(run_cli, tmp_path, preset):
     assert code == 0 and validate(puzzle, solution_from_json(json.loads(out), puzzle)) is None
 
 
-@pytest.mark.skipif(shutil.which("cadical") is None, reason="Debian's cadical binary is not installed (.ci/run installs it)")
+@pytest.mark.skipif(
+    shutil.which("cadical") is None, reason="Debian's cadical binary is not installed (.ci/run installs it)"
+)
 def test_a_solver_binary_killed_at_its_timeout_leaves_no_formula_behind(tmp_path):
     """The formula a solver binary reads is a temporary file; when the binary is killed at the
     timeout, in `solve` and in an experiment run, the file goes too."""
@@ -99,23 +104,41 @@ def test_a_solver_binary_killed_at_its_timeout_leaves_no_formula_behind(tmp_path
     save_puzzle(generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), 1), hard)
     scratch.mkdir()
     env = {**os.environ, "TMPDIR": str(scratch)}
-    r = subprocess.run([sys.executable, "-m", "satedge", "solve", str(hard), "--solver-cmd", "cadical -q",
-                        "--timeout", "2"], env=env, capture_output=True, text=True)
-    assert (r.returncode, r.stdout, r.stderr) == (3, f"{hard}: TIMEOUT (edgecolor-corners, cmd:cadical -q)\n", "")
+    r = subprocess.run(
+        [sys.executable, "-m", "satedge", "solve", str(hard), "--solver-cmd", "cadical -q", "--timeout", "2"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert (r.returncode, r.stdout, r.stderr) == (
+        3,
+        f"{hard}: TIMEOUT (edgecolor-corners, cmd:cadical -q)\n",
+        "",
+    )
     assert list(scratch.iterdir()) == []  # before: tmpXXXXXXXX.cnf, 2 MB
     spec = tmp_path / "spec.yaml"
-    spec.write_text('name: t\npuzzles: [hard.yaml]\nencodings: [edgecolor-corners-sym]\nsolvers: ["cmd:cadical -q"]\n'
-                    "timeout: 2\n")
-    r = subprocess.run([sys.executable, "-m", "satedge", "run", str(spec), "--out", str(tmp_path / "out")], env=env,
-                       capture_output=True, text=True)
+    spec.write_text(
+        'name: t\npuzzles: [hard.yaml]\nencodings: [edgecolor-corners-sym]\nsolvers: ["cmd:cadical -q"]\n'
+        "timeout: 2\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-m", "satedge", "run", str(spec), "--out", str(tmp_path / "out")],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
     assert [row["status"] for row in read_results(tmp_path / "out" / "results.jsonl")] == ["TIMEOUT"]
     assert list(scratch.iterdir()) == []
 
 
-@pytest.mark.skipif(shutil.which("cadical") is None, reason="Debian's cadical binary is not installed (.ci/run installs it)")
+@pytest.mark.skipif(
+    shutil.which("cadical") is None, reason="Debian's cadical binary is not installed (.ci/run installs it)"
+)
 def test_solver_cmd_counts(run_cli):
-    code, out, _ = run_cli("count", HUNDE, "--solver-cmd", "cadical -q", "--encoding", "support-seqcounter", "--json")
+    code, out, _ = run_cli(
+        "count", HUNDE, "--solver-cmd", "cadical -q", "--encoding", "support-seqcounter", "--json"
+    )
     row = json.loads(out)
     assert code == 0 and (row["solutions"], row["distinct"], row["unique"]) == (16, 8, 2)
     assert row["solver"] == "cmd:cadical -q"
@@ -150,7 +173,9 @@ def test_stdout_and_batch(run_cli, tmp_path):
     rows = list(csv.DictReader(open(tmp_path / "all" / "manifest.csv")))
     framed_only = [n for n, p in presets().items() if p.base == "heule"]
     assert len(rows) == 2 * (len(presets()) - len(framed_only)) and len(framed_only) == 4
-    assert err.endswith(f"; 8 left out, of presets that do not cover the puzzle: {', '.join(sorted(framed_only))}\n")
+    assert err.endswith(
+        f"; 8 left out, of presets that do not cover the puzzle: {', '.join(sorted(framed_only))}\n"
+    )
     assert list(rows[0]) == ["file", "puzzle", "encoding", "variables", "clauses", "bytes"]
     for r in rows:
         f = tmp_path / "all" / r["file"]
@@ -184,7 +209,10 @@ def test_decode_bad_input(run_cli, tmp_path):
     # literal out of range
     m2 = tmp_path / "m2.txt"
     m2.write_text(f"v 1 -2 {nv + 5} 0\n")
-    assert bad(run_cli, "decode", f, m2) == f"satedge: error: {m2}: line 1: literal {nv + 5} out of range: the formula has {nv} variables\n"
+    assert (
+        bad(run_cli, "decode", f, m2)
+        == f"satedge: error: {m2}: line 1: literal {nv + 5} out of range: the formula has {nv} variables\n"
+    )
     # garbage model
     m3 = tmp_path / "m3.txt"
     m3.write_text("v 1 two 3\n")
@@ -205,9 +233,14 @@ def test_decode_bad_input(run_cli, tmp_path):
     # no header
     h = tmp_path / "plain.cnf"
     h.write_text("p cnf 2 1\n1 2 0\n")
-    assert bad(run_cli, "decode", h, m) == f"satedge: error: {h}: no satedge header: this file was not written by satedge encode\n"
+    assert (
+        bad(run_cli, "decode", h, m)
+        == f"satedge: error: {h}: no satedge header: this file was not written by satedge encode\n"
+    )
     # hash mismatch: another puzzle given
-    assert "does not match the formula (sha256 differs" in bad(run_cli, "decode", f, m, "--puzzle", PUZZLES / "insects.yaml")
+    assert "does not match the formula (sha256 differs" in bad(
+        run_cli, "decode", f, m, "--puzzle", PUZZLES / "insects.yaml"
+    )
     # no model at all
     e = tmp_path / "empty.txt"
     e.write_text("c nothing\n")
@@ -215,13 +248,21 @@ def test_decode_bad_input(run_cli, tmp_path):
     # a header line whose facts were edited away
     d = tmp_path / "damaged.cnf"
     d.write_text(f.read_text().replace('"sha256":', '"sha":', 1))
-    assert bad(run_cli, "decode", d, m) == (f"satedge: error: {d}: the 'c satedge' header line lacks the puzzle's sha256 "
-                                            "or the encoding: edited or damaged\n")
+    assert bad(run_cli, "decode", d, m) == (
+        f"satedge: error: {d}: the 'c satedge' header line lacks the puzzle's sha256 "
+        "or the encoding: edited or damaged\n"
+    )
 
 
-@pytest.mark.parametrize("command,what", [(["encode"], "encoding direct-pairwise"),
-                                          (["encode", "-o", "-"], "encoding direct-pairwise"),
-                                          (["count"], "solving"), (["count", "--timeout", "600"], "solving")])
+@pytest.mark.parametrize(
+    "command,what",
+    [
+        (["encode"], "encoding direct-pairwise"),
+        (["encode", "-o", "-"], "encoding direct-pairwise"),
+        (["count"], "solving"),
+        (["count", "--timeout", "600"], "solving"),
+    ],
+)
 def test_beyond_memory_is_an_error(tmp_path, command, what):
     """A formula bigger than --memory stops encode (to a file or to stdout), solve and count (with
     or without a timeout) with one line and leaves no file and no output (the guard reads /proc,
@@ -231,9 +272,25 @@ def test_beyond_memory_is_an_error(tmp_path, command, what):
     puzzle, out = tmp_path / "p.yaml", tmp_path / "p.cnf"
     save_puzzle(generate(Params(rows=8, cols=8, colors=10, border_colors=3, frame=True), 1), puzzle)
     extra = ["-o", str(out)] if command == ["encode"] else []
-    r = subprocess.run([sys.executable, "-m", "satedge", *command, str(puzzle), "--encoding", "direct-pairwise",
-                        "--memory", "150", *extra], capture_output=True, text=True)
-    assert (r.returncode, r.stdout) == (2, "") and r.stderr.count("\n") == 1  # encode says what the formula takes
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "satedge",
+            *command,
+            str(puzzle),
+            "--encoding",
+            "direct-pairwise",
+            "--memory",
+            "150",
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert (r.returncode, r.stdout) == (2, "") and r.stderr.count(
+        "\n"
+    ) == 1  # encode says what the formula takes
     assert r.stderr.startswith(f"satedge: error: {puzzle}: {what} needs more than 150 MB of memory")
     assert r.stderr.endswith("(--memory MB to allow more)\n")
     assert [f.name for f in tmp_path.iterdir()] == ["p.yaml"]
@@ -247,11 +304,28 @@ def test_all_presets_go_on_past_one_beyond_memory(tmp_path):
         pytest.skip("no /proc: the memory guard is Linux only")
     puzzle, out = tmp_path / "p.yaml", tmp_path / "out"
     save_puzzle(generate(Params(rows=8, cols=8, colors=10, border_colors=3, frame=True), 1), puzzle)
-    r = subprocess.run([sys.executable, "-m", "satedge", "encode", str(puzzle), "--all-presets", "-o", str(out),
-                        "--memory", "150"], capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "satedge",
+            "encode",
+            str(puzzle),
+            "--all-presets",
+            "-o",
+            str(out),
+            "--memory",
+            "150",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert (r.returncode, r.stdout, r.stderr) == (
-        2, "", f"satedge: error: beyond --memory 150 MB, not written: {puzzle} with direct-pairwise "
-               f"(9 formulas and manifest.csv written to {out}/)\n")
+        2,
+        "",
+        f"satedge: error: beyond --memory 150 MB, not written: {puzzle} with direct-pairwise "
+        f"(9 formulas and manifest.csv written to {out}/)\n",
+    )
     names = [n for n in presets() if n != "direct-pairwise"]
     assert sorted(f.name for f in out.iterdir()) == sorted(["manifest.csv", *(f"p.{n}.cnf" for n in names)])
     rows = list(csv.DictReader((out / "manifest.csv").open()))
@@ -269,20 +343,58 @@ def test_encodings_lists_the_presets_that_fit(tmp_path):
     save_puzzle(generate(Params(rows=8, cols=8, colors=10, border_colors=3, frame=True), 1), puzzle)
 
     def run(*extra):
-        r = subprocess.run([sys.executable, "-m", "satedge", "encodings", "--puzzle", str(puzzle), "--memory", "150",
-                            *extra], capture_output=True, text=True)
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "satedge",
+                "encodings",
+                "--puzzle",
+                str(puzzle),
+                "--memory",
+                "150",
+                *extra,
+            ],
+            capture_output=True,
+            text=True,
+        )
         assert (r.returncode, r.stderr) == (0, "")
         return r.stdout
 
-    sizes = {r["name"]: (r["variables"], r["clauses"], r["literals"], r["fits"]) for r in json.loads(run("--json"))}
-    fitting = {name: p.encode(load_puzzle(puzzle)) for name, p in presets().items() if name != "direct-pairwise"}
-    assert sizes == {"direct-pairwise": (5776, 1918740, 3848776, False),
-                     **{name: (e.nv, len(e.cnf.clauses), sum(map(len, e.cnf.clauses)), True) for name, e in fitting.items()}}
+    sizes = {
+        r["name"]: (r["variables"], r["clauses"], r["literals"], r["fits"]) for r in json.loads(run("--json"))
+    }
+    fitting = {
+        name: p.encode(load_puzzle(puzzle)) for name, p in presets().items() if name != "direct-pairwise"
+    }
+    assert sizes == {
+        "direct-pairwise": (5776, 1918740, 3848776, False),
+        **{
+            name: (e.nv, len(e.cnf.clauses), sum(map(len, e.cnf.clauses)), True)
+            for name, e in fitting.items()
+        },
+    }
     assert sizes["support-seqcounter"][:2] == (17200, 56768)
     table = run().splitlines()
     assert table[0].split() == ["preset", "variables", "clauses", "literals", "note"]
-    assert table[1].split() == ["direct-pairwise", "5,776", "1,918,740", "3,848,776", "needs", "more", "than", "150", "MB",
-                                "of", "memory", "(--memory", "MB", "to", "allow", "more)"]
+    assert table[1].split() == [
+        "direct-pairwise",
+        "5,776",
+        "1,918,740",
+        "3,848,776",
+        "needs",
+        "more",
+        "than",
+        "150",
+        "MB",
+        "of",
+        "memory",
+        "(--memory",
+        "MB",
+        "to",
+        "allow",
+        "more)",
+    ]
     assert len(table) == 1 + len(sizes)
 
 
@@ -297,23 +409,30 @@ def test_array_clauses_are_written_as_list_clauses(nv, data):
     as_lists, as_array = io.StringIO(), io.StringIO()
     n = cnftext.write_clauses(as_lists, [clauses], nv)
     assert cnftext.write_clauses(as_array, [rows[:3], clauses[3:5], rows[5:]], nv) == n
-    assert as_array.getvalue() == as_lists.getvalue() == "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)
+    assert (
+        as_array.getvalue() == as_lists.getvalue() == "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)
+    )
 
 
 def test_the_header_records_the_command_that_wrote_it(run_cli, tmp_path):
     out = tmp_path / "h.cnf"
     assert run_cli("encode", "hunde-spiel", "--encoding", "direct", "-o", out)[0] == 0
-    assert out.read_text().splitlines()[1] == f"c command: satedge encode hunde-spiel --encoding direct -o {out}"
+    assert (
+        out.read_text().splitlines()[1] == f"c command: satedge encode hunde-spiel --encoding direct -o {out}"
+    )
     from satedge.sat.dimacs import rebuilt
+
     assert rebuilt(out)[0].name == "Das verflixte Hunde-Spiel"  # and it still reads back
 
 
 def test_the_header_says_what_each_kind_of_variable_means(run_cli, tmp_path):
     """Before: the variable kinds p, e and o were named nowhere."""
-    want = {"edgecolor-corners": "p CELL TILE: TILE on CELL; e EDGE LABEL: EDGE's first side shows LABEL; o CELL SIDE "
-                                 "LABEL: CELL shows LABEL on SIDE, outside",
-            "split": "p CELL TILE: TILE on CELL; q CELL TURN: CELL's tile turned TURN",
-            "direct": "x CELL TILE TURN: TILE on CELL turned TURN"}
+    want = {
+        "edgecolor-corners": "p CELL TILE: TILE on CELL; e EDGE LABEL: EDGE's first side shows LABEL; o CELL SIDE "
+        "LABEL: CELL shows LABEL on SIDE, outside",
+        "split": "p CELL TILE: TILE on CELL; q CELL TURN: CELL's tile turned TURN",
+        "direct": "x CELL TILE TURN: TILE on CELL turned TURN",
+    }
     for encoding, meanings in want.items():
         out = tmp_path / f"{encoding}.cnf"
         assert run_cli("encode", "hunde-spiel", "--encoding", encoding, "-o", out)[0] == 0

@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
+from docpages import INCLUDED, blocks, satedge_commands, shell_lines, text
 
 import satedge
-from conftest import ROOT
-from docpages import INCLUDED, PAGES, blocks, satedge_commands, shell_lines, text
 from satedge.cli import build_parser
 from satedge.errors import SatedgeError
 from satedge.experiment import load_results
@@ -36,26 +36,68 @@ def page(name: str) -> str:
 
 # --- the site -------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """The site as `make docs` builds it (warnings are errors), into a folder of the test's."""
     pytest.importorskip("sphinx")
     pytest.importorskip("myst_parser")
     out = tmp_path_factory.mktemp("site")
-    r = subprocess.run([sys.executable, "-m", "sphinx", "-E", "-W", "--keep-going", "-q", "-b", "html", str(DOCS),
-                        str(out / "html"), "-d", str(out / "doctrees")], capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-E",
+            "-W",
+            "--keep-going",
+            "-q",
+            "-b",
+            "html",
+            str(DOCS),
+            str(out / "html"),
+            "-d",
+            str(out / "doctrees"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 0 and r.stderr == "", r.stderr[-3000:]
     return out / "html"
 
 
 def test_the_site_builds_without_a_warning_and_has_every_page(site):
     pages = {p.relative_to(site).as_posix() for p in site.rglob("*.html")}
-    assert {"index.html", "getting-started.html", "design.html", "reference/cli.html", "reference/api.html",
-            "reference/rows.html", "reference/errors.html", "results/index.html", "results/bench-auto.html",
-            "results/bench-certify.html", "results/bench-speed.html", "results/bench-search.html",
-            "results/bench-enumerate.html",
-            *(f"guides/{g}.html" for g in ("puzzles", "solving", "encodings", "dimacs", "certify", "experiments",
-                                           "parallel", "limits", "python"))} <= pages
+    assert {
+        "index.html",
+        "getting-started.html",
+        "design.html",
+        "reference/cli.html",
+        "reference/api.html",
+        "reference/rows.html",
+        "reference/errors.html",
+        "results/index.html",
+        "results/bench-auto.html",
+        "results/bench-certify.html",
+        "results/bench-speed.html",
+        "results/bench-search.html",
+        "results/bench-enumerate.html",
+        *(
+            f"guides/{g}.html"
+            for g in (
+                "puzzles",
+                "solving",
+                "encodings",
+                "dimacs",
+                "certify",
+                "experiments",
+                "parallel",
+                "limits",
+                "python",
+            )
+        ),
+    } <= pages
 
 
 def _text(page) -> str:
@@ -71,10 +113,15 @@ def test_options_and_code_are_printed_as_typed(site):
     for page in site.rglob("*.html"):
         text = page.read_text()
         body = _text(text)
-        found += [f"{page.name}: {body[m.start() - 20:m.end() + 10]!r}" for m in re.finditer(r"\u2013[A-Za-z-]", body)]
+        found += [
+            f"{page.name}: {body[m.start() - 20 : m.end() + 10]!r}"
+            for m in re.finditer(r"\u2013[A-Za-z-]", body)
+        ]
         for code in re.findall(r"<(pre|code)[^>]*>(.*?)</\1>", text, re.S):
             shown = _text(code[1])
-            found += [f"{page.name}: {shown[:60]!r}" for ch in "\u2013\u2014\u2018\u2019\u201c\u201d" if ch in shown]
+            found += [
+                f"{page.name}: {shown[:60]!r}" for ch in "\u2013\u2014\u2018\u2019\u201c\u201d" if ch in shown
+            ]
     assert found == []
     assert "--method auto" in _text((site / "reference" / "cli.html").read_text())
 
@@ -91,20 +138,31 @@ def test_code_scrolls_and_tables_scroll_in_their_box(site):
 
 
 def test_results_pages_have_a_readers_title(site):
-    titles = {p.name: re.search(r"<h1>(.*?)<", p.read_text(), re.S).group(1) for p in (site / "results").glob("*.html")}
-    assert titles and all(not t.lower().startswith("bench") and "issue" not in t.lower() for t in titles.values()), titles
+    titles = {
+        p.name: re.search(r"<h1>(.*?)<", p.read_text(), re.S).group(1)
+        for p in (site / "results").glob("*.html")
+    }
+    assert titles and all(
+        not t.lower().startswith("bench") and "issue" not in t.lower() for t in titles.values()
+    ), titles
 
 
 def test_the_results_lead_with_a_plot_and_define_their_terms(site):
     """Before: tables wider than the page, with 6 to 7 lines a row, and no picture; PAR-2,
     two-set, slices and the hardness peak never defined."""
-    for name, image in (("bench-certify", "bench-certify.svg"), ("bench-maximize", "bench-maximize-e2.svg"),
-                        *((name, f"{name}-cactus.svg") for name in ("bench-solve", "heule2008", "bench-parallel"))):
+    for name, image in (
+        ("bench-certify", "bench-certify.svg"),
+        ("bench-maximize", "bench-maximize-e2.svg"),
+        *((name, f"{name}-cactus.svg") for name in ("bench-solve", "heule2008", "bench-parallel")),
+    ):
         html = (site / "results" / f"{name}.html").read_text()
         first_table = html.find("<table") % (len(html) + 1)  # no table: the end of the page
         assert html.index(f'src="../_images/{image}"') < first_table and (site / "_images" / image).exists()
-    widths = [len(row.split(" | ")) for row in (ROOT / "experiments" / "bench-certify.md").read_text().splitlines()
-              if row.startswith("| `")]
+    widths = [
+        len(row.split(" | "))
+        for row in (ROOT / "experiments" / "bench-certify.md").read_text().splitlines()
+        if row.startswith("| `")
+    ]
     assert widths and max(widths) <= 8
     glossary = _text((site / "glossary.html").read_text())
     assert all(term in glossary for term in ("PAR-2", "two-set puzzle", "slice", "hardness peak", "shuffle"))
@@ -138,8 +196,11 @@ def test_the_command_reference_names_every_command_and_option(site):
 
 
 def test_every_public_module_declares_all():
-    missing = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "satedge").rglob("*.py"))
-               if p.name != "__main__.py" and not re.search(r"^__all__ = ", p.read_text(), re.M)]
+    missing = [
+        str(p.relative_to(ROOT))
+        for p in sorted((ROOT / "satedge").rglob("*.py"))
+        if p.name != "__main__.py" and not re.search(r"^__all__ = ", p.read_text(), re.M)
+    ]
     assert missing == []
 
 
@@ -164,6 +225,7 @@ def test_the_readme_is_short_and_points_to_the_docs():
 
 # --- commands and code blocks -----------------------------------------------------------------
 
+
 def test_the_docs_have_commands_of_every_kind():
     assert {shlex.split(c)[1] for c in satedge_commands()} == set(subcommands())
 
@@ -180,9 +242,14 @@ def test_every_documented_command_parses(command):
 
 def test_every_option_is_in_the_guides():
     """The hand-written pages, not only the generated reference, name every option."""
-    missing = [f"{name} {action.option_strings[0]}" for name, sub in subcommands().items() for action in sub._actions
-               if action.option_strings and action.dest != "help"
-               and not any(re.search(re.escape(o) + r"(?![\w-])", TEXT) for o in action.option_strings)]
+    missing = [
+        f"{name} {action.option_strings[0]}"
+        for name, sub in subcommands().items()
+        for action in sub._actions
+        if action.option_strings
+        and action.dest != "help"
+        and not any(re.search(re.escape(o) + r"(?![\w-])", TEXT) for o in action.option_strings)
+    ]
     assert missing == []
 
 
@@ -190,14 +257,22 @@ PYTHON = blocks("python")
 
 
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("where,code", PYTHON, ids=[f"{p.relative_to(ROOT)}:{i}" for i, (p, _) in enumerate(PYTHON)])
+@pytest.mark.parametrize(
+    "where,code", PYTHON, ids=[f"{p.relative_to(ROOT)}:{i}" for i, (p, _) in enumerate(PYTHON)]
+)
 def test_every_python_block_runs_and_prints_what_its_comments_say(tmp_path, where, code):
     """Each ```python block, run as written in an empty folder (a fresh interpreter): it names
     shipped puzzles and specs, so it runs from an installed satedge as from a clone.  A line
     `print(...)  # TEXT` must print TEXT (the last figure left out when it ends with
     '(seconds vary)')."""
-    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=600,
-                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     printed = r.stdout.splitlines()
     for line in code.splitlines():
@@ -206,15 +281,19 @@ def test_every_python_block_runs_and_prints_what_its_comments_say(tmp_path, wher
         comment = line.split("  # ", 1)[1].strip()
         if comment.endswith("(seconds vary)"):
             expected = comment.removesuffix("(seconds vary)").split()[:-1]
-            assert any(out.split()[:len(expected)] == expected for out in printed), comment
+            assert any(out.split()[: len(expected)] == expected for out in printed), comment
         else:
             assert comment in printed, comment
 
 
 def test_there_are_python_blocks_in_the_readme_and_the_guides():
     assert {p.relative_to(ROOT).as_posix() for p, _ in PYTHON} >= {
-        "README.md", "docs/guides/python.md", "docs/guides/encodings.md", "docs/guides/certify.md",
-        "docs/guides/experiments.md"}
+        "README.md",
+        "docs/guides/python.md",
+        "docs/guides/encodings.md",
+        "docs/guides/certify.md",
+        "docs/guides/experiments.md",
+    }
 
 
 @pytest.mark.timeout(1200)  # every documented command: about four minutes here
@@ -230,8 +309,11 @@ def test_the_documented_commands_run_on_a_clone_without_shared(tmp_path):
     for name in ("puzzles", "encodings", "experiments"):
         (work / name).symlink_to(ROOT / name)
     (work / ".venv").symlink_to(sys.prefix)  # what `make` sets up
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-           "SATEDGE_BENCHMARKS": str(tmp_path / "absent")}
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "SATEDGE_BENCHMARKS": str(tmp_path / "absent"),
+    }
     env.pop("CI", None)
     ran, failed = 0, []
     for line in shell_lines():
@@ -244,8 +326,15 @@ def test_the_documented_commands_run_on_a_clone_without_shared(tmp_path):
         if words[:2] == ["satedge", "report"] and not (work / words[2] / "results.jsonl").exists():
             continue
         expected = 3 if "exit status 3" in comment else 2 if "exit 2" in comment else 0
-        proc = subprocess.Popen(["bash", "-c", command], cwd=work, env=env, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        proc = subprocess.Popen(
+            ["bash", "-c", command],
+            cwd=work,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
         ran += 1
         try:
             _, err = proc.communicate(timeout=6)
@@ -261,6 +350,7 @@ def test_the_documented_commands_run_on_a_clone_without_shared(tmp_path):
 
 # --- figures ----------------------------------------------------------------------------------
 
+
 def test_the_bench_solve_figures_are_the_committed_rows():
     """The results page's bench-solve table, and the ratios it quotes, recomputed from the rows
     committed in experiments/bench-solve-results.jsonl."""
@@ -269,16 +359,21 @@ def test_the_bench_solve_figures_are_the_committed_rows():
 
     doc = (DOCS / "results" / "bench-solve.md").read_text()
     summary = summarize(read_results(ROOT / "experiments" / "bench-solve-results.jsonl"))
-    table = re.search(r"^\| configuration \| solved of 70 \| PAR-2 \| median s of solved \|\n\|---.*?\n((?:\|.*\n)+)",
-                      doc, re.M).group(1)
+    table = re.search(
+        r"^\| configuration \| solved of 70 \| PAR-2 \| median s of solved \|\n\|---.*?\n((?:\|.*\n)+)",
+        doc,
+        re.M,
+    ).group(1)
     quoted = [[cell.strip() for cell in line.strip("|").split("|")] for line in table.splitlines()]
     names = [re.sub(r"`| \(.*\)| / ", lambda m: "/" if m.group() == " / " else "", q[0]) for q in quoted]
     names = [{"backtrack": "backtrack/backtrack", "cpsat": "cpsat/cpsat"}.get(n, n) for n in names]
     assert [[n, *q[1:]] for n, q in zip(names, quoted)] == [
-        [s["configuration"], str(s["solved"]), f"{s['par2']:.1f}", f"{s['median_s']:.1f}"] for s in summary]
+        [s["configuration"], str(s["solved"]), f"{s['par2']:.1f}", f"{s['median_s']:.1f}"] for s in summary
+    ]
     par2 = {s["configuration"]: s["par2"] for s in summary}
     best = par2["edgecolor-corners-sym/cadical195:sat"]
     ratio = lambda a, b: f"{par2[a] / par2[b]:.2f}"  # noqa: E731
+    solved = {s["configuration"]: s["solved"] for s in summary}
     claims = [
         f"CP-SAT's PAR-2 is {par2['cpsat/cpsat'] / best:.2f} times the best preset's",
         f"`support-seqcounter`'s {par2['support-seqcounter/kissat404'] / best:.2f} to "
@@ -297,7 +392,7 @@ def test_the_bench_solve_figures_are_the_committed_rows():
         f"still {par2['split-ladder/cadical195:sat'] / best:.2f} times behind the best",
         f"PAR-2 345.0, {par2['direct-pairwise/cadical195:sat'] / best:.2f} times behind the best preset and "
         f"{ratio('cpsat/cpsat', 'direct-pairwise/cadical195:sat')} ahead of CP-SAT",
-        f"the backtracker in one process solves {dict((s['configuration'], s['solved']) for s in summary)['backtrack/backtrack']}",
+        f"the backtracker in one process solves {solved['backtrack/backtrack']}",
     ]
     flat = page("results/bench-solve.md")
     assert [c for c in claims if c not in flat] == []
@@ -308,21 +403,44 @@ def test_the_quoted_comparison_is_the_committed_rows():
     from satedge.experiment.rows import read_results
     from satedge.experiment.stats import compare, frame
 
-    c = compare(frame(read_results(ROOT / "experiments" / "bench-solve-results.jsonl")),
-                "edgecolor-corners-sym/cadical195:sat", "support-seqcounter/kissat404")
-    quoted = (f"ratio {c['ratio']:.2f} (95% interval {c['ci'][0]:.2f} to {c['ci'][1]:.2f}), p = {c['p_value']:.0e} over "
-              f"{c['instances']} instances: `edgecolor-corners-sym` is better")
+    c = compare(
+        frame(read_results(ROOT / "experiments" / "bench-solve-results.jsonl")),
+        "edgecolor-corners-sym/cadical195:sat",
+        "support-seqcounter/kissat404",
+    )
+    quoted = (
+        f"ratio {c['ratio']:.2f} (95% interval {c['ci'][0]:.2f} to {c['ci'][1]:.2f}), p = {c['p_value']:.0e} over "
+        f"{c['instances']} instances: `edgecolor-corners-sym` is better"
+    )
     assert c["better"] == "a" and quoted in page("results/bench-solve.md"), quoted
 
 
-@pytest.mark.parametrize("rows, a, b, inverse, quoted", [
-    ("heule2008", "heule2008-all/kissat404", "edgecolor-corners-sym/cadical195", True,
-     "(ratio 1.27, 95% interval 0.42 to 3.86, p = 0.22)"),
-    ("bench-solve-shuffled", "heule2008-all/kissat404", "edgecolor-corners-sym/cadical195:sat", False,
-     "the PAR-2 ratio is 0.85 (95% interval 0.61 to 0.99) in the preset's favour, but with p = 0.125"),
-    ("heule2008-tries", "heule2008-all/kissat404", "edgecolor+card=pairwise+redundant=true+symmetry=rotation/cadical195",
-     True, "2.36 times better than `heule2008-all` with Kissat in PAR-2 (95% interval 1.36 to 3.80), p = 0.078"),
-])
+@pytest.mark.parametrize(
+    "rows, a, b, inverse, quoted",
+    [
+        (
+            "heule2008",
+            "heule2008-all/kissat404",
+            "edgecolor-corners-sym/cadical195",
+            True,
+            "(ratio 1.27, 95% interval 0.42 to 3.86, p = 0.22)",
+        ),
+        (
+            "bench-solve-shuffled",
+            "heule2008-all/kissat404",
+            "edgecolor-corners-sym/cadical195:sat",
+            False,
+            "the PAR-2 ratio is 0.85 (95% interval 0.61 to 0.99) in the preset's favour, but with p = 0.125",
+        ),
+        (
+            "heule2008-tries",
+            "heule2008-all/kissat404",
+            "edgecolor+card=pairwise+redundant=true+symmetry=rotation/cadical195",
+            True,
+            "2.36 times better than `heule2008-all` with Kissat in PAR-2 (95% interval 1.36 to 3.80), p = 0.078",
+        ),
+    ],
+)
 def test_the_heule_verdicts_come_from_the_committed_rows(tmp_path, rows, a, b, inverse, quoted):
     """The verdicts of the shuffled studies are what `report --compare` computes from the
     committed rows (``inverse``: the page quotes the ratio of A to B, else of B to A)."""
@@ -333,7 +451,12 @@ def test_the_heule_verdicts_come_from_the_committed_rows(tmp_path, rows, a, b, i
     ratio = 1 / c["ratio"] if inverse else c["ratio"]
     low, high = sorted(1 / x for x in c["ci"]) if inverse else c["ci"]
     figures = [float(x) for x in re.findall(r"\d+\.\d+", quoted)]
-    assert figures == [round(ratio, 2), round(low, 2), round(high, 2), round(c["p_value"], len(str(figures[-1])) - 2)]
+    assert figures == [
+        round(ratio, 2),
+        round(low, 2),
+        round(high, 2),
+        round(c["p_value"], len(str(figures[-1])) - 2),
+    ]
     assert c["better"] is None
     assert quoted in page("results/heule2008.md")
 
@@ -345,10 +468,14 @@ def test_the_parallel_figures_are_the_committed_results(tmp_path):
 
     from satedge.experiment.stats import compare, summary
 
-    (tmp_path / "results.jsonl").write_bytes((ROOT / "experiments" / "bench-parallel-results.jsonl").read_bytes())
+    (tmp_path / "results.jsonl").write_bytes(
+        (ROOT / "experiments" / "bench-parallel-results.jsonl").read_bytes()
+    )
     df = load_results(tmp_path)
-    single, cubes, folio = (f"edgecolor-corners-sym/cadical195:sat{x}" for x in ("", ",workers=2,strategy=cubes",
-                                                                              ",workers=2,strategy=portfolio"))
+    single, cubes, folio = (
+        f"edgecolor-corners-sym/cadical195:sat{x}"
+        for x in ("", ",workers=2,strategy=cubes", ",workers=2,strategy=portfolio")
+    )
     bt = "backtrack:workers=2/backtrack:workers=2"
     rows = {r["configuration"]: r for r in summary(df)}
     solved = [rows[c]["solved"] for c in (bt, single, cubes, folio)]
@@ -356,23 +483,38 @@ def test_the_parallel_figures_are_the_committed_results(tmp_path):
     c1, c2, c3 = compare(df, bt, cubes), compare(df, single, cubes), compare(df, single, folio)
     text = page("results/bench-parallel.md")
     assert solved == [9, 7, 7, 7]
-    assert (f"solves 9 of the ten peak puzzles at 50 s (PAR-2 {par2[0]}) against 7 for the best SAT configuration on "
-            f"one core, on two with `cubes` and with `portfolio` (PAR-2 {par2[1]}, {par2[2]} and {par2[3]})") in text
+    assert (
+        f"solves 9 of the ten peak puzzles at 50 s (PAR-2 {par2[0]}) against 7 for the best SAT configuration on "
+        f"one core, on two with `cubes` and with `portfolio` (PAR-2 {par2[1]}, {par2[2]} and {par2[3]})"
+    ) in text
     assert c1["better"] == "a" and c2["better"] is None and c3["better"] == "a"
-    assert (f"(ratio {c1['ratio']:.2f}, 95% interval {c1['ci'][0]:.2f} to {c1['ci'][1]:.1f}, p = "
-            f"{c1['p_value']:.1g})") in text
-    assert f"ratio {c2['ratio']:.2f} ({c2['ci'][0]:.2f} to {c2['ci'][1]:.2f}), p = {c2['p_value']:.2f}, no verdict" in text
+    assert (
+        f"(ratio {c1['ratio']:.2f}, 95% interval {c1['ci'][0]:.2f} to {c1['ci'][1]:.1f}, p = "
+        f"{c1['p_value']:.1g})"
+    ) in text
+    assert (
+        f"ratio {c2['ratio']:.2f} ({c2['ci'][0]:.2f} to {c2['ci'][1]:.2f}), p = {c2['p_value']:.2f}, no verdict"
+        in text
+    )
     assert f"ratio {c3['ratio']:.2f}, {c3['ci'][0]:.2f} to {c3['ci'][1]:.2f}, p = {c3['p_value']:.3f}" in text
     extra = json.loads((ROOT / "experiments" / "bench-parallel-extra.json").read_text())
     med = {}
     for r in extra["enumerate"]["4x4-55296"]:
         med.setdefault(r["config"], []).append(r["seconds"])
         assert r["solutions"] == 55296
-    one, two, dask, bt1 = (statistics.median(med[k]) for k in ("sat, 1 worker", "sat, cubes on 2 local workers",
-                                                               "sat, cubes on a 2-worker Dask LocalCluster",
-                                                               "backtrack, 1 worker"))
-    assert (f"55,296 solutions in {two:.2f} s for the whole command on 2 workers against {one:.2f} s on one "
-            f"({one / two:.2f} times; {55296 / two:,.0f} solutions/s); on a 2-worker Dask `LocalCluster` {dask:.2f} s") in text
+    one, two, dask, bt1 = (
+        statistics.median(med[k])
+        for k in (
+            "sat, 1 worker",
+            "sat, cubes on 2 local workers",
+            "sat, cubes on a 2-worker Dask LocalCluster",
+            "backtrack, 1 worker",
+        )
+    )
+    assert (
+        f"55,296 solutions in {two:.2f} s for the whole command on 2 workers against {one:.2f} s on one "
+        f"({one / two:.2f} times; {55296 / two:,.0f} solutions/s); on a 2-worker Dask `LocalCluster` {dask:.2f} s"
+    ) in text
     assert f"The backtracker is faster still here ({bt1:.2f} s)" in text
 
 
@@ -382,11 +524,22 @@ def test_the_random_insects_experiment_is_what_the_guide_says():
     from satedge.backtrack import search as backtrack
     from satedge.puzzle.generate import Params, generate
 
-    counts = [len(list(backtrack.solutions(generate(Params(rows=3, cols=3, colors=4, matching="complementary",
-                                                              model="uniform"), seed))))
-              for seed in range(1, 101)]
-    assert (f"satedge's puzzles have {sum(counts)} solutions in all, and {sum(c > 0 for c in counts)} of the 100 are "
-            f"solvable") in page("guides/puzzles.md")
+    counts = [
+        len(
+            list(
+                backtrack.solutions(
+                    generate(
+                        Params(rows=3, cols=3, colors=4, matching="complementary", model="uniform"), seed
+                    )
+                )
+            )
+        )
+        for seed in range(1, 101)
+    ]
+    assert (
+        f"satedge's puzzles have {sum(counts)} solutions in all, and {sum(c > 0 for c in counts)} of the 100 are "
+        f"solvable"
+    ) in page("guides/puzzles.md")
 
 
 def test_the_sizes_the_guides_quote_are_the_encodings():
@@ -395,13 +548,19 @@ def test_the_sizes_the_guides_quote_are_the_encodings():
 
     e2 = load_puzzle("eternity2/e2")
     size = Encoding.parse("direct-pairwise").size(e2)
-    assert f"`direct-pairwise` on Eternity II has {size.clauses:,} clauses of {size.literals:,} literals" in page(
-        "guides/dimacs.md")
+    assert (
+        f"`direct-pairwise` on Eternity II has {size.clauses:,} clauses of {size.literals:,} literals"
+        in page("guides/dimacs.md")
+    )
     em = load_puzzle("heule2008/em_7_3_6")
     assert Encoding.parse("edgecolor-heule2008+card=pairwise").size(em).variables == 1465
-    assert (Encoding.parse("heule2008-all").size(em).variables, Encoding.parse("heule2008-all").size(em).clauses) == (
-        1473, 30037)
-    assert "1473 variables and 30,037 clauses for `em_7_3_6` with `heule2008-all`" in page("guides/encodings.md")
+    assert (
+        Encoding.parse("heule2008-all").size(em).variables,
+        Encoding.parse("heule2008-all").size(em).clauses,
+    ) == (1473, 30037)
+    assert "1473 variables and 30,037 clauses for `em_7_3_6` with `heule2008-all`" in page(
+        "guides/encodings.md"
+    )
     assert "1465 variables on `em_7_3_6` with pairwise exactly-one" in page("guides/encodings.md")
 
 
@@ -409,10 +568,22 @@ def test_the_sizes_the_guides_quote_are_the_encodings():
 # prints it; FILE, DIR, PRESET, N, C, L, M and "..." stand for what varies
 QUOTED_ERRORS = {
     "satedge: error: FILE: encoding PRESET needs more than N MB of memory: its C clauses of L literals take at least "
-    "M MB (--memory MB to allow more)": ["encode", "eternity2/e2", "--encoding", "direct-pairwise", "--memory", "4000",
-                                         "-o", "e2-direct.cnf"],
-    "satedge: error: FILE: the heule encoding covers framed grid boards only: ...": ["encode", "hunde-spiel", "--encoding",
-                                                                                      "heule2008-all"],
+    "M MB (--memory MB to allow more)": [
+        "encode",
+        "eternity2/e2",
+        "--encoding",
+        "direct-pairwise",
+        "--memory",
+        "4000",
+        "-o",
+        "e2-direct.cnf",
+    ],
+    "satedge: error: FILE: the heule encoding covers framed grid boards only: ...": [
+        "encode",
+        "hunde-spiel",
+        "--encoding",
+        "heule2008-all",
+    ],
     "satedge: error: DIR: another satedge run (pid N) is writing its results here; ...": "lock",
     "satedge: error: FILE: problem": ["count", "no-such-puzzle.yaml"],
 }
@@ -433,8 +604,16 @@ def test_every_error_the_docs_quote_is_what_a_command_prints(tmp_path):
             held.write(str(os.getpid()))
             held.flush()
             command = ["run", str(ROOT / "experiments" / "demo.yaml"), "--out", str(out)]
-        r = subprocess.run([sys.executable, "-m", "satedge", *command], capture_output=True, text=True, cwd=tmp_path,
-                           timeout=120)
+        r = subprocess.run(
+            [sys.executable, "-m", "satedge", *command],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=120,
+        )
         pattern = re.sub(r"\b(FILE|DIR|PRESET|N|C|L|M|problem)\b|\\\.\\\.\\\.", ".+", re.escape(quote))
-        assert (r.returncode, r.stdout) == (2, "") and re.fullmatch(pattern, r.stderr.strip()), (quote, r.stderr)
+        assert (r.returncode, r.stdout) == (2, "") and re.fullmatch(pattern, r.stderr.strip()), (
+            quote,
+            r.stderr,
+        )
     assert not (tmp_path / "e2-direct.cnf").exists()

@@ -8,33 +8,38 @@ import sys
 import time
 
 import pytest
-from hypothesis import assume, given, strategies as st
+from conftest import PUZZLES, ROOT, SEEDS, small_command_seconds
+from hypothesis import assume, given
+from hypothesis import strategies as st
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-from conftest import PUZZLES, ROOT, SEEDS, small_command_seconds
 from satedge.backtrack import search as backtrack
-from satedge.puzzle import symmetry
 from satedge.encode import CARDS, Options, Size, bases, encode, placements, sizes, symmetry_breaking
 from satedge.encode.cards import card_size
 from satedge.encode.presets import floors, presets
 from satedge.errors import Unsupported
+from satedge.jobs import Job, execute
+from satedge.puzzle import symmetry
 from satedge.puzzle.formats import load_puzzle
 from satedge.puzzle.generate import Params, generate
-from satedge.jobs import Job, execute
 from satedge.puzzle.model import Puzzle
-from satedge.sat.solving import count, count_modes, solutions
 from satedge.puzzle.strategies import puzzles
+from satedge.sat.solving import count, count_modes, solutions
 
 SOLVERS = ("cadical195", "glucose4", "minisat22")
 SEED_PUZZLES = {name: load_puzzle(PUZZLES / f"{name}.yaml") for name in SEEDS}
 # For encodings of framed boards only (heule): framed puzzles, with the backtracker's counts
 # (square, several solutions, no tile that looks the same in two rotations: models = solutions)
-FRAMED = {"framed-3x3": generate(Params(rows=3, cols=3, colors=3, border_colors=2, frame=True), 1),
-          "framed-4x4": generate(Params(rows=4, cols=4, colors=4, border_colors=2, frame=True), 0),
-          "board-suite-4-5-0": load_puzzle(PUZZLES / "board-suite" / "4" / "5" / "board_0.yaml")}
-FRAMED_COUNTS = {name: (c.solutions, c.distinct, c.unique) for name, c in
-                 ((n, symmetry.count(p, set(backtrack.solutions(p)))) for n, p in FRAMED.items())}
+FRAMED = {
+    "framed-3x3": generate(Params(rows=3, cols=3, colors=3, border_colors=2, frame=True), 1),
+    "framed-4x4": generate(Params(rows=4, cols=4, colors=4, border_colors=2, frame=True), 0),
+    "board-suite-4-5-0": load_puzzle(PUZZLES / "board-suite" / "4" / "5" / "board_0.yaml"),
+}
+FRAMED_COUNTS = {
+    name: (c.solutions, c.distinct, c.unique)
+    for name, c in ((n, symmetry.count(p, set(backtrack.solutions(p)))) for n, p in FRAMED.items())
+}
 
 
 def covers(base: str, puzzle) -> bool:
@@ -55,7 +60,10 @@ def test_presets_exist():
 
     p = load_preset(str(ROOT / "encodings" / "split-ladder.yaml"))  # a str path as well as a Path
     assert (p.name, p.base, p.options.as_dict()) == (
-        "split-ladder", "split", {"card": "ladder", "symmetry": "none", "redundant": False})
+        "split-ladder",
+        "split",
+        {"card": "ladder", "symmetry": "none", "redundant": False},
+    )
 
 
 def three_counts(encoded, solver):
@@ -93,18 +101,38 @@ def test_symmetry_rotation_quarters_the_models_not_the_counts(base):
             assert e.orbit == 1
             continue
         assert e.orbit == 4
-        assert count_modes(e, "cadical195") == dict(zip(("solutions", "distinct", "unique"), counts),
-                                                    models=counts[0] // 4)
+        assert count_modes(e, "cadical195") == dict(
+            zip(("solutions", "distinct", "unique"), counts), models=counts[0] // 4
+        )
         assert len(list(solutions(e, "cadical195"))) == counts[0] // 4  # one per board-turn orbit
 
 
-TORUS_2X3 = Puzzle(rows=2, cols=3, matching="complementary", topology="torus", tiles=(
-    ("p1-", "p1+", "p1+", "p1-"), ("p1-", "p1+", "p1+", "p1-"), ("p1-", "p1+", "p1+", "p1-"),
-    ("p1-", "p1+", "p1+", "p2-"), ("p1-", "p1-", "p1+", "p1-"), ("p1-", "p2+", "p1+", "p1+")))
+TORUS_2X3 = Puzzle(
+    rows=2,
+    cols=3,
+    matching="complementary",
+    topology="torus",
+    tiles=(
+        ("p1-", "p1+", "p1+", "p1-"),
+        ("p1-", "p1+", "p1+", "p1-"),
+        ("p1-", "p1+", "p1+", "p1-"),
+        ("p1-", "p1+", "p1+", "p2-"),
+        ("p1-", "p1-", "p1+", "p1-"),
+        ("p1-", "p2+", "p1+", "p1+"),
+    ),
+)
 
 
-@pytest.mark.parametrize("solver", ["cadical195", "cadical195:enumeration=subspaces", "cadical195:workers=2",
-                                    "cadical195:workers=2,strategy=cubes", "clasp"])
+@pytest.mark.parametrize(
+    "solver",
+    [
+        "cadical195",
+        "cadical195:enumeration=subspaces",
+        "cadical195:workers=2",
+        "cadical195:workers=2,strategy=cubes",
+        "clasp",
+    ],
+)
 def test_listed_pictures_with_the_turns_broken(solver):
     """With the board turns broken each model stands for an orbit of pictures; listing mode
     ``distinct`` shows every picture of it (before: one per orbit, 24 of the 48 pictures)."""
@@ -114,7 +142,9 @@ def test_listed_pictures_with_the_turns_broken(solver):
     assert symmetry.count(TORUS_2X3, expected) == symmetry.Counts(288, 48, 24)
     pictures = {symmetry.picture(TORUS_2X3, s) for s in expected}
     for mode, n in (("distinct", 48), ("unique", 24)):
-        got = execute(Job(TORUS_2X3, "solve", solver=solver, encoding="edgecolor-corners-sym", modes=(mode,))).solutions
+        got = execute(
+            Job(TORUS_2X3, "solve", solver=solver, encoding="edgecolor-corners-sym", modes=(mode,))
+        ).solutions
         shown = [symmetry.picture(TORUS_2X3, s) for s in got]
         assert len(got) == n and set(got) <= set(expected) and len(set(shown)) == n
         if mode == "distinct":
@@ -122,17 +152,34 @@ def test_listed_pictures_with_the_turns_broken(solver):
 
 
 def test_cli_heule_hunde(run_cli):
-    code, out, _ = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--encoding", "edgecolor-heule2008", "--json")
+    code, out, _ = run_cli(
+        "count", PUZZLES / "hunde-spiel.yaml", "--encoding", "edgecolor-heule2008", "--json"
+    )
     row = json.loads(out)
     assert code == 0 and (row["solutions"], row["distinct"], row["unique"]) == (16, 8, 2)
-    assert row["encoding"] == "edgecolor-heule2008" and row["solver"] == "cadical195" and row["variables"] == 585
-    code, out, _ = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--encoding", "edgecolor-heule2008",
-                           "--symmetry", "rotation", "--mode", "solutions", "--json")
+    assert (
+        row["encoding"] == "edgecolor-heule2008" and row["solver"] == "cadical195" and row["variables"] == 585
+    )
+    code, out, _ = run_cli(
+        "count",
+        PUZZLES / "hunde-spiel.yaml",
+        "--encoding",
+        "edgecolor-heule2008",
+        "--symmetry",
+        "rotation",
+        "--mode",
+        "solutions",
+        "--json",
+    )
     assert (json.loads(out)["solutions"], json.loads(out)["models"]) == (16, 4)  # before: 4 solutions
 
 
-@pytest.mark.parametrize("extra", [["--method", "sat"]] + [["--encoding", p] for p in sorted(presets()) if presets()[p].base != "heule"]
-                         + [["--encoding", b, "--symmetry", "rotation"] for b in sorted(bases()) if b != "heule"])
+@pytest.mark.parametrize(
+    "extra",
+    [["--method", "sat"]]
+    + [["--encoding", p] for p in sorted(presets()) if presets()[p].base != "heule"]
+    + [["--encoding", b, "--symmetry", "rotation"] for b in sorted(bases()) if b != "heule"],
+)
 def test_count_is_16_8_2_on_hunde_spiel_whatever_the_encoding(run_cli, extra):
     code, out, _ = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--json", *extra)
     row = json.loads(out)
@@ -149,24 +196,35 @@ def test_counts_with_symmetry_breaking_are_the_backtrackers(puzzle):
     for base in sorted(b for b in bases() if covers(b, puzzle)):
         e = encode(puzzle, base, Options(symmetry="rotation"))
         got = count_modes(e, "cadical195")
-        assert (got["solutions"], got["distinct"], got["unique"]) == (counts.solutions, counts.distinct, counts.unique), base
+        assert (got["solutions"], got["distinct"], got["unique"]) == (
+            counts.solutions,
+            counts.distinct,
+            counts.unique,
+        ), base
 
 
 def test_cli_unknown_names(run_cli):
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--encoding", "nope")
-    assert code == 2 and err == ("satedge: error: unknown encoding 'nope'; choose a preset (satedge encodings lists them), a base "
-                                  "encoding (direct, support, split, edgecolor, heule) or a preset file\n")
+    assert code == 2 and err == (
+        "satedge: error: unknown encoding 'nope'; choose a preset (satedge encodings lists them), a base "
+        "encoding (direct, support, split, edgecolor, heule) or a preset file\n"
+    )
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--solver", "nope")
-    assert code == 2 and err == ("satedge: error: unknown solver 'nope'; choose a PySAT solver (satedge solvers lists those that "
-                                  "work here), cmd:COMMAND or backtrack, lns, cpsat, clasp\n")
+    assert code == 2 and err == (
+        "satedge: error: unknown solver 'nope'; choose a PySAT solver (satedge solvers lists those that "
+        "work here), cmd:COMMAND or backtrack, lns, cpsat, clasp\n"
+    )
     for solver, message in (
-            ("kissat404:sat", "solver 'kissat404' takes no options; only cadical153, cadical195, cadical300 do"),
-            ("cadical195:fast", "solver option 'fast' of cadical195: use sat, unsat or seed=N"),
-            ("cadical195:seed=x", "solver option 'seed=x' of cadical195: use sat, unsat or seed=N")):
+        ("kissat404:sat", "solver 'kissat404' takes no options; only cadical153, cadical195, cadical300 do"),
+        ("cadical195:fast", "solver option 'fast' of cadical195: use sat, unsat or seed=N"),
+        ("cadical195:seed=x", "solver option 'seed=x' of cadical195: use sat, unsat or seed=N"),
+    ):
         code, out, err = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--solver", solver)
         assert (code, out, err) == (2, "", f"satedge: error: {message}\n")
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--card", "nope")
-    assert code == 2 and err.startswith("satedge: error: unknown card encoding 'nope'; choose from pairwise, ")
+    assert code == 2 and err.startswith(
+        "satedge: error: unknown card encoding 'nope'; choose from pairwise, "
+    )
 
 
 def test_encodings_json(run_cli):
@@ -175,10 +233,15 @@ def test_encodings_json(run_cli):
     assert rows["direct-pairwise"]["base"] == "direct"
     assert rows["direct-pairwise"]["options"] == {"card": "pairwise", "symmetry": "none", "redundant": False}
     assert (rows["direct-pairwise"]["variables"], rows["direct-pairwise"]["clauses"]) == (324, 23406)
-    assert rows["edgecolor-heule2008"]["reference"] == "Heule 2008, Solving edge-matching problems with satisfiability solvers"
+    assert (
+        rows["edgecolor-heule2008"]["reference"]
+        == "Heule 2008, Solving edge-matching problems with satisfiability solvers"
+    )
 
 
-@pytest.mark.parametrize("how", [[], ["--method", "backtrack"], ["--solver", "cpsat"]], ids=["sat", "backtrack", "cpsat"])
+@pytest.mark.parametrize(
+    "how", [[], ["--method", "backtrack"], ["--solver", "cpsat"]], ids=["sat", "backtrack", "cpsat"]
+)
 def test_solve_modes_and_limit(run_cli, how):
     for mode, n in (("solutions", 16), ("distinct", 8), ("unique", 2)):
         code, out, _ = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--all", "--mode", mode, "--json", *how)
@@ -197,9 +260,12 @@ def bounded_solutions(puzzle):
     return found
 
 
-
-@given(puzzle=puzzles(max_cells=6), base=st.sampled_from(sorted(bases())), card=st.sampled_from(CARDS),
-       redundant=st.booleans())
+@given(
+    puzzle=puzzles(max_cells=6),
+    base=st.sampled_from(sorted(bases())),
+    card=st.sampled_from(CARDS),
+    redundant=st.booleans(),
+)
 def test_solution_sets_equal_backtracker(puzzle, base, card, redundant):
     if not covers(base, puzzle):
         with pytest.raises(Unsupported):
@@ -210,7 +276,6 @@ def test_solution_sets_equal_backtracker(puzzle, base, card, redundant):
     got = list(solutions(e, "cadical195"))
     assert len(got) == len(set(got))
     assert set(got) == expected
-
 
 
 @given(puzzle=puzzles(max_cells=6, clues=False), base=st.sampled_from(sorted(bases())))
@@ -257,8 +322,18 @@ def size_terms(puzzle):
 
 SIZE_PUZZLES = [
     SEED_PUZZLES["hunde-spiel"],
-    Puzzle(rows=2, cols=3, tiles=((0, 1, 2, 0), (0, 0, 1, 1), (0, 2, 1, 0), (1, 0, 0, 2), (2, 1, 0, 0), (0, 0, 2, 1)), frame=0),
-    Puzzle(rows=2, cols=3, tiles=((1, 2, 3, 4), (2, 1, 4, 3), (1, 3, 2, 4), (4, 3, 2, 1), (1, 2, 4, 3), (3, 1, 2, 4)), topology="torus"),
+    Puzzle(
+        rows=2,
+        cols=3,
+        tiles=((0, 1, 2, 0), (0, 0, 1, 1), (0, 2, 1, 0), (1, 0, 0, 2), (2, 1, 0, 0), (0, 0, 2, 1)),
+        frame=0,
+    ),
+    Puzzle(
+        rows=2,
+        cols=3,
+        tiles=((1, 2, 3, 4), (2, 1, 4, 3), (1, 3, 2, 4), (4, 3, 2, 1), (1, 2, 4, 3), (3, 1, 2, 4)),
+        topology="torus",
+    ),
 ]
 
 
@@ -269,8 +344,13 @@ def test_docstring_sizes(puzzle):
     P = sum(map(len, A))
     cell_eo = sum(pairs(len(c)) for c in A)
     tile_eo = sum(pairs(k) for k in P_t)
-    B = sum(1 for a in adjs for t1, r1 in A[a.a] for t2, r2 in A[a.b]
-            if t1 != t2 and not puzzle.fits(puzzle.oriented(t1, r1)[a.side_a], puzzle.oriented(t2, r2)[a.side_b]))
+    B = sum(
+        1
+        for a in adjs
+        for t1, r1 in A[a.a]
+        for t2, r2 in A[a.b]
+        if t1 != t2 and not puzzle.fits(puzzle.oriented(t1, r1)[a.side_a], puzzle.oriented(t2, r2)[a.side_b])
+    )
     sup = sum(len(A[a.a]) + len(A[a.b]) for a in adjs)
     e = encode(puzzle, "direct")
     assert (e.cnf.nv, len(e.cnf.clauses)) == (P, cell_eo + tile_eo + B)
@@ -281,11 +361,15 @@ def test_docstring_sizes(puzzle):
 
     D = [sum(1 for c, _ in sides if c == cell) for cell in range(n)]
     split_vars = sum(map(len, T)) + 4 * n + sum(map(len, L.values()))
-    split_clauses = (sum(pairs(len(c)) for c in T) + sum(pairs(k) for k in Pp_t) + 7 * n
-                     + sum(4 * len(T[c]) - len(A[c]) for c in range(n))
-                     + sum(len(A[c]) * D[c] for c in range(n))
-                     + sum(pairs(len(v)) - 1 for v in L.values())
-                     + sum(len(L[a.a, a.side_a]) + len(L[a.b, a.side_b]) for a in adjs))
+    split_clauses = (
+        sum(pairs(len(c)) for c in T)
+        + sum(pairs(k) for k in Pp_t)
+        + 7 * n
+        + sum(4 * len(T[c]) - len(A[c]) for c in range(n))
+        + sum(len(A[c]) * D[c] for c in range(n))
+        + sum(pairs(len(v)) - 1 for v in L.values())
+        + sum(len(L[a.a, a.side_a]) + len(L[a.b, a.side_b]) for a in adjs)
+    )
     e = encode(puzzle, "split")
     assert (e.cnf.nv, len(e.cnf.clauses)) == (split_vars, split_clauses)
 
@@ -312,21 +396,31 @@ def hard_puzzle(path):
 
 def blank_torus(path):
     """Every solution of a 7x7 torus of blank tiles: 49! * 4^49 of them."""
-    path.write_text("rows: 7\ncols: 7\nmatching: identical\ntopology: torus\ntiles:\n" + "- [1, 1, 1, 1]\n" * 49)
+    path.write_text(
+        "rows: 7\ncols: 7\nmatching: identical\ntopology: torus\ntiles:\n" + "- [1, 1, 1, 1]\n" * 49
+    )
     return path
 
 
-@pytest.mark.parametrize("make,extra", [(hard_puzzle, ["--method", "sat"]), (blank_torus, ["--all"])],
-                         ids=["hard", "enumerate"])
+@pytest.mark.parametrize(
+    "make,extra", [(hard_puzzle, ["--method", "sat"]), (blank_torus, ["--all"])], ids=["hard", "enumerate"]
+)
 def test_timeout_stops_search(tmp_path, make, extra):
     f = make(tmp_path / "p.yaml")
     unit = small_command_seconds()
     t0 = time.monotonic()
-    r = subprocess.run([sys.executable, "-m", "satedge", "solve", str(f), *extra, "--timeout", "2", "--json"],
-                       capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "satedge", "solve", str(f), *extra, "--timeout", "2", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     elapsed = time.monotonic() - t0
     assert r.returncode == 3 and json.loads(r.stdout)["status"] == "TIMEOUT"
-    assert elapsed < 2 + 3 * unit, (elapsed, unit)  # the timeout, and the start-up of a command, however loaded
+    assert elapsed < 2 + 3 * unit, (
+        elapsed,
+        unit,
+    )  # the timeout, and the start-up of a command, however loaded
     assert _children() == []
 
 
@@ -371,8 +465,9 @@ def test_stats_reported_only_by_solvers_that_give_them():
     cadical, kissat = run(Job(puzzle, solver="cadical195")), run(Job(puzzle, solver="kissat404"))
     assert (cadical.status, kissat.status) == ("SAT", "SAT")
     assert cadical.stats.reported and cadical.stats.counters["decisions"] > 0
-    assert not kissat.stats.reported and kissat.stats.counters == dict.fromkeys(("conflicts", "decisions",
-                                                                                 "propagations", "restarts"), 0)
+    assert not kissat.stats.reported and kissat.stats.counters == dict.fromkeys(
+        ("conflicts", "decisions", "propagations", "restarts"), 0
+    )
 
 
 def test_edgecolor_redundant_sizes():
@@ -386,14 +481,17 @@ def test_edgecolor_redundant_sizes():
     assert len(e.cnf.clauses) - len(plain.cnf.clauses) == 2 * edges * 4 + n * 4 * 16
 
 
-
 def test_enumerator_reuse():
     """A reusable enumerator counts twice with one solver; a one-shot one refuses a second run."""
     from satedge.sat.solving import Enumerator
 
     e = encode(SEED_PUZZLES["hunde-spiel"], "support")
     with Enumerator(e) as en:
-        assert [sum(1 for _ in en.solutions(m)) for m in ("solutions", "distinct", "solutions")] == [16, 8, 16]
+        assert [sum(1 for _ in en.solutions(m)) for m in ("solutions", "distinct", "solutions")] == [
+            16,
+            8,
+            16,
+        ]
     with Enumerator(e, reuse=False) as en:
         assert sum(1 for _ in en.solutions("distinct")) == 8
         with pytest.raises(RuntimeError, match="reuse=False enumerates once"):
@@ -405,23 +503,28 @@ def test_a_picture_of_many_identical_tiles_is_blocked_in_one_clause(solver):
     """A generated framed 4x4 with three classes of copies: 11,612,160 solutions but 8 pictures,
     each shown by 1,451,520 solutions.  Every encoding blocks a picture in one clause (over a
     variable per cell and look), not one per solution: the counts in 8 and 2 solver calls."""
-    from satedge.sat.solving import Enumerator
     from satedge.jobs.engines import SolverConfig
+    from satedge.sat.solving import Enumerator
 
     p = generate(Params(rows=4, colors=2, border_colors=1, frame=True), seed=2)
     allowed, orbit = backtrack.symmetry_broken(p)
-    assert symmetry.count_weighted(p, backtrack.weighted(p, allowed=allowed), orbit) == symmetry.Counts(11612160, 8, 2)
+    assert symmetry.count_weighted(p, backtrack.weighted(p, allowed=allowed), orbit) == symmetry.Counts(
+        11612160, 8, 2
+    )
     if solver.startswith("cmd") and shutil.which("cadical") is None:
         pytest.skip("Debian's cadical binary is not installed (.ci/run installs it)")
     config = SolverConfig.parse(solver)  # the binary: a new solver for each call, with the definitions
-    for base in (bases() if solver == "cadical195" else ["edgecolor", "direct"]):
+    for base in bases() if solver == "cadical195" else ["edgecolor", "direct"]:
         e = encode(p, base)
         assert e.shows is not None
         for mode, want in (("distinct", 8), ("unique", 2)):
             with Enumerator(e, config, reuse=False) as en:
                 assert sum(1 for _ in en.solutions(mode)) == want, (base, mode)
                 picture_clauses = [c for c in en.blocked if all(-lit in en.looks.values() for lit in c)]
-                assert len(picture_clauses) == want * (len(p.board.turns()) if mode == "unique" else 1), (base, mode)
+                assert len(picture_clauses) == want * (len(p.board.turns()) if mode == "unique" else 1), (
+                    base,
+                    mode,
+                )
                 assert len(en.looks) <= p.n * want * 4 and en.stats.calls == want + 1
 
 
@@ -445,11 +548,20 @@ def test_solver_options_configure_cadical():
         conflicts[name] = stats.counters["conflicts"]
     assert conflicts["cadical195:sat,seed=2"] == by_hand.accum_stats()["conflicts"] != conflicts["cadical195"]
     by_hand.delete()
-    assert three_counts(encode(SEED_PUZZLES["hunde-spiel"], "edgecolor"), "cadical195:unsat,seed=7") == (16, 8, 2)
+    assert three_counts(encode(SEED_PUZZLES["hunde-spiel"], "edgecolor"), "cadical195:unsat,seed=7") == (
+        16,
+        8,
+        2,
+    )
 
 
-@given(puzzle=puzzles(max_cells=6), base=st.sampled_from(sorted(bases())), card=st.sampled_from(CARDS),
-       symmetry=st.sampled_from(["none", "rotation"]), redundant=st.booleans())
+@given(
+    puzzle=puzzles(max_cells=6),
+    base=st.sampled_from(sorted(bases())),
+    card=st.sampled_from(CARDS),
+    symmetry=st.sampled_from(["none", "rotation"]),
+    redundant=st.booleans(),
+)
 def test_sizes_are_counted_exactly_without_building_the_formula(puzzle, base, card, symmetry, redundant):
     """Each base encoding's size function counts its clause families as its docstring states them."""
     options = Options(card=card, symmetry=symmetry, redundant=redundant)
@@ -473,17 +585,34 @@ def test_sizes_of_the_presets_on_eternity2(run_cli):
     heule = presets()["edgecolor-heule2008"]
     e = heule.encode(e2)
     assert heule.size(e2) == Size(e.nv, len(e.cnf.clauses), sum(map(len, e.cnf.clauses)))
-    code, out, _ = run_cli("encodings", "--puzzle", PUZZLES / "eternity2" / "e2.yaml", "--memory", "4000", "--json")
+    code, out, _ = run_cli(
+        "encodings", "--puzzle", PUZZLES / "eternity2" / "e2.yaml", "--memory", "4000", "--json"
+    )
     rows = {r["name"]: r for r in json.loads(out)}
-    assert (rows["edgecolor-heule2008"]["variables"], rows["edgecolor-heule2008"]["clauses"]) == (138560, 1201696)
+    assert (rows["edgecolor-heule2008"]["variables"], rows["edgecolor-heule2008"]["clauses"]) == (
+        138560,
+        1201696,
+    )
     direct = rows["direct-pairwise"]  # beyond 4,000 MB by its low bound alone: that bound, at once
-    assert (direct["variables"], direct["clauses"], direct["literals"], direct["fits"], direct["at_least"]) == (
-        156816, 60245976, 120648256, False, True)
+    assert (
+        direct["variables"],
+        direct["clauses"],
+        direct["literals"],
+        direct["fits"],
+        direct["at_least"],
+    ) == (156816, 60245976, 120648256, False, True)
     assert all(r["fits"] and not r["at_least"] for name, r in rows.items() if name != "direct-pairwise")
-    code, out, _ = run_cli("encodings", "--puzzle", PUZZLES / "eternity2" / "e2.yaml", "--memory", "80000", "--json")
+    code, out, _ = run_cli(
+        "encodings", "--puzzle", PUZZLES / "eternity2" / "e2.yaml", "--memory", "80000", "--json"
+    )
     direct = {r["name"]: r for r in json.loads(out)}["direct-pairwise"]
-    assert (direct["variables"], direct["clauses"], direct["literals"], direct["fits"], direct["at_least"]) == (
-        156816, 332688964, 665690536, True, False)
+    assert (
+        direct["variables"],
+        direct["clauses"],
+        direct["literals"],
+        direct["fits"],
+        direct["at_least"],
+    ) == (156816, 332688964, 665690536, True, False)
 
 
 def test_the_closed_forms_of_the_card_encodings_are_pysats():
@@ -497,10 +626,18 @@ def test_the_closed_forms_of_the_card_encodings_are_pysats():
             for exactly in (True, False):
                 pool = IDPool(start_from=n + 1)
                 make = CardEnc.equals if exactly else CardEnc.atmost
-                built = make(lits=list(range(1, n + 1)), bound=1, vpool=pool, encoding=getattr(EncType, card)) \
-                    if n > 1 else None
-                want = (Size(pool.top - n, 0, 0) + clauses_size(built.clauses) if built is not None
-                        else Size(0, 1, n) if exactly else Size())
+                built = (
+                    make(lits=list(range(1, n + 1)), bound=1, vpool=pool, encoding=getattr(EncType, card))
+                    if n > 1
+                    else None
+                )
+                want = (
+                    Size(pool.top - n, 0, 0) + clauses_size(built.clauses)
+                    if built is not None
+                    else Size(0, 1, n)
+                    if exactly
+                    else Size()
+                )
                 assert card_size(n, card, exactly) == want, (n, card, exactly)
                 assert card_floor(n, card, exactly) == want
                 if card not in LINEAR and card != "pairwise" and n > 1:
@@ -511,9 +648,17 @@ def test_the_closed_forms_of_the_card_encodings_are_pysats():
 
 def test_two_presets_sizes_side_by_side(run_cli):
     """Before: presets could not be named, and each size was three lines of prose."""
-    code, out, err = run_cli("encodings", "edgecolor-heule2008", "support-seqcounter", "--puzzle", "hunde-spiel")
+    code, out, err = run_cli(
+        "encodings", "edgecolor-heule2008", "support-seqcounter", "--puzzle", "hunde-spiel"
+    )
     assert (code, err) == (0, "") and [line.split() for line in out.splitlines()] == [
-        ["preset", "variables", "clauses", "literals", "note"], ["edgecolor-heule2008", "585", "2,556", "7,650"],
-        ["support-seqcounter", "954", "2,754", "8,808"]]
-    assert run_cli("encodings", "suport-seqcounter") == (2, "", "satedge: error: no preset 'suport-seqcounter' (did you "
-                                                                "mean support-seqcounter?); satedge encodings lists them\n")
+        ["preset", "variables", "clauses", "literals", "note"],
+        ["edgecolor-heule2008", "585", "2,556", "7,650"],
+        ["support-seqcounter", "954", "2,754", "8,808"],
+    ]
+    assert run_cli("encodings", "suport-seqcounter") == (
+        2,
+        "",
+        "satedge: error: no preset 'suport-seqcounter' (did you "
+        "mean support-seqcounter?); satedge encodings lists them\n",
+    )

@@ -31,9 +31,12 @@ def brute(job: Job, note=None) -> Result:
     p = job.puzzle
     if p.n > 4:
         raise SatedgeError(f"brute force takes boards of at most 4 cells, not {p.n}")
-    found = [s for order in permutations(range(len(p.tiles)))
-             for turns in product(range(4), repeat=p.n)
-             if validate(p, s := Solution(tuple(zip(order, turns)))) is None]
+    found = [
+        s
+        for order in permutations(range(len(p.tiles)))
+        for turns in product(range(4), repeat=p.n)
+        if validate(p, s := Solution(tuple(zip(order, turns)))) is None
+    ]
     res = Result("UNSAT")
     if job.task == "count":
         res.counts = symmetry.counts(p, found, job.modes)
@@ -43,8 +46,13 @@ def brute(job: Job, note=None) -> Result:
     return res
 
 
-TOY = Engine(name="brute", run=brute, summary="brute force, every arrangement checked, for boards of at most 4 cells",
-             tasks=("solve", "count"), modes=("solutions", "distinct"))
+TOY = Engine(
+    name="brute",
+    run=brute,
+    summary="brute force, every arrangement checked, for boards of at most 4 cells",
+    tasks=("solve", "count"),
+    modes=("solutions", "distinct"),
+)
 
 
 @pytest.fixture
@@ -70,18 +78,53 @@ def test_the_parser_refuses_what_the_toy_cannot_do(toy, run_cli, tmp_path):
     puzzle = tmp_path / "two.yaml"
     save_puzzle(two_by_two(), puzzle)
     refusals = {
-        ("count", str(puzzle), "--solver", "brute", "--workers", "2"):
-            "workers=N applies to PySAT solvers, solver binaries, backtrack, lns and cpsat only, not to brute",
-        ("count", str(puzzle), "--solver", "brute", "--mode", "unique"):
-            "the brute engine cannot answer mode unique: it answers solutions and distinct",
-        ("count", str(puzzle), "--solver", "brute", "--mode", "distinct", "--certify"):
-            "a certified answer needs an engine that proves what it answers (PySAT solvers and solver binaries), "
-            "not brute",
-        ("count", str(puzzle), "--solver", "brute", "--mode", "distinct", "--encoding", "support"):
-            "brute has its own model: it takes no encoding ('support')",
-        ("count", str(puzzle), "--solver", "brute", "--mode", "distinct", "--scheduler", "tcp://127.0.0.1:1"):
-            "a Dask scheduler applies to the engines whose parts run there (PySAT solvers, solver binaries, "
-            "backtrack), not to brute",
+        (
+            "count",
+            str(puzzle),
+            "--solver",
+            "brute",
+            "--workers",
+            "2",
+        ): "workers=N applies to PySAT solvers, solver binaries, backtrack, lns and cpsat only, not to brute",
+        (
+            "count",
+            str(puzzle),
+            "--solver",
+            "brute",
+            "--mode",
+            "unique",
+        ): "the brute engine cannot answer mode unique: it answers solutions and distinct",
+        (
+            "count",
+            str(puzzle),
+            "--solver",
+            "brute",
+            "--mode",
+            "distinct",
+            "--certify",
+        ): "a certified answer needs an engine that proves what it answers (PySAT solvers and solver binaries), "
+        "not brute",
+        (
+            "count",
+            str(puzzle),
+            "--solver",
+            "brute",
+            "--mode",
+            "distinct",
+            "--encoding",
+            "support",
+        ): "brute has its own model: it takes no encoding ('support')",
+        (
+            "count",
+            str(puzzle),
+            "--solver",
+            "brute",
+            "--mode",
+            "distinct",
+            "--scheduler",
+            "tcp://127.0.0.1:1",
+        ): "a Dask scheduler applies to the engines whose parts run there (PySAT solvers, solver binaries, "
+        "backtrack), not to brute",
     }
     for argv, line in refusals.items():
         assert run_cli(*argv) == (2, "", f"satedge: error: {line}\n"), argv
@@ -90,9 +133,14 @@ def test_the_parser_refuses_what_the_toy_cannot_do(toy, run_cli, tmp_path):
 
 
 def test_a_toy_that_finds_one_solution_refuses_to_list_several(monkeypatch, run_cli, tmp_path):
-    monkeypatch.setitem(ENGINES, "first", Engine(name="first", run=brute, summary="one solution", enumerates=False))
-    with pytest.raises(SatedgeError, match="^the first engine finds one solution: it cannot list several "
-                                           r"\(--all, --limit\)$"):
+    monkeypatch.setitem(
+        ENGINES, "first", Engine(name="first", run=brute, summary="one solution", enumerates=False)
+    )
+    with pytest.raises(
+        SatedgeError,
+        match="^the first engine finds one solution: it cannot list several "
+        r"\(--all, --limit\)$",
+    ):
         Job(two_by_two(), "solve", solver="first", limit=None)
     assert crosscheck.checks_of(ENGINES["first"]) == ("first", "distinct", "unique")
 
@@ -101,23 +149,44 @@ def test_satedge_solvers_lists_the_toy(toy, run_cli):
     code, out, err = run_cli("solvers", "--json")
     assert (code, err) == (0, "")
     assert json.loads(out)["engines"]["brute"] == {
-        "formula": False, "installed": True, "extra": None, "needs": None, "options": [],
-        "tasks": ["solve", "enumerate", "count"], "certify": False, "summary": TOY.summary}
+        "formula": False,
+        "installed": True,
+        "extra": None,
+        "needs": None,
+        "options": [],
+        "tasks": ["solve", "enumerate", "count"],
+        "certify": False,
+        "summary": TOY.summary,
+    }
 
 
 def test_a_missing_need_is_one_line_naming_it(monkeypatch, run_cli, tmp_path):
-    needy = Engine(name="needy", run=brute, summary="needs what is not here",
-                   needs=Need(module="no_such_module_of_satedge", extra="brute"))
+    needy = Engine(
+        name="needy",
+        run=brute,
+        summary="needs what is not here",
+        needs=Need(module="no_such_module_of_satedge", extra="brute"),
+    )
     monkeypatch.setitem(ENGINES, needy.name, needy)
     assert run_cli("count", "hunde-spiel", "--solver", "needy") == (
-        2, "", "satedge: error: the needy engine needs no_such_module_of_satedge: pip install 'satedge[brute]'\n")
+        2,
+        "",
+        "satedge: error: the needy engine needs no_such_module_of_satedge: pip install 'satedge[brute]'\n",
+    )
     code, out, _ = run_cli("solvers")
     line = next(line for line in out.splitlines() if line.startswith("needy "))
-    assert code == 0 and line.endswith(" needs what is not here [not installed: pip install 'satedge[brute]']")
-    binary = Engine(name="prog", run=brute, summary="a program", needs=Need(binary="no-such-program-of-satedge"))
+    assert code == 0 and line.endswith(
+        " needs what is not here [not installed: pip install 'satedge[brute]']"
+    )
+    binary = Engine(
+        name="prog", run=brute, summary="a program", needs=Need(binary="no-such-program-of-satedge")
+    )
     monkeypatch.setitem(ENGINES, binary.name, binary)
     assert run_cli("count", "hunde-spiel", "--solver", "prog") == (
-        2, "", "satedge: error: the prog engine needs the program no-such-program-of-satedge on PATH\n")
+        2,
+        "",
+        "satedge: error: the prog engine needs the program no-such-program-of-satedge on PATH\n",
+    )
 
 
 def test_the_cross_check_asks_the_table_and_checks_the_toy(toy):
@@ -144,6 +213,8 @@ def test_the_docs_engine_list_names_the_toy(toy):
     finally:
         sys.path.remove(str(DOCS))
     page = build_pages.engines_reference()
-    assert (f"| `brute` | {TOY.summary} | no | none | solve, count, several solutions | no | no | the core |"
-            in page.splitlines())
+    assert (
+        f"| `brute` | {TOY.summary} | no | none | solve, count, several solutions | no | no | the core |"
+        in page.splitlines()
+    )
     assert [line.split("`")[1] for line in page.splitlines() if line.startswith("| `")] == list(ENGINES)

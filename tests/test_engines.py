@@ -7,33 +7,39 @@ import json
 import shutil
 
 import pytest
+from conftest import PUZZLES, ROOT, SEEDS
+from docpages import text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import PUZZLES, ROOT, SEEDS
-from docpages import text
 from satedge.backtrack import search as backtrack
-from satedge.puzzle import symmetry
-from satedge.experiment.crosscheck import check_puzzle, default_configs
 from satedge.encode import Encoding
-from satedge.jobs.engines import ENGINES, REFERENCE, TASKS, installed
 from satedge.errors import Unsupported
-from satedge.puzzle.formats import load_puzzle
+from satedge.experiment.crosscheck import check_puzzle, default_configs
 from satedge.jobs import Job, execute
-from satedge.sat.solvers import DEFAULT_SOLVER
+from satedge.jobs.engines import ENGINES, REFERENCE, TASKS, installed
+from satedge.puzzle import symmetry
+from satedge.puzzle.formats import load_puzzle
 from satedge.puzzle.strategies import puzzles
+from satedge.sat.solvers import DEFAULT_SOLVER
 
 HUNDE = PUZZLES / "hunde-spiel.yaml"
 SATEDGE = ROOT / "satedge"
 # the modules each engine is made of, beside the table: its job module and what it alone uses
-OWN = {"pysat": {"sat/solvers.py", "sat/solving.py", "jobs/sat.py", "jobs/portfolio.py"},
-       "cmd": {"sat/solvers.py", "sat/binaries.py", "sat/solving.py", "jobs/sat.py"},
-       "backtrack": {"backtrack/search.py", "backtrack/compiled.py", "jobs/backtrack.py"},
-       "cpsat": {"jobs/cpsat.py"}, "clasp": {"jobs/clasp.py"}, "lns": {"jobs/maximize.py", "backtrack/lns.py"}}
+OWN = {
+    "pysat": {"sat/solvers.py", "sat/solving.py", "jobs/sat.py", "jobs/portfolio.py"},
+    "cmd": {"sat/solvers.py", "sat/binaries.py", "sat/solving.py", "jobs/sat.py"},
+    "backtrack": {"backtrack/search.py", "backtrack/compiled.py", "jobs/backtrack.py"},
+    "cpsat": {"jobs/cpsat.py"},
+    "clasp": {"jobs/clasp.py"},
+    "lns": {"jobs/maximize.py", "backtrack/lns.py"},
+}
 # string constants that spell an engine's name but are not one
-NOT_ENGINES = {("experiment/executors.py", "pysat"): "the PySAT package's version in a row's environment",
-               ("sat/binaries.py", "clasp"): "a program looked for on PATH (KNOWN_BINARIES)",
-               ("cli/solvers.py", "pysat"): "the key of `satedge solvers --json` listing the PySAT solvers"}
+NOT_ENGINES = {
+    ("experiment/executors.py", "pysat"): "the PySAT package's version in a row's environment",
+    ("sat/binaries.py", "clasp"): "a program looked for on PATH (KNOWN_BINARIES)",
+    ("cli/solvers.py", "pysat"): "the key of `satedge solvers --json` listing the PySAT solvers",
+}
 
 
 def example(name: str) -> str | None:
@@ -69,23 +75,35 @@ def test_satedge_solvers_lists_every_engine(run_cli):
     listed = json.loads(out)["engines"]
     assert (code, list(listed)) == (0, list(ENGINES))
     for name, e in ENGINES.items():
-        assert listed[name] == {"formula": e.solves_formula, "installed": installed(e),
-                                "extra": e.needs and e.needs.extra, "needs": e.needs and e.needs.module,
-                                "options": list(e.options),
-                                "tasks": [t for t in ("solve", "enumerate", "count", "maximize")
-                                          if t in e.tasks or (t == "enumerate" and e.enumerates)],
-                                "certify": e.certifies, "summary": e.summary}
+        assert listed[name] == {
+            "formula": e.solves_formula,
+            "installed": installed(e),
+            "extra": e.needs and e.needs.extra,
+            "needs": e.needs and e.needs.module,
+            "options": list(e.options),
+            "tasks": [
+                t
+                for t in ("solve", "enumerate", "count", "maximize")
+                if t in e.tasks or (t == "enumerate" and e.enumerates)
+            ],
+            "certify": e.certifies,
+            "summary": e.summary,
+        }
     code, out, err = run_cli("solvers")
-    assert [line.split()[0] for line in out.splitlines()[:len(ENGINES)]] == list(ENGINES)
+    assert [line.split()[0] for line in out.splitlines()[: len(ENGINES)]] == list(ENGINES)
 
 
 @pytest.mark.parametrize("name", list(ENGINES))
 def test_every_engine_runs_in_the_crosscheck(name):
     solver = example(name)
     if "solve" not in ENGINES[name].tasks:
-        pytest.skip(f"engine {name} answers {', '.join(ENGINES[name].tasks)} only (tests/test_maximize.py checks it)")
+        pytest.skip(
+            f"engine {name} answers {', '.join(ENGINES[name].tasks)} only (tests/test_maximize.py checks it)"
+        )
     if solver is None:
-        pytest.skip(f"engine {name} cannot run here (what it needs, {ENGINES[name].needs}, or its binary is missing)")
+        pytest.skip(
+            f"engine {name} cannot run here (what it needs, {ENGINES[name].needs}, or its binary is missing)"
+        )
     configs = default_configs(["edgecolor-corners", "direct-pairwise"], [solver])
     assert len(configs) == (2 if ENGINES[name].solves_formula else 1)
     puzzle = load_puzzle(HUNDE)
@@ -97,9 +115,13 @@ def test_every_engine_runs_in_the_crosscheck(name):
 def test_every_engine_counts_and_solves_the_seed_puzzles(name):
     solver = example(name)
     if "solve" not in ENGINES[name].tasks:
-        pytest.skip(f"engine {name} answers {', '.join(ENGINES[name].tasks)} only (tests/test_maximize.py checks it)")
+        pytest.skip(
+            f"engine {name} answers {', '.join(ENGINES[name].tasks)} only (tests/test_maximize.py checks it)"
+        )
     if solver is None:
-        pytest.skip(f"engine {name} cannot run here (what it needs, {ENGINES[name].needs}, or its binary is missing)")
+        pytest.skip(
+            f"engine {name} cannot run here (what it needs, {ENGINES[name].needs}, or its binary is missing)"
+        )
     for seed, counts in SEEDS.items():
         puzzle = load_puzzle(PUZZLES / f"{seed}.yaml")
         res = execute(Job(puzzle, "count", solver=solver, modes=symmetry.MODES))
@@ -111,9 +133,14 @@ def test_every_engine_counts_and_solves_the_seed_puzzles(name):
 
 def _string_constants(tree: ast.AST):
     """Every string constant of a module but its docstrings."""
-    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                  if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.body
-                  and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
             yield node
@@ -130,7 +157,9 @@ def test_no_engine_name_is_written_outside_the_table_and_its_own_modules():
             if node.value in names and rel not in OWN[node.value] and (rel, node.value) not in NOT_ENGINES:
                 found.append(f"{rel}:{node.lineno}: {node.value!r}")
     assert found == []
-    assert {rel for rels in OWN.values() for rel in rels} <= {p.relative_to(SATEDGE).as_posix() for p in SATEDGE.rglob("*.py")}
+    assert {rel for rels in OWN.values() for rel in rels} <= {
+        p.relative_to(SATEDGE).as_posix() for p in SATEDGE.rglob("*.py")
+    }
 
 
 def test_the_solver_option_and_method_help_read_the_table():
@@ -156,20 +185,34 @@ def test_a_missing_extra_is_one_line_naming_it(monkeypatch, run_cli):
 
     monkeypatch.setattr(extras.importlib, "import_module", without_clingo)
     code, out, err = run_cli("count", HUNDE, "--solver", "clasp")
-    assert (code, out, err) == (2, "", "satedge: error: the clasp engine needs clingo: pip install 'satedge[asp]'\n")
+    assert (code, out, err) == (
+        2,
+        "",
+        "satedge: error: the clasp engine needs clingo: pip install 'satedge[asp]'\n",
+    )
 
 
 # ---------------------------------------------------------------------------- the clasp engine
-needs_clasp = pytest.mark.skipif(not installed(ENGINES["clasp"]),
-                                 reason="clingo is not installed (pip install 'satedge[asp]')")
-CLASP_PRESETS = ("edgecolor-corners", "edgecolor-corners-sym", "direct-pairwise", "split-ladder", "support-seqcounter",
-                 "heule2008-all")
+needs_clasp = pytest.mark.skipif(
+    not installed(ENGINES["clasp"]), reason="clingo is not installed (pip install 'satedge[asp]')"
+)
+CLASP_PRESETS = (
+    "edgecolor-corners",
+    "edgecolor-corners-sym",
+    "direct-pairwise",
+    "split-ladder",
+    "support-seqcounter",
+    "heule2008-all",
+)
 
 
 @needs_clasp
 @settings(max_examples=40, deadline=None)
-@given(puzzle=puzzles(max_cells=6), preset=st.sampled_from(CLASP_PRESETS),
-       enumeration=st.sampled_from(["auto", "blocking"]))
+@given(
+    puzzle=puzzles(max_cells=6),
+    preset=st.sampled_from(CLASP_PRESETS),
+    enumeration=st.sampled_from(["auto", "blocking"]),
+)
 def test_clasp_counts_as_the_backtracker_does(puzzle, preset, enumeration):
     """Identical tiles, tiles that look alike turned, tori, clues and frames, every count; with
     auxiliary variables (seqcounter) every model of the projection counted once."""
@@ -179,11 +222,18 @@ def test_clasp_counts_as_the_backtracker_does(puzzle, preset, enumeration):
         return
     allowed, orbit = backtrack.symmetry_broken(puzzle)
     expected = symmetry.count_weighted(puzzle, backtrack.weighted(puzzle, allowed=allowed), orbit)
-    if enumeration == "blocking" and expected.solutions > 5000:  # every model listed: the counts by pictures suffice
+    if (
+        enumeration == "blocking" and expected.solutions > 5000
+    ):  # every model listed: the counts by pictures suffice
         return
-    res = execute(Job(puzzle, "count", solver=f"clasp:enumeration={enumeration}", encoding=preset,
-                      modes=symmetry.MODES))
-    assert tuple(res.counts[m] for m in symmetry.MODES) == (expected.solutions, expected.distinct, expected.unique)
+    res = execute(
+        Job(puzzle, "count", solver=f"clasp:enumeration={enumeration}", encoding=preset, modes=symmetry.MODES)
+    )
+    assert tuple(res.counts[m] for m in symmetry.MODES) == (
+        expected.solutions,
+        expected.distinct,
+        expected.unique,
+    )
     if expected.solutions <= 5000:
         blocking = execute(Job(puzzle, "count", solver="minisat22:enumeration=blocking", encoding=preset))
         assert res.counts["models"] == blocking.counts["models"]
@@ -191,7 +241,9 @@ def test_clasp_counts_as_the_backtracker_does(puzzle, preset, enumeration):
 
 @needs_clasp
 @settings(max_examples=30, deadline=None)
-@given(puzzle=puzzles(max_cells=6), preset=st.sampled_from(CLASP_PRESETS), mode=st.sampled_from(symmetry.MODES))
+@given(
+    puzzle=puzzles(max_cells=6), preset=st.sampled_from(CLASP_PRESETS), mode=st.sampled_from(symmetry.MODES)
+)
 def test_clasp_gives_the_backtrackers_solutions(puzzle, preset, mode):
     try:
         encoded = Encoding.of(preset).encode(puzzle)
@@ -206,8 +258,14 @@ def test_clasp_gives_the_backtrackers_solutions(puzzle, preset, mode):
     elif mode != "solutions":
         want = symmetry.count(puzzle, expected)
         assert len(got) == getattr(want, mode) and set(got) <= set(expected)
-        assert len({symmetry.picture(puzzle, s) if mode == "distinct" else symmetry.canonical(puzzle, symmetry.picture(puzzle, s))
-                    for s in got}) == len(got)
+        assert len(
+            {
+                symmetry.picture(puzzle, s)
+                if mode == "distinct"
+                else symmetry.canonical(puzzle, symmetry.picture(puzzle, s))
+                for s in got
+            }
+        ) == len(got)
 
 
 @needs_clasp

@@ -6,12 +6,12 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 from importlib.metadata import version
+from pathlib import Path
 
 import pytest
+from conftest import ROOT, alive, children, sigint_default, small_command_seconds, wait_until
 
-from conftest import ROOT, alive, children, sigint_default, wait_until, small_command_seconds
 from satedge.experiment.report import PER_PUZZLE_NOTE, SUMMARY_NOTE, report
 from satedge.experiment.rows import read_results
 from satedge.experiment.runner import run_experiment
@@ -48,7 +48,9 @@ def test_spec_validation_lists_the_problems_in_one_line(run_cli, tmp_path, monke
     about 300 characters are named, then how many more there are (the spec named by a short
     relative path: the line's length does not depend on where the test runs)."""
     monkeypatch.chdir(tmp_path)
-    f = write_spec(Path("."), """name: bad
+    f = write_spec(
+        Path("."),
+        """name: bad
 puzzles: [nowhere/*.yaml]
 encodings: [nope]
 solvers: [cadical195, minisat99, "backtrack:threads=2"]
@@ -56,31 +58,44 @@ colour: red
 timeout: -1
 memory: 4096.5
 repeat: true
-""")
+""",
+    )
     code, out, err = run_cli("run", f, "--out", tmp_path / "o")
     assert (code, out) == (2, "")
-    assert err == (f"satedge: error: {f}: unknown key(s) colour; no file matches 'nowhere/*.yaml'; unknown encoding "
-                   "'nope'; unknown solver 'minisat99'; solver 'backtrack:threads=2': backtrack takes workers= and "
-                   "order=; and 3 more\n")
-    f.write_text(f.read_text().replace("nowhere/*.yaml", str(ROOT / "puzzles" / "insects.yaml")).replace("[nope]", "[support]")
-                 .replace("colour: red\n", ""))
+    assert err == (
+        f"satedge: error: {f}: unknown key(s) colour; no file matches 'nowhere/*.yaml'; unknown encoding "
+        "'nope'; unknown solver 'minisat99'; solver 'backtrack:threads=2': backtrack takes workers= and "
+        "order=; and 3 more\n"
+    )
+    f.write_text(
+        f.read_text()
+        .replace("nowhere/*.yaml", str(ROOT / "puzzles" / "insects.yaml"))
+        .replace("[nope]", "[support]")
+        .replace("colour: red\n", "")
+    )
     code, out, err = run_cli("run", f, "--out", tmp_path / "o")
     assert (code, out) == (2, "")
-    assert err == (f"satedge: error: {f}: unknown solver 'minisat99'; solver 'backtrack:threads=2': backtrack takes "
-                   "workers= and order=; timeout must be a positive number of seconds, at most 10,000,000, not -1; and 2 "
-                   "more\n")
+    assert err == (
+        f"satedge: error: {f}: unknown solver 'minisat99'; solver 'backtrack:threads=2': backtrack takes "
+        "workers= and order=; timeout must be a positive number of seconds, at most 10,000,000, not -1; and 2 "
+        "more\n"
+    )
     assert not (tmp_path / "o").exists()
 
 
 def test_a_spec_with_four_problems_names_all_four(run_cli, tmp_path, monkeypatch):
     """Before: two of them, "and 2 more", where the guide says every problem is listed."""
     monkeypatch.chdir(tmp_path)
-    f = write_spec(Path("."), "name: four\npuzzles: [nowhere.yaml]\nencodings: [edgecolr]\nsolvers: [minisat99]\n"
-                              "timout: 5\n")
+    f = write_spec(
+        Path("."),
+        "name: four\npuzzles: [nowhere.yaml]\nencodings: [edgecolr]\nsolvers: [minisat99]\ntimout: 5\n",
+    )
     code, out, err = run_cli("run", f)
     assert (code, out) == (2, "")
-    assert err == (f"satedge: error: {f}: unknown key(s) timout; no file matches 'nowhere.yaml'; unknown encoding "
-                   "'edgecolr' (did you mean edgecolor?); unknown solver 'minisat99'\n")
+    assert err == (
+        f"satedge: error: {f}: unknown key(s) timout; no file matches 'nowhere.yaml'; unknown encoding "
+        "'edgecolr' (did you mean edgecolor?); unknown solver 'minisat99'\n"
+    )
 
 
 def test_run_report_and_plots(run_cli, tmp_path):
@@ -90,34 +105,77 @@ def test_run_report_and_plots(run_cli, tmp_path):
     rows = read_results(out / "results.jsonl")
     assert len(rows) == 16 and {r["status"] for r in rows} == {"SAT"}
     r = rows[0]
-    for key in ("id", "puzzle", "puzzle_sha256", "encoding", "options", "solver", "task", "status", "variables",
-                "clauses", "encode_seconds", "solve_seconds", "models", "stats", "peak_memory_mb", "env"):
+    for key in (
+        "id",
+        "puzzle",
+        "puzzle_sha256",
+        "encoding",
+        "options",
+        "solver",
+        "task",
+        "status",
+        "variables",
+        "clauses",
+        "encode_seconds",
+        "solve_seconds",
+        "models",
+        "stats",
+        "peak_memory_mb",
+        "env",
+    ):
         assert key in r, key
     # the compiled backtracker's library and each engine's (the engine table's needs), all in the test extra
-    assert set(r["env"]) == {"satedge", "pysat", "python", "numba", "ortools", "clingo", "scipy", "host", "cpu"}
-    assert [r["env"][m] for m in ("numba", "ortools", "clingo")] == [version(m) for m in ("numba", "ortools", "clingo")]
+    assert set(r["env"]) == {
+        "satedge",
+        "pysat",
+        "python",
+        "numba",
+        "ortools",
+        "clingo",
+        "scipy",
+        "host",
+        "cpu",
+    }
+    assert [r["env"][m] for m in ("numba", "ortools", "clingo")] == [
+        version(m) for m in ("numba", "ortools", "clingo")
+    ]
     assert set(r["stats"]) == {"conflicts", "decisions", "propagations", "restarts"}
-    code, table, _ = run_cli("report", out, "--compare", "support-seqcounter/cadical195", "edgecolor+card=ladder/glucose4")
+    code, table, _ = run_cli(
+        "report", out, "--compare", "support-seqcounter/cadical195", "edgecolor+card=ladder/glucose4"
+    )
     note, table = table.split("\n\n", 1)
     assert code == 0 and note == SUMMARY_NOTE.strip()
-    assert table.splitlines()[0].startswith("| configuration | runs | solved runs | timeouts | out of memory |")
+    assert table.splitlines()[0].startswith(
+        "| configuration | runs | solved runs | timeouts | out of memory |"
+    )
     summary, per_puzzle = table.split(PER_PUZZLE_NOTE)
-    summary, holds_up = summary.split("\n\nWhat holds up: an instance is a puzzle, scored by the median PAR-2 of its "
-                                      "runs; a configuration by the mean over its instances, with a bootstrap 95% "
-                                      "interval over them, and its solved runs with Wilson's 95% interval.\n\n")
+    summary, holds_up = summary.split(
+        "\n\nWhat holds up: an instance is a puzzle, scored by the median PAR-2 of its "
+        "runs; a configuration by the mean over its instances, with a bootstrap 95% "
+        "interval over them, and its solved runs with Wilson's 95% interval.\n\n"
+    )
     assert len(summary.splitlines()) == 2 + 4
     intervals, verdict = holds_up.split("\n\n")
     assert len(intervals.splitlines()) == 2 + 4 and verdict.startswith(
-        "edgecolor+card=ladder/glucose4 against support-seqcounter/cadical195 over 4 instances: PAR-2 ")
+        "edgecolor+card=ladder/glucose4 against support-seqcounter/cadical195 over 4 instances: PAR-2 "
+    )
     configs = [line.split(" | ")[0][2:] for line in summary.splitlines()[2:]]
     lines = per_puzzle.splitlines()
     assert lines[0] == "| puzzle | " + " | ".join(configs) + " |" and len(lines) == 2 + 4
     assert [line.split(" | ")[0][2:] for line in lines[2:]] == [
-        "Das verflixte Hunde-Spiel", "Insects", "planted-4x4-c4-b2-s1", "planted-4x4-c4-b2-s2"]
+        "Das verflixte Hunde-Spiel",
+        "Insects",
+        "planted-4x4-c4-b2-s1",
+        "planted-4x4-c4-b2-s2",
+    ]
     assert all(float(x) >= 0 for line in lines[2:] for x in line.strip("| ").split(" | ")[1:])
     assert (out / "summary.csv").read_text().startswith("configuration,runs,solved,timeouts")
     assert sorted(f.name for f in (out / "pictures").iterdir()) == [
-        "hunde-spiel.png", "hunde-spiel.svg", "insects.png", "insects.svg"]
+        "hunde-spiel.png",
+        "hunde-spiel.svg",
+        "insects.png",
+        "insects.svg",
+    ]
     for stem in ("cactus", "sizes", "scatter"):
         for ext in ("png", "svg"):
             assert (out / f"{stem}.{ext}").stat().st_size > 1000
@@ -127,37 +185,56 @@ def test_run_report_and_plots(run_cli, tmp_path):
     other.mkdir()
     (other / "results.jsonl").write_bytes((out / "results.jsonl").read_bytes())
     assert run_cli("report", other, "--compare", "support-seqcounter/cadical195", "nope/glucose4") == (
-        2, "", "satedge: error: --compare: no configuration 'nope/glucose4'; there are edgecolor+card=ladder/cadical195, "
-               "edgecolor+card=ladder/glucose4, support-seqcounter/cadical195, support-seqcounter/glucose4\n")
+        2,
+        "",
+        "satedge: error: --compare: no configuration 'nope/glucose4'; there are edgecolor+card=ladder/cadical195, "
+        "edgecolor+card=ladder/glucose4, support-seqcounter/cadical195, support-seqcounter/glucose4\n",
+    )
     assert [f.name for f in other.iterdir()] == ["results.jsonl"]  # checked before anything is written
 
 
 def test_only_runs_a_slice_and_resume_the_rest(run_cli, tmp_path):
     spec = load_spec(write_spec(tmp_path))
     assert {r.config for r in select(spec, ["support-seqcounter/*"]).runs} == {
-        "support-seqcounter/cadical195", "support-seqcounter/glucose4"}
+        "support-seqcounter/cadical195",
+        "support-seqcounter/glucose4",
+    }
     assert len(select(spec, ["support-seqcounter/*"]).runs) == 8 and len(spec.runs) == 16
     assert len(select(spec, ["*/glucose4", "support-seqcounter/cadical195"]).runs) == 12
-    f = write_spec(tmp_path, SMALL.replace("solvers: [cadical195, glucose4]", "solvers: [cadical195, backtrack]")
-                   .replace("  - generate: {{rows: 4, colors: 4, border_colors: 2, frame: true, seeds: [1, 2]}}\n", ""))
+    f = write_spec(
+        tmp_path,
+        SMALL.replace("solvers: [cadical195, glucose4]", "solvers: [cadical195, backtrack]").replace(
+            "  - generate: {{rows: 4, colors: 4, border_colors: 2, frame: true, seeds: [1, 2]}}\n", ""
+        ),
+    )
     out = tmp_path / "out"
     code, _, err = run_cli("run", f, "--out", out, "--only", "nope/*", "--only", "*/backtrack", "--only", "x")
-    assert code == 2 and err == (f"satedge: error: {f}: 'nope/*', 'x' match no configuration of the spec; it has "
-                                 "support-seqcounter/cadical195, edgecolor+card=ladder/cadical195, backtrack/backtrack\n")
+    assert code == 2 and err == (
+        f"satedge: error: {f}: 'nope/*', 'x' match no configuration of the spec; it has "
+        "support-seqcounter/cadical195, edgecolor+card=ladder/cadical195, backtrack/backtrack\n"
+    )
     assert not out.exists()
     code, _, err = run_cli("run", f, "--out", out, "--only", "edgecolor/*")
-    assert code == 2 and err.startswith(f"satedge: error: {f}: 'edgecolor/*' matches no configuration of the spec; ")
+    assert code == 2 and err.startswith(
+        f"satedge: error: {f}: 'edgecolor/*' matches no configuration of the spec; "
+    )
     code, _, err = run_cli("run", f, "--out", out, "--only", "*/backtrack")
     assert code == 0 and err.startswith("small: 2 runs done, 0 were there already")
-    assert [(r["solver"], r["status"]) for r in read_results(out / "results.jsonl")] == [("backtrack", "SAT")] * 2
+    assert [(r["solver"], r["status"]) for r in read_results(out / "results.jsonl")] == [
+        ("backtrack", "SAT")
+    ] * 2
     code, _, err = run_cli("run", f, "--out", out, "--resume")
     assert code == 0 and err.startswith("small: 4 runs done, 2 were there already")
-    assert sorted(r["id"] for r in read_results(out / "results.jsonl")) == sorted(r.id for r in load_spec(f).runs)
+    assert sorted(r["id"] for r in read_results(out / "results.jsonl")) == sorted(
+        r.id for r in load_spec(f).runs
+    )
     rows = (out / "results.jsonl").read_text().splitlines(keepends=True)
     (out / "results.jsonl").write_text("".join(rows[:-1]))  # a row lost: --resume runs that one again
     code, _, err = run_cli("run", f, "--out", out, "--resume")
     assert code == 0 and err.startswith("small: 1 run done, 5 were there already")
-    assert sorted(r["id"] for r in read_results(out / "results.jsonl")) == sorted(r.id for r in load_spec(f).runs)
+    assert sorted(r["id"] for r in read_results(out / "results.jsonl")) == sorted(
+        r.id for r in load_spec(f).runs
+    )
 
 
 def worker_processes(parent=None):
@@ -166,20 +243,30 @@ def worker_processes(parent=None):
     forked, and that process itself."""
     parent = parent or os.getpid()
     servers = children(parent, b"satedge.system.forkserver import serve")
-    return children(parent, b"satedge.system.process import fresh_main") + [pid for s in servers for pid in children(s)] + servers
+    return (
+        children(parent, b"satedge.system.process import fresh_main")
+        + [pid for s in servers for pid in children(s)]
+        + servers
+    )
 
 
 def test_timeout_kills_run(tmp_path):
     from satedge.puzzle.formats import save_puzzle
     from satedge.puzzle.generate import Params, generate
 
-    save_puzzle(generate(Params(rows=7, cols=7, colors=8, border_colors=3, frame=True), seed=1), tmp_path / "hard.yaml")
-    f = write_spec(tmp_path, """name: hard
+    save_puzzle(
+        generate(Params(rows=7, cols=7, colors=8, border_colors=3, frame=True), seed=1),
+        tmp_path / "hard.yaml",
+    )
+    f = write_spec(
+        tmp_path,
+        """name: hard
 puzzles: [hard.yaml]
 encodings: [support-seqcounter]
 solvers: [cadical195]
 timeout: 2
-""")
+""",
+    )
     unit = small_command_seconds()
     t0 = time.monotonic()
     run_experiment(load_spec(f), tmp_path / "out", workers=1)
@@ -196,21 +283,34 @@ def test_a_timed_out_run_has_its_formula_size(tmp_path):
     from satedge.puzzle.formats import save_puzzle
     from satedge.puzzle.generate import Params, generate
 
-    puzzle = generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), seed=1)  # hours for CaDiCaL
+    puzzle = generate(
+        Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), seed=1
+    )  # hours for CaDiCaL
     save_puzzle(puzzle, tmp_path / "hard.yaml")
-    f = write_spec(tmp_path, """name: hard
+    f = write_spec(
+        tmp_path,
+        """name: hard
 puzzles: [hard.yaml]
 encodings: [support-seqcounter]
 solvers: [cadical195]
 timeout: 10
-""")
+""",
+    )
     run_experiment(load_spec(f), tmp_path / "out", workers=1)
     (row,) = read_results(tmp_path / "out" / "results.jsonl")
     encoded = Encoding.parse("support-seqcounter").encode(puzzle)
-    assert (row["status"], row["variables"], row["clauses"]) == ("TIMEOUT", encoded.nv, len(encoded.cnf.clauses))
+    assert (row["status"], row["variables"], row["clauses"]) == (
+        "TIMEOUT",
+        encoded.nv,
+        len(encoded.cnf.clauses),
+    )
     assert 0 < row["encode_seconds"] < 10 and row.get("solve_seconds") is None
     (summary,) = summarize([row])
-    assert (summary["solved"], summary["variables"], summary["clauses"]) == (0, encoded.nv, len(encoded.cnf.clauses))
+    assert (summary["solved"], summary["variables"], summary["clauses"]) == (
+        0,
+        encoded.nv,
+        len(encoded.cnf.clauses),
+    )
 
 
 def test_a_run_that_fails_while_solving_keeps_its_formula_size(monkeypatch):
@@ -233,25 +333,36 @@ def test_a_run_that_fails_while_solving_keeps_its_formula_size(monkeypatch):
     assert res.error == "out of memory (MemoryError)"
 
 
-@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -9)])
+@pytest.mark.parametrize(
+    "signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -9)]
+)
 def test_ctrl_c_or_kill_stops_the_runs_under_way_and_drops_the_rest(tmp_path, signum, status):
     from satedge.puzzle.formats import save_puzzle
     from satedge.puzzle.generate import Params, generate
 
     for seed in (1, 5):  # framed 7x7 with 8 colours: no run ends in the moment before the signal
-        save_puzzle(generate(Params(rows=7, cols=7, colors=8, border_colors=3, frame=True), seed=seed),
-                    tmp_path / f"hard{seed}.yaml")
-    f = write_spec(tmp_path, """name: hard
+        save_puzzle(
+            generate(Params(rows=7, cols=7, colors=8, border_colors=3, frame=True), seed=seed),
+            tmp_path / f"hard{seed}.yaml",
+        )
+    f = write_spec(
+        tmp_path,
+        """name: hard
 puzzles: [hard1.yaml, hard5.yaml]
 encodings: [support-seqcounter]
 solvers: [cadical195, glucose4]
 timeout: 120
-""")
+""",
+    )
     out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "satedge", "run", str(f), "--out", str(out), "--workers", "2"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=sigint_default,
-                            env={**os.environ, "TMPDIR": str(tmp_path)})  # a kill -9 leaves its temporary folder
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "satedge", "run", str(f), "--out", str(out), "--workers", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=sigint_default,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+    )  # a kill -9 leaves its temporary folder
     wait_until(lambda: len(worker_processes(proc.pid)) >= 3, 60)
     workers = worker_processes(proc.pid)
     assert len(workers) == 3  # two runs and the warm process that started them
@@ -266,8 +377,10 @@ timeout: 120
         raise
     assert proc.returncode == status, err
     if signum != signal.SIGKILL:  # before: exit 130 without a word
-        assert err == (f"satedge: interrupted: 0 runs of hard done and kept in {out}/results.jsonl; the same "
-                       "command with --resume finishes it\n")
+        assert err == (
+            f"satedge: interrupted: 0 runs of hard done and kept in {out}/results.jsonl; the same "
+            "command with --resume finishes it\n"
+        )
     # SIGKILL: the kernel kills the runs as the runner ends; a run still starting up sees it when it reads its payload
     wait_until(lambda: not any(map(alive, workers)), 10)
     assert [pid for pid in workers if alive(pid)] == []  # orphans would have a new parent
@@ -277,18 +390,24 @@ timeout: 120
 def test_a_run_that_starts_while_the_others_are_killed_is_killed_too(tmp_path, monkeypatch):
     """Stopping the runner while a run is about to start: that run never starts (or is killed at
     once), instead of solving on to its timeout."""
-    from satedge.system import process
     from satedge.experiment import executors
     from satedge.puzzle.formats import save_puzzle
     from satedge.puzzle.generate import Params, generate
+    from satedge.system import process
 
-    save_puzzle(generate(Params(rows=7, cols=7, colors=8, border_colors=3, frame=True), seed=1), tmp_path / "hard.yaml")
-    f = write_spec(tmp_path, """name: race
+    save_puzzle(
+        generate(Params(rows=7, cols=7, colors=8, border_colors=3, frame=True), seed=1),
+        tmp_path / "hard.yaml",
+    )
+    f = write_spec(
+        tmp_path,
+        """name: race
 puzzles: [demo.yaml, hard.yaml]
 encodings: [support-seqcounter]
 solvers: [cadical195]
 timeout: 120
-""")
+""",
+    )
     (tmp_path / "demo.yaml").write_text((ROOT / "puzzles" / "hunde-spiel.yaml").read_text())
     spec = load_spec(f)
     jobs = [(r.id, r.job) for r in sorted(spec.runs, key=lambda r: "hard" in r.puzzle_path)]
@@ -323,17 +442,23 @@ def test_sigkill_then_resume(tmp_path):
     f = write_spec(tmp_path, spec_text)
     total = len(load_spec(f).runs)
     out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "satedge", "run", str(f), "--out", str(out), "--workers", "1"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**os.environ, "TMPDIR": str(tmp_path)})  # a kill -9 leaves its temporary folder
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "satedge", "run", str(f), "--out", str(out), "--workers", "1"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+    )  # a kill -9 leaves its temporary folder
     results = out / "results.jsonl"
     wait_until(lambda: results.exists() and len(read_results(results)) >= 3, 60)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     before = len(read_results(results))
     assert 3 <= before < total
-    r = subprocess.run([sys.executable, "-m", "satedge", "run", str(f), "--out", str(out), "--resume"],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "satedge", "run", str(f), "--out", str(out), "--resume"],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
     rows = read_results(results)
     ids = [row["id"] for row in rows]
@@ -345,31 +470,67 @@ def test_dask_same_rows_as_local(tmp_path):
     distributed = pytest.importorskip("dask.distributed")
     f = write_spec(tmp_path)
     run_experiment(load_spec(f), tmp_path / "local", workers=2)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None,
-                                  protocol="tcp", host="127.0.0.1") as cluster:
-        code = subprocess.run([sys.executable, "-m", "satedge", "run", str(f), "--out", str(tmp_path / "dask"),
-                               "--executor", "dask", "--scheduler", cluster.scheduler_address],
-                              capture_output=True, text=True)
+    with distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=2,
+        processes=False,
+        dashboard_address=None,
+        protocol="tcp",
+        host="127.0.0.1",
+    ) as cluster:
+        code = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "satedge",
+                "run",
+                str(f),
+                "--out",
+                str(tmp_path / "dask"),
+                "--executor",
+                "dask",
+                "--scheduler",
+                cluster.scheduler_address,
+            ],
+            capture_output=True,
+            text=True,
+        )
         assert code.returncode == 0, code.stderr
-    timing = {"encode_seconds", "solve_seconds", "wall_seconds", "cpu_seconds", "peak_memory_mb", "stats", "solver_calls",
-              "started_at", "finished_at"}
+    timing = {
+        "encode_seconds",
+        "solve_seconds",
+        "wall_seconds",
+        "cpu_seconds",
+        "peak_memory_mb",
+        "stats",
+        "solver_calls",
+        "started_at",
+        "finished_at",
+    }
 
     def strip(rows):
-        return sorted((json.dumps({k: v for k, v in r.items() if k not in timing}, sort_keys=True) for r in rows))
+        return sorted(
+            json.dumps({k: v for k, v in r.items() if k not in timing}, sort_keys=True) for r in rows
+        )
 
-    assert strip(read_results(tmp_path / "local" / "results.jsonl")) == strip(read_results(tmp_path / "dask" / "results.jsonl"))
+    assert strip(read_results(tmp_path / "local" / "results.jsonl")) == strip(
+        read_results(tmp_path / "dask" / "results.jsonl")
+    )
 
 
 def test_encode_task_and_optional_globs(tmp_path, monkeypatch):
     monkeypatch.setenv("SATEDGE_BENCHMARKS", str(tmp_path / "absent"))
-    f = write_spec(tmp_path, """name: enc
+    f = write_spec(
+        tmp_path,
+        """name: enc
 puzzles:
   - {root}/puzzles/hunde-spiel.yaml
   - optional: $SATEDGE_BENCHMARKS/eternity2/e2.puz
 encodings: [direct, edgecolor]
 task: encode
 timeout: 30
-""")
+""",
+    )
     spec = load_spec(f)
     assert len(spec.runs) == 2 and {r.solver for r in spec.runs} == {"-"}
     run_experiment(spec, str(tmp_path / "out"))  # the three take a str as well as a Path
@@ -377,7 +538,9 @@ timeout: 30
     assert rows["direct"]["status"] == "ENCODED"
     assert (rows["direct"]["variables"], rows["direct"]["clauses"]) == (324, 23406)
     # 18 exactly-one clauses of 36 literals; every other clause binary
-    assert rows["direct"]["literals"] == 18 * 36 + 2 * (23406 - 18) and rows["direct"]["dimacs_bytes"] > 100000
+    assert (
+        rows["direct"]["literals"] == 18 * 36 + 2 * (23406 - 18) and rows["direct"]["dimacs_bytes"] > 100000
+    )
     table, _ = report(str(tmp_path / "out"), with_plots=False)
     lines = table.splitlines()
     assert lines[0].startswith("| puzzle | cells | encoding | status | variables | clauses | literals |")
@@ -388,11 +551,14 @@ def test_relative_benchmarks_folder_is_taken_from_the_working_directory(tmp_path
     (tmp_path / "bm" / "suite").mkdir(parents=True)
     (tmp_path / "bm" / "suite" / "a.yaml").write_text((ROOT / "puzzles" / "insects.yaml").read_text())
     (tmp_path / "specs").mkdir()
-    f = write_spec(tmp_path / "specs", """name: rel
+    f = write_spec(
+        tmp_path / "specs",
+        """name: rel
 puzzles: [{{optional: $SATEDGE_BENCHMARKS/suite/*.yaml}}]
 encodings: [direct]
 solvers: [cadical195]
-""")
+""",
+    )
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("SATEDGE_BENCHMARKS", "bm")
     assert [r.puzzle_path for r in load_spec(f).runs] == [str(tmp_path / "bm" / "suite" / "a.yaml")]
@@ -408,20 +574,40 @@ def test_committed_specs_load(monkeypatch):
     assert runs["bench-solve-2cores"] == 10 * 2  # each solver ignores the encoding: one run per puzzle
     assert runs["bench-solve-backtrack"] == 70  # one solver
     assert runs["bench-encode"] == 6 * 4  # Eternity II among the puzzles
-    committed = {json.loads(line)["id"] for line in (ROOT / "experiments" / "bench-solve-results.jsonl").open()}
-    assert {r.id for r in load_spec(ROOT / "experiments" / "bench-solve.yaml").runs} == committed  # --resume: nothing to run
+    committed = {
+        json.loads(line)["id"] for line in (ROOT / "experiments" / "bench-solve-results.jsonl").open()
+    }
+    assert {
+        r.id for r in load_spec(ROOT / "experiments" / "bench-solve.yaml").runs
+    } == committed  # --resume: nothing to run
     assert runs["heule2008"] == 7 * 8 * 2 * 5  # instances x encodings x solvers x shuffles
     assert runs["bench-solve-shuffled"] == 10 * 2 * 2 * 3  # puzzles x encodings x solvers x shuffles
     assert runs["bench-parallel"] == 10 * 4  # one encoding; the backtracker ignores it
     committed = [json.loads(line) for line in (ROOT / "experiments" / "bench-parallel-results.jsonl").open()]
-    assert {r.id for r in load_spec(ROOT / "experiments" / "bench-parallel.yaml").runs} == {r["id"] for r in committed}
+    assert {r.id for r in load_spec(ROOT / "experiments" / "bench-parallel.yaml").runs} == {
+        r["id"] for r in committed
+    }
     assert sorted({r["workers"] for r in committed}) == [1, 2]
     assert runs["heule2008-tries"] == 7 * 4 * 2 * 5 and runs["peak-tries"] == 10 * 2 * 2 * 3
-    assert set(runs) == {"demo", "bench-encode", "bench-enumerate", "bench-solve", "bench-solve-quick",
-                         "bench-solve-2cores", "bench-solve-backtrack", "heule2008", "bench-solve-shuffled",
-                         "bench-parallel", "heule2008-tries", "peak-tries", "bench-maximize"}
+    assert set(runs) == {
+        "demo",
+        "bench-encode",
+        "bench-enumerate",
+        "bench-solve",
+        "bench-solve-quick",
+        "bench-solve-2cores",
+        "bench-solve-backtrack",
+        "heule2008",
+        "bench-solve-shuffled",
+        "bench-parallel",
+        "heule2008-tries",
+        "peak-tries",
+        "bench-maximize",
+    }
     assert runs["bench-maximize"] == 8 * 4  # boards x (branch and bound, RC2 on two encodings, lns)
-    committed = {json.loads(line)["id"] for line in (ROOT / "experiments" / "bench-maximize-results.jsonl").open()}
+    committed = {
+        json.loads(line)["id"] for line in (ROOT / "experiments" / "bench-maximize-results.jsonl").open()
+    }
     assert {r.id for r in load_spec(ROOT / "experiments" / "bench-maximize.yaml").runs} == committed
 
 
@@ -429,18 +615,34 @@ def test_per_puzzle_table_repeats_and_shared_names():
     from satedge.experiment.report import per_puzzle, summarize
 
     def row(path, name, solver, status, seconds):
-        return {"puzzle": path, "puzzle_name": name, "encoding": "support", "solver": solver, "status": status,
-                "encode_seconds": 0.5, "solve_seconds": seconds, "timeout": 10}
+        return {
+            "puzzle": path,
+            "puzzle_name": name,
+            "encoding": "support",
+            "solver": solver,
+            "status": status,
+            "encode_seconds": 0.5,
+            "solve_seconds": seconds,
+            "timeout": 10,
+        }
 
-    rows = [row("a/puzzle.puz", "puzzle", "minisat22", "SAT", 1.5), row("a/puzzle.puz", "puzzle", "minisat22", "SAT", 3.5),
-            row("b/puzzle.puz", "puzzle", "minisat22", "SAT", 0.5), row("b/puzzle.puz", "puzzle", "glucose4", "TIMEOUT", None),
-            row("c.yaml", "seed", "glucose4", "SAT", 2.0), row("c.yaml", "seed", "minisat22", "SAT", 1.0),
-            row("c.yaml", "seed", "glucose4", "TIMEOUT", None), row("c.yaml", "seed", "glucose4", "SAT", 4.0)]
+    rows = [
+        row("a/puzzle.puz", "puzzle", "minisat22", "SAT", 1.5),
+        row("a/puzzle.puz", "puzzle", "minisat22", "SAT", 3.5),
+        row("b/puzzle.puz", "puzzle", "minisat22", "SAT", 0.5),
+        row("b/puzzle.puz", "puzzle", "glucose4", "TIMEOUT", None),
+        row("c.yaml", "seed", "glucose4", "SAT", 2.0),
+        row("c.yaml", "seed", "minisat22", "SAT", 1.0),
+        row("c.yaml", "seed", "glucose4", "TIMEOUT", None),
+        row("c.yaml", "seed", "glucose4", "SAT", 4.0),
+    ]
     table, columns = per_puzzle(rows, summarize(rows))
     assert columns == ["puzzle", "support/minisat22", "support/glucose4"]
-    assert table == [{"puzzle": "a/puzzle.puz", "support/minisat22": 3.0},
-                     {"puzzle": "b/puzzle.puz", "support/glucose4": "TIMEOUT", "support/minisat22": 1.0},
-                     {"puzzle": "seed", "support/glucose4": "2 of 3: 3.5", "support/minisat22": 1.5}]
+    assert table == [
+        {"puzzle": "a/puzzle.puz", "support/minisat22": 3.0},
+        {"puzzle": "b/puzzle.puz", "support/glucose4": "TIMEOUT", "support/minisat22": 1.0},
+        {"puzzle": "seed", "support/glucose4": "2 of 3: 3.5", "support/minisat22": 1.5},
+    ]
 
 
 def test_summary_leaves_unknown_figures_empty():
@@ -449,28 +651,53 @@ def test_summary_leaves_unknown_figures_empty():
     from satedge.experiment.report import markdown, summarize
 
     def row(encoding, solver, stats, size):
-        return {"puzzle": "p.yaml", "puzzle_name": "p", "encoding": encoding, "solver": solver, "status": "SAT",
-                "encode_seconds": 0.0, "solve_seconds": 1.0, "timeout": 10, "stats": stats,
-                "variables": size, "clauses": size}
+        return {
+            "puzzle": "p.yaml",
+            "puzzle_name": "p",
+            "encoding": encoding,
+            "solver": solver,
+            "status": "SAT",
+            "encode_seconds": 0.0,
+            "solve_seconds": 1.0,
+            "timeout": 10,
+            "stats": stats,
+            "variables": size,
+            "clauses": size,
+        }
 
-    rows = [row("support", "kissat404", None, 100), row("support", "cadical195", {"conflicts": 7}, 100),
-            row("backtrack", "backtrack", None, None)]
+    rows = [
+        row("support", "kissat404", None, 100),
+        row("support", "cadical195", {"conflicts": 7}, 100),
+        row("backtrack", "backtrack", None, None),
+    ]
     lines = markdown(summarize(rows)).splitlines()[2:]
-    assert lines == ["| backtrack/backtrack | 1 | 1 | 0 | 0 | 0 | 1.0 | 1.0 | 1.0 | - | - | - |",
-                     "| support/cadical195 | 1 | 1 | 0 | 0 | 0 | 1.0 | 1.0 | 1.0 | 7 | 100 | 100 |",
-                     "| support/kissat404 | 1 | 1 | 0 | 0 | 0 | 1.0 | 1.0 | 1.0 | - | 100 | 100 |"]
+    assert lines == [
+        "| backtrack/backtrack | 1 | 1 | 0 | 0 | 0 | 1.0 | 1.0 | 1.0 | - | - | - |",
+        "| support/cadical195 | 1 | 1 | 0 | 0 | 0 | 1.0 | 1.0 | 1.0 | 7 | 100 | 100 |",
+        "| support/kissat404 | 1 | 1 | 0 | 0 | 0 | 1.0 | 1.0 | 1.0 | - | 100 | 100 |",
+    ]
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler applies to --executor dask only"),
-    (["--executor", "dask"], "--executor dask needs --scheduler ADDRESS"),
-    (["--executor", "dask", "--scheduler", "tcp://127.0.0.1:1"],
-     "cannot reach the Dask scheduler at tcp://127.0.0.1:1: Timed out trying to connect to tcp://127.0.0.1:1 after 10 s"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler applies to --executor dask only"),
+        (["--executor", "dask"], "--executor dask needs --scheduler ADDRESS"),
+        (
+            ["--executor", "dask", "--scheduler", "tcp://127.0.0.1:1"],
+            "cannot reach the Dask scheduler at tcp://127.0.0.1:1: Timed out trying to connect to "
+            "tcp://127.0.0.1:1 after 10 s",
+        ),
+    ],
+)
 def test_dask_options_checked_before_anything_is_written(run_cli, tmp_path, args, message):
     pytest.importorskip("dask.distributed")
     out = tmp_path / "out"
-    assert run_cli("run", write_spec(tmp_path), "--out", out, *args) == (2, "", f"satedge: error: {message}\n")
+    assert run_cli("run", write_spec(tmp_path), "--out", out, *args) == (
+        2,
+        "",
+        f"satedge: error: {message}\n",
+    )
     assert not out.exists()
 
 
@@ -480,12 +707,30 @@ def test_plots_of_rows_with_partial_sizes(tmp_path):
     pytest.importorskip("matplotlib")
     from satedge.experiment.report import plots
 
-    rows = [{"puzzle_sha256": "a", "repetition": 0, "encoding": e, "solver": "cadical195", "status": "SAT",
-             "encode_seconds": 0.1, "solve_seconds": 1.0, "timeout": 10, "variables": v, "clauses": 50}
-            for e, v in (("support", 100), ("direct", None))]
+    rows = [
+        {
+            "puzzle_sha256": "a",
+            "repetition": 0,
+            "encoding": e,
+            "solver": "cadical195",
+            "status": "SAT",
+            "encode_seconds": 0.1,
+            "solve_seconds": 1.0,
+            "timeout": 10,
+            "variables": v,
+            "clauses": 50,
+        }
+        for e, v in (("support", 100), ("direct", None))
+    ]
     files = plots(rows, tmp_path, ("support/cadical195", "direct/cadical195"))
-    assert sorted(f.name for f in files) == ["cactus.png", "cactus.svg", "scatter.png", "scatter.svg", "sizes.png",
-                                             "sizes.svg"]
+    assert sorted(f.name for f in files) == [
+        "cactus.png",
+        "cactus.svg",
+        "scatter.png",
+        "scatter.svg",
+        "sizes.png",
+        "sizes.svg",
+    ]
     assert b"Cactus plot: " + tmp_path.name.encode() in (tmp_path / "cactus.svg").read_bytes()
 
 
@@ -494,14 +739,27 @@ def test_two_runners_on_one_folder_run_every_run_once(tmp_path):
     28 runs). The second now finds the folder locked and stops at once, with one line."""
     f = write_spec(tmp_path, SMALL.replace("seeds: [1, 2]", "seeds: [1, 2, 3, 4]"))
     out = tmp_path / "out"
-    command = [sys.executable, "-m", "satedge", "run", str(f), "--out", str(out), "--resume", "--workers", "1"]
+    command = [
+        sys.executable,
+        "-m",
+        "satedge",
+        "run",
+        str(f),
+        "--out",
+        str(out),
+        "--resume",
+        "--workers",
+        "1",
+    ]
     first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert wait_until(lambda: (out / ".lock").exists() and (out / ".lock").read_text().strip(), 30)
     second = subprocess.run(command, capture_output=True, text=True)
     first.communicate(timeout=300)
     assert (first.returncode, second.returncode, second.stdout) == (0, 2, "")
-    assert second.stderr == (f"satedge: error: {out}: another satedge run (pid {first.pid}) is writing its results "
-                             "here; wait for it to end, or give another --out\n")
+    assert second.stderr == (
+        f"satedge: error: {out}: another satedge run (pid {first.pid}) is writing its results "
+        "here; wait for it to end, or give another --out\n"
+    )
     ids = [r["id"] for r in read_results(out / "results.jsonl")]
     assert sorted(ids) == sorted(r.id for r in load_spec(f).runs)  # every run exactly once
 
@@ -509,7 +767,18 @@ def test_two_runners_on_one_folder_run_every_run_once(tmp_path):
 def test_the_lock_of_a_killed_runner_is_free(tmp_path):
     f = write_spec(tmp_path, SMALL.replace("seeds: [1, 2]", "seeds: [1, 2, 3, 4]"))
     out = tmp_path / "out"
-    command = [sys.executable, "-m", "satedge", "run", str(f), "--out", str(out), "--resume", "--workers", "1"]
+    command = [
+        sys.executable,
+        "-m",
+        "satedge",
+        "run",
+        str(f),
+        "--out",
+        str(out),
+        "--resume",
+        "--workers",
+        "1",
+    ]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     assert wait_until(lambda: (out / "results.jsonl").exists() and read_results(out / "results.jsonl"), 60)
     proc.send_signal(signal.SIGKILL)
@@ -532,14 +801,18 @@ def test_damaged_lines_are_named_by_report_and_kept_by_resume(run_cli, tmp_path)
     path.write_bytes(lines[0] + damaged[0] + lines[1] + damaged[1] + b"".join(lines[2:-1]) + lines[-1][:40])
     code, table, err = run_cli("report", out, "--no-plots")
     assert code == 0 and table.startswith(SUMMARY_NOTE + "| configuration |")
-    assert err.splitlines()[:3] == [f"satedge: warning: {path}: line 2 does not parse as JSON: left out",
-                                    f"satedge: warning: {path}: line 4 is not UTF-8 text: left out",
-                                    f"satedge: warning: {path}: line 10 is cut short: left out"]
+    assert err.splitlines()[:3] == [
+        f"satedge: warning: {path}: line 2 does not parse as JSON: left out",
+        f"satedge: warning: {path}: line 4 is not UTF-8 text: left out",
+        f"satedge: warning: {path}: line 10 is cut short: left out",
+    ]
     code, _, err = run_cli("run", f, "--out", out, "--resume")
     assert code == 0
-    assert err.splitlines()[:3] == [f"satedge: warning: {path}: line 2 does not parse as JSON: moved to results.rejected.jsonl",
-                                    f"satedge: warning: {path}: line 4 is not UTF-8 text: moved to results.rejected.jsonl",
-                                    f"satedge: warning: {path}: line 10 is cut short: moved to results.rejected.jsonl"]
+    assert err.splitlines()[:3] == [
+        f"satedge: warning: {path}: line 2 does not parse as JSON: moved to results.rejected.jsonl",
+        f"satedge: warning: {path}: line 4 is not UTF-8 text: moved to results.rejected.jsonl",
+        f"satedge: warning: {path}: line 10 is cut short: moved to results.rejected.jsonl",
+    ]
     assert err.splitlines()[-1].startswith("small: 1 run done, 7 were there already")
     assert (out / "results.rejected.jsonl").read_bytes() == damaged[0] + damaged[1] + lines[-1][:40] + b"\n"
     assert sorted(r["id"] for r in read_results(path)) == sorted(r.id for r in load_spec(f).runs)
@@ -554,29 +827,52 @@ def test_report_counts_a_run_once_and_says_it_found_it_twice(run_cli, tmp_path):
     path.write_bytes(path.read_bytes() * 2)  # as two runners without a lock wrote it
     code, table, err = run_cli("report", out, "--no-plots")
     assert code == 0
-    assert err.splitlines()[0] == (f"satedge: warning: {path}: 8 rows repeat a run id found before: each run is "
-                                   "counted once (were two runners writing here?)")
-    runs = {line.split(" | ")[0][2:]: int(line.split(" | ")[1]) for line in table.split("\n\n")[1].splitlines()[2:]}
-    assert runs == {"support-seqcounter/cadical195": 4, "edgecolor+card=ladder/cadical195": 4}  # before: 8 each
+    assert err.splitlines()[0] == (
+        f"satedge: warning: {path}: 8 rows repeat a run id found before: each run is "
+        "counted once (were two runners writing here?)"
+    )
+    runs = {
+        line.split(" | ")[0][2:]: int(line.split(" | ")[1])
+        for line in table.split("\n\n")[1].splitlines()[2:]
+    }
+    assert runs == {
+        "support-seqcounter/cadical195": 4,
+        "edgecolor+card=ladder/cadical195": 4,
+    }  # before: 8 each
 
 
 def test_report_without_the_plot_extra_prints_the_tables_and_says_which_extra(tmp_path, run_cli, monkeypatch):
     """Before: exit 2 and no table on a core install."""
     import satedge.experiment.report as report_module
-    (tmp_path / "results.jsonl").write_bytes((ROOT / "experiments" / "bench-maximize-results.jsonl").read_bytes())
+
+    (tmp_path / "results.jsonl").write_bytes(
+        (ROOT / "experiments" / "bench-maximize-results.jsonl").read_bytes()
+    )
     monkeypatch.setattr(report_module, "available", lambda module: module != "matplotlib")
     code, out, err = run_cli("report", tmp_path)
     assert code == 0 and out.startswith(SUMMARY_NOTE + "| configuration | runs | solved runs |")
-    assert err.splitlines()[0] == ("satedge: warning: no plots: they need matplotlib, the extra plot (pip install "
-                                   "'satedge[plot]'); the tables follow")
+    assert err.splitlines()[0] == (
+        "satedge: warning: no plots: they need matplotlib, the extra plot (pip install "
+        "'satedge[plot]'); the tables follow"
+    )
 
 
 def test_the_cactus_median_stops_where_the_median_shuffle_stops():
     """Solved per shuffle 7, 8 and 6 of 8 (the new user's spec): the median curve has 7 steps, not
     8 (before: at position k the median of the shuffles that solved k or more only)."""
     from satedge.experiment.report import cactus
-    rows = [{"encoding": "edgecolor-heule2008", "solver": "cadical195", "shuffle": s, "status": "SAT" if i < n else
-             "TIMEOUT", "encode_seconds": 0.0, "solve_seconds": float(i + 1)} for s, n in ((1, 7), (2, 8), (3, 6))
-            for i in range(8)]
+
+    rows = [
+        {
+            "encoding": "edgecolor-heule2008",
+            "solver": "cadical195",
+            "shuffle": s,
+            "status": "SAT" if i < n else "TIMEOUT",
+            "encode_seconds": 0.0,
+            "solve_seconds": float(i + 1),
+        }
+        for s, n in ((1, 7), (2, 8), (3, 6))
+        for i in range(8)
+    ]
     c = cactus(rows)["edgecolor-heule2008/cadical195"]
     assert (c["median"], len(c["low"]), c["shuffles"]) == ([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0], 8, 3)

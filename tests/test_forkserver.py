@@ -6,8 +6,8 @@ import signal
 import time
 
 import pytest
-
 from conftest import alive, children, wait_until
+
 from satedge.system.forkserver import ForkServer
 from satedge.system.process import Limits, call
 
@@ -48,8 +48,10 @@ def test_a_run_is_killed_at_its_timeout_and_at_its_memory_cap(server):
 
 def test_a_run_that_crashes_costs_one_run(server):
     died = call(_kill_myself, (), Limits(timeout=30), server=server)
-    assert (died.status, died.error) == ("ERROR", "the solving process died (killed by signal 9, perhaps by the "
-                                                  "kernel for lack of memory)")
+    assert (died.status, died.error) == (
+        "ERROR",
+        "the solving process died (killed by signal 9, perhaps by the kernel for lack of memory)",
+    )
     exited = call(os._exit, (7,), Limits(timeout=30), server=server)
     assert (exited.status, exited.error) == ("ERROR", "the solving process died (exit status 7)")
     assert call(sum, ([2, 2],), Limits(timeout=30), server=server).value == 4

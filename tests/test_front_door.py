@@ -17,9 +17,9 @@ import termios
 import time
 
 import pytest
+from conftest import PUZZLES
 
 import satedge
-from conftest import PUZZLES
 from satedge.cli import build_parser
 
 SATEDGE = [sys.executable, "-m", "satedge"]
@@ -28,11 +28,25 @@ HUNDE = PUZZLES / "hunde-spiel.yaml"
 
 # ---------------------------------------------------------------------------- one library
 def test_the_library_has_what_the_command_line_has():
-    for name in ("load_puzzle", "solve", "count", "solutions", "encode", "Job", "run", "Encoding", "SolverConfig"):
+    for name in (
+        "load_puzzle",
+        "solve",
+        "count",
+        "solutions",
+        "encode",
+        "Job",
+        "run",
+        "Encoding",
+        "SolverConfig",
+    ):
         assert name in satedge.__all__ and hasattr(satedge, name), name
     puzzle = satedge.load_puzzle("hunde-spiel")
     assert satedge.count(puzzle) == satedge.Counts(16, 8, 2)
-    assert satedge.count(puzzle, method="sat") == satedge.count(puzzle, method="backtrack") == satedge.Counts(16, 8, 2)
+    assert (
+        satedge.count(puzzle, method="sat")
+        == satedge.count(puzzle, method="backtrack")
+        == satedge.Counts(16, 8, 2)
+    )
     assert satedge.validate(puzzle, satedge.solve(puzzle).solution) is None
     # encode takes preset names and defaults to the commands' preset
     assert satedge.encode(puzzle).nv == satedge.encode(puzzle, "edgecolor-corners").nv == 585
@@ -45,7 +59,9 @@ def test_auto_is_the_backtracker_on_every_core(monkeypatch):
     monkeypatch.setattr(api, "cores", lambda: 2)
     assert str(satedge.job("hunde-spiel").solver) == "backtrack"  # 9 cells: the pure-Python loop
     assert str(satedge.job("board-suite/7/8/board_0").solver) == "backtrack:workers=2"
-    assert str(satedge.job("board-suite/7/8/board_0", encoding="support").solver) == "cadical195"  # a SAT option: sat
+    assert (
+        str(satedge.job("board-suite/7/8/board_0", encoding="support").solver) == "cadical195"
+    )  # a SAT option: sat
 
 
 def test_values_print_short_and_draw_in_a_notebook():
@@ -56,7 +72,16 @@ def test_values_print_short_and_draw_in_a_notebook():
     hunde = satedge.load_puzzle("hunde-spiel")
     solved = satedge.solve(hunde)
     job = satedge.job(hunde, "count")
-    for value in (e2, encoded, solved, solved.solution, job, satedge.run(job), job.solver, satedge.Encoding.parse("support")):
+    for value in (
+        e2,
+        encoded,
+        solved,
+        solved.solution,
+        job,
+        satedge.run(job),
+        job.solver,
+        satedge.Encoding.parse("support"),
+    ):
         assert len(repr(value)) < 400, repr(value)
     assert e2._repr_svg_().startswith("<svg") and solved._repr_svg_().startswith("<svg")
     assert str(solved).count("\n") == 12  # the grid, three rows of tiles
@@ -64,17 +89,31 @@ def test_values_print_short_and_draw_in_a_notebook():
 
 # ---------------------------------------------------------------------------- pipes and other solvers
 def test_dash_is_stdin_and_stdout(tmp_path):
-    generated = subprocess.run([*SATEDGE, "generate", "--rows", "4", "--colors", "3", "--frame", "--seed", "3", "-o", "-"],
-                               capture_output=True, text=True, check=True).stdout
-    r = subprocess.run([*SATEDGE, "count", "-", "--method", "backtrack", "--json"], input=generated,
-                       capture_output=True, text=True)
+    generated = subprocess.run(
+        [*SATEDGE, "generate", "--rows", "4", "--colors", "3", "--frame", "--seed", "3", "-o", "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    r = subprocess.run(
+        [*SATEDGE, "count", "-", "--method", "backtrack", "--json"],
+        input=generated,
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0 and json.loads(r.stdout)["puzzle"] == "-", r.stderr
-    cnf = subprocess.run([*SATEDGE, "encode", "-", "-o", "-"], input=generated, capture_output=True, text=True).stdout
+    cnf = subprocess.run(
+        [*SATEDGE, "encode", "-", "-o", "-"], input=generated, capture_output=True, text=True
+    ).stdout
     assert cnf.startswith("c satedge") and '"data":{' in cnf  # the puzzle travels in the header
     (tmp_path / "p.cnf").write_text(cnf)
     model = "s SATISFIABLE\nv " + " ".join(map(str, _model(tmp_path / "p.cnf"))) + " 0\n"
-    r = subprocess.run([*SATEDGE, "decode", str(tmp_path / "p.cnf"), "-", "--json"], input=model,
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [*SATEDGE, "decode", str(tmp_path / "p.cnf"), "-", "--json"],
+        input=model,
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0 and json.loads(r.stdout)["status"] == "SAT", r.stderr
 
 
@@ -97,7 +136,12 @@ def test_minisats_result_file_decodes(tmp_path, run_cli):
     assert run_cli("decode", tmp_path / "h.cnf", tmp_path / "u.out") == (1, "UNSATISFIABLE\n", "")
 
 
-BINARIES = {"minisat": "minisat", "cadical": "cadical -q", "cryptominisat5": "cryptominisat5 --verb 0", "picosat": "picosat"}
+BINARIES = {
+    "minisat": "minisat",
+    "cadical": "cadical -q",
+    "cryptominisat5": "cryptominisat5 --verb 0",
+    "picosat": "picosat",
+}
 
 
 @pytest.mark.parametrize("binary", sorted(BINARIES))
@@ -107,10 +151,15 @@ def test_debians_solver_binaries_count_and_pipe(tmp_path, run_cli, binary):
     code, out, err = run_cli("count", HUNDE, "--solver-cmd", BINARIES[binary], "--json")
     assert code == 0 and [json.loads(out)[k] for k in ("solutions", "distinct", "unique")] == [16, 8, 2], err
     # generate | encode | the binary | decode
-    script = (f"{' '.join(SATEDGE)} generate --rows 4 --colors 3 --frame --seed 5 -o - | {' '.join(SATEDGE)} encode - "
-              f"-o p.cnf && " + (f"minisat p.cnf p.out > /dev/null; {' '.join(SATEDGE)} decode p.cnf p.out --json"
-                                 if binary == "minisat" else
-                                 f"{BINARIES[binary]} p.cnf | {' '.join(SATEDGE)} decode p.cnf - --json"))
+    script = (
+        f"{' '.join(SATEDGE)} generate --rows 4 --colors 3 --frame --seed 5 -o - | {' '.join(SATEDGE)} encode - "
+        f"-o p.cnf && "
+        + (
+            f"minisat p.cnf p.out > /dev/null; {' '.join(SATEDGE)} decode p.cnf p.out --json"
+            if binary == "minisat"
+            else f"{BINARIES[binary]} p.cnf | {' '.join(SATEDGE)} decode p.cnf - --json"
+        )
+    )
     r = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and json.loads(r.stdout)["status"] == "SAT", r.stderr
 
@@ -121,7 +170,9 @@ def test_check_and_render_read_every_form_solve_writes(tmp_path, run_cli):
     for name, args in forms.items():
         f = tmp_path / name
         assert run_cli("solve", insects, *[a.format(f=f) for a in args])[0] == 0
-    (tmp_path / "lines.jsonl").write_text(run_cli("solve", insects, HUNDE, "--all", "--json")[1].split("\n", 1)[0] + "\n")
+    (tmp_path / "lines.jsonl").write_text(
+        run_cli("solve", insects, HUNDE, "--all", "--json")[1].split("\n", 1)[0] + "\n"
+    )
     (tmp_path / "json.jsonl").write_text(run_cli("solve", insects, "--json")[1])
     for name, n in (("one.json", 1), ("all.json", 4), ("one.sol", 1), ("lines.jsonl", 4), ("json.jsonl", 1)):
         code, out, err = run_cli("check", insects, tmp_path / name)
@@ -134,8 +185,11 @@ def test_check_and_render_read_every_form_solve_writes(tmp_path, run_cli):
 def test_many_puzzles_into_one_file_is_an_error(tmp_path, run_cli):
     f = tmp_path / "one.yaml"
     assert run_cli("generate", "--count", "3", "-o", f) == (
-        2, "", f"satedge: error: {f}: -o names a file, and --count 3 makes 3 puzzles: give a folder (one YAML per "
-               "puzzle) or - for stdout\n")
+        2,
+        "",
+        f"satedge: error: {f}: -o names a file, and --count 3 makes 3 puzzles: give a folder (one YAML per "
+        "puzzle) or - for stdout\n",
+    )
     assert not f.exists()  # before: a folder named one.yaml
 
 
@@ -146,7 +200,11 @@ def test_every_option_gives_its_default_and_help_the_exit_statuses():
     missing = []
     for name, p in sub.items():
         for action in p._actions:
-            if not action.option_strings or action.dest == "help" or isinstance(action, argparse._StoreTrueAction):
+            if (
+                not action.option_strings
+                or action.dest == "help"
+                or isinstance(action, argparse._StoreTrueAction)
+            ):
                 continue
             text = p.formatter_class(name)._get_help_string(action) % {"default": action.default}
             if "default" not in text:
@@ -182,7 +240,9 @@ def _reports(shown: str, unit: str) -> list[str]:
 
 @pytest.mark.parametrize("method,unit", [("backtrack", "placements"), ("sat", "conflicts")])
 def test_a_long_job_shows_what_it_is_doing(method, unit):
-    shown = _on_a_terminal([*SATEDGE, "solve", "eternity2/8x8", "--method", method, "--workers", "1", "--timeout", "12"])
+    shown = _on_a_terminal(
+        [*SATEDGE, "solve", "eternity2/8x8", "--method", method, "--workers", "1", "--timeout", "12"]
+    )
     reports = _reports(shown, unit)
     assert len(reports) >= 3, shown[-500:]  # updated about every second, however busy the machine
     engine = "backtrack" if method == "backtrack" else "edgecolor-corners, cadical195"
@@ -195,10 +255,13 @@ def test_two_workers_show_their_work_summed_and_rising():
     rate fell (`1,602 nodes, 190 nodes/s`), and with one worker it showed 00:00 for 6 s."""
     import re
 
-    shown = _on_a_terminal([*SATEDGE, "solve", "eternity2/8x8", "--method", "backtrack", "--workers", "2",
-                            "--timeout", "6"])
-    nodes = [int(re.search(r" ([\d,]+) placements,", line).group(1).replace(",", ""))
-             for line in _reports(shown, "placements")]
+    shown = _on_a_terminal(
+        [*SATEDGE, "solve", "eternity2/8x8", "--method", "backtrack", "--workers", "2", "--timeout", "6"]
+    )
+    nodes = [
+        int(re.search(r" ([\d,]+) placements,", line).group(1).replace(",", ""))
+        for line in _reports(shown, "placements")
+    ]
     assert len(nodes) >= 3 and nodes == sorted(nodes) and len(set(nodes)) >= 3, shown[-500:]
 
 
@@ -212,8 +275,23 @@ def test_a_long_count_shows_the_solutions_found_so_far(tmp_path):
 
     f = tmp_path / "p.yaml"
     save_puzzle(generate(Params(rows=4, colors=3, border_colors=1, frame=True), seed=1), f)
-    shown = _on_a_terminal([*SATEDGE, "count", "p.yaml", "--method", "sat", "--enumeration", "blocking", "--mode",
-                            "solutions", "--timeout", "8"], 12, cwd=tmp_path)
+    shown = _on_a_terminal(
+        [
+            *SATEDGE,
+            "count",
+            "p.yaml",
+            "--method",
+            "sat",
+            "--enumeration",
+            "blocking",
+            "--mode",
+            "solutions",
+            "--timeout",
+            "8",
+        ],
+        12,
+        cwd=tmp_path,
+    )
     found = [int(m.group(1).replace(",", "")) for m in re.finditer(r"([\d,]+) solutions so far", shown)]
     assert len(found) >= 2 and found == sorted(found) and found[-1] > found[0], shown[-500:]
     assert "edgecolor-corners, cadical195:enumeration=blocking: " in shown
@@ -225,12 +303,16 @@ def test_a_spec_names_shipped_puzzles_as_the_command_line_does(tmp_path):
     from satedge.system.resources import shipped_puzzles
 
     spec = tmp_path / "s.yaml"
-    spec.write_text("name: s\npuzzles: [hunde-spiel, eternity2/8x8]\nencodings: [edgecolor-corners]\n"
-                    "solvers: [cadical195]\n")
+    spec.write_text(
+        "name: s\npuzzles: [hunde-spiel, eternity2/8x8]\nencodings: [edgecolor-corners]\n"
+        "solvers: [cadical195]\n"
+    )
     runs = load_spec(spec).runs
     assert [r.job.puzzle.name for r in runs] == ["Das verflixte Hunde-Spiel", "8x8"]
     assert str(shipped_puzzles()["hunde-spiel"]) in {str(r.puzzle_path) for r in runs}
-    spec.write_text("name: s\npuzzles: [no-such-puzzle]\nencodings: [edgecolor-corners]\nsolvers: [cadical195]\n")
+    spec.write_text(
+        "name: s\npuzzles: [no-such-puzzle]\nencodings: [edgecolor-corners]\nsolvers: [cadical195]\n"
+    )
     with pytest.raises(SatedgeError, match=r"s\.yaml: no file matches 'no-such-puzzle'"):
         load_spec(spec)
 
@@ -240,8 +322,10 @@ def test_satedge_solvers_lists_a_minisat_that_writes_its_result_file(tmp_path, m
     """MiniSat writes its model to the file named after the formula; before, the probe read stdout
     and left out an installed minisat that --solver-cmd minisat used."""
     fake = tmp_path / "minisat"
-    fake.write_text(f"#!{sys.executable}\nimport sys\nopen(sys.argv[2], 'w').write('SAT\\n-1 2 3 0\\n')\n"
-                    "print('SATISFIABLE')\nsys.exit(10)\n")
+    fake.write_text(
+        f"#!{sys.executable}\nimport sys\nopen(sys.argv[2], 'w').write('SAT\\n-1 2 3 0\\n')\n"
+        "print('SATISFIABLE')\nsys.exit(10)\n"
+    )
     fake.chmod(0o755)
     monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
     from satedge.sat.binaries import solver_binaries
@@ -253,24 +337,39 @@ def test_report_without_plots_writes_no_picture(tmp_path, run_cli):
     """`report --no-plots` wrote four SVG pictures of the seed puzzles, against its own help."""
     from conftest import ROOT
 
-    (tmp_path / "results.jsonl").write_bytes((ROOT / "experiments" / "bench-solve-results.jsonl").read_bytes())
+    (tmp_path / "results.jsonl").write_bytes(
+        (ROOT / "experiments" / "bench-solve-results.jsonl").read_bytes()
+    )
     spec = tmp_path / "s.yaml"
-    spec.write_text("name: s\npuzzles: [hunde-spiel, insects]\nencodings: [support-seqcounter]\nsolvers: [cadical195]\n")
+    spec.write_text(
+        "name: s\npuzzles: [hunde-spiel, insects]\nencodings: [support-seqcounter]\nsolvers: [cadical195]\n"
+    )
     assert run_cli("run", spec, "--out", tmp_path / "o")[0] == 0
     assert run_cli("report", tmp_path / "o", "--no-plots")[0] == 0
-    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == [".lock", "results.jsonl", "spec.json", "summary.csv"]
+    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == [
+        ".lock",
+        "results.jsonl",
+        "spec.json",
+        "summary.csv",
+    ]
 
 
 def test_a_certified_answers_formula_decodes(tmp_path, run_cli):
     """The formula a certified count keeps (--proof) carries satedge's header, and the blocking
     clauses go to the pieces' files: `decode` reads it (before: 'no satedge header')."""
-    code, out, err = run_cli("count", "hunde-spiel", "--certify", "--proof", tmp_path / "p", "--mode", "solutions")
+    code, out, err = run_cli(
+        "count", "hunde-spiel", "--certify", "--proof", tmp_path / "p", "--mode", "solutions"
+    )
     assert code == 0, err
     formula = tmp_path / "p" / "formula.cnf"
     assert formula.read_text().startswith("c satedge") and "p cnf 585 5052\n" in formula.read_text()
-    piece = (tmp_path / "p" / "pieces" / "0.cnf").read_text().splitlines()  # the clauses it adds: 5052 and these
+    piece = (
+        (tmp_path / "p" / "pieces" / "0.cnf").read_text().splitlines()
+    )  # the clauses it adds: 5052 and these
     _, _, nv, count = piece[1].split()
-    assert int(count) == 5052 + len(piece) - 2 and int(nv) == max(abs(int(x)) for line in piece[2:] for x in line.split())
+    assert int(count) == 5052 + len(piece) - 2 and int(nv) == max(
+        abs(int(x)) for line in piece[2:] for x in line.split()
+    )
     answer = tmp_path / "answer.txt"
     answer.write_text("s UNSATISFIABLE\n")
     assert run_cli("decode", formula, answer) == (1, "UNSATISFIABLE\n", "")
@@ -281,9 +380,15 @@ def test_a_checker_that_runs_out_of_time_says_so(run_cli):
     import json
 
     pytest.importorskip("drup")
-    code, out, err = run_cli("count", "hunde-spiel", "--certify", "--checker", "drup", "--timeout", "8", "--json")
+    code, out, err = run_cli(
+        "count", "hunde-spiel", "--certify", "--checker", "drup", "--timeout", "8", "--json"
+    )
     row = json.loads(out)
-    assert (code, row["status"], row["stage"]) == (3, "TIMEOUT", "certifying (proofs by cadical195, checked by drup)")
+    assert (code, row["status"], row["stage"]) == (
+        3,
+        "TIMEOUT",
+        "certifying (proofs by cadical195, checked by drup)",
+    )
 
 
 @pytest.mark.parametrize("shuffles", [False, True])
@@ -292,11 +397,14 @@ def test_the_scatter_plots_title_says_what_its_whiskers_span(tmp_path, run_cli, 
     pytest.importorskip("matplotlib")
     pytest.importorskip("scipy")
     spec = tmp_path / "s.yaml"
-    spec.write_text("name: s\npuzzles: [hunde-spiel, insects]\nencodings: [support-seqcounter, direct-pairwise]\n"
-                    f"solvers: [cadical195]\n{'shuffles: 2' if shuffles else ''}\n")
+    spec.write_text(
+        "name: s\npuzzles: [hunde-spiel, insects]\nencodings: [support-seqcounter, direct-pairwise]\n"
+        f"solvers: [cadical195]\n{'shuffles: 2' if shuffles else ''}\n"
+    )
     assert run_cli("run", spec, "--out", tmp_path / "o")[0] == 0
-    code, out, err = run_cli("report", tmp_path / "o", "--compare", "support-seqcounter/cadical195",
-                             "direct-pairwise/cadical195")
+    code, out, err = run_cli(
+        "report", tmp_path / "o", "--compare", "support-seqcounter/cadical195", "direct-pairwise/cadical195"
+    )
     assert code == 0, err
     svg = (tmp_path / "o" / "scatter.svg").read_text()
     assert ("range over shuffles" in svg) == shuffles and ("one run each" in svg) != shuffles
@@ -308,5 +416,9 @@ def test_check_proof_says_what_it_checks(tmp_path, run_cli):
     assert run_cli("count", "hunde-spiel", "--certify", "--proof", tmp_path / "proof")[0] == 0
     shown = _on_a_terminal([*SATEDGE, "check-proof", "proof"], cwd=tmp_path)
     lines = [re.sub(r"\d\d:\d\d", "MM:SS", line.strip()) for line in shown.split("\r")]  # its clock
-    assert "check-proof proof: MM:SS, checking, 0 of 1 proof checked by dratify (908 lemmas in all)" in lines, shown
-    assert "check-proof proof: MM:SS, checking, 1 of 1 proof checked by dratify (908 lemmas in all)" in lines, shown
+    assert (
+        "check-proof proof: MM:SS, checking, 0 of 1 proof checked by dratify (908 lemmas in all)" in lines
+    ), shown
+    assert (
+        "check-proof proof: MM:SS, checking, 1 of 1 proof checked by dratify (908 lemmas in all)" in lines
+    ), shown

@@ -9,12 +9,12 @@ import yaml
 from hypothesis import given, settings
 
 from satedge.backtrack import search as backtrack
-from satedge.experiment import crosscheck
-from satedge.puzzle.checker import validate
 from satedge.encode import Encoding, Options
-from satedge.jobs.engines import SolverConfig
-from satedge.encode.support import encode as support_encode
 from satedge.encode.onehot import placement_formula, supports
+from satedge.encode.support import encode as support_encode
+from satedge.experiment import crosscheck
+from satedge.jobs.engines import SolverConfig
+from satedge.puzzle.checker import validate
 from satedge.puzzle.formats import load_puzzle, puzzle_to_yaml
 from satedge.puzzle.generate import Params, generate
 from satedge.puzzle.model import BOTTOM
@@ -41,7 +41,20 @@ def test_generator_golden(name):
 
 
 def test_generate_cli_byte_identical(run_cli, tmp_path):
-    args = ["generate", "--rows", "4", "--colors", "3", "--frame", "--border-colors", "2", "--count", "3", "--seed", "9"]
+    args = [
+        "generate",
+        "--rows",
+        "4",
+        "--colors",
+        "3",
+        "--frame",
+        "--border-colors",
+        "2",
+        "--count",
+        "3",
+        "--seed",
+        "9",
+    ]
     assert run_cli(*args, "-o", tmp_path / "a")[0] == 0
     assert run_cli(*args, "-o", tmp_path / "b")[0] == 0
     names = sorted(f.name for f in (tmp_path / "a").iterdir())
@@ -80,9 +93,10 @@ def test_planted_solutions_validate(pair):
 
 @given(malformed_puzzle_files())
 def test_malformed_files_exit_2(tmp_path_factory, case):
-    from satedge.cli import main
     import contextlib
     import io
+
+    from satedge.cli import main
 
     text, message = case
     f = tmp_path_factory.mktemp("bad") / "p.yaml"
@@ -97,8 +111,28 @@ def test_malformed_files_exit_2(tmp_path_factory, case):
 
 def test_seed001_experiment(run_cli, tmp_path):
     """100 uniform 3x3 complementary puzzles, 4 patterns: counted by the CLI."""
-    assert run_cli("generate", "--model", "uniform", "--rows", "3", "--cols", "3", "--colors", "4",
-                   "--matching", "complementary", "--count", "100", "--seed", "1", "-o", tmp_path)[0] == 0
+    assert (
+        run_cli(
+            "generate",
+            "--model",
+            "uniform",
+            "--rows",
+            "3",
+            "--cols",
+            "3",
+            "--colors",
+            "4",
+            "--matching",
+            "complementary",
+            "--count",
+            "100",
+            "--seed",
+            "1",
+            "-o",
+            tmp_path,
+        )[0]
+        == 0
+    )
     files = sorted(tmp_path.glob("*.yaml"))
     assert len(files) == 100
     code, out, _ = run_cli("count", *files, "--method", "backtrack", "--json")
@@ -116,6 +150,7 @@ def broken_support(puzzle, options=Options()):
     """support without the clauses of vertical neighbours: admits rows that do not fit.
     (Dropping only the clauses from b back to a would not break it: with exactly one placement
     per cell, one direction of support already forces every touching pair to fit.)"""
+
     def adjacency(p, adj, ga, gb, redundant):
         return [] if adj.side_a == BOTTOM else supports(p, ga, gb) + supports(p, gb, ga)
 
@@ -128,15 +163,22 @@ def test_harness_catches_broken_encoding():
     m = report.mismatch
     assert m.problem.startswith("broken encoding gave an invalid solution: cell (0, 0) bottom shows")
     assert len(m.extra) == 1 and not m.missing
-    assert (m.puzzle.rows, m.puzzle.cols) in ((2, 1), (1, 1))  # shrunk to the smallest board with a vertical edge
+    assert (m.puzzle.rows, m.puzzle.cols) in (
+        (2, 1),
+        (1, 1),
+    )  # shrunk to the smallest board with a vertical edge
     text = m.describe()
-    assert text.startswith("configuration: broken_support (card pairwise, symmetry none, redundant false) with cadical195")
+    assert text.startswith(
+        "configuration: broken_support (card pairwise, symmetry none, redundant false) with cadical195"
+    )
     assert "puzzle:\nname:" in text and "extra (the encoding gives them, the backtracker not)" in text
-    yaml.safe_load(text[text.index("name:"):text.index("extra (")])  # the puzzle is valid YAML
+    yaml.safe_load(text[text.index("name:") : text.index("extra (")])  # the puzzle is valid YAML
 
 
 def test_harness_passes_real_encoding():
-    report = crosscheck.check_encoding(support_encode, examples=40, seed=3, solvers=("cadical195", "glucose4"))
+    report = crosscheck.check_encoding(
+        support_encode, examples=40, seed=3, solvers=("cadical195", "glucose4")
+    )
     # per puzzle and solver: encode, DIMACS round trip, solution set, distinct and unique counts
     assert report.ok and report.examples == 40 and report.checks == 40 * 2 * 5
 
@@ -144,18 +186,41 @@ def test_harness_passes_real_encoding():
 def test_workers_share_the_configurations_and_find_the_same():
     """Two worker processes, one configuration each, check what one process checks; a broken
     encoding's mismatch comes back from its worker."""
-    configs = [(Encoding("support", build=support_encode), SolverConfig()),
-               (Encoding("broken", build=broken_support), SolverConfig())]
+    configs = [
+        (Encoding("support", build=support_encode), SolverConfig()),
+        (Encoding("broken", build=broken_support), SolverConfig()),
+    ]
     one, two = (crosscheck.run(configs[:1] * 2, examples=15, seed=4, workers=w) for w in (1, 2))
-    assert (one.ok, two.ok, one.examples, two.examples, one.checks, two.checks) == (True, True, 15, 15, 150, 150)
+    assert (one.ok, two.ok, one.examples, two.examples, one.checks, two.checks) == (
+        True,
+        True,
+        15,
+        15,
+        150,
+        150,
+    )
     mixed = crosscheck.run(configs, examples=200, seed=3, workers=2)
     assert not mixed.ok and mixed.mismatch.config[0].name == "broken"
-    assert mixed.mismatch.problem.startswith("broken encoding gave an invalid solution: cell (0, 0) bottom shows")
+    assert mixed.mismatch.problem.startswith(
+        "broken encoding gave an invalid solution: cell (0, 0) bottom shows"
+    )
 
 
 def test_crosscheck_cli_json(run_cli):
-    code, out, err = run_cli("crosscheck", "--examples", "10", "--seed", "2", "--encodings", "split-ladder",
-                             "--solvers", "glucose4", "--workers", "1", "--json")
+    code, out, err = run_cli(
+        "crosscheck",
+        "--examples",
+        "10",
+        "--seed",
+        "2",
+        "--encodings",
+        "split-ladder",
+        "--solvers",
+        "glucose4",
+        "--workers",
+        "1",
+        "--json",
+    )
     row = json.loads(out)
     assert code == 0 and set(row) == {"examples", "checks", "mismatches", "seconds"}
     assert (row["examples"], row["mismatches"]) == (10, 0) and row["checks"] == 10 * 5
@@ -167,9 +232,16 @@ def test_strategy_covers_features():
     @settings(max_examples=300, derandomize=True)  # a fixed sample: this test must not flake
     @given(puzzles(max_cells=6))
     def collect(p):
-        seen.add((p.matching, p.topology, p.frame is not None, bool(p.clues), len(set(p.tiles)) < len(p.tiles)))
+        seen.add(
+            (p.matching, p.topology, p.frame is not None, bool(p.clues), len(set(p.tiles)) < len(p.tiles))
+        )
 
     collect()
     kinds = {k[:2] for k in seen}
-    assert kinds == {("complementary", "grid"), ("complementary", "torus"), ("identical", "grid"), ("identical", "torus")}
+    assert kinds == {
+        ("complementary", "grid"),
+        ("complementary", "torus"),
+        ("identical", "grid"),
+        ("identical", "torus"),
+    }
     assert any(k[2] for k in seen) and any(k[3] for k in seen) and any(k[4] for k in seen)

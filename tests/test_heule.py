@@ -7,18 +7,19 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
-
 from conftest import PUZZLES
+from hypothesis import given
+from hypothesis import strategies as st
+
 from satedge.backtrack import search as backtrack
-from satedge.sat import dimacs
-from satedge.puzzle import symmetry
 from satedge.encode import Encoding, Options, Size, encode, heule
 from satedge.encode.core import BlockCNF
 from satedge.encode.presets import presets
 from satedge.errors import Unsupported
+from satedge.puzzle import symmetry
 from satedge.puzzle.formats import load_puzzle
 from satedge.puzzle.generate import Params, generate
+from satedge.sat import dimacs
 from satedge.sat.solving import count_modes, solutions
 
 VARIANTS = ("cmp", "exp", "fbc", "all")
@@ -28,7 +29,11 @@ def _table() -> dict[str, tuple[int, ...]]:
     """instance: variables, then the clauses of cmp, exp, fbc and all (Heule's encoder, as measured:
     the table of puzzles/heule2008/README.md, which the documentation's page reads too)."""
     text = (PUZZLES / "heule2008" / "README.md").read_text().split("## The sizes of Heule's formulas")[1]
-    rows = [line.strip("|").split("|") for line in text.splitlines() if line.startswith("| ") and "instance" not in line]
+    rows = [
+        line.strip("|").split("|")
+        for line in text.splitlines()
+        if line.startswith("| ") and "instance" not in line
+    ]
     return {cells[0].strip(): tuple(int(x) for x in cells[1:]) for cells in rows}
 
 
@@ -54,8 +59,9 @@ def test_the_built_formulas_have_those_sizes(name):
     for v in VARIANTS:
         e = presets()[f"heule2008-{v}"].encode(puzzle)
         assert (e.nv, len(e.cnf.clauses)) == (TABLE[name][0], TABLE[name][1 + VARIANTS.index(v)]), v
-        assert presets()[f"heule2008-{v}"].size(puzzle) == Size(e.nv, len(e.cnf.clauses),
-                                                                          sum(map(len, e.cnf.clauses)))
+        assert presets()[f"heule2008-{v}"].size(puzzle) == Size(
+            e.nv, len(e.cnf.clauses), sum(map(len, e.cnf.clauses))
+        )
 
 
 def test_edgecolor_heule2008_is_close_but_not_equal():
@@ -78,15 +84,27 @@ def test_an_em_instance_solves_to_its_listed_order():
 def test_unframed_puzzles_are_refused_in_one_line(run_cli, variant):
     hunde = PUZZLES / "hunde-spiel.yaml"
     code, out, err = run_cli("count", hunde, "--encoding", f"heule2008-{variant}")
-    assert (code, out, err) == (2, "", f"satedge: error: {hunde}: the heule encoding covers framed grid boards only: "
-                                       "this puzzle has no frame\n")
+    assert (code, out, err) == (
+        2,
+        "",
+        f"satedge: error: {hunde}: the heule encoding covers framed grid boards only: "
+        "this puzzle has no frame\n",
+    )
     with pytest.raises(Unsupported):
         presets()[f"heule2008-{variant}"].encode(load_puzzle(hunde))
 
 
-framed = st.builds(lambda rows, cols, colors, border, clues, seed: generate(
-    Params(rows=rows, cols=cols, colors=colors, border_colors=border, frame=True, clues=clues), seed),
-    st.integers(2, 4), st.integers(2, 4), st.integers(1, 5), st.integers(0, 3), st.integers(0, 1), st.integers(0, 10**6))
+framed = st.builds(
+    lambda rows, cols, colors, border, clues, seed: generate(
+        Params(rows=rows, cols=cols, colors=colors, border_colors=border, frame=True, clues=clues), seed
+    ),
+    st.integers(2, 4),
+    st.integers(2, 4),
+    st.integers(1, 5),
+    st.integers(0, 3),
+    st.integers(0, 1),
+    st.integers(0, 10**6),
+)
 
 
 @given(puzzle=framed, variant=st.sampled_from(VARIANTS + ("rotation",)))
@@ -106,7 +124,10 @@ def test_counts_equal_the_backtrackers_on_framed_puzzles(puzzle, variant):
     counts = symmetry.count(puzzle, expected)
     got_counts = count_modes(e, "cadical195")
     assert (got_counts["solutions"], got_counts["distinct"], got_counts["unique"]) == (
-        counts.solutions, counts.distinct, counts.unique)
+        counts.solutions,
+        counts.distinct,
+        counts.unique,
+    )
     assert got_counts["models"] <= len(got)  # a model stands for every turn of a tile that looks the same
 
 
@@ -119,7 +140,7 @@ E2_ALL_FILE = "36b734f8d7a71c78990fc2853075fa8e687f9bf02b5b4e67181750a01aa8414d"
 
 
 def _formula(text: str) -> str:
-    return hashlib.sha256(text[text.index("\np cnf") + 1:].encode()).hexdigest()
+    return hashlib.sha256(text[text.index("\np cnf") + 1 :].encode()).hexdigest()
 
 
 @pytest.mark.parametrize("arrays_from", [0, 10**9])  # every formula built with arrays; none
@@ -127,7 +148,9 @@ def _formula(text: str) -> str:
 def test_the_array_built_formulas_are_the_list_built_ones_byte_for_byte(case, arrays_from, monkeypatch):
     monkeypatch.setattr(heule, "ARRAYS_FROM", arrays_from)
     name, encoding, seed = case.split()
-    encoded = Encoding.of(encoding).encode(load_puzzle(PUZZLES / f"{name}.yaml"), None if seed == "None" else int(seed))
+    encoded = Encoding.of(encoding).encode(
+        load_puzzle(PUZZLES / f"{name}.yaml"), None if seed == "None" else int(seed)
+    )
     assert _formula(dimacs.to_text(encoded)) == SHA256[case]
     assert encoded.clause_count == len(encoded.cnf.clauses)  # the lists a solver takes: the same clauses
     assert _formula(dimacs.to_text(encoded)) == SHA256[case]  # written from those lists, once made
@@ -138,14 +161,21 @@ def test_eternity2_heule2008_all_is_written_as_before(run_cli, tmp_path, monkeyp
     out = tmp_path / "e2.cnf"
     assert run_cli("encode", "puzzles/eternity2/e2.yaml", "--encoding", "heule2008-all", "-o", out)[0] == 0
     first, command, rest = out.read_bytes().split(b"\n", 2)  # the command line, with this run's folder, aside
-    assert command == f"c command: satedge encode puzzles/eternity2/e2.yaml --encoding heule2008-all -o {out}".encode()
+    assert (
+        command
+        == f"c command: satedge encode puzzles/eternity2/e2.yaml --encoding heule2008-all -o {out}".encode()
+    )
     body = first + b"\n" + rest
     assert hashlib.sha256(body).hexdigest() == E2_ALL_FILE
     assert len(body) == 112_332_083
 
 
-@given(puzzle=framed, card=st.sampled_from(["pairwise", "seqcounter"]), symmetry=st.sampled_from(["none", "rotation"]),
-       families=st.sampled_from([(), ("atmostone",), ("fbcolors",), ("atmostone", "fbcolors")]))
+@given(
+    puzzle=framed,
+    card=st.sampled_from(["pairwise", "seqcounter"]),
+    symmetry=st.sampled_from(["none", "rotation"]),
+    families=st.sampled_from([(), ("atmostone",), ("fbcolors",), ("atmostone", "fbcolors")]),
+)
 def test_arrays_and_lists_build_the_same_clauses(puzzle, card, symmetry, families):
     options = Options(card=card, symmetry=symmetry, families=families)
     as_lists = BlockCNF(heule._blocks(puzzle, heule._Layout(puzzle, options), card, arrays=False), 0)

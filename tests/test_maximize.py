@@ -20,16 +20,14 @@ from satedge.encode.maxsat import weighted
 from satedge.errors import SatedgeError
 from satedge.jobs import Job, run
 from satedge.puzzle.checker import Scored, board_problem, mismatches, score, validate
-from satedge.puzzle.formats import save_puzzle
+from satedge.puzzle.formats import load_puzzle, save_puzzle
 from satedge.puzzle.generate import Params, generate
-from satedge.puzzle.model import Puzzle, Solution
+from satedge.puzzle.model import Clue, Puzzle, Solution
 from satedge.puzzle.solutions import load_solution
 from satedge.puzzle.strategies import puzzles
 from satedge.sat.cnf import wcnf_clauses, write_wcnf
 from satedge.sat.dimacs import export, rebuilt
 from satedge.sat.maxsat import optimum
-from satedge.puzzle.model import Clue
-from satedge.puzzle.formats import load_puzzle
 
 TINY = dict(max_rows=2, max_cols=4, max_cells=4, max_colors=4)
 
@@ -86,7 +84,9 @@ def test_a_shuffled_maximum_is_the_same_and_in_the_puzzles_own_numbering():
 
 
 def test_a_job_stopped_at_its_time_limit_keeps_the_best_board_it_found():
-    branch_and_bound(generate(Params(rows=2, cols=2, colors=3, model="uniform"), seed=0))  # compiled before the clock
+    branch_and_bound(
+        generate(Params(rows=2, cols=2, colors=3, model="uniform"), seed=0)
+    )  # compiled before the clock
     p = generate(Params(rows=6, cols=6, colors=14, model="uniform"), seed=0)
     res = run(Job(p, "maximize", solver="backtrack", limits=Limits(timeout=5)))
     assert res.status in ("TIMEOUT", "OPTIMUM")
@@ -154,7 +154,13 @@ def test_the_command_prints_the_board_and_check_scores_it(run_cli, uniform, tmp_
     code, out, err = run_cli("maximize", path, "--method", "sat", "--encoding", "support", "--json")
     obj = json.loads(out)
     assert (code, obj["status"], obj["score"], obj["bound"], obj["edges"], obj["encoding"]) == (
-        0, "OPTIMUM", want, want, 12, "support")
+        0,
+        "OPTIMUM",
+        want,
+        want,
+        12,
+        "support",
+    )
 
 
 def brute_maximum_3x3(p: Puzzle) -> int:
@@ -163,13 +169,19 @@ def brute_maximum_3x3(p: Puzzle) -> int:
     return branch_and_bound(p, compiled=False).score
 
 
-@pytest.mark.parametrize("argv, message", [
-    (("--method", "sat", "--encoding", "heule"), "the heule encoding has no MaxSAT form (one colour variable per "
-                                                 "edge cannot say that an edge does not fit); choose one on direct or "
-                                                 "support"),
-    (("-o", "best.txt"), "satedge: error: best.txt: -o names a .sol or a .json file"),
-    (("--picture", "best.pdf"), "satedge: error: best.pdf: --picture names a .svg or a .png file"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (
+            ("--method", "sat", "--encoding", "heule"),
+            "the heule encoding has no MaxSAT form (one colour variable per "
+            "edge cannot say that an edge does not fit); choose one on direct or "
+            "support",
+        ),
+        (("-o", "best.txt"), "satedge: error: best.txt: -o names a .sol or a .json file"),
+        (("--picture", "best.pdf"), "satedge: error: best.pdf: --picture names a .svg or a .png file"),
+    ],
+)
 def test_the_command_refuses_in_one_line(run_cli, uniform, argv, message):
     _, path = uniform
     code, out, err = run_cli("maximize", path, *argv)
@@ -178,16 +190,25 @@ def test_the_command_refuses_in_one_line(run_cli, uniform, argv, message):
 
 def test_a_maximum_is_searched_here_and_one_process_but_lns_spreads():
     p = generate(Params(rows=2, cols=2, colors=3, model="uniform"), seed=1)
-    with pytest.raises(SatedgeError, match=r"^a maximum is answered on this machine: a Dask scheduler applies to "
-                                           r"solve and count$"):
+    with pytest.raises(
+        SatedgeError,
+        match=r"^a maximum is answered on this machine: a Dask scheduler applies to "
+        r"solve and count$",
+    ):
         Job(p, "maximize", solver="cadical195", scheduler="tcp://127.0.0.1:1")
-    with pytest.raises(SatedgeError, match=r"^backtrack's maximum is searched on one process: workers=N applies to "
-                                           r"lns, and to solve and count$"):
+    with pytest.raises(
+        SatedgeError,
+        match=r"^backtrack's maximum is searched on one process: workers=N applies to "
+        r"lns, and to solve and count$",
+    ):
         Job(p, "maximize", solver="backtrack:workers=2")
     with pytest.raises(SatedgeError, match=r"^the cpsat engine cannot maximize: it answers solve and count$"):
         Job(p, "maximize", solver="cpsat")
-    with pytest.raises(SatedgeError, match=r"^the large-neighbourhood search \(lns\) runs until its time limit: give "
-                                           r"a timeout$"):
+    with pytest.raises(
+        SatedgeError,
+        match=r"^the large-neighbourhood search \(lns\) runs until its time limit: give "
+        r"a timeout$",
+    ):
         Job(p, "maximize", solver="lns:workers=2")
     with pytest.raises(SatedgeError, match=r"^the lns engine cannot solve: it answers maximize$"):
         Job(p, "solve", solver="lns", limits=Limits(timeout=5))
@@ -207,6 +228,7 @@ def test_lns_reaches_every_edge_of_a_solvable_board_and_the_checker_agrees(worke
 @given(puzzles(**TINY))
 def test_lns_never_reports_more_than_the_brute_force_maximum_nor_a_board_the_checker_scores_lower(puzzle):
     from satedge.backtrack.lns import Search
+
     want = brute_maximum(puzzle)
     search = Search(puzzle, seed=1)
     first = search.start()
@@ -228,7 +250,11 @@ def test_lns_keeps_the_frame_and_the_clue_of_eternity_ii():
 
 
 # ---------------------------------------------------------------------------- WCNF out and back
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(puzzles(**TINY))
 def test_wcnf_written_and_read_back_gives_the_same_optimum(tmp_path, puzzle):
     want = brute_maximum(puzzle)
@@ -266,12 +292,16 @@ def test_decode_reads_a_maxsat_solvers_answer_in_both_model_forms(run_cli, unifo
         answer.write_text(f"c a MaxSAT solver\no {cost + 3}\no {cost}\ns OPTIMUM FOUND\n{v}\n")
         code, out, err = run_cli("decode", wcnf, answer, "--json")
         obj = json.loads(out)
-        assert (code, obj["status"], obj["score"], obj["edges"], obj["cost"]) == (0, "SAT", want, 12, cost), name
+        assert (code, obj["status"], obj["score"], obj["edges"], obj["cost"]) == (0, "SAT", want, 12, cost), (
+            name
+        )
     answer = tmp_path / "lie.out"
     answer.write_text(f"o {cost - 1}\ns OPTIMUM FOUND\nv {bits}\n")
     code, out, err = run_cli("decode", wcnf, answer)
-    assert (code, out) == (2, "") and err == (f"satedge: error: {answer}: the solver's last 'o' line says cost "
-                                              f"{cost - 1}, but its model falsifies {cost} soft clauses\n")
+    assert (code, out) == (2, "") and err == (
+        f"satedge: error: {answer}: the solver's last 'o' line says cost "
+        f"{cost - 1}, but its model falsifies {cost} soft clauses\n"
+    )
 
 
 def test_a_wcnf_with_a_negative_weight_or_a_p_line_is_refused_in_one_line(run_cli, uniform, tmp_path):
@@ -281,12 +311,19 @@ def test_a_wcnf_with_a_negative_weight_or_a_p_line_is_refused_in_one_line(run_cl
     text = wcnf.read_text()
     last = text.rstrip("\n").rsplit("\n", 1)[1]
     lines = text.count("\n")
-    for bad, message in ((text.replace(last, "-1" + last[1:]), f"line {lines}: weight '-1': a soft clause's weight is a "
-                                                               "positive integer, a hard clause starts with h"),
-                         (text.replace(last, "0" + last[1:]), f"line {lines}: weight '0': a soft clause's weight is a "
-                                                              "positive integer, a hard clause starts with h"),
-                         (text.replace("\nh ", "\np wcnf 1 1\nh ", 1), "a 'p' line, which the WCNF format of 2022 "
-                                                                      "on has not")):
+    for bad, message in (
+        (
+            text.replace(last, "-1" + last[1:]),
+            f"line {lines}: weight '-1': a soft clause's weight is a "
+            "positive integer, a hard clause starts with h",
+        ),
+        (
+            text.replace(last, "0" + last[1:]),
+            f"line {lines}: weight '0': a soft clause's weight is a "
+            "positive integer, a hard clause starts with h",
+        ),
+        (text.replace("\nh ", "\np wcnf 1 1\nh ", 1), "a 'p' line, which the WCNF format of 2022 on has not"),
+    ):
         damaged = tmp_path / "bad.wcnf"
         damaged.write_text(bad)
         answer = tmp_path / "a.out"
@@ -331,16 +368,21 @@ def test_a_certified_optimum_checks_again_and_a_tampered_one_is_refused(run_cli,
     assert want < 12
     proof = tmp_path / "proof"
     code, out, err = run_cli("maximize", path, "--method", "backtrack", "--certify", "--proof", proof)
-    assert code == 0 and out.splitlines()[1] == (f"certified by dratify: no board scores more than {want}: the MaxSAT "
-                                                 f"formula's hard clauses with at least {want + 1} edges that fit have "
-                                                 "no model")
+    assert code == 0 and out.splitlines()[1] == (
+        f"certified by dratify: no board scores more than {want}: the MaxSAT "
+        f"formula's hard clauses with at least {want + 1} edges that fit have "
+        "no model"
+    )
     code, out, err = run_cli("check-proof", proof)
     assert code == 0 and out.startswith(f"{proof}: certified by dratify: no board scores more than {want} (")
     drat = (proof / "pieces" / "0.drat").read_text().splitlines()
     (proof / "pieces" / "0.drat").write_text("\n".join(drat[:3]) + "\n")
     code, out, err = run_cli("check-proof", proof)
-    assert (code, err) == (2, f"satedge: error: {proof}: piece 0: the proof does not check (dratify: every step "
-                              "verified, but the proof never derives the empty clause)\n")
+    assert (code, err) == (
+        2,
+        f"satedge: error: {proof}: piece 0: the proof does not check (dratify: every step "
+        "verified, but the proof never derives the empty clause)\n",
+    )
     other = tmp_path / "other"
     assert run_cli("maximize", path, "--method", "backtrack", "--certify", "--proof", other)[0] == 0
     manifest = other / "manifest.json"
@@ -357,8 +399,11 @@ def test_a_certified_optimum_checks_again_and_a_tampered_one_is_refused(run_cli,
 def test_the_bench_maximize_report_is_made_from_the_committed_files():
     import importlib.util
     from pathlib import Path
+
     root = Path(__file__).resolve().parent.parent
-    spec = importlib.util.spec_from_file_location("bench_maximize", root / "experiments" / "bench-maximize.py")
+    spec = importlib.util.spec_from_file_location(
+        "bench_maximize", root / "experiments" / "bench-maximize.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.report() == (root / "experiments" / "bench-maximize.md").read_text()
@@ -369,21 +414,27 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         assert board_problem(puzzle, board) is None and score(puzzle, board) == record["score"], name
         assert record["timeline"][-1][1] == record["score"]
     e2 = json.loads((root / "experiments" / "bench-maximize-e2.json").read_text())["score"]
-    assert f"to {e2} of 480 inner edges in 10 minutes" in " ".join((root / "docs" / "results" / "index.md").read_text().split())
+    assert f"to {e2} of 480 inner edges in 10 minutes" in " ".join(
+        (root / "docs" / "results" / "index.md").read_text().split()
+    )
     assert f"reached {e2} of 480 edges in 10 minutes" in " ".join((root / "CHANGELOG.md").read_text().split())
 
 
 def test_a_maximize_spec_gives_scores_and_times_to_the_optimum(run_cli, tmp_path):
     spec = tmp_path / "m.yaml"
-    spec.write_text("name: m\npuzzles:\n  - generate: {rows: 3, colors: 9, model: uniform, seeds: [2]}\n"
-                    "encodings: [support, direct]\nsolvers: [backtrack, cadical195]\ntask: maximize\ntimeout: 60\n")
+    spec.write_text(
+        "name: m\npuzzles:\n  - generate: {rows: 3, colors: 9, model: uniform, seeds: [2]}\n"
+        "encodings: [support, direct]\nsolvers: [backtrack, cadical195]\ntask: maximize\ntimeout: 60\n"
+    )
     code, out, err = run_cli("run", spec, "--out", tmp_path / "out", "--workers", "1")
     assert code == 0, err
     rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
     want = brute_maximum_3x3(generate(Params(rows=3, colors=9, model="uniform"), seed=2))
     assert sorted((r["encoding"], r["solver"], r["status"], r["score"], r["bound"]) for r in rows) == [
-        ("backtrack", "backtrack", "OPTIMUM", want, want), ("direct", "cadical195", "OPTIMUM", want, want),
-        ("support", "cadical195", "OPTIMUM", want, want)]
+        ("backtrack", "backtrack", "OPTIMUM", want, want),
+        ("direct", "cadical195", "OPTIMUM", want, want),
+        ("support", "cadical195", "OPTIMUM", want, want),
+    ]
     code, out, err = run_cli("report", tmp_path / "out", "--no-plots")
     assert code == 0 and out.splitlines()[2].endswith("| median score |")
     assert all(line.rstrip(" |").endswith(f"| {want}") for line in out.splitlines()[4:7])

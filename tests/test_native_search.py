@@ -78,8 +78,15 @@ def test_without_a_compiler_or_when_it_fails_numbas_loop_answers_the_same(tmp_pa
     p = generate(Params(rows=4, cols=4, colors=3, frame=True), seed=2)
     monkeypatch.setenv("SATEDGE_CACHE", str(tmp_path / "cache"))
     t = backtrack.tables(p)
-    state = (np.zeros(p.n + 1, np.int64), np.zeros(p.n, np.int64), np.zeros(p.n, np.uint64),
-             np.zeros(p.n, np.int64), np.zeros(1, np.uint64), np.zeros(1, np.int64), np.zeros(2, np.int64))
+    state = (
+        np.zeros(p.n + 1, np.int64),
+        np.zeros(p.n, np.int64),
+        np.zeros(p.n, np.uint64),
+        np.zeros(p.n, np.int64),
+        np.zeros(1, np.uint64),
+        np.zeros(1, np.int64),
+        np.zeros(2, np.int64),
+    )
     python = list(backtrack.solutions(p, compiled=False))
     for cc in ("", str(tmp_path / "no-such-cc"), "false"):  # none; not there; one that fails
         with compiler(cc):
@@ -93,8 +100,15 @@ def test_the_compiled_search_is_kept_and_a_large_board_goes_to_numba(tmp_path, m
     monkeypatch.setenv("SATEDGE_CACHE", str(tmp_path))
     p = generate(Params(rows=4, cols=4, colors=3, frame=True), seed=2)
     t = backtrack.tables(p)
-    state = (np.zeros(p.n + 1, np.int64), np.zeros(p.n, np.int64), np.zeros(p.n, np.uint64),
-             np.zeros(p.n, np.int64), np.zeros(1, np.uint64), np.zeros(1, np.int64), np.zeros(2, np.int64))
+    state = (
+        np.zeros(p.n + 1, np.int64),
+        np.zeros(p.n, np.int64),
+        np.zeros(p.n, np.uint64),
+        np.zeros(p.n, np.int64),
+        np.zeros(1, np.uint64),
+        np.zeros(1, np.int64),
+        np.zeros(2, np.int64),
+    )
     assert native.kernel(t, *state) is not None
     kept = sorted(f.name for f in tmp_path.iterdir())
     assert len(kept) == 1 and kept[0].startswith("search-") and kept[0].endswith(".so")  # no temporary left
@@ -115,7 +129,9 @@ def test_the_c_search_over_two_words_of_tiles_and_more_labels_than_a_byte_holds(
 
 
 @pytest.mark.parametrize("profile", [True, False])
-def test_a_board_of_36_cells_is_compiled_again_with_its_branch_profile_or_kept_plain(tmp_path, monkeypatch, profile):
+def test_a_board_of_36_cells_is_compiled_again_with_its_branch_profile_or_kept_plain(
+    tmp_path, monkeypatch, profile
+):
     need_compiler()
     monkeypatch.setenv("SATEDGE_CACHE", str(tmp_path))
     if not profile:  # the recording library cannot write its profile: the plain one stands in, once

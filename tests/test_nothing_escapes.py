@@ -12,7 +12,6 @@ from math import factorial
 from pathlib import Path
 
 import pytest
-
 from conftest import PUZZLES, small_command_seconds
 
 HUNDE = PUZZLES / "hunde-spiel.yaml"
@@ -22,17 +21,19 @@ def _solver(tmp_path: Path, name: str, body: str) -> str:
     """A solver binary: a Python script that solves the formula with PySAT (``solve(path)``:
     ``None`` for UNSAT, else the model) and then does what ``body`` says."""
     f = tmp_path / name
-    f.write_text(f"#!{sys.executable}\n"
-                 "import sys\n"
-                 "from pathlib import Path\n"
-                 "from pysat.formula import CNF\n"
-                 "from pysat.solvers import Solver\n"
-                 "def solve(path):\n"
-                 "    with Solver(name='minisat22', bootstrap_with=CNF(from_file=path).clauses) as s:\n"
-                 "        return s.get_model() if s.solve() else None\n"
-                 "def model(lits):\n"
-                 "    return 'v ' + ' '.join(map(str, lits)) + ' 0'\n"
-                 f"{body}\n")
+    f.write_text(
+        f"#!{sys.executable}\n"
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from pysat.formula import CNF\n"
+        "from pysat.solvers import Solver\n"
+        "def solve(path):\n"
+        "    with Solver(name='minisat22', bootstrap_with=CNF(from_file=path).clauses) as s:\n"
+        "        return s.get_model() if s.solve() else None\n"
+        "def model(lits):\n"
+        "    return 'v ' + ' '.join(map(str, lits)) + ' 0'\n"
+        f"{body}\n"
+    )
     f.chmod(f.stat().st_mode | stat.S_IEXEC)
     return str(f)
 
@@ -46,24 +47,41 @@ def test_a_binary_that_repeats_its_first_model_is_an_error_not_three_solutions(t
     """It ignores the blocking clauses and gives its first model again.  Before: `solve --limit 3`
     printed one solution three times (and `--certify` called them certified), `count` looped
     until its timeout."""
-    solver = _solver(tmp_path, "parrot", (
-        "keep = Path(sys.argv[0] + '.first')\n"
-        "if not keep.exists():\n"
-        "    keep.write_text(model(solve(sys.argv[1])))\n"
-        "print('s SATISFIABLE'); print(keep.read_text()); sys.exit(10)"))
-    for args in (["solve", HUNDE, "--limit", "3"], ["solve", HUNDE, "--limit", "3", "--certify"], ["count", HUNDE]):
+    solver = _solver(
+        tmp_path,
+        "parrot",
+        (
+            "keep = Path(sys.argv[0] + '.first')\n"
+            "if not keep.exists():\n"
+            "    keep.write_text(model(solve(sys.argv[1])))\n"
+            "print('s SATISFIABLE'); print(keep.read_text()); sys.exit(10)"
+        ),
+    )
+    for args in (
+        ["solve", HUNDE, "--limit", "3"],
+        ["solve", HUNDE, "--limit", "3", "--certify"],
+        ["count", HUNDE],
+    ):
         Path(solver + ".first").unlink(missing_ok=True)
         code, out, err = run_cli(*args, "--solver-cmd", solver, "--timeout", "120")
         assert (code, out) == (2, ""), (args, out)
         _one_line(err)
-        assert f"solver cmd:{solver} gave a model that falsifies clause " in err and "it repeats a model" in err
+        assert (
+            f"solver cmd:{solver} gave a model that falsifies clause " in err and "it repeats a model" in err
+        )
 
 
-@pytest.mark.parametrize("body,said", [
-    ("print('s SATISFIABLE'); print(model(solve(sys.argv[1]))); sys.exit(20)", "exited with 20 (UNSAT) but printed status SAT"),
-    ("print('s UNSATISFIABLE'); sys.exit(10)", "exited with 10 (SAT) but printed status UNSAT"),
-    ("print('s UNKNOWN'); sys.exit(10)", "exited with 10 (SAT) but printed status UNKNOWN"),
-])
+@pytest.mark.parametrize(
+    "body,said",
+    [
+        (
+            "print('s SATISFIABLE'); print(model(solve(sys.argv[1]))); sys.exit(20)",
+            "exited with 20 (UNSAT) but printed status SAT",
+        ),
+        ("print('s UNSATISFIABLE'); sys.exit(10)", "exited with 10 (SAT) but printed status UNSAT"),
+        ("print('s UNKNOWN'); sys.exit(10)", "exited with 10 (SAT) but printed status UNKNOWN"),
+    ],
+)
 def test_a_status_line_and_an_exit_code_that_disagree_are_an_error(tmp_path, run_cli, body, said):
     """Before: a binary that printed a model and exited 20 was taken as UNSAT, and so was one
     that exited 10 and printed UNSATISFIABLE."""
@@ -75,22 +93,41 @@ def test_a_status_line_and_an_exit_code_that_disagree_are_an_error(tmp_path, run
 
 
 def test_an_honest_binary_still_counts(tmp_path, run_cli):
-    solver = _solver(tmp_path, "honest", (
-        "m = solve(sys.argv[1])\n"
-        "if m is None:\n"
-        "    print('s UNSATISFIABLE'); sys.exit(20)\n"
-        "print('s SATISFIABLE'); print(model(m)); sys.exit(10)"))
+    solver = _solver(
+        tmp_path,
+        "honest",
+        (
+            "m = solve(sys.argv[1])\n"
+            "if m is None:\n"
+            "    print('s UNSATISFIABLE'); sys.exit(20)\n"
+            "print('s SATISFIABLE'); print(model(m)); sys.exit(10)"
+        ),
+    )
     code, out, err = run_cli("count", HUNDE, "--solver-cmd", solver, "--timeout", "120")
     assert (code, err) == (0, "") and out.startswith(f"{HUNDE}: 16 solutions, 8 distinct, 2 unique")
 
 
 def test_a_certified_count_through_subspaces(run_cli):
     """Before: it always failed, with a false "the enumeration missed a solution"."""
-    code, out, err = run_cli("count", HUNDE, "--certify", "--enumeration", "subspaces", "--solver", "minisat22",
-                             "--mode", "solutions", "--json")
+    code, out, err = run_cli(
+        "count",
+        HUNDE,
+        "--certify",
+        "--enumeration",
+        "subspaces",
+        "--solver",
+        "minisat22",
+        "--mode",
+        "solutions",
+        "--json",
+    )
     assert (code, err) == (0, ""), err
     row = json.loads(out)
-    assert row["solutions"] == 16 and row["certificate"]["certified"] is True and row["certificate"]["models"] == 16
+    assert (
+        row["solutions"] == 16
+        and row["certificate"]["certified"] is True
+        and row["certificate"]["models"] == 16
+    )
 
 
 def test_a_full_temporary_folder_is_one_line_naming_the_solver(monkeypatch, run_cli):
@@ -103,8 +140,9 @@ def test_a_full_temporary_folder_is_one_line_naming_the_solver(monkeypatch, run_
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(binaries, "write_plain", full)  # the forked job has it too
-    code, out, err = run_cli("solve", HUNDE, "--solver-cmd", "cadical -q" if _has("cadical") else sys.executable,
-                             "--timeout", "60")
+    code, out, err = run_cli(
+        "solve", HUNDE, "--solver-cmd", "cadical -q" if _has("cadical") else sys.executable, "--timeout", "60"
+    )
     assert (code, out) == (2, "")
     _one_line(err)
     assert "cannot write the formula for solver command " in err and "No space left on device" in err
@@ -136,12 +174,17 @@ def test_a_board_of_identical_blank_tiles_answers_at_once(tmp_path, run_cli, met
     --limit applied), and so did `count`."""
     f = tmp_path / "blank.yaml"
     f.write_text(BLANK_4X4)
-    code, out, err = run_cli("solve", f, "--method", method, "--limit", "3", "--json", "--timeout", "60",
-                             "--memory", "2000")
+    code, out, err = run_cli(
+        "solve", f, "--method", method, "--limit", "3", "--json", "--timeout", "60", "--memory", "2000"
+    )
     assert (code, err) == (0, "") and len(json.loads(out)["solutions"]) == 3
     code, out, err = run_cli("count", f, "--method", method, "--json", "--timeout", "60", "--memory", "2000")
     row = json.loads(out)
-    assert (code, err) == (0, "") and (row["solutions"], row["distinct"], row["unique"]) == (factorial(16) * 4**16, 1, 1)
+    assert (code, err) == (0, "") and (row["solutions"], row["distinct"], row["unique"]) == (
+        factorial(16) * 4**16,
+        1,
+        1,
+    )
 
 
 def test_a_count_of_any_size_prints(tmp_path, run_cli):
@@ -168,8 +211,13 @@ def _seconds(*args, cwd=None) -> tuple[float, subprocess.CompletedProcess]:
     import time
 
     t0 = time.monotonic()
-    r = subprocess.run([sys.executable, "-m", "satedge", *map(str, args)], capture_output=True, text=True, cwd=cwd,
-                       timeout=600)
+    r = subprocess.run(
+        [sys.executable, "-m", "satedge", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=600,
+    )
     return time.monotonic() - t0, r
 
 
@@ -210,9 +258,13 @@ def test_a_formula_beyond_the_memory_cap_is_refused_before_it_is_sized(tmp_path)
     f = tmp_path / "blank45.yaml"
     f.write_text("rows: 45\ncols: 45\nmatching: identical\ntiles:\n" + "- [0, 0, 0, 0]\n" * 2025)
     unit = small_command_seconds()
-    elapsed, r = _seconds("encode", f, "--memory", "50", "-o", tmp_path / "b.cnf", "--encoding", "direct-pairwise")
+    elapsed, r = _seconds(
+        "encode", f, "--memory", "50", "-o", tmp_path / "b.cnf", "--encoding", "direct-pairwise"
+    )
     assert (r.returncode, r.stdout) == (2, "")
-    assert r.stderr.startswith(f"satedge: error: {f}: encoding direct-pairwise needs more than 50 MB of memory: its ")
+    assert r.stderr.startswith(
+        f"satedge: error: {f}: encoding direct-pairwise needs more than 50 MB of memory: its "
+    )
     assert r.stderr.endswith(" MB (--memory MB to allow more)\n") and r.stderr.count("\n") == 1
     assert elapsed < 4 * unit + 5 and not (tmp_path / "b.cnf").exists()
 
@@ -228,8 +280,10 @@ def test_a_compressed_formula_is_bounded_by_what_it_expands_to(tmp_path, run_cli
     head, rest = text.split("p cnf", 1)
     model = tmp_path / "m.txt"
     model.write_text("v 1 0\n")
-    for name, body in (("header", head.split("c satedge {")[0] + "c\n" * 3_000_000 + "p cnf" + rest),
-                       ("tail", text + "c\n" * 3_000_000)):
+    for name, body in (
+        ("header", head.split("c satedge {")[0] + "c\n" * 3_000_000 + "p cnf" + rest),
+        ("tail", text + "c\n" * 3_000_000),
+    ):
         bomb = tmp_path / f"{name}.cnf.gz"
         with gzip.open(bomb, "wt") as fh:
             fh.write(body)
@@ -237,17 +291,28 @@ def test_a_compressed_formula_is_bounded_by_what_it_expands_to(tmp_path, run_cli
         code, out, err = run_cli("decode", bomb, model)
         assert (code, out) == (2, "")
         _one_line(err)
-        assert ("comment lines a satedge header has" if name == "header" else "more text than the formula it names") in err
+        assert (
+            "comment lines a satedge header has"
+            if name == "header"
+            else "more text than the formula it names"
+        ) in err
 
 
 # ---------------------------------------------------------------------------- proofs
-@pytest.mark.parametrize("where,message", [
-    ("", "--proof names no folder: give one, e.g. --proof proof"),
-    ("{file}", "{file}: --proof names a file, not a folder"),
-    ("/dev/null", "/dev/null: --proof names a file, not a folder"),
-    ("{dangling}", "{dangling}: --proof names a dangling symlink: give a folder"),
-    ("{held}", "{held}: --proof names a folder that holds a certificate already (formula.cnf): give another, or remove it first"),
-])
+@pytest.mark.parametrize(
+    "where,message",
+    [
+        ("", "--proof names no folder: give one, e.g. --proof proof"),
+        ("{file}", "{file}: --proof names a file, not a folder"),
+        ("/dev/null", "/dev/null: --proof names a file, not a folder"),
+        ("{dangling}", "{dangling}: --proof names a dangling symlink: give a folder"),
+        (
+            "{held}",
+            "{held}: --proof names a folder that holds a certificate already (formula.cnf): give another, "
+            "or remove it first",
+        ),
+    ],
+)
 def test_a_proof_folder_that_cannot_take_a_proof_is_refused_first(tmp_path, run_cli, where, message):
     """Before: a traceback (an existing file, /dev/null, a dangling symlink), or the working
     folder written into (an empty name)."""
@@ -259,11 +324,16 @@ def test_a_proof_folder_that_cannot_take_a_proof_is_refused_first(tmp_path, run_
     before = sorted(p.name for p in tmp_path.iterdir())
     code, out, err = run_cli("count", HUNDE, "--certify", "--proof", where.format(**names))
     assert (code, out, err) == (2, "", f"satedge: error: {message.format(**names)}\n")
-    assert sorted(p.name for p in tmp_path.iterdir()) == before and (names["held"] / "formula.cnf").read_text() == "p cnf 1 1\n1 0\n"
+    assert (
+        sorted(p.name for p in tmp_path.iterdir()) == before
+        and (names["held"] / "formula.cnf").read_text() == "p cnf 1 1\n1 0\n"
+    )
 
 
 def test_an_unwritable_proof_folder_is_one_line(run_cli):
-    code, out, err = run_cli("count", HUNDE, "--certify", "--proof", "/proc/no-such/proof", "--mode", "solutions")
+    code, out, err = run_cli(
+        "count", HUNDE, "--certify", "--proof", "/proc/no-such/proof", "--mode", "solutions"
+    )
     assert (code, out) == (2, "")
     _one_line(err)
     assert "/proc/no-such/proof" in err and ("cannot write" in err)
@@ -273,16 +343,20 @@ def test_several_puzzles_do_not_share_one_proof_folder(tmp_path, run_cli):
     """Before: `count A B --certify --proof DIR` kept only B's proof, A's replaced without a word."""
     code, out, err = run_cli("count", HUNDE, PUZZLES / "insects.yaml", "--certify", "--proof", tmp_path / "p")
     assert (code, out) == (2, "") and not (tmp_path / "p").exists()
-    assert err == ("satedge: error: --proof writes the proof of one puzzle; 2 puzzles would write over each other's: "
-                   "give one puzzle per --proof folder\n")
+    assert err == (
+        "satedge: error: --proof writes the proof of one puzzle; 2 puzzles would write over each other's: "
+        "give one puzzle per --proof folder\n"
+    )
 
 
 def test_a_proof_folder_with_nothing_to_prove_says_so(tmp_path, run_cli):
     """Before: `solve --certify --proof DIR` that found its solution wrote nothing and said nothing."""
     code, out, err = run_cli("solve", HUNDE, "--certify", "--proof", tmp_path / "p", "--json")
     assert code == 0 and json.loads(out)["certificate"]["checker"] == "satedge.checker"
-    assert err == (f"satedge: warning: {HUNDE}: nothing to prove, each solution given is checked by satedge's "
-                   f"checker: --proof {tmp_path / 'p'} left as it was\n")
+    assert err == (
+        f"satedge: warning: {HUNDE}: nothing to prove, each solution given is checked by satedge's "
+        f"checker: --proof {tmp_path / 'p'} left as it was\n"
+    )
     assert not (tmp_path / "p").exists()
 
 
@@ -290,19 +364,26 @@ def test_a_proof_folder_with_nothing_to_prove_says_so(tmp_path, run_cli):
 def _spec(tmp_path: Path, **changes) -> Path:
     values = {"name": "s", "puzzles": "[hp.yaml]", "task": "solve", "timeout": 20, "memory": 2000} | changes
     f = tmp_path / "s.yaml"
-    f.write_text(f"name: {values['name']}\npuzzles: {values['puzzles']}\nencodings: [support-seqcounter]\n"
-                 f"solvers: [cadical195]\ntask: {values['task']}\ntimeout: {values['timeout']}\nmemory: {values['memory']}\n")
+    f.write_text(
+        f"name: {values['name']}\npuzzles: {values['puzzles']}\nencodings: [support-seqcounter]\n"
+        f"solvers: [cadical195]\ntask: {values['task']}\ntimeout: {values['timeout']}\nmemory: {values['memory']}\n"
+    )
     return f
 
 
-@pytest.mark.parametrize("change,problem", [
-    ({"timeout": 30}, "the spec's timeout was 20.0, it is 30.0 now"),
-    ({"task": "{count: solutions}"}, "the spec's task was 'solve', it is 'count' now"),
-    ({"name": "other"}, "they come from the spec 's', not 'other'"),
-    ({"memory": 3000}, "the spec's memory was 2000, it is 3000 now"),
-    (None, "the puzzle {dir}/hp.yaml has changed since (its sha256 differs)"),
-])
-def test_resume_refuses_to_mix_the_rows_of_another_spec_or_puzzle(tmp_path, run_cli, monkeypatch, change, problem):
+@pytest.mark.parametrize(
+    "change,problem",
+    [
+        ({"timeout": 30}, "the spec's timeout was 20.0, it is 30.0 now"),
+        ({"task": "{count: solutions}"}, "the spec's task was 'solve', it is 'count' now"),
+        ({"name": "other"}, "they come from the spec 's', not 'other'"),
+        ({"memory": 3000}, "the spec's memory was 2000, it is 3000 now"),
+        (None, "the puzzle {dir}/hp.yaml has changed since (its sha256 differs)"),
+    ],
+)
+def test_resume_refuses_to_mix_the_rows_of_another_spec_or_puzzle(
+    tmp_path, run_cli, monkeypatch, change, problem
+):
     """Before: `run --resume` after the spec changed (its timeout, its task, another spec) or a
     puzzle file was edited mixed old and new rows in one folder."""
     monkeypatch.chdir(tmp_path)
@@ -315,16 +396,29 @@ def test_resume_refuses_to_mix_the_rows_of_another_spec_or_puzzle(tmp_path, run_
     else:
         spec = _spec(tmp_path, **change)
     code, out, err = run_cli("run", spec, "--out", "o", "--resume")
-    assert (code, out, err) == (2, "", f"satedge: error: o: --resume cannot finish these results: "
-                                       f"{problem.format(dir=tmp_path)}; give another --out for a fresh folder\n")
+    assert (code, out, err) == (
+        2,
+        "",
+        f"satedge: error: o: --resume cannot finish these results: "
+        f"{problem.format(dir=tmp_path)}; give another --out for a fresh folder\n",
+    )
     assert (tmp_path / "o" / "results.jsonl").read_text() == rows
     assert run_cli("run", _spec(tmp_path), "--out", "o2")[0] == 0 or change is None
 
 
-@pytest.mark.parametrize("lines,message", [
-    ("puzzles: []\n", "puzzles names none: give a file, a glob, a shipped puzzle's name or {generate: {...}}"),
-    ("puzzles: [{generate: {rows: 3, colors: 2, seeds: [1, 1]}}]\n", "generate: seed 1 is given twice: each seed is one puzzle"),
-])
+@pytest.mark.parametrize(
+    "lines,message",
+    [
+        (
+            "puzzles: []\n",
+            "puzzles names none: give a file, a glob, a shipped puzzle's name or {generate: {...}}",
+        ),
+        (
+            "puzzles: [{generate: {rows: 3, colors: 2, seeds: [1, 1]}}]\n",
+            "generate: seed 1 is given twice: each seed is one puzzle",
+        ),
+    ],
+)
 def test_an_empty_or_doubled_spec_is_refused(tmp_path, run_cli, lines, message):
     f = tmp_path / "s.yaml"
     f.write_text("name: s\nencodings: [support]\nsolvers: [cadical195]\n" + lines)
@@ -333,7 +427,10 @@ def test_an_empty_or_doubled_spec_is_refused(tmp_path, run_cli, lines, message):
 
 def test_a_comparison_of_a_configuration_with_itself_is_refused(tmp_path, run_cli):
     assert run_cli("report", tmp_path, "--compare", "a/b", "a/b") == (
-        2, "", "satedge: error: --compare names 'a/b' twice: compare two configurations\n")
+        2,
+        "",
+        "satedge: error: --compare names 'a/b' twice: compare two configurations\n",
+    )
 
 
 def test_standard_input_named_twice_is_refused_before_any_answer(run_cli, monkeypatch):
@@ -341,27 +438,45 @@ def test_standard_input_named_twice_is_refused_before_any_answer(run_cli, monkey
     import io
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(HUNDE.read_bytes())))
-    assert run_cli("count", "-", "-") == (2, "", "satedge: error: - (standard input) is named more than once: it can be "
-                                                 "read once\n")
+    assert run_cli("count", "-", "-") == (
+        2,
+        "",
+        "satedge: error: - (standard input) is named more than once: it can be read once\n",
+    )
 
 
-@pytest.mark.parametrize("argv, option", [
-    (("encodings", "--puzzle", "hunde-spiel", "--puzzle", "six"), "--puzzle"),
-    (("count", "hunde-spiel", "--solver", "minisat22", "--solver", "cadical195"), "--solver"),
-    (("count", "hunde-spiel", "--workers", "1", "--cpsat-workers", "2"), "--cpsat-workers"),
-    (("maximize", "hunde-spiel", "--timeout", "5", "--timeout", "9"), "--timeout"),
-])
+@pytest.mark.parametrize(
+    "argv, option",
+    [
+        (("encodings", "--puzzle", "hunde-spiel", "--puzzle", "six"), "--puzzle"),
+        (("count", "hunde-spiel", "--solver", "minisat22", "--solver", "cadical195"), "--solver"),
+        (("count", "hunde-spiel", "--workers", "1", "--cpsat-workers", "2"), "--cpsat-workers"),
+        (("maximize", "hunde-spiel", "--timeout", "5", "--timeout", "9"), "--timeout"),
+    ],
+)
 def test_an_option_given_twice_is_refused_not_overridden(run_cli, argv, option):
     """Before: `encodings --puzzle six.yaml --puzzle hunde-spiel` printed Hunde-Spiel's sizes only."""
     assert run_cli(*argv) == (2, "", f"satedge: error: {option} is given twice: give it once\n")
 
 
-@pytest.mark.parametrize("argv, end", [
-    (("sovle", "hunde-spiel"), "(did you mean solve?)"),
-    (("count", "hunde-spiel", "--timout", "5"), "unrecognized arguments: --timout 5 (did you mean --timeout?)"),
-    (("count", "hunde-spil"), "hunde-spil: no such file, nor a shipped puzzle of that name (did you mean hunde-spiel?)"),
-    (("count", "hunde-spiel", "--method", "bactrack"), "(choose from 'auto', 'sat', 'backtrack') (did you mean backtrack?)"),
-])
+@pytest.mark.parametrize(
+    "argv, end",
+    [
+        (("sovle", "hunde-spiel"), "(did you mean solve?)"),
+        (
+            ("count", "hunde-spiel", "--timout", "5"),
+            "unrecognized arguments: --timout 5 (did you mean --timeout?)",
+        ),
+        (
+            ("count", "hunde-spil"),
+            "hunde-spil: no such file, nor a shipped puzzle of that name (did you mean hunde-spiel?)",
+        ),
+        (
+            ("count", "hunde-spiel", "--method", "bactrack"),
+            "(choose from 'auto', 'sat', 'backtrack') (did you mean backtrack?)",
+        ),
+    ],
+)
 def test_a_mistyped_name_gets_a_did_you_mean(run_cli, argv, end):
     code, out, err = run_cli(*argv)
     assert (code, out) == (2, "") and err.endswith(end + "\n") and err.count("\n") == 1
@@ -369,11 +484,13 @@ def test_a_mistyped_name_gets_a_did_you_mean(run_cli, argv, end):
 
 def test_a_mistyped_encoding_or_solver_gets_a_did_you_mean_and_pysats_short_names_work(run_cli):
     code, out, err = run_cli("count", "hunde-spiel", "--encoding", "edgecolr")
-    assert (code, out) == (2, "") and err.startswith("satedge: error: unknown encoding 'edgecolr' (did you mean "
-                                                     "edgecolor?); choose a preset")
+    assert (code, out) == (2, "") and err.startswith(
+        "satedge: error: unknown encoding 'edgecolr' (did you mean edgecolor?); choose a preset"
+    )
     code, out, err = run_cli("count", "hunde-spiel", "--solver", "cadical19")
-    assert (code, out) == (2, "") and err.startswith("satedge: error: unknown solver 'cadical19' (did you mean "
-                                                     "cadical195?); choose a PySAT solver")
+    assert (code, out) == (2, "") and err.startswith(
+        "satedge: error: unknown solver 'cadical19' (did you mean cadical195?); choose a PySAT solver"
+    )
     code, out, err = run_cli("count", "hunde-spiel", "--solver", "m22", "--json")
     assert (code, json.loads(out)["solver"], json.loads(out)["solutions"]) == (0, "minisat22", 16)
 
@@ -381,7 +498,9 @@ def test_a_mistyped_encoding_or_solver_gets_a_did_you_mean_and_pysats_short_name
 def test_solve_json_gives_its_time_and_the_formulas_size_as_count_does(run_cli):
     code, out, err = run_cli("solve", "hunde-spiel", "--method", "sat", "--json")
     obj = json.loads(out)
-    assert (code, obj["status"], obj["variables"], obj["clauses"]) == (0, "SAT", 585, 5052) and obj["seconds"] > 0
+    assert (code, obj["status"], obj["variables"], obj["clauses"]) == (0, "SAT", 585, 5052) and obj[
+        "seconds"
+    ] > 0
     counted = json.loads(run_cli("count", "hunde-spiel", "--method", "sat", "--json")[1])
     assert (counted["variables"], counted["clauses"]) == (obj["variables"], obj["clauses"])
 
@@ -389,6 +508,7 @@ def test_solve_json_gives_its_time_and_the_formulas_size_as_count_does(run_cli):
 def test_the_grid_notation_and_the_compress_choices_are_explained():
     """Before: the grid's `5/2` was explained nowhere, and --compress showed an empty choice."""
     from satedge.cli import build_parser
+
     guide = (Path(__file__).resolve().parent.parent / "docs" / "guides" / "solving.md").read_text()
     assert "`TILE/TURN`" in guide and "`5/2`: tile 5" in guide
     encode = next(a for a in build_parser()._actions if a.dest == "command").choices["encode"]

@@ -12,29 +12,32 @@ import time
 from itertools import islice
 
 import pytest
+from conftest import PUZZLES, alive, small_command_seconds
 from hypothesis import HealthCheck, assume, given, settings
 from pysat.solvers import Solver
 
-from conftest import PUZZLES, alive, small_command_seconds
-from satedge.backtrack import compiled as backtrack_jit, search as backtrack
-from satedge.sat import cubes
-from satedge.system import proctree
-from satedge.puzzle import symmetry
+from satedge.backtrack import compiled as backtrack_jit
+from satedge.backtrack import search as backtrack
 from satedge.encode.presets import Encoding
+from satedge.errors import SatedgeError
 from satedge.experiment import load_results
 from satedge.experiment.runner import run_experiment
 from satedge.experiment.spec import load_spec
 from satedge.jobs import Job, run
-from satedge.jobs.portfolio import members as portfolio
 from satedge.jobs.engines import SolverConfig
-from satedge.errors import SatedgeError
+from satedge.jobs.portfolio import members as portfolio
+from satedge.puzzle import symmetry
 from satedge.puzzle.formats import load_puzzle
 from satedge.puzzle.generate import Params, generate
-from satedge.system.process import Limits
-from satedge.sat.solving import MODES, STAT_KEYS, Enumerator
 from satedge.puzzle.strategies import puzzles
+from satedge.sat import cubes
+from satedge.sat.solving import MODES, STAT_KEYS, Enumerator
+from satedge.system import proctree
+from satedge.system.process import Limits
 
-SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+SLOW = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+)
 
 
 def reference(p) -> tuple[dict, set]:
@@ -50,16 +53,26 @@ def reference(p) -> tuple[dict, set]:
 @given(puzzles(max_cells=6))
 def test_cubes_and_portfolio_count_and_enumerate_what_the_backtracker_does(p):
     counts, sols = reference(p)
-    for strategy, preset in [("cubes", "edgecolor-corners"), ("cubes", "edgecolor-corners-sym"),
-                             ("cubes", "direct-pairwise"), ("portfolio", "support-seqcounter")]:
-        res = run(Job(p, "count", modes=MODES, encoding=preset, solver=SolverConfig(workers=2, strategy=strategy)))
+    for strategy, preset in [
+        ("cubes", "edgecolor-corners"),
+        ("cubes", "edgecolor-corners-sym"),
+        ("cubes", "direct-pairwise"),
+        ("portfolio", "support-seqcounter"),
+    ]:
+        res = run(
+            Job(p, "count", modes=MODES, encoding=preset, solver=SolverConfig(workers=2, strategy=strategy))
+        )
         assert {m: res.counts[m] for m in MODES} == counts, (strategy, preset)
         assert res.parallel["strategy"] == strategy and res.parallel["workers"] == 2
     res = run(Job(p, "solve", solver="cadical195:workers=2,strategy=cubes"))  # every solution, each once
     assert len(res.solutions) == len(sols) and set(res.solutions) == sols
     for strategy in ("cubes", "portfolio"):
         first = run(Job(p, "solve", limit=1, solver=SolverConfig(workers=2, strategy=strategy)))
-        assert first.status == ("SAT" if sols else "UNSAT") and set(first.solutions) <= sols and len(first.solutions) == min(1, len(sols))
+        assert (
+            first.status == ("SAT" if sols else "UNSAT")
+            and set(first.solutions) <= sols
+            and len(first.solutions) == min(1, len(sols))
+        )
     unique = run(Job(p, "solve", modes=("unique",), solver="cadical195:workers=2,strategy=cubes"))
     assert len(unique.solutions) == counts["unique"]
     assert len({symmetry.canonical(p, symmetry.picture(p, s)) for s in unique.solutions}) == counts["unique"]
@@ -72,7 +85,11 @@ def test_a_walk_over_every_model_splits_into_smaller_cubes():
     every = run(Job(p, "count", solver="cadical195:workers=2,strategy=cubes"))
     first = run(Job(p, "solve", limit=1, solver="cadical195:workers=2,strategy=cubes"))
     assert (every.counts, every.parallel["cubes"], first.status, first.parallel["cubes"]) == (
-        {"solutions": 1, "models": 1}, 128, "SAT", 32)
+        {"solutions": 1, "models": 1},
+        128,
+        "SAT",
+        32,
+    )
 
 
 def test_cubes_partition_the_models():
@@ -86,8 +103,12 @@ def test_cubes_partition_the_models():
     assert len(split.cubes) == 64 and split.refuted >= 0
     decision = set(e.decision)
     with Solver(name=cubes.LOOKAHEAD, bootstrap_with=e.cnf.clauses) as s:
-        free = [len(decision - {abs(lit) for lit in s.propagate(assumptions=list(c))[1]} - {abs(lit) for lit in c})
-                for c in split.cubes]
+        free = [
+            len(
+                decision - {abs(lit) for lit in s.propagate(assumptions=list(c))[1]} - {abs(lit) for lit in c}
+            )
+            for c in split.cubes
+        ]
     assert free == sorted(free, reverse=True) and (len(decision), max(free)) == (138, 40)
     per_cube = [c.solutions for c in cubes.conquer(e, split.cubes, 2)]
     assert max(map(len, per_cube)) == 576
@@ -113,8 +134,12 @@ def test_a_cube_reports_the_solver_statistics_it_cost():
 def test_a_portfolio_is_diverse():
     p = generate(Params(rows=3, cols=3, colors=3), 1)
     members = portfolio(Job(p, solver="cadical195:sat,workers=4", shuffle=2))
-    assert [(str(m.solver), m.shuffle) for m in members] == [("cadical195:sat", 2), ("kissat404", 1),
-                                                             ("cadical195:sat", 3), ("kissat404", 4)]
+    assert [(str(m.solver), m.shuffle) for m in members] == [
+        ("cadical195:sat", 2),
+        ("kissat404", 1),
+        ("cadical195:sat", 3),
+        ("kissat404", 4),
+    ]
     assert {m.solver.workers for m in members} == {1}
 
 
@@ -132,22 +157,31 @@ def test_the_cli_counts_and_solves_with_workers(run_cli):
 
 def test_a_spec_gives_a_solver_workers(tmp_path):
     f = tmp_path / "w.yaml"
-    f.write_text(f"name: w\npuzzles: [{PUZZLES / 'hunde-spiel.yaml'}]\nencodings: [edgecolor-corners]\n"
-                 "solvers: [cadical195, 'cadical195:workers=2,strategy=cubes', 'kissat404:workers=2,strategy=portfolio']\n"
-                 "task: {count: solutions}\ntimeout: 60\n")
+    f.write_text(
+        f"name: w\npuzzles: [{PUZZLES / 'hunde-spiel.yaml'}]\nencodings: [edgecolor-corners]\n"
+        "solvers: [cadical195, 'cadical195:workers=2,strategy=cubes', 'kissat404:workers=2,strategy=portfolio']\n"
+        "task: {count: solutions}\ntimeout: 60\n"
+    )
     run_experiment(load_spec(f), tmp_path / "out", workers=1)
     df = load_results(tmp_path / "out").set_index("solver")
-    assert df.loc["cadical195", "workers"] == 1 and df.loc["cadical195:workers=2,strategy=cubes", "workers"] == 2
+    assert (
+        df.loc["cadical195", "workers"] == 1 and df.loc["cadical195:workers=2,strategy=cubes", "workers"] == 2
+    )
     assert list(df["models"]) == [16, 16, 16]
     assert df.loc["cadical195:workers=2,strategy=cubes", "parallel"]["strategy"] == "cubes"
     assert SolverConfig.parse("kissat404:workers=3") == SolverConfig("pysat", "kissat404", workers=3)
-    for bad, message in [("cadical195:workers=0", "workers=N takes N from 1 to 1,024"),
-                         ("cadical195:workers=2,strategy=halves", "strategy is one of portfolio, cubes")]:
+    for bad, message in [
+        ("cadical195:workers=0", "workers=N takes N from 1 to 1,024"),
+        ("cadical195:workers=2,strategy=halves", "strategy is one of portfolio, cubes"),
+    ]:
         with pytest.raises(SatedgeError, match=message):
             SolverConfig.parse(bad)
     f.write_text(f.read_text().replace("'cadical195:workers=2,strategy=cubes'", "'kissat404:strategy=cubes'"))
-    with pytest.raises(SatedgeError, match="solver kissat404:strategy=cubes: a strategy applies with workers=N "
-                                           r"\(N at least 2\) or a Dask scheduler"):
+    with pytest.raises(
+        SatedgeError,
+        match="solver kissat404:strategy=cubes: a strategy applies with workers=N "
+        r"\(N at least 2\) or a Dask scheduler",
+    ):
         load_spec(f)
 
 
@@ -155,7 +189,9 @@ def _hard_puzzle(tmp_path):
     from satedge.puzzle.formats import save_puzzle
 
     f = tmp_path / "hard.yaml"
-    save_puzzle(generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), 1).with_(planted=None), f)
+    save_puzzle(
+        generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), 1).with_(planted=None), f
+    )
     return f
 
 
@@ -164,8 +200,19 @@ def test_a_timeout_covers_every_worker(tmp_path, strategy):
     """`solve --workers 2 --timeout 5` on a puzzle no configuration solves in 50 s ends within 5 s
     and three times what a small command takes here now (its own start-up included), with no
     process left."""
-    command = [sys.executable, "-m", "satedge", "solve", str(_hard_puzzle(tmp_path)), "--workers", "2",
-               "--strategy", strategy, "--timeout", "5"]
+    command = [
+        sys.executable,
+        "-m",
+        "satedge",
+        "solve",
+        str(_hard_puzzle(tmp_path)),
+        "--workers",
+        "2",
+        "--strategy",
+        strategy,
+        "--timeout",
+        "5",
+    ]
     unit = small_command_seconds()
     t0 = time.monotonic()
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -197,18 +244,26 @@ def test_a_stopped_portfolio_keeps_the_formula_size(tmp_path):
 def test_a_scheduler_that_does_not_answer_stops_the_command_first(run_cli):
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--scheduler", "tcp://127.0.0.1:1")
     assert (code, out) == (2, "")
-    assert err == (f"satedge: error: {PUZZLES / 'hunde-spiel.yaml'}: cannot reach the Dask scheduler at tcp://127.0.0.1:1: "
-                   "Timed out trying to connect to tcp://127.0.0.1:1 after 10 s\n")
+    assert err == (
+        f"satedge: error: {PUZZLES / 'hunde-spiel.yaml'}: cannot reach the Dask scheduler at tcp://127.0.0.1:1: "
+        "Timed out trying to connect to tcp://127.0.0.1:1 after 10 s\n"
+    )
 
 
 @pytest.fixture(scope="module")
 def scheduler():
     distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as lc:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as lc:
         yield lc.scheduler_address
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=6,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(p=puzzles(max_cells=6))
 def test_on_a_dask_cluster_the_counts_and_solutions_are_the_backtrackers(scheduler, p):
     counts, sols = reference(p)

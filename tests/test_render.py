@@ -3,14 +3,13 @@
 import xml.etree.ElementTree as ET
 
 import pytest
+from conftest import PUZZLES, SEEDS
 
 import satedge
-
-from conftest import PUZZLES, SEEDS
 from satedge.backtrack import search as backtrack
+from satedge.puzzle.drawing import PAD, TILE, ascii_grid, label_colours, to_svg
 from satedge.puzzle.formats import load_puzzle
 from satedge.puzzle.model import Puzzle, Solution
-from satedge.puzzle.drawing import PAD, TILE, ascii_grid, label_colours, to_svg
 from satedge.puzzle.render import PNG_SCALE
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -49,7 +48,7 @@ def test_png_edges_show_one_pattern(run_cli, tmp_path):
     assert run_cli("render", PUZZLES / "hunde-spiel.yaml", "--solve", "-o", out)[0] == 0
     solution = satedge.solve(puzzle).solution  # render --solve draws the first solution, as solve finds it
     img = mpimg.imread(out)[:, :, :3] * 255
-    colours = {x: tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for x, c in label_colours(puzzle).items()}
+    colours = {x: tuple(int(c[i : i + 2], 16) for i in (1, 3, 5)) for x, c in label_colours(puzzle).items()}
 
     def label_at(x, y):
         px = img[int(y * PNG_SCALE), int(x * PNG_SCALE)]
@@ -60,8 +59,12 @@ def test_png_edges_show_one_pattern(run_cli, tmp_path):
         row, col = divmod(cell, puzzle.cols)
         x0, y0 = PAD + col * TILE, PAD + row * TILE
         mid = TILE / 2
-        return [(x0 + mid + 14, y0 + 5), (x0 + TILE - 5, y0 + mid + 14),
-                (x0 + mid + 14, y0 + TILE - 5), (x0 + 5, y0 + mid + 14)][side]
+        return [
+            (x0 + mid + 14, y0 + 5),
+            (x0 + TILE - 5, y0 + mid + 14),
+            (x0 + mid + 14, y0 + TILE - 5),
+            (x0 + 5, y0 + mid + 14),
+        ][side]
 
     edges = 0
     for adj in puzzle.board.adjacencies:
@@ -92,15 +95,28 @@ def test_render_solve_stops_at_its_timeout_and_memory(run_cli, tmp_path):
     hard, out = tmp_path / "hard.yaml", tmp_path / "p.svg"  # framed 8x8 with 9 colours: far beyond a second
     save_puzzle(generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), 1), hard)
     assert run_cli("render", hard, "--solve", "--timeout", "1", "-o", out) == (
-        3, "", f"{hard}: TIMEOUT after 1 s, nothing to draw\n")
+        3,
+        "",
+        f"{hard}: TIMEOUT after 1 s, nothing to draw\n",
+    )
     code, printed, err = run_cli("render", hard, "--solve", "--memory", "1", "-o", out)
-    assert (code, printed) == (2, "") and err in {  # the cap covers the command's own work too: which passes it first
+    assert (code, printed) == (
+        2,
+        "",
+    ) and err in {  # the cap covers the command's own work too: which passes it first
         f"satedge: error: {hard}: {stage} needs more than 1 MB of memory (--memory MB to allow more)\n"
-        for stage in ("solving", "reading and preparing its job")}  # depends on the machine's load
+        for stage in ("solving", "reading and preparing its job")
+    }  # depends on the machine's load
     assert run_cli("render", hard, "--timeout", "1", "-o", out) == (
-        2, "", "satedge: error: --timeout applies to --solve only\n")
+        2,
+        "",
+        "satedge: error: --timeout applies to --solve only\n",
+    )
     assert run_cli("render", hard, "--solution", hard, "--memory", "100", "-o", out) == (
-        2, "", "satedge: error: --memory applies to --solve only\n")
+        2,
+        "",
+        "satedge: error: --memory applies to --solve only\n",
+    )
     assert list(tmp_path.iterdir()) == [hard]
 
 

@@ -4,32 +4,44 @@ estimate that chooses the order; the same solution sets whatever the search."""
 from itertools import islice
 
 import pytest
+from conftest import PUZZLES
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-
 from oracle import brute_force
-from satedge.backtrack import search as backtrack, orders
-from satedge.puzzle import symmetry
+
+from satedge.backtrack import orders
+from satedge.backtrack import search as backtrack
 from satedge.errors import SatedgeError
+from satedge.jobs.engines import SolverConfig
+from satedge.puzzle import symmetry
 from satedge.puzzle.formats import load_puzzle
 from satedge.puzzle.generate import Params, generate
 from satedge.puzzle.model import Clue, Puzzle
-from satedge.jobs.engines import SolverConfig
 from satedge.puzzle.strategies import puzzles
-from conftest import PUZZLES
 
 MAX = 3000  # puzzles with more solutions (uniform tiles on a torus) are left out of the set tests
 
 
 def reference(puzzle: Puzzle) -> list:
     """The old search: row by row, every turn of every tile, every copy of identical tiles, in Python."""
-    return list(islice(backtrack.solutions(puzzle, compiled=False, order="rows", distinct=False, twins=False), MAX + 1))
+    return list(
+        islice(
+            backtrack.solutions(puzzle, compiled=False, order="rows", distinct=False, twins=False), MAX + 1
+        )
+    )
 
 
 @settings(max_examples=80, deadline=None)
-@given(puzzles(max_rows=3, max_cols=4, max_cells=9, max_colors=3), st.sampled_from(orders.ORDERS), st.booleans(),
-       st.booleans(), st.booleans())
-def test_every_order_distinct_turns_and_twins_give_the_same_solutions(puzzle, order, distinct, twins, compiled):
+@given(
+    puzzles(max_rows=3, max_cols=4, max_cells=9, max_colors=3),
+    st.sampled_from(orders.ORDERS),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+)
+def test_every_order_distinct_turns_and_twins_give_the_same_solutions(
+    puzzle, order, distinct, twins, compiled
+):
     expected = reference(puzzle)
     assume(len(expected) <= MAX)
     found = list(backtrack.solutions(puzzle, compiled=compiled, order=order, distinct=distinct, twins=twins))
@@ -56,14 +68,19 @@ def test_distinct_turns_shrink_the_tree_and_keep_the_solutions():
     # four tiles that look the same under a half turn: every tile in each of two turns that look
     # the same, 768 solutions; the tree keeps one of each pair of turns (the tiles are identical
     # too: that is test_identical_tiles_are_placed_in_one_order)
-    p = Puzzle(rows=2, cols=2, tiles=((1, 2, 1, 2), (1, 2, 1, 2), (2, 1, 2, 1), (1, 2, 1, 2)), topology="torus")
+    p = Puzzle(
+        rows=2, cols=2, tiles=((1, 2, 1, 2), (1, 2, 1, 2), (2, 1, 2, 1), (1, 2, 1, 2)), topology="torus"
+    )
     every = brute_force(p)
     for compiled in (False, True):
         costs = {}
         for distinct in (False, True):
             costs[distinct] = backtrack.Cost()
-            found = list(backtrack.solutions(p, compiled=compiled, order="rows", distinct=distinct, twins=False,
-                                             cost=costs[distinct]))
+            found = list(
+                backtrack.solutions(
+                    p, compiled=compiled, order="rows", distinct=distinct, twins=False, cost=costs[distinct]
+                )
+            )
             assert set(found) == every and len(found) == len(every) == 768
         assert (costs[False].nodes, costs[True].nodes) == (1264, 128)
 
@@ -81,14 +98,24 @@ def test_identical_tiles_with_a_corner_kept_give_the_same_orbits(puzzle, compile
 
 
 @settings(max_examples=60, deadline=None)
-@given(puzzles(max_rows=3, max_cols=3, max_cells=9, max_colors=2), st.sampled_from(orders.ORDERS), st.booleans(),
-       st.booleans())
+@given(
+    puzzles(max_rows=3, max_cols=3, max_cells=9, max_colors=2),
+    st.sampled_from(orders.ORDERS),
+    st.booleans(),
+    st.booleans(),
+)
 def test_weighted_solutions_count_what_the_listing_counts(puzzle, order, corner, compiled):
     """Each solution found with its weight: the weights add up to the solutions of the old
     search, each solution found is one of them, and the three counts are the old search's."""
     allowed, orbit = backtrack.symmetry_broken(puzzle) if corner else (puzzle.allowed, 1)
-    plain = list(islice(backtrack.solutions(puzzle, allowed=allowed, compiled=False, order="rows", distinct=False,
-                                            twins=False), MAX + 1))
+    plain = list(
+        islice(
+            backtrack.solutions(
+                puzzle, allowed=allowed, compiled=False, order="rows", distinct=False, twins=False
+            ),
+            MAX + 1,
+        )
+    )
     assume(len(plain) <= MAX)
     found = list(backtrack.weighted(puzzle, allowed=allowed, compiled=compiled, order=order))
     assert sum(n for _, n in found) == len(plain)
@@ -100,7 +127,9 @@ def test_weighted_solutions_count_what_the_listing_counts(puzzle, order, corner,
 def test_weights_of_identical_tiles_and_look_alike_turns():
     # the 2x2 torus of four identical tiles below: the 8 nodes find 2 solutions, each standing
     # for 4! arrangements x 2 look-alike turns of each of the 4 tiles (768 in all)
-    p = Puzzle(rows=2, cols=2, tiles=((1, 2, 1, 2), (1, 2, 1, 2), (2, 1, 2, 1), (1, 2, 1, 2)), topology="torus")
+    p = Puzzle(
+        rows=2, cols=2, tiles=((1, 2, 1, 2), (1, 2, 1, 2), (2, 1, 2, 1), (1, 2, 1, 2)), topology="torus"
+    )
     found = list(backtrack.weighted(p, order="rows"))
     assert [n for _, n in found] == [384, 384]
     assert symmetry.count_weighted(p, found) == symmetry.Counts(768, 2, 1)
@@ -109,7 +138,9 @@ def test_weights_of_identical_tiles_and_look_alike_turns():
 def test_identical_tiles_are_placed_in_one_order():
     # four identical tiles (the third is the others turned) on a 2x2 torus: 768 solutions, the
     # 24 arrangements of the copies searched once
-    p = Puzzle(rows=2, cols=2, tiles=((1, 2, 1, 2), (1, 2, 1, 2), (2, 1, 2, 1), (1, 2, 1, 2)), topology="torus")
+    p = Puzzle(
+        rows=2, cols=2, tiles=((1, 2, 1, 2), (1, 2, 1, 2), (2, 1, 2, 1), (1, 2, 1, 2)), topology="torus"
+    )
     q = backtrack.plan(p, order="rows")
     assert (q.twins, q.shift, q.twin) == (((0, 1, 2, 3),), (0, 0, 1, 0), [-1, 0, 1, 2])
     every = brute_force(p)
@@ -119,8 +150,11 @@ def test_identical_tiles_are_placed_in_one_order():
         assert set(found) == every and len(found) == 768 and cost.nodes == 8
     # Hunde-Spiel's tiles 2 and 3 are the same; a clue that keeps tile 2 in a corner parts them
     hunde = load_puzzle(PUZZLES / "hunde-spiel.yaml")
-    assert backtrack.plan(hunde).twins == backtrack.plan(hunde, allowed=backtrack.symmetry_broken(hunde)[0]).twins == (
-        (2, 3),)
+    assert (
+        backtrack.plan(hunde).twins
+        == backtrack.plan(hunde, allowed=backtrack.symmetry_broken(hunde)[0]).twins
+        == ((2, 3),)
+    )
     assert backtrack.plan(hunde.with_(clues=(Clue(0, 0, 2, 0),))).twins == ()
 
 
@@ -130,8 +164,13 @@ def test_plan_keeps_one_turn_per_look_and_spreads_it_back():
     assert q.cells == (0, 1)
     assert q.allowed[0] == ((0, 0), (0, 1), (1, 0))
     four = ((1, 0), (1, 1), (1, 2), (1, 3))
-    assert q.spread[0] == {(0, 0): ((0, 0), (0, 2)), (0, 2): ((0, 0), (0, 2)), (0, 1): ((0, 1), (0, 3)),
-                           (0, 3): ((0, 1), (0, 3)), **dict.fromkeys(four, four)}
+    assert q.spread[0] == {
+        (0, 0): ((0, 0), (0, 2)),
+        (0, 2): ((0, 0), (0, 2)),
+        (0, 1): ((0, 1), (0, 3)),
+        (0, 3): ((0, 1), (0, 3)),
+        **dict.fromkeys(four, four),
+    }
     assert (q.twins, q.shift) == ((), ())
     assert backtrack.plan(p, order="rows", distinct=False).spread == ({}, {})
     with pytest.raises(SatedgeError, match=r"^an order names every cell once, 0 to 1$"):
@@ -153,8 +192,11 @@ def test_orders_on_a_3x3_board():
     assert orders.cell_order(p, "border") == (0, 1, 2, 5, 8, 7, 6, 3, 4)
     assert orders.cell_order(p, "columns") == (0, 3, 6, 1, 4, 7, 2, 5, 8)
     assert orders.named_orders(p)["rows-3"] == (8, 7, 6, 5, 4, 3, 2, 1, 0)
-    with pytest.raises(SatedgeError, match=r"^unknown cell order 'diagonal'; choose from auto, rows, columns, spiral, "
-                                           r"border$"):
+    with pytest.raises(
+        SatedgeError,
+        match=r"^unknown cell order 'diagonal'; choose from auto, rows, columns, spiral, "
+        r"border$",
+    ):
         orders.cell_order(p, "diagonal")
 
 
@@ -164,9 +206,21 @@ def test_the_estimate_ranks_the_orders_of_owens_8x8():
     found = {name: round(orders.estimate(p, o, allowed), 2) for name, o in orders.named_orders(p).items()}
     assert orbit == 4
     # the kept corner tile alone in the top-left corner: the scans that reach it first are the smallest
-    assert found == {"rows": 12.26, "columns": 12.26, "spiral": 13.7, "border": 14.04, "rows-1": 12.58, "rows-2": 12.26,
-                     "rows-3": 12.58, "rows-5": 12.26, "rows-6": 12.58, "rows-7": 12.58}
-    assert orders.cell_order(p, "auto", allowed) == orders.named_orders(p)["rows"]  # the first of four equal ones
+    assert found == {
+        "rows": 12.26,
+        "columns": 12.26,
+        "spiral": 13.7,
+        "border": 14.04,
+        "rows-1": 12.58,
+        "rows-2": 12.26,
+        "rows-3": 12.58,
+        "rows-5": 12.26,
+        "rows-6": 12.58,
+        "rows-7": 12.58,
+    }
+    assert (
+        orders.cell_order(p, "auto", allowed) == orders.named_orders(p)["rows"]
+    )  # the first of four equal ones
 
 
 def test_the_estimate_follows_the_real_tree():
@@ -175,8 +229,15 @@ def test_the_estimate_follows_the_real_tree():
     real, guessed = {}, {}
     for name, o in orders.named_orders(p).items():
         cost = backtrack.Cost()
-        assert sum(1 for _ in backtrack.solutions(p, order=o, cost=cost, compiled=False, distinct=False,
-                                                  twins=False)) == 384
+        assert (
+            sum(
+                1
+                for _ in backtrack.solutions(
+                    p, order=o, cost=cost, compiled=False, distinct=False, twins=False
+                )
+            )
+            == 384
+        )
         real[name], guessed[name] = cost.nodes, round(orders.estimate(p, o), 2)
     assert (real["rows"], real["columns"], real["spiral"]) == (12764, 12195, 36479)
     assert (guessed["rows"], guessed["columns"], guessed["spiral"]) == (3.97, 4.0, 4.28)
@@ -186,16 +247,24 @@ def test_the_estimate_follows_the_real_tree():
 def test_order_in_solver_strings_and_errors():
     assert str(SolverConfig.parse("backtrack:order=spiral,workers=2")) == "backtrack:workers=2,order=spiral"
     assert SolverConfig.parse("backtrack:order=auto") == SolverConfig(engine="backtrack")
-    for text, message in (("backtrack:order=diagonal", "solver 'backtrack:order=diagonal': order is one of auto, rows, "
-                                                       "columns, spiral, border"),
-                          ("cadical195:order=rows", "a cell order applies to backtrack only, not to cadical195")):
+    for text, message in (
+        (
+            "backtrack:order=diagonal",
+            "solver 'backtrack:order=diagonal': order is one of auto, rows, columns, spiral, border",
+        ),
+        ("cadical195:order=rows", "a cell order applies to backtrack only, not to cadical195"),
+    ):
         with pytest.raises(SatedgeError, match=f"^{message}$"):
             SolverConfig.parse(text)
 
 
 def test_order_on_the_command_line(run_cli):
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--method", "sat", "--order", "rows")
-    assert (code, out, err.strip()) == (2, "", "satedge: error: a cell order applies to backtrack only, not to cadical195")
+    assert (code, out, err.strip()) == (
+        2,
+        "",
+        "satedge: error: a cell order applies to backtrack only, not to cadical195",
+    )
     code, out, err = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--order", "columns")
     assert code == 0 and "backtrack:order=columns" in out
 
@@ -207,9 +276,18 @@ def test_a_solver_string_keeps_its_settings_unless_an_option_overrides_them():
     def parsed(*argv):
         return request_of(build_parser().parse_args(["solve", "hunde-spiel", *argv]), "solve").solver
 
-    assert str(parsed("--solver", "cadical195:workers=2,strategy=portfolio")) == "cadical195:workers=2,strategy=portfolio"
-    assert str(parsed("--solver", "cadical195:workers=2,strategy=portfolio", "--workers", "3", "--strategy", "cubes")) \
+    assert (
+        str(parsed("--solver", "cadical195:workers=2,strategy=portfolio"))
+        == "cadical195:workers=2,strategy=portfolio"
+    )
+    assert (
+        str(
+            parsed(
+                "--solver", "cadical195:workers=2,strategy=portfolio", "--workers", "3", "--strategy", "cubes"
+            )
+        )
         == "cadical195:workers=3,strategy=cubes"
+    )
     assert str(parsed("--order", "spiral", "--workers", "2")) == "backtrack:workers=2,order=spiral"
 
 
@@ -218,6 +296,9 @@ def test_tables_too_large_for_memory_are_refused_in_one_line(monkeypatch):
 
     p = generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)
     monkeypatch.setattr(backtrack_jit, "MAX_TABLE_BYTES", 1000)
-    with pytest.raises(SatedgeError, match=r"^the compiled backtracker's tables would take over 0 MB for this puzzle; "
-                                           r"run it without workers \(the pure-Python loop, compiled=False\)$"):
+    with pytest.raises(
+        SatedgeError,
+        match=r"^the compiled backtracker's tables would take over 0 MB for this puzzle; "
+        r"run it without workers \(the pure-Python loop, compiled=False\)$",
+    ):
         backtrack.tables(p)

@@ -20,11 +20,25 @@ def _rows(configs: dict, instances: int = 12, shuffles: int = 3, timeout: float 
         for i in range(instances):
             for s in range(1, shuffles + 1):
                 t = seconds(i, s, rng)
-                out.append({"id": f"{config}-{i}-{s}", "puzzle": f"p{i}.yaml", "puzzle_name": f"p{i}",
-                            "puzzle_sha256": f"{i:064x}", "rows": 7, "cols": 7, "encoding": encoding, "solver": solver,
-                            "task": "solve", "repetition": 0, "shuffle": s, "timeout": timeout,
-                            "status": "TIMEOUT" if t is None else "SAT", "encode_seconds": 0.0,
-                            "solve_seconds": None if t is None else t})
+                out.append(
+                    {
+                        "id": f"{config}-{i}-{s}",
+                        "puzzle": f"p{i}.yaml",
+                        "puzzle_name": f"p{i}",
+                        "puzzle_sha256": f"{i:064x}",
+                        "rows": 7,
+                        "cols": 7,
+                        "encoding": encoding,
+                        "solver": solver,
+                        "task": "solve",
+                        "repetition": 0,
+                        "shuffle": s,
+                        "timeout": timeout,
+                        "status": "TIMEOUT" if t is None else "SAT",
+                        "encode_seconds": 0.0,
+                        "solve_seconds": None if t is None else t,
+                    }
+                )
     return out
 
 
@@ -77,8 +91,12 @@ def test_noise_is_not_a_difference(run_cli, tmp_path):
 
 def test_the_report_gives_intervals_and_the_spread_across_shuffles(run_cli, tmp_path):
     d = _write(tmp_path, _rows({"e/fast": fast, "e/slow": slow}))
-    table = {row["configuration"]: row for row in summary(frame([json.loads(line) for line in
-                                                                 (d / "results.jsonl").read_text().splitlines()]))}
+    table = {
+        row["configuration"]: row
+        for row in summary(
+            frame([json.loads(line) for line in (d / "results.jsonl").read_text().splitlines()])
+        )
+    }
     assert (table["e/slow"]["runs"], table["e/slow"]["instances"], table["e/slow"]["solved"]) == (36, 12, 35)
     low, high = table["e/slow"]["solved_ci"]
     assert low < 35 < high <= 36 and table["e/slow"]["shuffles"] == 3
@@ -87,15 +105,23 @@ def test_the_report_gives_intervals_and_the_spread_across_shuffles(run_cli, tmp_
     smin, smax = table["e/fast"]["par2_shuffle_range"]
     assert smin <= table["e/fast"]["par2_shuffle_median"] <= smax
     code, out, _ = run_cli("report", d, "--compare", "e/fast", "e/slow", "--no-plots")
-    assert code == 0 and "\nWhat holds up: an instance is a puzzle, scored by the median PAR-2 of its runs" in out
-    assert "| e/fast | 12 | 36 of 36 (" in out and "| shuffles | PAR-2 per shuffle (s): median (range) |" in out
+    assert (
+        code == 0
+        and "\nWhat holds up: an instance is a puzzle, scored by the median PAR-2 of its runs" in out
+    )
+    assert (
+        "| e/fast | 12 | 36 of 36 (" in out and "| shuffles | PAR-2 per shuffle (s): median (range) |" in out
+    )
     assert "e/slow against e/fast over 12 instances: PAR-2 " in out and ": e/fast is better." in out
 
 
 def test_json_needs_compare(run_cli, tmp_path):
     d = _write(tmp_path, _rows({"e/fast": fast}))
     assert run_cli("report", d, "--json") == (
-        2, "", "satedge: error: --json prints the comparison of two configurations: give --compare A B\n")
+        2,
+        "",
+        "satedge: error: --json prints the comparison of two configurations: give --compare A B\n",
+    )
     code, _, err = run_cli("report", d, "--compare", "e/fast", "e/nope", "--json")
     assert (code, err) == (2, "satedge: error: --compare: no configuration 'e/nope'; there are e/fast\n")
 
@@ -105,5 +131,7 @@ def test_plots_show_the_spread_across_shuffles(run_cli, tmp_path):
     d = _write(tmp_path, _rows({"e/fast": fast, "e/slow": slow}))
     assert run_cli("report", d, "--compare", "e/fast", "e/slow")[0] == 0
     cactus, scatter = (d / "cactus.svg").read_text(), (d / "scatter.svg").read_text()
-    assert cactus.count("fill-opacity: 0.2") == 2 and "median of 3 shuffles" in cactus  # a band per configuration
+    assert (
+        cactus.count("fill-opacity: 0.2") == 2 and "median of 3 shuffles" in cactus
+    )  # a band per configuration
     assert "whiskers: range over shuffles" in scatter

@@ -15,15 +15,15 @@ import termios
 import threading
 from pathlib import Path
 
+from conftest import PUZZLES
 from pysat.formula import CNF
 
-from conftest import PUZZLES
 from satedge.cli import build_parser
-from satedge.sat.dimacs import read_header
+from satedge.encode import DEFAULT_ENCODING
 from satedge.encode.presets import Encoding
 from satedge.experiment.report import pictures
 from satedge.puzzle.formats import load_puzzle, save_puzzle
-from satedge.encode import DEFAULT_ENCODING
+from satedge.sat.dimacs import read_header
 
 HUNDE = PUZZLES / "hunde-spiel.yaml"
 
@@ -49,16 +49,22 @@ def test_a_name_with_line_breaks_stays_in_its_comment(run_cli, tmp_path):
     """Before: a puzzle name with a newline gave the file a second 'p cnf' line, and PySAT read
     an injected unit clause."""
     f = tmp_path / "evil.yaml"
-    f.write_text(HUNDE.read_text().replace("name: Das verflixte Hunde-Spiel", 'name: "x\\np cnf 1 1\\n1 0\\r\\x1b[2J"'))
+    f.write_text(
+        HUNDE.read_text().replace("name: Das verflixte Hunde-Spiel", 'name: "x\\np cnf 1 1\\n1 0\\r\\x1b[2J"')
+    )
     out = tmp_path / "evil.cnf"
     assert run_cli("encode", f, "-o", out)[0] == 0
     lines = out.read_text().splitlines()
     assert sum(line.startswith("p cnf") for line in lines) == 1
     assert all(line.startswith(("c", "p")) or line.endswith(" 0") for line in lines)
-    assert "c puzzle: x\\np cnf 1 1\\n1 0\\r\\x1b[2J" in lines or any("x\\np cnf 1 1\\n1 0" in line for line in lines)
+    assert "c puzzle: x\\np cnf 1 1\\n1 0\\r\\x1b[2J" in lines or any(
+        "x\\np cnf 1 1\\n1 0" in line for line in lines
+    )
     encoded = Encoding.parse(DEFAULT_ENCODING).encode(load_puzzle(f))
     assert CNF(from_file=str(out)).clauses == encoded.cnf.clauses
-    assert read_header(out)["puzzle"]["name"] == "x\np cnf 1 1\n1 0\r\x1b[2J"  # the JSON line keeps it exactly
+    assert (
+        read_header(out)["puzzle"]["name"] == "x\np cnf 1 1\n1 0\r\x1b[2J"
+    )  # the JSON line keeps it exactly
 
 
 def test_a_symlinked_output_is_written_through(run_cli, tmp_path):
@@ -114,7 +120,11 @@ def test_every_option_has_help_with_its_default():
                 continue
             if not action.help:
                 undocumented.append(f"{name} {action.option_strings[0]}")
-            elif action.default not in (None, False, "") and "default" not in sub._get_formatter()._expand_help(action):
+            elif action.default not in (
+                None,
+                False,
+                "",
+            ) and "default" not in sub._get_formatter()._expand_help(action):
                 no_default.append(f"{name} {action.option_strings[0]}")
         assert "satedge" in text
     assert (undocumented, no_default) == ([], [])
@@ -138,8 +148,11 @@ def test_solve_writes_sol_and_json(run_cli, tmp_path):
     assert run_cli("solve", HUNDE, "--all", "-o", many)[0] == 0
     assert len(json.loads(many.read_text())) == 16
     assert run_cli("solve", HUNDE, "--all", "-o", tmp_path / "x.sol") == (
-        2, "", f"satedge: error: {tmp_path / 'x.sol'}: a .sol file holds one solution; with --all or --limit give a "
-               ".json file\n")
+        2,
+        "",
+        f"satedge: error: {tmp_path / 'x.sol'}: a .sol file holds one solution; with --all or --limit give a "
+        ".json file\n",
+    )
 
 
 def _on_a_terminal(args: list[str], cwd: Path, size: tuple[int, int] = (24, 100)) -> str:
@@ -148,7 +161,9 @@ def _on_a_terminal(args: list[str], cwd: Path, size: tuple[int, int] = (24, 100)
     satedge = Path(sys.executable).parent / "satedge"
     leader, follower = pty.openpty()
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", *size, 0, 0))
-    proc = subprocess.Popen([str(satedge), *args], stdin=subprocess.DEVNULL, stdout=follower, stderr=follower, cwd=cwd)
+    proc = subprocess.Popen(
+        [str(satedge), *args], stdin=subprocess.DEVNULL, stdout=follower, stderr=follower, cwd=cwd
+    )
     os.close(follower)
     chunks = []
     while True:
@@ -167,7 +182,9 @@ def _on_a_terminal(args: list[str], cwd: Path, size: tuple[int, int] = (24, 100)
 def test_a_terminal_of_no_size_shows_the_progress_line_80_columns_wide(tmp_path):
     """Before: on a terminal that reports 0 x 0 (script, some CI terminals, serial consoles) no
     progress line showed at all."""
-    seen = _on_a_terminal(["maximize", "eternity2/8x8", "--method", "backtrack", "--timeout", "4"], tmp_path, (0, 0))
+    seen = _on_a_terminal(
+        ["maximize", "eternity2/8x8", "--method", "backtrack", "--timeout", "4"], tmp_path, (0, 0)
+    )
     lines = [line for line in seen.replace("\r", "\n").splitlines() if "best score" in line]
     assert lines and all(len(line.rstrip()) <= 80 for line in lines)
 
@@ -176,23 +193,43 @@ def test_long_commands_show_progress_on_a_terminal(tmp_path):
     """Before: crosscheck, encodings --puzzle and encode --all-presets ran for a minute with no
     sign of life.  On a terminal each shows a bar; in a pipe, none."""
     seen = {
-        "encode": _on_a_terminal(["encode", str(HUNDE), str(PUZZLES / "insects.yaml"), "--all-presets", "-o", "cnf"],
-                                 tmp_path),
+        "encode": _on_a_terminal(
+            ["encode", str(HUNDE), str(PUZZLES / "insects.yaml"), "--all-presets", "-o", "cnf"], tmp_path
+        ),
         "encodings": _on_a_terminal(["encodings", "--puzzle", str(HUNDE)], tmp_path),
-        "crosscheck": _on_a_terminal(["crosscheck", "--examples", "3", "--workers", "1", "--encodings",
-                                      "edgecolor", "--solvers", "minisat22"], tmp_path),
+        "crosscheck": _on_a_terminal(
+            [
+                "crosscheck",
+                "--examples",
+                "3",
+                "--workers",
+                "1",
+                "--encodings",
+                "edgecolor",
+                "--solvers",
+                "minisat22",
+            ],
+            tmp_path,
+        ),
     }
-    assert {name: f"{name}:" in text and "%|" in text for name, text in seen.items()} == dict.fromkeys(seen, True)
-    piped = subprocess.run([str(Path(sys.executable).parent / "satedge"), "encodings", "--puzzle", str(HUNDE)],
-                           capture_output=True, text=True)
+    assert {name: f"{name}:" in text and "%|" in text for name, text in seen.items()} == dict.fromkeys(
+        seen, True
+    )
+    piped = subprocess.run(
+        [str(Path(sys.executable).parent / "satedge"), "encodings", "--puzzle", str(HUNDE)],
+        capture_output=True,
+        text=True,
+    )
     assert piped.returncode == 0 and "%|" not in piped.stderr + piped.stdout
 
 
 def test_a_resumed_run_counts_the_runs_done_before_on_its_bar(tmp_path):
     """Before: after an interruption, --resume's bar read 0/2 where 2 of 4 runs were done."""
     spec = tmp_path / "s.yaml"
-    spec.write_text(f"name: s\npuzzles: [{HUNDE}, {PUZZLES / 'insects.yaml'}]\nencodings: [support]\n"
-                    "solvers: [cadical195, minisat22]\ntimeout: 60\n")
+    spec.write_text(
+        f"name: s\npuzzles: [{HUNDE}, {PUZZLES / 'insects.yaml'}]\nencodings: [support]\n"
+        "solvers: [cadical195, minisat22]\ntimeout: 60\n"
+    )
     _on_a_terminal(["run", str(spec), "--out", "out", "--only", "*/cadical195", "--workers", "1"], tmp_path)
     again = _on_a_terminal(["run", str(spec), "--out", "out", "--resume", "--workers", "1"], tmp_path)
     assert "2/4" in again and "0/2" not in again

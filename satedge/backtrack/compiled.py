@@ -14,8 +14,9 @@ from __future__ import annotations
 import os
 import time
 import types
+from collections.abc import Callable, Iterator
 from functools import cache
-from typing import Any, Callable, Iterator, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -25,8 +26,22 @@ from ..system.progress import REPORT_SECONDS
 from . import native
 
 __all__ = [
-    "CALL_BUDGET", "MAX_TABLE_BYTES", "DONE", "FOUND", "PAUSED", "advance", "compiled_advance", "stepper", "Tables",
-    "tables", "layers", "State", "at_root", "place", "run", "search"
+    "CALL_BUDGET",
+    "MAX_TABLE_BYTES",
+    "DONE",
+    "FOUND",
+    "PAUSED",
+    "advance",
+    "compiled_advance",
+    "stepper",
+    "Tables",
+    "tables",
+    "layers",
+    "State",
+    "at_root",
+    "place",
+    "run",
+    "search",
 ]
 
 
@@ -39,8 +54,36 @@ CALL_BUDGET = 1 << 22
 MAX_TABLE_BYTES = 2**28
 
 
-def advance(ndeps, dep_cell, dep_side, own_side, need, shown, n_labels, kind, masks, turn, words, d0, s0, d1, s1,
-            prev, extra, twin, placed, word, bits, keys, used, depth, floor, last, budget, counts):
+def advance(
+    ndeps,
+    dep_cell,
+    dep_side,
+    own_side,
+    need,
+    shown,
+    n_labels,
+    kind,
+    masks,
+    turn,
+    words,
+    d0,
+    s0,
+    d1,
+    s1,
+    prev,
+    extra,
+    twin,
+    placed,
+    word,
+    bits,
+    keys,
+    used,
+    depth,
+    floor,
+    last,
+    budget,
+    counts,
+):
     """Run the search from ``depth[0]`` until the next placement of cells ``0..last`` (FOUND,
     ``placed`` holds it), the end (DONE) or ``budget`` candidates (PAUSED).  Cells below
     ``floor`` stay as placed.  The state arrays ``placed, word, bits, keys, used, depth`` carry
@@ -140,7 +183,9 @@ def compiled_advance():
     disk), with numba's intrinsic for :func:`trailing_zeros`."""
     numba = require("numba")
     intrinsic = require("numba.cpython.unsafe.numbers").trailing_zeros
-    kernel = types.FunctionType(advance.__code__, {**advance.__globals__, "trailing_zeros": intrinsic}, "advance")
+    kernel = types.FunctionType(
+        advance.__code__, {**advance.__globals__, "trailing_zeros": intrinsic}, "advance"
+    )
     kernel.__module__, kernel.__qualname__ = advance.__module__, advance.__qualname__
     return numba.njit(cache=True)(kernel)
 
@@ -168,7 +213,8 @@ class Tables(NamedTuple):
     extra: int
     twin: Any
     n_tiles: int
-    labels: Any  # the C loop's table of the labels each entry of ``turn`` needs (:func:`satedge.backtrack.native.labels`)
+    # the C loop's table of the labels each entry of ``turn`` needs (:func:`satedge.backtrack.native.labels`)
+    labels: Any
 
 
 def layers(placements, sides, shown) -> list[int]:
@@ -204,12 +250,16 @@ def tables(allowed, n_labels: int, n_tiles: int, shown, need, checks, twin=None)
     for i, cell_checks in enumerate(checks):
         for q, (side, j, other) in enumerate(cell_checks):
             own_side[i, q], dep_cell[i, q], dep_side[i, q] = side, j, other
-        (d0[i], s0[i]), (d1[i], s1[i]) = ([(j, other) for _, j, other in cell_checks[:2]] + [(n, 0), (n, 0)])[:2]
+        (d0[i], s0[i]), (d1[i], s1[i]) = ([(j, other) for _, j, other in cell_checks[:2]] + [(n, 0), (n, 0)])[
+            :2
+        ]
     # kinds: positions with the same placements keyed by the same own sides share their masks;
     # those with further neighbours come last
     kinds: dict = {}
     for i in sorted(range(n), key=lambda i: len(checks[i]) > 2):
-        kinds.setdefault((allowed[i], tuple(s for s, _, _ in checks[i][:2]), len(checks[i]) > 2), []).append(i)
+        kinds.setdefault((allowed[i], tuple(s for s, _, _ in checks[i][:2]), len(checks[i]) > 2), []).append(
+            i
+        )
     square = n_labels * n_labels
     tile_words = native.tile_words(n_tiles)
     kind = np.zeros(n + 1, np.int64)
@@ -221,11 +271,15 @@ def tables(allowed, n_labels: int, n_tiles: int, shown, need, checks, twin=None)
             extra = min(extra, k * square)
         for (t, r), layer in zip(placements, layers(placements, sides, shown)):
             labels = [shown[t * 4 + r][s] for s in sides] + [0, 0]
-            entries.append((k * square + labels[0] * n_labels + labels[1], layer * tile_words + t // 64, t % 64, r))
+            entries.append(
+                (k * square + labels[0] * n_labels + labels[1], layer * tile_words + t // 64, t % 64, r)
+            )
     depth_words = max((e[1] for e in entries), default=0) // tile_words * tile_words + tile_words
     if len(kinds) * square * depth_words * 64 > MAX_TABLE_BYTES:
-        raise SatedgeError(f"the compiled backtracker's tables would take over {MAX_TABLE_BYTES // 2**20:,} MB for "
-                           "this puzzle; run it without workers (the pure-Python loop, compiled=False)")
+        raise SatedgeError(
+            f"the compiled backtracker's tables would take over {MAX_TABLE_BYTES // 2**20:,} MB for "
+            "this puzzle; run it without workers (the pure-Python loop, compiled=False)"
+        )
     masks = np.zeros((depth_words, max(len(kinds), 1) * square), np.uint64)
     turn = np.zeros((max(len(kinds), 1) * square, depth_words * 64), np.uint8)
     words = np.zeros(max(len(kinds), 1) * square, np.int64)
@@ -235,14 +289,40 @@ def tables(allowed, n_labels: int, n_tiles: int, shown, need, checks, twin=None)
         words[key] = max(words[key], (w // tile_words + 1) * tile_words)
     flat_need = [x for labels in need for x in labels] + [0] * 4
     flat_shown = [x for labels in shown for x in labels] + [0] * 4
-    t = Tables(ndeps, dep_cell, dep_side, own_side, np.array(flat_need, np.int64), np.array(flat_shown, np.int64),
-                  n_labels, kind, masks, turn, words, d0, s0, d1, s1, d0 == np.arange(n + 1) - 1, extra,
-                  None if twin is None else np.array(twin, np.int64), n_tiles, None)
+    t = Tables(
+        ndeps,
+        dep_cell,
+        dep_side,
+        own_side,
+        np.array(flat_need, np.int64),
+        np.array(flat_shown, np.int64),
+        n_labels,
+        kind,
+        masks,
+        turn,
+        words,
+        d0,
+        s0,
+        d1,
+        s1,
+        d0 == np.arange(n + 1) - 1,
+        extra,
+        None if twin is None else np.array(twin, np.int64),
+        n_tiles,
+        None,
+    )
     return t._replace(labels=native.labels(t))  # once per puzzle, not for each subtree's run
 
 
-def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, counts=None,
-        paused: Callable[[], None] | None = None, start: tuple[int, int] | None = None) -> Iterator[list[int]]:
+def run(
+    t: Tables,
+    prefix: list[int],
+    last: int,
+    parent: int | None = None,
+    counts=None,
+    paused: Callable[[], None] | None = None,
+    start: tuple[int, int] | None = None,
+) -> Iterator[list[int]]:
     """Placements of cells ``0..last`` that extend ``prefix`` (the placements of the first
     cells), lazily, in the search order; with ``parent``, it stops early once the process with
     that id is no longer this one's parent.  ``counts`` (two int64s) gains the candidates tried and
@@ -260,7 +340,7 @@ def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, coun
         if outcome == DONE:
             return
         if outcome == FOUND:
-            yield state.placed[:last + 1].tolist()
+            yield state.placed[: last + 1].tolist()
         elif parent is not None and os.getppid() != parent:
             return
         elif paused is not None and time.monotonic() - reported >= REPORT_SECONDS:
@@ -270,6 +350,7 @@ def run(t: Tables, prefix: list[int], last: int, parent: int | None = None, coun
 
 class State(NamedTuple):
     """A search's state arrays (as :func:`advance` has them) and the loop bound to them."""
+
     placed: Any
     word: Any
     bits: Any
@@ -286,8 +367,14 @@ def at_root(t: Tables, counts=None) -> State:
     n = len(t.ndeps)
     placed = np.zeros(n + 1, np.int64)
     placed[n] = 4 * t.n_tiles  # the neighbour of cells with fewer than two: its labels are 0
-    arrays = (placed, np.zeros(n, np.int64), np.zeros(n, np.uint64), np.zeros(n, np.int64),
-              np.zeros(native.tile_words(t.n_tiles), np.uint64), np.zeros(1, np.int64))
+    arrays = (
+        placed,
+        np.zeros(n, np.int64),
+        np.zeros(n, np.uint64),
+        np.zeros(n, np.int64),
+        np.zeros(native.tile_words(t.n_tiles), np.uint64),
+        np.zeros(1, np.int64),
+    )
     place(t, State(*arrays, None), [], None)  # the compiled loop trains its branch profile from here
     return State(*arrays, stepper(t, *arrays, np.zeros(2, np.int64) if counts is None else counts))
 
@@ -300,8 +387,11 @@ def place(t: Tables, state: State, prefix: list[int], start: tuple[int, int] | N
     for i, o in enumerate(prefix):
         placed[i] = o
         used[o >> 8] |= np.uint64(1) << np.uint64((o >> 2) & 63)
-    key = int(t.kind[floor] + t.need[placed[t.d0[floor]] * 4 + t.s0[floor]] * t.n_labels
-              + t.need[placed[t.d1[floor]] * 4 + t.s1[floor]])
+    key = int(
+        t.kind[floor]
+        + t.need[placed[t.d0[floor]] * 4 + t.s0[floor]] * t.n_labels
+        + t.need[placed[t.d1[floor]] * 4 + t.s1[floor]]
+    )
     state.keys[floor], state.depth[0] = key, floor
     if start is None:
         state.word[floor], state.bits[floor] = 0, t.masks[0, key] & ~used[0]

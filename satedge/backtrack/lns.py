@@ -76,8 +76,9 @@ class Search:
         self.rng = np.random.default_rng(seed)
         n, k = puzzle.n, len(puzzle.tiles)
         ids = puzzle.label_id
-        self.labels = np.array([[[ids[x] for x in puzzle.oriented(t, r)] for r in range(4)] for t in range(k)],
-                               dtype=np.int64).reshape(k, 4, 4)
+        self.labels = np.array(
+            [[[ids[x] for x in puzzle.oriented(t, r)] for r in range(4)] for t in range(k)], dtype=np.int64
+        ).reshape(k, 4, 4)
         self.want = np.array([puzzle.partner_id(i) for i in range(len(puzzle.labels))] or [0], dtype=np.int64)
         self.ok = np.zeros((n, k, 4), dtype=bool)
         for c, cell in enumerate(puzzle.allowed):
@@ -214,13 +215,30 @@ class Search:
                 extra.append(cost[i, r, j])
             start.append(len(tile))
         where = {int(c): j for j, c in enumerate(cells)}
-        earlier = [[(s, where[int(x) >> 2], int(x) & 3) for s, x in enumerate(self.nbr[c])
-                    if x >= 0 and where.get(int(x) >> 2, j) < j] for j, c in enumerate(cells)]
+        earlier = [
+            [
+                (s, where[int(x) >> 2], int(x) & 3)
+                for s, x in enumerate(self.nbr[c])
+                if x >= 0 and where.get(int(x) >> 2, j) < j
+            ]
+            for j, c in enumerate(cells)
+        ]
         nb_start, nb_side, nb_cell, nb_other = bnb.neighbours(earlier)
         now = self._window_cost(cells, shown, where)
-        refill = bnb.refill(np.array(start, np.int64), np.array(tile, np.int64), np.array(labels, np.int64),
-                            nb_start, nb_side, nb_cell, nb_other, self.want, np.array(extra, np.int64),
-                            len(self.tiles), now + 1, WINDOW_BUDGET)
+        refill = bnb.refill(
+            np.array(start, np.int64),
+            np.array(tile, np.int64),
+            np.array(labels, np.int64),
+            nb_start,
+            nb_side,
+            nb_cell,
+            nb_other,
+            self.want,
+            np.array(extra, np.int64),
+            len(self.tiles),
+            now + 1,
+            WINDOW_BUDGET,
+        )
         if refill is None:
             return False
         self.tiles[cells] = [tile[k] for k in refill]
@@ -232,7 +250,9 @@ class Search:
         miss = 0
         for j, c in enumerate(cells):
             for s, x in enumerate(self.nbr[c]):
-                k = where.get(int(x) >> 2, len(cells))  # an edge inside the window: counted from its earlier cell
+                k = where.get(
+                    int(x) >> 2, len(cells)
+                )  # an edge inside the window: counted from its earlier cell
                 if x >= 0 and k > j:
                     miss += int(shown[x >> 2, x & 3] != self.want[shown[c, s]])
         return miss
@@ -241,9 +261,23 @@ class Search:
         """Simulated annealing (:func:`anneal`) from the board as it is, which it leaves where the
         walk ends; the best board met."""
         best_tiles, best_turns = self.tiles.copy(), self.turns.copy()
-        compiled_anneal()(self.tiles, self.turns, self.labels, self.want, self.ok, self.nbr, self.group_cells,
-                          self.group_start, self.cell_group, steps, hot, cold, int(self.rng.integers(1 << 31)),
-                          best_tiles, best_turns)
+        compiled_anneal()(
+            self.tiles,
+            self.turns,
+            self.labels,
+            self.want,
+            self.ok,
+            self.nbr,
+            self.group_cells,
+            self.group_start,
+            self.cell_group,
+            steps,
+            hot,
+            cold,
+            int(self.rng.integers(1 << 31)),
+            best_tiles,
+            best_turns,
+        )
         walk = self.tiles.copy(), self.turns.copy()
         best = self._load(best_tiles, best_turns)
         self.tiles[:], self.turns[:] = walk
@@ -263,7 +297,9 @@ class Search:
             if t0 >= end or best.score == self.loops + self.edges:
                 break
             steps = max(1000, int(self.speed * min(CHUNK_SECONDS, end - t0)))
-            met = self.anneal(steps, hot * (cold / hot) ** (i / chunks), hot * (cold / hot) ** ((i + 1) / chunks))
+            met = self.anneal(
+                steps, hot * (cold / hot) ** (i / chunks), hot * (cold / hot) ** ((i + 1) / chunks)
+            )
             self.speed = steps / max(time.monotonic() - t0, 1e-3)
             if met.score > best.score:
                 best = met
@@ -295,19 +331,38 @@ class Search:
         return best
 
 
-def anneal(tiles, turns, labels, want, ok, nbr, group_cells, group_start, cell_group, steps, hot, cold, seed,
-           best_tiles, best_turns):
+def anneal(
+    tiles,
+    turns,
+    labels,
+    want,
+    ok,
+    nbr,
+    group_cells,
+    group_start,
+    cell_group,
+    steps,
+    hot,
+    cold,
+    seed,
+    best_tiles,
+    best_turns,
+):
     """Simulated annealing over swaps of two tiles between cells of one group (each then in its
     best turn) and new turns of one tile, from the board ``tiles, turns`` (changed in place),
     at a temperature falling from ``hot`` to ``cold`` over ``steps`` moves; the best board met
     goes to ``best_tiles, best_turns``, and its misfits are returned."""
+
     def misfits(a, b):  # the edges of cells a and b that do not fit, the one between them once
         m = 0
         for c in (a, b):
             for s in range(4):
                 x = nbr[c, s]
-                if x >= 0 and (c == a or x >> 2 != a) and (
-                        labels[tiles[x >> 2], turns[x >> 2], x & 3] != want[labels[tiles[c], turns[c], s]]):
+                if (
+                    x >= 0
+                    and (c == a or x >> 2 != a)
+                    and (labels[tiles[x >> 2], turns[x >> 2], x & 3] != want[labels[tiles[c], turns[c], s]])
+                ):
                     m += 1
             if a == b:
                 break
@@ -354,7 +409,11 @@ def anneal(tiles, turns, labels, want, ok, nbr, group_cells, group_start, cell_g
                         m = 0
                         for s in range(4):
                             x = nbr[c, s]
-                            if x >= 0 and labels[tiles[x >> 2], turns[x >> 2], x & 3] != want[labels[tiles[c], r, s]]:
+                            if (
+                                x >= 0
+                                and labels[tiles[x >> 2], turns[x >> 2], x & 3]
+                                != want[labels[tiles[c], r, s]]
+                            ):
                                 m += 1
                         if m < fit:
                             top, fit = r, m

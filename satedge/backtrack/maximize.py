@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import time
 import types
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Callable
 
 import numpy as np
 
@@ -36,7 +36,9 @@ from ..system.progress import REPORT_SECONDS
 __all__ = ["Best", "maximize", "bnb", "refill", "neighbours"]
 
 DONE, BETTER, PAUSED = 0, 1, 2  # outcomes of bnb()
-BNB_BUDGET = 1 << 21  # candidates looked at per call of bnb(): Ctrl-C and the progress notes come between calls
+BNB_BUDGET = (
+    1 << 21
+)  # candidates looked at per call of bnb(): Ctrl-C and the progress notes come between calls
 
 
 @dataclass(frozen=True)
@@ -57,8 +59,29 @@ class Best:
         return self.board is not None and self.score == self.bound
 
 
-def bnb(start, tile, labels, nb_start, nb_side, nb_cell, nb_other, want, extra, n, choice, shown, used, cum, pos,
-        phase, depth, best, best_choice, budget, counts):
+def bnb(
+    start,
+    tile,
+    labels,
+    nb_start,
+    nb_side,
+    nb_cell,
+    nb_other,
+    want,
+    extra,
+    n,
+    choice,
+    shown,
+    used,
+    cum,
+    pos,
+    phase,
+    depth,
+    best,
+    best_choice,
+    budget,
+    counts,
+):
     """Run the search from ``depth[0]`` until a better board (BETTER: ``best[0]`` its
     mismatches, ``best_choice`` its candidates), the end (DONE) or ``budget`` candidates
     (PAUSED).  Cell ``c``'s candidates are ``start[c]:start[c + 1]``, each a ``tile`` and its
@@ -125,8 +148,20 @@ def bnb(start, tile, labels, nb_start, nb_side, nb_cell, nb_other, want, extra, 
             return 0 if best[0] == 0 else 2
 
 
-def refill(start, tile, labels, nb_start, nb_side, nb_cell, nb_other, want, extra, tiles: int, below: int,
-           budget: int) -> list[int] | None:
+def refill(
+    start,
+    tile,
+    labels,
+    nb_start,
+    nb_side,
+    nb_cell,
+    nb_other,
+    want,
+    extra,
+    tiles: int,
+    below: int,
+    budget: int,
+) -> list[int] | None:
     """The best fill of a window of cells (:mod:`satedge.backtrack.lns`) that costs less than
     ``below``, its candidates by cell (the arrays of :func:`bnb`, over ``tiles`` tiles), found
     within ``budget`` candidates looked at; ``None`` if none is."""
@@ -136,8 +171,32 @@ def refill(start, tile, labels, nb_start, nb_side, nb_cell, nb_other, want, extr
     depth, best = np.zeros(1, np.int64), np.array([below], np.int64)
     best_choice, counts = np.zeros(n, np.int64), np.zeros(2, np.int64)
     kernel, found = compiled_bnb(), False
-    while kernel(start, tile, labels, nb_start, nb_side, nb_cell, nb_other, want, extra, n, choice, shown, used, cum,
-                 pos, phase, depth, best, best_choice, budget, counts) == BETTER:
+    while (
+        kernel(
+            start,
+            tile,
+            labels,
+            nb_start,
+            nb_side,
+            nb_cell,
+            nb_other,
+            want,
+            extra,
+            n,
+            choice,
+            shown,
+            used,
+            cum,
+            pos,
+            phase,
+            depth,
+            best,
+            best_choice,
+            budget,
+            counts,
+        )
+        == BETTER
+    ):
         found = True
     return [int(k) for k in best_choice] if found else None
 
@@ -166,7 +225,9 @@ def _tables(puzzle: Puzzle) -> tuple:
     cands = [(t, r) for cell in allowed for t, r in cell]
     start = np.cumsum([0] + [len(cell) for cell in allowed]).astype(np.int64)
     tile = np.array([t for t, _ in cands] or [0], dtype=np.int64)
-    labels = np.array([[ids[x] for x in puzzle.oriented(t, r)] for t, r in cands] or [[0] * 4], dtype=np.int64)
+    labels = np.array(
+        [[ids[x] for x in puzzle.oriented(t, r)] for t, r in cands] or [[0] * 4], dtype=np.int64
+    )
     earlier: list[list[tuple[int, int, int]]] = [[] for _ in puzzle.board.cells]
     for adj in puzzle.board.adjacencies:
         if adj.a != adj.b:  # a self-loop is a rule of the cell, kept by its placements
@@ -179,8 +240,12 @@ def _tables(puzzle: Puzzle) -> tuple:
     return (start, tile, labels, nb_start, nb_side, nb_cell, nb_other, want, extra), cands
 
 
-def maximize(puzzle: Puzzle, better: Callable[[Best], None] | None = None,
-             paused: Callable[[Best], None] | None = None, compiled: bool = True) -> Best:
+def maximize(
+    puzzle: Puzzle,
+    better: Callable[[Best], None] | None = None,
+    paused: Callable[[Best], None] | None = None,
+    compiled: bool = True,
+) -> Best:
     """The board with the most inner edges that fit, proved optimal (see the module's docstring).
 
     Parameters
@@ -198,9 +263,15 @@ def maximize(puzzle: Puzzle, better: Callable[[Best], None] | None = None,
     loops = len(puzzle.board.adjacencies) - edges  # kept by every board's placements
     arrays, cands = _tables(puzzle)
     n = puzzle.n
-    state = dict(choice=np.zeros(n + 1, np.int64), shown=np.zeros((n + 1, 4), np.int64),
-                 used=np.zeros(len(puzzle.tiles) + 1, np.int64), cum=np.zeros(n + 1, np.int64),
-                 pos=np.zeros(n + 1, np.int64), phase=np.zeros(n + 1, np.int64), depth=np.zeros(1, np.int64))
+    state = dict(
+        choice=np.zeros(n + 1, np.int64),
+        shown=np.zeros((n + 1, 4), np.int64),
+        used=np.zeros(len(puzzle.tiles) + 1, np.int64),
+        cum=np.zeros(n + 1, np.int64),
+        pos=np.zeros(n + 1, np.int64),
+        phase=np.zeros(n + 1, np.int64),
+        depth=np.zeros(1, np.int64),
+    )
     best = np.array([edges + 1], np.int64)  # any board beats one more mismatch than there are edges
     best_choice = np.zeros(n, np.int64)
     counts = np.zeros(2, np.int64)
@@ -209,12 +280,30 @@ def maximize(puzzle: Puzzle, better: Callable[[Best], None] | None = None,
     last = time.monotonic()
 
     def now() -> Best:
-        return Best(board, loops + edges - int(best[0]) if board is not None else 0, loops + edges,
-                    int(counts[1]), int(counts[0]))
+        return Best(
+            board,
+            loops + edges - int(best[0]) if board is not None else 0,
+            loops + edges,
+            int(counts[1]),
+            int(counts[0]),
+        )
 
     while True:
-        outcome = kernel(*arrays, n, state["choice"], state["shown"], state["used"], state["cum"], state["pos"],
-                         state["phase"], state["depth"], best, best_choice, counts[0] + BNB_BUDGET, counts)
+        outcome = kernel(
+            *arrays,
+            n,
+            state["choice"],
+            state["shown"],
+            state["used"],
+            state["cum"],
+            state["pos"],
+            state["phase"],
+            state["depth"],
+            best,
+            best_choice,
+            counts[0] + BNB_BUDGET,
+            counts,
+        )
         if outcome == BETTER:
             board = Solution(tuple(cands[k] for k in best_choice))
             if better is not None:

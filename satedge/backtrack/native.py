@@ -33,13 +33,27 @@ import platform
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-__all__ = ["MAX_NATIVE_CELLS", "FLAGS", "PROFILED_CELLS", "MAX_LABEL_ENTRIES", "TRAINING", "PROFILE_FLAGS", "source", "labels", "tile_words", "kernel", "compiler", "cache_folder"]
+__all__ = [
+    "MAX_NATIVE_CELLS",
+    "FLAGS",
+    "PROFILED_CELLS",
+    "MAX_LABEL_ENTRIES",
+    "TRAINING",
+    "PROFILE_FLAGS",
+    "source",
+    "labels",
+    "tile_words",
+    "kernel",
+    "compiler",
+    "cache_folder",
+]
 
 MAX_NATIVE_CELLS = 100  # Owen's 8x8 compiles in about a second, Eternity II's 256 cells in about 15
 FLAGS = ("-O2", "-march=native", "-shared", "-fPIC")
@@ -91,58 +105,95 @@ def source(t) -> str:
     used = "u0" if one_word else "used[{w} & TW]"
     flip = "u0 ^= (u64)1 << tt;" if one_word else "used[tt >> 6] ^= (u64)1 << (tt & 63);"
     packed = t.labels.size > 1  # the labels a placement needs, a byte per side in one word of :func:`labels`
-    out = [_HEAD, f"#define TW {words - 1}\n#define NK {t.masks.shape[1]}\n#define NL {t.n_labels}\n"
-           f"#define TURNS {t.masks.shape[0] * 64}\n",
-           "i64 advance(const i64 *need, const i64 *shown, const u64 *masks, const unsigned char *turn, "
-           "const i64 *words, const i64 *twin, const uint32_t *lab, i64 *placed, i64 *word, u64 *bits, i64 *keys, u64 *used, "
-           "i64 *depth, i64 floor, i64 last, i64 budget, i64 *counts) {",
-           "  i64 given = budget, nodes = 0, w, key, o = 0, tt, ret;",
-           "  u64 m; uint32_t lw = 0;" + (" u64 u0 = used[0];" if one_word else ""),
-           "  i64 i = depth[0];",
-           *([f"  uint32_t lp[{n + 1}];  /* the labels each placed cell needs, as lab has them */",
-              "  for (i64 j = 0; j < i; j++) lp[j] = packed(need, placed[j]);",
-              f"  lp[{n}] = packed(need, placed[{n}]);"] if packed else []),
-           "  w = word[i]; m = bits[i]; key = keys[i];",
-           "  switch (i) {", *(f"    case {i}: goto next_{i};" for i in range(n)), "    default: return DONE;", "  }"]
+    out = [
+        _HEAD,
+        f"#define TW {words - 1}\n#define NK {t.masks.shape[1]}\n#define NL {t.n_labels}\n"
+        f"#define TURNS {t.masks.shape[0] * 64}\n",
+        "i64 advance(const i64 *need, const i64 *shown, const u64 *masks, const unsigned char *turn, "
+        "const i64 *words, const i64 *twin, const uint32_t *lab, i64 *placed, i64 *word, u64 *bits, i64 *keys, "
+        "u64 *used, "
+        "i64 *depth, i64 floor, i64 last, i64 budget, i64 *counts) {",
+        "  i64 given = budget, nodes = 0, w, key, o = 0, tt, ret;",
+        "  u64 m; uint32_t lw = 0;" + (" u64 u0 = used[0];" if one_word else ""),
+        "  i64 i = depth[0];",
+        *(
+            [
+                f"  uint32_t lp[{n + 1}];  /* the labels each placed cell needs, as lab has them */",
+                "  for (i64 j = 0; j < i; j++) lp[j] = packed(need, placed[j]);",
+                f"  lp[{n}] = packed(need, placed[{n}]);",
+            ]
+            if packed
+            else []
+        ),
+        "  w = word[i]; m = bits[i]; key = keys[i];",
+        "  switch (i) {",
+        *(f"    case {i}: goto next_{i};" for i in range(n)),
+        "    default: return DONE;",
+        "  }",
+    ]
 
     def needs(cell, side) -> str:  # the label placed cell ``cell`` needs on ``side``
         return f"((lp[{cell}] >> {8 * side}) & 255)" if packed else f"need[placed[{cell}] * 4 + {side}]"
 
     for i in range(n):
         if i > 0:
-            left = (f"((lw >> {8 * t.s0[i]}) & 255)" if packed else f"need[o * 4 + {t.s0[i]}]") if t.prev[i] else (
-                needs(t.d0[i], t.s0[i]))
-            out += [f" enter_{i}:",
-                    f"  key = {t.kind[i]} + {left} * NL + {needs(t.d1[i], t.s1[i])};",
-                    f"  keys[{i}] = key; w = 0; m = masks[key] & ~{used.format(w=0)};"]
-        back = f"if (unlikely({i} <= floor)) {{ i = {i}; w = 0; ret = DONE; goto out; }} goto back_{i - 1};" if i else (
-            "i = 0; w = 0; ret = DONE; goto out;")
-        out += [f" next_{i}:",
-                f"  while (m == 0) {{ if (likely(++w >= words[key])) {{ {back} }} m = masks[w * NK + key] & ~{used.format(w='w')}; }}",
-                f"  if (unlikely(budget == 0)) {{ i = {i}; ret = PAUSED; goto out; }}",
-                "  { int b = __builtin_ctzll(m); m &= m - 1; tt = (w & TW) * 64 + b;"]
+            left = (
+                (f"((lw >> {8 * t.s0[i]}) & 255)" if packed else f"need[o * 4 + {t.s0[i]}]")
+                if t.prev[i]
+                else (needs(t.d0[i], t.s0[i]))
+            )
+            out += [
+                f" enter_{i}:",
+                f"  key = {t.kind[i]} + {left} * NL + {needs(t.d1[i], t.s1[i])};",
+                f"  keys[{i}] = key; w = 0; m = masks[key] & ~{used.format(w=0)};",
+            ]
+        back = (
+            f"if (unlikely({i} <= floor)) {{ i = {i}; w = 0; ret = DONE; goto out; }} goto back_{i - 1};"
+            if i
+            else ("i = 0; w = 0; ret = DONE; goto out;")
+        )
+        out += [
+            f" next_{i}:",
+            f"  while (m == 0) {{ if (likely(++w >= words[key])) {{ {back} }} "
+            f"m = masks[w * NK + key] & ~{used.format(w='w')}; }}",
+            f"  if (unlikely(budget == 0)) {{ i = {i}; ret = PAUSED; goto out; }}",
+            "  { int b = __builtin_ctzll(m); m &= m - 1; tt = (w & TW) * 64 + b;",
+        ]
         if t.twin is not None:  # a copy of an identical tile only once the copy before it is placed
             test = "(u0 >> p) & 1" if one_word else "(used[p >> 6] >> (p & 63)) & 1"
             out += [f"    {{ i64 p = twin[tt]; if (p >= 0 && !({test})) goto next_{i}; }}"]
-        out += ["    budget--; i64 at = key * TURNS + w * 64 + b; o = tt * 4 + turn[at];" + (" lw = lab[at];" if packed else "")
-                + " }"]
+        out += [
+            "    budget--; i64 at = key * TURNS + w * 64 + b; o = tt * 4 + turn[at];"
+            + (" lw = lab[at];" if packed else "")
+            + " }"
+        ]
         for q in range(2, int(t.ndeps[i])):  # further neighbours (a torus): checked one by one
-            out += [f"  if (shown[o * 4 + {t.own_side[i, q]}] != {needs(t.dep_cell[i, q], t.dep_side[i, q])}) goto next_{i};"]
-        out += [f"  placed[{i}] = o;" + (f" lp[{i}] = lw;" if packed else "") + " nodes++;",
-                f"  if (unlikely(last == {i})) {{ i = {i}; ret = FOUND; goto out; }}",
-                f"  {flip} word[{i}] = w; bits[{i}] = m;"]
+            out += [
+                f"  if (shown[o * 4 + {t.own_side[i, q]}] != {needs(t.dep_cell[i, q], t.dep_side[i, q])}) "
+                f"goto next_{i};"
+            ]
+        out += [
+            f"  placed[{i}] = o;" + (f" lp[{i}] = lw;" if packed else "") + " nodes++;",
+            f"  if (unlikely(last == {i})) {{ i = {i}; ret = FOUND; goto out; }}",
+            f"  {flip} word[{i}] = w; bits[{i}] = m;",
+        ]
         if i + 1 < n:
-            out += [f"  goto enter_{i + 1};",
-                    f" back_{i}:",
-                    f"  tt = placed[{i}] >> 2; {flip}",
-                    f"  w = word[{i}]; m = bits[{i}]; key = keys[{i}]; goto next_{i};"]
+            out += [
+                f"  goto enter_{i + 1};",
+                f" back_{i}:",
+                f"  tt = placed[{i}] >> 2; {flip}",
+                f"  w = word[{i}]; m = bits[{i}]; key = keys[{i}]; goto next_{i};",
+            ]
         else:
             out += ["  i = last; ret = DONE; goto out;  /* not reached: last < n */"]
-    out += [" out:",
-            "  depth[0] = i; word[i] = ret == DONE ? 0 : w; bits[i] = ret == DONE ? 0 : m;"
-            + (" used[0] = u0;" if one_word else ""),
-            "  counts[0] += given - budget; counts[1] += nodes;",
-            "  return ret;", "}"]
+    out += [
+        " out:",
+        "  depth[0] = i; word[i] = ret == DONE ? 0 : w; bits[i] = ret == DONE ? 0 : m;"
+        + (" used[0] = u0;" if one_word else ""),
+        "  counts[0] += given - budget; counts[1] += nodes;",
+        "  return ret;",
+        "}",
+    ]
     return "\n".join(out) + "\n"
 
 
@@ -235,7 +286,9 @@ def _profiled(cc: str, plain: Path, text: str, train: Callable[[Path], bool]) ->
     try:
         with tempfile.TemporaryDirectory(dir=plain.parent) as tmp:
             folder = Path(tmp)
-            recording = _compile(cc, folder, text + _DUMP, (*FLAGS, "-fprofile-generate", "-fprofile-update=single"))
+            recording = _compile(
+                cc, folder, text + _DUMP, (*FLAGS, "-fprofile-generate", "-fprofile-update=single")
+            )
             if recording is not None and train(recording) and list(folder.glob("*.gcda")):
                 built = _compile(cc, folder, text, (*FLAGS, *PROFILE_FLAGS))
             else:
@@ -262,8 +315,13 @@ def _training(args: list, start: int, last: int) -> Callable[[Path], bool]:
                 so = ctypes.CDLL(str(lib))
                 so.advance.restype = ctypes.c_int64
                 counts = np.zeros(2, np.int64)
-                while counts[0] < TRAINING and so.advance(*args, ctypes.c_int64(start), ctypes.c_int64(last),
-                                                         ctypes.c_int64(TRAINING), ctypes.c_void_p(counts.ctypes.data)):
+                while counts[0] < TRAINING and so.advance(
+                    *args,
+                    ctypes.c_int64(start),
+                    ctypes.c_int64(last),
+                    ctypes.c_int64(TRAINING),
+                    ctypes.c_void_p(counts.ctypes.data),
+                ):
                     pass
                 so.satedge_dump()
                 code = 0

@@ -68,8 +68,12 @@ def named_orders(puzzle: Puzzle) -> dict[str, tuple[int, ...]]:
     spiral = _spiral(rows, cols)
     ring = 2 * (rows + cols) - 4 if rows > 1 and cols > 1 else rows * cols
     inside = tuple(c for c in _scan(rows, cols, 0) if c not in set(spiral[:ring]))
-    found = {"rows": _scan(rows, cols, 0), "columns": _scan(rows, cols, 4), "spiral": spiral,
-             "border": spiral[:ring] + inside}
+    found = {
+        "rows": _scan(rows, cols, 0),
+        "columns": _scan(rows, cols, 4),
+        "spiral": spiral,
+        "border": spiral[:ring] + inside,
+    }
     for turn in (1, 2, 3, 5, 6, 7):
         found[f"rows-{turn}"] = _scan(rows, cols, turn)
     return found

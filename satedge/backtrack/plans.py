@@ -9,10 +9,10 @@ every solution a found one stands for (each arrangement of its copies, each look
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import permutations, product
 from math import perm
-from typing import Iterator
 
 from ..errors import SatedgeError
 from ..puzzle.model import Puzzle, Solution
@@ -69,9 +69,10 @@ def plan(puzzle: Puzzle, allowed=None, order="auto", distinct: bool = True, twin
             looks: dict = {}
             for t, r in allowed[cell]:
                 looks.setdefault((t, puzzle.oriented(t, r)), []).append((t, r))
-            kept[id(allowed[cell])] = (tuple(same[0] for same in looks.values()) if distinct else allowed[cell],
-                                       {p: tuple(same) for same in looks.values() if distinct and len(same) > 1
-                                        for p in same})
+            kept[id(allowed[cell])] = (
+                tuple(same[0] for same in looks.values()) if distinct else allowed[cell],
+                {p: tuple(same) for same in looks.values() if distinct and len(same) > 1 for p in same},
+            )
         tried.append(kept[id(allowed[cell])][0])
         spread.append(kept[id(allowed[cell])][1])
     classes, shift = _twins(puzzle, allowed) if twins else ((), ())
@@ -95,8 +96,11 @@ def _twins(puzzle: Puzzle, allowed) -> tuple[tuple[tuple[int, ...], ...], tuple[
     shift = [0] * len(puzzle.tiles)
     for first, *rest in twins:
         for t in rest:
-            shift[t] = next(d for d in range(4) if all(puzzle.oriented(t, q) == puzzle.oriented(first, (q + d) % 4)
-                                                       for q in range(4)))
+            shift[t] = next(
+                d
+                for d in range(4)
+                if all(puzzle.oriented(t, q) == puzzle.oriented(first, (q + d) % 4) for q in range(4))
+            )
     return twins, tuple(shift)
 
 

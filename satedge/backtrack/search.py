@@ -17,9 +17,9 @@ with ``workers`` processes, each solution once, in no fixed order.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Callable, Iterator
 
 import numpy as np
 
@@ -32,8 +32,19 @@ from . import plans, split
 from .plans import Plan, plan
 
 __all__ = [
-    "MAX_TABLE", "SMALL", "Plan", "plan", "Cost", "solutions", "weighted", "tables", "symmetry_broken", "prefixes",
-    "subtrees", "compiled_available", "solve"
+    "MAX_TABLE",
+    "SMALL",
+    "Plan",
+    "plan",
+    "Cost",
+    "solutions",
+    "weighted",
+    "tables",
+    "symmetry_broken",
+    "prefixes",
+    "subtrees",
+    "compiled_available",
+    "solve",
 ]
 
 # the compiled search keeps tables of kinds of cells x labels x labels; beyond this many cells x
@@ -50,7 +61,11 @@ def _neighbours(puzzle: Puzzle, cells):
     ids that fit them; per position in the order ``cells`` its earlier neighbours ``(own side,
     position, their side)``."""
     pos = {cell: i for i, cell in enumerate(cells)}
-    ids = [tuple(puzzle.label_id[x] for x in puzzle.oriented(t, r)) for t in range(len(puzzle.tiles)) for r in range(4)]
+    ids = [
+        tuple(puzzle.label_id[x] for x in puzzle.oriented(t, r))
+        for t in range(len(puzzle.tiles))
+        for r in range(4)
+    ]
     need = [tuple(puzzle.partner_id(x) for x in labels) for labels in ids]
     checks: list[list[tuple[int, int, int]]] = [[] for _ in cells]
     for adj in puzzle.board.adjacencies:
@@ -61,7 +76,9 @@ def _neighbours(puzzle: Puzzle, cells):
             checks[i].append((adj.side_a, j, adj.side_b))
         else:
             checks[j].append((adj.side_b, i, adj.side_a))
-    for i, c in enumerate(checks):  # the position just before first: the compiled loop reads its placement at hand
+    for i, c in enumerate(
+        checks
+    ):  # the position just before first: the compiled loop reads its placement at hand
         c.sort(key=lambda check: check[1] != i - 1)
     return ids, need, checks
 
@@ -84,10 +101,18 @@ class Cost:
         return {"candidates": self.candidates, "nodes": self.nodes, "seconds": round(self.seconds, 3)}
 
 
-def solutions(puzzle: Puzzle, limit: int | None = None, compiled: bool | None = None,
-              workers: int = 1, cost: Cost | None = None,
-              paused: Callable[[Cost], None] | None = None, allowed=None, order="auto",
-              distinct: bool = True, twins: bool = True) -> Iterator[Solution]:
+def solutions(
+    puzzle: Puzzle,
+    limit: int | None = None,
+    compiled: bool | None = None,
+    workers: int = 1,
+    cost: Cost | None = None,
+    paused: Callable[[Cost], None] | None = None,
+    allowed=None,
+    order="auto",
+    distinct: bool = True,
+    twins: bool = True,
+) -> Iterator[Solution]:
     """Every solution of ``puzzle``, lazily, in a fixed order; ``compiled``: run the numba search
     (None: when numba is installed, its table fits and the board has more than ``SMALL`` cells;
     False: the pure-Python loop);
@@ -107,14 +132,23 @@ def solutions(puzzle: Puzzle, limit: int | None = None, compiled: bool | None = 
     [((0, 0), (1, 0)), ((1, 2), (0, 2))]
     """
     search = order if isinstance(order, Plan) else plan(puzzle, allowed, order, distinct, twins)
-    it = (whole for placed in _found(puzzle, search, compiled, workers, limit, cost, paused)
-          for whole in plans.expand(search, placed))
+    it = (
+        whole
+        for placed in _found(puzzle, search, compiled, workers, limit, cost, paused)
+        for whole in plans.expand(search, placed)
+    )
     return it if limit is None else islice(it, limit)
 
 
-def weighted(puzzle: Puzzle, compiled: bool | None = None, workers: int = 1, cost: Cost | None = None,
-             paused: Callable[[Cost], None] | None = None, allowed=None,
-             order="auto") -> Iterator[tuple[Solution, int]]:
+def weighted(
+    puzzle: Puzzle,
+    compiled: bool | None = None,
+    workers: int = 1,
+    cost: Cost | None = None,
+    paused: Callable[[Cost], None] | None = None,
+    allowed=None,
+    order="auto",
+) -> Iterator[tuple[Solution, int]]:
     """Each solution the search finds, with the number of solutions it stands for (every
     arrangement of its identical tiles, every turn that looks the same: :func:`solutions` gives
     them all, each with the same picture); the same counts without listing them.  Arguments as
@@ -127,11 +161,21 @@ def weighted(puzzle: Puzzle, compiled: bool | None = None, workers: int = 1, cos
     16
     """
     search = order if isinstance(order, Plan) else plan(puzzle, allowed, order)
-    return (plans.weighed(search, placed) for placed in _found(puzzle, search, compiled, workers, None, cost, paused))
+    return (
+        plans.weighed(search, placed)
+        for placed in _found(puzzle, search, compiled, workers, None, cost, paused)
+    )
 
 
-def _found(puzzle: Puzzle, search: Plan, compiled: bool | None, workers: int, limit: int | None,
-           cost: Cost | None, paused: Callable[[Cost], None] | None) -> Iterator[list[int]]:
+def _found(
+    puzzle: Puzzle,
+    search: Plan,
+    compiled: bool | None,
+    workers: int,
+    limit: int | None,
+    cost: Cost | None,
+    paused: Callable[[Cost], None] | None,
+) -> Iterator[list[int]]:
     """The placements (``tile * 4 + rotation`` by position) of each solution the search finds."""
     cost = Cost() if cost is None else cost
     if workers > 1:
@@ -145,8 +189,9 @@ def tables(puzzle: Puzzle, search: Plan | None = None) -> backtrack_jit.Tables:
     ``search`` (default: :func:`plan`'s)."""
     search = plan(puzzle) if search is None else search
     shown, need, checks = _neighbours(puzzle, search.cells)
-    return backtrack_jit.tables(search.allowed, len(puzzle.label_id), len(puzzle.tiles), shown, need, checks,
-                                search.twin)
+    return backtrack_jit.tables(
+        search.allowed, len(puzzle.label_id), len(puzzle.tiles), shown, need, checks, search.twin
+    )
 
 
 def symmetry_broken(puzzle: Puzzle) -> tuple[tuple, int]:
@@ -173,7 +218,7 @@ def symmetry_broken(puzzle: Puzzle) -> tuple[tuple, int]:
     tile, cells, _ = rule
     if len(cells) == 1:
         kept = tuple(p for p in allowed[cells[0]] if p[0] == tile)
-        allowed = allowed[:cells[0]] + (kept,) + allowed[cells[0] + 1:]
+        allowed = allowed[: cells[0]] + (kept,) + allowed[cells[0] + 1 :]
     return allowed, len(puzzle.board.turns())
 
 
@@ -199,10 +244,18 @@ def _pause(counts, cost: Cost, paused: Callable[[Cost], None] | None) -> Callabl
     return tick
 
 
-def _parallel(puzzle: Puzzle, search: Plan, workers: int, limit: int | None, cost: Cost,
-              paused: Callable[[Cost], None] | None) -> Iterator[list[int]]:
+def _parallel(
+    puzzle: Puzzle,
+    search: Plan,
+    workers: int,
+    limit: int | None,
+    cost: Cost,
+    paused: Callable[[Cost], None] | None,
+) -> Iterator[list[int]]:
     counts = np.zeros(2, "int64")
-    found = split.parallel_search(tables(puzzle, search), workers, limit, counts, _pause(counts, cost, paused))
+    found = split.parallel_search(
+        tables(puzzle, search), workers, limit, counts, _pause(counts, cost, paused)
+    )
     return _counted(found, counts, cost)
 
 
@@ -218,8 +271,14 @@ def prefixes(puzzle: Puzzle, workers: int, search: Plan, cost: Cost | None = Non
     return roots
 
 
-def subtrees(puzzle: Puzzle, share: list, limit: int | None, search: Plan, weighted: bool = False,
-             seconds: float | None = None) -> tuple[list, tuple[int, int], list]:
+def subtrees(
+    puzzle: Puzzle,
+    share: list,
+    limit: int | None,
+    search: Plan,
+    weighted: bool = False,
+    seconds: float | None = None,
+) -> tuple[list, tuple[int, int], list]:
     """The solutions (at most ``limit``) in the branches of ``share`` (roots from :func:`prefixes`,
     or branches handed back), searched compiled in this process: a cluster task's share;
     ``weighted``: each solution with its weight, as :func:`weighted` gives them.  With them, the
@@ -229,8 +288,13 @@ def subtrees(puzzle: Puzzle, share: list, limit: int | None, search: Plan, weigh
     t = tables(puzzle, search)
     counts = np.zeros(2, "int64")
     end = None if seconds is None else time.monotonic() + seconds
-    placed, rest = split.explore(t, backtrack_jit.at_root(t, counts), share, None if weighted else limit,
-                                 lambda: end is not None and time.monotonic() >= end)
+    placed, rest = split.explore(
+        t,
+        backtrack_jit.at_root(t, counts),
+        share,
+        None if weighted else limit,
+        lambda: end is not None and time.monotonic() >= end,
+    )
     if weighted:
         found = [plans.weighed(search, p) for p in placed]
     else:
@@ -240,8 +304,10 @@ def subtrees(puzzle: Puzzle, share: list, limit: int | None, search: Plan, weigh
 
 def _need_compiled(puzzle: Puzzle, compiled: bool | None = None) -> None:
     if compiled is False or not compiled_available(puzzle):
-        raise SatedgeError("backtracking with several workers needs the compiled search: numba (a core dependency: "
-                           f"pip install numba) and at most {MAX_TABLE:,} cells x labels x labels")
+        raise SatedgeError(
+            "backtracking with several workers needs the compiled search: numba (a core dependency: "
+            f"pip install numba) and at most {MAX_TABLE:,} cells x labels x labels"
+        )
 
 
 def compiled_available(puzzle: Puzzle) -> bool:
@@ -250,14 +316,16 @@ def compiled_available(puzzle: Puzzle) -> bool:
     return available("numba") and puzzle.rows * puzzle.cols * len(puzzle.label_id) ** 2 <= MAX_TABLE
 
 
-def _search(puzzle: Puzzle, search: Plan, compiled: bool | None, cost: Cost,
-            paused: Callable[[Cost], None] | None) -> Iterator[list[int]]:
+def _search(
+    puzzle: Puzzle, search: Plan, compiled: bool | None, cost: Cost, paused: Callable[[Cost], None] | None
+) -> Iterator[list[int]]:
     if compiled is None:
         compiled = puzzle.n > SMALL and compiled_available(puzzle)
     if compiled:
         counts = np.zeros(2, "int64")
-        yield from _counted(backtrack_jit.search(tables(puzzle, search), counts, _pause(counts, cost, paused)), counts,
-                            cost)
+        yield from _counted(
+            backtrack_jit.search(tables(puzzle, search), counts, _pause(counts, cost, paused)), counts, cost
+        )
         return
     ids, need, checks = _neighbours(puzzle, search.cells)
     # per position, a table from the labels its placed neighbours demand (one label, or a tuple
@@ -267,7 +335,9 @@ def _search(puzzle: Puzzle, search: Plan, compiled: bool | None, cost: Cost,
     for i, tried in enumerate(search.allowed):
         index.append({})
         sides = [side for side, _, _ in checks[i][:2]]
-        for layer, t, r in sorted((layer, t, r) for (t, r), layer in zip(tried, backtrack_jit.layers(tried, sides, ids))):
+        for layer, t, r in sorted(
+            (layer, t, r) for (t, r), layer in zip(tried, backtrack_jit.layers(tried, sides, ids))
+        ):
             o = t * 4 + r
             key = tuple(ids[o][side] for side, _, _ in checks[i])
             index[i].setdefault(key[0] if len(key) == 1 else key, []).append(o)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -58,9 +58,15 @@ def cut(t: Tables, workers: int, counts=None) -> tuple[int, list[list[int]]]:
     return d, prefixes
 
 
-def explore(t: Tables, state: State, share: list[Branch], limit: int | None = None,
-            hand_back: Callable[[], bool] = lambda: False, parent: int | None = None,
-            budget: int | None = None) -> tuple[list[list[int]], list[Branch]]:
+def explore(
+    t: Tables,
+    state: State,
+    share: list[Branch],
+    limit: int | None = None,
+    hand_back: Callable[[], bool] = lambda: False,
+    parent: int | None = None,
+    budget: int | None = None,
+) -> tuple[list[list[int]], list[Branch]]:
     """The solutions (up to ``limit``) in the branches of ``share`` (prefixes from :func:`cut`,
     or :func:`branches` triples), searched one after another on ``state``
     (:func:`~satedge.backtrack.compiled.at_root`; its loop counts what they cost).  At each pause
@@ -79,22 +85,28 @@ def explore(t: Tables, state: State, share: list[Branch], limit: int | None = No
         place(t, state, prefix, start)
         while (outcome := state.step(len(prefix), last, budget)) != DONE:
             if outcome == FOUND:
-                found.append(state.placed[:last + 1].tolist())
+                found.append(state.placed[: last + 1].tolist())
                 if limit is not None and len(found) >= limit:
                     return found, []
             elif parent is not None and os.getppid() != parent:
                 os._exit(0)  # nobody is left to take the answer
             elif hand_back():
-                rest = branches(t, state, len(prefix)) + share[k + 1:]
+                rest = branches(t, state, len(prefix)) + share[k + 1 :]
                 if len(rest) > 1:  # one branch only: going deeper gives more to share
                     return found, rest
         if k + 1 < len(share) and hand_back():
-            return found, share[k + 1:]
+            return found, share[k + 1 :]
     return found, []
 
 
-def parallel_search(t: Tables, workers: int, limit: int | None = None, counts=None,
-                    paused: Callable[[], None] | None = None, budget: int | None = None) -> Iterator[list[int]]:
+def parallel_search(
+    t: Tables,
+    workers: int,
+    limit: int | None = None,
+    counts=None,
+    paused: Callable[[], None] | None = None,
+    budget: int | None = None,
+) -> Iterator[list[int]]:
     """Placements of every solution (at most ``limit``), searched by ``workers`` processes; each
     solution once, in no fixed order.  The processes stop when the iterator is closed.
     ``counts`` follows the candidates and nodes of the whole search as the workers go (each
@@ -132,8 +144,14 @@ def parallel_search(t: Tables, workers: int, limit: int | None = None, counts=No
     def waiting(idle: int) -> None:
         hungry.value = int(idle > 0)
 
-    results = forked_map(worker, [(prefix, limit, budget) for prefix in prefixes], workers, idle=follow,
-                         more=lambda got: [(branch, limit, budget) for branch in got[1]], waiting=waiting)
+    results = forked_map(
+        worker,
+        [(prefix, limit, budget) for prefix in prefixes],
+        workers,
+        idle=follow,
+        more=lambda got: [(branch, limit, budget) for branch in got[1]],
+        waiting=waiting,
+    )
     try:
         for found, _ in results:
             counts[:] = start + slots.sum(axis=0)

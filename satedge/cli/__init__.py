@@ -18,20 +18,56 @@ from ..errors import EncodingError, SatedgeError
 from ..system.files import cut
 from ..system.proctree import sweep
 from ..system.resources import __version__
-from . import (check, check_proof, convert, count, crosscheck, decode, encode, encodings, generate, maximize, puzzles,
-               render, report, run, solve, solvers)
+from . import (
+    check,
+    check_proof,
+    convert,
+    count,
+    crosscheck,
+    decode,
+    encode,
+    encodings,
+    generate,
+    maximize,
+    puzzles,
+    render,
+    report,
+    run,
+    solve,
+    solvers,
+)
 from .options import Parser
 
 __all__ = ["COMMANDS", "EXIT_STATUSES", "build_parser", "main"]
 
-COMMANDS = (solve, count, maximize, encodings, encode, decode, solvers, puzzles, generate, crosscheck, run, report, render,
-            check, check_proof, convert)
-EXIT_STATUSES = ("exit statuses: 0 success, 1 a negative answer (UNSAT, an invalid solution, a mismatch), 2 bad input "
-                 "or an error (one line 'satedge: error: ...'), 3 timeout, 130 interrupted")
+COMMANDS = (
+    solve,
+    count,
+    maximize,
+    encodings,
+    encode,
+    decode,
+    solvers,
+    puzzles,
+    generate,
+    crosscheck,
+    run,
+    report,
+    render,
+    check,
+    check_proof,
+    convert,
+)
+EXIT_STATUSES = (
+    "exit statuses: 0 success, 1 a negative answer (UNSAT, an invalid solution, a mismatch), 2 bad input "
+    "or an error (one line 'satedge: error: ...'), 3 timeout, 130 interrupted"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="satedge", description="Edge-matching puzzles and their SAT encodings.", epilog=EXIT_STATUSES)
+    parser = Parser(
+        prog="satedge", description="Edge-matching puzzles and their SAT encodings.", epilog=EXIT_STATUSES
+    )
     parser.add_argument("--version", action="version", version=f"satedge {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for command in COMMANDS:
@@ -80,6 +116,9 @@ def _main(argv: list[str] | None) -> int:
         return 2
     except KeyboardInterrupt as e:  # Ctrl-C: what stopped, in one line (a command that says more has said it)
         if not getattr(e, "said", False):
-            print(f"satedge: interrupted: {command or 'satedge'} stopped before its answer, with every process it "
-                  "started; no file is left half-written", file=sys.stderr)
+            print(
+                f"satedge: interrupted: {command or 'satedge'} stopped before its answer, with every process it "
+                "started; no file is left half-written",
+                file=sys.stderr,
+            )
         return 130

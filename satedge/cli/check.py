@@ -12,10 +12,16 @@ __all__ = ["add", "main"]
 
 
 def add(sub) -> None:
-    p = sub.add_parser("check", help="validate solutions, and score boards: every form solve and maximize write (.sol, JSON, JSON lines)")
+    p = sub.add_parser(
+        "check",
+        help="validate solutions, and score boards: every form solve and maximize write (.sol, JSON, JSON lines)",
+    )
     add_puzzles(p, "puzzle", several=False)
-    p.add_argument("solution", metavar="SOLUTION", help="a .sol file, a JSON solution or list of them (solve -o), or "
-                   "solve --json's lines")
+    p.add_argument(
+        "solution",
+        metavar="SOLUTION",
+        help="a .sol file, a JSON solution or list of them (solve -o), or solve --json's lines",
+    )
     p.set_defaults(func=main)
 
 
@@ -30,6 +36,8 @@ def main(args) -> int:
     which = f"solution {k + 1} of {len(found)}: " if len(found) > 1 else ""
     scored = ""
     if board_problem(puzzle, found[k]) is None:  # every rule kept but some edges: a board with a score
-        scored = f" (a board that scores {score(puzzle, found[k])} of {len(puzzle.board.adjacencies)} inner edges)"
+        scored = (
+            f" (a board that scores {score(puzzle, found[k])} of {len(puzzle.board.adjacencies)} inner edges)"
+        )
     print(f"{args.solution}: invalid: {which}{problem}{scored}")
     return 1

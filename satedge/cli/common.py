@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from ..api import Request
 from ..encode import DEFAULT_ENCODING, Encoding
@@ -21,8 +21,19 @@ from ..system.limits import OutOfTime, OverMemory, within
 from ..system.progress import progress_bar, status_line
 
 __all__ = [
-    "checker_of", "encoding_of", "request_of", "many", "engine_of", "answered_by", "certified", "needs_more_memory",
-    "beyond_memory", "answered", "run_job", "answers", "output_folder"
+    "checker_of",
+    "encoding_of",
+    "request_of",
+    "many",
+    "engine_of",
+    "answered_by",
+    "certified",
+    "needs_more_memory",
+    "beyond_memory",
+    "answered",
+    "run_job",
+    "answers",
+    "output_folder",
 ]
 
 
@@ -40,15 +51,21 @@ def engine_of(job: Job) -> str:
 def answered_by(job: Job) -> dict:
     """What answers a job, as JSON output and result rows say it: ``solver`` and ``encoding`` (an
     engine with a model of its own names itself as its encoding)."""
-    return {"encoding": job.encoding.name if job.encoding is not None else str(job.solver), "solver": str(job.solver)}
+    return {
+        "encoding": job.encoding.name if job.encoding is not None else str(job.solver),
+        "solver": str(job.solver),
+    }
 
 
 def _unproved(path: str, res: Result, folder: str | None) -> None:
     """Say on stderr that ``--proof`` got nothing to write: an answer of solutions only, each
     checked by satedge's checker, has no proof."""
     if folder is not None and res.certificate is not None and not res.certificate.proved:
-        print(f"satedge: warning: {path}: nothing to prove, each solution given is checked by satedge's checker: "
-              f"--proof {folder} left as it was", file=sys.stderr)
+        print(
+            f"satedge: warning: {path}: nothing to prove, each solution given is checked by satedge's checker: "
+            f"--proof {folder} left as it was",
+            file=sys.stderr,
+        )
 
 
 def certified(res: Result) -> str:
@@ -61,8 +78,10 @@ def certified(res: Result) -> str:
         return ", certified by satedge's checker"
     pieces = f" in {c.pieces} pieces" if c.pieces > 1 else ""
     early = f"{c.early:,} lemmas checked as it was logged, the rest" if c.early else "checked"
-    return (f", certified by {c.checker} (a proof of {c.lemmas:,} lemmas{pieces}, {c.bytes / 1000:,.0f} kB, "
-            f"{early} in {c.check_seconds:.2f} s)")
+    return (
+        f", certified by {c.checker} (a proof of {c.lemmas:,} lemmas{pieces}, {c.bytes / 1000:,.0f} kB, "
+        f"{early} in {c.check_seconds:.2f} s)"
+    )
 
 
 def needs_more_memory(limit_mb: int) -> str:
@@ -81,8 +100,10 @@ def checker_of(args) -> str | None:
     if given and not args.certify:
         raise SatedgeError(f"{given[0]} applies with --certify")
     if args.proof is not None and len(args.puzzles) > 1:
-        raise SatedgeError(f"--proof writes the proof of one puzzle; {len(args.puzzles)} puzzles would write over "
-                           "each other's: give one puzzle per --proof folder")
+        raise SatedgeError(
+            f"--proof writes the proof of one puzzle; {len(args.puzzles)} puzzles would write over "
+            "each other's: give one puzzle per --proof folder"
+        )
     return (args.checker or DEFAULT_CHECKER) if args.certify else None
 
 
@@ -91,8 +112,9 @@ def encoding_of(args) -> Encoding | None:
     if all(getattr(args, k) is None for k in ("encoding", "card", "symmetry", "redundant")):
         return None
     redundant = None if args.redundant is None else args.redundant == "true"
-    return Encoding.parse(args.encoding or DEFAULT_ENCODING).with_options(card=args.card, symmetry=args.symmetry,
-                                                                          redundant=redundant)
+    return Encoding.parse(args.encoding or DEFAULT_ENCODING).with_options(
+        card=args.card, symmetry=args.symmetry, redundant=redundant
+    )
 
 
 def request_of(args, task: str) -> Request:
@@ -101,14 +123,30 @@ def request_of(args, task: str) -> Request:
     checker = checker_of(args)
     if args.puzzles.count("-") > 1:
         raise SatedgeError("- (standard input) is named more than once: it can be read once")
-    limit = getattr(args, "limit", None) if getattr(args, "limit", None) is not None else (
-        None if getattr(args, "all", False) else 1)
+    limit = (
+        getattr(args, "limit", None)
+        if getattr(args, "limit", None) is not None
+        else (None if getattr(args, "all", False) else 1)
+    )
     encoding = encoding_of(args)
-    return Request.make(task, args.method, "cmd:" + args.solver_cmd if args.solver_cmd is not None else args.solver,
-                        encoding, args.workers, args.timeout, args.memory, args.shuffle, args.scheduler,
-                        checker, args.proof,
-                        (args.mode,) if args.mode else MODES if task == "count" else ("solutions",), limit,
-                        args.strategy, args.enumeration, args.order)
+    return Request.make(
+        task,
+        args.method,
+        "cmd:" + args.solver_cmd if args.solver_cmd is not None else args.solver,
+        encoding,
+        args.workers,
+        args.timeout,
+        args.memory,
+        args.shuffle,
+        args.scheduler,
+        checker,
+        args.proof,
+        (args.mode,) if args.mode else MODES if task == "count" else ("solutions",),
+        limit,
+        args.strategy,
+        args.enumeration,
+        args.order,
+    )
 
 
 def answered(path: str, request: Request, **fields) -> tuple:

@@ -16,11 +16,17 @@ __all__ = ["add", "main"]
 
 
 def add(sub) -> None:
-    p = sub.add_parser("convert", help="convert a puzzle between formats (.yaml, .puz; read also tile_dict.yaml)")
+    p = sub.add_parser(
+        "convert", help="convert a puzzle between formats (.yaml, .puz; read also tile_dict.yaml)"
+    )
     add_puzzles(p, "input", "IN", several=False)
     p.add_argument("output", metavar="OUT", help="output file (.yaml, .yml or .puz), or - for YAML on stdout")
-    p.add_argument("--planted", metavar="SOLUTION", help="record this solution (.sol or JSON, checked first) as the "
-                   "puzzle's known one, the YAML key planted (default: none)")
+    p.add_argument(
+        "--planted",
+        metavar="SOLUTION",
+        help="record this solution (.sol or JSON, checked first) as the "
+        "puzzle's known one, the YAML key planted (default: none)",
+    )
     p.set_defaults(func=main)
 
 

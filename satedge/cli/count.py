@@ -27,13 +27,21 @@ def main(args) -> int:
         if res.status == "TIMEOUT":
             status = 3
         if args.json:
-            obj = {"puzzle": path, **counts, "method": args.method, **(answered_by(job) if job else {}),
-                   "shuffle": args.shuffle, "seconds": round(seconds, 6)}
+            obj = {
+                "puzzle": path,
+                **counts,
+                "method": args.method,
+                **(answered_by(job) if job else {}),
+                "shuffle": args.shuffle,
+                "seconds": round(seconds, 6),
+            }
             obj.update(res.search_figures())
             if res.stats.reported:  # what the progress line showed: the solver's own figures
                 obj["stats"] = res.stats.counters
             if job is not None and job.encoding is not None:
-                obj.update(variables=res.variables or 0, clauses=res.clauses or 0, models=res.counts.get("models"))
+                obj.update(
+                    variables=res.variables or 0, clauses=res.clauses or 0, models=res.counts.get("models")
+                )
             if res.certificate is not None:
                 obj["certificate"] = res.certificate.as_dict()
             if res.status == "TIMEOUT":
@@ -44,8 +52,11 @@ def main(args) -> int:
         elif res.status == "TIMEOUT":
             print(f"{path}: TIMEOUT after {args.timeout:g} s" + (f", while {res.stage}" if res.stage else ""))
         else:
-            shown = ", ".join(many(v, "solution") if k == "solutions" else f"{digits(v)} {k}"
-                              for k, v in counts.items() if v is not None)
+            shown = ", ".join(
+                many(v, "solution") if k == "solutions" else f"{digits(v)} {k}"
+                for k, v in counts.items()
+                if v is not None
+            )
             how = engine_of(job)
             models = res.counts.get("models")
             if models is not None and models != counts["solutions"]:

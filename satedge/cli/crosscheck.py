@@ -14,20 +14,46 @@ __all__ = ["add", "main"]
 
 
 def add(sub) -> None:
-    p = sub.add_parser("crosscheck", help="cross-check encodings x solvers against the backtracker on generated puzzles "
-                       "(extra crosscheck: hypothesis)")
-    p.add_argument("--examples", type=number(1, 1_000_000), default=100, metavar="N", help="generated puzzles")
-    p.add_argument("--seed", type=number(0, MAX_SEED - 1), default=0, metavar="S", help="hypothesis's seed: the same "
-                   "seed, the same puzzles (default: 0)")
-    p.add_argument("--encodings", nargs="+", metavar="E", help="presets or base encodings (default: every preset, "
-                   "and every base with every exactly-one encoding, symmetry breaking and redundant clauses)")
-    p.add_argument("--solvers", nargs="+", metavar="S", help="engines of the table: PySAT solvers, binaries "
-                   "(cmd:COMMAND) or any other (cpsat, clasp, backtrack:order=spiral); see `satedge solvers` "
-                   "(default: cadical195 minisat22)")
+    p = sub.add_parser(
+        "crosscheck",
+        help="cross-check encodings x solvers against the backtracker on generated puzzles "
+        "(extra crosscheck: hypothesis)",
+    )
+    p.add_argument(
+        "--examples", type=number(1, 1_000_000), default=100, metavar="N", help="generated puzzles"
+    )
+    p.add_argument(
+        "--seed",
+        type=number(0, MAX_SEED - 1),
+        default=0,
+        metavar="S",
+        help="hypothesis's seed: the same seed, the same puzzles (default: 0)",
+    )
+    p.add_argument(
+        "--encodings",
+        nargs="+",
+        metavar="E",
+        help="presets or base encodings (default: every preset, "
+        "and every base with every exactly-one encoding, symmetry breaking and redundant clauses)",
+    )
+    p.add_argument(
+        "--solvers",
+        nargs="+",
+        metavar="S",
+        help="engines of the table: PySAT solvers, binaries "
+        "(cmd:COMMAND) or any other (cpsat, clasp, backtrack:order=spiral); see `satedge solvers` "
+        "(default: cadical195 minisat22)",
+    )
     p.add_argument("--max-cells", type=number(1, 16), default=6, metavar="M", help="largest board, in cells")
-    p.add_argument("--workers", type=number(1, MAX_WORKERS), default=os.cpu_count() or 1, help="processes (default: one "
-                   "per core)")
-    p.add_argument("--json", action="store_true", help='one object {"examples", "checks", "mismatches", "seconds"}')
+    p.add_argument(
+        "--workers",
+        type=number(1, MAX_WORKERS),
+        default=os.cpu_count() or 1,
+        help="processes (default: one per core)",
+    )
+    p.add_argument(
+        "--json", action="store_true", help='one object {"examples", "checks", "mismatches", "seconds"}'
+    )
     p.set_defaults(func=main)
 
 
@@ -35,8 +61,9 @@ def main(args) -> int:
     from ..experiment import crosscheck
 
     configs = crosscheck.default_configs(args.encodings, args.solvers)
-    report = crosscheck.run(configs, examples=args.examples, seed=args.seed, max_cells=args.max_cells,
-                            workers=args.workers)
+    report = crosscheck.run(
+        configs, examples=args.examples, seed=args.seed, max_cells=args.max_cells, workers=args.workers
+    )
     if args.json:
         print(json.dumps(report.as_json()))
         if not report.ok:

@@ -14,16 +14,28 @@ __all__ = ["add", "main"]
 
 
 def add(sub) -> None:
-    p = sub.add_parser("decode", help="turn a solver's model of an exported CNF or WCNF back into a checked solution "
-                                      "or a scored board")
-    p.add_argument("cnf", metavar="FILE.cnf",
-                   help="a formula satedge encode wrote (.cnf, .cnf.gz, .cnf.xz; with --maxsat .wcnf, .wcnf.gz, .wcnf.xz)")
-    p.add_argument("model", metavar="MODEL",
-                   help="solver output (s/v lines; of a MaxSAT solver o/s/v lines, v a literal list or a 0/1 string) "
-                        "or a list of literals; - for stdin")
-    p.add_argument("--puzzle", metavar="PUZZLE",
-                   help="the puzzle, when not at the path in the header (default: the header's path, or the puzzle "
-                        "the header carries)")
+    p = sub.add_parser(
+        "decode",
+        help="turn a solver's model of an exported CNF or WCNF back into a checked solution "
+        "or a scored board",
+    )
+    p.add_argument(
+        "cnf",
+        metavar="FILE.cnf",
+        help="a formula satedge encode wrote (.cnf, .cnf.gz, .cnf.xz; with --maxsat .wcnf, .wcnf.gz, .wcnf.xz)",
+    )
+    p.add_argument(
+        "model",
+        metavar="MODEL",
+        help="solver output (s/v lines; of a MaxSAT solver o/s/v lines, v a literal list or a 0/1 string) "
+        "or a list of literals; - for stdin",
+    )
+    p.add_argument(
+        "--puzzle",
+        metavar="PUZZLE",
+        help="the puzzle, when not at the path in the header (default: the header's path, or the puzzle "
+        "the header carries)",
+    )
     p.add_argument("--json", action="store_true", help="the solution as solve --json prints it")
     p.set_defaults(func=main)
 
@@ -36,15 +48,33 @@ def main(args) -> int:
         return 1
     scored = got.score is not None
     if args.json:
-        print(json.dumps({"puzzle": str(args.puzzle or puzzle.name), "status": "SAT" if problem is None else "INVALID",
-                          **({"score": got.score, "edges": len(puzzle.board.adjacencies), "cost": got.cost}
-                             if scored else {}),
-                          "solution": solution_to_json(puzzle, solution)}))
+        print(
+            json.dumps(
+                {
+                    "puzzle": str(args.puzzle or puzzle.name),
+                    "status": "SAT" if problem is None else "INVALID",
+                    **(
+                        {"score": got.score, "edges": len(puzzle.board.adjacencies), "cost": got.cost}
+                        if scored
+                        else {}
+                    ),
+                    "solution": solution_to_json(puzzle, solution),
+                }
+            )
+        )
     else:
         if scored:
-            print(f"score {got.score} of {len(puzzle.board.adjacencies)} inner edges (the model's cost: {got.cost})")
-        print(ascii_grid(puzzle, solution, color=sys.stdout.isatty(),
-                         mismatched=mismatches(puzzle, solution) if scored else ()))
+            print(
+                f"score {got.score} of {len(puzzle.board.adjacencies)} inner edges (the model's cost: {got.cost})"
+            )
+        print(
+            ascii_grid(
+                puzzle,
+                solution,
+                color=sys.stdout.isatty(),
+                mismatched=mismatches(puzzle, solution) if scored else (),
+            )
+        )
     if problem is not None:
         print(f"invalid: {problem}", file=sys.stderr)
         return 1

@@ -24,14 +24,31 @@ def add(sub) -> None:
     p = sub.add_parser("encode", help="export a puzzle as self-describing DIMACS CNF (or WCNF: --maxsat)")
     add_puzzles(p)
     add_encoding(p)
-    p.add_argument("-o", "--output", metavar="FILE|DIR", help="file (.cnf, .cnf.gz, .cnf.xz) or - for stdout (default: "
-                   "stdout)")
-    p.add_argument("--maxsat", action="store_true", help="the MaxSAT form of the encoding (direct or support; default "
-                   "support) as WCNF, the MaxSAT Evaluation's format: one soft clause per inner edge, so that the "
-                   "optimal cost is the fewest inner edges that do not fit (name the file .wcnf)")
-    p.add_argument("--all-presets", action="store_true", help="every puzzle x every preset into -o DIR, with manifest.csv")
-    p.add_argument("--compress", choices=["", ".gz", ".xz"], default="", metavar="{.gz,.xz}", help="with --all-presets: compress each file "
-                   "(default: no compression)")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE|DIR",
+        help="file (.cnf, .cnf.gz, .cnf.xz) or - for stdout (default: stdout)",
+    )
+    p.add_argument(
+        "--maxsat",
+        action="store_true",
+        help="the MaxSAT form of the encoding (direct or support; default "
+        "support) as WCNF, the MaxSAT Evaluation's format: one soft clause per inner edge, so that the "
+        "optimal cost is the fewest inner edges that do not fit (name the file .wcnf)",
+    )
+    p.add_argument(
+        "--all-presets",
+        action="store_true",
+        help="every puzzle x every preset into -o DIR, with manifest.csv",
+    )
+    p.add_argument(
+        "--compress",
+        choices=["", ".gz", ".xz"],
+        default="",
+        metavar="{.gz,.xz}",
+        help="with --all-presets: compress each file (default: no compression)",
+    )
     add_memory(p)
     p.set_defaults(func=main)
 
@@ -42,18 +59,24 @@ def main(args) -> int:
     if args.compress and not args.all_presets:
         raise SatedgeError("--compress applies to --all-presets; name the file .cnf.gz or .cnf.xz instead")
     if args.all_presets:
-        given = [f"--{k}" for k in ("encoding", "card", "symmetry", "redundant") if getattr(args, k) is not None]
+        given = [
+            f"--{k}" for k in ("encoding", "card", "symmetry", "redundant") if getattr(args, k) is not None
+        ]
         given += ["--maxsat"] if args.maxsat else []
         if given:
-            raise SatedgeError(f"{given[0]} does not go with --all-presets, which writes every preset as it is")
+            raise SatedgeError(
+                f"{given[0]} does not go with --all-presets, which writes every preset as it is"
+            )
         if not args.output or args.output == "-":
             raise SatedgeError("--all-presets needs -o DIR")
         out = Path(args.output)
         with progress_bar(len(args.puzzles) * len(presets()), "encode", "formula") as bar:
             batch = export_all(args.puzzles, out, args.compress, limit, args.shuffle, bar.update)
         if batch.over_memory:
-            raise SatedgeError(f"beyond --memory {limit} MB, not written: {'; '.join(batch.over_memory)} "
-                               f"({batch.describe(out)})")
+            raise SatedgeError(
+                f"beyond --memory {limit} MB, not written: {'; '.join(batch.over_memory)} "
+                f"({batch.describe(out)})"
+            )
         print(batch.describe(out), file=sys.stderr)
         return 0
     if len(args.puzzles) != 1:

@@ -19,8 +19,12 @@ __all__ = ["add", "main"]
 def add(sub) -> None:
     p = sub.add_parser("encodings", help="list the encoding presets (with --puzzle: a table of their sizes)")
     p.add_argument("names", nargs="*", metavar="PRESET", help="only these presets (default: every one)")
-    p.add_argument("--puzzle", metavar="PUZZLE", help="also give each formula's variables, clauses and literals for "
-                   "this puzzle, counted without building it (default: none)")
+    p.add_argument(
+        "--puzzle",
+        metavar="PUZZLE",
+        help="also give each formula's variables, clauses and literals for "
+        "this puzzle, counted without building it (default: none)",
+    )
     p.add_argument("--json", action="store_true", help="a JSON list of objects")
     add_memory(p)
     p.set_defaults(func=main)
@@ -32,8 +36,11 @@ def main(args) -> int:
     unknown = [n for n in args.names if n not in presets()]
     if unknown:
         close = get_close_matches(unknown[0], presets(), 1, 0.8)
-        raise SatedgeError(f"no preset {shown(unknown[0])}" + (f" (did you mean {close[0]}?)" if close else "")
-                           + "; satedge encodings lists them")
+        raise SatedgeError(
+            f"no preset {shown(unknown[0])}"
+            + (f" (did you mean {close[0]}?)" if close else "")
+            + "; satedge encodings lists them"
+        )
     puzzle = load_puzzle(args.puzzle) if args.puzzle else None
     limit = memory_limit(args.memory)
     with progress_bar(len(presets()) if puzzle else 0, "encodings", "preset") as bar:
@@ -45,15 +52,26 @@ def main(args) -> int:
         table = [("preset", "variables", "clauses", "literals", "note")]
         for r in rows:
             more = "at least " if r.get("at_least") else ""
-            sizes = ((f"{more}{r['variables']:,}", f"{more}{r['clauses']:,}", f"{more}{r['literals']:,}")
-                     if r["covers"] else ("-", "-", "-"))
-            note = ("does not cover it: " + r["problem"] if not r["covers"] else
-                    needs_more_memory(limit) if not r["fits"] else "")
+            sizes = (
+                (f"{more}{r['variables']:,}", f"{more}{r['clauses']:,}", f"{more}{r['literals']:,}")
+                if r["covers"]
+                else ("-", "-", "-")
+            )
+            note = (
+                "does not cover it: " + r["problem"]
+                if not r["covers"]
+                else needs_more_memory(limit)
+                if not r["fits"]
+                else ""
+            )
             table.append((r["name"], *sizes, note))
         widths = [max(len(row[i]) for row in table) for i in range(4)]
         for row in table:
-            print("  ".join([row[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(row[1:4], widths[1:])), row[4]])
-                  .rstrip())
+            print(
+                "  ".join(
+                    [row[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(row[1:4], widths[1:])), row[4]]
+                ).rstrip()
+            )
         return 0
     for r in rows:
         size = ""
@@ -61,7 +79,9 @@ def main(args) -> int:
             size = f"  does not cover this puzzle: {r['problem']}"
         elif puzzle is not None:
             more = "at least " if r["at_least"] else ""
-            size = f"  {more}{r['variables']:,} variables, {r['clauses']:,} clauses, {r['literals']:,} literals"
+            size = (
+                f"  {more}{r['variables']:,} variables, {r['clauses']:,} clauses, {r['literals']:,} literals"
+            )
             if not r["fits"]:
                 size += f": {needs_more_memory(limit)}"
         opts = ", ".join(f"{k}={v}" for k, v in r["options"].items())

@@ -19,30 +19,73 @@ __all__ = ["add", "main"]
 
 def add(sub) -> None:
     p = sub.add_parser("generate", help="generate random puzzles (uniform, or planted with a known solution)")
-    p.add_argument("--model", choices=["planted", "uniform"], default="planted",
-                   help="planted: a solution is planted; uniform: every edge at random (usually unsolvable)")
+    p.add_argument(
+        "--model",
+        choices=["planted", "uniform"],
+        default="planted",
+        help="planted: a solution is planted; uniform: every edge at random (usually unsolvable)",
+    )
     p.add_argument("--rows", type=number(1, MAX_CELLS), default=4, help="rows of the board")
-    p.add_argument("--cols", type=number(1, MAX_CELLS), default=None, help="columns (default: as many as rows)")
-    p.add_argument("--colors", type=number(1, MAX_COLORS), default=4, help="labels (identical) or patterns "
-                   "(complementary) inside")
-    p.add_argument("--border-colors", type=number(0, MAX_COLORS), default=0, help="a separate label set between border "
-                   "cells (needs --frame) (default: 0, none)")
-    p.add_argument("--matching", choices=["identical", "complementary"], default="identical",
-                   help="identical: equal labels fit; complementary: a pattern's two halves fit")
+    p.add_argument(
+        "--cols", type=number(1, MAX_CELLS), default=None, help="columns (default: as many as rows)"
+    )
+    p.add_argument(
+        "--colors",
+        type=number(1, MAX_COLORS),
+        default=4,
+        help="labels (identical) or patterns (complementary) inside",
+    )
+    p.add_argument(
+        "--border-colors",
+        type=number(0, MAX_COLORS),
+        default=0,
+        help="a separate label set between border cells (needs --frame) (default: 0, none)",
+    )
+    p.add_argument(
+        "--matching",
+        choices=["identical", "complementary"],
+        default="identical",
+        help="identical: equal labels fit; complementary: a pattern's two halves fit",
+    )
     p.add_argument("--frame", action="store_true", help="frame label 0 on the outside (identical, grid)")
-    p.add_argument("--topology", choices=["grid", "torus"], default="grid", help="torus: the edges wrap around")
-    p.add_argument("--clues", type=number(0, MAX_CELLS), default=0, metavar="N", help="clue N planted placements "
-                   "(default: 0)")
-    p.add_argument("--seed", type=number(0, MAX_SEED - 1), default=0, metavar="S", help="first seed (same seed, same "
-                   "file) (default: 0)")
-    p.add_argument("--count", type=number(1, 100_000), default=1, metavar="K", help="K puzzles, seeds S..S+K-1")
-    p.add_argument("-o", "--output", metavar="DIR|FILE", help="a folder (one YAML per puzzle) or a file; default stdout")
+    p.add_argument(
+        "--topology", choices=["grid", "torus"], default="grid", help="torus: the edges wrap around"
+    )
+    p.add_argument(
+        "--clues",
+        type=number(0, MAX_CELLS),
+        default=0,
+        metavar="N",
+        help="clue N planted placements (default: 0)",
+    )
+    p.add_argument(
+        "--seed",
+        type=number(0, MAX_SEED - 1),
+        default=0,
+        metavar="S",
+        help="first seed (same seed, same file) (default: 0)",
+    )
+    p.add_argument(
+        "--count", type=number(1, 100_000), default=1, metavar="K", help="K puzzles, seeds S..S+K-1"
+    )
+    p.add_argument(
+        "-o", "--output", metavar="DIR|FILE", help="a folder (one YAML per puzzle) or a file; default stdout"
+    )
     p.set_defaults(func=main)
 
 
 def main(args) -> int:
-    params = Params(rows=args.rows, cols=args.cols, colors=args.colors, border_colors=args.border_colors,
-                    matching=args.matching, frame=args.frame, topology=args.topology, clues=args.clues, model=args.model)
+    params = Params(
+        rows=args.rows,
+        cols=args.cols,
+        colors=args.colors,
+        border_colors=args.border_colors,
+        matching=args.matching,
+        frame=args.frame,
+        topology=args.topology,
+        clues=args.clues,
+        model=args.model,
+    )
     puzzles = [generate(params, seed) for seed in range(args.seed, args.seed + args.count)]
     out = args.output
     if out is None or out == "-":
@@ -51,8 +94,11 @@ def main(args) -> int:
     path = Path(out)
     if path.suffix in (".yaml", ".yml", ".puz"):
         if args.count > 1:
-            raise SatedgeError(f"-o names a file, and --count {args.count} makes {args.count} puzzles: give a folder "
-                               "(one YAML per puzzle) or - for stdout", path)
+            raise SatedgeError(
+                f"-o names a file, and --count {args.count} makes {args.count} puzzles: give a folder "
+                "(one YAML per puzzle) or - for stdout",
+                path,
+            )
         save_puzzle(puzzles[0], path)
         return 0
     output_folder(path, "when --count is more than 1")

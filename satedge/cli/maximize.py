@@ -23,31 +23,55 @@ __all__ = ["add", "main"]
 def add(sub) -> None:
     p = sub.add_parser("maximize", help="the board with the most inner edges that fit (Eternity II's score)")
     add_puzzles(p)
-    p.add_argument("--method", choices=[*METHODS, LNS], default="auto",
-                   help="backtrack: the backtracker's branch and bound, anytime, which proves its best board optimal; "
-                        "sat: RC2 (PySAT's MaxSAT solver) over --solver on the MaxSAT form of --encoding; lns: a "
-                        "large-neighbourhood search with simulated annealing on --workers processes until --timeout, "
-                        "which proves nothing; auto: lns on boards of more than 36 cells with a --timeout, else "
-                        "backtrack")
+    p.add_argument(
+        "--method",
+        choices=[*METHODS, LNS],
+        default="auto",
+        help="backtrack: the backtracker's branch and bound, anytime, which proves its best board optimal; "
+        "sat: RC2 (PySAT's MaxSAT solver) over --solver on the MaxSAT form of --encoding; lns: a "
+        "large-neighbourhood search with simulated annealing on --workers processes until --timeout, "
+        "which proves nothing; auto: lns on boards of more than 36 cells with a --timeout, else "
+        "backtrack",
+    )
     add_encoding(p)
     p.add_argument("--solver", help="with --method sat: the PySAT solver RC2 runs on (default: cadical195)")
-    p.add_argument("--workers", type=number(1, MAX_WORKERS), metavar="N",
-                   help="processes of --method lns (default: every core)")
-    p.add_argument("--timeout", type=seconds, metavar="SECONDS", help="stop after this long with the best board "
-                   "found so far, exit 3 (default: no limit)")
+    p.add_argument(
+        "--workers",
+        type=number(1, MAX_WORKERS),
+        metavar="N",
+        help="processes of --method lns (default: every core)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=seconds,
+        metavar="SECONDS",
+        help="stop after this long with the best board found so far, exit 3 (default: no limit)",
+    )
     add_memory(p)
-    add_certify(p, "certify the optimum: a DRAT proof that no board scores one more (the hard clauses of the MaxSAT "
-                "formula of --encoding, or of the default, with at least that many edges fitting, have no model), "
-                "checked before anything is printed (extra certify)")
+    add_certify(
+        p,
+        "certify the optimum: a DRAT proof that no board scores one more (the hard clauses of the MaxSAT "
+        "formula of --encoding, or of the default, with at least that many edges fitting, have no model), "
+        "checked before anything is printed (extra certify)",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
-    p.add_argument("-o", "--output", metavar="FILE", help="also write the board to FILE: .sol or .json (default: none)")
-    p.add_argument("--picture", metavar="FILE", help="also draw the board, the sides that do not fit in red: .svg, "
-                   "or .png (extra plot) (default: none)")
+    p.add_argument(
+        "-o", "--output", metavar="FILE", help="also write the board to FILE: .sol or .json (default: none)"
+    )
+    p.add_argument(
+        "--picture",
+        metavar="FILE",
+        help="also draw the board, the sides that do not fit in red: .svg, "
+        "or .png (extra plot) (default: none)",
+    )
     p.set_defaults(func=main)
 
 
 def main(args) -> int:
-    for option, path, suffixes in (("-o", args.output, (".sol", ".json")), ("--picture", args.picture, (".svg", ".png"))):
+    for option, path, suffixes in (
+        ("-o", args.output, (".sol", ".json")),
+        ("--picture", args.picture, (".svg", ".png")),
+    ):
         if path is not None:
             if len(args.puzzles) != 1:
                 raise SatedgeError(f"{option} writes the board of one puzzle; give one")
@@ -55,8 +79,18 @@ def main(args) -> int:
                 raise SatedgeError(f"{option} names a {' or a '.join(suffixes)} file", path)
     not_inputs([args.output, args.picture], args.puzzles)
     encoding = encoding_of(args)
-    request = Request.make("maximize", args.method, args.solver, encoding, args.workers, args.timeout, args.memory,
-                           args.shuffle, certify=checker_of(args), proof=args.proof)
+    request = Request.make(
+        "maximize",
+        args.method,
+        args.solver,
+        encoding,
+        args.workers,
+        args.timeout,
+        args.memory,
+        args.shuffle,
+        certify=checker_of(args),
+        proof=args.proof,
+    )
     color = sys.stdout.isatty() and not args.json
     status = 0
     for path, puzzle, job, res, took in answers(args.puzzles, request, "maximize"):
@@ -68,8 +102,15 @@ def main(args) -> int:
         status = max(status, 3 if res.status == "TIMEOUT" else 1 if board is None else 0)
         edges = len(puzzle.board.adjacencies) if puzzle is not None else None
         if args.json:
-            obj = {"puzzle": path, "status": res.status, "score": res.score, "bound": res.bound, "edges": edges,
-                   **(answered_by(job) if job else {}), "seconds": round(took, 6)}
+            obj = {
+                "puzzle": path,
+                "status": res.status,
+                "score": res.score,
+                "bound": res.bound,
+                "edges": edges,
+                **(answered_by(job) if job else {}),
+                "seconds": round(took, 6),
+            }
             obj.update(res.search_figures())
             if res.certificate is not None:
                 obj["certificate"] = res.certificate.as_dict()
@@ -79,8 +120,15 @@ def main(args) -> int:
             continue
         how = f" ({engine_of(job)})" if job else ""
         if board is None:
-            print(f"{path}: {res.status}" + (", no board found" if res.status == "TIMEOUT" else
-                                             ": no board keeps the frame and the clues") + how)
+            print(
+                f"{path}: {res.status}"
+                + (
+                    ", no board found"
+                    if res.status == "TIMEOUT"
+                    else ": no board keeps the frame and the clues"
+                )
+                + how
+            )
             continue
         proved = " (optimal)" if res.status == "OPTIMUM" else f" so far (at most {res.bound})"
         print(f"{path}: {res.status}, score {res.score} of {edges} inner edges{proved}{how}")

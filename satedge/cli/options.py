@@ -11,17 +11,25 @@ from difflib import get_close_matches
 from ..api import METHODS
 from ..encode import DEFAULT_ENCODING
 from ..errors import SatedgeError
-from ..jobs.engines import (CHOICES, DEFAULT_STRATEGY, ENGINES, REFERENCE,
-                            SolverConfig, by_name)
+from ..jobs.engines import CHOICES, DEFAULT_STRATEGY, ENGINES, REFERENCE, SolverConfig, by_name
 from ..puzzle.shuffle import MAX_SEED
 from ..puzzle.symmetry import MODES
 from ..sat.certify import CHECKERS, DEFAULT_CHECKER
 from ..system.files import quoted
-from ..system.process import (MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS,
-                              default_memory_mb)
+from ..system.process import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, default_memory_mb
 
-__all__ = ["Help", "Parser", "number", "seconds", "add_puzzles", "add_memory", "add_encoding", "add_method",
-           "add_certify", "memory_limit"]
+__all__ = [
+    "Help",
+    "Parser",
+    "number",
+    "seconds",
+    "add_puzzles",
+    "add_memory",
+    "add_encoding",
+    "add_method",
+    "add_certify",
+    "memory_limit",
+]
 
 
 class Help(argparse.HelpFormatter):
@@ -33,7 +41,11 @@ class Help(argparse.HelpFormatter):
 
     def _get_help_string(self, action) -> str:
         text = action.help or ""
-        if action.option_strings and action.default not in (None, False, "", argparse.SUPPRESS) and "default" not in text:
+        if (
+            action.option_strings
+            and action.default not in (None, False, "", argparse.SUPPRESS)
+            and "default" not in text
+        ):
             text += " (default: %(default)s)"
         return text
 
@@ -76,8 +88,12 @@ class Parser(argparse.ArgumentParser):
             typed = re.search(r"unrecognized arguments: (-\S+)", message)
             if not typed:
                 return ""
-            parsers = [self] + [p for a in self._actions if isinstance(a, argparse._SubParsersAction)
-                                for p in a.choices.values()]  # the command's options: unrecognized at the top
+            parsers = [self] + [
+                p
+                for a in self._actions
+                if isinstance(a, argparse._SubParsersAction)
+                for p in a.choices.values()
+            ]  # the command's options: unrecognized at the top
             choices = [o for p in parsers for a in p._actions for o in a.option_strings]
             word = typed.group(1).partition("=")[0]
         close = get_close_matches(word, choices, 1, 0.8)
@@ -87,6 +103,7 @@ class Parser(argparse.ArgumentParser):
 def number(low: int = 1, high: int = 10**9):
     """argparse type of a number of things (workers, solutions, puzzles): an integer from ``low``
     to ``high``."""
+
     def parse(text: str) -> int:
         try:
             n = int(text) if len(text) <= 30 else None
@@ -112,91 +129,181 @@ def seconds(text: str) -> float:
     if not 0 < t < float("inf"):
         raise argparse.ArgumentTypeError(f"must be positive and finite, not {quoted(text, 30)[1:-1]}")
     if t > MAX_TIMEOUT:
-        raise argparse.ArgumentTypeError(f"must be at most {MAX_TIMEOUT:,} seconds, not {quoted(text, 30)[1:-1]}")
+        raise argparse.ArgumentTypeError(
+            f"must be at most {MAX_TIMEOUT:,} seconds, not {quoted(text, 30)[1:-1]}"
+        )
     return t
 
 
 # ---------------------------------------------------------------------------- option groups
 def add_memory(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--memory", type=number(1, MAX_MEMORY_MB), metavar="MB", help="stop with an error (exit 2) once the "
-                   "job's whole process tree holds more than this; pages forked workers share count once (default: "
-                   "80%% of the memory available at the start)")
+    p.add_argument(
+        "--memory",
+        type=number(1, MAX_MEMORY_MB),
+        metavar="MB",
+        help="stop with an error (exit 2) once the "
+        "job's whole process tree holds more than this; pages forked workers share count once (default: "
+        "80%% of the memory available at the start)",
+    )
 
 
-def add_puzzles(p: argparse.ArgumentParser, dest: str = "puzzles", metavar: str = "PUZZLE", several: bool = True) -> None:
+def add_puzzles(
+    p: argparse.ArgumentParser, dest: str = "puzzles", metavar: str = "PUZZLE", several: bool = True
+) -> None:
     """The positional argument of the puzzle files a command reads, and the formats it reads."""
     formats = ".yaml, .puz, .txt, tile_dict.yaml"
-    p.add_argument(dest, nargs="+" if several else None, metavar=metavar,
-                   help=f"puzzle files ({formats})" if several else f"a puzzle file ({formats})")
+    p.add_argument(
+        dest,
+        nargs="+" if several else None,
+        metavar=metavar,
+        help=f"puzzle files ({formats})" if several else f"a puzzle file ({formats})",
+    )
 
 
 def add_encoding(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--encoding", metavar="PRESET|BASE", help=f"a preset, a base encoding or a preset file, with "
-                   f"options after + if you like (edgecolor+card=ladder); see `satedge encodings` (default: "
-                   f"{DEFAULT_ENCODING})")
-    p.add_argument("--card", help="exactly-one encoding: pairwise, seqcounter, ladder, totalizer, bitwise, "
-                                  "sortnetwrk, cardnetwrk, mtotalizer, kmtotalizer (default: the encoding's)")
-    p.add_argument("--symmetry", choices=["none", "rotation"], help="break the board-rotation symmetry "
-                   "(default: the encoding's)")
-    p.add_argument("--redundant", choices=["true", "false"], help="add implied clauses (default: the encoding's)")
-    p.add_argument("--shuffle", type=number(0, MAX_SEED - 1), metavar="SEED", help="work on the puzzle with its "
-                   "tiles reordered and turned by this seed (a SAT formula also gets its variables renumbered and "
-                   "its clauses reordered); solutions are given in the puzzle's own numbering (default: no shuffle)")
+    p.add_argument(
+        "--encoding",
+        metavar="PRESET|BASE",
+        help=f"a preset, a base encoding or a preset file, with "
+        f"options after + if you like (edgecolor+card=ladder); see `satedge encodings` (default: "
+        f"{DEFAULT_ENCODING})",
+    )
+    p.add_argument(
+        "--card",
+        help="exactly-one encoding: pairwise, seqcounter, ladder, totalizer, bitwise, "
+        "sortnetwrk, cardnetwrk, mtotalizer, kmtotalizer (default: the encoding's)",
+    )
+    p.add_argument(
+        "--symmetry",
+        choices=["none", "rotation"],
+        help="break the board-rotation symmetry (default: the encoding's)",
+    )
+    p.add_argument(
+        "--redundant", choices=["true", "false"], help="add implied clauses (default: the encoding's)"
+    )
+    p.add_argument(
+        "--shuffle",
+        type=number(0, MAX_SEED - 1),
+        metavar="SEED",
+        help="work on the puzzle with its "
+        "tiles reordered and turned by this seed (a SAT formula also gets its variables renumbered and "
+        "its clauses reordered); solutions are given in the puzzle's own numbering (default: no shuffle)",
+    )
 
 
 def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
-    p.add_argument("--method", choices=list(METHODS), default="auto",
-                   help="auto: the engine that answers soonest (the compiled backtracker on every core; with "
-                        "--encoding, --solver or another SAT option: sat); sat: a SAT encoding and --solver; "
-                        f"{REFERENCE}: the reference backtracker")
+    p.add_argument(
+        "--method",
+        choices=list(METHODS),
+        default="auto",
+        help="auto: the engine that answers soonest (the compiled backtracker on every core; with "
+        "--encoding, --solver or another SAT option: sat); sat: a SAT encoding and --solver; "
+        f"{REFERENCE}: the reference backtracker",
+    )
     add_encoding(p)
     which = p.add_mutually_exclusive_group()
-    others = "; ".join(f"{e.name}: {e.summary}" + (f" (extra {e.needs.extra})" if e.needs and e.needs.extra else "")
-                       for e in ENGINES.values() if by_name(e.name))
-    which.add_argument("--solver", help=f"a PySAT solver name (default: {SolverConfig().name}; see `satedge solvers`); "
-                       "CaDiCaL takes options after a colon: its configurations sat and unsat, and seed=N "
-                       f"(cadical195:sat,seed=2); {others}")
-    which.add_argument("--solver-cmd", metavar="COMMAND", help="a DIMACS solver binary instead, e.g. 'cadical -q' "
-                       "(run on the exported CNF; enumeration re-runs it with blocking clauses) (default: none)")
-    p.add_argument("--workers", "--cpsat-workers", type=number(1, MAX_WORKERS), metavar="N",
-                   help="processes: of the SAT method (see --strategy), of the backtracker, or search workers of "
-                        "--solver cpsat (default: every core with --method auto, else 1, for fair comparisons)")
-    p.add_argument("--strategy", choices=list(CHOICES["strategy"]), help="how the SAT method uses several workers: portfolio "
-                   "(diverse solvers and shuffles race, the first answer wins) or cubes (cube-and-conquer: the search "
-                   f"split into disjoint cubes) (default: {DEFAULT_STRATEGY})")
-    p.add_argument("--enumeration", choices=list(CHOICES["enumeration"]), help="how the SAT method enumerates models: "
-                   "auto (blocking clauses; a count of a puzzle whose pictures have many models, identical tiles, "
-                   "blocks a clause per picture and counts its models from multiplicities), blocking (a clause per "
-                   "model, always: the formula grows) or subspaces (disjoint subspaces under assumptions, no clause "
-                   "added; PySAT's incremental solvers) (default: auto)")
-    p.add_argument("--order", choices=list(CHOICES["order"]), help="the order in which the backtracker fills the cells "
-                   "(implies --method backtrack): rows, columns, spiral, border, or auto, the one with the smallest "
-                   "search tree estimated from the puzzle's colours (default: auto)")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="run the job's parts on this Dask cluster (extra dist), "
-                   "each under --timeout and --memory; --workers N: N parts at a time (default: the cluster's cores)")
-    p.add_argument("--timeout", type=seconds, metavar="SECONDS", help="kill the job and every process it started "
-                   "after this long: status TIMEOUT, exit 3 (default: no limit)")
+    others = "; ".join(
+        f"{e.name}: {e.summary}" + (f" (extra {e.needs.extra})" if e.needs and e.needs.extra else "")
+        for e in ENGINES.values()
+        if by_name(e.name)
+    )
+    which.add_argument(
+        "--solver",
+        help=f"a PySAT solver name (default: {SolverConfig().name}; see `satedge solvers`); "
+        "CaDiCaL takes options after a colon: its configurations sat and unsat, and seed=N "
+        f"(cadical195:sat,seed=2); {others}",
+    )
+    which.add_argument(
+        "--solver-cmd",
+        metavar="COMMAND",
+        help="a DIMACS solver binary instead, e.g. 'cadical -q' "
+        "(run on the exported CNF; enumeration re-runs it with blocking clauses) (default: none)",
+    )
+    p.add_argument(
+        "--workers",
+        "--cpsat-workers",
+        type=number(1, MAX_WORKERS),
+        metavar="N",
+        help="processes: of the SAT method (see --strategy), of the backtracker, or search workers of "
+        "--solver cpsat (default: every core with --method auto, else 1, for fair comparisons)",
+    )
+    p.add_argument(
+        "--strategy",
+        choices=list(CHOICES["strategy"]),
+        help="how the SAT method uses several workers: portfolio "
+        "(diverse solvers and shuffles race, the first answer wins) or cubes (cube-and-conquer: the search "
+        f"split into disjoint cubes) (default: {DEFAULT_STRATEGY})",
+    )
+    p.add_argument(
+        "--enumeration",
+        choices=list(CHOICES["enumeration"]),
+        help="how the SAT method enumerates models: "
+        "auto (blocking clauses; a count of a puzzle whose pictures have many models, identical tiles, "
+        "blocks a clause per picture and counts its models from multiplicities), blocking (a clause per "
+        "model, always: the formula grows) or subspaces (disjoint subspaces under assumptions, no clause "
+        "added; PySAT's incremental solvers) (default: auto)",
+    )
+    p.add_argument(
+        "--order",
+        choices=list(CHOICES["order"]),
+        help="the order in which the backtracker fills the cells "
+        "(implies --method backtrack): rows, columns, spiral, border, or auto, the one with the smallest "
+        "search tree estimated from the puzzle's colours (default: auto)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run the job's parts on this Dask cluster (extra dist), "
+        "each under --timeout and --memory; --workers N: N parts at a time (default: the cluster's cores)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=seconds,
+        metavar="SECONDS",
+        help="kill the job and every process it started "
+        "after this long: status TIMEOUT, exit 3 (default: no limit)",
+    )
     add_memory(p)
-    add_certify(p, "certify the answer: DRAT proofs, logged as the models are found, that the formula (with the "
-                "blocking clauses of the models found) has no further model, checked before anything is printed, in "
-                "parts on --workers N processes (one proof per cube with --strategy cubes) (the SAT method; extra "
-                "certify)")
+    add_certify(
+        p,
+        "certify the answer: DRAT proofs, logged as the models are found, that the formula (with the "
+        "blocking clauses of the models found) has no further model, checked before anything is printed, in "
+        "parts on --workers N processes (one proof per cube with --strategy cubes) (the SAT method; extra "
+        "certify)",
+    )
     if counting:
         p.add_argument("--mode", choices=MODES, help="count only this (default: all three)")
     else:
-        p.add_argument("--mode", choices=MODES, help="with --all or --limit: every solution, one per picture, or one "
-                       "per picture up to turns (default: solutions)")
-        p.add_argument("--limit", type=number(), metavar="N", help="at most N solutions (implies --all) (default: 1, or every one with --all)")
+        p.add_argument(
+            "--mode",
+            choices=MODES,
+            help="with --all or --limit: every solution, one per picture, or one "
+            "per picture up to turns (default: solutions)",
+        )
+        p.add_argument(
+            "--limit",
+            type=number(),
+            metavar="N",
+            help="at most N solutions (implies --all) (default: 1, or every one with --all)",
+        )
 
 
 def add_certify(p: argparse.ArgumentParser, what: str) -> None:
     """--certify (``what`` it does), --checker and --proof."""
     p.add_argument("--certify", action="store_true", help=what)
-    p.add_argument("--checker", choices=list(CHECKERS), help=f"with --certify: the proof checker, dratify (fast) or "
-                   f"drup (formally verified, slow) (default: {DEFAULT_CHECKER})")
-    p.add_argument("--proof", metavar="DIR", help="with --certify: write the certificate there as checked: the formula "
-                   "(formula.cnf), each piece's clauses and DRAT proof (pieces/) and manifest.json, for check-proof "
-                   "and checkers of your own (default: none)")
+    p.add_argument(
+        "--checker",
+        choices=list(CHECKERS),
+        help=f"with --certify: the proof checker, dratify (fast) or "
+        f"drup (formally verified, slow) (default: {DEFAULT_CHECKER})",
+    )
+    p.add_argument(
+        "--proof",
+        metavar="DIR",
+        help="with --certify: write the certificate there as checked: the formula "
+        "(formula.cnf), each piece's clauses and DRAT proof (pieces/) and manifest.json, for check-proof "
+        "and checkers of your own (default: none)",
+    )
 
 
 def memory_limit(limit_mb: int | None) -> int | None:

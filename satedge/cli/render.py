@@ -22,20 +22,38 @@ def add(sub) -> None:
     p = sub.add_parser("render", help="draw a puzzle (its tiles) or a solution as SVG or PNG")
     add_puzzles(p, "puzzle", several=False)
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--solution", metavar="FILE", help="a solution to draw, in any form solve writes (the first of "
-                   "several) (default: the tiles, unplaced)")
+    g.add_argument(
+        "--solution",
+        metavar="FILE",
+        help="a solution to draw, in any form solve writes (the first of "
+        "several) (default: the tiles, unplaced)",
+    )
     g.add_argument("--solve", action="store_true", help="solve the puzzle and draw the first solution")
-    p.add_argument("--method", choices=list(METHODS), help="with --solve: auto (the engine that answers soonest), "
-                   "sat or backtrack, as solve has them (default: auto)")
-    p.add_argument("--timeout", type=seconds, metavar="SECONDS", help="with --solve: give up after this long, exit 3 "
-                   "(default: no limit)")
+    p.add_argument(
+        "--method",
+        choices=list(METHODS),
+        help="with --solve: auto (the engine that answers soonest), "
+        "sat or backtrack, as solve has them (default: auto)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=seconds,
+        metavar="SECONDS",
+        help="with --solve: give up after this long, exit 3 (default: no limit)",
+    )
     add_memory(p)
-    p.add_argument("-o", "--output", metavar="OUT", help="OUT.svg or OUT.png (matplotlib); default: SVG on stdout")
+    p.add_argument(
+        "-o", "--output", metavar="OUT", help="OUT.svg or OUT.png (matplotlib); default: SVG on stdout"
+    )
     p.set_defaults(func=main)
 
 
 def main(args) -> int:
-    given = [o for o, v in (("--method", args.method), ("--timeout", args.timeout), ("--memory", args.memory)) if v is not None]
+    given = [
+        o
+        for o, v in (("--method", args.method), ("--timeout", args.timeout), ("--memory", args.memory))
+        if v is not None
+    ]
     if not args.solve and given:
         raise SatedgeError(f"{given[0]} applies to --solve only")
     not_inputs([args.output], [args.puzzle, args.solution])

@@ -15,18 +15,39 @@ __all__ = ["add", "main"]
 
 
 def add(sub) -> None:
-    p = sub.add_parser("run", help="run an experiment spec: every puzzle x encoding x solver, isolated and limited")
+    p = sub.add_parser(
+        "run", help="run an experiment spec: every puzzle x encoding x solver, isolated and limited"
+    )
     p.add_argument("spec", metavar="SPEC", help="experiment spec (YAML, see experiments/demo.yaml)")
     p.add_argument("--out", metavar="DIR", help="results folder (default: out/NAME)")
-    p.add_argument("--workers", type=number(1, MAX_WORKERS), default=os.cpu_count() or 1, help="runs at a time "
-                   "(default: one per core)")
-    p.add_argument("--resume", action="store_true", help="finish an interrupted experiment, running nothing twice")
-    p.add_argument("--only", action="append", metavar="CONFIG", help="only the configurations ENCODING/SOLVER that "
-                   "match this shell pattern, e.g. 'edgecolor-corners-sym/kissat404' or '*/cpsat' (repeatable) (default: "
-                   "every configuration)")
-    p.add_argument("--executor", choices=["local", "dask"], default="local",
-                   help="local: processes on this machine; dask: a Dask cluster (--scheduler, extra dist)")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://10.0.0.1:8786 (default: none)")
+    p.add_argument(
+        "--workers",
+        type=number(1, MAX_WORKERS),
+        default=os.cpu_count() or 1,
+        help="runs at a time (default: one per core)",
+    )
+    p.add_argument(
+        "--resume", action="store_true", help="finish an interrupted experiment, running nothing twice"
+    )
+    p.add_argument(
+        "--only",
+        action="append",
+        metavar="CONFIG",
+        help="only the configurations ENCODING/SOLVER that "
+        "match this shell pattern, e.g. 'edgecolor-corners-sym/kissat404' or '*/cpsat' (repeatable) (default: "
+        "every configuration)",
+    )
+    p.add_argument(
+        "--executor",
+        choices=["local", "dask"],
+        default="local",
+        help="local: processes on this machine; dask: a Dask cluster (--scheduler, extra dist)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Dask scheduler address, e.g. tcp://10.0.0.1:8786 (default: none)",
+    )
     p.set_defaults(func=main)
 
 
@@ -44,13 +65,25 @@ def main(args) -> int:
     out = Path(args.out or Path("out") / spec.name)
     progress = [0]
     try:
-        n = run_experiment(spec, out, workers=args.workers, resume=args.resume, executor=args.executor,
-                           scheduler=args.scheduler, done=lambda k: progress.__setitem__(0, k))
+        n = run_experiment(
+            spec,
+            out,
+            workers=args.workers,
+            resume=args.resume,
+            executor=args.executor,
+            scheduler=args.scheduler,
+            done=lambda k: progress.__setitem__(0, k),
+        )
     except (KeyboardInterrupt, SystemExit) as e:
-        print(f"satedge: interrupted: {many(progress[0], 'run')} of {spec.name} done and kept in {out}/results.jsonl; "
-              f"the same command with --resume finishes it", file=sys.stderr)
+        print(
+            f"satedge: interrupted: {many(progress[0], 'run')} of {spec.name} done and kept in {out}/results.jsonl; "
+            f"the same command with --resume finishes it",
+            file=sys.stderr,
+        )
         e.said = True  # nothing more to say
         raise
-    print(f"{spec.name}: {many(n, 'run')} done, {len(spec.runs) - n} were there already; results in {out}/results.jsonl",
-          file=sys.stderr)
+    print(
+        f"{spec.name}: {many(n, 'run')} done, {len(spec.runs) - n} were there already; results in {out}/results.jsonl",
+        file=sys.stderr,
+    )
     return 0

@@ -21,8 +21,13 @@ def add(sub) -> None:
     add_puzzles(p)
     p.add_argument("--all", action="store_true", help="every solution, not only the first")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
-    p.add_argument("-o", "--output", metavar="FILE", help="also write the solution to FILE: .sol (tile col row rot, as "
-                   "the board suite has it) or .json; with --all or --limit, every solution to a .json file (default: none, only stdout)")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="also write the solution to FILE: .sol (tile col row rot, as the board suite has it) or .json; with "
+        "--all or --limit, every solution to a .json file (default: none, only stdout)",
+    )
     add_method(p, counting=False)
     p.set_defaults(func=main)
 
@@ -39,12 +44,15 @@ def main(args) -> int:
         if Path(args.output).suffix not in (".sol", ".json"):
             raise SatedgeError("-o names a .sol or a .json file", args.output)
         if want_all and Path(args.output).suffix == ".sol":
-            raise SatedgeError("a .sol file holds one solution; with --all or --limit give a .json file", args.output)
+            raise SatedgeError(
+                "a .sol file holds one solution; with --all or --limit give a .json file", args.output
+            )
     not_inputs([args.output], args.puzzles)
     color = sys.stdout.isatty() and not args.json
     status = 0
-    for path, puzzle, job, res, seconds in answers(args.puzzles, request, "solve", modes=(args.mode or "solutions",),
-                                                   limit=limit):
+    for path, puzzle, job, res, seconds in answers(
+        args.puzzles, request, "solve", modes=(args.mode or "solutions",), limit=limit
+    ):
         if args.output is not None and res.solutions:
             save_solution(puzzle, res.solutions if want_all else res.solutions[0], args.output)
         if res.status == "TIMEOUT":
@@ -52,7 +60,12 @@ def main(args) -> int:
         elif res.status == "UNSAT":
             status = max(status, 1)
         if args.json:
-            obj = {"puzzle": path, "status": res.status, **(answered_by(job) if job else {}), "seconds": round(seconds, 6)}
+            obj = {
+                "puzzle": path,
+                "status": res.status,
+                **(answered_by(job) if job else {}),
+                "seconds": round(seconds, 6),
+            }
             if res.variables is not None:  # a formula's size, as count --json gives it
                 obj.update(variables=res.variables, clauses=res.clauses)
             if res.stage and res.status == "TIMEOUT":
@@ -70,7 +83,9 @@ def main(args) -> int:
                 obj["solution"] = solution_to_json(puzzle, res.solutions[0])
             print(json.dumps(obj), flush=True)
         else:
-            found = f", {many(len(res.solutions), 'solution')}" if want_all and res.status != "TIMEOUT" else ""
+            found = (
+                f", {many(len(res.solutions), 'solution')}" if want_all and res.status != "TIMEOUT" else ""
+            )
             if res.nodes is not None and res.status == "TIMEOUT":
                 found += f" after {res.nodes:,} nodes"
             if res.stage and res.status == "TIMEOUT":

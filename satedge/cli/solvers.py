@@ -14,16 +14,29 @@ __all__ = ["add", "main"]
 
 def add(sub) -> None:
     p = sub.add_parser("solvers", help="list the engines, the PySAT solvers and the solver binaries on PATH")
-    p.add_argument("--json", action="store_true", help='one object {"engines": {name: {...}}, "pysat": [...], '
-                   '"binaries": {name: path}}')
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='one object {"engines": {name: {...}}, "pysat": [...], "binaries": {name: path}}',
+    )
     p.set_defaults(func=main)
 
 
 def main(args) -> int:
     names, binaries = list(solver_names()), solver_binaries()
-    engines = {e.name: {"formula": e.solves_formula, "installed": installed(e), "extra": e.needs and e.needs.extra,
-                        "needs": e.needs and (e.needs.module or e.needs.binary), "options": list(e.options),
-                        "tasks": _tasks(e), "certify": e.certifies, "summary": e.summary} for e in ENGINES.values()}
+    engines = {
+        e.name: {
+            "formula": e.solves_formula,
+            "installed": installed(e),
+            "extra": e.needs and e.needs.extra,
+            "needs": e.needs and (e.needs.module or e.needs.binary),
+            "options": list(e.options),
+            "tasks": _tasks(e),
+            "certify": e.certifies,
+            "summary": e.summary,
+        }
+        for e in ENGINES.values()
+    }
     if args.json:
         print(json.dumps({"engines": engines, "pysat": names, "binaries": binaries}))
         return 0
@@ -43,5 +56,8 @@ def main(args) -> int:
 def _tasks(e) -> list[str]:
     """What an engine answers, as this listing names it: solve, enumerate (several solutions),
     count, maximize."""
-    return [t for t in ("solve", "enumerate", "count", "maximize")
-            if t in e.tasks or (t == "enumerate" and e.enumerates)]
+    return [
+        t
+        for t in ("solve", "enumerate", "count", "maximize")
+        if t in e.tasks or (t == "enumerate" and e.enumerates)
+    ]

@@ -21,12 +21,32 @@ from .cards import at_most_one, exactly_one
 from .core import CARDS, SYMMETRIES, Encoded, Options, Size, make_cnf, placements, symmetry_breaking
 from .presets import DEFAULT_ENCODING, Encoding, bases, presets, sizes
 
-__all__ = ["CARDS", "DEFAULT_ENCODING", "SYMMETRIES", "Encoded", "Encoding", "Options", "Size", "at_most_one", "bases",
-           "encode", "exactly_one", "make_cnf", "placements", "presets", "sizes", "symmetry_breaking"]
+__all__ = [
+    "CARDS",
+    "DEFAULT_ENCODING",
+    "SYMMETRIES",
+    "Encoded",
+    "Encoding",
+    "Options",
+    "Size",
+    "at_most_one",
+    "bases",
+    "encode",
+    "exactly_one",
+    "make_cnf",
+    "placements",
+    "presets",
+    "sizes",
+    "symmetry_breaking",
+]
 
 
-def encode(puzzle: Puzzle, encoding: Encoding | str = DEFAULT_ENCODING, options: Options | None = None,
-           shuffle: int | None = None) -> Encoded:
+def encode(
+    puzzle: Puzzle,
+    encoding: Encoding | str = DEFAULT_ENCODING,
+    options: Options | None = None,
+    shuffle: int | None = None,
+) -> Encoded:
     """The formula of a puzzle.
 
     Parameters
@@ -53,5 +73,7 @@ def encode(puzzle: Puzzle, encoding: Encoding | str = DEFAULT_ENCODING, options:
     """
     chosen = Encoding.of(encoding)
     if options is not None:
-        chosen = chosen.with_options(**{k: getattr(options, k) for k in ("card", "symmetry", "redundant", "families")})
+        chosen = chosen.with_options(
+            **{k: getattr(options, k) for k in ("card", "symmetry", "redundant", "families")}
+        )
     return chosen.encode(puzzle, shuffle)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import product
 from math import prod
-from typing import Callable, Iterable, Iterator
 
 from pysat.formula import CNF, IDPool
 
@@ -16,18 +16,47 @@ from ..puzzle.symmetry import matchings
 from ..system.files import shown
 
 __all__ = [
-    "CARDS", "SYMMETRIES", "Options", "Encoded", "symmetry_breaking", "placements", "Size", "floor", "clauses_size",
-    "make_cnf", "pool_of", "BlockCNF", "clause_count", "decode_cells", "Cells", "KINDS"
+    "CARDS",
+    "SYMMETRIES",
+    "Options",
+    "Encoded",
+    "symmetry_breaking",
+    "placements",
+    "Size",
+    "floor",
+    "clauses_size",
+    "make_cnf",
+    "pool_of",
+    "BlockCNF",
+    "clause_count",
+    "decode_cells",
+    "Cells",
+    "KINDS",
 ]
 
 # what a variable of each kind means, as the DIMACS header's 'c var' lines name them (cells
 # row-major from 0, sides 0 top then clockwise, turns clockwise, edges in the board's order)
-KINDS = {"x": "x CELL TILE TURN: TILE on CELL turned TURN", "p": "p CELL TILE: TILE on CELL",
-         "q": "q CELL TURN: CELL's tile turned TURN", "s": "s CELL SIDE LABEL: CELL shows LABEL on SIDE",
-         "e": "e EDGE LABEL: EDGE's first side shows LABEL", "o": "o CELL SIDE LABEL: CELL shows LABEL on SIDE, outside",
-         "m": "m EDGE: EDGE fits"}
+KINDS = {
+    "x": "x CELL TILE TURN: TILE on CELL turned TURN",
+    "p": "p CELL TILE: TILE on CELL",
+    "q": "q CELL TURN: CELL's tile turned TURN",
+    "s": "s CELL SIDE LABEL: CELL shows LABEL on SIDE",
+    "e": "e EDGE LABEL: EDGE's first side shows LABEL",
+    "o": "o CELL SIDE LABEL: CELL shows LABEL on SIDE, outside",
+    "m": "m EDGE: EDGE fits",
+}
 
-CARDS = ("pairwise", "seqcounter", "ladder", "totalizer", "bitwise", "sortnetwrk", "cardnetwrk", "mtotalizer", "kmtotalizer")
+CARDS = (
+    "pairwise",
+    "seqcounter",
+    "ladder",
+    "totalizer",
+    "bitwise",
+    "sortnetwrk",
+    "cardnetwrk",
+    "mtotalizer",
+    "kmtotalizer",
+)
 SYMMETRIES = ("none", "rotation")
 
 
@@ -58,7 +87,9 @@ class Options:
         if self.card not in CARDS:
             raise SatedgeError(f"unknown card encoding {shown(self.card)}; choose from {', '.join(CARDS)}")
         if self.symmetry not in SYMMETRIES:
-            raise SatedgeError(f"unknown symmetry {shown(self.symmetry)}; choose from {', '.join(SYMMETRIES)}")
+            raise SatedgeError(
+                f"unknown symmetry {shown(self.symmetry)}; choose from {', '.join(SYMMETRIES)}"
+            )
         if not isinstance(self.redundant, bool):
             raise SatedgeError(f"redundant must be true or false, not {shown(self.redundant)}")
         if not isinstance(self.families, (list, tuple)) or not all(isinstance(f, str) for f in self.families):
@@ -159,7 +190,9 @@ class Encoded:
             looks: dict = {}
             for v, t, rotations in cell:
                 for r, lits in rotations:
-                    looks.setdefault(self.puzzle.oriented(t, r), {}).setdefault(t, []).append((v, frozenset(lits)))
+                    looks.setdefault(self.puzzle.oriented(t, r), {}).setdefault(t, []).append(
+                        (v, frozenset(lits))
+                    )
             out.append(looks)
         return out
 
@@ -167,8 +200,11 @@ class Encoded:
     def many_per_picture(self) -> bool:
         """Whether some picture has several models: identical tiles, or rotations of a tile that
         look the same and that the formula tells apart (:meth:`picture_counts` counts them)."""
-        return any(len(tiles) > 1 or any(len(set(m)) > 1 for m in tiles.values())
-                   for cell in self._showing for tiles in cell.values())
+        return any(
+            len(tiles) > 1 or any(len(set(m)) > 1 for m in tiles.values())
+            for cell in self._showing
+            for tiles in cell.values()
+        )
 
     def implied(self, cell: int, look: tuple, var: int) -> list[list[int]]:
         """Clauses that make ``var`` true where ``cell`` shows ``look`` (:attr:`shows`), each literal
@@ -179,8 +215,10 @@ class Encoded:
         """How many solutions of the formula show ``picture`` (per cell its look) and how many
         models they are, from multiplicities (:func:`satedge.puzzle.symmetry.matchings`), not listed."""
         rows = [cell.get(look, {}) for cell, look in zip(self._showing, picture)]
-        return (matchings([{t: len(m) for t, m in row.items()} for row in rows]),
-                matchings([{t: len(set(m)) for t, m in row.items()} for row in rows]))
+        return (
+            matchings([{t: len(m) for t, m in row.items()} for row in rows]),
+            matchings([{t: len(set(m)) for t, m in row.items()} for row in rows]),
+        )
 
     @cached_property
     def same(self) -> list[dict[tuple[int, int], tuple[tuple[int, int], ...]]]:
@@ -269,8 +307,10 @@ def placements(puzzle: Puzzle, options: Options) -> tuple[tuple[tuple[int, int],
         brk = symmetry_breaking(puzzle)
         if brk is not None:
             tile, cells, keep = brk
-            allowed = tuple(tuple(p for p in cell if p[0] != tile or (c in cells and p[1] in keep))
-                            for c, cell in enumerate(allowed))
+            allowed = tuple(
+                tuple(p for p in cell if p[0] != tile or (c in cells and p[1] in keep))
+                for c, cell in enumerate(allowed)
+            )
     return allowed
 
 
@@ -283,10 +323,12 @@ class Size:
     clauses: int = 0
     literals: int = 0
 
-    def __add__(self, other: "Size") -> "Size":
-        return Size(self.variables + other.variables, self.clauses + other.clauses, self.literals + other.literals)
+    def __add__(self, other: Size) -> Size:
+        return Size(
+            self.variables + other.variables, self.clauses + other.clauses, self.literals + other.literals
+        )
 
-    def times(self, k: int) -> "Size":
+    def times(self, k: int) -> Size:
         return Size(self.variables * k, self.clauses * k, self.literals * k)
 
     def memory_mb(self) -> float:

@@ -31,8 +31,15 @@ from __future__ import annotations
 
 from ..puzzle.model import Puzzle
 from .core import Encoded, Options, Size
-from .onehot import (conflicts, conflicts_size, placement_floor, placement_formula, placement_size, supports,
-                     supports_size)
+from .onehot import (
+    conflicts,
+    conflicts_size,
+    placement_floor,
+    placement_formula,
+    placement_size,
+    supports,
+    supports_size,
+)
 
 __all__ = ["encode", "size", "floor"]
 
@@ -41,6 +48,7 @@ floor = placement_floor  # a low bound on the size, at once
 
 def encode(puzzle: Puzzle, options: Options = Options(), relax: bool = False) -> Encoded:
     """The formula; ``relax``: its MaxSAT form (:mod:`.maxsat`)."""
+
     def adjacency(puzzle, adj, ga, gb, redundant):
         out = conflicts(puzzle, ga, gb)
         if redundant:
@@ -52,6 +60,7 @@ def encode(puzzle: Puzzle, options: Options = Options(), relax: bool = False) ->
 
 def size(puzzle: Puzzle, options: Options = Options()) -> Size:
     """The formula's size, counted from the families above without building them."""
+
     def adjacency(puzzle, ga, gb, redundant):
         out = conflicts_size(puzzle, ga, gb)
         return out + supports_size(puzzle, ga, gb) + supports_size(puzzle, gb, ga) if redundant else out

@@ -53,9 +53,8 @@ from pysat.formula import IDPool
 
 from ..puzzle.model import Puzzle, Solution
 from .cards import card_floor, card_size, exactly_one
-from .core import Encoded, Options, Size
+from .core import Encoded, Options, Size, make_cnf, placements
 from .core import floor as core_floor
-from .core import make_cnf, placements
 
 __all__ = ["tile_templates", "corner_supports", "encode", "size", "floor"]
 
@@ -92,12 +91,14 @@ def tile_templates(rows: list[tuple]) -> list[tuple[int, tuple, list]]:
 def _admits_more(target: set, windows: list[set], k: int) -> bool:
     """Whether a labelling that is not in ``target`` has every window of k + 1 sides from side d
     in ``windows[d]``: built side by side, each side extending the window that ends there."""
+
     def more(labels: tuple) -> bool:
         j = len(labels)
         if j == 4:
             return labels not in target and all(
-                tuple(labels[(d + i) % 4] for i in range(k + 1)) in windows[d] for d in range(4 - k, 4))
-        start = labels[j - k:]
+                tuple(labels[(d + i) % 4] for i in range(k + 1)) in windows[d] for d in range(4 - k, 4)
+            )
+        start = labels[j - k :]
         return any(more(labels + (w[k],)) for w in windows[j - k] if w[:k] == start)
 
     return any(more(w) for w in windows[0])
@@ -154,8 +155,9 @@ def _layout(puzzle: Puzzle, options: Options) -> _Layout:
     of_kind: dict = {}  # cells of one kind (the same placements) show the same labels
     for cell in allowed:
         if cell not in of_kind:
-            of_kind[cell] = [sorted({puzzle.oriented(t, r)[d] for t, r in cell}, key=puzzle.label_id.get)
-                             for d in range(4)]
+            of_kind[cell] = [
+                sorted({puzzle.oriented(t, r)[d] for t, r in cell}, key=puzzle.label_id.get) for d in range(4)
+            ]
     shows = [of_kind[cell] for cell in allowed]
     p = {(c, t): pool.id(("p", c, t)) for c in board.cells for t in sorted(rots[c])}
     adjs = board.adjacencies
@@ -229,8 +231,14 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
         for (k, lab), v in e.items():
             adj = adjs[k]
             for c, d, shown in ((adj.a, adj.side_a, lab), (adj.b, adj.side_b, puzzle.partner(lab))):
-                clauses.append([-v] + [p[c, t] for t in sorted(rots[c])
-                                   if any(puzzle.oriented(t, r)[d] == shown for r in rots[c][t])])
+                clauses.append(
+                    [-v]
+                    + [
+                        p[c, t]
+                        for t in sorted(rots[c])
+                        if any(puzzle.oriented(t, r)[d] == shown for r in rots[c][t])
+                    ]
+                )
         clauses += corner_supports(puzzle, allowed, shows, p, side)
     cnf = make_cnf(clauses, pool.top)
 
@@ -243,9 +251,20 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
         for c in board.cells:
             cell = []
             for u in sorted(rots[c]):
-                looks = [(r, [side(c, d, lab) for d, lab in enumerate(puzzle.oriented(u, r))]) for r in rots[c][u]]
-                cell.append((p[c, u], u, [(r, [lit for lit in lits if lit is not TRUE]) for r, lits in looks
-                                          if FALSE not in lits]))
+                looks = [
+                    (r, [side(c, d, lab) for d, lab in enumerate(puzzle.oriented(u, r))]) for r in rots[c][u]
+                ]
+                cell.append(
+                    (
+                        p[c, u],
+                        u,
+                        [
+                            (r, [lit for lit in lits if lit is not TRUE])
+                            for r, lits in looks
+                            if FALSE not in lits
+                        ],
+                    )
+                )
             out.append(cell)
         return out
 
@@ -268,9 +287,17 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
         lits = [side(c, d, look[d]) for d in range(4)]
         return [] if FALSE in lits else [[lit for lit in lits if lit is not TRUE]]
 
-    return Encoded(puzzle, "edgecolor", options, cnf, pool,
-                   decision=sorted(p.values()) + sorted(e.values()) + sorted(o.values()),
-                   cells=cells, literals=literals, shows=shows_look)
+    return Encoded(
+        puzzle,
+        "edgecolor",
+        options,
+        cnf,
+        pool,
+        decision=sorted(p.values()) + sorted(e.values()) + sorted(o.values()),
+        cells=cells,
+        literals=literals,
+        shows=shows_look,
+    )
 
 
 def floor(puzzle: Puzzle, options: Options = Options()) -> Size:
@@ -295,8 +322,13 @@ def size(puzzle: Puzzle, options: Options = Options()) -> Size:
     for c, d in lay.free_outside:
         size += card_size(len(lay.shows[c][d]), card)
     kinds = {}  # what the sides of a cell can show (the same for all its tiles), numbered
-    kind_of = [kinds.setdefault(tuple(tuple(sorted((lab, v is TRUE) for lab, v in lay.side_map[c][d].items()))
-                                      for d in range(4)), len(kinds)) for c in puzzle.board.cells]
+    kind_of = [
+        kinds.setdefault(
+            tuple(tuple(sorted((lab, v is TRUE) for lab, v in lay.side_map[c][d].items())) for d in range(4)),
+            len(kinds),
+        )
+        for c in puzzle.board.cells
+    ]
     kind_list = list(kinds)
     counted = Counter((t, lay.rots[c][t], kind_of[c]) for c, t in lay.p)
     for (t, rots, kind), n in counted.items():
@@ -310,7 +342,9 @@ def size(puzzle: Puzzle, options: Options = Options()) -> Size:
             for c, d, shown in ((adj.a, adj.side_a, lab), (adj.b, adj.side_b, puzzle.partner(lab))):
                 key = (lay.allowed[c], d)
                 if key not in showing:
-                    showing[key] = Counter(x for x, _ in {(puzzle.oriented(t, r)[d], t) for t, r in lay.allowed[c]})
+                    showing[key] = Counter(
+                        x for x, _ in {(puzzle.oriented(t, r)[d], t) for t, r in lay.allowed[c]}
+                    )
                 clauses += 1
                 lits += 1 + showing[key][shown]
         size += Size(0, clauses, lits)

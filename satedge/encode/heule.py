@@ -57,8 +57,8 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from collections.abc import Callable
 from itertools import combinations
-from typing import Callable
 
 import numpy as np
 
@@ -66,9 +66,8 @@ from ..errors import SatedgeError, Unsupported
 from ..puzzle.model import Puzzle, Solution
 from ..system.files import shown
 from .cards import at_most_one, card_size, exactly_one
-from .core import BlockCNF, Encoded, Options, Size, clauses_size
+from .core import BlockCNF, Encoded, Options, Size, clauses_size, placements, pool_of
 from .core import floor as core_floor
-from .core import placements, pool_of
 
 __all__ = ["FAMILIES", "encode", "size", "floor"]
 
@@ -104,14 +103,19 @@ def _pattern_clauses(labels: tuple, side, domains: list[set], fbcolors: bool) ->
     pairs = lambda x, step: [[side(j, x), side((j + step) % 4, x)] for j in range(4 if step == 1 else 2)]  # noqa: E731
     if kinds == 2:
         if a == c and b == d:  # ABAB
-            return out + [cl for j in range(4) for cl in ([side(j, a), side((j + 1) % 4, a)],
-                                                           [side(j, b), side((j + 1) % 4, b)])]
+            return out + [
+                cl
+                for j in range(4)
+                for cl in ([side(j, a), side((j + 1) % 4, a)], [side(j, b), side((j + 1) % 4, b)])
+            ]
         counts = {x: labels.count(x) for x in labels}
         if 3 in counts.values():  # AAAB
             many = next(x for x, n in counts.items() if n == 3)
             one = next(x for x, n in counts.items() if n == 1)
             return out + [somewhere(one)] + pairs(many, 2) + pairs(many, 1)
-        return out + [cl for j in range(2) for cl in ([side(j, a), side(j + 2, a)], [side(j, c), side(j + 2, c)])]
+        return out + [
+            cl for j in range(2) for cl in ([side(j, a), side(j + 2, a)], [side(j, c), side(j + 2, c)])
+        ]
     if kinds == 3:
         twice = next(x for x in labels if labels.count(x) == 2)
         r = next(r for r in range(4) if labels[r] == twice and labels[(r + 1) % 4] != twice)
@@ -120,17 +124,25 @@ def _pattern_clauses(labels: tuple, side, domains: list[set], fbcolors: bool) ->
             one, other = turned[1], turned[3]
             out += [somewhere(one), somewhere(other)]
             for j in range(4):
-                out += [[side(j, twice), side((j + 1) % 4, twice)], [-side(j, one), side((j + 2) % 4, other)],
-                        [-side(j, other), side((j + 2) % 4, one)]]
+                out += [
+                    [side(j, twice), side((j + 1) % 4, twice)],
+                    [-side(j, one), side((j + 2) % 4, other)],
+                    [-side(j, other), side((j + 2) % 4, one)],
+                ]
             return out
         first, second = turned[1], turned[2]  # AABC read clockwise from the second A: A B C A
         out += [somewhere(first), somewhere(second)] + pairs(twice, 2)
         for j in range(4):
-            out += [[-side(j, second), side((j + 3) % 4, first)], [-side(j, first), side((j + 1) % 4, second)],
-                    [-side(j, twice), -side((j + 1) % 4, twice), side((j + 2) % 4, first)]]
+            out += [
+                [-side(j, second), side((j + 3) % 4, first)],
+                [-side(j, first), side((j + 1) % 4, second)],
+                [-side(j, twice), -side((j + 1) % 4, twice), side((j + 2) % 4, first)],
+            ]
         return out
     out += [somewhere(x) for x in labels]  # ABCD
-    return out + [[-side(j, labels[i]), side((j + 1) % 4, labels[(i + 1) % 4])] for j in range(4) for i in range(4)]
+    return out + [
+        [-side(j, labels[i]), side((j + 1) % 4, labels[(i + 1) % 4])] for j in range(4) for i in range(4)
+    ]
 
 
 def _distinct(labels: tuple) -> list:
@@ -165,8 +177,10 @@ class _Layout:
                 shows[key] = {puzzle.oriented(t, r)[d] for t, r in self.allowed[c]}
             return shows[key]
 
-        self.domain = [sorted((colours(adj.a, adj.side_a) | colours(adj.b, adj.side_b)) - {puzzle.frame}, key=repr)
-                       for adj in self.edges]
+        self.domain = [
+            sorted((colours(adj.a, adj.side_a) | colours(adj.b, adj.side_b)) - {puzzle.frame}, key=repr)
+            for adj in self.edges
+        ]
         xs = [(t, c) for t in range(len(puzzle.tiles)) for c in board.cells if t in self.rots[c]]
         es = [(k, v) for k, dom in enumerate(self.domain) for v in dom]
         self.pool = pool_of([("x", *key) for key in xs] + [("e", *key) for key in es])
@@ -182,7 +196,9 @@ class _Layout:
         shapes = {puzzle.oriented(t, r) for r in self.rots[c][t]}
         if len(inner) < 4 or len(shapes) == 1:  # the rotation is fixed: one clause per inner side
             if len(shapes) != 1:
-                raise Unsupported("the heule encoding needs each tile's rotation fixed by the frame off the centre")
+                raise Unsupported(
+                    "the heule encoding needs each tile's rotation fixed by the frame off the centre"
+                )
             (shown,) = shapes
             return [[self._lit(c, d, shown[d])] for d in inner]
         domains = [set(self.domain[self.edge_of[c, d]]) for d in range(4)]
@@ -218,17 +234,30 @@ def _blocks(puzzle: Puzzle, lay: _Layout, card: str, arrays: bool | None = None)
     if arrays is None:
         arrays = len(lay.x) >= ARRAYS_FROM
     board, tiles = puzzle.board, range(len(puzzle.tiles))
-    blocks: list = [[cl for k, dom in enumerate(lay.domain) for cl in exactly_one([lay.e[k, v] for v in dom],
-                                                                                   lay.pool, card)]]
+    blocks: list = [
+        [
+            cl
+            for k, dom in enumerate(lay.domain)
+            for cl in exactly_one([lay.e[k, v] for v in dom], lay.pool, card)
+        ]
+    ]
     blocks.append([[lay.x[t, c] for t in tiles if (t, c) in lay.x] for c in board.cells])
     cells_of = [[c for c in board.cells if (t, c) in lay.x] for t in tiles]
     for t in tiles:
         cells = [lay.x[t, c] for c in cells_of[t]]
         blocks.append([cells])
         if lay.amo:
-            blocks.append(_pairs(cells) if arrays and card == "pairwise" else at_most_one(cells, lay.pool, card))
-    blocks.append([[-lay.x[s, c], -lay.x[t, c]] for s, t in _duplicates(puzzle) for c in board.cells
-                   if (s, c) in lay.x and (t, c) in lay.x])
+            blocks.append(
+                _pairs(cells) if arrays and card == "pairwise" else at_most_one(cells, lay.pool, card)
+            )
+    blocks.append(
+        [
+            [-lay.x[s, c], -lay.x[t, c]]
+            for s, t in _duplicates(puzzle)
+            for c in board.cells
+            if (s, c) in lay.x and (t, c) in lay.x
+        ]
+    )
     if not arrays:
         return blocks + [[[-v] + cl for (t, c), v in lay.x.items() for cl in lay.placed(puzzle, t, c)]]
     # the colours of a placement: the side d of cell c showing the i-th colour of its edge's
@@ -247,8 +276,15 @@ def _blocks(puzzle: Puzzle, lay: _Layout, card: str, arrays: bool | None = None)
             if i == len(cells) or keys[i] != keys[start]:
                 if (t, keys[start]) not in templates:
                     templates[t, keys[start]] = _template(puzzle, lay, t, cells[start])
-                blocks.append(_instantiate(templates[t, keys[start]], cells[start:i],
-                                           [lay.x[t, c] for c in cells[start:i]], edge_at, base))
+                blocks.append(
+                    _instantiate(
+                        templates[t, keys[start]],
+                        cells[start:i],
+                        [lay.x[t, c] for c in cells[start:i]],
+                        edge_at,
+                        base,
+                    )
+                )
                 start = i
     return blocks
 
@@ -263,8 +299,10 @@ def _pairs(xs: list[int]):
 def _kinds(puzzle: Puzzle, lay: _Layout) -> Callable[[int, int], tuple]:
     """The kind of a placement ``(t, c)``: the tile's rotations there, the cell's inner sides and
     their domains.  Placements of one tile and kind have the same clauses up to the variables."""
-    cell = [tuple((d, tuple(lay.domain[lay.edge_of[c, d]])) for d in range(4) if (c, d) in lay.edge_of)
-            for c in puzzle.board.cells]
+    cell = [
+        tuple((d, tuple(lay.domain[lay.edge_of[c, d]])) for d in range(4) if (c, d) in lay.edge_of)
+        for c in puzzle.board.cells
+    ]
     return lambda t, c: (tuple(lay.rots[c][t]), cell[c])
 
 
@@ -315,8 +353,12 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
             looks = []
             for r in lay.rots[c][u]:
                 look = puzzle.oriented(u, r)
-                lits = [lay.side(c, d, look[d]) if (c, d) in lay.edge_of else (True if look[d] == puzzle.frame else None)
-                        for d in range(4)]
+                lits = [
+                    lay.side(c, d, look[d])
+                    if (c, d) in lay.edge_of
+                    else (True if look[d] == puzzle.frame else None)
+                    for d in range(4)
+                ]
                 if None not in lits:
                     looks.append((r, [lit for lit in lits if lit is not True]))
             out[c].append((v, u, looks))
@@ -343,13 +385,22 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
         lits = [lay.side(c, d, look[d]) for d in range(4) if (c, d) in lay.edge_of]
         return [] if None in lits else [lits]
 
-    return Encoded(puzzle, "heule", options, cnf, lay.pool, decision=sorted(lay.x.values()) + sorted(lay.e.values()),
-                   cells=cells, literals=literals, shows=shows)
+    return Encoded(
+        puzzle,
+        "heule",
+        options,
+        cnf,
+        lay.pool,
+        decision=sorted(lay.x.values()) + sorted(lay.e.values()),
+        cells=cells,
+        literals=literals,
+        shows=shows,
+    )
 
 
 def floor(puzzle: Puzzle, options: Options = Options()) -> Size:
-    """A low bound on the formula's size, at once: a placement variable per tile a cell allows, one clause per cell that it holds one
-    (:func:`satedge.encode.core.floor`)."""
+    """A low bound on the formula's size, at once: a placement variable per tile a cell allows,
+    one clause per cell that it holds one (:func:`satedge.encode.core.floor`)."""
     _check(puzzle, options)  # what the encoding does not cover, refused as size() refuses it
     return core_floor(puzzle, options, lambda placed, tiles: Size(tiles, 1, tiles))
 

@@ -41,8 +41,10 @@ def maxsat_encoding(encoding: Encoding | str | None = None) -> Encoding:
     """The encoding named (default :data:`DEFAULT_MAXSAT_ENCODING`), if its base has a MaxSAT form."""
     chosen = Encoding.of(encoding or DEFAULT_MAXSAT_ENCODING)
     if chosen.build is not None or chosen.base not in RELAXED:
-        raise SatedgeError(f"the {chosen.base} encoding has no MaxSAT form (one colour variable per edge cannot "
-                           f"say that an edge does not fit); choose one on {' or '.join(RELAXED)}")
+        raise SatedgeError(
+            f"the {chosen.base} encoding has no MaxSAT form (one colour variable per edge cannot "
+            f"say that an edge does not fit); choose one on {' or '.join(RELAXED)}"
+        )
     return chosen
 
 

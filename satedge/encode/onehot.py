@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from typing import Callable
+from collections.abc import Callable
 
 from pysat.formula import IDPool
 
@@ -13,13 +13,20 @@ from .cards import card_floor, card_size, exactly_one
 from .core import Encoded, Options, Size, floor, make_cnf, placements
 
 __all__ = [
-    "placement_formula", "literals", "conflicts", "supports", "conflicts_size", "supports_size",
-    "placement_floor", "placement_size"
+    "placement_formula",
+    "literals",
+    "conflicts",
+    "supports",
+    "conflicts_size",
+    "supports_size",
+    "placement_floor",
+    "placement_size",
 ]
 
 
-def placement_formula(puzzle: Puzzle, options: Options, base: str, adjacency: Callable,
-                      relax: bool = False) -> Encoded:
+def placement_formula(
+    puzzle: Puzzle, options: Options, base: str, adjacency: Callable, relax: bool = False
+) -> Encoded:
     """``x`` variables (one per allowed placement), exactly one per cell and per tile, then the
     clauses ``adjacency(puzzle, adj, groups_a, groups_b, redundant)`` yields for every adjacency,
     where ``groups`` map a label to the ``(var, tile)`` placements showing it on that side.
@@ -46,7 +53,9 @@ def placement_formula(puzzle: Puzzle, options: Options, base: str, adjacency: Ca
     soft = []
     for k, adj in enumerate(puzzle.board.adjacencies):
         if adj.a != adj.b:  # self-loops are in puzzle.allowed
-            fit = adjacency(puzzle, adj, groups(adj.a, adj.side_a), groups(adj.b, adj.side_b), options.redundant)
+            fit = adjacency(
+                puzzle, adj, groups(adj.a, adj.side_a), groups(adj.b, adj.side_b), options.redundant
+            )
             if relax:
                 m = pool.id(("m", k))
                 soft.append(m)
@@ -59,10 +68,18 @@ def placement_formula(puzzle: Puzzle, options: Options, base: str, adjacency: Ca
         """Per cell, each placement's variable alone: it fixes the tile and its rotation."""
         return [[(x[c, t, r], t, [(r, [])]) for t, r in cell] for c, cell in enumerate(allowed)]
 
-    return Encoded(puzzle, base, options, cnf, pool, decision=sorted(x.values()), cells=cells,
-                   literals=lambda s: literals(x, s),
-                   shows=lambda c, look: [[x[c, t, r]] for t, r in allowed[c] if puzzle.oriented(t, r) == look],
-                   soft=tuple(soft) if relax else None)
+    return Encoded(
+        puzzle,
+        base,
+        options,
+        cnf,
+        pool,
+        decision=sorted(x.values()),
+        cells=cells,
+        literals=lambda s: literals(x, s),
+        shows=lambda c, look: [[x[c, t, r]] for t, r in allowed[c] if puzzle.oriented(t, r) == look],
+        soft=tuple(soft) if relax else None,
+    )
 
 
 def literals(x: dict, solution: Solution) -> list[int] | None:
@@ -94,7 +111,6 @@ def supports(puzzle: Puzzle, ga: dict, gb: dict) -> list[list[int]]:
         for v, t in xs:
             out.append([-v] + [w for w, u in ys if u != t])
     return out
-
 
 
 # ---------------------------------------------------------------------------- sizes, without building
@@ -152,9 +168,16 @@ def placement_size(puzzle: Puzzle, options: Options, adjacency: Callable) -> Siz
     groups: dict = {}
     for adj in puzzle.board.adjacencies:
         if adj.a != adj.b:
-            for cell, side in ((adj.a, adj.side_a), (adj.b, adj.side_b)):  # cells of one kind share their groups
+            for cell, side in (
+                (adj.a, adj.side_a),
+                (adj.b, adj.side_b),
+            ):  # cells of one kind share their groups
                 if (allowed[cell], side) not in groups:
                     groups[allowed[cell], side] = _label_groups(puzzle, allowed[cell], side)
-            size += adjacency(puzzle, groups[allowed[adj.a], adj.side_a], groups[allowed[adj.b], adj.side_b],
-                              options.redundant)
+            size += adjacency(
+                puzzle,
+                groups[allowed[adj.a], adj.side_a],
+                groups[allowed[adj.b], adj.side_b],
+                options.redundant,
+            )
     return size

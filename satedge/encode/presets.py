@@ -25,10 +25,10 @@ the shipped ones (``satedge encodings`` lists them) and your own, in the folders
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from difflib import get_close_matches
 from pathlib import Path
-from typing import Callable
 
 from ..errors import OutOfMemory, SatedgeError, Unsupported
 from ..puzzle.model import Puzzle
@@ -42,8 +42,17 @@ from .heule import FAMILIES
 from .shuffled import encode_shuffled
 
 __all__ = [
-    "DEFAULT_ENCODING", "PRESET_KEYS", "OPTION_KEYS", "bases", "floors", "sizes", "Encoding", "load_preset", "presets", "too_big",
-    "catalogue"
+    "DEFAULT_ENCODING",
+    "PRESET_KEYS",
+    "OPTION_KEYS",
+    "bases",
+    "floors",
+    "sizes",
+    "Encoding",
+    "load_preset",
+    "presets",
+    "too_big",
+    "catalogue",
 ]
 
 DEFAULT_ENCODING = "edgecolor-corners"  # every command's default: the best preset without symmetry breaking
@@ -53,22 +62,37 @@ OPTION_KEYS = tuple(f.name for f in fields(Options))  # card, symmetry, redundan
 
 def bases() -> dict[str, Callable[[Puzzle, Options], Encoded]]:
     """The base encodings by name."""
-    return {"direct": direct.encode, "support": support.encode, "split": split.encode, "edgecolor": edgecolor.encode,
-            "heule": heule.encode}
+    return {
+        "direct": direct.encode,
+        "support": support.encode,
+        "split": split.encode,
+        "edgecolor": edgecolor.encode,
+        "heule": heule.encode,
+    }
 
 
 def floors() -> dict[str, Callable[[Puzzle, Options], Size]]:
     """Per base encoding, a low bound on its formula's size, counted at once from the kinds of
     cells (a test compares it with the exact size)."""
-    return {"direct": direct.floor, "support": support.floor, "split": split.floor, "edgecolor": edgecolor.floor,
-            "heule": heule.floor}
+    return {
+        "direct": direct.floor,
+        "support": support.floor,
+        "split": split.floor,
+        "edgecolor": edgecolor.floor,
+        "heule": heule.floor,
+    }
 
 
 def sizes() -> dict[str, Callable[[Puzzle, Options], Size]]:
     """Per base encoding, the function that counts its formula's variables, clauses and literals
     from its clause families, without building it (exact: a test compares them)."""
-    return {"direct": direct.size, "support": support.size, "split": split.size, "edgecolor": edgecolor.size,
-            "heule": heule.size}
+    return {
+        "direct": direct.size,
+        "support": support.size,
+        "split": split.size,
+        "edgecolor": edgecolor.size,
+        "heule": heule.size,
+    }
 
 
 @dataclass(frozen=True)
@@ -103,19 +127,25 @@ class Encoding:
         if self.build is None and (not isinstance(self.base, str) or self.base not in bases()):
             raise SatedgeError(f"unknown base encoding {shown(self.base)}; choose from {', '.join(bases())}")
         if not isinstance(self.options, Options):
-            raise SatedgeError(f"options must be satedge.encode.Options, not {quoted(repr(self.options), 40)}")
+            raise SatedgeError(
+                f"options must be satedge.encode.Options, not {quoted(repr(self.options), 40)}"
+            )
         if self.options.families and self.base != "heule":
             raise SatedgeError(f"families are clause families of the heule encoding; {self.base} has none")
         unknown = sorted(set(self.options.families) - set(FAMILIES)) if self.base == "heule" else []
         if unknown:
-            raise SatedgeError(f"unknown clause family {quoted(unknown[0], 30)}; choose from {', '.join(FAMILIES)}")
+            raise SatedgeError(
+                f"unknown clause family {quoted(unknown[0], 30)}; choose from {', '.join(FAMILIES)}"
+            )
         if not self.origin:
             object.__setattr__(self, "origin", self.base)
             object.__setattr__(self, "defaults", Options() if self.origin in bases() else self.options)
         if not self.name:
             object.__setattr__(self, "name", _name(self.origin, self.options, self.defaults))
         elif not isinstance(self.name, str) or not self.name.strip() or len(self.name) > 200:
-            raise SatedgeError(f"an encoding's name is a string of 1 to 200 characters, not {quoted(repr(self.name), 40)}")
+            raise SatedgeError(
+                f"an encoding's name is a string of 1 to 200 characters, not {quoted(repr(self.name), 40)}"
+            )
 
     def __str__(self) -> str:
         return self.name
@@ -123,13 +153,15 @@ class Encoding:
     def __repr__(self) -> str:
         return f"Encoding({self.name!r})"
 
-    def with_options(self, **changes) -> "Encoding":
+    def with_options(self, **changes) -> Encoding:
         """The same configuration with some options changed (``card``, ``symmetry``, ``redundant``,
         ``families``; ``None`` keeps one), named anew from the preset or base it came from."""
         given = {k: v for k, v in changes.items() if v is not None}
         unknown = sorted(set(given) - set(OPTION_KEYS))
         if unknown:
-            raise SatedgeError(f"unknown option(s) {', '.join(map(str, unknown))}; choose from {', '.join(OPTION_KEYS)}")
+            raise SatedgeError(
+                f"unknown option(s) {', '.join(map(str, unknown))}; choose from {', '.join(OPTION_KEYS)}"
+            )
         if not given:
             return self
         options = replace(self.options, **given)
@@ -139,14 +171,20 @@ class Encoding:
         """The formula of ``puzzle``; with ``shuffle``, of the puzzle under that shuffle seed
         (:mod:`satedge.encode.shuffled`), read back in the puzzle's own numbering."""
         fn = self.build or bases()[self.base]
-        return fn(puzzle, self.options) if shuffle is None else encode_shuffled(fn, puzzle, self.options, shuffle)
+        return (
+            fn(puzzle, self.options)
+            if shuffle is None
+            else encode_shuffled(fn, puzzle, self.options, shuffle)
+        )
 
     def size(self, puzzle: Puzzle, shuffle: int | None = None) -> Size | None:
         """The formula's size, counted from its clause families without building it (``None`` for
         an encoding of your own)."""
         if self.build is not None:
             return None
-        return sizes()[self.base](puzzle if shuffle is None else shuffled_puzzle(puzzle, shuffle)[0], self.options)
+        return sizes()[self.base](
+            puzzle if shuffle is None else shuffled_puzzle(puzzle, shuffle)[0], self.options
+        )
 
     def floor(self, puzzle: Puzzle) -> Size | None:
         """A low bound on the formula's size (the same under any shuffle), counted at once from
@@ -166,11 +204,13 @@ class Encoding:
         return size
 
     @classmethod
-    def parse(cls, text: str) -> "Encoding":
+    def parse(cls, text: str) -> Encoding:
         """The configuration an encoding string names (see the module's docstring); the one parser
         of encoding strings in satedge."""
         if not isinstance(text, str) or not text.strip():
-            raise SatedgeError(f"an encoding is a preset, a base encoding or a preset file, not {quoted(repr(text), 40)}")
+            raise SatedgeError(
+                f"an encoding is a preset, a base encoding or a preset file, not {quoted(repr(text), 40)}"
+            )
         start, _, rest = text.partition("+")
         table = presets()
         if start in table:
@@ -181,13 +221,16 @@ class Encoding:
             found = load_preset(start)
         else:
             close = get_close_matches(start, [*table, *bases()], 1, 0.8)
-            raise SatedgeError(f"unknown encoding {quoted(start, 40)}" + (f" (did you mean {close[0]}?)" if close else "")
-                               + f"; choose a preset (satedge encodings lists them), a base encoding "
-                               f"({', '.join(bases())}) or a preset file")
+            raise SatedgeError(
+                f"unknown encoding {quoted(start, 40)}"
+                + (f" (did you mean {close[0]}?)" if close else "")
+                + f"; choose a preset (satedge encodings lists them), a base encoding "
+                f"({', '.join(bases())}) or a preset file"
+            )
         return found.with_options(**_option_items(text, rest)) if rest else found
 
     @classmethod
-    def of(cls, value: "Encoding | str | None") -> "Encoding":
+    def of(cls, value: Encoding | str | None) -> Encoding:
         """``value`` itself, the default encoding for ``None``, or a string :meth:`parse` reads."""
         if value is None:
             value = DEFAULT_ENCODING
@@ -222,13 +265,17 @@ def _option_items(text: str, rest: str) -> dict:
             items["families"].append(word)
             continue
         if not eq or key not in OPTION_KEYS:
-            raise SatedgeError(f"encoding {quoted(text, 60)}: options are key=value with a key among "
-                               f"{', '.join(OPTION_KEYS)}, not {quoted(word, 30)}")
+            raise SatedgeError(
+                f"encoding {quoted(text, 60)}: options are key=value with a key among "
+                f"{', '.join(OPTION_KEYS)}, not {quoted(word, 30)}"
+            )
         if key in items:
             raise SatedgeError(f"encoding {quoted(text, 60)}: {key} is given twice")
         if key == "redundant":
             if value not in ("true", "false"):
-                raise SatedgeError(f"encoding {quoted(text, 60)}: redundant is true or false, not {quoted(value, 30)}")
+                raise SatedgeError(
+                    f"encoding {quoted(text, 60)}: redundant is true or false, not {quoted(value, 30)}"
+                )
             items[key] = value == "true"
         elif key == "families":
             items[key] = [value] if value else []
@@ -249,7 +296,9 @@ def load_preset(path: str | Path) -> Encoding:
         raise SatedgeError(f"unknown key(s) {', '.join(unknown)}", path)
     opts = data.get("options") or {}
     if not isinstance(opts, dict):
-        raise SatedgeError(f"options must be a mapping of card, symmetry, redundant and families, not {shown(opts)}", path)
+        raise SatedgeError(
+            f"options must be a mapping of card, symmetry, redundant and families, not {shown(opts)}", path
+        )
     bad = sorted(map(str, set(opts) - set(OPTION_KEYS)))
     if bad:
         raise SatedgeError(f"unknown option(s) {', '.join(bad)}", path)
@@ -257,9 +306,15 @@ def load_preset(path: str | Path) -> Encoding:
         raise SatedgeError(f"a preset's name is a string, not {quoted(repr(data['name']), 40)}", path)
     try:
         options = Options(**opts)
-        return Encoding(data["base"], options,
-                        name=data["name"], description=str(data.get("description", "")),
-                        reference=str(data.get("reference", "")), origin=data["name"], defaults=options)
+        return Encoding(
+            data["base"],
+            options,
+            name=data["name"],
+            description=str(data.get("description", "")),
+            reference=str(data.get("reference", "")),
+            origin=data["name"],
+            defaults=options,
+        )
     except SatedgeError as e:
         raise SatedgeError(str(e), path) from None
 
@@ -275,15 +330,20 @@ def presets() -> dict[str, Encoding]:
     return out
 
 
-def too_big(encoding: Encoding, size: Size | None, memory_mb: float | None, at_least: bool = False) -> OutOfMemory | None:
+def too_big(
+    encoding: Encoding, size: Size | None, memory_mb: float | None, at_least: bool = False
+) -> OutOfMemory | None:
     """The error for a formula of ``size`` (with ``at_least``: of at least that size) when even a
     low estimate of the memory it takes (:meth:`Size.memory_mb`) is more than ``memory_mb``;
     else ``None``."""
     if memory_mb is None or size is None or size.memory_mb() <= memory_mb:
         return None
     more = " or more" if at_least else ""
-    return OutOfMemory(f"encoding {encoding.name} needs more than {memory_mb:g} MB of memory: its {size.clauses:,}{more} "
-                       f"clauses of {size.literals:,}{more} literals take at least {size.memory_mb():,.0f} MB", memory_mb)
+    return OutOfMemory(
+        f"encoding {encoding.name} needs more than {memory_mb:g} MB of memory: its {size.clauses:,}{more} "
+        f"clauses of {size.literals:,}{more} literals take at least {size.memory_mb():,.0f} MB",
+        memory_mb,
+    )
 
 
 def catalogue(puzzle: Puzzle | None = None, memory_mb: float | None = None, tick=lambda: None) -> list[dict]:
@@ -296,18 +356,37 @@ def catalogue(puzzle: Puzzle | None = None, memory_mb: float | None = None, tick
     rows = []
     for p in presets().values():
         tick()
-        row = {"name": p.name, "base": p.base, "options": p.options.as_dict(), "description": p.description,
-               "reference": p.reference}
+        row = {
+            "name": p.name,
+            "base": p.base,
+            "options": p.options.as_dict(),
+            "description": p.description,
+            "reference": p.reference,
+        }
         if puzzle is not None:
             try:
                 size = p.floor(puzzle)
                 at_least = too_big(p, size, memory_mb) is not None
                 size = size if at_least else p.size(puzzle)
-                row.update(covers=True, variables=size.variables, clauses=size.clauses, literals=size.literals,
-                           memory_mb=round(size.memory_mb()), fits=too_big(p, size, memory_mb) is None,
-                           at_least=at_least)
+                row.update(
+                    covers=True,
+                    variables=size.variables,
+                    clauses=size.clauses,
+                    literals=size.literals,
+                    memory_mb=round(size.memory_mb()),
+                    fits=too_big(p, size, memory_mb) is None,
+                    at_least=at_least,
+                )
             except Unsupported as e:
-                row.update(covers=False, variables=None, clauses=None, literals=None, memory_mb=None, fits=False,
-                           at_least=False, problem=str(e))
+                row.update(
+                    covers=False,
+                    variables=None,
+                    clauses=None,
+                    literals=None,
+                    memory_mb=None,
+                    fits=False,
+                    at_least=False,
+                    problem=str(e),
+                )
         rows.append(row)
     return rows

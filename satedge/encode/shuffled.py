@@ -6,7 +6,7 @@ clauses and the checker work on the original puzzle as without a shuffle."""
 from __future__ import annotations
 
 import functools
-from typing import Callable
+from collections.abc import Callable
 
 from pysat.formula import IDPool
 
@@ -17,8 +17,9 @@ from .core import Encoded, Options, make_cnf
 __all__ = ["encode_shuffled"]
 
 
-def encode_shuffled(encode: Callable[[Puzzle, Options], Encoded], puzzle: Puzzle, options: Options,
-                    seed: int) -> Encoded:
+def encode_shuffled(
+    encode: Callable[[Puzzle, Options], Encoded], puzzle: Puzzle, options: Options, seed: int
+) -> Encoded:
     """``encode`` of ``puzzle`` shuffled by ``seed``: variables renumbered, clauses reordered."""
     moved, sh = shuffle(puzzle, seed)
     inner = encode(moved, options)
@@ -39,8 +40,17 @@ def encode_shuffled(encode: Callable[[Puzzle, Options], Encoded], puzzle: Puzzle
 
     def cells() -> list:
         """The inner formula's, its literals renumbered and its tiles and rotations the original's."""
-        return [[(out(v), sh.order[u], [((r + sh.turns[u]) % 4, [out(lit) for lit in lits]) for r, lits in looks])
-                 for v, u, looks in cell] for cell in inner.cells()]
+        return [
+            [
+                (
+                    out(v),
+                    sh.order[u],
+                    [((r + sh.turns[u]) % 4, [out(lit) for lit in lits]) for r, lits in looks],
+                )
+                for v, u, looks in cell
+            ]
+            for cell in inner.cells()
+        ]
 
     def literals(solution: Solution) -> list[int] | None:
         lits = inner.literals(sh.to_shuffled(solution))
@@ -49,6 +59,16 @@ def encode_shuffled(encode: Callable[[Puzzle, Options], Encoded], puzzle: Puzzle
     def shows(c: int, look: tuple) -> list[list[int]]:
         return [[out(lit) for lit in both] for both in inner.shows(c, look)]
 
-    return Encoded(puzzle, inner.base, options, cnf, pool, decision=[new[v] for v in inner.decision],
-                   cells=functools.cache(cells), literals=literals, shuffle=seed,
-                   shows=None if inner.shows is None else shows, soft=None if inner.soft is None else tuple(out(lit) for lit in inner.soft))
+    return Encoded(
+        puzzle,
+        inner.base,
+        options,
+        cnf,
+        pool,
+        decision=[new[v] for v in inner.decision],
+        cells=functools.cache(cells),
+        literals=literals,
+        shuffle=seed,
+        shows=None if inner.shows is None else shows,
+        soft=None if inner.soft is None else tuple(out(lit) for lit in inner.soft),
+    )

@@ -44,9 +44,8 @@ from pysat.formula import IDPool
 
 from ..puzzle.model import Puzzle, Solution
 from .cards import at_most_one, card_floor, card_size, exactly_one
-from .core import Encoded, Options, Size
+from .core import Encoded, Options, Size, make_cnf, placements
 from .core import floor as core_floor
-from .core import make_cnf, placements
 
 __all__ = ["encode", "size", "floor"]
 
@@ -60,7 +59,10 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
     q = {(c, r): pool.id(("q", c, r)) for c in board.cells for r in range(4)}
     adjs = [adj for adj in board.adjacencies if adj.a != adj.b]
     sides = sorted({(adj.a, adj.side_a) for adj in adjs} | {(adj.b, adj.side_b) for adj in adjs})
-    labels = {(c, d): sorted({puzzle.oriented(t, r)[d] for t, r in allowed[c]}, key=puzzle.label_id.get) for c, d in sides}
+    labels = {
+        (c, d): sorted({puzzle.oriented(t, r)[d] for t, r in allowed[c]}, key=puzzle.label_id.get)
+        for c, d in sides
+    }
     s = {(c, d, lab): pool.id(("s", c, d, lab)) for (c, d), labs in labels.items() for lab in labs}
     clauses: list[list[int]] = []
     card = options.card
@@ -89,7 +91,10 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
     for c, d in sides:
         clauses.extend(at_most_one([s[c, d, lab] for lab in labels[c, d]], pool, card))
     for adj in adjs:
-        for (a, da), (b, db) in (((adj.a, adj.side_a), (adj.b, adj.side_b)), ((adj.b, adj.side_b), (adj.a, adj.side_a))):
+        for (a, da), (b, db) in (
+            ((adj.a, adj.side_a), (adj.b, adj.side_b)),
+            ((adj.b, adj.side_b), (adj.a, adj.side_a)),
+        ):
             for lab in labels[a, da]:
                 other = s.get((b, db, puzzle.partner(lab)))
                 clauses.append([-s[a, da, lab]] + ([other] if other else []))
@@ -123,14 +128,27 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
     def shows(c: int, look: tuple) -> list[list[int]]:
         return [[p[c, t], q[c, r]] for t, r in allowed[c] if puzzle.oriented(t, r) == look]
 
-    return Encoded(puzzle, "split", options, cnf, pool, decision=sorted(p.values()) + sorted(q.values()),
-                   cells=cells, literals=literals, shows=shows)
+    return Encoded(
+        puzzle,
+        "split",
+        options,
+        cnf,
+        pool,
+        decision=sorted(p.values()) + sorted(q.values()),
+        cells=cells,
+        literals=literals,
+        shows=shows,
+    )
 
 
 def floor(puzzle: Puzzle, options: Options = Options()) -> Size:
     """A low bound on the formula's size, at once: a tile and a rotation variable per cell, exactly one of each
     (:func:`satedge.encode.core.floor`)."""
-    return core_floor(puzzle, options, lambda placed, tiles: Size(tiles + 4) + card_floor(tiles, options.card) + card_size(4, options.card))
+    return core_floor(
+        puzzle,
+        options,
+        lambda placed, tiles: Size(tiles + 4) + card_floor(tiles, options.card) + card_size(4, options.card),
+    )
 
 
 def size(puzzle: Puzzle, options: Options = Options()) -> Size:
@@ -151,7 +169,9 @@ def size(puzzle: Puzzle, options: Options = Options()) -> Size:
     per_cell = Counter(c for c, _ in sides)
     for c in board.cells:
         forbidden = 4 * len(tiles_of[c]) - len(allowed[c])
-        size += Size(0, forbidden + len(allowed[c]) * per_cell[c], 2 * forbidden + 3 * len(allowed[c]) * per_cell[c])
+        size += Size(
+            0, forbidden + len(allowed[c]) * per_cell[c], 2 * forbidden + 3 * len(allowed[c]) * per_cell[c]
+        )
     for key in sides:
         size += card_size(len(labels[key]), card, exactly=False)
     for adj in adjs:

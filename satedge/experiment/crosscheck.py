@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import multiprocessing
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from pysat.formula import CNF
 
@@ -41,14 +41,24 @@ from ..system.proctree import forked_map
 from ..system.progress import progress_bar
 
 __all__ = [
-    "MAX_SOLUTIONS", "Config", "checks_of", "describe", "default_configs", "Mismatch", "check_puzzle", "Report", "run",
-    "check_encoding"
+    "MAX_SOLUTIONS",
+    "Config",
+    "checks_of",
+    "describe",
+    "default_configs",
+    "Mismatch",
+    "check_puzzle",
+    "Report",
+    "run",
+    "check_encoding",
 ]
 
 MAX_SOLUTIONS = 200  # larger solution sets are skipped: enumerating them through SAT is slow
 
 
-Config = tuple[Encoding | None, SolverConfig]  # an encoding and a solver; None: an engine with a model of its own
+Config = tuple[
+    Encoding | None, SolverConfig
+]  # an encoding and a solver; None: an engine with a model of its own
 
 
 def checks_of(engine: Engine) -> tuple[str, ...]:
@@ -106,17 +116,25 @@ class Mismatch:
     extra: list[Solution] = field(default_factory=list)
 
     def describe(self) -> str:
-        lines = [f"configuration: {describe(self.config)}", f"problem: {self.problem}", "puzzle:",
-                 puzzle_to_yaml(self.puzzle.with_(planted=None)).rstrip()]
-        for title, sols in (("missing (backtracker has them, the encoding not)", self.missing),
-                            ("extra (the encoding gives them, the backtracker not)", self.extra)):
+        lines = [
+            f"configuration: {describe(self.config)}",
+            f"problem: {self.problem}",
+            "puzzle:",
+            puzzle_to_yaml(self.puzzle.with_(planted=None)).rstrip(),
+        ]
+        for title, sols in (
+            ("missing (backtracker has them, the encoding not)", self.missing),
+            ("extra (the encoding gives them, the backtracker not)", self.extra),
+        ):
             if sols:
                 lines.append(f"{title}: {len(sols)}")
                 lines += [f"  {solution_to_json(self.puzzle, s)}" for s in sols[:5]]
         return "\n".join(lines)
 
 
-def check_puzzle(puzzle: Puzzle, configs: list[Config], expected: set[Solution] | None = None) -> tuple[int, Mismatch | None]:
+def check_puzzle(
+    puzzle: Puzzle, configs: list[Config], expected: set[Solution] | None = None
+) -> tuple[int, Mismatch | None]:
     """Check one puzzle against every configuration: ``(checks made, first mismatch or None)``."""
     if expected is None:
         expected = set(backtrack.solutions(puzzle))
@@ -129,9 +147,13 @@ def check_puzzle(puzzle: Puzzle, configs: list[Config], expected: set[Solution] 
 
         def fail(problem: str, got: list[Solution] | None = None) -> tuple[int, Mismatch]:
             got_set = set(got or [])
-            return checks, Mismatch(config, puzzle, problem,
-                                    missing=sorted(expected - got_set, key=repr) if got is not None else [],
-                                    extra=sorted(got_set - expected, key=repr) if got is not None else [])
+            return checks, Mismatch(
+                config,
+                puzzle,
+                problem,
+                missing=sorted(expected - got_set, key=repr) if got is not None else [],
+                extra=sorted(got_set - expected, key=repr) if got is not None else [],
+            )
 
         try:
             orbit = 1
@@ -157,18 +179,33 @@ def check_puzzle(puzzle: Puzzle, configs: list[Config], expected: set[Solution] 
                     got = list(enum.solutions())
                     found = enum.counts(counted) if counted else {}
             else:  # through its job, as a command runs it
-                got = execute(Job(puzzle, "solve", solver=solver, encoding=encoding,
-                                  limit=None if "solutions" in apply else 1)).solutions
-                found = (execute(Job(puzzle, "count", solver=solver, encoding=encoding, modes=counted)).counts
-                         if counted else {})
+                got = execute(
+                    Job(
+                        puzzle,
+                        "solve",
+                        solver=solver,
+                        encoding=encoding,
+                        limit=None if "solutions" in apply else 1,
+                    )
+                ).solutions
+                found = (
+                    execute(Job(puzzle, "count", solver=solver, encoding=encoding, modes=counted)).counts
+                    if counted
+                    else {}
+                )
             if len(got) != len(set(got)):
                 return fail(f"{len(got) - len(set(got))} solutions found twice", got)
             if "first" in apply:  # an engine that finds one solution: one of the backtracker's, if it has any
                 if len(got) != min(1, len(expected)) or not set(got) <= expected:
-                    return fail(f"{len(got)} first solutions, the backtracker has {len(expected)} solutions", got)
+                    return fail(
+                        f"{len(got)} first solutions, the backtracker has {len(expected)} solutions", got
+                    )
             elif orbit > 1:  # symmetry breaking: one solution per board-turn orbit
                 if not set(got) <= expected or len(got) * orbit != len(expected):
-                    return fail(f"{len(got)} solutions with symmetry breaking, expected {len(expected)} / {orbit}", got)
+                    return fail(
+                        f"{len(got)} solutions with symmetry breaking, expected {len(expected)} / {orbit}",
+                        got,
+                    )
             elif set(got) != expected:
                 return fail(f"{len(got)} solutions, the backtracker has {len(expected)}", got)
             checks += 1
@@ -193,22 +230,34 @@ class Report:
         return self.mismatch is None
 
     def as_json(self) -> dict:
-        return {"examples": self.examples, "checks": self.checks, "mismatches": 0 if self.ok else 1,
-                "seconds": round(self.seconds, 3)}
+        return {
+            "examples": self.examples,
+            "checks": self.checks,
+            "mismatches": 0 if self.ok else 1,
+            "seconds": round(self.seconds, 3),
+        }
 
     def describe(self) -> str:
         head = f"{self.examples} puzzles, {self.checks} checks, {self.seconds:.1f} s: "
         return head + ("no mismatch" if self.ok else "MISMATCH\n" + self.mismatch.describe())
 
 
-def _explore(configs: list[Config], examples: int, seed: int, max_cells: int, tick: Callable | None = None) -> Report:
+def _explore(
+    configs: list[Config], examples: int, seed: int, max_cells: int, tick: Callable | None = None
+) -> Report:
     hyp = require("hypothesis")
     report = Report()
 
     @hyp.seed(seed)
-    @hyp.settings(max_examples=examples, database=None, deadline=None, derandomize=False,
-                  phases=[hyp.Phase.generate, hyp.Phase.shrink], suppress_health_check=list(hyp.HealthCheck),
-                  report_multiple_bugs=False)
+    @hyp.settings(
+        max_examples=examples,
+        database=None,
+        deadline=None,
+        derandomize=False,
+        phases=[hyp.Phase.generate, hyp.Phase.shrink],
+        suppress_health_check=list(hyp.HealthCheck),
+        report_multiple_bugs=False,
+    )
     @hyp.given(puzzles(max_cells=max_cells, max_rows=max_cells, max_cols=max_cells))
     def prop(puzzle: Puzzle) -> None:
         expected = set(backtrack.solutions(puzzle, limit=MAX_SOLUTIONS + 1))
@@ -230,7 +279,9 @@ def _explore(configs: list[Config], examples: int, seed: int, max_cells: int, ti
     return report
 
 
-def run(configs: list[Config], examples: int = 100, seed: int = 0, max_cells: int = 6, workers: int = 1) -> Report:
+def run(
+    configs: list[Config], examples: int = 100, seed: int = 0, max_cells: int = 6, workers: int = 1
+) -> Report:
     """Cross-check ``configs`` on ``examples`` generated puzzles, the configurations spread over
     ``workers`` processes (each sees the same puzzles)."""
     require("hypothesis")  # before any worker starts
@@ -253,9 +304,12 @@ def run(configs: list[Config], examples: int = 100, seed: int = 0, max_cells: in
             def explore(k: int) -> tuple[int, Report]:
                 def tick() -> None:
                     seen[k] += 1
+
                 return k, _explore(chunks[k], examples, seed, max_cells, tick)
 
-            found = forked_map(lambda: explore, list(range(workers)), workers, idle=lambda: bar.update(sum(seen) - bar.n))
+            found = forked_map(
+                lambda: explore, list(range(workers)), workers, idle=lambda: bar.update(sum(seen) - bar.n)
+            )
             reports = [r for _, r in sorted(found)]
     out = Report(examples=max(r.examples for r in reports), checks=sum(r.checks for r in reports))
     out.mismatch = next((r.mismatch for r in reports if r.mismatch is not None), None)
@@ -263,9 +317,15 @@ def run(configs: list[Config], examples: int = 100, seed: int = 0, max_cells: in
     return out
 
 
-def check_encoding(encoding: Callable[[Puzzle, Options], Encoded], examples: int = 100, seed: int = 0,
-                   solvers: tuple[str, ...] = ("cadical195",), options: Options = Options(), max_cells: int = 6,
-                   name: str | None = None) -> Report:
+def check_encoding(
+    encoding: Callable[[Puzzle, Options], Encoded],
+    examples: int = 100,
+    seed: int = 0,
+    solvers: tuple[str, ...] = ("cadical195",),
+    options: Options = Options(),
+    max_cells: int = 6,
+    name: str | None = None,
+) -> Report:
     """Cross-check your own encoding callable against the backtracker, in one call."""
     mine = Encoding(name or getattr(encoding, "__name__", "custom"), options, build=encoding)
     configs: list[Config] = [(mine, SolverConfig.parse(s)) for s in solvers]

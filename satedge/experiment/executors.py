@@ -10,10 +10,10 @@ from __future__ import annotations
 import platform
 import socket
 import threading
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
-from typing import Callable, Iterable
 
 import pysat
 
@@ -35,10 +35,16 @@ def environment() -> dict:
     except OSError:
         pass
     needed = {e.needs.module for e in ENGINES.values() if e.needs is not None and e.needs.module}
-    return {"satedge": __version__, "pysat": getattr(pysat, "__version__", "?"), "python": platform.python_version(),
-            # the compiled backtracker's library, then each engine's (the engine table's needs)
-            "numba": _installed("numba"), **{m: _installed(m) for m in sorted(needed)},
-            "host": socket.gethostname(), "cpu": cpu}
+    return {
+        "satedge": __version__,
+        "pysat": getattr(pysat, "__version__", "?"),
+        "python": platform.python_version(),
+        # the compiled backtracker's library, then each engine's (the engine table's needs)
+        "numba": _installed("numba"),
+        **{m: _installed(m) for m in sorted(needed)},
+        "host": socket.gethostname(),
+        "cpu": cpu,
+    }
 
 
 def _installed(package: str) -> str | None:
@@ -48,15 +54,16 @@ def _installed(package: str) -> str | None:
         return None
 
 
-def run_one(job: Job, cancel: threading.Event | None = None, server: ForkServer | None = None,
-            env: dict | None = None) -> dict:
+def run_one(
+    job: Job, cancel: threading.Event | None = None, server: ForkServer | None = None, env: dict | None = None
+) -> dict:
     """Run ``job`` in a process of its own under its limits, started by ``server`` (a warm
     process) or as a fresh interpreter; the result row's fields
     (:func:`satedge.experiment.rows.result_fields`), with ``env`` as its :func:`environment`
     (found here when not given: on a cluster's worker, the worker's)."""
-    started = datetime.now(timezone.utc)
+    started = datetime.now(UTC)
     res = run(job, fresh=True, cancel=cancel, server=server)
-    return result_fields(job, res, started, datetime.now(timezone.utc), env or environment())
+    return result_fields(job, res, started, datetime.now(UTC), env or environment())
 
 
 def run_local(jobs: Iterable[tuple[str, Job]], workers: int, done: Callable[[str, dict], None]) -> None:

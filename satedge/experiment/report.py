@@ -31,13 +31,38 @@ from .rows import RESULTS, SOLVED, config_of, par2, rejected_warnings, run_time,
 from .runner import warn_on_stderr
 
 __all__ = [
-    "PICTURE_LIMITS", "COLUMNS", "summarize", "cactus", "per_puzzle", "markdown", "write_csv", "plots", "pictures",
-    "ENCODE_COLUMNS", "encode_table", "report", "STATS_COLUMNS", "holds_up", "HEADINGS"
+    "PICTURE_LIMITS",
+    "COLUMNS",
+    "summarize",
+    "cactus",
+    "per_puzzle",
+    "markdown",
+    "write_csv",
+    "plots",
+    "pictures",
+    "ENCODE_COLUMNS",
+    "encode_table",
+    "report",
+    "STATS_COLUMNS",
+    "holds_up",
+    "HEADINGS",
 ]
 
 PICTURE_LIMITS = Limits(timeout=60, memory_mb=2000)  # the backtracker on a board of at most 16 cells
-COLUMNS = ["configuration", "runs", "solved", "timeouts", "memouts", "errors", "par2", "median_s", "mean_s",
-           "conflicts", "variables", "clauses"]
+COLUMNS = [
+    "configuration",
+    "runs",
+    "solved",
+    "timeouts",
+    "memouts",
+    "errors",
+    "par2",
+    "median_s",
+    "mean_s",
+    "conflicts",
+    "variables",
+    "clauses",
+]
 
 
 def summarize(rows: list[dict]) -> list[dict]:
@@ -52,18 +77,27 @@ def summarize(rows: list[dict]) -> list[dict]:
         score = statistics.fmean(map(par2, rs))
         conflicts = [r["stats"]["conflicts"] for r in solved if r.get("stats")]
         sizes = {key: [r[key] for r in rs if r.get(key) is not None] for key in ("variables", "clauses")}
-        out.append({
-            "configuration": name, "runs": len(rs), "solved": len(solved),
-            "timeouts": sum(r["status"] == "TIMEOUT" for r in rs), "memouts": sum(r["status"] == "MEMOUT" for r in rs),
-            "errors": sum(r["status"] == "ERROR" for r in rs), "par2": round(score, 3),
-            "median_s": round(statistics.median(times), 3) if times else None,
-            "mean_s": round(statistics.fmean(times), 3) if times else None,
-            "conflicts": round(statistics.fmean(conflicts)) if conflicts else None,
-            **_certificates(rs),
-            **({"median_score": statistics.median(r["score"] for r in rs if r.get("score") is not None)}
-               if any(r.get("score") is not None for r in rs) else {}),
-            **{key: round(statistics.fmean(v)) if v else None for key, v in sizes.items()},
-        })
+        out.append(
+            {
+                "configuration": name,
+                "runs": len(rs),
+                "solved": len(solved),
+                "timeouts": sum(r["status"] == "TIMEOUT" for r in rs),
+                "memouts": sum(r["status"] == "MEMOUT" for r in rs),
+                "errors": sum(r["status"] == "ERROR" for r in rs),
+                "par2": round(score, 3),
+                "median_s": round(statistics.median(times), 3) if times else None,
+                "mean_s": round(statistics.fmean(times), 3) if times else None,
+                "conflicts": round(statistics.fmean(conflicts)) if conflicts else None,
+                **_certificates(rs),
+                **(
+                    {"median_score": statistics.median(r["score"] for r in rs if r.get("score") is not None)}
+                    if any(r.get("score") is not None for r in rs)
+                    else {}
+                ),
+                **{key: round(statistics.fmean(v)) if v else None for key, v in sizes.items()},
+            }
+        )
     return sorted(out, key=lambda s: (s["par2"], s["configuration"]))
 
 
@@ -73,8 +107,10 @@ def _certificates(rows: list[dict]) -> dict:
     proved = [r for r in rows if r.get("check_seconds") is not None]
     if not proved:
         return {}
-    return {"proof_kb": round(statistics.fmean(r["proof_bytes"] for r in proved) / 1000, 1),
-            "check_s": round(statistics.fmean(r["check_seconds"] for r in proved), 3)}
+    return {
+        "proof_kb": round(statistics.fmean(r["proof_bytes"] for r in proved) / 1000, 1),
+        "check_s": round(statistics.fmean(r["check_seconds"] for r in proved), 3),
+    }
 
 
 def per_puzzle(rows: list[dict], summary: list[dict]) -> tuple[list[dict], list[str]]:
@@ -107,23 +143,42 @@ def natural(name: str) -> tuple:
     >>> sorted(["s10", "s2", "s1"], key=natural)
     ['s1', 's2', 's10']
     """
-    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name) if part)
+    return tuple(
+        (0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name) if part
+    )
 
 
 HEADINGS = {  # what the printed tables call their columns (summary.csv keeps the keys)
-    "runs": "runs", "solved": "solved runs", "timeouts": "timeouts", "memouts": "out of memory", "errors": "errors",
-    "par2": "PAR-2 per run (s)", "median_s": "median s (solved)", "mean_s": "mean s (solved)",
-    "conflicts": "mean conflicts (solved)", "variables": "variables", "clauses": "clauses",
-    "median_score": "median score", "proof_kb": "mean proof kB", "check_s": "mean check s",
-    "encode_s": "encode s", "literals_per_s": "literals/s", "dimacs_mb": "DIMACS MB", "write_s": "write s",
-    "peak_mb": "peak MB", "instances": "instances", "solved_ci": "solved runs (95% interval)",
-    "par2_ci": "PAR-2 per instance (s, 95% interval)", "shuffles": "shuffles",
+    "runs": "runs",
+    "solved": "solved runs",
+    "timeouts": "timeouts",
+    "memouts": "out of memory",
+    "errors": "errors",
+    "par2": "PAR-2 per run (s)",
+    "median_s": "median s (solved)",
+    "mean_s": "mean s (solved)",
+    "conflicts": "mean conflicts (solved)",
+    "variables": "variables",
+    "clauses": "clauses",
+    "median_score": "median score",
+    "proof_kb": "mean proof kB",
+    "check_s": "mean check s",
+    "encode_s": "encode s",
+    "literals_per_s": "literals/s",
+    "dimacs_mb": "DIMACS MB",
+    "write_s": "write s",
+    "peak_mb": "peak MB",
+    "instances": "instances",
+    "solved_ci": "solved runs (95% interval)",
+    "par2_ci": "PAR-2 per instance (s, 95% interval)",
+    "shuffles": "shuffles",
     "par2_shuffle": "PAR-2 per shuffle (s): median (range)",
 }
 
 
 def markdown(summary: list[dict], columns: list[str] = COLUMNS) -> str:
     """A Markdown table of ``columns`` of ``summary``, headed in words (:data:`HEADINGS`)."""
+
     def cell(v) -> str:
         return "-" if v is None else f"{v:,}" if isinstance(v, int) else str(v)
 
@@ -165,8 +220,12 @@ def cactus(rows: list[dict]) -> dict[str, dict]:
         depth = max(map(len, curves), default=0)
         kth = [[c[k] if len(c) > k else math.inf for c in curves] for k in range(depth)]
         medians = [statistics.median(t) for t in kth]
-        out[name] = {"median": [m for m in medians if m != math.inf], "low": [min(t) for t in kth],
-                     "high": [max(t) for t in kth], "shuffles": len(curves)}
+        out[name] = {
+            "median": [m for m in medians if m != math.inf],
+            "low": [min(t) for t in kth],
+            "high": [max(t) for t in kth],
+            "shuffles": len(curves),
+        }
     return out
 
 
@@ -188,11 +247,22 @@ def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -
     for name, c in cactus(rows).items():
         if not c["median"]:
             continue
-        line, = ax.step(range(1, len(c["median"]) + 1), c["median"], where="post", marker=".",
-                        label=name + (f" (median of {c['shuffles']} shuffles)" if c["shuffles"] > 1 else ""))
+        (line,) = ax.step(
+            range(1, len(c["median"]) + 1),
+            c["median"],
+            where="post",
+            marker=".",
+            label=name + (f" (median of {c['shuffles']} shuffles)" if c["shuffles"] > 1 else ""),
+        )
         if c["shuffles"] > 1:
-            ax.fill_between(range(1, len(c["low"]) + 1), c["low"], [min(h, timeout) for h in c["high"]], step="post",
-                            alpha=0.2, color=line.get_color())
+            ax.fill_between(
+                range(1, len(c["low"]) + 1),
+                c["low"],
+                [min(h, timeout) for h in c["high"]],
+                step="post",
+                alpha=0.2,
+                color=line.get_color(),
+            )
     ax.set_xlabel("instances solved")
     ax.set_ylabel("time per instance (s, log scale)")
     ax.set_yscale("log")
@@ -225,7 +295,9 @@ def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -
             times: dict = {}
             for r in rows:
                 if config_of(r) == config:
-                    times.setdefault(r["puzzle_sha256"], []).append(run_time(r) if r["status"] in SOLVED else timeout)
+                    times.setdefault(r["puzzle_sha256"], []).append(
+                        run_time(r) if r["status"] in SOLVED else timeout
+                    )
             return times
 
         def spread(config: str) -> dict:  # per instance: median, min and max over its runs
@@ -235,9 +307,16 @@ def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -
         common = sorted(set(ta) & set(tb))
         fig, ax = plt.subplots(figsize=(5.5, 5.5))
         xs, ys = [ta[k][0] for k in common], [tb[k][0] for k in common]
-        ax.errorbar(xs, ys, xerr=[[ta[k][0] - ta[k][1] for k in common], [ta[k][2] - ta[k][0] for k in common]],
-                    yerr=[[tb[k][0] - tb[k][1] for k in common], [tb[k][2] - tb[k][0] for k in common]],
-                    fmt="o", markersize=4, elinewidth=0.8, capsize=2)  # whiskers: the range over its runs
+        ax.errorbar(
+            xs,
+            ys,
+            xerr=[[ta[k][0] - ta[k][1] for k in common], [ta[k][2] - ta[k][0] for k in common]],
+            yerr=[[tb[k][0] - tb[k][1] for k in common], [tb[k][2] - tb[k][0] for k in common]],
+            fmt="o",
+            markersize=4,
+            elinewidth=0.8,
+            capsize=2,
+        )  # whiskers: the range over its runs
         lo = max(1e-3, min(xs + ys + [timeout]) / 2)
         ax.plot([lo, timeout * 1.2], [lo, timeout * 1.2], color="grey", linewidth=0.8)
         ax.set_xscale("log")
@@ -280,8 +359,20 @@ def pictures(rows: list[dict], out: Path, with_png: bool) -> list[Path]:
     return written
 
 
-ENCODE_COLUMNS = ["puzzle", "cells", "encoding", "status", "variables", "clauses", "literals", "encode_s",
-                  "literals_per_s", "dimacs_mb", "write_s", "peak_mb"]
+ENCODE_COLUMNS = [
+    "puzzle",
+    "cells",
+    "encoding",
+    "status",
+    "variables",
+    "clauses",
+    "literals",
+    "encode_s",
+    "literals_per_s",
+    "dimacs_mb",
+    "write_s",
+    "peak_mb",
+]
 
 
 def encode_table(rows: list[dict]) -> list[dict]:
@@ -289,19 +380,28 @@ def encode_table(rows: list[dict]) -> list[dict]:
     out = []
     for r in sorted(rows, key=lambda r: (r["rows"] * r["cols"], r["puzzle_name"], r["encoding"])):
         done = r["status"] == "ENCODED"
-        out.append({"puzzle": r["puzzle_name"], "cells": r["rows"] * r["cols"], "encoding": r["encoding"],
-                    "status": r["status"], "variables": r.get("variables") if done else None,
-                    "clauses": r.get("clauses") if done else None, "literals": r.get("literals") if done else None,
-                    "encode_s": round(r["encode_seconds"], 2) if done else None,
-                    "literals_per_s": r.get("literals_per_second") if done else None,
-                    "dimacs_mb": round(r["dimacs_bytes"] / 1e6, 1) if done else None,
-                    "write_s": round(r["write_seconds"], 2) if done else None,
-                    "peak_mb": r.get("peak_memory_mb")})
+        out.append(
+            {
+                "puzzle": r["puzzle_name"],
+                "cells": r["rows"] * r["cols"],
+                "encoding": r["encoding"],
+                "status": r["status"],
+                "variables": r.get("variables") if done else None,
+                "clauses": r.get("clauses") if done else None,
+                "literals": r.get("literals") if done else None,
+                "encode_s": round(r["encode_seconds"], 2) if done else None,
+                "literals_per_s": r.get("literals_per_second") if done else None,
+                "dimacs_mb": round(r["dimacs_bytes"] / 1e6, 1) if done else None,
+                "write_s": round(r["write_seconds"], 2) if done else None,
+                "peak_mb": r.get("peak_memory_mb"),
+            }
+        )
     return out
 
 
-def report(out: str | Path, compare: tuple[str, str] | None = None, with_plots: bool = True,
-           warn=warn_on_stderr) -> tuple[str, list[Path]]:
+def report(
+    out: str | Path, compare: tuple[str, str] | None = None, with_plots: bool = True, warn=warn_on_stderr
+) -> tuple[str, list[Path]]:
     """The Markdown table (also ``summary.csv``) and the plots of an experiment folder; ``warn``
     is called with each warning (lines that do not parse, run ids found twice)."""
     out = Path(out)
@@ -310,12 +410,16 @@ def report(out: str | Path, compare: tuple[str, str] | None = None, with_plots: 
         warn(message)
     rows, repeated = unique_runs(rows)
     if repeated:
-        warn(f"{out / RESULTS}: {repeated} row{'s' * (repeated != 1)} repeat a run id found before: each run "
-             "is counted once (were two runners writing here?)")
+        warn(
+            f"{out / RESULTS}: {repeated} row{'s' * (repeated != 1)} repeat a run id found before: each run "
+            "is counted once (were two runners writing here?)"
+        )
     if not rows:
         raise SatedgeError(f"no results in {out / RESULTS}")
     if with_plots and not available("matplotlib"):  # the tables still: the plots need an extra
-        warn("no plots: they need matplotlib, the extra plot (pip install 'satedge[plot]'); the tables follow")
+        warn(
+            "no plots: they need matplotlib, the extra plot (pip install 'satedge[plot]'); the tables follow"
+        )
         with_plots = False
     configs = sorted({config_of(r) for r in rows})
     for name in compare or ():  # checked before anything is written
@@ -332,15 +436,21 @@ def report(out: str | Path, compare: tuple[str, str] | None = None, with_plots: 
     write_csv(summary, out / "summary.csv", columns)
     files = plots(rows, out, compare) + pictures(rows, out, with_png=True) if with_plots else []
     table, puzzle_columns = per_puzzle(rows, summary)
-    return (SUMMARY_NOTE + markdown(summary, columns) + extra + PER_PUZZLE_NOTE + markdown(table, puzzle_columns),
-            files)
+    return (
+        SUMMARY_NOTE + markdown(summary, columns) + extra + PER_PUZZLE_NOTE + markdown(table, puzzle_columns),
+        files,
+    )
 
 
-SUMMARY_NOTE = ("Per configuration (encoding/solver), over all its runs. A run's time is encode + solve; its PAR-2 "
-                "is that time when it solved and twice the time limit when not, and PAR-2 per run is the mean.\n\n")
-PER_PUZZLE_NOTE = ("\n\nSeconds per puzzle (encode + solve): the mean over the puzzle's runs (shuffles, repetitions) "
-                   "when every one solved it; `k of n: s` when k of its n runs did, s their median; else how its "
-                   "runs ended.\n\n")
+SUMMARY_NOTE = (
+    "Per configuration (encoding/solver), over all its runs. A run's time is encode + solve; its PAR-2 "
+    "is that time when it solved and twice the time limit when not, and PAR-2 per run is the mean.\n\n"
+)
+PER_PUZZLE_NOTE = (
+    "\n\nSeconds per puzzle (encode + solve): the mean over the puzzle's runs (shuffles, repetitions) "
+    "when every one solved it; `k of n: s` when k of its n runs did, s their median; else how its "
+    "runs ended.\n\n"
+)
 
 
 STATS_COLUMNS = ["configuration", "instances", "solved_ci", "par2_ci", "shuffles", "par2_shuffle"]
@@ -355,16 +465,30 @@ def holds_up(rows: list[dict], compare: tuple[str, str] | None) -> str:
     df = stats.frame(rows)
     table = stats.summary(df)
     shuffled = any(row["shuffles"] for row in table)
-    text = ("\n\nWhat holds up: an instance is a puzzle, scored by the median PAR-2 of its runs; a configuration "
-            "by the mean over its instances, with a bootstrap 95% interval over them, and its solved runs with "
-            "Wilson's 95% interval" + ("; per shuffle: the mean PAR-2 of each shuffle's runs, its median and range "
-                                       "over the shuffles" if shuffled else "") + ".\n\n")
-    cells = [{"configuration": row["configuration"], "instances": row["instances"],
-              "solved_ci": f"{row['solved']} of {row['runs']} ({_interval(row['solved_ci'])})",
-              "par2_ci": f"{row['par2']:.1f}" + (f" ({_interval(row['par2_ci'])})" if row["par2_ci"] else ""),
-              "shuffles": row["shuffles"],
-              "par2_shuffle": None if row["par2_shuffle_median"] is None else
-              f"{row['par2_shuffle_median']:.1f} ({_interval(row['par2_shuffle_range'])})"} for row in table]
+    text = (
+        "\n\nWhat holds up: an instance is a puzzle, scored by the median PAR-2 of its runs; a configuration "
+        "by the mean over its instances, with a bootstrap 95% interval over them, and its solved runs with "
+        "Wilson's 95% interval"
+        + (
+            "; per shuffle: the mean PAR-2 of each shuffle's runs, its median and range over the shuffles"
+            if shuffled
+            else ""
+        )
+        + ".\n\n"
+    )
+    cells = [
+        {
+            "configuration": row["configuration"],
+            "instances": row["instances"],
+            "solved_ci": f"{row['solved']} of {row['runs']} ({_interval(row['solved_ci'])})",
+            "par2_ci": f"{row['par2']:.1f}" + (f" ({_interval(row['par2_ci'])})" if row["par2_ci"] else ""),
+            "shuffles": row["shuffles"],
+            "par2_shuffle": None
+            if row["par2_shuffle_median"] is None
+            else f"{row['par2_shuffle_median']:.1f} ({_interval(row['par2_shuffle_range'])})",
+        }
+        for row in table
+    ]
     text += markdown(cells, STATS_COLUMNS if shuffled else [c for c in STATS_COLUMNS if "shuffle" not in c])
     if compare is not None:
         text += "\n\n" + stats.describe(stats.compare(df, *compare))

@@ -24,9 +24,23 @@ from ..jobs.engines import REFERENCE
 from ..system.files import parse_json, read_bytes
 
 __all__ = [
-    "RESULTS", "MAX_RESULTS_BYTES", "REJECTED", "STATUSES", "SOLVED", "FIELDS", "ENCODED_KEYS", "run_time", "par2",
-    "config_of", "result_fields", "row", "row_problem", "scan_results", "read_results", "unique_runs",
-    "rejected_warnings"
+    "RESULTS",
+    "MAX_RESULTS_BYTES",
+    "REJECTED",
+    "STATUSES",
+    "SOLVED",
+    "FIELDS",
+    "ENCODED_KEYS",
+    "run_time",
+    "par2",
+    "config_of",
+    "result_fields",
+    "row",
+    "row_problem",
+    "scan_results",
+    "read_results",
+    "unique_runs",
+    "rejected_warnings",
 ]
 
 RESULTS = "results.jsonl"
@@ -133,13 +147,24 @@ def config_of(r: dict) -> str:
 def result_fields(job: Job, res: Result, started: datetime, finished: datetime, env: dict) -> dict:
     """What a run found and cost, as row fields; a run that finished past its time limit is a
     ``TIMEOUT`` too."""
-    out: dict = {"status": res.status, "variables": res.variables, "clauses": res.clauses,
-                 "encode_seconds": res.encode_seconds, "solve_seconds": res.solve_seconds, "models": 0, "stats": None}
+    out: dict = {
+        "status": res.status,
+        "variables": res.variables,
+        "clauses": res.clauses,
+        "encode_seconds": res.encode_seconds,
+        "solve_seconds": res.solve_seconds,
+        "models": 0,
+        "stats": None,
+    }
     if res.error:
         out["error"] = res.error
     if res.status == "ENCODED":
-        out.update(literals=res.literals, write_seconds=res.write_seconds, dimacs_bytes=res.dimacs_bytes,
-                   literals_per_second=round(res.literals / max(res.encode_seconds, 1e-9)))
+        out.update(
+            literals=res.literals,
+            write_seconds=res.write_seconds,
+            dimacs_bytes=res.dimacs_bytes,
+            literals_per_second=round(res.literals / max(res.encode_seconds, 1e-9)),
+        )
     if job.task == "maximize":
         out.update(score=res.score, bound=res.bound)
         out.update(res.search_figures())
@@ -154,14 +179,23 @@ def result_fields(job: Job, res: Result, started: datetime, finished: datetime, 
             out["status"] = "TIMEOUT"  # finished, but past the limit
     if res.certificate is not None:
         c = res.certificate.as_dict()
-        out.update(certified=c["checker"], proof_lemmas=c.get("proof_lemmas"), proof_bytes=c.get("proof_bytes"),
-                   check_seconds=c.get("check_seconds"))
+        out.update(
+            certified=c["checker"],
+            proof_lemmas=c.get("proof_lemmas"),
+            proof_bytes=c.get("proof_bytes"),
+            check_seconds=c.get("check_seconds"),
+        )
     out["workers"] = job.solver.workers  # the cores the run used
     if res.parallel:
         out["parallel"] = res.parallel
-    out.update(started_at=started.isoformat(timespec="milliseconds"), finished_at=finished.isoformat(timespec="milliseconds"),
-               wall_seconds=round(res.wall_seconds or 0.0, 3), cpu_seconds=round(res.cpu_seconds or 0.0, 3),
-               peak_memory_mb=None if res.peak_memory_mb is None else round(res.peak_memory_mb, 1), env=env)
+    out.update(
+        started_at=started.isoformat(timespec="milliseconds"),
+        finished_at=finished.isoformat(timespec="milliseconds"),
+        wall_seconds=round(res.wall_seconds or 0.0, 3),
+        cpu_seconds=round(res.cpu_seconds or 0.0, 3),
+        peak_memory_mb=None if res.peak_memory_mb is None else round(res.peak_memory_mb, 1),
+        env=env,
+    )
     return out
 
 
@@ -170,12 +204,25 @@ def row(run, experiment: str, fields: dict) -> dict:
     then ``fields`` (:func:`result_fields`)."""
     p, job = run.puzzle, run.job
     encoding = job.encoding
-    out = {"id": run.id, "experiment": experiment, "puzzle": run.puzzle_path, "puzzle_name": p.name,
-           "puzzle_sha256": run.puzzle_sha256, "rows": p.rows, "cols": p.cols, "encoding": run.encoding,
-           "base": encoding.base if encoding is not None else run.encoding,
-           "options": (encoding.options if encoding is not None else Options()).as_dict(),
-           "solver": run.solver, "task": job.task, "mode": job.modes[0], "repetition": run.repetition,
-           "shuffle": job.shuffle, "timeout": job.limits.timeout, "memory_mb": job.limits.memory_mb}
+    out = {
+        "id": run.id,
+        "experiment": experiment,
+        "puzzle": run.puzzle_path,
+        "puzzle_name": p.name,
+        "puzzle_sha256": run.puzzle_sha256,
+        "rows": p.rows,
+        "cols": p.cols,
+        "encoding": run.encoding,
+        "base": encoding.base if encoding is not None else run.encoding,
+        "options": (encoding.options if encoding is not None else Options()).as_dict(),
+        "solver": run.solver,
+        "task": job.task,
+        "mode": job.modes[0],
+        "repetition": run.repetition,
+        "shuffle": job.shuffle,
+        "timeout": job.limits.timeout,
+        "memory_mb": job.limits.memory_mb,
+    }
     if job.certify is not None:
         out["certify"] = job.certify
     out.update(fields)

@@ -15,13 +15,13 @@ import fcntl
 import json
 import os
 import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
 
 from ..errors import SatedgeError
-from ..system.cluster import connect
 from ..system.bigints import json_dumps
+from ..system.cluster import connect
 from ..system.files import cannot_write, read_bytes, read_json, shown, write_atomic
 from ..system.progress import progress_bar
 from .executors import run_dask, run_local
@@ -41,15 +41,20 @@ def folder_lock(out: Path) -> Iterator[None]:
     try:
         fd = os.open(out / LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
     except OSError as e:  # a symlink (ELOOP) is never followed: its target would be overwritten
-        raise SatedgeError(f"cannot hold the folder's lock {LOCK}: {'it is a symlink' if os.path.islink(out / LOCK) else e.strerror}",
-                           out) from None
+        raise SatedgeError(
+            f"cannot hold the folder's lock {LOCK}: {'it is a symlink' if os.path.islink(out / LOCK) else e.strerror}",
+            out,
+        ) from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
-            raise SatedgeError(f"another satedge run (pid {holder}) is writing its results here; wait for it to "
-                               "end, or give another --out", out) from None
+            raise SatedgeError(
+                f"another satedge run (pid {holder}) is writing its results here; wait for it to "
+                "end, or give another --out",
+                out,
+            ) from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         yield
@@ -64,7 +69,7 @@ def _append(path: Path, data: bytes) -> None:
         try:
             view = memoryview(data)
             while view:
-                view = view[os.write(fd, view):]
+                view = view[os.write(fd, view) :]
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -76,9 +81,17 @@ def warn_on_stderr(message: str) -> None:
     print(f"satedge: warning: {message}", file=sys.stderr)
 
 
-def run_experiment(spec: Spec, out: str | Path, workers: int = 1, resume: bool = False, executor: str = "local",
-                   scheduler: str | None = None, client=None, warn: Callable[[str], None] = warn_on_stderr,
-                   done: Callable[[int], None] | None = None) -> int:
+def run_experiment(
+    spec: Spec,
+    out: str | Path,
+    workers: int = 1,
+    resume: bool = False,
+    executor: str = "local",
+    scheduler: str | None = None,
+    client=None,
+    warn: Callable[[str], None] = warn_on_stderr,
+    done: Callable[[int], None] | None = None,
+) -> int:
     """Run what is left of ``spec`` into ``out``; returns the number of runs executed.  With
     ``executor="dask"``, the runs go to ``client``, or to a client of ``scheduler`` made (before
     anything is written) and closed here.  ``warn``: called with each warning (lines of the
@@ -101,17 +114,28 @@ def run_experiment(spec: Spec, out: str | Path, workers: int = 1, resume: bool =
 def record(spec: Spec) -> dict:
     """What a results folder keeps of the spec it was made from (``DIR/spec.json``): its name,
     the settings every run shares, and each puzzle file's sha256."""
-    return {"spec": spec.name, "task": spec.task, "mode": spec.mode, "timeout": spec.timeout, "memory": spec.memory,
-            "certify": next((r.job.certify for r in spec.runs), None),
-            "puzzles": dict(sorted({r.puzzle_path: r.puzzle_sha256 for r in spec.runs}.items()))}
+    return {
+        "spec": spec.name,
+        "task": spec.task,
+        "mode": spec.mode,
+        "timeout": spec.timeout,
+        "memory": spec.memory,
+        "certify": next((r.job.certify for r in spec.runs), None),
+        "puzzles": dict(sorted({r.puzzle_path: r.puzzle_sha256 for r in spec.runs}.items())),
+    }
 
 
 def _differs(kept: dict, now: dict) -> str | None:
     """What differs between the record of a results folder and the spec run now, in words."""
     if kept.get("spec") != now["spec"]:
         return f"they come from the spec {shown(kept.get('spec'))}, not {shown(now['spec'])}"
-    for key, what in (("task", "task"), ("mode", "count mode"), ("timeout", "timeout"), ("memory", "memory"),
-                      ("certify", "certify")):
+    for key, what in (
+        ("task", "task"),
+        ("mode", "count mode"),
+        ("timeout", "timeout"),
+        ("memory", "memory"),
+        ("certify", "certify"),
+    ):
         if kept.get(key) != now[key]:
             return f"the spec's {what} was {shown(kept.get(key))}, it is {shown(now[key])} now"
     for puzzle, sha in now["puzzles"].items():
@@ -124,14 +148,17 @@ def _run_locked(spec: Spec, out: Path, workers: int, resume: bool, executor: str
     path = out / RESULTS
     done_rows, rejected = scan_results(path)
     if (done_rows or rejected) and not resume:
-        raise SatedgeError(f"{len(done_rows)} results already there: use --resume to finish them, or another --out", path)
+        raise SatedgeError(
+            f"{len(done_rows)} results already there: use --resume to finish them, or another --out", path
+        )
     now, kept_path = record(spec), out / RECORD
     if done_rows or rejected:
         kept = read_json(kept_path) if kept_path.exists() else None
         problem = _differs(kept, now) if isinstance(kept, dict) else None
         if problem is not None:
-            raise SatedgeError(f"--resume cannot finish these results: {problem}; give another --out for a fresh "
-                               "folder", out)
+            raise SatedgeError(
+                f"--resume cannot finish these results: {problem}; give another --out for a fresh folder", out
+            )
         if isinstance(kept, dict):  # the puzzles of earlier slices (--only) stay recorded
             now["puzzles"] = dict(sorted({**kept.get("puzzles", {}), **now["puzzles"]}.items()))
     write_atomic(kept_path, json.dumps(now, indent=1) + "\n")
@@ -140,7 +167,9 @@ def _run_locked(spec: Spec, out: Path, workers: int, resume: bool, executor: str
         _append(out / REJECTED, b"".join(raw + b"\n" for _, raw, _ in rejected))
         kept = {n for n, _, _ in rejected}
         lines = data.split(b"\n")
-        write_atomic(path, b"".join(line + b"\n" for n, line in enumerate(lines, 1) if n not in kept and line.strip()))
+        write_atomic(
+            path, b"".join(line + b"\n" for n, line in enumerate(lines, 1) if n not in kept and line.strip())
+        )
         for message in rejected_warnings(path, rejected, f"moved to {REJECTED}"):
             warn(message)
     elif data and not data.endswith(b"\n"):
@@ -150,6 +179,7 @@ def _run_locked(spec: Spec, out: Path, workers: int, resume: bool, executor: str
     by_id = {r.id: r for r in todo}
     count = 0
     with progress_bar(len(spec.runs), spec.name, "run", initial=len(spec.runs) - len(todo)) as bar:
+
         def one_done(rid: str, result: dict) -> None:
             nonlocal count
             _append(path, (json_dumps(row(by_id[rid], spec.name, result), allow_nan=False) + "\n").encode())

@@ -54,16 +54,47 @@ from ..system.resources import shipped
 from ..system.yamlfile import read_yaml
 
 __all__ = [
-    "SPEC_KEYS", "MAX_SHUFFLES", "NAME", "MAX_REPEAT", "MAX_RUNS", "GEN_KEYS", "Run", "Spec", "benchmarks", "load_spec",
-    "select"
+    "SPEC_KEYS",
+    "MAX_SHUFFLES",
+    "NAME",
+    "MAX_REPEAT",
+    "MAX_RUNS",
+    "GEN_KEYS",
+    "Run",
+    "Spec",
+    "benchmarks",
+    "load_spec",
+    "select",
 ]
 
-SPEC_KEYS = {"name", "puzzles", "encodings", "solvers", "task", "timeout", "memory", "repeat", "shuffles", "certify"}
+SPEC_KEYS = {
+    "name",
+    "puzzles",
+    "encodings",
+    "solvers",
+    "task",
+    "timeout",
+    "memory",
+    "repeat",
+    "shuffles",
+    "certify",
+}
 MAX_SHUFFLES = 1000
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")  # a folder name under out/: no path separators
 MAX_REPEAT = 1000
 MAX_RUNS = 100_000
-GEN_KEYS = {"rows", "cols", "colors", "border_colors", "matching", "frame", "topology", "clues", "model", "seeds"}
+GEN_KEYS = {
+    "rows",
+    "cols",
+    "colors",
+    "border_colors",
+    "matching",
+    "frame",
+    "topology",
+    "clues",
+    "model",
+    "seeds",
+}
 
 
 @dataclass(frozen=True)
@@ -109,8 +140,18 @@ class Run:
     def id(self) -> str:
         """A digest of what the run computes (the same as ever for the runs of committed rows)."""
         e = self.job.encoding
-        base, options = (e.base, e.options.as_dict()) if e is not None else (self.encoding, Options().as_dict())
-        key = [self.puzzle_sha256, base, options, self.solver, self.job.task, self.job.modes[0], self.repetition]
+        base, options = (
+            (e.base, e.options.as_dict()) if e is not None else (self.encoding, Options().as_dict())
+        )
+        key = [
+            self.puzzle_sha256,
+            base,
+            options,
+            self.solver,
+            self.job.task,
+            self.job.modes[0],
+            self.repetition,
+        ]
         if self.shuffle is not None:  # runs without a shuffle keep the ids they had
             key.append({"shuffle": self.shuffle})
         if self.job.certify is not None:  # and so do runs without a certificate
@@ -134,7 +175,9 @@ def _sources(entries, base: Path, problems: list[str]) -> list[tuple[str, object
     per file a glob matches, ``("generate", (params, seed))`` per seed."""
     out: list[tuple[str, object]] = []
     if entries in ([], None):
-        problems.append("puzzles names none: give a file, a glob, a shipped puzzle's name or {generate: {...}}")
+        problems.append(
+            "puzzles names none: give a file, a glob, a shipped puzzle's name or {generate: {...}}"
+        )
     for entry in entries if isinstance(entries, list) else [entries]:
         optional = isinstance(entry, dict) and set(entry) == {"optional"}
         if optional:
@@ -156,14 +199,23 @@ def _sources(entries, base: Path, problems: list[str]) -> list[tuple[str, object
                 continue
             seeds = g.pop("seeds", [0])
             seeds = seeds if isinstance(seeds, list) else [seeds]
-            if not seeds or len(seeds) > MAX_RUNS or not all(
-                    isinstance(s, int) and not isinstance(s, bool) and abs(s) < MAX_SEED for s in seeds):
-                problems.append(f"generate: seeds must be a list of 1 to {MAX_RUNS:,} integers below 2**63 in size, "
-                                f"not {shown(seeds)}")
+            if (
+                not seeds
+                or len(seeds) > MAX_RUNS
+                or not all(
+                    isinstance(s, int) and not isinstance(s, bool) and abs(s) < MAX_SEED for s in seeds
+                )
+            ):
+                problems.append(
+                    f"generate: seeds must be a list of 1 to {MAX_RUNS:,} integers below 2**63 in size, "
+                    f"not {shown(seeds)}"
+                )
                 continue
             if len(set(seeds)) < len(seeds):
-                problems.append(f"generate: seed {next(s for s in seeds if seeds.count(s) > 1)} is given twice: each seed "
-                                "is one puzzle")
+                problems.append(
+                    f"generate: seed {next(s for s in seeds if seeds.count(s) > 1)} is given twice: each seed "
+                    "is one puzzle"
+                )
                 continue
             try:
                 params = Params(**g)
@@ -173,7 +225,9 @@ def _sources(entries, base: Path, problems: list[str]) -> list[tuple[str, object
                 continue
             out += [("generate", (params, s)) for s in seeds]
         else:
-            problems.append(f"a puzzles entry is a glob, {{optional: GLOB}} or {{generate: {{...}}}}, not {shown(entry)}")
+            problems.append(
+                f"a puzzles entry is a glob, {{optional: GLOB}} or {{generate: {{...}}}}, not {shown(entry)}"
+            )
     return out
 
 
@@ -208,12 +262,16 @@ def _encodings(entries, problems: list[str]) -> list[Encoding]:
                 opts = {k: v for k, v in entry.items() if k not in ("base", "name")}
                 unknown = sorted(map(str, set(opts) - set(OPTION_KEYS)))
                 if unknown:
-                    problems.append(f"unknown encoding option(s) {', '.join(unknown)}; choose from {', '.join(OPTION_KEYS)}")
+                    problems.append(
+                        f"unknown encoding option(s) {', '.join(unknown)}; choose from {', '.join(OPTION_KEYS)}"
+                    )
                     continue
                 encoding = Encoding.parse(entry["base"]).with_options(**opts)
                 if "name" in entry and not (isinstance(entry["name"], str) and NAME.fullmatch(entry["name"])):
-                    problems.append(f"an encoding's name is letters, digits, '.', '_' and '-', at most 100 characters, "
-                                    f"not {shown(entry['name'])}")
+                    problems.append(
+                        f"an encoding's name is letters, digits, '.', '_' and '-', at most 100 characters, "
+                        f"not {shown(entry['name'])}"
+                    )
                     continue
                 out.append(replace(encoding, name=entry["name"]) if "name" in entry else encoding)
             else:
@@ -261,15 +319,21 @@ def load_spec(path: str | Path) -> Spec:
         problems.append(f"task must be solve, maximize, encode or {{count: MODE}}, not {shown(task)}")
     name = data.get("name")
     if "name" in data and not (isinstance(name, str) and NAME.fullmatch(name)):
-        problems.append(f"name must be letters, digits, '.', '_' and '-' (a folder name under out/, at most 100 "
-                        f"characters), not {shown(name)}")
+        problems.append(
+            f"name must be letters, digits, '.', '_' and '-' (a folder name under out/, at most 100 "
+            f"characters), not {shown(name)}"
+        )
     certify = data.get("certify", False)
     certify = DEFAULT_CHECKER if certify is True else None if certify is False else certify
     if certify is not None and certify not in CHECKERS:
-        problems.append(f"certify is true, false or a proof checker ({', '.join(CHECKERS)}), not {shown(certify)}")
+        problems.append(
+            f"certify is true, false or a proof checker ({', '.join(CHECKERS)}), not {shown(certify)}"
+        )
     timeout, memory, repeat = data.get("timeout", 60), data.get("memory", 4096), data.get("repeat", 1)
     if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not 0 < timeout <= MAX_TIMEOUT:
-        problems.append(f"timeout must be a positive number of seconds, at most {MAX_TIMEOUT:,}, not {shown(timeout)}")
+        problems.append(
+            f"timeout must be a positive number of seconds, at most {MAX_TIMEOUT:,}, not {shown(timeout)}"
+        )
     for key, v, high in (("memory", memory, MAX_MEMORY_MB), ("repeat", repeat, MAX_REPEAT)):
         if not isinstance(v, int) or isinstance(v, bool) or not 0 < v <= high:
             problems.append(f"{key} must be a positive integer, at most {high:,}, not {shown(v)}")
@@ -277,12 +341,18 @@ def load_spec(path: str | Path) -> Spec:
     seeds: list[int | None] = [None]
     if isinstance(shuffles, int) and not isinstance(shuffles, bool) and 0 < shuffles <= MAX_SHUFFLES:
         seeds = list(range(1, shuffles + 1))
-    elif (isinstance(shuffles, list) and 0 < len(shuffles) <= MAX_SHUFFLES and len(set(map(repr, shuffles))) == len(shuffles)
-          and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < MAX_SEED for x in shuffles)):
+    elif (
+        isinstance(shuffles, list)
+        and 0 < len(shuffles) <= MAX_SHUFFLES
+        and len(set(map(repr, shuffles))) == len(shuffles)
+        and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < MAX_SEED for x in shuffles)
+    ):
         seeds = list(shuffles)
     elif shuffles is not None:
-        problems.append(f"shuffles must be a number of shuffles from 1 to {MAX_SHUFFLES:,} (seeds 1..N) or a list of "
-                        f"distinct seeds from 0 to 2**63 - 1, not {shown(shuffles)}")
+        problems.append(
+            f"shuffles must be a number of shuffles from 1 to {MAX_SHUFFLES:,} (seeds 1..N) or a list of "
+            f"distinct seeds from 0 to 2**63 - 1, not {shown(shuffles)}"
+        )
     if not problems:  # the spec's size, before anything is read or generated
         own = sum(1 for s in solvers if s is not None and not s.has_formula)
         total = len(seeds) * repeat * len(sources) * (own + (len(solvers) - own) * len(encodings))
@@ -294,7 +364,9 @@ def load_spec(path: str | Path) -> Spec:
     spec = Spec(str(data["name"]), path, timeout=float(timeout), memory=int(memory), task=task, mode=mode)
     limits = Limits(timeout=spec.timeout, memory_mb=spec.memory)
     seen = set()
-    hashed = [(ppath, bare, puzzle_hash(bare)) for ppath, bare in ((p, q.with_(planted=None)) for p, q in puzzles)]
+    hashed = [
+        (ppath, bare, puzzle_hash(bare)) for ppath, bare in ((p, q.with_(planted=None)) for p, q in puzzles)
+    ]
     for rep in range(int(repeat)):
         for seed in seeds:
             for ppath, bare, sha in hashed:
@@ -302,9 +374,17 @@ def load_spec(path: str | Path) -> Spec:
                     own = solver is not None and not solver.has_formula  # no encoding: one run per puzzle
                     for encoding in [None] if own else encodings:
                         try:
-                            job = Job(bare, task, solver or SolverConfig(), encoding, (mode,),
-                                      limit=1 if task == "solve" else None, limits=limits, shuffle=seed,
-                                      certify=certify if task != "encode" else None)
+                            job = Job(
+                                bare,
+                                task,
+                                solver or SolverConfig(),
+                                encoding,
+                                (mode,),
+                                limit=1 if task == "solve" else None,
+                                limits=limits,
+                                shuffle=seed,
+                                certify=certify if task != "encode" else None,
+                            )
                         except SatedgeError as e:  # a solver or an encoding that the task does not take
                             raise SatedgeError(f"solver {solver}: {e}", path) from None
                         run = Run(ppath, job, rep, sha)
@@ -322,6 +402,11 @@ def select(spec: Spec, patterns: list[str]) -> Spec:
     unmatched = [p for p in patterns if not any(fnmatch.fnmatchcase(c, p) for c in configs)]
     if unmatched:
         verb = "matches" if len(unmatched) == 1 else "match"
-        raise SatedgeError(f"{', '.join(map(repr, unmatched))} {verb} no configuration of the spec; "
-                           f"it has {', '.join(configs)}", spec.path)
-    return replace(spec, runs=[r for r in spec.runs if any(fnmatch.fnmatchcase(r.config, p) for p in patterns)])
+        raise SatedgeError(
+            f"{', '.join(map(repr, unmatched))} {verb} no configuration of the spec; "
+            f"it has {', '.join(configs)}",
+            spec.path,
+        )
+    return replace(
+        spec, runs=[r for r in spec.runs if any(fnmatch.fnmatchcase(r.config, p) for p in patterns)]
+    )

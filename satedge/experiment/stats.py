@@ -65,8 +65,16 @@ def _bootstrap(data: tuple, statistic, paired: bool) -> list[float] | None:
     stats, np = _libs()
     if len(data[0]) < 2:
         return None
-    res = stats.bootstrap(data, statistic, paired=paired, vectorized=True, confidence_level=LEVEL,
-                          n_resamples=RESAMPLES, method="percentile", random_state=np.random.default_rng(SEED))
+    res = stats.bootstrap(
+        data,
+        statistic,
+        paired=paired,
+        vectorized=True,
+        confidence_level=LEVEL,
+        n_resamples=RESAMPLES,
+        method="percentile",
+        random_state=np.random.default_rng(SEED),
+    )
     low, high = res.confidence_interval
     return [round(float(low), 4), round(float(high), 4)]
 
@@ -81,17 +89,27 @@ def summary(df) -> list[dict]:
         inst = _instances(df, config)
         k, n = int(runs["solved"].sum()), len(runs)
         ci = stats.binomtest(k, n).proportion_ci(LEVEL, method="wilson")
-        shuffles = runs.groupby(runs["shuffle"].fillna(-1))["par2"].mean() if runs["shuffle"].notna().any() else None
-        out.append({
-            "configuration": config, "runs": n, "instances": len(inst), "solved": k,
-            "solved_ci": [round(ci.low * n, 1), round(ci.high * n, 1)],
-            "par2": round(float(inst.mean()), 3),
-            "par2_ci": _bootstrap((inst.to_numpy(),), lambda x, axis=-1: np.mean(x, axis=axis), paired=False),
-            "shuffles": 0 if shuffles is None else len(shuffles),
-            "par2_shuffle_median": None if shuffles is None else round(float(shuffles.median()), 3),
-            "par2_shuffle_range": None if shuffles is None else [round(float(shuffles.min()), 3),
-                                                                 round(float(shuffles.max()), 3)],
-        })
+        shuffles = (
+            runs.groupby(runs["shuffle"].fillna(-1))["par2"].mean() if runs["shuffle"].notna().any() else None
+        )
+        out.append(
+            {
+                "configuration": config,
+                "runs": n,
+                "instances": len(inst),
+                "solved": k,
+                "solved_ci": [round(ci.low * n, 1), round(ci.high * n, 1)],
+                "par2": round(float(inst.mean()), 3),
+                "par2_ci": _bootstrap(
+                    (inst.to_numpy(),), lambda x, axis=-1: np.mean(x, axis=axis), paired=False
+                ),
+                "shuffles": 0 if shuffles is None else len(shuffles),
+                "par2_shuffle_median": None if shuffles is None else round(float(shuffles.median()), 3),
+                "par2_shuffle_range": None
+                if shuffles is None
+                else [round(float(shuffles.min()), 3), round(float(shuffles.max()), 3)],
+            }
+        )
     return sorted(out, key=lambda s: (s["par2"], s["configuration"]))
 
 
@@ -105,7 +123,9 @@ def compare(df, a: str, b: str) -> dict:
     configs = set(df["config"]) if not df.empty else set()
     for name in (a, b):
         if name not in configs:
-            raise SatedgeError(f"--compare: no configuration {shown(name)}; there are {', '.join(sorted(configs))}")
+            raise SatedgeError(
+                f"--compare: no configuration {shown(name)}; there are {', '.join(sorted(configs))}"
+            )
     xa, xb = _instances(df, a), _instances(df, b)
     shared = sorted(set(xa.index) & set(xb.index))
     if not shared:
@@ -123,16 +143,29 @@ def compare(df, a: str, b: str) -> dict:
     better = None
     if p < 1 - LEVEL and ratio is not None and ratio != 1:
         better = "a" if ratio > 1 else "b"
-    return {"a": a, "b": b, "instances": len(shared), "ratio": ratio, "ci": ci, "p_value": round(p, 6),
-            "better": better, "par2_a": round(mean_a, 3), "par2_b": round(float(vb.mean()), 3),
-            "method": "PAR-2 per instance: median over shuffles; ratio B/A of the means, paired bootstrap 95% "
-                      "(percentile, 9999 resamples, seeded); Wilcoxon signed-rank, two-sided"}
+    return {
+        "a": a,
+        "b": b,
+        "instances": len(shared),
+        "ratio": ratio,
+        "ci": ci,
+        "p_value": round(p, 6),
+        "better": better,
+        "par2_a": round(mean_a, 3),
+        "par2_b": round(float(vb.mean()), 3),
+        "method": "PAR-2 per instance: median over shuffles; ratio B/A of the means, paired bootstrap 95% "
+        "(percentile, 9999 resamples, seeded); Wilcoxon signed-rank, two-sided",
+    }
 
 
 def describe(c: dict) -> str:
     """A comparison in one paragraph, as the report prints it."""
     ci = "" if c["ci"] is None else f" (95% interval {c['ci'][0]:.2f} to {c['ci'][1]:.2f})"
     ratio = "undefined" if c["ratio"] is None else f"{c['ratio']:.2f}"
-    verdict = {"a": f"{c['a']} is better", "b": f"{c['b']} is better", None: "no difference at the 5% level"}[c["better"]]
-    return (f"{c['b']} against {c['a']} over {c['instances']} instances: PAR-2 {c['par2_b']} against {c['par2_a']}, "
-            f"ratio {ratio}{ci}; Wilcoxon signed-rank p = {c['p_value']:.4g}: {verdict}.")
+    verdict = {"a": f"{c['a']} is better", "b": f"{c['b']} is better", None: "no difference at the 5% level"}[
+        c["better"]
+    ]
+    return (
+        f"{c['b']} against {c['a']} over {c['instances']} instances: PAR-2 {c['par2_b']} against {c['par2_a']}, "
+        f"ratio {ratio}{ci}; Wilcoxon signed-rank p = {c['p_value']:.4g}: {verdict}."
+    )

@@ -30,4 +30,14 @@ from .engines import DEFAULT_STRATEGY, ENGINES, STRATEGIES, TASKS, SolverConfig
 from .job import Job
 from .result import Result
 
-__all__ = ["DEFAULT_STRATEGY", "ENGINES", "STRATEGIES", "TASKS", "Job", "Result", "SolverConfig", "execute", "run"]
+__all__ = [
+    "DEFAULT_STRATEGY",
+    "ENGINES",
+    "STRATEGIES",
+    "TASKS",
+    "Job",
+    "Result",
+    "SolverConfig",
+    "execute",
+    "run",
+]

@@ -10,8 +10,9 @@ encodings' symmetry breaking has them.  The cells are filled in the solver's ``o
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from itertools import islice
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 from ..backtrack import search as backtrack
 from ..puzzle import symmetry
@@ -37,24 +38,36 @@ def run(job: Job, note: Note | None = None) -> Result:
     puzzle, back = shuffled(job)
     mode = job.modes[0]  # one_per_picture may skip solutions: then ask for all, stop after the limit
     limit = job.limit if job.task == "solve" and mode == "solutions" else None
-    allowed, orbit = backtrack.symmetry_broken(puzzle) if job.task == "count" or limit == 1 else (puzzle.allowed, 1)
+    allowed, orbit = (
+        backtrack.symmetry_broken(puzzle) if job.task == "count" or limit == 1 else (puzzle.allowed, 1)
+    )
     search = backtrack.plan(puzzle, allowed, job.solver.order or "auto")
     with connected(job) as client:  # before anything starts
         ended: list[Outcome] = []
         cost = backtrack.Cost()
         found = [0]  # solutions found so far, each standing for its orbit and its weight
         # about every second, what the search has cost: shown as progress, and kept if the job is stopped
-        paused = (lambda c: note({"progress": {**c.as_dict(), "solutions": found[0]}})) if note is not None else None
-        counting = job.task == "count"  # by weight: a solution found stands for its identical tiles' arrangements
+        paused = (
+            (lambda c: note({"progress": {**c.as_dict(), "solutions": found[0]}}))
+            if note is not None
+            else None
+        )
+        counting = (
+            job.task == "count"
+        )  # by weight: a solution found stands for its identical tiles' arrangements
         if client is not None:
             inner = _on_cluster(client, puzzle, job, limit, search, ended, counting, cost)
         elif counting:
-            inner = backtrack.weighted(puzzle, workers=job.solver.workers, cost=cost, paused=paused, order=search)
+            inner = backtrack.weighted(
+                puzzle, workers=job.solver.workers, cost=cost, paused=paused, order=search
+            )
         else:
-            inner = backtrack.solutions(puzzle, limit, workers=job.solver.workers, cost=cost, paused=paused,
-                                        order=search)
+            inner = backtrack.solutions(
+                puzzle, limit, workers=job.solver.workers, cost=cost, paused=paused, order=search
+            )
         try:
             if counting:
+
                 def tallied():
                     for s, n in inner:
                         found[0] += orbit * n
@@ -62,6 +75,7 @@ def run(job: Job, note: Note | None = None) -> Result:
 
                 res.counts = symmetry.counts_weighted(job.puzzle, tallied(), job.modes, orbit)
             else:
+
                 def each():
                     for s in inner:
                         found[0] += 1
@@ -77,8 +91,16 @@ def run(job: Job, note: Note | None = None) -> Result:
     return finished(res)
 
 
-def _on_cluster(client, puzzle: Puzzle, job: Job, limit: int | None, search: backtrack.Plan,
-                ended: list[Outcome], weighted: bool, cost: backtrack.Cost) -> Iterator:
+def _on_cluster(
+    client,
+    puzzle: Puzzle,
+    job: Job,
+    limit: int | None,
+    search: backtrack.Plan,
+    ended: list[Outcome],
+    weighted: bool,
+    cost: backtrack.Cost,
+) -> Iterator:
     """The backtracker's subtrees as Dask tasks, one share of them per core (dealt round-robin),
     each in a process of its own for :data:`SLICE_SECONDS` at most; what a task has not searched
     by then it hands back split, and it goes out again in as many tasks as cores wait for one

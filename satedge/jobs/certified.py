@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from ..encode import Encoded
 from ..errors import SatedgeError
@@ -33,7 +33,6 @@ from .result import Note, Result
 from .shared import encoded, finished
 
 __all__ = ["own_proofs", "by_pictures", "run"]
-
 
 
 def own_proofs(solver: SolverConfig) -> bool:
@@ -59,8 +58,14 @@ def by_pictures(job: Job, formula: Encoded) -> bool:
     return job.task == "count" and "solutions" in job.modes and solving.by_pictures(formula, job.solver)
 
 
-def _piece(formula: Encoded, job: Job, check: certify.FormulaCheck, keep: bool, limit: int | None,
-           progress: Callable[[dict], None] | None = None) -> Callable[[tuple[int, tuple[int, ...]]], _Found]:
+def _piece(
+    formula: Encoded,
+    job: Job,
+    check: certify.FormulaCheck,
+    keep: bool,
+    limit: int | None,
+    progress: Callable[[dict], None] | None = None,
+) -> Callable[[tuple[int, tuple[int, ...]]], _Found]:
     """What finds, proves and checks one piece ``(index, cube)`` on this process."""
     own, pictures = own_proofs(job.solver), by_pictures(job, formula)
     solver = dataclasses.replace(job.solver, workers=1, strategy=None)
@@ -78,8 +83,9 @@ def _piece(formula: Encoded, job: Job, check: certify.FormulaCheck, keep: bool, 
             if progress is not None:
                 progress(stats)
 
-        with Enumerator(formula, solver, stats, reuse=False, progress=tick if own else progress, proof=own,
-                        units=cube) as e:
+        with Enumerator(
+            formula, solver, stats, reuse=False, progress=tick if own else progress, proof=own, units=cube
+        ) as e:
             log = drat.logged(e.solver) if own else None
             tail = check.tail(cube, log[0], solver.name in BINARY_PROOFS) if log is not None else None
             try:
@@ -103,30 +109,47 @@ def _piece(formula: Encoded, job: Job, check: certify.FormulaCheck, keep: bool, 
         if progress is not None:
             progress({"stage": "certifying", "solutions": e.found})
         checked = check(added, proof, verified)
-        early = int((~proof.deleted[:check.accepted(proof, verified)]).sum())
-        piece = certify.Piece(index, cube, blocking, proof.lemmas, proof.size, seconds, checked,
-                              proof if job.proof is not None else None, e.defined, e.looks, early)
+        early = int((~proof.deleted[: check.accepted(proof, verified)]).sum())
+        piece = certify.Piece(
+            index,
+            cube,
+            blocking,
+            proof.lemmas,
+            proof.size,
+            seconds,
+            checked,
+            proof if job.proof is not None else None,
+            e.defined,
+            e.looks,
+            early,
+        )
         return _Found(piece, found, n, stats, counts)
 
     return one
 
 
-def _cover(formula: Encoded, split: list[tuple[int, ...]], check: certify.FormulaCheck, keep_proof: bool) -> certify.Piece:
+def _cover(
+    formula: Encoded, split: list[tuple[int, ...]], check: certify.FormulaCheck, keep_proof: bool
+) -> certify.Piece:
     """The cover: a proof that the formula with every cube's negation has no model, checked."""
     t0 = time.perf_counter()
     added = [[-lit for lit in cube] for cube in split]
     proof = certify.prove(formula.cnf.clauses + added, DEFAULT_SOLVER)
     seconds = time.perf_counter() - t0
-    return certify.Piece(-1, (), added, proof.lemmas, proof.size, seconds, check(added, proof),
-                         proof if keep_proof else None)
+    return certify.Piece(
+        -1, (), added, proof.lemmas, proof.size, seconds, check(added, proof), proof if keep_proof else None
+    )
 
 
 def run(job: Job, note: Note | None = None) -> Result:
     """Solve or count ``job`` with a certificate."""
     res = Result("UNSAT")
     t1 = time.perf_counter()
-    report = ((lambda stats: note({"progress": {**stats, "seconds": round(time.perf_counter() - t1, 3)}}))
-              if job.progress and note is not None else None)
+    report = (
+        (lambda stats: note({"progress": {**stats, "seconds": round(time.perf_counter() - t1, 3)}}))
+        if job.progress and note is not None
+        else None
+    )
     if report is not None:
         report({"stage": "encoding"})
     formula = encoded(job, res, note)
@@ -138,7 +161,9 @@ def run(job: Job, note: Note | None = None) -> Result:
     in_cubes = workers > 1 and job.solver.strategy == "cubes" and not pictures
     split = cubes.split(formula, cubes.CUBES_PER_WORKER * workers).cubes if in_cubes else []
     split = split if len(split) > 1 else [()]
-    check = certify.FormulaCheck(formula.cnf.clauses, formula.nv, job.certify, workers if len(split) == 1 else 1)
+    check = certify.FormulaCheck(
+        formula.cnf.clauses, formula.nv, job.certify, workers if len(split) == 1 else 1
+    )
     limit = job.limit if job.task == "solve" else None
     keep = job.task == "solve" or set(job.modes) != {"solutions"}
     pieces = [_cover(formula, split, check, job.proof is not None)] if len(split) > 1 else []
@@ -153,9 +178,14 @@ def run(job: Job, note: Note | None = None) -> Result:
             one = _piece(formula, job, check, keep, limit, report)
             yield from map(one, tasks)
         else:
-            yield from forked_map(lambda: _piece(formula, job, check, keep, limit), tasks, workers,
-                                  idle=None if report is None else
-                                  lambda: report({"stage": "certifying", "solutions": total, "pieces": len(pieces)}))
+            yield from forked_map(
+                lambda: _piece(formula, job, check, keep, limit),
+                tasks,
+                workers,
+                idle=None
+                if report is None
+                else lambda: report({"stage": "certifying", "solutions": total, "pieces": len(pieces)}),
+            )
 
     stream = outcomes()
     try:
@@ -178,20 +208,35 @@ def run(job: Job, note: Note | None = None) -> Result:
         res.certificate = certify.Certificate.of_solutions()
         return finished(res)
     models = res.stats.models
-    cert = certify.certificate(pieces, job.certify, prover, formula.orbit, weights_differ=total != models,
-                               pictures=pictures)
+    cert = certify.certificate(
+        pieces, job.certify, prover, formula.orbit, weights_differ=total != models, pictures=pictures
+    )
     if cert.models != models and not pictures:  # by pictures: a model per orbit, a clause per picture of it
         raise SatedgeError(f"the pieces block {cert.models:,} models, the enumeration found {models:,}")
     res.certificate = dataclasses.replace(cert, route="own" if own_proofs(job.solver) else "fresh")
     if counts is not None:
         res.counts = counts
     elif job.task == "count":
-        res.counts = ({**symmetry.counts(job.puzzle, found, job.modes, formula.orbit), "models": models} if keep else
-                      {"solutions": formula.orbit * total, "models": models})
+        res.counts = (
+            {**symmetry.counts(job.puzzle, found, job.modes, formula.orbit), "models": models}
+            if keep
+            else {"solutions": formula.orbit * total, "models": models}
+        )
     else:
         res.solutions = found
     if job.proof is not None:
-        proofdir.export(job.proof, to_text(formula, job.encoding.name), formula.nv, len(formula.cnf.clauses), pieces, {
-            **res.certificate.as_dict(), "puzzle": job.puzzle.name, "encoding": job.encoding.name, "solver": str(job.solver),
-            "solutions": total if pictures else formula.orbit * total})
+        proofdir.export(
+            job.proof,
+            to_text(formula, job.encoding.name),
+            formula.nv,
+            len(formula.cnf.clauses),
+            pieces,
+            {
+                **res.certificate.as_dict(),
+                "puzzle": job.puzzle.name,
+                "encoding": job.encoding.name,
+                "solver": str(job.solver),
+                "solutions": total if pictures else formula.orbit * total,
+            },
+        )
     return finished(res)

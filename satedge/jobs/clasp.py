@@ -16,8 +16,9 @@ reports must be the number read.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from itertools import islice
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -40,7 +41,6 @@ __all__ = ["needs", "run", "models"]
 needs = Need(module="clingo", extra="asp")  # what the engine needs beyond the core
 
 
-
 class _Reader:
     """The true symbols of each model, kept as bytes and turned into the decoder's columns block
     by block.  Through clingo's own C functions where its Python API exposes them (a model's
@@ -59,7 +59,11 @@ class _Reader:
         self.columns = np.zeros(0, np.int64)
         try:
             solving = require("clingo.solving", needs, "the clasp engine")
-            self._lib, self._show, self._bytes = solving._lib, solving._lib.clingo_show_type_atoms, solving._ffi.buffer
+            self._lib, self._show, self._bytes = (
+                solving._lib,
+                solving._lib.clingo_show_type_atoms,
+                solving._ffi.buffer,
+            )
             self._size = solving._ffi.new("size_t*")
             self._buffer = solving._ffi.new("clingo_symbol_t[]", max(1, self.width))
         except AttributeError:  # a clingo whose API no longer has them
@@ -77,8 +81,12 @@ class _Reader:
     def on_model(self, model) -> bool:
         """Keep ``model``'s true symbols (every model: the hot path, kept short)."""
         lib, rep, size = self._lib, model._rep, self._size
-        if (lib is not None and lib.clingo_model_symbols_size(rep, self._show, size) and size[0] <= self.width
-                and lib.clingo_model_symbols(rep, self._show, self._buffer, size[0])):
+        if (
+            lib is not None
+            and lib.clingo_model_symbols_size(rep, self._show, size)
+            and size[0] <= self.width
+            and lib.clingo_model_symbols(rep, self._show, self._buffer, size[0])
+        ):
             self.chunks.append(self._bytes(self._buffer, 8 * size[0])[:])
             self.lengths.append(size[0])
         else:
@@ -103,12 +111,19 @@ class _Reader:
             raise EncodingError("clasp gave a model with an atom satedge did not give it")
         block = self.decoder.block(n)
         self.decoder.fill(block, n, rows, self.columns[at])
-        done = checked(self.decoder.decode(block), self.checker, f"{self.decoder.encoded.base} encoding", " (clasp)")
+        done = checked(
+            self.decoder.decode(block), self.checker, f"{self.decoder.encoded.base} encoding", " (clasp)"
+        )
         self.stopped = not self.on_block(done) or self.stopped
 
 
-def models(formula: Encoded, on_block: Callable[[Decoded], bool], limit: int | None = None, pictures: bool = False,
-           progress: Callable[[int], None] | None = None) -> int:
+def models(
+    formula: Encoded,
+    on_block: Callable[[Decoded], bool],
+    limit: int | None = None,
+    pictures: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> int:
     """Enumerate the formula's models with clasp, projected on its decision variables (with
     ``pictures``: on its pictures), at most ``limit``; ``on_block`` gets them decoded and
     checked, block by block, and returns False to stop.  ``progress`` is called with the
@@ -131,8 +146,12 @@ def models(formula: Encoded, on_block: Callable[[Decoded], bool], limit: int | N
         for clause in formula.cnf.clauses:
             b.add_rule([], [-atom[lit] if lit > 0 else atom[-lit] for lit in clause])
         if pictures:
-            looks = {(c, formula.puzzle.oriented(t, r)) for c, cell in enumerate(formula.cells())
-                     for _, t, rotations in cell for r, _ in rotations}
+            looks = {
+                (c, formula.puzzle.oriented(t, r))
+                for c, cell in enumerate(formula.cells())
+                for _, t, rotations in cell
+                for r, _ in rotations
+            }
             shown = []
             for c, look in sorted(looks, key=repr):
                 a = b.add_atom()
@@ -165,7 +184,15 @@ def run(job: Job, note: Note | None = None) -> Result:
 
     def progress(n: int) -> None:
         if job.progress and note is not None:
-            note({"progress": {"models": n, "solutions": found[0], "seconds": round(time.perf_counter() - t1, 3)}})
+            note(
+                {
+                    "progress": {
+                        "models": n,
+                        "solutions": found[0],
+                        "seconds": round(time.perf_counter() - t1, 3),
+                    }
+                }
+            )
 
     if job.task == "count":
         res.counts = _counts(job, formula, res, found, progress)
@@ -179,17 +206,26 @@ def _solutions(job: Job, formula: Encoded, res: Result, found: list[int], progre
     mode, limit, puzzle = job.modes[0], job.limit, job.puzzle
     out: list[Solution] = []
     if mode == "solutions":
+
         def take(block: Decoded) -> bool:
-            out.extend(islice((s for sol in block.solutions() for s in formula.expand(sol)), None
-                              if limit is None else limit - len(out)))
+            out.extend(
+                islice(
+                    (s for sol in block.solutions() for s in formula.expand(sol)),
+                    None if limit is None else limit - len(out),
+                )
+            )
             found[0] = len(out)
             return limit is None or len(out) < limit
 
         res.stats.models = models(formula, take, limit, progress=progress)
         return out
     witnesses: list[Solution] = []
-    res.stats.models = models(formula, lambda block: witnesses.extend(block.solutions()) or True,
-                              pictures=formula.shows is not None, progress=progress)
+    res.stats.models = models(
+        formula,
+        lambda block: witnesses.extend(block.solutions()) or True,
+        pictures=formula.shows is not None,
+        progress=progress,
+    )
     return list(islice(symmetry.one_per_picture(puzzle, witnesses, mode, formula.orbit), limit))
 
 
@@ -197,6 +233,7 @@ def _counts(job: Job, formula: Encoded, res: Result, found: list[int], progress)
     puzzle, per_orbit = job.puzzle, formula.orbit
     out: dict[str, int] = {}
     if "solutions" in job.modes and not by_pictures(formula, job.solver):
+
         def tally(block: Decoded) -> bool:
             found[0] += sum(block.weights)
             return True
@@ -205,8 +242,12 @@ def _counts(job: Job, formula: Encoded, res: Result, found: list[int], progress)
         out["solutions"] = per_orbit * found[0]
     if set(job.modes) - set(out):  # every picture once, counted from multiplicities where asked
         witnesses: list[Solution] = []
-        n = models(formula, lambda block: witnesses.extend(block.solutions()) or True,
-                   pictures=formula.shows is not None, progress=progress)
+        n = models(
+            formula,
+            lambda block: witnesses.extend(block.solutions()) or True,
+            pictures=formula.shows is not None,
+            progress=progress,
+        )
         pictures = {symmetry.picture(puzzle, s) for s in witnesses}
         if per_orbit > 1:
             pictures = {symmetry.turn_picture(puzzle, p, k) for p in pictures for k in puzzle.board.turns()}

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Iterator
 from itertools import islice
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 from ..encode import Encoded
 from ..errors import SatedgeError
@@ -33,7 +34,9 @@ def fingerprint(formula: Encoded) -> str:
     return h.hexdigest()
 
 
-def cube_part(job: Job, found: str, part: list[tuple[int, tuple[int, ...]]], limit: int | None) -> list[cubes.Cube]:
+def cube_part(
+    job: Job, found: str, part: list[tuple[int, tuple[int, ...]]], limit: int | None
+) -> list[cubes.Cube]:
     """A Dask task's share of a cube-and-conquer job: the formula encoded again (it must be the
     one the cubes were made on: ``found``, its :func:`fingerprint`) and the cubes of ``part``
     (index, literals) solved one after the other with one solver, which keeps what it learnt."""
@@ -57,7 +60,9 @@ def run(job: Job, note: Note | None = None) -> Result:
             res.parallel = {"strategy": "cubes", "workers": workers, "cubes": 0, "by_pictures": True}
             return finished(res)
         walk = job.task == "count" or job.limit is None  # every model, not the first few
-        split = cubes.split(formula, (cubes.WALK_CUBES_PER_WORKER if walk else cubes.CUBES_PER_WORKER) * workers)
+        split = cubes.split(
+            formula, (cubes.WALK_CUBES_PER_WORKER if walk else cubes.CUBES_PER_WORKER) * workers
+        )
         mode = job.modes[0]
         per_cube = job.limit if job.task == "solve" and mode == "solutions" else None
         seconds: dict[int, float] = {}
@@ -67,11 +72,17 @@ def run(job: Job, note: Note | None = None) -> Result:
 
         def stream() -> Iterator[cubes.Cube]:
             if client is None:
-                yield from cubes.conquer(formula, split.cubes, workers, job.solver, per_cube, keep=not only_count)
+                yield from cubes.conquer(
+                    formula, split.cubes, workers, job.solver, per_cube, keep=not only_count
+                )
                 return
-            shares = chunks(list(enumerate(split.cubes)), 2 * workers)  # two tasks per core: balance, few startups
+            shares = chunks(
+                list(enumerate(split.cubes)), 2 * workers
+            )  # two tasks per core: balance, few startups
             digest = fingerprint(formula)
-            for outcome in cluster.parts(client, cube_part, [(job, digest, p, per_cube) for p in shares], job.limits):
+            for outcome in cluster.parts(
+                client, cube_part, [(job, digest, p, per_cube) for p in shares], job.limits
+            ):
                 if outcome.status != "OK":
                     ended.append(outcome)
                     return
@@ -97,13 +108,20 @@ def run(job: Job, note: Note | None = None) -> Result:
                 if "solutions" in job.modes:
                     res.counts["models"] = res.stats.models
             else:
-                res.solutions = list(islice(symmetry.one_per_picture(job.puzzle, found, mode, formula.orbit), job.limit))
+                res.solutions = list(
+                    islice(symmetry.one_per_picture(job.puzzle, found, mode, formula.orbit), job.limit)
+                )
         finally:
             found.close()
         if ended:
             return stopped(ended[0])
     res.solve_seconds = time.perf_counter() - t0 - res.encode_seconds
-    res.parallel = {"strategy": "cubes", "workers": workers, "cubes": len(split.cubes), "refuted": split.refuted,
-                    "split_seconds": round(split.seconds, 4),
-                    "cube_seconds": [round(seconds[i], 4) if i in seconds else None for i in range(len(split.cubes))]}
+    res.parallel = {
+        "strategy": "cubes",
+        "workers": workers,
+        "cubes": len(split.cubes),
+        "refuted": split.refuted,
+        "split_seconds": round(split.seconds, 4),
+        "cube_seconds": [round(seconds[i], 4) if i in seconds else None for i in range(len(split.cubes))],
+    }
     return finished(res)

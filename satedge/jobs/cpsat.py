@@ -11,8 +11,9 @@ worker by default, so that comparisons with single-threaded SAT solvers are fair
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from itertools import islice
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 from ..errors import EncodingError
 from ..puzzle import symmetry
@@ -51,14 +52,23 @@ def build(puzzle: Puzzle):
         by_label: dict = {}
         for t, r in allowed[adj.b]:
             by_label.setdefault(puzzle.oriented(t, r)[adj.side_b], []).append((t, r))
-        table = [[t, r, u, q] for t, r in allowed[adj.a]
-                 for u, q in by_label.get(puzzle.partner(puzzle.oriented(t, r)[adj.side_a]), ()) if u != t]
+        table = [
+            [t, r, u, q]
+            for t, r in allowed[adj.a]
+            for u, q in by_label.get(puzzle.partner(puzzle.oriented(t, r)[adj.side_a]), ())
+            if u != t
+        ]
         m.AddAllowedAssignments([tile[adj.a], rot[adj.a], tile[adj.b], rot[adj.b]], table)
     return m, tile, rot
 
 
-def solutions(puzzle: Puzzle, limit: int | None = None, workers: int = 1, stats: dict | None = None,
-              time_limit: float | None = None) -> Iterator[Solution]:
+def solutions(
+    puzzle: Puzzle,
+    limit: int | None = None,
+    workers: int = 1,
+    stats: dict | None = None,
+    time_limit: float | None = None,
+) -> Iterator[Solution]:
     """Every solution (or the first ``limit``), found by CP-SAT's solution enumeration, each checked
     by the independent checker (:class:`satedge.errors.EncodingError` when one fails)."""
     cp_model = _cp()
@@ -78,8 +88,12 @@ def solutions(puzzle: Puzzle, limit: int | None = None, workers: int = 1, stats:
         solver.parameters.max_time_in_seconds = time_limit
     solver.Solve(m, Collect())
     if stats is not None:
-        stats.update(conflicts=int(solver.NumConflicts()), decisions=int(solver.NumBranches()),
-                     propagations=0, restarts=0)
+        stats.update(
+            conflicts=int(solver.NumConflicts()),
+            decisions=int(solver.NumBranches()),
+            propagations=0,
+            restarts=0,
+        )
     for sol in found:
         problem = validate(puzzle, sol)
         if problem is not None:
@@ -92,8 +106,12 @@ def run(job: Job, note: Note | None = None) -> Result:
     t0 = time.perf_counter()
     first_only = job.task == "solve" and job.limit == 1
     puzzle, back = shuffled(job)
-    sols = [back(s) for s in solutions(puzzle, limit=1 if first_only else None, workers=job.solver.workers,
-                                             stats=res.stats.counters)]
+    sols = [
+        back(s)
+        for s in solutions(
+            puzzle, limit=1 if first_only else None, workers=job.solver.workers, stats=res.stats.counters
+        )
+    ]
     res.stats.reported = True
     if job.task == "count":
         res.counts = symmetry.counts(job.puzzle, sols, job.modes)

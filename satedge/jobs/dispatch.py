@@ -8,7 +8,7 @@ The dispatch is the engine table's: a job runs its engine's job function
 from __future__ import annotations
 
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 from ..encode.presets import too_big
 from ..errors import SatedgeError
@@ -37,8 +37,13 @@ def execute(job: Job, note: Note | None = None) -> Result:
     return ENGINES[job.solver.engine].run(job, note)
 
 
-def run(job: Job, fresh: bool = False, cancel: threading.Event | None = None,
-        progress: Callable[[dict], None] | None = None, server=None) -> Result:
+def run(
+    job: Job,
+    fresh: bool = False,
+    cancel: threading.Event | None = None,
+    progress: Callable[[dict], None] | None = None,
+    server=None,
+) -> Result:
     """Run a job, however it ends.
 
     A job with limits runs in a child process under them (:func:`satedge.system.process.call`), a job
@@ -63,11 +68,17 @@ def run(job: Job, fresh: bool = False, cancel: threading.Event | None = None,
         With its status; a stopped job's result keeps what was known (the formula's size).
         :meth:`Result.raise_error` raises for ``MEMOUT`` and ``ERROR``.
     """
+
     def on_note(fields: dict) -> None:
         if progress is not None and "progress" in fields:
             progress(fields["progress"])
 
-    if (job.limits.unlimited or job.scheduler is not None) and not fresh and server is None and cancel is None:
+    if (
+        (job.limits.unlimited or job.scheduler is not None)
+        and not fresh
+        and server is None
+        and cancel is None
+    ):
         return _result(here(execute, (job,), note=on_note))
     if job.solver.has_formula and job.limits.memory_mb is not None:  # what cannot fit is not built
         try:
@@ -79,8 +90,18 @@ def run(job: Job, fresh: bool = False, cancel: threading.Event | None = None,
             res = _result(Outcome("MEMOUT", error=str(error), limits=job.limits, cpu_seconds=0.0))
             res.variables, res.clauses = size.variables, size.clauses
             return res
-    return _result(call(execute, (job,), job.limits, fresh=fresh, notes=True, cancel=cancel, on_note=on_note,
-                        server=server))
+    return _result(
+        call(
+            execute,
+            (job,),
+            job.limits,
+            fresh=fresh,
+            notes=True,
+            cancel=cancel,
+            on_note=on_note,
+            server=server,
+        )
+    )
 
 
 def _result(outcome: Outcome) -> Result:
@@ -88,7 +109,9 @@ def _result(outcome: Outcome) -> Result:
     if outcome.status == "OK":
         res = outcome.value
     else:
-        known = {k: v for k, v in outcome.notes.items() if k in ("variables", "clauses", "encode_seconds", "stage")}
+        known = {
+            k: v for k, v in outcome.notes.items() if k in ("variables", "clauses", "encode_seconds", "stage")
+        }
         so_far = outcome.notes.get("progress", {})  # the backtracker's last report
         known.update({k: so_far[k] for k in ("nodes", "candidates") if k in so_far})
         if "nodes" in so_far and so_far.get("seconds"):

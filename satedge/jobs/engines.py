@@ -38,23 +38,45 @@ A binary with options is written ``cmd,workers=2,strategy=cubes:COMMAND``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from difflib import get_close_matches
-from typing import Callable
 
 from ..backtrack.orders import ORDERS
 from ..errors import SatedgeError
 from ..puzzle.symmetry import MODES
 from ..sat.binaries import command_words
-from ..sat.solvers import BINARY, DEFAULT_SOLVER, ENUMERATIONS, SatSolver, canonical, pysat_names, pysat_works, solver_names
+from ..sat.solvers import (
+    BINARY,
+    DEFAULT_SOLVER,
+    ENUMERATIONS,
+    SatSolver,
+    canonical,
+    pysat_names,
+    pysat_works,
+    solver_names,
+)
 from ..system.extras import Need
 from ..system.files import quoted, shown
 from ..system.process import MAX_WORKERS
 from . import backtrack, clasp, conquer, cpsat, maximize, portfolio, sat
 from .result import Note, Result
 
-__all__ = ["OPTIONS", "CHOICES", "TASKS", "Engine", "ENGINES", "REFERENCE", "STRATEGIES", "DEFAULT_STRATEGY", "SolverConfig",
-           "by_name", "takers", "installed", "check"]
+__all__ = [
+    "OPTIONS",
+    "CHOICES",
+    "TASKS",
+    "Engine",
+    "ENGINES",
+    "REFERENCE",
+    "STRATEGIES",
+    "DEFAULT_STRATEGY",
+    "SolverConfig",
+    "by_name",
+    "takers",
+    "installed",
+    "check",
+]
 
 # the options a solver string may give an engine, beside a PySAT solver's own (see SolverConfig)
 OPTIONS = ("workers", "strategy", "enumeration", "order")
@@ -118,15 +140,20 @@ class Engine:
     def __post_init__(self) -> None:
         if self.called is None:
             object.__setattr__(self, "called", self.name)
-        wrong = [o for o in self.options if o not in OPTIONS] + [t for t in self.tasks if t not in TASKS] + [
-            m for m in self.modes if m not in MODES]
+        wrong = (
+            [o for o in self.options if o not in OPTIONS]
+            + [t for t in self.tasks if t not in TASKS]
+            + [m for m in self.modes if m not in MODES]
+        )
         if ("maximize" in self.tasks) != (self.maximize is not None):
             wrong.append("maximize without its job function")
         if ("solve" in self.tasks or "count" in self.tasks) != (self.run is not None):
             wrong.append("solve and count without their job function")
         if wrong or ("encode" in self.tasks and not self.solves_formula):
-            raise SatedgeError(f"engine {self.name}: {', '.join(wrong) or 'encode without a formula'} is not "
-                               "something an engine can take or do")
+            raise SatedgeError(
+                f"engine {self.name}: {', '.join(wrong) or 'encode without a formula'} is not "
+                "something an engine can take or do"
+            )
 
     def check_installed(self) -> None:
         """That what it needs is here; else the one-line error that names the extra or the
@@ -136,42 +163,92 @@ class Engine:
 
 
 LNS = "lns"  # the anytime search of best boards, which runs until its time limit
-ENGINES: dict[str, Engine] = {e.name: e for e in (
-    Engine(name="pysat", run=sat.run, called="PySAT solvers", solves_formula=True,
-           options=("workers", "strategy", "enumeration"), tasks=TASKS, certifies=True, on_cluster=True,
-           maximize=maximize.rc2,
-           summary="a PySAT solver by its name (cadical195, minisat22, ...; `satedge solvers` lists those that work "
-                   "here), enumerating with blocking clauses; to maximize, RC2 (PySAT's MaxSAT solver) over it"),
-    Engine(name=BINARY, run=sat.run, called="solver binaries", solves_formula=True,
-           options=("workers", "strategy", "enumeration"), tasks=TASKS, certifies=True, on_cluster=True,
-           maximize=maximize.binary,
-           summary="a DIMACS solver binary, cmd:COMMAND (cmd:'cadical -q'), run afresh on the formula and its "
-                   "blocking clauses for each model; to maximize, a MaxSAT solver binary on the WCNF (the MaxSAT "
-                   "Evaluation's format and answer)"),
-    Engine(name="backtrack", run=backtrack.run, options=("workers", "order"), on_cluster=True,
-           tasks=("solve", "count", "maximize"), maximize=maximize.branch_and_bound,
-           summary="the reference backtracker on the puzzle itself, compiled with numba, on every core; to maximize, "
-                   "its branch and bound (one process)"),
-    Engine(name=LNS, tasks=("maximize",), options=("workers",), maximize=maximize.lns, enumerates=False, needs=maximize.lns_needs,
-           summary="large-neighbourhood search and simulated annealing from a board that keeps the frame and the "
-                   "clues, on every core, until its time limit: good boards where none is proved best"),
-    Engine(name="cpsat", run=cpsat.run, options=("workers",), needs=cpsat.needs,
-           summary="the CP-SAT model of the puzzle (OR-Tools), with its own search workers"),
-    Engine(name="clasp", run=clasp.run, solves_formula=True, options=("enumeration",), tasks=("solve", "count", "encode"),
-           needs=clasp.needs,
-           summary="clasp (clingo) on the formula: every model enumerated natively, projected on the decision "
-                   "variables, with no blocking clause"),
-)}
+ENGINES: dict[str, Engine] = {
+    e.name: e
+    for e in (
+        Engine(
+            name="pysat",
+            run=sat.run,
+            called="PySAT solvers",
+            solves_formula=True,
+            options=("workers", "strategy", "enumeration"),
+            tasks=TASKS,
+            certifies=True,
+            on_cluster=True,
+            maximize=maximize.rc2,
+            summary="a PySAT solver by its name (cadical195, minisat22, ...; `satedge solvers` lists those that work "
+            "here), enumerating with blocking clauses; to maximize, RC2 (PySAT's MaxSAT solver) over it",
+        ),
+        Engine(
+            name=BINARY,
+            run=sat.run,
+            called="solver binaries",
+            solves_formula=True,
+            options=("workers", "strategy", "enumeration"),
+            tasks=TASKS,
+            certifies=True,
+            on_cluster=True,
+            maximize=maximize.binary,
+            summary="a DIMACS solver binary, cmd:COMMAND (cmd:'cadical -q'), run afresh on the formula and its "
+            "blocking clauses for each model; to maximize, a MaxSAT solver binary on the WCNF (the MaxSAT "
+            "Evaluation's format and answer)",
+        ),
+        Engine(
+            name="backtrack",
+            run=backtrack.run,
+            options=("workers", "order"),
+            on_cluster=True,
+            tasks=("solve", "count", "maximize"),
+            maximize=maximize.branch_and_bound,
+            summary="the reference backtracker on the puzzle itself, compiled with numba, on every core; to maximize, "
+            "its branch and bound (one process)",
+        ),
+        Engine(
+            name=LNS,
+            tasks=("maximize",),
+            options=("workers",),
+            maximize=maximize.lns,
+            enumerates=False,
+            needs=maximize.lns_needs,
+            summary="large-neighbourhood search and simulated annealing from a board that keeps the frame and the "
+            "clues, on every core, until its time limit: good boards where none is proved best",
+        ),
+        Engine(
+            name="cpsat",
+            run=cpsat.run,
+            options=("workers",),
+            needs=cpsat.needs,
+            summary="the CP-SAT model of the puzzle (OR-Tools), with its own search workers",
+        ),
+        Engine(
+            name="clasp",
+            run=clasp.run,
+            solves_formula=True,
+            options=("enumeration",),
+            tasks=("solve", "count", "encode"),
+            needs=clasp.needs,
+            summary="clasp (clingo) on the formula: every model enumerated natively, projected on the decision "
+            "variables, with no blocking clause",
+        ),
+    )
+}
 
 REFERENCE = "backtrack"  # the engine every other is cross-checked against, and --method's other choice
 # how the SAT method uses several workers; without a strategy: cubes, which partition the solution
 # set (to count and to enumerate the work divides) and found a first solution sooner than the
 # portfolio on the peak puzzles of experiments/bench-parallel.yaml (PAR-2 35.1 against 39.0, where
 # the portfolio's first member, the job itself, won every race)
-STRATEGIES: dict[str, Callable[[object, Note | None], Result]] = {"portfolio": portfolio.run, "cubes": conquer.run}
+STRATEGIES: dict[str, Callable[[object, Note | None], Result]] = {
+    "portfolio": portfolio.run,
+    "cubes": conquer.run,
+}
 DEFAULT_STRATEGY = "cubes"
 # the choices of the options that take one (workers takes a number)
-CHOICES: dict[str, tuple[str, ...]] = {"strategy": tuple(STRATEGIES), "enumeration": ENUMERATIONS, "order": ORDERS}
+CHOICES: dict[str, tuple[str, ...]] = {
+    "strategy": tuple(STRATEGIES),
+    "enumeration": ENUMERATIONS,
+    "order": ORDERS,
+}
 _PYSAT = "pysat"
 
 
@@ -240,19 +317,35 @@ class SolverConfig:
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
-            raise SatedgeError(f"unknown engine {quoted(str(self.engine), 30)}; choose from {', '.join(ENGINES)}")
+            raise SatedgeError(
+                f"unknown engine {quoted(str(self.engine), 30)}; choose from {', '.join(ENGINES)}"
+            )
         own = ENGINES[self.engine]
-        if isinstance(self.workers, bool) or not isinstance(self.workers, int) or not 1 <= self.workers <= MAX_WORKERS:
-            raise SatedgeError(f"workers must be an integer from 1 to {MAX_WORKERS:,}, not {quoted(str(self.workers), 30)}")
+        if (
+            isinstance(self.workers, bool)
+            or not isinstance(self.workers, int)
+            or not 1 <= self.workers <= MAX_WORKERS
+        ):
+            raise SatedgeError(
+                f"workers must be an integer from 1 to {MAX_WORKERS:,}, not {quoted(str(self.workers), 30)}"
+            )
         for key, choices in CHOICES.items():
             value = getattr(self, key)
             if value is not None and value not in choices:
                 what = "cell order" if key == "order" else key
-                raise SatedgeError(f"unknown {what} {quoted(str(value), 30)}; choose from {', '.join(choices)}")
-        for key, where in (("workers", "workers=N"), ("strategy", "a strategy"),
-                           ("enumeration", "an enumeration"), ("order", "a cell order")):
+                raise SatedgeError(
+                    f"unknown {what} {quoted(str(value), 30)}; choose from {', '.join(choices)}"
+                )
+        for key, where in (
+            ("workers", "workers=N"),
+            ("strategy", "a strategy"),
+            ("enumeration", "an enumeration"),
+            ("order", "a cell order"),
+        ):
             if key not in own.options and getattr(self, key) not in (None, 1):
-                raise SatedgeError(f"{where} applies to {takers(key)} only, not to {self.name or self.engine}")
+                raise SatedgeError(
+                    f"{where} applies to {takers(key)} only, not to {self.name or self.engine}"
+                )
         if self.enumeration == "auto":
             object.__setattr__(self, "enumeration", None)  # the default: one configuration, one name
         if self.order == "auto":
@@ -268,12 +361,19 @@ class SolverConfig:
                 raise SatedgeError(f"{self.engine} takes no solver options")
             return
         if self.engine == _PYSAT:
-            name = DEFAULT_SOLVER if self.name is None else canonical(str(self.name))  # PySAT's short names too
+            name = (
+                DEFAULT_SOLVER if self.name is None else canonical(str(self.name))
+            )  # PySAT's short names too
             object.__setattr__(self, "name", name)
             if not (name in pysat_names() and pysat_works(name)):
-                close = [f" (did you mean {n}?)" for n in get_close_matches(name, [*solver_names(), *ENGINES], 1, 0.8)]
-                raise SatedgeError(f"unknown solver {quoted(str(name), 40)}{''.join(close)}; choose a PySAT solver (satedge "
-                                   f"solvers lists those that work here), cmd:COMMAND or {', '.join(filter(by_name, ENGINES))}")
+                close = [
+                    f" (did you mean {n}?)"
+                    for n in get_close_matches(name, [*solver_names(), *ENGINES], 1, 0.8)
+                ]
+                raise SatedgeError(
+                    f"unknown solver {quoted(str(name), 40)}{''.join(close)}; choose a PySAT solver (satedge "
+                    f"solvers lists those that work here), cmd:COMMAND or {', '.join(filter(by_name, ENGINES))}"
+                )
         object.__setattr__(self, "options", self.sat.options)  # checked, in their one order
 
     @property
@@ -309,21 +409,25 @@ class SolverConfig:
         return f"SolverConfig({str(self)!r})"
 
     def __str__(self) -> str:
-        extra = ([f"workers={self.workers}"] if self.workers > 1 else []) + (
-            [f"strategy={self.strategy}"] if self.strategy else []) + (
-            [f"enumeration={self.enumeration}"] if self.enumeration else []) + (
-            [f"order={self.order}"] if self.order else [])
+        extra = (
+            ([f"workers={self.workers}"] if self.workers > 1 else [])
+            + ([f"strategy={self.strategy}"] if self.strategy else [])
+            + ([f"enumeration={self.enumeration}"] if self.enumeration else [])
+            + ([f"order={self.order}"] if self.order else [])
+        )
         if self.engine == BINARY:
             return BINARY + "".join("," + e for e in extra) + ":" + self.name
         items = [*self.options, *extra]
         return (self.name or self.engine) + (":" + ",".join(items) if items else "")
 
     @classmethod
-    def parse(cls, text: str) -> "SolverConfig":
+    def parse(cls, text: str) -> SolverConfig:
         """The configuration a solver string names (see the module's docstring); the one parser
         of solver strings in satedge."""
         if not isinstance(text, str):
-            raise SatedgeError(f"a solver is a string such as cadical195:sat or backtrack, not {quoted(repr(text), 40)}")
+            raise SatedgeError(
+                f"a solver is a string such as cadical195:sat or backtrack, not {quoted(repr(text), 40)}"
+            )
         if text.startswith(BINARY + ":") or text.startswith(BINARY + ","):
             head, colon, command = text.partition(":")
             if not colon:
@@ -342,7 +446,7 @@ class SolverConfig:
         return cls(engine=_PYSAT, name=name, options=options, **own)
 
     @classmethod
-    def of(cls, value: "SolverConfig | str | None") -> "SolverConfig":
+    def of(cls, value: SolverConfig | str | None) -> SolverConfig:
         """``value`` itself, the default solver for ``None``, or a string :meth:`parse` reads."""
         if value is None:
             return cls()
@@ -366,8 +470,15 @@ def _own_options(text: str, items: list[str]) -> dict:
     return own
 
 
-def check(task: str, solver: SolverConfig | str | None, encoding=None, modes: tuple[str, ...] = ("solutions",),
-          limit: int | None = 1, scheduler: str | None = None, certify: bool = False) -> SolverConfig:
+def check(
+    task: str,
+    solver: SolverConfig | str | None,
+    encoding=None,
+    modes: tuple[str, ...] = ("solutions",),
+    limit: int | None = 1,
+    scheduler: str | None = None,
+    certify: bool = False,
+) -> SolverConfig:
     """What the table says of a request: the engine ``solver`` names can run ``task`` in
     ``modes`` (with ``limit`` solutions; ``None``: every one), take ``encoding``, run on
     ``scheduler``'s cluster and ``certify``, and is installed here.  Each refusal is one line
@@ -378,23 +489,35 @@ def check(task: str, solver: SolverConfig | str | None, encoding=None, modes: tu
     own = ENGINES[solver.engine]
     if not own.solves_formula:
         if encoding is not None:
-            raise SatedgeError(f"{solver.engine} has its own model: it takes no encoding ({shown(str(encoding))})")
+            raise SatedgeError(
+                f"{solver.engine} has its own model: it takes no encoding ({shown(str(encoding))})"
+            )
         if task == "encode":
             raise SatedgeError(f"{solver.engine} has its own model: there is no formula to encode")
     solver.check_installed()
     if task not in own.tasks:
         raise SatedgeError(f"the {own.name} engine cannot {task}: it answers {_prose(list(own.tasks))}")
     if task == "solve" and limit != 1 and not own.enumerates:
-        raise SatedgeError(f"the {own.name} engine finds one solution: it cannot list several (--all, --limit)")
+        raise SatedgeError(
+            f"the {own.name} engine finds one solution: it cannot list several (--all, --limit)"
+        )
     if task != "encode":
         missing = [m for m in modes if m not in own.modes]
         if missing:
-            raise SatedgeError(f"the {own.name} engine cannot answer mode {', '.join(missing)}: it answers "
-                               f"{_prose(list(own.modes))}")
+            raise SatedgeError(
+                f"the {own.name} engine cannot answer mode {', '.join(missing)}: it answers "
+                f"{_prose(list(own.modes))}"
+            )
     if scheduler is not None and not own.on_cluster:
-        raise SatedgeError(f"a Dask scheduler applies to the engines whose parts run there "
-                           f"({', '.join(e.called for e in ENGINES.values() if e.on_cluster)}), not to {solver.engine}")
-    if certify and (task == "encode" or not (own.certifies or task == "maximize")):  # a maximum: proved afterwards
-        raise SatedgeError(f"a certified answer needs an engine that proves what it answers "
-                           f"({' and '.join(e.called for e in ENGINES.values() if e.certifies)}), not {solver}")
+        raise SatedgeError(
+            f"a Dask scheduler applies to the engines whose parts run there "
+            f"({', '.join(e.called for e in ENGINES.values() if e.on_cluster)}), not to {solver.engine}"
+        )
+    if certify and (
+        task == "encode" or not (own.certifies or task == "maximize")
+    ):  # a maximum: proved afterwards
+        raise SatedgeError(
+            f"a certified answer needs an engine that proves what it answers "
+            f"({' and '.join(e.called for e in ENGINES.values() if e.certifies)}), not {solver}"
+        )
     return solver

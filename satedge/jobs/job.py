@@ -83,17 +83,32 @@ class Job:
         object.__setattr__(self, "modes", modes)
         bad = [m for m in modes if m not in MODES]
         if bad or not modes or (self.task == "solve" and len(modes) != 1):
-            raise SatedgeError(f"modes must be {'one' if self.task == 'solve' else 'some'} of "
-                               f"{', '.join(MODES)}, not {', '.join(map(shown, modes)) or 'none'}")
-        if self.limit is not None and (isinstance(self.limit, bool) or not isinstance(self.limit, int) or self.limit < 1):
+            raise SatedgeError(
+                f"modes must be {'one' if self.task == 'solve' else 'some'} of "
+                f"{', '.join(MODES)}, not {', '.join(map(shown, modes)) or 'none'}"
+            )
+        if self.limit is not None and (
+            isinstance(self.limit, bool) or not isinstance(self.limit, int) or self.limit < 1
+        ):
             raise SatedgeError(f"limit must be a positive integer, not {shown(self.limit)}")
         if not isinstance(self.limits, Limits):
             raise SatedgeError(f"limits must be satedge.Limits, not {shown(self.limits)}")
-        solver, encoding = self.check_settings(self.task, self.solver, self.encoding, self.shuffle, self.scheduler,
-                                               self.certify, modes, self.limit, self.proof)
+        solver, encoding = self.check_settings(
+            self.task,
+            self.solver,
+            self.encoding,
+            self.shuffle,
+            self.scheduler,
+            self.certify,
+            modes,
+            self.limit,
+            self.proof,
+        )
         self.check_timeout(solver, self.limits.timeout)
         if self.certify is not None and self.task == "solve" and modes != ("solutions",):
-            raise SatedgeError("a certified answer is of every solution (mode solutions): distinct and unique are counts")
+            raise SatedgeError(
+                "a certified answer is of every solution (mode solutions): distinct and unique are counts"
+            )
         object.__setattr__(self, "solver", solver)
         object.__setattr__(self, "encoding", encoding)
 
@@ -101,13 +116,22 @@ class Job:
     def check_timeout(solver: SolverConfig, timeout: float | None) -> None:
         """That a search which runs until its time limit (lns) has one."""
         if solver.engine == engines.LNS and timeout is None:
-            raise SatedgeError("the large-neighbourhood search (lns) runs until its time limit: give a timeout")
+            raise SatedgeError(
+                "the large-neighbourhood search (lns) runs until its time limit: give a timeout"
+            )
 
     @staticmethod
-    def check_settings(task: str, solver: SolverConfig | str | None, encoding: Encoding | str | None = None,
-                       shuffle: int | None = None, scheduler: str | None = None, certify: str | None = None,
-                       modes: tuple[str, ...] = ("solutions",),
-                       limit: int | None = 1, proof: str | None = None) -> tuple[SolverConfig, Encoding | None]:
+    def check_settings(
+        task: str,
+        solver: SolverConfig | str | None,
+        encoding: Encoding | str | None = None,
+        shuffle: int | None = None,
+        scheduler: str | None = None,
+        certify: str | None = None,
+        modes: tuple[str, ...] = ("solutions",),
+        limit: int | None = 1,
+        proof: str | None = None,
+    ) -> tuple[SolverConfig, Encoding | None]:
         """The rules about which settings go together, without a puzzle (a command checks them
         before it reads one): the solver and the encoding a job of ``task`` gets.  What the
         engine can do is the engine table's word (:func:`satedge.jobs.engines.check`)."""
@@ -116,11 +140,15 @@ class Job:
         if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
             raise SatedgeError("the Dask scheduler's address is empty: give one, e.g. tcp://10.0.0.1:8786")
         if task == "maximize" and scheduler is not None:
-            raise SatedgeError("a maximum is answered on this machine: a Dask scheduler applies to solve and count")
+            raise SatedgeError(
+                "a maximum is answered on this machine: a Dask scheduler applies to solve and count"
+            )
         solver = engines.check(task, solver, encoding, modes, limit, scheduler, certify is not None)
         if task == "maximize" and solver.workers > 1 and solver.engine != engines.LNS:
-            raise SatedgeError(f"{solver.engine}'s maximum is searched on one process: workers=N applies to lns, "
-                               f"and to solve and count")
+            raise SatedgeError(
+                f"{solver.engine}'s maximum is searched on one process: workers=N applies to lns, "
+                f"and to solve and count"
+            )
         if solver.has_formula and task == "maximize":
             encoding = maxsat_encoding(encoding)
         elif solver.has_formula:
@@ -130,8 +158,10 @@ class Job:
         if solver.strategy is not None and solver.workers == 1 and scheduler is None:
             raise SatedgeError("a strategy applies with workers=N (N at least 2) or a Dask scheduler")
         if certify is not None and (scheduler is not None or solver.strategy == "portfolio"):
-            raise SatedgeError("a certified answer uses this machine's workers (a proof checked in parts, or "
-                               "strategy=cubes): no Dask scheduler, no portfolio")
+            raise SatedgeError(
+                "a certified answer uses this machine's workers (a proof checked in parts, or "
+                "strategy=cubes): no Dask scheduler, no portfolio"
+            )
         if proof is not None and certify is None:
             raise SatedgeError("a proof folder goes with a certified answer: name a checker")
         return solver, encoding

@@ -43,7 +43,9 @@ def noted(board: Solution, best: int, bound: int) -> dict:
     return {"board": [list(p) for p in board], "score": best, "bound": bound}
 
 
-def answered(job: Job, res: Result, board: Solution | None, bound: int, who: str, said: int | None = None) -> Result:
+def answered(
+    job: Job, res: Result, board: Solution | None, bound: int, who: str, said: int | None = None
+) -> Result:
     """``res`` with a board an engine says is optimal with ``bound`` (or scores ``said``, where
     it proves nothing), checked and scored by the checker: ``OPTIMUM`` (the score is the
     bound), ``TIMEOUT`` (it is not: the best board a search found in its time), or ``UNSAT``
@@ -56,9 +58,15 @@ def answered(job: Job, res: Result, board: Solution | None, bound: int, who: str
         raise EncodingError(f"{who} gave a board that breaks a rule: {problem}", board)
     got = score(job.puzzle, board)
     if got != (bound if said is None else said):
-        raise EncodingError(f"{who} said its board scores {bound if said is None else said}; the checker counts {got}",
-                            board)
-    res.status, res.solutions, res.score, res.bound = "OPTIMUM" if got == bound else "TIMEOUT", [board], got, bound
+        raise EncodingError(
+            f"{who} said its board scores {bound if said is None else said}; the checker counts {got}", board
+        )
+    res.status, res.solutions, res.score, res.bound = (
+        "OPTIMUM" if got == bound else "TIMEOUT",
+        [board],
+        got,
+        bound,
+    )
     return res
 
 
@@ -70,8 +78,15 @@ def branch_and_bound(job: Job, note: Note | None = None) -> Result:
     puzzle, back = shuffled(job)
 
     def progress(best: bnb.Best) -> dict:
-        return {"progress": {"nodes": best.nodes, "candidates": best.candidates, "score": best.score,
-                             "bound": best.bound, "seconds": round(time.perf_counter() - t0, 3)}}
+        return {
+            "progress": {
+                "nodes": best.nodes,
+                "candidates": best.candidates,
+                "score": best.score,
+                "bound": best.bound,
+                "seconds": round(time.perf_counter() - t0, 3),
+            }
+        }
 
     def better(best: bnb.Best) -> None:
         if note is not None:
@@ -79,8 +94,12 @@ def branch_and_bound(job: Job, note: Note | None = None) -> Result:
 
     paused = (lambda best: note(progress(best))) if note is not None and job.progress else None
     best = bnb.maximize(puzzle, better=better, paused=paused)
-    res = Result("UNSAT", nodes=best.nodes, candidates=best.candidates, solve_seconds=time.perf_counter() - t0)
-    return answered(job, res, back(best.board) if best.board is not None else None, best.bound, "branch and bound")
+    res = Result(
+        "UNSAT", nodes=best.nodes, candidates=best.candidates, solve_seconds=time.perf_counter() - t0
+    )
+    return answered(
+        job, res, back(best.board) if best.board is not None else None, best.bound, "branch and bound"
+    )
 
 
 def rc2(job: Job, note: Note | None = None) -> Result:
@@ -110,8 +129,14 @@ def binary(job: Job, note: Note | None = None) -> Result:
     res.solve_seconds = time.perf_counter() - t1
     board = formula.decode(model) if model is not None else None
     edges = len(job.puzzle.board.adjacencies)
-    return answered(job, res, board, edges - cost if proved else edges, f"cmd:{job.solver.name}",
-                    said=None if proved else edges - cost)
+    return answered(
+        job,
+        res,
+        board,
+        edges - cost if proved else edges,
+        f"cmd:{job.solver.name}",
+        said=None if proved else edges - cost,
+    )
 
 
 def lns(job: Job, note: Note | None = None) -> Result:
@@ -138,8 +163,16 @@ def lns(job: Job, note: Note | None = None) -> Result:
         if found.score > board.score or found is board:
             board = found
             if note is not None:
-                note({**noted(back(found.solution()), found.score, edges),
-                      "progress": {"score": found.score, "bound": edges, "seconds": round(time.perf_counter() - t0, 3)}})
+                note(
+                    {
+                        **noted(back(found.solution()), found.score, edges),
+                        "progress": {
+                            "score": found.score,
+                            "bound": edges,
+                            "seconds": round(time.perf_counter() - t0, 3),
+                        },
+                    }
+                )
 
     better(board)
     walks = [board] * workers
@@ -155,9 +188,15 @@ def lns(job: Job, note: Note | None = None) -> Result:
         better(max((best for _, best in found), key=lambda b: b.score))
     left = end - time.perf_counter()
     if board.score < edges and left > 0.5:
-        better(max(_on(puzzle, [("improve", board, next(seeds), left)] * workers, workers), key=lambda b: b.score))
+        better(
+            max(
+                _on(puzzle, [("improve", board, next(seeds), left)] * workers, workers), key=lambda b: b.score
+            )
+        )
     res.solve_seconds = time.perf_counter() - t0
-    return answered(job, res, back(board.solution()), edges, "the large-neighbourhood search", said=board.score)
+    return answered(
+        job, res, back(board.solution()), edges, "the large-neighbourhood search", said=board.score
+    )
 
 
 def _on(puzzle, tasks: list, workers: int) -> list:
@@ -170,10 +209,14 @@ def _on(puzzle, tasks: list, workers: int) -> list:
 def _searcher(puzzle):
     """A worker's function of :func:`lns`: one task, a :class:`Search` of its own with the
     task's seed."""
+
     def one(task: tuple):
         what, board, seed, seconds, *temperatures = task
         search = Search(puzzle, seed=seed)
-        return search.cool(board, seconds, *temperatures) if what == "cool" else search.improve(board, seconds)
+        return (
+            search.cool(board, seconds, *temperatures) if what == "cool" else search.improve(board, seconds)
+        )
+
     return one
 
 
@@ -190,8 +233,11 @@ def certified(job: Job, res: Result) -> Result:
     formula = weighted(job.puzzle, job.encoding if job.solver.has_formula else None, job.shuffle)
     best = res.score
     if best == len(job.puzzle.board.adjacencies):
-        res.certificate = certify.Certificate(checker=job.certify, covers="every edge of the board fits, which the "
-                                              "checker confirmed: no board scores more", route="fresh")
+        res.certificate = certify.Certificate(
+            checker=job.certify,
+            covers="every edge of the board fits, which the checker confirmed: no board scores more",
+            route="fresh",
+        )
         return res
     added = beyond(formula, best)
     t0 = time.perf_counter()
@@ -199,13 +245,33 @@ def certified(job: Job, res: Result) -> Result:
     t1 = time.perf_counter()
     seconds = certify.FormulaCheck(formula.cnf.clauses, formula.nv, job.certify)(added, proof)
     res.certificate = certify.Certificate(
-        checker=job.certify, covers=f"no board scores more than {best}: the MaxSAT formula's hard clauses with at "
-        f"least {best + 1} edges that fit have no model", pieces=1, lemmas=proof.lemmas, bytes=proof.size,
-        check_seconds=seconds, prover=DEFAULT_SOLVER, route="fresh")
+        checker=job.certify,
+        covers=f"no board scores more than {best}: the MaxSAT formula's hard clauses with at "
+        f"least {best + 1} edges that fit have no model",
+        pieces=1,
+        lemmas=proof.lemmas,
+        bytes=proof.size,
+        check_seconds=seconds,
+        prover=DEFAULT_SOLVER,
+        route="fresh",
+    )
     if job.proof is not None:
         piece = certify.Piece(0, (), added, proof.lemmas, proof.size, t1 - t0, seconds, proof)
         name = maxsat_encoding(job.encoding if job.solver.has_formula else None).name
-        proofdir.export(job.proof, to_text(formula, name), formula.nv, len(formula.cnf.clauses), [piece], {
-            **res.certificate.as_dict(), "task": "maximize", "puzzle": job.puzzle.name, "encoding": name,
-            "solver": str(job.solver), "score": best, "board": [list(p) for p in res.solutions[0]]})
+        proofdir.export(
+            job.proof,
+            to_text(formula, name),
+            formula.nv,
+            len(formula.cnf.clauses),
+            [piece],
+            {
+                **res.certificate.as_dict(),
+                "task": "maximize",
+                "puzzle": job.puzzle.name,
+                "encoding": name,
+                "solver": str(job.solver),
+                "score": best,
+                "board": [list(p) for p in res.solutions[0]],
+            },
+        )
     return res

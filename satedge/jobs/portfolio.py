@@ -25,8 +25,11 @@ def members(job: Job, size: int | None = None) -> list[Job]:
     skipping the job's), so that no two members search alike.  Every member gives the same
     answers."""
     alone = replace(job.solver, workers=1, strategy=None)
-    other = (replace(alone, engine="pysat", name="kissat404", options=()) if alone.name != "kissat404" else
-             replace(alone, engine="pysat", name="cadical195", options=("sat",)))
+    other = (
+        replace(alone, engine="pysat", name="kissat404", options=())
+        if alone.name != "kissat404"
+        else replace(alone, engine="pysat", name="cadical195", options=("sat",))
+    )
     seeds = (k for k in range(1, 1 << 20) if k != job.shuffle)
     first = replace(job, solver=alone, scheduler=None)
     out = [first]

@@ -3,8 +3,8 @@ before it ends."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass, field
-from typing import Callable
 
 from ..puzzle.model import Solution
 from ..sat.certify import Certificate
@@ -91,7 +91,11 @@ class Result:
         """Short: the status, what was found and what it cost."""
         found = [f"{len(self.solutions)} solutions"] if self.solutions else []
         found += [f"counts {self.counts}"] if self.counts else []
-        found += [f"{self.variables:,} variables, {self.clauses:,} clauses"] if self.variables and self.clauses else []
+        found += (
+            [f"{self.variables:,} variables, {self.clauses:,} clauses"]
+            if self.variables and self.clauses
+            else []
+        )
         found += [f"{self.wall_seconds:.3f} s"] if self.wall_seconds is not None else []
         found += [f"error {self.error!r}"] if self.error else []
         return f"Result({self.status!r}" + "".join(", " + f for f in found) + ")"
@@ -114,7 +118,7 @@ class Result:
     def error(self) -> str | None:
         return self.outcome.error if self.outcome is not None and self.status in ("MEMOUT", "ERROR") else None
 
-    def raise_error(self, what: str = "solving") -> "Result":
+    def raise_error(self, what: str = "solving") -> Result:
         """This result, unless it is ``MEMOUT`` (:class:`satedge.errors.OutOfMemory`, "``what``
         needs more than N MB of memory") or ``ERROR`` (:meth:`satedge.system.process.Outcome.unwrap`:
         bad input a :class:`SatedgeError`, a solution the checker rejects an

@@ -25,14 +25,19 @@ def run(job: Job, note: Note | None = None) -> Result:
         note({"progress": {"stage": "encoding"}})
     formula = encoded(job, res, note)
     t1 = time.perf_counter()
-    progress = ((lambda stats: note({"progress": {**stats, "seconds": round(time.perf_counter() - t1, 3)}}))
-                if job.progress and note is not None else None)
+    progress = (
+        (lambda stats: note({"progress": {**stats, "seconds": round(time.perf_counter() - t1, 3)}}))
+        if job.progress and note is not None
+        else None
+    )
     if progress is not None:
         progress({"stage": "solving"})
     if job.task == "count":
         res.counts = solving.count_modes(formula, job.solver, job.modes, stats=res.stats, progress=progress)
     else:
-        res.solutions = list(solving.solutions(formula, job.solver, job.modes[0], job.limit, res.stats, progress))
+        res.solutions = list(
+            solving.solutions(formula, job.solver, job.modes[0], job.limit, res.stats, progress)
+        )
     res.solve_seconds = time.perf_counter() - t1
     return finished(res)
 

@@ -4,8 +4,9 @@ result of a stopped part, and the status of a finished search."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING
 
 from ..encode import Encoded
 from ..encode.maxsat import weighted

@@ -86,11 +86,13 @@ class Board:
                     near[adj.b].setdefault(cell, []).append(adj)
         out: list[Adjacency] = []
         for cell in self.cells:
-            out += [adj for other, adjs in near[cell].items() if other >= cell for adj in adjs]  # the rest met before
+            out += [
+                adj for other, adjs in near[cell].items() if other >= cell for adj in adjs
+            ]  # the rest met before
         return tuple(out)
 
     @cached_property
-    def graph(self) -> "nx.MultiGraph":
+    def graph(self) -> nx.MultiGraph:
         """The adjacencies as a networkx multigraph: cells are nodes (with ``row``/``col``), each
         edge carries ``a, side_a, b, side_b`` (keyed by its first cell and side)."""
         import networkx as nx
@@ -99,13 +101,17 @@ class Board:
         for cell in self.cells:
             g.add_node(cell, row=cell // self.cols, col=cell % self.cols)
         for adj in self.adjacencies:
-            g.add_edge(adj.a, adj.b, key=(adj.a, adj.side_a), a=adj.a, side_a=adj.side_a, b=adj.b, side_b=adj.side_b)
+            g.add_edge(
+                adj.a, adj.b, key=(adj.a, adj.side_a), a=adj.a, side_a=adj.side_a, b=adj.b, side_b=adj.side_b
+            )
         return g
 
     @cached_property
     def outer(self) -> frozenset[tuple[int, int]]:
         """``(cell, side)`` pairs that touch no other side: the outside of a grid board."""
-        inner = {(adj.a, adj.side_a) for adj in self.adjacencies} | {(adj.b, adj.side_b) for adj in self.adjacencies}
+        inner = {(adj.a, adj.side_a) for adj in self.adjacencies} | {
+            (adj.b, adj.side_b) for adj in self.adjacencies
+        }
         return frozenset((c, s) for c in self.cells for s in range(4) if (c, s) not in inner)
 
     def turns(self) -> tuple[int, ...]:

@@ -49,8 +49,10 @@ def validate(puzzle: Puzzle, solution: Solution) -> str | None:
     if wrong:
         adj, seen = wrong[0], [puzzle.oriented(t, r) for t, r in solution]
         x, y = seen[adj.a][adj.side_a], seen[adj.b][adj.side_b]
-        return (f"cell {puzzle.board.position(adj.a)} {SIDES[adj.side_a]} shows {shown(x)} but cell "
-                f"{puzzle.board.position(adj.b)} {SIDES[adj.side_b]} shows {shown(y)}: they do not fit")
+        return (
+            f"cell {puzzle.board.position(adj.a)} {SIDES[adj.side_a]} shows {shown(x)} but cell "
+            f"{puzzle.board.position(adj.b)} {SIDES[adj.side_b]} shows {shown(y)}: they do not fit"
+        )
     return None
 
 
@@ -70,7 +72,9 @@ def board_problem(puzzle: Puzzle, solution: Solution) -> str | None:
         return f"the solution has {len(solution)} placements, the board has {puzzle.n} cells"
     for cell, (t, r) in enumerate(solution):
         if not (isinstance(t, int) and 0 <= t < len(puzzle.tiles)):
-            return f"cell {board.position(cell)} names tile {shown(t)}, but tiles are 0..{len(puzzle.tiles) - 1}"
+            return (
+                f"cell {board.position(cell)} names tile {shown(t)}, but tiles are 0..{len(puzzle.tiles) - 1}"
+            )
         if r not in range(4):
             return f"cell {board.position(cell)} has rotation {shown(r)}, not 0..3"
     used = Counter(t for t, _ in solution)
@@ -81,23 +85,30 @@ def board_problem(puzzle: Puzzle, solution: Solution) -> str | None:
     for clue in puzzle.clues:
         got = solution.placements[board.cell(clue.row, clue.col)]
         if got != (clue.tile, clue.rotation):
-            return (f"clue at cell ({clue.row}, {clue.col}) wants tile {clue.tile} rotation {clue.rotation}, "
-                    f"found tile {got[0]} rotation {got[1]}")
+            return (
+                f"clue at cell ({clue.row}, {clue.col}) wants tile {clue.tile} rotation {clue.rotation}, "
+                f"found tile {got[0]} rotation {got[1]}"
+            )
     seen = [puzzle.oriented(t, r) for t, r in solution]
     if puzzle.frame is not None:
         for cell, labels in enumerate(seen):
             for s in range(4):
                 outside = (cell, s) in board.outer
                 if outside and labels[s] != puzzle.frame:
-                    return (f"cell {board.position(cell)} {SIDES[s]} is on the frame and must show "
-                            f"{shown(puzzle.frame)}, shows {shown(labels[s])}")
+                    return (
+                        f"cell {board.position(cell)} {SIDES[s]} is on the frame and must show "
+                        f"{shown(puzzle.frame)}, shows {shown(labels[s])}"
+                    )
                 if not outside and labels[s] == puzzle.frame:
-                    return f"cell {board.position(cell)} {SIDES[s]} is inside the board but shows the frame label {shown(puzzle.frame)}"
+                    where = f"cell {board.position(cell)} {SIDES[s]}"
+                    return f"{where} is inside the board but shows the frame label {shown(puzzle.frame)}"
     for adj in board.adjacencies:
         x, y = seen[adj.a][adj.side_a], seen[adj.b][adj.side_b]
         if adj.a == adj.b and not puzzle.fits(x, y):
-            return (f"cell {board.position(adj.a)} {SIDES[adj.side_a]} shows {shown(x)} but cell "
-                    f"{board.position(adj.b)} {SIDES[adj.side_b]} shows {shown(y)}: they do not fit")
+            return (
+                f"cell {board.position(adj.a)} {SIDES[adj.side_a]} shows {shown(x)} but cell "
+                f"{board.position(adj.b)} {SIDES[adj.side_b]} shows {shown(y)}: they do not fit"
+            )
     return None
 
 
@@ -105,8 +116,11 @@ def mismatches(puzzle: Puzzle, solution: Solution) -> list[Adjacency]:
     """The touching pairs of sides of a board (:attr:`Board.adjacencies`, in their order) whose
     labels do not fit."""
     seen = [puzzle.oriented(t, r) for t, r in solution]
-    return [adj for adj in puzzle.board.adjacencies
-            if not puzzle.fits(seen[adj.a][adj.side_a], seen[adj.b][adj.side_b])]
+    return [
+        adj
+        for adj in puzzle.board.adjacencies
+        if not puzzle.fits(seen[adj.a][adj.side_a], seen[adj.b][adj.side_b])
+    ]
 
 
 def score(puzzle: Puzzle, solution: Solution) -> int:
@@ -163,9 +177,11 @@ class Scored:
         return len(self.puzzle.board.adjacencies)
 
     def __str__(self) -> str:
-        return (f"score {self.score} of {self.edges} inner edges"
-                f"{' (optimal)' if self.optimal else f', at most {self.bound}'}\n"
-                + ascii_grid(self.puzzle, self.board, mismatched=mismatches(self.puzzle, self.board)))
+        return (
+            f"score {self.score} of {self.edges} inner edges"
+            f"{' (optimal)' if self.optimal else f', at most {self.bound}'}\n"
+            + ascii_grid(self.puzzle, self.board, mismatched=mismatches(self.puzzle, self.board))
+        )
 
     def __repr__(self) -> str:
         return f"Scored({self.puzzle!r}, score={self.score}, bound={self.bound})"

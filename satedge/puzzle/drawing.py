@@ -8,11 +8,33 @@ from html import escape
 from typing import Any
 
 __all__ = [
-    "ANSI", "RESET", "ascii_grid", "PALETTE", "FRAME_GREY", "PALE", "TILE", "PAD", "label_colours", "layout", "to_svg"
+    "ANSI",
+    "RESET",
+    "ascii_grid",
+    "PALETTE",
+    "FRAME_GREY",
+    "PALE",
+    "TILE",
+    "PAD",
+    "label_colours",
+    "layout",
+    "to_svg",
 ]
 
-ANSI = ("\033[31m", "\033[32m", "\033[33m", "\033[34m", "\033[35m", "\033[36m", "\033[91m", "\033[92m",
-        "\033[93m", "\033[94m", "\033[95m", "\033[96m")
+ANSI = (
+    "\033[31m",
+    "\033[32m",
+    "\033[33m",
+    "\033[34m",
+    "\033[35m",
+    "\033[36m",
+    "\033[91m",
+    "\033[92m",
+    "\033[93m",
+    "\033[94m",
+    "\033[95m",
+    "\033[96m",
+)
 RESET = "\033[0m"
 
 
@@ -76,7 +98,10 @@ def ascii_grid(puzzle: Any, solution: Any, color: bool = False, mismatched: Any 
 
     lines = [sep(0)]
     for row in range(puzzle.rows):
-        cells = [(puzzle.oriented(t, r), f"{t}/{r}") for t, r in solution.placements[row * puzzle.cols:(row + 1) * puzzle.cols]]
+        cells = [
+            (puzzle.oriented(t, r), f"{t}/{r}")
+            for t, r in solution.placements[row * puzzle.cols : (row + 1) * puzzle.cols]
+        ]
         lines.append(joined(row, [centre(lab[0]) for lab, _ in cells], False))
         mids = []
         for lab, tag in cells:
@@ -89,17 +114,40 @@ def ascii_grid(puzzle: Any, solution: Any, color: bool = False, mismatched: Any 
 
 
 # Colour-blind-safe colours: Okabe-Ito, then Paul Tol's muted and light schemes (no greys).
-PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000",
-           "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255", "#AA4499",
-           "#77AADD", "#EE8866", "#EEDD88", "#FFAABB", "#99DDFF", "#BBCC33", "#AAAA00")
+PALETTE = (
+    "#E69F00",
+    "#56B4E9",
+    "#009E73",
+    "#F0E442",
+    "#0072B2",
+    "#D55E00",
+    "#CC79A7",
+    "#000000",
+    "#332288",
+    "#88CCEE",
+    "#44AA99",
+    "#117733",
+    "#999933",
+    "#DDCC77",
+    "#CC6677",
+    "#882255",
+    "#AA4499",
+    "#77AADD",
+    "#EE8866",
+    "#EEDD88",
+    "#FFAABB",
+    "#99DDFF",
+    "#BBCC33",
+    "#AAAA00",
+)
 FRAME_GREY = "#B0B0B0"
 PALE = 0.55  # the tail half: the pattern's colour mixed with this much white
-TILE = 60    # pixels per tile
+TILE = 60  # pixels per tile
 PAD = 4
 
 
 def _mix(hex_colour: str, white: float) -> str:
-    rgb = [int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)]
+    rgb = [int(hex_colour[i : i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(c + (255 - c) * white):02X}" for c in rgb)
 
 
@@ -125,7 +173,9 @@ def layout(puzzle: Any, solution: Any = None):
     complementary halves carry a + or - mark; clued cells get a thick outline.  Without a
     solution: the tile set in file order, unturned."""
     colours = label_colours(puzzle)
-    placements = solution.placements if solution is not None else tuple((t, 0) for t in range(len(puzzle.tiles)))
+    placements = (
+        solution.placements if solution is not None else tuple((t, 0) for t in range(len(puzzle.tiles)))
+    )
     clued = {puzzle.board.cell(c.row, c.col) for c in puzzle.clues} if solution is not None else set()
     gap = 0 if solution is not None else 6
     width = PAD * 2 + puzzle.cols * TILE + (puzzle.cols - 1) * gap
@@ -160,8 +210,12 @@ def borders(puzzle: Any, mismatched: Any) -> list[tuple[float, float, float, flo
         for cell, side in ((adj.a, adj.side_a), (adj.b, adj.side_b)):
             row, col = divmod(cell, puzzle.cols)
             x0, y0 = PAD + col * TILE, PAD + row * TILE
-            seg = {0: (x0, y0, x0 + TILE, y0), 1: (x0 + TILE, y0, x0 + TILE, y0 + TILE),
-                   2: (x0, y0 + TILE, x0 + TILE, y0 + TILE), 3: (x0, y0, x0, y0 + TILE)}[side]
+            seg = {
+                0: (x0, y0, x0 + TILE, y0),
+                1: (x0 + TILE, y0, x0 + TILE, y0 + TILE),
+                2: (x0, y0 + TILE, x0 + TILE, y0 + TILE),
+                3: (x0, y0, x0, y0 + TILE),
+            }[side]
             if seg not in out:
                 out.append(seg)
     return out
@@ -171,19 +225,29 @@ def to_svg(puzzle: Any, solution: Any = None, mismatched: Any = ()) -> str:
     """An SVG picture (four ``polygon`` elements per tile); the borders where touching sides do
     not fit (``mismatched``: adjacencies) drawn as thick red lines."""
     w, h, polygons, texts, marks = layout(puzzle, solution)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
-           f"<title>{escape(puzzle.name or 'puzzle', quote=False)}</title>", '<rect width="100%" height="100%" fill="white"/>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
+        f"<title>{escape(puzzle.name or 'puzzle', quote=False)}</title>",
+        '<rect width="100%" height="100%" fill="white"/>',
+    ]
     for pts, fill in polygons:
         p = " ".join(f"{x:g},{y:g}" for x, y in pts)
         out.append(f'<polygon points="{p}" fill="{fill}" stroke="#404040" stroke-width="0.6"/>')
     for x, y, size in marks:
-        out.append(f'<rect x="{x:g}" y="{y:g}" width="{size:g}" height="{size:g}" fill="none" stroke="black" stroke-width="3"/>')
+        out.append(
+            f'<rect x="{x:g}" y="{y:g}" width="{size:g}" height="{size:g}" fill="none" stroke="black" '
+            'stroke-width="3"/>'
+        )
     for x1, y1, x2, y2 in borders(puzzle, mismatched):
-        out.append(f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="#D00000" stroke-width="5" '
-                   'stroke-linecap="round"/>')
+        out.append(
+            f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="#D00000" stroke-width="5" '
+            'stroke-linecap="round"/>'
+        )
     for x, y, text, size in texts:
-        out.append(f'<text x="{x:g}" y="{y:g}" font-family="sans-serif" font-size="{size}" text-anchor="middle" '
-                   f'dominant-baseline="central" fill="black" stroke="white" stroke-width="2.5" paint-order="stroke">'
-                   f"{escape(text, quote=False)}</text>")
+        out.append(
+            f'<text x="{x:g}" y="{y:g}" font-family="sans-serif" font-size="{size}" text-anchor="middle" '
+            f'dominant-baseline="central" fill="black" stroke="white" stroke-width="2.5" paint-order="stroke">'
+            f"{escape(text, quote=False)}</text>"
+        )
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -24,11 +24,28 @@ from .solutions import sol_lines, sol_text, solution_from_json, solution_to_json
 
 __all__ = [
     "READERS",
-    "PUZZLE_KEYS", "CLOCKWISE", "load_puzzle", "puzzle_from_dict", "puzzle_to_dict", "puzzle_to_yaml",
-    "puzzle_to_puz", "save_puzzle"
+    "PUZZLE_KEYS",
+    "CLOCKWISE",
+    "load_puzzle",
+    "puzzle_from_dict",
+    "puzzle_to_dict",
+    "puzzle_to_yaml",
+    "puzzle_to_puz",
+    "save_puzzle",
 ]
 
-PUZZLE_KEYS = {"name", "rows", "cols", "matching", "frame", "topology", "edge_order", "tiles", "clues", "planted"}
+PUZZLE_KEYS = {
+    "name",
+    "rows",
+    "cols",
+    "matching",
+    "frame",
+    "topology",
+    "edge_order",
+    "tiles",
+    "clues",
+    "planted",
+}
 CLOCKWISE = list(SIDES)
 
 
@@ -56,9 +73,11 @@ def load_puzzle(path: str | os.PathLike) -> Puzzle:
     path = shipped(path) or Path(path)
     if str(path) != "-" and not os.path.lexists(path):
         close = get_close_matches(str(path), shipped_puzzles(), 1, 0.8)
-        raise SatedgeError("no such file, nor a shipped puzzle of that name" + (f" (did you mean {close[0]}?)" if close
-                                                                                 else " (satedge puzzles lists them)"),
-                           path)
+        raise SatedgeError(
+            "no such file, nor a shipped puzzle of that name"
+            + (f" (did you mean {close[0]}?)" if close else " (satedge puzzles lists them)"),
+            path,
+        )
     try:
         return READERS.get(path.suffix, _parse_yaml)(read_text(path), path)
     except SatedgeError as e:
@@ -125,8 +144,13 @@ def puzzle_from_dict(data: Any) -> Puzzle:
         clues.append(Clue(c["row"], c["col"], c["tile"], c["rotation"]))
     planted = data.get("planted")
     puzzle = Puzzle(
-        rows=data["rows"], cols=data["cols"], tiles=tuple(parsed), matching=matching,
-        name=str(data.get("name") or ""), frame=frame, topology=data.get("topology") or "grid",
+        rows=data["rows"],
+        cols=data["cols"],
+        tiles=tuple(parsed),
+        matching=matching,
+        name=str(data.get("name") or ""),
+        frame=frame,
+        topology=data.get("topology") or "grid",
         clues=tuple(clues),
     )
     if planted is not None:
@@ -154,7 +178,9 @@ def puzzle_to_dict(puzzle: Puzzle) -> dict:
         "tiles": [list(t) for t in puzzle.tiles],
     }
     if puzzle.clues:
-        d["clues"] = [{"row": c.row, "col": c.col, "tile": c.tile, "rotation": c.rotation} for c in puzzle.clues]
+        d["clues"] = [
+            {"row": c.row, "col": c.col, "tile": c.tile, "rotation": c.rotation} for c in puzzle.clues
+        ]
     if puzzle.planted is not None:
         d["planted"] = solution_to_json(puzzle, puzzle.planted)
     return d
@@ -201,17 +227,24 @@ def _parse_puz(text: str, path: Path) -> Puzzle:
             continue
         nums = parse_ints(s, path, lineno)
         if len(nums) != 4 or min(nums) < 0:
-            raise SatedgeError(f"line {lineno}: a tile is four non-negative colours (north east south west), found "
-                               f"{shown(s)}", path)
+            raise SatedgeError(
+                f"line {lineno}: a tile is four non-negative colours (north east south west), found "
+                f"{shown(s)}",
+                path,
+            )
         tiles.append(tuple(nums))
     if cols is None:
         raise SatedgeError("no size line: expected '<cols> [rows]'", path)
     frame = 0 if any(0 in t for t in tiles) else None
-    puzzle = Puzzle(rows=rows, cols=cols, tiles=tuple(tiles), matching="identical", name=path.stem, frame=frame)
+    puzzle = Puzzle(
+        rows=rows, cols=cols, tiles=tuple(tiles), matching="identical", name=path.stem, frame=frame
+    )
     clue_path = path.with_suffix(".clue")
     if clue_path.exists():
-        clues = tuple(Clue(cell // cols, cell % cols, t, r) for t, cell, r in
-                      sol_lines(read_text(clue_path), clue_path, puzzle))
+        clues = tuple(
+            Clue(cell // cols, cell % cols, t, r)
+            for t, cell, r in sol_lines(read_text(clue_path), clue_path, puzzle)
+        )
         try:
             puzzle = puzzle.with_(clues=clues)
         except SatedgeError as e:
@@ -232,23 +265,31 @@ def _parse_heule(text: str, path: Path) -> Puzzle:
     if len(hints) != 1 or hints[0] < 0:
         raise SatedgeError(f"line {lineno}: expected the number of hint lines, found {shown(first)}", path)
     if hints[0]:
-        raise SatedgeError(f"line {lineno}: {hints[0]} hint lines; satedge reads instances without hints (every "
-                           "published one has none): give clues in YAML instead", path)
+        raise SatedgeError(
+            f"line {lineno}: {hints[0]} hint lines; satedge reads instances without hints (every "
+            "published one has none): give clues in YAML instead",
+            path,
+        )
     tiles = []
     for lineno, s in lines[1:]:
         nums = parse_ints(s, path, lineno)
         if len(nums) != 4 or min(nums) < 0:
-            raise SatedgeError(f"line {lineno}: a piece is four non-negative colours (north east south west), found "
-                               f"{shown(s)}", path)
+            raise SatedgeError(
+                f"line {lineno}: a piece is four non-negative colours (north east south west), found "
+                f"{shown(s)}",
+                path,
+            )
         tiles.append(tuple(nums))
     n, border = len(tiles), sum(t.count(0) == 1 for t in tiles)
     half = border // 2 + 4  # rows + cols
     disc = half * half - 4 * n
-    root = int(disc ** 0.5) if disc >= 0 else -1
+    root = int(disc**0.5) if disc >= 0 else -1
     while root > 0 and root * root > disc:
         root -= 1
     if n < 4 or border % 2 or root < 0 or root * root != disc or (half - root) % 2:
-        raise SatedgeError(f"{n} pieces of which {border} border pieces fit no rectangular framed board", path)
+        raise SatedgeError(
+            f"{n} pieces of which {border} border pieces fit no rectangular framed board", path
+        )
     rows, cols = (half - root) // 2, (half + root) // 2
     return Puzzle(rows=rows, cols=cols, tiles=tuple(tiles), matching="identical", name=path.stem, frame=0)
 
@@ -262,7 +303,10 @@ def puzzle_to_puz(puzzle: Puzzle) -> str:
         raise SatedgeError(".puz needs non-negative integer labels")
     if (puzzle.frame is None and 0 in labels) or puzzle.frame not in (None, 0):
         raise SatedgeError(".puz reserves colour 0 for the frame")
-    lines = [f"c {one_line(puzzle.name)}" if puzzle.name else "c satedge puzzle", f"{puzzle.cols} {puzzle.rows}"]
+    lines = [
+        f"c {one_line(puzzle.name)}" if puzzle.name else "c satedge puzzle",
+        f"{puzzle.cols} {puzzle.rows}",
+    ]
     lines += [" ".join(map(str, t)) for t in puzzle.tiles]
     return "\n".join(lines) + "\n"
 
@@ -278,17 +322,22 @@ def _parse_yaml(text: str, path: Path) -> Puzzle:
 def _parse_tile_dict(data: dict, path: Path) -> Puzzle:
     """Scramble Squares seed layout: keys 1..n, four ``[colour, half]`` pairs right, top, left, bottom."""
     n = len(data)
-    side = round(n ** 0.5)
+    side = round(n**0.5)
     if side * side != n:
         raise SatedgeError(f"a tile_dict has a square number of tiles (keys 1..n), not {n}", path)
     wrong = sorted(k for k in data if not 1 <= k <= n)
     if wrong:  # a gap in the numbering: one key missing, another beyond n
         missing = min(set(range(1, n + 1)) - set(data))
-        raise SatedgeError(f"tile_dict keys are 1..{n} for its {n} tiles: key {missing} is missing and key {wrong[0]} "
-                           f"is beyond {n}", path)
+        raise SatedgeError(
+            f"tile_dict keys are 1..{n} for its {n} tiles: key {missing} is missing and key {wrong[0]} "
+            f"is beyond {n}",
+            path,
+        )
     puzzle = {
         "name": path.parent.parent.name if path.parent.name == "input" else path.stem,
-        "rows": side, "cols": side, "matching": "complementary",
+        "rows": side,
+        "cols": side,
+        "matching": "complementary",
         "edge_order": ["right", "top", "left", "bottom"],
         "tiles": [data[k] for k in range(1, n + 1)],
     }

@@ -17,8 +17,8 @@ puzzle on every platform and Python version.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..errors import SatedgeError
 from ..system.files import shown
@@ -54,8 +54,13 @@ class Params:
 def _check(p: Params) -> None:
     if p.model not in ("planted", "uniform"):
         raise SatedgeError(f"model must be planted or uniform, not {shown(p.model)}")
-    for name, low, high in (("rows", 1, MAX_CELLS), ("cols", 1, MAX_CELLS), ("colors", 1, MAX_COLORS),
-                            ("border_colors", 0, MAX_COLORS), ("clues", 0, MAX_CELLS)):
+    for name, low, high in (
+        ("rows", 1, MAX_CELLS),
+        ("cols", 1, MAX_CELLS),
+        ("colors", 1, MAX_COLORS),
+        ("border_colors", 0, MAX_COLORS),
+        ("clues", 0, MAX_CELLS),
+    ):
         v = getattr(p, name)
         if isinstance(v, bool) or not isinstance(v, int):
             raise SatedgeError(f"{name} must be an integer, not {shown(v)}")
@@ -64,8 +69,10 @@ def _check(p: Params) -> None:
         if v > high:
             raise SatedgeError(f"{name} must be at most {high:,}, not {v:,}")
     if p.rows * p.cols > MAX_CELLS:
-        raise SatedgeError(f"a {p.rows}x{p.cols} board has {p.rows * p.cols:,} cells, more than the {MAX_CELLS:,} "
-                           "satedge takes")
+        raise SatedgeError(
+            f"a {p.rows}x{p.cols} board has {p.rows * p.cols:,} cells, more than the {MAX_CELLS:,} "
+            "satedge takes"
+        )
     if p.frame and (p.matching != "identical" or p.topology != "grid"):
         raise SatedgeError("a frame needs identical matching on a grid")
     if p.border_colors and not p.frame:
@@ -102,7 +109,12 @@ def generate(params: Params, seed: int, name: str | None = None) -> Puzzle:
     (True, 0, 'planted-3x3-c3-s7')
     """
     p = params
-    name = name or f"{p.model}-{p.rows}x{p.cols}-c{p.colors}" + (f"-b{p.border_colors}" if p.border_colors else "") + f"-s{seed}"
+    name = (
+        name
+        or f"{p.model}-{p.rows}x{p.cols}-c{p.colors}"
+        + (f"-b{p.border_colors}" if p.border_colors else "")
+        + f"-s{seed}"
+    )
     return build(params, random.Random(seed).randrange, name)
 
 
@@ -114,7 +126,9 @@ def build(params: Params, pick: Pick, name: str = "") -> Puzzle:
     n = p.rows * p.cols
     if p.model == "uniform":
         tiles = tuple(tuple(_label(pick, p) for _ in range(4)) for _ in range(n))
-        return Puzzle(rows=p.rows, cols=p.cols, tiles=tiles, matching=p.matching, name=name, topology=p.topology)
+        return Puzzle(
+            rows=p.rows, cols=p.cols, tiles=tiles, matching=p.matching, name=name, topology=p.topology
+        )
     shell = Puzzle(rows=p.rows, cols=p.cols, tiles=((0, 0, 0, 0),) * n, topology=p.topology)
     board = shell.board
     sides: list[list] = [[None] * 4 for _ in range(n)]
@@ -135,6 +149,17 @@ def build(params: Params, pick: Pick, name: str = "") -> Puzzle:
     planted = Solution(tuple((order[c], rots[c]) for c in range(n)))
     clue_cells = list(range(n))
     _shuffle(pick, clue_cells)
-    clues = tuple(Clue(c // p.cols, c % p.cols, *planted.placements[c]) for c in sorted(clue_cells[:p.clues]))
-    return Puzzle(rows=p.rows, cols=p.cols, tiles=tuple(tiles), matching=p.matching, name=name,
-                  frame=0 if p.frame else None, topology=p.topology, clues=clues, planted=planted)
+    clues = tuple(
+        Clue(c // p.cols, c % p.cols, *planted.placements[c]) for c in sorted(clue_cells[: p.clues])
+    )
+    return Puzzle(
+        rows=p.rows,
+        cols=p.cols,
+        tiles=tuple(tiles),
+        matching=p.matching,
+        name=name,
+        frame=0 if p.frame else None,
+        topology=p.topology,
+        clues=clues,
+        planted=planted,
+    )

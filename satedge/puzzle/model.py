@@ -14,9 +14,9 @@ Conventions used everywhere in satedge:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Iterator
 
 from ..errors import SatedgeError
 from ..system.files import shown
@@ -24,8 +24,26 @@ from .board import BOTTOM, LEFT, OPPOSITE, RIGHT, SIDES, TOP, TOPOLOGIES, Adjace
 from .drawing import ascii_grid, to_svg
 
 __all__ = [
-    "TOP", "RIGHT", "BOTTOM", "LEFT", "SIDES", "OPPOSITE", "MATCHINGS", "TOPOLOGIES", "MAX_CELLS", "MAX_NAME", "Label", "rotate", "partner",
-    "self_symmetry", "Adjacency", "Board", "Clue", "Solution", "Puzzle", "Solved"
+    "TOP",
+    "RIGHT",
+    "BOTTOM",
+    "LEFT",
+    "SIDES",
+    "OPPOSITE",
+    "MATCHINGS",
+    "TOPOLOGIES",
+    "MAX_CELLS",
+    "MAX_NAME",
+    "Label",
+    "rotate",
+    "partner",
+    "self_symmetry",
+    "Adjacency",
+    "Board",
+    "Clue",
+    "Solution",
+    "Puzzle",
+    "Solved",
 ]
 
 MATCHINGS = ("complementary", "identical")
@@ -157,9 +175,20 @@ class Puzzle:
     def __post_init__(self) -> None:
         _validate(self)
 
-    def __reduce__(self):  # pickled as its fields, not its caches (the board graph): jobs cross to fresh processes
-        return _rebuild, (self.rows, self.cols, self.tiles, self.matching, self.name, self.frame, self.topology,
-                          self.clues, self.planted)
+    def __reduce__(
+        self,
+    ):  # pickled as its fields, not its caches (the board graph): jobs cross to fresh processes
+        return _rebuild, (
+            self.rows,
+            self.cols,
+            self.tiles,
+            self.matching,
+            self.name,
+            self.frame,
+            self.topology,
+            self.clues,
+            self.planted,
+        )
 
     # ------------------------------------------------------------------ board and labels
     @cached_property
@@ -219,9 +248,11 @@ class Puzzle:
             if adj.a == adj.b:
                 loops.setdefault(adj.a, []).append((adj.side_a, adj.side_b))
         return tuple(
-            (tuple(s for s in range(4) if (c, s) in board.outer),
-             tuple(s for s in range(4) if (c, s) not in board.outer),
-             tuple(loops.get(c, ())))
+            (
+                tuple(s for s in range(4) if (c, s) in board.outer),
+                tuple(s for s in range(4) if (c, s) not in board.outer),
+                tuple(loops.get(c, ())),
+            )
             for c in board.cells
         )
 
@@ -245,7 +276,9 @@ class Puzzle:
         out, same = [], {}  # cells of one kind (the same sides outside, inside and looped) allow the same
         for cell in self.board.cells:
             if cell in clued:
-                out.append(tuple(p for p in [clued[cell]] if self.cell_ok(cell, self.orientations[p[0]][p[1]])))
+                out.append(
+                    tuple(p for p in [clued[cell]] if self.cell_ok(cell, self.orientations[p[0]][p[1]]))
+                )
                 continue
             kind = self._unary[cell]
             if kind not in same:
@@ -253,7 +286,7 @@ class Puzzle:
             out.append(same[kind])
         return tuple(out)
 
-    def with_(self, **changes) -> "Puzzle":
+    def with_(self, **changes) -> Puzzle:
         """A copy with some fields changed (validated again)."""
         return replace(self, **changes)
 
@@ -262,8 +295,11 @@ class Puzzle:
         extra = [f"frame {shown(self.frame)}"] if self.frame is not None else []
         extra += ["torus"] if self.topology == "torus" else []
         extra += [f"{len(self.clues)} clues"] if self.clues else []
-        return (f"Puzzle({shown(self.name)}, {self.rows}x{self.cols}, {self.matching}, {len(self.tiles)} tiles"
-                + "".join(", " + e for e in extra) + ")")
+        return (
+            f"Puzzle({shown(self.name)}, {self.rows}x{self.cols}, {self.matching}, {len(self.tiles)} tiles"
+            + "".join(", " + e for e in extra)
+            + ")"
+        )
 
     def _repr_svg_(self) -> str:
         """The tile set as a picture, in a notebook."""
@@ -308,7 +344,9 @@ def _validate(p: Puzzle) -> None:
         if v > MAX_CELLS:
             fail(f"{key} must be at most {MAX_CELLS:,}, not {v:,}")
     if p.rows * p.cols > MAX_CELLS:
-        fail(f"a {p.rows}x{p.cols} board has {p.rows * p.cols:,} cells, more than the {MAX_CELLS:,} satedge takes")
+        fail(
+            f"a {p.rows}x{p.cols} board has {p.rows * p.cols:,} cells, more than the {MAX_CELLS:,} satedge takes"
+        )
     if not isinstance(p.name, str) or len(p.name) > MAX_NAME:
         fail(f"name must be a string of at most {MAX_NAME} characters")
     if p.matching not in MATCHINGS:
@@ -319,7 +357,9 @@ def _validate(p: Puzzle) -> None:
         fail(f"{p.rows}x{p.cols} board needs {p.rows * p.cols} tiles, found {len(p.tiles)}")
     for i, tile in enumerate(p.tiles):
         if not isinstance(tile, tuple) or len(tile) != 4:
-            fail(f"tile {i} must have four edges, found {shown(len(tile) if isinstance(tile, (tuple, list)) else tile)}")
+            fail(
+                f"tile {i} must have four edges, found {shown(len(tile) if isinstance(tile, (tuple, list)) else tile)}"
+            )
         for x in tile:
             if p.matching == "complementary":
                 if not (isinstance(x, str) and len(x) >= 2 and x[-1] in "+-"):

@@ -37,14 +37,24 @@ def to_png(puzzle: Puzzle, solution: Solution | None, path, mismatched=()) -> No
     ax.set_ylim(h, 0)
     ax.axis("off")
     for pts, fill in polygons:
-        ax.add_patch(Polygon(pts, closed=True, facecolor=fill, edgecolor="#404040", linewidth=0.4, antialiased=False))
+        ax.add_patch(
+            Polygon(pts, closed=True, facecolor=fill, edgecolor="#404040", linewidth=0.4, antialiased=False)
+        )
     for x, y, size in marks:
         ax.add_patch(Rectangle((x, y), size, size, fill=False, edgecolor="black", linewidth=2))
     for x1, y1, x2, y2 in borders(puzzle, mismatched):
         ax.plot([x1, x2], [y1, y2], color="#D00000", linewidth=3.5, solid_capstyle="round")
     for x, y, text, size in texts:
-        ax.text(x, y, text, ha="center", va="center", fontsize=size * 0.72, family="sans-serif",
-                path_effects=[pe.withStroke(linewidth=2, foreground="white")])
+        ax.text(
+            x,
+            y,
+            text,
+            ha="center",
+            va="center",
+            fontsize=size * 0.72,
+            family="sans-serif",
+            path_effects=[pe.withStroke(linewidth=2, foreground="white")],
+        )
     fig.savefig(path, dpi=dpi, facecolor="white")
     plt.close(fig)
 

@@ -15,8 +15,13 @@ from ..system.files import parse_ints, parse_json, read_text, shown, write_atomi
 from .model import Puzzle, Solution
 
 __all__ = [
-    "sol_lines", "sol_text", "solution_to_json", "solution_from_json", "load_solutions",
-    "load_solution", "save_solution"
+    "sol_lines",
+    "sol_text",
+    "solution_to_json",
+    "solution_from_json",
+    "load_solutions",
+    "load_solution",
+    "save_solution",
 ]
 
 
@@ -32,7 +37,10 @@ def sol_lines(text: str, path: Path, puzzle: Puzzle) -> list[tuple[int, int, int
             raise SatedgeError(f"line {lineno}: expected 'tile col row rot', found {shown(s)}", path)
         t, col, row, rot = nums
         if not (0 <= row < puzzle.rows and 0 <= col < puzzle.cols):
-            raise SatedgeError(f"line {lineno}: cell col {col}, row {row} is outside the {puzzle.rows}x{puzzle.cols} board", path)
+            raise SatedgeError(
+                f"line {lineno}: cell col {col}, row {row} is outside the {puzzle.rows}x{puzzle.cols} board",
+                path,
+            )
         if not 0 <= t < len(puzzle.tiles) or rot not in range(4):
             raise SatedgeError(f"line {lineno}: tile {t} or rotation {rot} out of range", path)
         out.append((t, puzzle.board.cell(row, col), (-rot) % 4))
@@ -49,8 +57,10 @@ def sol_text(puzzle: Puzzle, solution: Solution, cells=None) -> str:
 
 
 def solution_to_json(puzzle: Puzzle, solution: Solution) -> list[dict]:
-    return [{"row": cell // puzzle.cols, "col": cell % puzzle.cols, "tile": t, "rotation": r}
-            for cell, (t, r) in enumerate(solution)]
+    return [
+        {"row": cell // puzzle.cols, "col": cell % puzzle.cols, "tile": t, "rotation": r}
+        for cell, (t, r) in enumerate(solution)
+    ]
 
 
 def solution_from_json(data: Any, puzzle: Puzzle) -> Solution:
@@ -68,7 +78,9 @@ def solution_from_json(data: Any, puzzle: Puzzle) -> Solution:
             raise SatedgeError(f"solution item {k}: row, col, tile and rotation must be integers")
         row, col, t, r = vals
         if not (0 <= row < puzzle.rows and 0 <= col < puzzle.cols):
-            raise SatedgeError(f"solution item {k}: cell ({row}, {col}) is outside the {puzzle.rows}x{puzzle.cols} board")
+            raise SatedgeError(
+                f"solution item {k}: cell ({row}, {col}) is outside the {puzzle.rows}x{puzzle.cols} board"
+            )
         cell = puzzle.board.cell(row, col)
         if cell in cells:
             raise SatedgeError(f"solution item {k}: cell ({row}, {col}) is placed twice")

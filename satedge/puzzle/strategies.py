@@ -26,12 +26,21 @@ def _st():
     return require("hypothesis.strategies")
 
 
-def puzzles(max_rows: int = 3, max_cols: int = 3, max_cells: int = 6, max_colors: int = 3,
-            matchings=("complementary", "identical"), topologies=("grid", "torus"),
-            models=("planted", "uniform"), clues: bool = True):
+def puzzles(
+    max_rows: int = 3,
+    max_cols: int = 3,
+    max_cells: int = 6,
+    max_colors: int = 3,
+    matchings=("complementary", "identical"),
+    topologies=("grid", "torus"),
+    models=("planted", "uniform"),
+    clues: bool = True,
+):
     """Puzzles from 1x1 up to ``max_rows x max_cols`` (at most ``max_cells`` cells): grid or torus,
     framed or not, both matching rules, planted or uniform, duplicate tiles, clues."""
-    return _st().composite(_puzzle)(max_rows, max_cols, max_cells, max_colors, matchings, topologies, models, clues)
+    return _st().composite(_puzzle)(
+        max_rows, max_cols, max_cells, max_colors, matchings, topologies, models, clues
+    )
 
 
 def _puzzle(draw, max_rows, max_cols, max_cells, max_colors, matchings, topologies, models, clues) -> Puzzle:
@@ -45,8 +54,17 @@ def _puzzle(draw, max_rows, max_cols, max_cells, max_colors, matchings, topologi
     border = draw(st.integers(0, 2)) if framed and rows > 2 and cols > 2 else 0
     colors = draw(st.integers(1, max_colors))
     n_clues = draw(st.integers(0, min(2, rows * cols))) if clues and model == "planted" else 0
-    params = Params(rows=rows, cols=cols, colors=colors, border_colors=border, matching=matching,
-                    frame=framed, topology=topology, clues=n_clues, model=model)
+    params = Params(
+        rows=rows,
+        cols=cols,
+        colors=colors,
+        border_colors=border,
+        matching=matching,
+        frame=framed,
+        topology=topology,
+        clues=n_clues,
+        model=model,
+    )
     name = f"hypothesis-{model}-{rows}x{cols}"
     return build(params, lambda k: draw(st.integers(0, k - 1)), name)
 
@@ -60,8 +78,11 @@ def solutions(puzzle: Puzzle):
     """Any assignment of ``(tile, rotation)`` to the cells, valid or not (each tile once)."""
     n = puzzle.n
     st = _st()
-    return st.builds(lambda perm, rots: Solution(tuple(zip(perm, rots))),
-                     st.permutations(range(n)), st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    return st.builds(
+        lambda perm, rots: Solution(tuple(zip(perm, rots))),
+        st.permutations(range(n)),
+        st.lists(st.integers(0, 3), min_size=n, max_size=n),
+    )
 
 
 # (what is broken, how to break the canonical YAML text, the message satedge gives)
@@ -69,7 +90,11 @@ _BREAKS = [
     ("tile count", lambda y: y.replace("rows: ", "rows: 1", 1), "board needs"),
     ("three edges", lambda y: _first_tile(y, lambda t: t[: t.rindex(",")] + "]"), "must have four edges"),
     ("bad YAML", lambda y: y.replace("tiles:", "tiles: [", 1), "not valid YAML"),
-    ("unknown edge word", lambda y: y.replace("edge_order: [top,", "edge_order: [up,", 1), "unknown edge_order word"),
+    (
+        "unknown edge word",
+        lambda y: y.replace("edge_order: [top,", "edge_order: [up,", 1),
+        "unknown edge_order word",
+    ),
     ("missing tiles", lambda y: y[: y.index("tiles:")], "missing key 'tiles'"),
     ("bad clue", lambda y: y + "clues:\n- {row: 99, col: 0, tile: 0, rotation: 0}\n", "outside the"),
 ]

@@ -7,15 +7,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from math import factorial, prod
-from typing import Iterable, Iterator
 
 from .model import Puzzle, Solution, rotate
 
 __all__ = [
-    "Picture", "MODES", "Counts", "picture", "turn_picture", "canonical", "count", "count_weighted", "counts",
-    "counts_weighted", "one_per_picture", "turned", "solutions_of_picture", "orbit_pictures", "orbit", "matchings"
+    "Picture",
+    "MODES",
+    "Counts",
+    "picture",
+    "turn_picture",
+    "canonical",
+    "count",
+    "count_weighted",
+    "counts",
+    "counts_weighted",
+    "one_per_picture",
+    "turned",
+    "solutions_of_picture",
+    "orbit_pictures",
+    "orbit",
+    "matchings",
 ]
 
 Picture = tuple[tuple, ...]
@@ -58,7 +72,10 @@ def turn_picture(puzzle: Puzzle, pic: Picture, k: int) -> Picture:
 def canonical(puzzle: Puzzle, pic: Picture) -> Picture:
     """The least of a picture's turns (labels compared by their id), a key for ``unique``."""
     ids = puzzle.label_id
-    keyed = [tuple(tuple(ids[x] for x in cell) for cell in turn_picture(puzzle, pic, k)) for k in puzzle.board.turns()]
+    keyed = [
+        tuple(tuple(ids[x] for x in cell) for cell in turn_picture(puzzle, pic, k))
+        for k in puzzle.board.turns()
+    ]
     return min(keyed)
 
 
@@ -96,15 +113,17 @@ def count_weighted(puzzle: Puzzle, found: Iterable[tuple[Solution, int]], orbit:
     return Counts(orbit * n, len(pictures), len({canonical(puzzle, p) for p in pictures}))
 
 
-def counts(puzzle: Puzzle, solutions: Iterable[Solution], modes: tuple[str, ...] = MODES,
-           orbit: int = 1) -> dict[str, int]:
+def counts(
+    puzzle: Puzzle, solutions: Iterable[Solution], modes: tuple[str, ...] = MODES, orbit: int = 1
+) -> dict[str, int]:
     """The counts ``modes`` asks for, as :func:`count` gives them; pictures are only made when a
     mode needs them."""
     return counts_weighted(puzzle, ((s, 1) for s in solutions), modes, orbit)
 
 
-def counts_weighted(puzzle: Puzzle, found: Iterable[tuple[Solution, int]], modes: tuple[str, ...] = MODES,
-                    orbit: int = 1) -> dict[str, int]:
+def counts_weighted(
+    puzzle: Puzzle, found: Iterable[tuple[Solution, int]], modes: tuple[str, ...] = MODES, orbit: int = 1
+) -> dict[str, int]:
     """:func:`counts` of solutions given with their weights (:func:`count_weighted`)."""
     if set(modes) == {"solutions"}:
         return {"solutions": orbit * sum(weight for _, weight in found)}
@@ -127,8 +146,9 @@ def turned(puzzle: Puzzle, solution: Solution) -> list[Solution]:
     return out
 
 
-def one_per_picture(puzzle: Puzzle, solutions: Iterable[Solution], mode: str = "distinct",
-                    orbit: int = 1) -> Iterator[Solution]:
+def one_per_picture(
+    puzzle: Puzzle, solutions: Iterable[Solution], mode: str = "distinct", orbit: int = 1
+) -> Iterator[Solution]:
     """The first solution of each picture (``distinct``) or of each picture up to board turns
     (``unique``); ``solutions`` passes everything through.  Streams.  With ``orbit`` > 1
     (symmetry breaking: ``solutions`` hold one solution of each board-turn orbit), ``distinct``
@@ -151,7 +171,9 @@ def one_per_picture(puzzle: Puzzle, solutions: Iterable[Solution], mode: str = "
 def solutions_of_picture(puzzle: Puzzle, pic: Picture, limit: int | None = None) -> list[Solution]:
     """Every solution (each tile once, frame and clues respected) that shows ``pic`` (at most ``limit``)."""
     looks = puzzle.orientations
-    options = [[(t, r) for t, r in allowed if looks[t][r] == labels] for allowed, labels in zip(puzzle.allowed, pic)]
+    options = [
+        [(t, r) for t, r in allowed if looks[t][r] == labels] for allowed, labels in zip(puzzle.allowed, pic)
+    ]
     out: list[Solution] = []
     chosen: list[tuple[int, int]] = []
     used: set[int] = set()

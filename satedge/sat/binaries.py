@@ -15,10 +15,31 @@ from ..system.files import quoted, shown
 from ..system.proctree import kill_tree, popen, scratch
 from .cnf import answer_status, parse_model, write_plain
 
-__all__ = ["PROBE", "KNOWN_BINARIES", "RESULT_FILE", "MAX_ANSWER_BYTES", "command_words", "solver_binaries", "ExternalSolver", "run_binary"]
+__all__ = [
+    "PROBE",
+    "KNOWN_BINARIES",
+    "RESULT_FILE",
+    "MAX_ANSWER_BYTES",
+    "command_words",
+    "solver_binaries",
+    "ExternalSolver",
+    "run_binary",
+]
 
-KNOWN_BINARIES = ("cadical", "kissat", "minisat", "glucose", "glucose-syrup", "cryptominisat5", "lingeling",
-                  "plingeling", "picosat", "clasp", "varisat", "mergesat")  # programs `satedge solvers` looks for
+KNOWN_BINARIES = (
+    "cadical",
+    "kissat",
+    "minisat",
+    "glucose",
+    "glucose-syrup",
+    "cryptominisat5",
+    "lingeling",
+    "plingeling",
+    "picosat",
+    "clasp",
+    "varisat",
+    "mergesat",
+)  # programs `satedge solvers` looks for
 RESULT_FILE = ("minisat",)  # binaries that write their model to a file named after the formula, not to stdout
 MAX_ANSWER_BYTES = 2**30  # a model of millions of variables takes tens of MB
 PROBE = [[1, 2], [-1, 2], [-2, 3]]  # (x1 or x2), (not x1 or x2), (not x2 or x3): x2 and x3 in every model
@@ -28,7 +49,9 @@ def command_words(command: str, look_up: bool = True) -> list[str]:
     """The words of a solver command line; an empty one, one that does not parse or (with
     ``look_up``) one that names no program on PATH is bad input."""
     if not isinstance(command, str) or not command.strip():
-        raise SatedgeError("the solver command is empty: give a solver binary and its options, e.g. 'cadical -q'")
+        raise SatedgeError(
+            "the solver command is empty: give a solver binary and its options, e.g. 'cadical -q'"
+        )
     try:
         words = shlex.split(command)
     except ValueError as e:
@@ -67,8 +90,14 @@ class ExternalSolver:
     clauses, definitions and assumptions), so that a binary that repeats a model, ignores a
     clause or contradicts itself is an error that names it, never an answer."""
 
-    def __init__(self, command: str, bootstrap_with: list[list[int]], nv: int, formula: int | None = None,
-                 timeout: float | None = None):
+    def __init__(
+        self,
+        command: str,
+        bootstrap_with: list[list[int]],
+        nv: int,
+        formula: int | None = None,
+        timeout: float | None = None,
+    ):
         self.command = command_words(command)
         self.name = f"cmd:{command}"
         self.clauses = bootstrap_with
@@ -85,22 +114,35 @@ class ExternalSolver:
                 with open(cnf, "w") as fh:
                     write_plain(self.clauses, self.nv, fh)
             except OSError as e:
-                raise SatedgeError(f"cannot write the formula for {name} in the temporary folder {folder.parent} "
-                                   f"({e.strerror or e}; TMPDIR names another)") from None
-            words = self.command + [str(cnf)] + ([str(result)] if Path(self.command[0]).name in RESULT_FILE else [])
+                raise SatedgeError(
+                    f"cannot write the formula for {name} in the temporary folder {folder.parent} "
+                    f"({e.strerror or e}; TMPDIR names another)"
+                ) from None
+            words = (
+                self.command
+                + [str(cnf)]
+                + ([str(result)] if Path(self.command[0]).name in RESULT_FILE else [])
+            )
             code, answer, last = run_binary(words, folder, self.timeout)
-            text = (result.read_bytes()[:MAX_ANSWER_BYTES] if result.is_file() and result.stat().st_size else
-                    answer).decode("utf-8", "replace")
+            text = (
+                result.read_bytes()[:MAX_ANSWER_BYTES]
+                if result.is_file() and result.stat().st_size
+                else answer
+            ).decode("utf-8", "replace")
         said = answer_status(text)
         if code == 20:
             if said not in (None, "UNSAT"):
-                raise SatedgeError(f"{name} exited with 20 (UNSAT) but printed status {said}: a contradictory answer")
+                raise SatedgeError(
+                    f"{name} exited with 20 (UNSAT) but printed status {said}: a contradictory answer"
+                )
             return False
         if code != 10:
             words = last or answer.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
             raise SatedgeError(f"{name} exited with {code}: {quoted(words[0], 120)}")
         if said not in (None, "SAT"):
-            raise SatedgeError(f"{name} exited with 10 (SAT) but printed status {said}: a contradictory answer")
+            raise SatedgeError(
+                f"{name} exited with 10 (SAT) but printed status {said}: a contradictory answer"
+            )
         self.model = parse_model(text, f"the output of {name}", self.nv)
         if self.model is None:
             raise SatedgeError(f"{name} exited with 10 (SAT) but printed no model")
@@ -112,10 +154,16 @@ class ExternalSolver:
         true = set(model)
         for i, clause in enumerate(self.clauses, 1):
             if not any(lit in true for lit in clause):
-                which = ("of the formula" if i <= self.formula else "given after the formula's (blocking a model, "
-                         "or an assumption): it repeats a model or ignores a clause")
-                raise EncodingError(f"solver {self.name} gave a model that falsifies clause {i:,} {which} "
-                                    f"({shown(' '.join(map(str, clause)) + ' 0', 60)})")
+                which = (
+                    "of the formula"
+                    if i <= self.formula
+                    else "given after the formula's (blocking a model, "
+                    "or an assumption): it repeats a model or ignores a clause"
+                )
+                raise EncodingError(
+                    f"solver {self.name} gave a model that falsifies clause {i:,} {which} "
+                    f"({shown(' '.join(map(str, clause)) + ' 0', 60)})"
+                )
 
     def get_model(self) -> list[int] | None:
         return self.model
@@ -140,7 +188,11 @@ def run_binary(words: list[str], folder: Path, timeout: float | None) -> tuple[i
         finally:
             kill_tree(proc.pid)  # what it left running, its own process group too
             proc.wait()
-        return code, _tail(out, MAX_ANSWER_BYTES), _tail(err, 4096).decode("utf-8", "replace").strip().splitlines()[-1:]
+        return (
+            code,
+            _tail(out, MAX_ANSWER_BYTES),
+            _tail(err, 4096).decode("utf-8", "replace").strip().splitlines()[-1:],
+        )
 
 
 def _tail(fh, limit: int) -> bytes:
@@ -148,5 +200,3 @@ def _tail(fh, limit: int) -> bytes:
     size = fh.seek(0, os.SEEK_END)
     fh.seek(max(0, size - limit))
     return fh.read(limit)
-
-

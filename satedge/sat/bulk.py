@@ -64,14 +64,27 @@ class Decoder:
         self.encoded = encoded
         self.nv = encoded.nv
         cells = encoded.cells()
-        self.read = sorted({abs(lit) for cell in cells for v, _, looks in cell
-                            for lit in [v, *(x for _, lits in looks for x in lits)]} | set(encoded.decision))
+        self.read = sorted(
+            {
+                abs(lit)
+                for cell in cells
+                for v, _, looks in cell
+                for lit in [v, *(x for _, lits in looks for x in lits)]
+            }
+            | set(encoded.decision)
+        )
         r = len(self.read)
         self._col = {v: k for k, v in enumerate(self.read, 1)}
-        self._get = itemgetter(*(v - 1 for v in self.read)) if r > 1 else (lambda m: (m[self.read[0] - 1],) if r else ())
+        self._get = (
+            itemgetter(*(v - 1 for v in self.read))
+            if r > 1
+            else (lambda m: (m[self.read[0] - 1],) if r else ())
+        )
         n_entries = max(1, max((len(cell) for cell in cells), default=1))
         n_looks = max(1, max((len(looks) for cell in cells for _, _, looks in cell), default=1))
-        n_lits = max(1, max((len(lits) for cell in cells for _, _, looks in cell for _, lits in looks), default=1))
+        n_lits = max(
+            1, max((len(lits) for cell in cells for _, _, looks in cell for _, lits in looks), default=1)
+        )
         never, nc = r + 1, len(cells)
         tv = [[never] * n_entries for _ in range(nc)]  # each entry's placement literal, as a column
         tile = [[-1] * n_entries for _ in range(nc)]
@@ -86,9 +99,14 @@ class Decoder:
                 sets = [frozenset(lits) for _, lits in looks]
                 for j, (q, lits) in enumerate(looks):
                     rot[c][e][j] = q
-                    lk[c][e][j] = [column(lit) for lit in lits] + [0] * (n_lits - len(lits))  # 0: a padding that holds
+                    lk[c][e][j] = [column(lit) for lit in lits] + [0] * (
+                        n_lits - len(lits)
+                    )  # 0: a padding that holds
                     group[c][e][j] = sets.count(sets[j])
-        self.tv, self.tile = np.array(tv, np.int64).reshape(nc, n_entries), np.array(tile, np.int64).reshape(nc, n_entries)
+        self.tv, self.tile = (
+            np.array(tv, np.int64).reshape(nc, n_entries),
+            np.array(tile, np.int64).reshape(nc, n_entries),
+        )
         self.lk = np.array(lk, np.int64).reshape(nc, n_entries, n_looks, n_lits)
         self.rot = np.array(rot, np.int64).reshape(nc, n_entries, n_looks)
         self.group = np.array(group, np.int64).reshape(nc, n_entries, n_looks)
@@ -121,8 +139,8 @@ class Decoder:
         row = block[i]
         row[0], row[r + 1] = True, False
         true = values > 0
-        row[1:r + 1] = true
-        row[r + 2:] = values < 0
+        row[1 : r + 1] = true
+        row[r + 2 :] = values < 0
         return (-values[self._decision_cols[true[self._decision_cols]]]).tolist()
 
     def fill(self, block: np.ndarray, n: int, rows: np.ndarray, true: np.ndarray) -> None:
@@ -134,7 +152,7 @@ class Decoder:
         models[:] = False
         models[rows, true] = True
         models[:, 0] = True
-        models[:, r + 2:] = ~models[:, 1:r + 1]
+        models[:, r + 2 :] = ~models[:, 1 : r + 1]
 
     def decode(self, block: np.ndarray) -> Decoded:
         """Each model's tile and rotation per cell, as :func:`satedge.encode.core.decode_cells`
@@ -156,7 +174,9 @@ class Decoder:
         rots = np.where(has & turned, self.rot[cells[None, :], first, look], -1)
         if self.alike:
             alike = self.group[cells[None, :], first, look]
-            weights = (np.prod(alike, axis=1) if self._small else np.prod(alike.astype(object), axis=1)).tolist()
+            weights = (
+                np.prod(alike, axis=1) if self._small else np.prod(alike.astype(object), axis=1)
+            ).tolist()
         else:
             weights = [1] * n
         return Decoded(tiles, rots, weights)
@@ -169,8 +189,10 @@ class Checker:
     def __init__(self, puzzle: Puzzle):
         self.puzzle = puzzle
         ids = puzzle.label_id
-        self.labels = np.array([[ids[x] for x in puzzle.oriented(t, r)] for t in range(len(puzzle.tiles))
-                                for r in range(4)], np.int64).reshape(-1, 4)
+        self.labels = np.array(
+            [[ids[x] for x in puzzle.oriented(t, r)] for t in range(len(puzzle.tiles)) for r in range(4)],
+            np.int64,
+        ).reshape(-1, 4)
         self.partner = np.array([puzzle.partner_id(i) for i in range(len(ids))], np.int64)
         board = puzzle.board
         self.clues = [(board.cell(c.row, c.col), c.tile, c.rotation) for c in puzzle.clues]
@@ -179,7 +201,9 @@ class Checker:
         for c, s in board.outer:
             self.outer[c, s] = True
         adjs = board.adjacencies
-        self.adj = tuple(np.array([getattr(a, k) for a in adjs], np.int64) for k in ("a", "side_a", "b", "side_b"))
+        self.adj = tuple(
+            np.array([getattr(a, k) for a in adjs], np.int64) for k in ("a", "side_a", "b", "side_b")
+        )
 
     @cached_property
     def _all_tiles(self) -> np.ndarray:
@@ -212,7 +236,9 @@ def checked(decoded: Decoded, checker: Checker, what: str, after: str = "") -> D
     return decoded
 
 
-def valid(puzzle: Puzzle, solution: Solution, what: str, after: str = "", otherwise: str | None = None) -> Solution:
+def valid(
+    puzzle: Puzzle, solution: Solution, what: str, after: str = "", otherwise: str | None = None
+) -> Solution:
     """``solution``, which the independent checker accepts; else (or with ``otherwise``, the
     problem to name when it does) an :class:`EncodingError` in the words of :func:`checked`."""
     problem = validate(puzzle, solution) or otherwise

@@ -44,7 +44,16 @@ from .drat import internal_clause
 from .proofparts import PARTS_PER_WORKER, Tail, check_part, checksum, parts
 from .solvers import DEFAULT_SOLVER
 
-__all__ = ["CHECKERS", "DEFAULT_CHECKER", "CHECKED_SOLUTIONS", "Piece", "Certificate", "FormulaCheck", "prove", "certificate"]
+__all__ = [
+    "CHECKERS",
+    "DEFAULT_CHECKER",
+    "CHECKED_SOLUTIONS",
+    "Piece",
+    "Certificate",
+    "FormulaCheck",
+    "prove",
+    "certificate",
+]
 
 CHECKERS = ("dratify", "drup")
 DEFAULT_CHECKER = "dratify"
@@ -74,11 +83,21 @@ class Piece:
     early: int = 0  # lemmas checked as the proof was logged, beside the enumeration
 
     def as_dict(self) -> dict:
-        out = {"index": self.index, "cube": list(self.cube), "models": len(self.blocking) if self.index >= 0 else 0,
-               "proof_lemmas": self.lemmas, "proof_bytes": self.bytes, "seconds": round(self.seconds, 4),
-               "check_seconds": round(self.check_seconds, 4), "lemmas_checked_early": self.early}
+        out = {
+            "index": self.index,
+            "cube": list(self.cube),
+            "models": len(self.blocking) if self.index >= 0 else 0,
+            "proof_lemmas": self.lemmas,
+            "proof_bytes": self.bytes,
+            "seconds": round(self.seconds, 4),
+            "check_seconds": round(self.check_seconds, 4),
+            "lemmas_checked_early": self.early,
+        }
         if self.looks:
-            out |= {"defined": len(self.defined), "looks": [[v, c, list(look)] for (c, look), v in self.looks.items()]}
+            out |= {
+                "defined": len(self.defined),
+                "looks": [[v, c, list(look)] for (c, look), v in self.looks.items()],
+            }
         return out
 
 
@@ -112,9 +131,11 @@ class Certificate:
     route: str | None = None
 
     @classmethod
-    def of_solutions(cls) -> "Certificate":
+    def of_solutions(cls) -> Certificate:
         """The certificate of solutions each checked by satedge's independent checker."""
-        return cls(checker=CHECKED_SOLUTIONS, covers="each solution given, accepted by satedge's independent checker")
+        return cls(
+            checker=CHECKED_SOLUTIONS, covers="each solution given, accepted by satedge's independent checker"
+        )
 
     @property
     def proved(self) -> bool:
@@ -125,9 +146,19 @@ class Certificate:
         """Its JSON form, as ``--json``, the rows and a proof folder's manifest give it."""
         if not self.proved:
             return {"certified": True, "checker": self.checker, "covers": self.covers}
-        out = {"certified": True, "checker": self.checker, "pieces": self.pieces, "models": self.models,
-               "proof_lemmas": self.lemmas, "proof_bytes": self.bytes, "check_seconds": round(self.check_seconds, 4),
-               "lemmas_checked_early": self.early, "prover": self.prover, "covers": self.covers, "blocks": self.blocks}
+        out = {
+            "certified": True,
+            "checker": self.checker,
+            "pieces": self.pieces,
+            "models": self.models,
+            "proof_lemmas": self.lemmas,
+            "proof_bytes": self.bytes,
+            "check_seconds": round(self.check_seconds, 4),
+            "lemmas_checked_early": self.early,
+            "prover": self.prover,
+            "covers": self.covers,
+            "blocks": self.blocks,
+        }
         return out | ({"route": self.route} if self.route is not None else {})
 
     def __getitem__(self, key: str):
@@ -172,9 +203,15 @@ class FormulaCheck:
     def accepted(proof: drat.Proof, verified: tuple[int, int]) -> int:
         """The steps a tail ``verified`` (their number and checksum) that ``proof`` holds: all of
         them, or none."""
-        return verified[0] if 0 < verified[0] <= proof.steps and checksum(proof, verified[0]) == verified[1] else 0
+        return (
+            verified[0]
+            if 0 < verified[0] <= proof.steps and checksum(proof, verified[0]) == verified[1]
+            else 0
+        )
 
-    def __call__(self, added: list[list[int]], proof: drat.Proof, verified: tuple[int, int] = (0, 0)) -> float:
+    def __call__(
+        self, added: list[list[int]], proof: drat.Proof, verified: tuple[int, int] = (0, 0)
+    ) -> float:
         """``verified``: the steps a :meth:`tail` verified, and their checksum."""
         t0 = time.perf_counter()
         nv = max(self.nv, proof.nv, max((abs(lit) for c in added for lit in c), default=0))
@@ -182,14 +219,14 @@ class FormulaCheck:
             base = self.base + [internal_clause(c) for c in added]
             first = self.accepted(proof, verified)
             cut = parts(base, proof, self.workers * PARTS_PER_WORKER, first) if self.workers > 1 else []
-            if not cut or not all(_forked(lambda part: check_part(self.native, nv, base, proof, part), cut,
-                                          self.workers)):
+            if not cut or not all(
+                _forked(lambda part: check_part(self.native, nv, base, proof, part), cut, self.workers)
+            ):
                 ok, why = _forked(lambda _: _native_whole(self.native, nv, base, proof), [None], 1)[0]
             else:
                 ok, why = True, ""
         else:
-            text = (f"p cnf {nv} {self.count + len(added)}\n" + self.text
-                    + clauses_text(added))
+            text = f"p cnf {nv} {self.count + len(added)}\n" + self.text + clauses_text(added)
             check = _dratify if self.checker == "dratify" else _drup
             ok, why = _forked(lambda _: check(text, proof), [None], 1)[0]
         if not ok:
@@ -248,15 +285,23 @@ def prove(clauses: list[list[int]], solver: str = DEFAULT_SOLVER) -> drat.Proof:
     s = Solver(name=solver, bootstrap_with=clauses, with_proof=True)
     try:
         if s.solve():
-            raise SatedgeError(f"{solver} found a model of what should have none: the enumeration or the cubes left "
-                               "a model out")
+            raise SatedgeError(
+                f"{solver} found a model of what should have none: the enumeration or the cubes left "
+                "a model out"
+            )
         return drat.of_solver(s, solver.startswith("cadical")).refutation()
     finally:
         s.delete()
 
 
-def certificate(pieces: list[Piece], checker: str, prover: str, orbit: int = 1, weights_differ: bool = False,
-                pictures: bool = False) -> Certificate:
+def certificate(
+    pieces: list[Piece],
+    checker: str,
+    prover: str,
+    orbit: int = 1,
+    weights_differ: bool = False,
+    pictures: bool = False,
+) -> Certificate:
     """The certificate the checked ``pieces`` make together, after the checks that bind them: the
     cover (index -1) is there exactly when there are several cubes and names each of them, a
     single piece is the whole formula, and no model is in two pieces."""
@@ -267,8 +312,12 @@ def certificate(pieces: list[Piece], checker: str, prover: str, orbit: int = 1, 
     if len(cubes) == 1 and not cover:
         if cubes[0].cube:
             raise SatedgeError("a certificate of one piece must cover the whole formula, not a cube of it")
-    elif (len(cover) != 1 or len(cover[0].blocking) != len(cubes)
-          or {tuple(sorted(c)) for c in cover[0].blocking} != {tuple(sorted(-lit for lit in p.cube)) for p in cubes}):
+    elif (
+        len(cover) != 1
+        or len(cover[0].blocking) != len(cubes)
+        or {tuple(sorted(c)) for c in cover[0].blocking}
+        != {tuple(sorted(-lit for lit in p.cube)) for p in cubes}
+    ):
         raise SatedgeError("the cover of a certificate's cubes does not name exactly its pieces' cubes")
     seen: set[frozenset] = set()
     for p in cubes:
@@ -278,19 +327,35 @@ def certificate(pieces: list[Piece], checker: str, prover: str, orbit: int = 1, 
                 raise SatedgeError(f"a model is blocked twice (piece {p.index}): it would be counted twice")
             seen.add(key)
     models = len(seen)
-    covers = ("the formula has no model: the puzzle has no solution" if not models else
-              f"the formula's models show exactly these {models:,} pictures, each the picture of a solution "
-              "satedge's checker accepts; each picture's solutions and models are counted from multiplicities"
-              + (f", each model standing for its board-turn orbit of {orbit} solutions" if orbit > 1 else "")
-              if pictures else  # a clause per picture
-              f"the formula has exactly these {models:,} models over its decision variables, each decoded to a "
-              "solution satedge's checker accepts"
-              + (f"; each stands for its board-turn orbit of {orbit} solutions" if orbit > 1 else "")
-              + ("; some stand for several solutions, the turns of a tile that looks the same turned, which the "
-                 "encoding does not tell apart" if weights_differ else ""))
+    covers = (
+        "the formula has no model: the puzzle has no solution"
+        if not models
+        else f"the formula's models show exactly these {models:,} pictures, each the picture of a solution "
+        "satedge's checker accepts; each picture's solutions and models are counted from multiplicities"
+        + (f", each model standing for its board-turn orbit of {orbit} solutions" if orbit > 1 else "")
+        if pictures
+        # a clause per picture
+        else f"the formula has exactly these {models:,} models over its decision variables, each decoded to a "
+        "solution satedge's checker accepts"
+        + (f"; each stands for its board-turn orbit of {orbit} solutions" if orbit > 1 else "")
+        + (
+            "; some stand for several solutions, the turns of a tile that looks the same turned, which the "
+            "encoding does not tell apart"
+            if weights_differ
+            else ""
+        )
+    )
     if len(cubes) > 1:
         covers += f" (in {len(cubes)} cubes, and a proof that they leave no model out)"
-    return Certificate(checker=checker, pieces=len(pieces), models=models, lemmas=sum(p.lemmas for p in pieces),
-                       bytes=sum(p.bytes for p in pieces), check_seconds=sum(p.check_seconds for p in pieces),
-                       prover=prover, covers=covers, blocks="pictures" if pictures else "models",
-                       early=sum(p.early for p in pieces))
+    return Certificate(
+        checker=checker,
+        pieces=len(pieces),
+        models=models,
+        lemmas=sum(p.lemmas for p in pieces),
+        bytes=sum(p.bytes for p in pieces),
+        check_seconds=sum(p.check_seconds for p in pieces),
+        prover=prover,
+        covers=covers,
+        blocks="pictures" if pictures else "models",
+        early=sum(p.early for p in pieces),
+    )

@@ -7,17 +7,32 @@ are :mod:`satedge.sat.dimacs`'s."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Iterable
+from typing import IO
 
 import numpy as np
 
 from ..errors import SatedgeError
 from ..system.files import check_input, quoted
 
-__all__ = ["CHUNK", "MAX_TOKEN", "MINISAT_STATUS", "clauses_text", "formula_text", "write_clauses", "write_plain",
-           "read_clauses", "literal_table", "rows_text", "answer_status", "parse_model", "wcnf_clauses", "objective",
-           "write_wcnf"]
+__all__ = [
+    "CHUNK",
+    "MAX_TOKEN",
+    "MINISAT_STATUS",
+    "clauses_text",
+    "formula_text",
+    "write_clauses",
+    "write_plain",
+    "read_clauses",
+    "literal_table",
+    "rows_text",
+    "answer_status",
+    "parse_model",
+    "wcnf_clauses",
+    "objective",
+    "write_wcnf",
+]
 
 CHUNK = 20000  # clauses of a list formatted into one string
 
@@ -31,7 +46,9 @@ def clauses_text(clauses: Iterable[list[int]]) -> str:
     return "".join([" ".join(map(str, c)) + " 0\n" for c in clauses])
 
 
-def formula_text(clauses: list[list[int]], nv: int, count: int | None = None, comment: str | None = None) -> str:
+def formula_text(
+    clauses: list[list[int]], nv: int, count: int | None = None, comment: str | None = None
+) -> str:
     """A DIMACS formula of ``nv`` variables: a comment line, the ``p cnf`` line (counting
     ``count`` clauses, by default those given) and the clauses."""
     head = f"c {comment}\n" if comment is not None else ""
@@ -46,7 +63,7 @@ def write_clauses(fh: IO[str], blocks: list, nv: int) -> int:
     for block in blocks:
         if isinstance(block, list):
             for i in range(0, len(block), CHUNK):
-                text = clauses_text(block[i:i + CHUNK])
+                text = clauses_text(block[i : i + CHUNK])
                 fh.write(text)
                 total += len(text)
             continue
@@ -57,7 +74,7 @@ def write_clauses(fh: IO[str], blocks: list, nv: int) -> int:
             fh.flush()  # what the text layer holds goes first
         rows = max(1, 16 * CHUNK // max(1, block.shape[1]))
         for i in range(0, len(block), rows):
-            text = rows_text(block[i:i + rows], table, nv)
+            text = rows_text(block[i : i + rows], table, nv)
             if raw is None:
                 fh.write(text.decode("ascii"))
             else:
@@ -83,7 +100,7 @@ def literal_table(nv: int) -> np.ndarray:
         pos[has, j] = 48 + (v[has] // 10 ** power[has]) % 10
     pos[np.arange(nv), length] = 32
     table = np.zeros((2 * nv + 1, width), dtype=np.uint8)
-    table[nv + 1:] = pos
+    table[nv + 1 :] = pos
     table[:nv, 0] = 45
     table[:nv, 1:] = pos[::-1, :-1]
     return table.view(np.uint64)
@@ -104,6 +121,7 @@ def rows_text(rows: np.ndarray, table: np.ndarray, nv: int) -> bytes:
 
 MAX_TOKEN = 20  # characters of a token that an error message echoes
 MINISAT_STATUS = ("SAT", "UNSAT", "INDET")  # the first line of MiniSat's result file
+
 
 def answer_status(text: str) -> str | None:
     """The status a solver's answer states, ``SAT``, ``UNSAT`` or another word (``UNKNOWN``,
@@ -152,15 +170,23 @@ def parse_model(lines: Iterable[str] | str, path: Path | str, nv: int) -> list[i
             if lit is None:
                 raise SatedgeError(f"line {lineno}: {quoted(w, MAX_TOKEN)} is not a literal", path) from None
             if abs(lit) > nv:
-                raise SatedgeError(f"line {lineno}: literal {lit} out of range: the formula has {nv} variables", path)
+                raise SatedgeError(
+                    f"line {lineno}: literal {lit} out of range: the formula has {nv} variables", path
+                )
             if lit:
                 lits.append(lit)
                 if len(lits) > nv:
-                    raise SatedgeError(f"line {lineno}: more literals than the formula's {nv} variables", path)
+                    raise SatedgeError(
+                        f"line {lineno}: more literals than the formula's {nv} variables", path
+                    )
     if not lits:
-        raise SatedgeError("no model: expected 's SATISFIABLE' and 'v ... 0' lines, MiniSat's 'SAT' and literals, or "
-                           "a list of literals", path)
+        raise SatedgeError(
+            "no model: expected 's SATISFIABLE' and 'v ... 0' lines, MiniSat's 'SAT' and literals, or "
+            "a list of literals",
+            path,
+        )
     return lits
+
 
 def write_wcnf(fh: IO[str], hard: list[list[int]], soft: Iterable[int]) -> int:
     """Write WCNF in the MaxSAT Evaluation's format of 2022 on: the ``hard`` clauses marked
@@ -168,7 +194,7 @@ def write_wcnf(fh: IO[str], hard: list[list[int]], soft: Iterable[int]) -> int:
     Returns the characters written."""
     total = 0
     for i in range(0, len(hard), CHUNK):
-        text = "".join("h " + line for line in clauses_text(hard[i:i + CHUNK]).splitlines(True))
+        text = "".join("h " + line for line in clauses_text(hard[i : i + CHUNK]).splitlines(True))
         fh.write(text)
         total += len(text)
     text = "".join(f"1 {m} 0\n" for m in soft)
@@ -190,7 +216,7 @@ def read_clauses(path: Path, what: str) -> tuple[int, int, list[list[int]]]:
         data = path.read_bytes()
     except OSError as e:
         raise SatedgeError(f"cannot read the {what}: {e.strerror or e}", path) from None
-    head = next((line.split() for line in data[:1 << 20].splitlines() if line.startswith(b"p ")), None)
+    head = next((line.split() for line in data[: 1 << 20].splitlines() if line.startswith(b"p ")), None)
     if head is None or len(head) != 4 or not all(x.isdigit() for x in head[2:]):
         raise SatedgeError(f"the {what} has no 'p cnf' line", path)
     body = b"\n".join(line for line in data.splitlines() if line[:1] not in (b"c", b"p"))
@@ -222,13 +248,19 @@ def wcnf_clauses(text: str, path) -> tuple[list[list[int]], list[tuple[int, list
             raise SatedgeError(f"line {lineno}: a 'p' line, which the WCNF format of 2022 on has not", path)
         head, rest = words[0], words[1:]
         if head != "h" and not (head.isdigit() and head.isascii() and len(head) <= 19 and int(head) > 0):
-            raise SatedgeError(f"line {lineno}: weight {quoted(head, MAX_TOKEN)}: a soft clause's weight is a positive "
-                               "integer, a hard clause starts with h", path)
+            raise SatedgeError(
+                f"line {lineno}: weight {quoted(head, MAX_TOKEN)}: a soft clause's weight is a positive "
+                "integer, a hard clause starts with h",
+                path,
+            )
         if not rest or rest[-1] != "0":
             raise SatedgeError(f"line {lineno}: the clause does not end with 0", path)
         lits = []
         for w in rest[:-1]:
-            if not (w.removeprefix("-").isdigit() and w.isascii() and len(w) <= MAX_TOKEN) or w.removeprefix("-") == "0":
+            if (
+                not (w.removeprefix("-").isdigit() and w.isascii() and len(w) <= MAX_TOKEN)
+                or w.removeprefix("-") == "0"
+            ):
                 raise SatedgeError(f"line {lineno}: {quoted(w, MAX_TOKEN)} is not a literal", path)
             lits.append(int(w))
         if head == "h":

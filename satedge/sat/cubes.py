@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import heapq
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import count
-from typing import Iterator
 
 from pysat.solvers import Solver
 
@@ -37,7 +37,16 @@ from .solving import Enumerator, Stats
 from .subspaces import PROPAGATOR
 
 __all__ = [
-    "CUBES_PER_WORKER", "WALK_CUBES_PER_WORKER", "CANDIDATES", "LOOKAHEAD", "Cube", "Split", "split", "solve_cubes", "conquer", "makespan"
+    "CUBES_PER_WORKER",
+    "WALK_CUBES_PER_WORKER",
+    "CANDIDATES",
+    "LOOKAHEAD",
+    "Cube",
+    "Split",
+    "split",
+    "solve_cubes",
+    "conquer",
+    "makespan",
 ]
 
 CUBES_PER_WORKER = 16  # many more cubes than workers: the hard ones are not known in advance
@@ -143,7 +152,9 @@ def split(encoded: Encoded, target: int) -> Split:
     return out
 
 
-def _solve_one(e: Enumerator, index: int, cube: tuple[int, ...], limit: int | None, keep: bool = True) -> Cube:
+def _solve_one(
+    e: Enumerator, index: int, cube: tuple[int, ...], limit: int | None, keep: bool = True
+) -> Cube:
     """One cube with the solver of ``e``: its solutions (or with ``keep=False`` only their number)."""
     calls, models, before, t0 = e.stats.calls, e.stats.models, e.counters(), time.perf_counter()
     kept = tuple(e.solutions("solutions", limit, cube=cube)) if keep else ()
@@ -153,8 +164,13 @@ def _solve_one(e: Enumerator, index: int, cube: tuple[int, ...], limit: int | No
     return Cube(index, kept, seconds, e.stats.calls - calls, e.stats.models - models, n, spent)
 
 
-def solve_cubes(encoded: Encoded, solver: SatSolver | str | None, cubes: list[tuple[int, ...]], limit: int | None = None,
-                indices: list[int] | None = None) -> list[Cube]:
+def solve_cubes(
+    encoded: Encoded,
+    solver: SatSolver | str | None,
+    cubes: list[tuple[int, ...]],
+    limit: int | None = None,
+    indices: list[int] | None = None,
+) -> list[Cube]:
     """Every cube's solutions (at most ``limit`` each) with one solver, cube after cube;
     ``indices``: the cubes' indices (default 0, 1, ...).  Stops after the first cube with a
     solution when ``limit`` is 1."""
@@ -167,11 +183,18 @@ def solve_cubes(encoded: Encoded, solver: SatSolver | str | None, cubes: list[tu
     return out
 
 
-def conquer(encoded: Encoded, cubes: list[tuple[int, ...]], workers: int, solver: SatSolver | str | None = None,
-            limit: int | None = None, keep: bool = True) -> Iterator[Cube]:
+def conquer(
+    encoded: Encoded,
+    cubes: list[tuple[int, ...]],
+    workers: int,
+    solver: SatSolver | str | None = None,
+    limit: int | None = None,
+    keep: bool = True,
+) -> Iterator[Cube]:
     """Solve ``cubes`` on ``workers`` forked processes, streaming each cube's outcome as it ends
     (at most ``limit`` solutions per cube; ``keep=False``: their number only, which spares
     sending them); the processes stop when the iterator is closed."""
+
     def worker():
         e = Enumerator(encoded, solver, Stats(), reuse=False)  # the worker's own, kept from cube to cube
         return lambda task: _solve_one(e, *task)

@@ -17,9 +17,10 @@ import json
 import lzma
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO
 
 from pysat.formula import CNF
 
@@ -30,14 +31,35 @@ from ..errors import OutOfMemory, SatedgeError, Unsupported
 from ..puzzle.checker import board_problem, score, validate
 from ..puzzle.formats import load_puzzle, puzzle_from_dict, puzzle_to_dict, puzzle_to_yaml
 from ..puzzle.model import Puzzle, Solution
-from ..system.files import atomic_output, cannot_write, check_input, one_line, open_input, quoted, write_atomic
+from ..system.files import (
+    atomic_output,
+    cannot_write,
+    check_input,
+    one_line,
+    open_input,
+    quoted,
+    write_atomic,
+)
 from ..system.process import Limits, call
 from ..system.resources import __version__
 from .cnf import MAX_TOKEN, objective, parse_model, wcnf_clauses, write_clauses, write_wcnf
 
-__all__ = ["puzzle_hash", "header_lines", "write_dimacs", "export", "to_text", "open_text",
-           "MAX_HEADER_LINE", "HEADER_LINES", "read_header", "decode_file", "Decoded",
-           "rebuilt", "Batch", "export_all"]
+__all__ = [
+    "puzzle_hash",
+    "header_lines",
+    "write_dimacs",
+    "export",
+    "to_text",
+    "open_text",
+    "MAX_HEADER_LINE",
+    "HEADER_LINES",
+    "read_header",
+    "decode_file",
+    "Decoded",
+    "rebuilt",
+    "Batch",
+    "export_all",
+]
 
 
 def puzzle_hash(puzzle) -> str:
@@ -45,15 +67,24 @@ def puzzle_hash(puzzle) -> str:
     return hashlib.sha256(puzzle_to_yaml(puzzle.with_(planted=None)).encode()).hexdigest()
 
 
-def header_lines(encoded: Encoded, encoding_name: str | None = None, puzzle_path: str | None = None,
-                 sha256: str | None = None, command: str | None = None) -> list[str]:
+def header_lines(
+    encoded: Encoded,
+    encoding_name: str | None = None,
+    puzzle_path: str | None = None,
+    sha256: str | None = None,
+    command: str | None = None,
+) -> list[str]:
     """The comment lines that make a DIMACS file self-describing (``sha256``: the puzzle's
     :func:`puzzle_hash`, when known already; ``command``: the command line that wrote it)."""
     p = encoded.puzzle
     info = {
         "satedge": __version__,
         "puzzle": {"name": p.name, "path": puzzle_path, "sha256": sha256 or puzzle_hash(p)},
-        "encoding": {"name": encoding_name or encoded.base, "base": encoded.base, **encoded.options.as_dict()},
+        "encoding": {
+            "name": encoding_name or encoded.base,
+            "base": encoded.base,
+            **encoded.options.as_dict(),
+        },
         "variables": encoded.nv,
         "clauses": encoded.clause_count,
         "decision": len(encoded.decision),
@@ -71,7 +102,8 @@ def header_lines(encoded: Encoded, encoding_name: str | None = None, puzzle_path
         f"c puzzle sha256: {info['puzzle']['sha256']}",
         f"c encoding: {info['encoding']['name']} (base {encoded.base}, card {encoded.options.card}, "
         f"symmetry {encoded.options.symmetry}, redundant {str(encoded.options.redundant).lower()}"
-        + (f", families {' '.join(encoded.options.families)}" if encoded.options.families else "") + ")",
+        + (f", families {' '.join(encoded.options.families)}" if encoded.options.families else "")
+        + ")",
         f"c shuffle: {'none' if encoded.shuffle is None else encoded.shuffle} (a seed: the puzzle's tiles reordered "
         "and turned, the variables renumbered and the clauses reordered; 'var' lines name the shuffled tiles)",
         "c satedge " + json.dumps(info, separators=(",", ":")),
@@ -80,11 +112,12 @@ def header_lines(encoded: Encoded, encoding_name: str | None = None, puzzle_path
     for v in encoded.decision:
         lines.append("c var " + " ".join(map(str, (v, *encoded.pool.obj(v)))))
     if encoded.maxsat:
-        lines[-len(encoded.decision) - 1:-len(encoded.decision) - 1] = [
+        lines[-len(encoded.decision) - 1 : -len(encoded.decision) - 1] = [
             f"c maxsat: the MaxSAT Evaluation's WCNF (hard clauses 'h ... 0', no 'p' line) with one soft unit clause "
             f"of weight 1 per inner edge, its match variable ('c var N m K': edge K fits); a model's cost is at least "
             f"the inner edges its board does not fit, and the optimal cost is the fewest that any board does not fit "
-            f"(the score is the {len(p.board.adjacencies)} inner edges less it)"]
+            f"(the score is the {len(p.board.adjacencies)} inner edges less it)"
+        ]
         lines += ["c var " + " ".join(map(str, (v, *encoded.pool.obj(v)))) for v in encoded.soft]
         return [one_line(line) for line in lines]
     show = " ".join(map(str, encoded.decision))
@@ -94,13 +127,20 @@ def header_lines(encoded: Encoded, encoding_name: str | None = None, puzzle_path
 
 def _open_write(path: Path) -> IO[str]:
     if path.suffix in (".gz", ".xz"):
-        return (gzip.open(path, "wt", encoding="utf-8", compresslevel=6) if path.suffix == ".gz"
-                else lzma.open(path, "wt", encoding="utf-8", preset=1))
+        return (
+            gzip.open(path, "wt", encoding="utf-8", compresslevel=6)
+            if path.suffix == ".gz"
+            else lzma.open(path, "wt", encoding="utf-8", preset=1)
+        )
     return open(path, "w", encoding="utf-8")
 
 
-def write_dimacs(encoded: Encoded, out: Path | str | IO[str], encoding_name: str | None = None,
-                 puzzle_path: str | None = None) -> int:
+def write_dimacs(
+    encoded: Encoded,
+    out: Path | str | IO[str],
+    encoding_name: str | None = None,
+    puzzle_path: str | None = None,
+) -> int:
     """Write the formula; ``out`` is a path (``.gz``/``.xz`` compress; written through a temporary
     file and renamed, so a failure leaves nothing behind) or an open text stream.  Returns bytes
     written (uncompressed)."""
@@ -110,9 +150,16 @@ def write_dimacs(encoded: Encoded, out: Path | str | IO[str], encoding_name: str
         return _write(encoded, fh, encoding_name, puzzle_path)
 
 
-def export(puzzle, encoding: Encoding | str, out: Path | str, puzzle_path: str | None = None,
-           memory_mb: float | None = None, shuffle: int | None = None, maxsat: bool = False,
-           command: str | None = None) -> tuple[int, int, int]:
+def export(
+    puzzle,
+    encoding: Encoding | str,
+    out: Path | str,
+    puzzle_path: str | None = None,
+    memory_mb: float | None = None,
+    shuffle: int | None = None,
+    maxsat: bool = False,
+    command: str | None = None,
+) -> tuple[int, int, int]:
     """Encode ``puzzle`` with ``encoding`` (an :class:`satedge.encode.Encoding` or a string it reads) and write the
     formula to ``out`` (as :func:`write_dimacs`); returns variables, clauses and bytes written
     (uncompressed).  With ``memory_mb``, encoding and writing run in a child process that is
@@ -131,8 +178,16 @@ def export(puzzle, encoding: Encoding | str, out: Path | str, puzzle_path: str |
         return outcome.unwrap(f"encoding {encoding.name}")
 
 
-def _encode_and_write(puzzle, encoding: Encoding, tmp: Path, out, puzzle_path, shuffle=None,
-                      maxsat: bool = False, command: str | None = None) -> tuple[int, int, int]:
+def _encode_and_write(
+    puzzle,
+    encoding: Encoding,
+    tmp: Path,
+    out,
+    puzzle_path,
+    shuffle=None,
+    maxsat: bool = False,
+    command: str | None = None,
+) -> tuple[int, int, int]:
     encoded = weighted(puzzle, encoding, shuffle) if maxsat else encoding.encode(puzzle, shuffle)
     try:
         with _open_write(tmp) as fh:
@@ -150,10 +205,17 @@ def _write(encoded: Encoded, fh: IO[str], encoding_name, puzzle_path, sha256=Non
     head += f"p cnf {encoded.nv} {encoded.clause_count}\n"
     fh.write(head)
     cnf = encoded.cnf
-    return len(head) + write_clauses(fh, cnf.blocks if isinstance(cnf, BlockCNF) else [cnf.clauses], encoded.nv)
+    return len(head) + write_clauses(
+        fh, cnf.blocks if isinstance(cnf, BlockCNF) else [cnf.clauses], encoded.nv
+    )
 
 
-def to_text(encoded: Encoded, encoding_name: str | None = None, puzzle_path: str | None = None, sha256: str | None = None) -> str:
+def to_text(
+    encoded: Encoded,
+    encoding_name: str | None = None,
+    puzzle_path: str | None = None,
+    sha256: str | None = None,
+) -> str:
     """The DIMACS text :func:`write_dimacs` writes, as a string."""
     buf = io.StringIO()
     _write(encoded, buf, encoding_name, puzzle_path, sha256)
@@ -181,42 +243,77 @@ def read_header(path: Path | str) -> dict:
     """The ``c satedge {...}`` facts and the ``p cnf`` line of an exported file."""
     check_input(path, 2**40)  # a regular file: a device or a FIFO would be read forever
     info: dict | None = None
-    lines, most = 0, HEADER_LINES  # a header's lines, bounded by what it says (a compressed file may expand to any)
+    lines, most = (
+        0,
+        HEADER_LINES,
+    )  # a header's lines, bounded by what it says (a compressed file may expand to any)
     try:
         with open_text(path) as fh:
             while line := fh.readline(MAX_HEADER_LINE + 1):
                 lines += 1
                 if len(line) > MAX_HEADER_LINE or lines > most:
-                    raise SatedgeError((f"a header line of more than {MAX_HEADER_LINE:,} characters" if lines <= most else
-                                        f"more than the {most:,} comment lines a satedge header has here before its "
-                                        "'p cnf' line") + ": not a CNF file of satedge's", path)
+                    raise SatedgeError(
+                        (
+                            f"a header line of more than {MAX_HEADER_LINE:,} characters"
+                            if lines <= most
+                            else f"more than the {most:,} comment lines a satedge header has here before its "
+                            "'p cnf' line"
+                        )
+                        + ": not a CNF file of satedge's",
+                        path,
+                    )
                 if line.startswith("c satedge {"):
-                    info = json.loads(line[len("c satedge "):])
+                    info = json.loads(line[len("c satedge ") :])
                     puzzle = info.get("puzzle") if isinstance(info, dict) else None
-                    if not (isinstance(puzzle, dict) and isinstance(puzzle.get("sha256"), str)
-                            and isinstance(puzzle.get("path") or "", str) and isinstance(info.get("encoding"), dict)):
-                        raise SatedgeError("the 'c satedge' header line lacks the puzzle's sha256 or the encoding: "
-                                           "edited or damaged", path)
+                    if not (
+                        isinstance(puzzle, dict)
+                        and isinstance(puzzle.get("sha256"), str)
+                        and isinstance(puzzle.get("path") or "", str)
+                        and isinstance(info.get("encoding"), dict)
+                    ):
+                        raise SatedgeError(
+                            "the 'c satedge' header line lacks the puzzle's sha256 or the encoding: "
+                            "edited or damaged",
+                            path,
+                        )
                     decision, soft = info.get("decision"), (info.get("maxsat") or {}).get("soft")
-                    most = lines + HEADER_LINES + sum(x for x in (decision, soft) if isinstance(x, int) and x >= 0)
+                    most = (
+                        lines
+                        + HEADER_LINES
+                        + sum(x for x in (decision, soft) if isinstance(x, int) and x >= 0)
+                    )
                 elif line.startswith("p cnf"):
                     parts = line.split()
                     if len(parts) != 4 or not all(x.isdigit() and len(x) <= 12 for x in parts[2:]):
                         raise SatedgeError(f"bad problem line {quoted(line.strip(), MAX_TOKEN)}", path)
                     if info is None:
-                        raise SatedgeError("no satedge header: this file was not written by satedge encode", path)
+                        raise SatedgeError(
+                            "no satedge header: this file was not written by satedge encode", path
+                        )
                     info["p"] = (int(parts[2]), int(parts[3]))
                     return info
                 elif not line.startswith("c") and line.strip():
                     if info is not None and "maxsat" in info:  # WCNF: no 'p' line, the clauses come
-                        if not (isinstance(info.get("variables"), int) and isinstance(info.get("clauses"), int)):
-                            raise SatedgeError("the 'c satedge' header line lacks the formula's size: edited or "
-                                               "damaged", path)
+                        if not (
+                            isinstance(info.get("variables"), int) and isinstance(info.get("clauses"), int)
+                        ):
+                            raise SatedgeError(
+                                "the 'c satedge' header line lacks the formula's size: edited or damaged",
+                                path,
+                            )
                         info["p"] = (info["variables"], info["clauses"])
                         return info
                     break
-    except (OSError, EOFError, lzma.LZMAError, gzip.BadGzipFile, UnicodeDecodeError, json.JSONDecodeError,
-            RecursionError, ValueError) as e:
+    except (
+        OSError,
+        EOFError,
+        lzma.LZMAError,
+        gzip.BadGzipFile,
+        UnicodeDecodeError,
+        json.JSONDecodeError,
+        RecursionError,
+        ValueError,
+    ) as e:
         raise SatedgeError(f"not a readable CNF file ({e.__class__.__name__})", path) from None
     raise SatedgeError("no 'p cnf' line: truncated or not a CNF file", path)
 
@@ -231,8 +328,10 @@ def _model_lines(path, nv: int) -> Iterator[str]:
         while line := fh.readline(limit + 1):
             read += len(line)
             if read > limit:
-                raise SatedgeError(f"cannot read: more than the {limit:,} characters a model of {nv:,} variables "
-                                   "may have", path)
+                raise SatedgeError(
+                    f"cannot read: more than the {limit:,} characters a model of {nv:,} variables may have",
+                    path,
+                )
             yield line
     except UnicodeDecodeError:
         raise SatedgeError("cannot read the model: not UTF-8 text", path) from None
@@ -258,25 +357,42 @@ def rebuilt(cnf_path, puzzle_path=None, info: dict | None = None) -> tuple[Puzzl
     else:
         puzzle = load_puzzle(where)
     if puzzle_hash(puzzle) != info["puzzle"]["sha256"]:
-        raise SatedgeError(f"puzzle {where} does not match the formula (sha256 differs from the header's)", cnf_path)
+        raise SatedgeError(
+            f"puzzle {where} does not match the formula (sha256 differs from the header's)", cnf_path
+        )
     enc = info["encoding"]
     try:
-        options = Options(card=enc["card"], symmetry=enc["symmetry"], redundant=enc["redundant"],
-                          families=tuple(enc.get("families", ())))
+        options = Options(
+            card=enc["card"],
+            symmetry=enc["symmetry"],
+            redundant=enc["redundant"],
+            families=tuple(enc.get("families", ())),
+        )
         encoding = Encoding(enc["base"], options)
         maxsat = "maxsat" in info
-        encoded = weighted(puzzle, encoding, info.get("shuffle")) if maxsat else encoding.encode(puzzle, info.get("shuffle"))
+        encoded = (
+            weighted(puzzle, encoding, info.get("shuffle"))
+            if maxsat
+            else encoding.encode(puzzle, info.get("shuffle"))
+        )
     except (KeyError, TypeError, SatedgeError):
         raise SatedgeError("the header's encoding is not one satedge knows", cnf_path) from None
     if (encoded.nv, encoded.clause_count) != info["p"]:
-        raise SatedgeError(f"the formula has {info['p'][0]} variables and {info['p'][1]} clauses, "
-                           f"re-encoding gives {encoded.nv} and {encoded.clause_count}", cnf_path)
-    most = len(to_text(encoded, info["encoding"].get("name"), info["puzzle"].get("path"))) + 2**20  # the file as written
+        raise SatedgeError(
+            f"the formula has {info['p'][0]} variables and {info['p'][1]} clauses, "
+            f"re-encoding gives {encoded.nv} and {encoded.clause_count}",
+            cnf_path,
+        )
+    most = (
+        len(to_text(encoded, info["encoding"].get("name"), info["puzzle"].get("path"))) + 2**20
+    )  # the file as written
     try:
         with open_text(cnf_path) as fh:  # at most what the formula takes: a compressed file may expand to any
             text = fh.read(most + 1)
         if len(text) > most:
-            raise SatedgeError("more text than the formula it names takes: not the file satedge wrote", cnf_path)
+            raise SatedgeError(
+                "more text than the formula it names takes: not the file satedge wrote", cnf_path
+            )
         if maxsat:
             clauses, soft = wcnf_clauses(text, cnf_path)
         else:
@@ -284,12 +400,19 @@ def rebuilt(cnf_path, puzzle_path=None, info: dict | None = None) -> tuple[Puzzl
     except (ValueError, OSError, EOFError, lzma.LZMAError, gzip.BadGzipFile) as e:
         raise SatedgeError(f"cannot read the clauses (truncated or not DIMACS): {e}", cnf_path) from None
     if maxsat and clauses == encoded.cnf.clauses and soft != [(1, [m]) for m in encoded.soft]:
-        raise SatedgeError(f"the soft clauses differ from the re-encoded formula's {len(encoded.soft)} match "
-                           "variables of weight 1: truncated or edited file", cnf_path)
+        raise SatedgeError(
+            f"the soft clauses differ from the re-encoded formula's {len(encoded.soft)} match "
+            "variables of weight 1: truncated or edited file",
+            cnf_path,
+        )
     if clauses != encoded.cnf.clauses:  # fewer than the 'p cnf' line counts: cut off
-        raise SatedgeError(f"cannot read the clauses (truncated or not DIMACS): {len(clauses):,} of the {info['p'][1]:,} "
-                           "its 'p cnf' line counts" if len(clauses) != info["p"][1] else
-                           "the clauses differ from the re-encoded formula: truncated or edited file", cnf_path)
+        raise SatedgeError(
+            f"cannot read the clauses (truncated or not DIMACS): {len(clauses):,} of the {info['p'][1]:,} "
+            "its 'p cnf' line counts"
+            if len(clauses) != info["p"][1]
+            else "the clauses differ from the re-encoded formula: truncated or edited file",
+            cnf_path,
+        )
     return puzzle, encoded, clauses
 
 
@@ -323,21 +446,29 @@ def decode_file(cnf_path, model_path, puzzle_path=None) -> Decoded:
     named = [*encoded.decision, *(encoded.soft or ())]
     missing = [v for v in named if v not in true and -v not in true]
     if missing:  # before: a model assigning 3 of 585 variables was printed as a grid with rotation -1
-        raise SatedgeError(f"the model leaves {len(missing):,} of the formula's {len(named):,} decision "
-                           f"{'and match ' if encoded.maxsat else ''}variables unassigned (the first: {missing[0]}): is "
-                           "it cut short?", model_path)
+        raise SatedgeError(
+            f"the model leaves {len(missing):,} of the formula's {len(named):,} decision "
+            f"{'and match ' if encoded.maxsat else ''}variables unassigned (the first: {missing[0]}): is "
+            "it cut short?",
+            model_path,
+        )
     for i, clause in enumerate(clauses, 1):
         if not any(lit in true for lit in clause) and all(-lit in true for lit in clause):
-            raise SatedgeError(f"the model falsifies {'hard ' if encoded.maxsat else ''}clause {i} "
-                               f"({' '.join(map(str, clause))} 0): is it a model of another formula?", model_path)
+            raise SatedgeError(
+                f"the model falsifies {'hard ' if encoded.maxsat else ''}clause {i} "
+                f"({' '.join(map(str, clause))} 0): is it a model of another formula?",
+                model_path,
+            )
     solution = encoded.decode(model)
     if not encoded.maxsat:
         return Decoded(puzzle, solution, validate(puzzle, solution))
     cost = sum(1 for m in encoded.soft if m not in true)
     said = objective(lines)
     if said is not None and said != cost:
-        raise SatedgeError(f"the solver's last 'o' line says cost {said}, but its model falsifies {cost} soft clauses",
-                           model_path)
+        raise SatedgeError(
+            f"the solver's last 'o' line says cost {said}, but its model falsifies {cost} soft clauses",
+            model_path,
+        )
     problem = board_problem(puzzle, solution)
     return Decoded(puzzle, solution, problem, cost, None if problem is not None else score(puzzle, solution))
 
@@ -359,8 +490,14 @@ class Batch:
         return text
 
 
-def export_all(files: list[str], out: Path | str, compress: str = "", memory_mb: float | None = None,
-               shuffle: int | None = None, tick=lambda: None) -> Batch:
+def export_all(
+    files: list[str],
+    out: Path | str,
+    compress: str = "",
+    memory_mb: float | None = None,
+    shuffle: int | None = None,
+    tick=lambda: None,
+) -> Batch:
     """Every puzzle file of ``files`` with every preset into the folder ``out``
     (``STEM.PRESET.cnf`` plus ``compress``: ``.gz`` or ``.xz``), and ``out/manifest.csv`` listing
     them.  Every puzzle is read before anything is written; two files of one stem would write the
@@ -372,8 +509,10 @@ def export_all(files: list[str], out: Path | str, compress: str = "", memory_mb:
     for path in files:  # each output's name comes from its puzzle file's: they must differ
         other = stems.setdefault(Path(path).stem, path)
         if other != path:
-            raise SatedgeError(f"{other} and {path} would write the same files ({Path(path).stem}.PRESET.cnf): "
-                               "give puzzle files of different names")
+            raise SatedgeError(
+                f"{other} and {path} would write the same files ({Path(path).stem}.PRESET.cnf): "
+                "give puzzle files of different names"
+            )
     puzzles = [(path, load_puzzle(path)) for path in files]
     out = Path(out)
     if out.exists() and not out.is_dir():

@@ -61,7 +61,7 @@ class Proof:
 
     def clause(self, i: int) -> list[int]:
         start = int(self.ends[i - 1]) if i else 0
-        return self.lits[start:int(self.ends[i])].tolist()
+        return self.lits[start : int(self.ends[i])].tolist()
 
     def text(self) -> bytes:
         """The proof in DRAT's text form, a step per line."""
@@ -71,10 +71,25 @@ class Proof:
     def size(self) -> int:
         """The bytes of :meth:`text`, counted without writing it."""
         a = np.abs(self.lits.astype(np.int64))
-        digits = (1 + (a >= 10) + (a >= 100) + (a >= 1000) + (a >= 10**4) + (a >= 10**5) + (a >= 10**6)
-                  + (a >= 10**7) + (a >= 10**8) + (a >= 10**9))
-        return int(digits.sum() + np.count_nonzero(self.lits < 0) + len(self.lits) + 2 * self.steps
-                   + 2 * np.count_nonzero(self.deleted))
+        digits = (
+            1
+            + (a >= 10)
+            + (a >= 100)
+            + (a >= 1000)
+            + (a >= 10**4)
+            + (a >= 10**5)
+            + (a >= 10**6)
+            + (a >= 10**7)
+            + (a >= 10**8)
+            + (a >= 10**9)
+        )
+        return int(
+            digits.sum()
+            + np.count_nonzero(self.lits < 0)
+            + len(self.lits)
+            + 2 * self.steps
+            + 2 * np.count_nonzero(self.deleted)
+        )
 
     def refutation(self) -> Proof:
         """The proof up to its first empty clause: a solver may log steps after it (deletions
@@ -84,7 +99,7 @@ class Proof:
         if not len(empty) or empty[0] == self.steps - 1:
             return self
         n = int(empty[0]) + 1
-        return Proof(self.lits[:int(self.ends[n - 1])], self.ends[:n], self.deleted[:n])
+        return Proof(self.lits[: int(self.ends[n - 1])], self.ends[:n], self.deleted[:n])
 
     def packed(self) -> list[tuple[bool, list[int]]]:
         """The steps as dratify's native checker takes them: ``(deletion, internal literals)``."""
@@ -118,8 +133,10 @@ def read(data: bytes, binary: bool = False, compiled: bool | None = None) -> Pro
     buf = np.frombuffer(data, dtype=np.uint8) if compiled else data  # bytes: Python's int arithmetic
     lits, ends, deleted, status = (_compiled() if compiled else _kernels(0))[1 if binary else 0](buf)
     if status != len(buf):
-        raise SatedgeError(f"the proof is damaged near byte {status:,} of {len(buf):,} ({'binary' if binary else 'text'} "
-                           "DRAT)")
+        raise SatedgeError(
+            f"the proof is damaged near byte {status:,} of {len(buf):,} ({'binary' if binary else 'text'} "
+            "DRAT)"
+        )
     return Proof(lits, ends, deleted.astype(bool))
 
 
@@ -179,8 +196,13 @@ def _parse_text(buf):
                 v = v * 10 + (buf[i] - 48)
                 i += 1
                 digits += 1
-            if digits == 0 or digits == 10 or (i < n and buf[i] != 32 and buf[i] != 10 and buf[i] != 13
-                                               and buf[i] != 9) or (neg and v == 0) or v > 2147483647:
+            if (
+                digits == 0
+                or digits == 10
+                or (i < n and buf[i] != 32 and buf[i] != 10 and buf[i] != 13 and buf[i] != 9)
+                or (neg and v == 0)
+                or v > 2147483647
+            ):
                 return lits[:k], ends[:s], deleted[:s], i
             if v == 0:
                 ends[s] = k

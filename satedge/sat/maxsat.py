@@ -39,12 +39,17 @@ def beyond(encoded: Encoded, score: int) -> list[list[int]]:
     match variables are true, less the sides a cell touches itself with, which every board
     keeps (a sequential counter, PySAT's, over new variables after the formula's).  With the
     hard clauses they have no model exactly when no board scores more than ``score``."""
-    loops = len(encoded.puzzle.board.adjacencies) - len(encoded.soft)  # a cell's own sides: kept by every board
+    loops = len(encoded.puzzle.board.adjacencies) - len(
+        encoded.soft
+    )  # a cell's own sides: kept by every board
     if not 0 <= score - loops < len(encoded.soft):
-        raise SatedgeError(f"a score beyond {score} is no question: the board has {len(encoded.soft)} edges besides "
-                           f"its {loops} loops")
-    return CardEnc.atleast(lits=list(encoded.soft), bound=score - loops + 1, top_id=encoded.nv,
-                           encoding=EncType.seqcounter).clauses
+        raise SatedgeError(
+            f"a score beyond {score} is no question: the board has {len(encoded.soft)} edges besides "
+            f"its {loops} loops"
+        )
+    return CardEnc.atleast(
+        lits=list(encoded.soft), bound=score - loops + 1, top_id=encoded.nv, encoding=EncType.seqcounter
+    ).clauses
 
 
 def optimum(encoded: Encoded, solver: SatSolver | str) -> tuple[list[int] | None, int]:
@@ -57,7 +62,9 @@ def optimum(encoded: Encoded, solver: SatSolver | str) -> tuple[list[int] | None
         return (None, 0) if model is None else (list(model), int(rc2.cost))
 
 
-def binary_optimum(encoded: Encoded, command: str, timeout: float | None = None) -> tuple[list[int] | None, int, bool]:
+def binary_optimum(
+    encoded: Encoded, command: str, timeout: float | None = None
+) -> tuple[list[int] | None, int, bool]:
     """``(model, cost, proved)`` from a MaxSAT solver binary run on the formula's WCNF (its
     command words, then the file): the best model it printed (``v`` line: literals, or one 0 or
     1 per variable), the soft clauses that model falsifies and whether it says the cost is
@@ -71,16 +78,20 @@ def binary_optimum(encoded: Encoded, command: str, timeout: float | None = None)
             with open(path, "w", encoding="utf-8") as fh:
                 write_wcnf(fh, encoded.cnf.clauses, encoded.soft)
         except OSError as e:
-            raise SatedgeError(f"cannot write the formula for {name} in the temporary folder {folder.parent} "
-                               f"({e.strerror or e}; TMPDIR names another)") from None
+            raise SatedgeError(
+                f"cannot write the formula for {name} in the temporary folder {folder.parent} "
+                f"({e.strerror or e}; TMPDIR names another)"
+            ) from None
         code, answer, last = run_binary(words + [str(path)], folder, timeout)
     text = answer.decode("utf-8", "replace")
     lines = text.splitlines()
     said = next((line[2:].strip() for line in reversed(lines) if line.startswith("s ")), None)
     if code not in MAXSAT_STATUS or (said is not None and said != MAXSAT_STATUS[code]):
         words = last or lines[-1:] or ["no output"]
-        raise SatedgeError(f"{name} exited with {code} and status {quoted(str(said), 30)}: not the MaxSAT Evaluation's "
-                           f"answer (30 OPTIMUM FOUND, 20 UNSATISFIABLE, 10 SATISFIABLE): {quoted(words[0], 80)}")
+        raise SatedgeError(
+            f"{name} exited with {code} and status {quoted(str(said), 30)}: not the MaxSAT Evaluation's "
+            f"answer (30 OPTIMUM FOUND, 20 UNSATISFIABLE, 10 SATISFIABLE): {quoted(words[0], 80)}"
+        )
     if code == 20:
         return None, 0, True
     given = [line for line in lines if line.startswith("v ")]
@@ -90,10 +101,14 @@ def binary_optimum(encoded: Encoded, command: str, timeout: float | None = None)
     true = set(model)
     for i, clause in enumerate(encoded.cnf.clauses, 1):
         if not any(lit in true for lit in clause):
-            raise EncodingError(f"{name} gave a model that falsifies hard clause {i:,} "
-                                f"({shown(' '.join(map(str, clause)) + ' 0', 60)})")
+            raise EncodingError(
+                f"{name} gave a model that falsifies hard clause {i:,} "
+                f"({shown(' '.join(map(str, clause)) + ' 0', 60)})"
+            )
     cost = sum(1 for m in encoded.soft if m not in true)
     claimed = objective(lines)
     if claimed is not None and claimed != cost:
-        raise EncodingError(f"{name}'s last 'o' line says cost {claimed}, but its model falsifies {cost} soft clauses")
+        raise EncodingError(
+            f"{name}'s last 'o' line says cost {claimed}, but its model falsifies {cost} soft clauses"
+        )
     return model, cost, code == 30

@@ -38,7 +38,9 @@ PROOF_FILES = ("formula.cnf", "manifest.json", "pieces")  # what a certificate's
 MAX_MANIFEST = 2**30  # bytes of a manifest.json read at most
 
 
-def export(folder: str | Path, formula: str, nv: int, clauses: int, pieces: list[Piece], manifest: dict) -> list[Path]:
+def export(
+    folder: str | Path, formula: str, nv: int, clauses: int, pieces: list[Piece], manifest: dict
+) -> list[Path]:
     """Write a certificate into ``folder``, all or none: ``formula.cnf`` (``formula``: the
     formula's DIMACS text, with satedge's header, so that ``satedge decode`` reads it), per
     piece ``pieces/N.cnf`` (the clauses the piece adds to the formula: its cube's literals, then
@@ -51,20 +53,37 @@ def export(folder: str | Path, formula: str, nv: int, clauses: int, pieces: list
     for p in sorted(pieces, key=lambda p: p.index if p.index >= 0 else 1 << 40):
         name = str(p.index) if p.index >= 0 else "cover"
         added = [[lit] for lit in p.cube] + p.defined + p.blocking
-        what = ("the cover: clauses added to formula.cnf, the negation of every cube" if p.index < 0 else
-                f"piece {name}: clauses added to formula.cnf, the cube's literals ({len(p.cube)}), then "
-                + (f"the definitions of a variable per cell and look ({len(p.defined)}: see manifest.json) and a "
-                   f"clause per picture ({len(p.blocking)})" if p.looks else
-                   f"the blocking clauses of its models ({len(p.blocking)})"))
+        what = (
+            "the cover: clauses added to formula.cnf, the negation of every cube"
+            if p.index < 0
+            else f"piece {name}: clauses added to formula.cnf, the cube's literals ({len(p.cube)}), then "
+            + (
+                f"the definitions of a variable per cell and look ({len(p.defined)}: see manifest.json) and a "
+                f"clause per picture ({len(p.blocking)})"
+                if p.looks
+                else f"the blocking clauses of its models ({len(p.blocking)})"
+            )
+        )
         most = max(nv, max(p.looks.values(), default=0))
         files[folder / "pieces" / f"{name}.cnf"] = formula_text(added, most, clauses + len(added), what)
         files[folder / "pieces" / f"{name}.drat"] = p.proof.text() if p.proof is not None else b""
         listed.append({**p.as_dict(), "clauses": f"pieces/{name}.cnf", "proof": f"pieces/{name}.drat"})
-    head = json.dumps({**{k: v for k, v in manifest.items() if k != "pieces"}, "formula": "formula.cnf", "variables": nv, "formula_clauses": clauses}, indent=1)
+    head = json.dumps(
+        {
+            **{k: v for k, v in manifest.items() if k != "pieces"},
+            "formula": "formula.cnf",
+            "variables": nv,
+            "formula_clauses": clauses,
+        },
+        indent=1,
+    )
     rows = ",\n".join("  " + json.dumps(p, separators=(",", ":")) for p in listed)  # a piece per line
     files[folder / "manifest.json"] = f'{head[:-2]},\n "pieces": [\n{rows}\n ]\n}}\n'
-    made = [d for d in (*reversed(folder.absolute().parents), folder.absolute(), folder.absolute() / "pieces")
-            if not d.exists()]  # the folders this makes, removed again if the files cannot all be written
+    made = [
+        d
+        for d in (*reversed(folder.absolute().parents), folder.absolute(), folder.absolute() / "pieces")
+        if not d.exists()
+    ]  # the folders this makes, removed again if the files cannot all be written
     try:
         (folder / "pieces").mkdir(parents=True, exist_ok=True)
         write_group(files)
@@ -87,23 +106,33 @@ def _manifest(folder: Path) -> dict:
         for p in pieces:
             assert isinstance(p["index"], int) and all(isinstance(x, int) for x in p["cube"])
             assert isinstance(p["clauses"], str) and isinstance(p["proof"], str)
-            assert all(".." not in Path(p[k]).parts and not Path(p[k]).is_absolute() for k in ("clauses", "proof"))
+            assert all(
+                ".." not in Path(p[k]).parts and not Path(p[k]).is_absolute() for k in ("clauses", "proof")
+            )
             assert isinstance(p.get("defined", 0), int) and all(  # a piece by pictures: its look variables
-                isinstance(v, int) and isinstance(c, int) and isinstance(look, list) for v, c, look in p.get("looks", []))
+                isinstance(v, int) and isinstance(c, int) and isinstance(look, list)
+                for v, c, look in p.get("looks", [])
+            )
         assert isinstance(manifest["models"], int)
     except (ValueError, KeyError, TypeError, AssertionError, OSError, RecursionError):
-        raise SatedgeError("manifest.json is damaged: it does not list the pieces as --proof writes them",
-                           folder) from None
+        raise SatedgeError(
+            "manifest.json is damaged: it does not list the pieces as --proof writes them", folder
+        ) from None
     return manifest
 
 
-def recheck(folder: str | Path, checker: str = DEFAULT_CHECKER, workers: int = 1,
-            note: Callable[[dict], None] = lambda report: None) -> tuple[Certificate, int]:
+def recheck(
+    folder: str | Path,
+    checker: str = DEFAULT_CHECKER,
+    workers: int = 1,
+    note: Callable[[dict], None] = lambda report: None,
+) -> tuple[Certificate, int]:
     """Check a certificate that ``--proof`` wrote into ``folder`` again: the certificate and the
     puzzle's solutions it proves.  ``formula.cnf`` must be the formula of the puzzle its header
     names (rebuilt and compared); every model a piece blocks must be one of that formula, decoded
     to a solution satedge's checker accepts; every piece's proof is checked by ``checker`` (on
-    ``workers`` processes: a piece each, or a single piece's proof in parts), and the pieces must fit together (:func:`certificate`).  A piece
+    ``workers`` processes: a piece each, or a single piece's proof in parts), and the pieces must
+    fit together (:func:`certificate`).  A piece
     missing, a cube left out of the cover, a model missing, added or invalid, or a proof that
     does not check is a :class:`SatedgeError`, as is a count that differs from the manifest's.
     ``note`` is called with a progress report at each stage and after each proof
@@ -113,8 +142,13 @@ def recheck(folder: str | Path, checker: str = DEFAULT_CHECKER, workers: int = 1
     manifest = _manifest(folder)
     puzzle, encoded, clauses = rebuilt(folder / "formula.cnf")
     entries = manifest["pieces"]
-    done = {"stage": "checking", "checked": 0, "proofs": len(entries), "checker": checker,
-            "lemmas": sum(e["proof_lemmas"] for e in entries if isinstance(e.get("proof_lemmas"), int))}
+    done = {
+        "stage": "checking",
+        "checked": 0,
+        "proofs": len(entries),
+        "checker": checker,
+        "lemmas": sum(e["proof_lemmas"] for e in entries if isinstance(e.get("proof_lemmas"), int)),
+    }
     note(done)
     if manifest.get("task") == "maximize":
         return _maximum(folder, manifest, puzzle, encoded, clauses, checker, workers)
@@ -123,23 +157,36 @@ def recheck(folder: str | Path, checker: str = DEFAULT_CHECKER, workers: int = 1
     def one(entry: dict) -> Piece:
         _, _, added = read_clauses(folder / entry["clauses"], f"piece {entry['index']}")
         cube = tuple(entry["cube"])
-        if entry["index"] >= 0 and added[:len(cube)] != [[lit] for lit in cube]:
+        if entry["index"] >= 0 and added[: len(cube)] != [[lit] for lit in cube]:
             raise SatedgeError(f"piece {entry['index']} does not start with its cube's literals", folder)
         try:
             proof = drat.read(read_bytes(folder / entry["proof"], MAX_MANIFEST * 16), compiled=compiled)
         except OSError as e:
-            raise SatedgeError(f"cannot read the proof of piece {entry['index']}: {e.strerror or e}", folder) from None
+            raise SatedgeError(
+                f"cannot read the proof of piece {entry['index']}: {e.strerror or e}", folder
+            ) from None
         try:
             seconds = check(added, proof)
         except SatedgeError as e:
-            raise SatedgeError(f"{'the cover' if entry['index'] < 0 else 'piece ' + str(entry['index'])}: {e}",
-                               folder) from None
+            raise SatedgeError(
+                f"{'the cover' if entry['index'] < 0 else 'piece ' + str(entry['index'])}: {e}", folder
+            ) from None
         if entry["index"] < 0:
             return Piece(-1, cube, added, proof.lemmas, proof.size, 0.0, seconds)
         k = len(cube) + int(entry.get("defined", 0))
         looks = {(int(c), tuple(look)): int(v) for v, c, look in entry.get("looks", [])}
-        return Piece(entry["index"], cube, added[k:], proof.lemmas, proof.size, 0.0, seconds, None,
-                     added[len(cube):k], looks)
+        return Piece(
+            entry["index"],
+            cube,
+            added[k:],
+            proof.lemmas,
+            proof.size,
+            0.0,
+            seconds,
+            None,
+            added[len(cube) : k],
+            looks,
+        )
 
     compiled = sum(e.get("proof_bytes", 0) for e in entries) > drat.SMALL_PROOF
     pieces = []
@@ -154,12 +201,17 @@ def recheck(folder: str | Path, checker: str = DEFAULT_CHECKER, workers: int = 1
     else:
         solutions = encoded.orbit * sum(sum(d.weights) for d in _models(puzzle, encoded, pieces))
     if (cert.models, solutions) != (manifest["models"], manifest.get("solutions", solutions)):
-        raise SatedgeError(f"the pieces hold {cert.models:,} models and {solutions:,} solutions, the manifest says "
-                           f"{manifest['models']:,} and {manifest.get('solutions')}", folder)
+        raise SatedgeError(
+            f"the pieces hold {cert.models:,} models and {solutions:,} solutions, the manifest says "
+            f"{manifest['models']:,} and {manifest.get('solutions')}",
+            folder,
+        )
     return cert, solutions
 
 
-def _maximum(folder: Path, manifest: dict, puzzle, encoded, clauses, checker: str, workers: int) -> tuple[Certificate, int]:
+def _maximum(
+    folder: Path, manifest: dict, puzzle, encoded, clauses, checker: str, workers: int
+) -> tuple[Certificate, int]:
     """:func:`recheck` of a certified maximum (``satedge maximize --certify --proof``): the board
     the manifest gives keeps every rule but the fit of edges and scores what it says, the one
     piece's clauses are exactly the constraint that the board scores one more
@@ -171,12 +223,18 @@ def _maximum(folder: Path, manifest: dict, puzzle, encoded, clauses, checker: st
     except (TypeError, ValueError):
         solution = None
     if not isinstance(best, int) or isinstance(best, bool) or solution is None or not encoded.maxsat:
-        raise SatedgeError("manifest.json is damaged: a maximum's certificate gives its score, its board and a WCNF "
-                           "formula", folder)
-    problem = board_problem(puzzle, solution) if len(solution) == puzzle.n else "it has the wrong number of cells"
+        raise SatedgeError(
+            "manifest.json is damaged: a maximum's certificate gives its score, its board and a WCNF formula",
+            folder,
+        )
+    problem = (
+        board_problem(puzzle, solution) if len(solution) == puzzle.n else "it has the wrong number of cells"
+    )
     if problem is not None or score(puzzle, solution) != best:
-        raise SatedgeError(f"the manifest's board {'breaks a rule: ' + problem if problem else 'does not score ' + str(best)}",
-                           folder)
+        raise SatedgeError(
+            f"the manifest's board {'breaks a rule: ' + problem if problem else 'does not score ' + str(best)}",
+            folder,
+        )
     entries = manifest["pieces"]
     if len(entries) != 1:
         raise SatedgeError(f"a maximum's certificate has one piece, not {len(entries)}", folder)
@@ -191,9 +249,16 @@ def _maximum(folder: Path, manifest: dict, puzzle, encoded, clauses, checker: st
         seconds = FormulaCheck(clauses, encoded.nv, checker, workers)(added, proof)
     except SatedgeError as e:
         raise SatedgeError(f"piece 0: {e}", folder) from None
-    return Certificate(checker=checker, covers=f"no board scores more than {best}", pieces=1, lemmas=proof.lemmas,
-                       bytes=proof.size, check_seconds=seconds, prover=str(manifest.get("prover", "")),
-                       route="fresh"), best
+    return Certificate(
+        checker=checker,
+        covers=f"no board scores more than {best}",
+        pieces=1,
+        lemmas=proof.lemmas,
+        bytes=proof.size,
+        check_seconds=seconds,
+        prover=str(manifest.get("prover", "")),
+        route="fresh",
+    ), best
 
 
 def _pictures(puzzle, encoded, piece: Piece) -> int:
@@ -204,7 +269,11 @@ def _pictures(puzzle, encoded, piece: Piece) -> int:
     where = f"piece {piece.index}"
     expected = [clause for (c, look), v in piece.looks.items() for clause in encoded.implied(c, look, v)]
     var = {v: key for key, v in piece.looks.items()}
-    if len(var) != len(piece.looks) or min(var, default=encoded.nv + 1) <= encoded.nv or expected != piece.defined:
+    if (
+        len(var) != len(piece.looks)
+        or min(var, default=encoded.nv + 1) <= encoded.nv
+        or expected != piece.defined
+    ):
         raise SatedgeError(f"{where}: its look variables are not new or not defined as the encoding says")
     solutions = 0
     for clause in piece.blocking:
@@ -230,10 +299,14 @@ def _models(puzzle, encoded, pieces: list[Piece]) -> Iterator[Decoded]:
             for clause in p.blocking if p.index >= 0 else ():
                 true = [-lit for lit in clause]
                 if not all(lit in decision for lit in true):
-                    raise SatedgeError(f"piece {p.index} blocks something that is not a model's decision variables")
+                    raise SatedgeError(
+                        f"piece {p.index} blocks something that is not a model's decision variables"
+                    )
                 chosen = set(true)
                 if not s.solve(assumptions=true + [-v for v in encoded.decision if v not in chosen]):
-                    raise SatedgeError(f"piece {p.index} blocks an assignment that is no model of the formula")
+                    raise SatedgeError(
+                        f"piece {p.index} blocks an assignment that is no model of the formula"
+                    )
                 model = s.get_model()
                 decoder.put(block, n, model + list(range(-len(model) - 1, -encoded.nv - 1, -1)), ordered=True)
                 n += 1

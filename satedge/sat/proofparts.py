@@ -68,7 +68,9 @@ def keys(lits: np.ndarray, ends) -> tuple[list[int], list[int]]:
     """A 64-bit hash of each clause (its literals ``lits[ends[i - 1]:ends[i]]``, in dratify's
     numbering), the same whatever their order, and each clause's length."""
     with np.errstate(over="ignore"):
-        x = (np.asarray(lits).astype(np.uint64) + np.uint64(1)) * np.uint64(0x9E3779B97F4A7C15)  # splitmix64's
+        x = (np.asarray(lits).astype(np.uint64) + np.uint64(1)) * np.uint64(
+            0x9E3779B97F4A7C15
+        )  # splitmix64's
         x ^= x >> np.uint64(31)
         x *= np.uint64(0xBF58476D1CE4E5B9)
         x ^= x >> np.uint64(29)
@@ -76,8 +78,10 @@ def keys(lits: np.ndarray, ends) -> tuple[list[int], list[int]]:
         ends = np.asarray(ends, dtype=np.int64)
         starts = np.concatenate(([0], ends[:-1]))
         lengths = ends - starts
-        return ((sums[ends] - sums[starts] + lengths.astype(np.uint64) * np.uint64(0x94D049BB133111EB)).tolist(),
-                lengths.tolist())
+        return (
+            (sums[ends] - sums[starts] + lengths.astype(np.uint64) * np.uint64(0x94D049BB133111EB)).tolist(),
+            lengths.tolist(),
+        )
 
 
 def _base_keys(base: list[list[int]]) -> list[int]:
@@ -100,7 +104,9 @@ def checksum(proof: drat.Proof, steps: int) -> int:
     if not steps:
         return 0
     top = int(proof.ends[steps - 1])
-    return _digest(keys(drat.internal(proof.lits[:top]), proof.ends[:steps])[0], proof.deleted[:steps].tolist(), 0)
+    return _digest(
+        keys(drat.internal(proof.lits[:top]), proof.ends[:steps])[0], proof.deleted[:steps].tolist(), 0
+    )
 
 
 def parts(base: list[list[int]], proof: drat.Proof, count: int, first: int = 0) -> list[Part]:
@@ -120,7 +126,9 @@ def parts(base: list[list[int]], proof: drat.Proof, count: int, first: int = 0) 
     live.steps(step_keys[:first], lengths[:first], deleted[:first], range(first))
     lemmas = np.cumsum(~proof.deleted)
     done = proof.lemmas - remaining
-    bounds = [int(np.searchsorted(lemmas, done + remaining * k // count)) for k in range(1, count)] + [proof.steps]
+    bounds = [int(np.searchsorted(lemmas, done + remaining * k // count)) for k in range(1, count)] + [
+        proof.steps
+    ]
     out, start = [], first
     for end in bounds:
         out.append(Part(start, end, np.array(live.items(), dtype=np.int64), end == proof.steps))
@@ -134,10 +142,12 @@ def check_part(native, nv: int, base: list[list[int]], proof: drat.Proof, part: 
     (and, for the last, derives the empty clause)."""
     top = int(proof.ends[part.end - 1])
     flat = drat.internal(proof.lits[:top]).tolist()
-    ends = proof.ends[:part.end].tolist()
-    clauses = [base[-1 - i] if i < 0 else flat[ends[i - 1] if i else 0:ends[i]] for i in part.live.tolist()]
-    steps = [(d, flat[ends[s - 1] if s else 0:ends[s]]) for s, d in
-             zip(range(part.start, part.end), proof.deleted[part.start:part.end].tolist())]
+    ends = proof.ends[: part.end].tolist()
+    clauses = [base[-1 - i] if i < 0 else flat[ends[i - 1] if i else 0 : ends[i]] for i in part.live.tolist()]
+    steps = [
+        (d, flat[ends[s - 1] if s else 0 : ends[s]])
+        for s, d in zip(range(part.start, part.end), proof.deleted[part.start : part.end].tolist())
+    ]
     return _checked(native, nv, clauses, steps, part.last)
 
 
@@ -165,7 +175,8 @@ class Tail:
         self.conn, self.verified = here, (0, 0)
         with stops_blocked():
             self.proc = multiprocessing.get_context("fork").Process(
-                target=_tail, args=(there, native, nv, base, fd, binary, os.getpid()), daemon=True)
+                target=_tail, args=(there, native, nv, base, fd, binary, os.getpid()), daemon=True
+            )
             self.proc.start()
         there.close()
 
@@ -245,8 +256,11 @@ def _tail(conn, native, nv: int, base: list[list[int]], fd: int, binary: bool, p
                     read, nv, lemmas = read + cut, max(nv, chunk.nv), lemmas + chunk.lemmas
                     lits = drat.internal(chunk.lits)
                     flat, ends = lits.tolist(), chunk.ends.tolist()
-                    pending += zip(chunk.deleted.tolist(), (flat[a:b] for a, b in zip([0] + ends[:-1], ends)),
-                                   *keys(lits, chunk.ends))
+                    pending += zip(
+                        chunk.deleted.tolist(),
+                        (flat[a:b] for a, b in zip([0] + ends[:-1], ends)),
+                        *keys(lits, chunk.ends),
+                    )
         if lemmas >= PART_LEMMAS:  # a part of about PART_LEMMAS lemmas: the end waits for one at most
             n, counted = 0, 0
             while n < len(pending) and counted < PART_LEMMAS:

@@ -27,10 +27,25 @@ from ..system.files import quoted
 from .binaries import PROBE, ExternalSolver, command_words
 
 __all__ = [
-    "ENUMERATIONS", "DEFAULT_SOLVER", "BINARY", "NON_INCREMENTAL", "PROOF_SOLVERS", "PROOF_OPTIONS", "BINARY_PROOFS",
-    "CADICAL_CONFIGS", "CONFIGURABLE", "CADICAL_MAX_SEED", "STAT_KEYS", "SatSolver", "Stats", "pysat_names",
-    "solver_names", "pysat_works", "new_solver"
-, "canonical"]
+    "ENUMERATIONS",
+    "DEFAULT_SOLVER",
+    "BINARY",
+    "NON_INCREMENTAL",
+    "PROOF_SOLVERS",
+    "PROOF_OPTIONS",
+    "BINARY_PROOFS",
+    "CADICAL_CONFIGS",
+    "CONFIGURABLE",
+    "CADICAL_MAX_SEED",
+    "STAT_KEYS",
+    "SatSolver",
+    "Stats",
+    "pysat_names",
+    "solver_names",
+    "pysat_works",
+    "new_solver",
+    "canonical",
+]
 
 # how models are enumerated (satedge.sat.solving): auto (the default) blocks a clause per model, or per
 # picture where a picture has many models (identical tiles) and a count is asked for; blocking: a
@@ -41,7 +56,16 @@ BINARY = "cmd"  # how a solver string names a binary: cmd:COMMAND
 NON_INCREMENTAL = {"kissat404"}  # PySAT solvers that enumerate by solving again
 # PySAT's solvers whose DRAT proof of a whole enumeration (with_proof=True, blocking clauses added
 # between calls) checks; MapleSAT logs one too, but it does not check once clauses were added
-PROOF_SOLVERS = ("cadical153", "cadical195", "glucose3", "glucose4", "glucose42", "lingeling", "maplechrono", "maplecm")
+PROOF_SOLVERS = (
+    "cadical153",
+    "cadical195",
+    "glucose3",
+    "glucose4",
+    "glucose42",
+    "lingeling",
+    "maplechrono",
+    "maplecm",
+)
 # what a solver that logs its proof is set to: CaDiCaL without variable elimination and
 # equivalent-literal substitution, which restore clauses without a proof line for them when a
 # clause is added between calls (a blocking clause), so that the proof of an enumeration checks
@@ -82,8 +106,10 @@ class SatSolver:
 
     def __post_init__(self) -> None:
         if self.enumeration is not None and self.enumeration not in ENUMERATIONS:
-            raise SatedgeError(f"unknown enumeration {quoted(str(self.enumeration), 30)}; choose from "
-                               f"{', '.join(ENUMERATIONS)}")
+            raise SatedgeError(
+                f"unknown enumeration {quoted(str(self.enumeration), 30)}; choose from "
+                f"{', '.join(ENUMERATIONS)}"
+            )
         if self.enumeration == "auto":
             object.__setattr__(self, "enumeration", None)  # the default: one configuration, one name
         if self.binary:
@@ -95,10 +121,14 @@ class SatSolver:
             return
         name = self.name
         if not (name in pysat_names() and pysat_works(name)):
-            raise SatedgeError(f"unknown solver {quoted(str(name), 40)}; choose a PySAT solver (satedge solvers "
-                               "lists those that work here) or cmd:COMMAND")
+            raise SatedgeError(
+                f"unknown solver {quoted(str(name), 40)}; choose a PySAT solver (satedge solvers "
+                "lists those that work here) or cmd:COMMAND"
+            )
         if self.enumeration == "subspaces" and name in NON_INCREMENTAL:
-            raise SatedgeError(f"enumeration={self.enumeration} needs an incremental solver; {name} is not one")
+            raise SatedgeError(
+                f"enumeration={self.enumeration} needs an incremental solver; {name} is not one"
+            )
         options = tuple(self.options)
         if options and name not in CONFIGURABLE:
             raise SatedgeError(f"solver {name!r} takes no options; only {', '.join(CONFIGURABLE)} do")
@@ -136,20 +166,23 @@ class SatSolver:
         return self.name + (":" + ",".join(items) if items else "")
 
     @classmethod
-    def parse(cls, text: str) -> "SatSolver":
+    def parse(cls, text: str) -> SatSolver:
         """The SAT solver ``cadical195:sat,seed=2`` or ``cmd:COMMAND`` names."""
         if not isinstance(text, str):
             raise SatedgeError(f"a solver is a string such as cadical195:sat, not {quoted(repr(text), 40)}")
         if text.startswith(BINARY + ":"):
-            return cls(name=text[len(BINARY) + 1:], binary=True)
+            return cls(name=text[len(BINARY) + 1 :], binary=True)
         name, colon, rest = text.partition(":")
         items = rest.split(",") if colon else []
         enumeration = [i.partition("=")[2] for i in items if i.startswith("enumeration=")]
-        return cls(name=name, options=tuple(i for i in items if not i.startswith("enumeration=")),
-                   enumeration=enumeration[-1] if enumeration else None)
+        return cls(
+            name=name,
+            options=tuple(i for i in items if not i.startswith("enumeration=")),
+            enumeration=enumeration[-1] if enumeration else None,
+        )
 
     @classmethod
-    def of(cls, value) -> "SatSolver":
+    def of(cls, value) -> SatSolver:
         """``value`` itself, the default solver for ``None``, a string :meth:`parse` reads, or the
         SAT solver of an engine's configuration (its ``sat``:
         :attr:`satedge.jobs.engines.SolverConfig.sat`)."""
@@ -161,7 +194,9 @@ class SatSolver:
             return cls.parse(value)
         sat = getattr(value, "sat", None)
         if sat is None:
-            raise SatedgeError(f"{value} is not a PySAT solver or a solver binary: it enumerates no models here")
+            raise SatedgeError(
+                f"{value} is not a PySAT solver or a solver binary: it enumerates no models here"
+            )
         return sat
 
 
@@ -213,8 +248,14 @@ def canonical(name: str) -> str:
     >>> canonical("m22"), canonical("cd19"), canonical("nonesuch")
     ('minisat22', 'cadical195', 'nonesuch')
     """
-    return next((k for k, v in vars(SolverNames).items() if not k.startswith("_") and isinstance(v, tuple)
-                 and name in v), name)
+    return next(
+        (
+            k
+            for k, v in vars(SolverNames).items()
+            if not k.startswith("_") and isinstance(v, tuple) and name in v
+        ),
+        name,
+    )
 
 
 def pysat_names() -> list[str]:
@@ -228,8 +269,9 @@ def solver_names() -> tuple[str, ...]:
     return tuple(n for n in pysat_names() if pysat_works(n))
 
 
-def new_solver(config: SatSolver, clauses: list[list[int]], nv: int, proof: bool = False,
-               formula: int | None = None):
+def new_solver(
+    config: SatSolver, clauses: list[list[int]], nv: int, proof: bool = False, formula: int | None = None
+):
     """A solver holding ``clauses``: a PySAT solver configured as ``config`` says (with ``proof``,
     one that logs a DRAT proof, set as :data:`PROOF_OPTIONS` says), or a binary (``formula``: how
     many of the clauses are the formula's, the rest added to it, as its errors say)."""
@@ -237,8 +279,11 @@ def new_solver(config: SatSolver, clauses: list[list[int]], nv: int, proof: bool
         return ExternalSolver(config.name, clauses, nv, formula)
     options = {**config.pysat_options(), **(PROOF_OPTIONS.get(config.name, {}) if proof else {})}
     if not options:
-        return (Solver(name=config.name, bootstrap_with=clauses, with_proof=proof) if proof else
-                Solver(name=config.name, bootstrap_with=clauses))
+        return (
+            Solver(name=config.name, bootstrap_with=clauses, with_proof=proof)
+            if proof
+            else Solver(name=config.name, bootstrap_with=clauses)
+        )
     solver = Solver(name=config.name, with_proof=proof) if proof else Solver(name=config.name)
     solver.configure(options)  # before the clauses: some options are read when the first one comes
     solver.append_formula(clauses)

@@ -29,8 +29,8 @@ solution is not kept waiting.  With ``enumeration=subspaces`` no clause is added
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
 from itertools import islice
-from typing import Callable, Iterator
 
 from pysat.solvers import Solver
 
@@ -46,8 +46,17 @@ from .bulk import Checker, Decoded, Decoder, checked, valid
 from .drat import Proof, of_solver
 from .solvers import BINARY_PROOFS, PROOF_SOLVERS, STAT_KEYS, SatSolver, Stats, new_solver
 
-__all__ = ["PROGRESS_CONFLICTS", "STAT_KEYS", "Stats", "Enumerator", "by_pictures", "solutions",
-           "solve", "count", "count_modes"]
+__all__ = [
+    "PROGRESS_CONFLICTS",
+    "STAT_KEYS",
+    "Stats",
+    "Enumerator",
+    "by_pictures",
+    "solutions",
+    "solve",
+    "count",
+    "count_modes",
+]
 
 PROGRESS_CONFLICTS = 1000  # the least slice of conflicts after which a solver call reports its statistics
 
@@ -61,11 +70,26 @@ class Enumerator:
     piece: ``units``, literals added as unit clauses (its cube), and ``proof``, a solver that logs
     its DRAT proof as it enumerates (:meth:`proof`)."""
 
-    def __init__(self, encoded: Encoded, solver: SatSolver | str | None = None, stats: Stats | None = None,
-                 reuse: bool = True, progress: Callable[[dict], None] | None = None, proof: bool = False,
-                 units: tuple[int, ...] = ()):
-        self.encoded, self.progress, self.reuse, self.spent, self.units = encoded, progress, reuse, False, units
-        self.blocked: list[list[int]] = []  # the blocking clauses of an enumeration without activation literals
+    def __init__(
+        self,
+        encoded: Encoded,
+        solver: SatSolver | str | None = None,
+        stats: Stats | None = None,
+        reuse: bool = True,
+        progress: Callable[[dict], None] | None = None,
+        proof: bool = False,
+        units: tuple[int, ...] = (),
+    ):
+        self.encoded, self.progress, self.reuse, self.spent, self.units = (
+            encoded,
+            progress,
+            reuse,
+            False,
+            units,
+        )
+        self.blocked: list[
+            list[int]
+        ] = []  # the blocking clauses of an enumeration without activation literals
         self.config = SatSolver.of(solver)
         self.stats = stats if stats is not None else Stats()
         self.top = encoded.nv
@@ -79,7 +103,9 @@ class Enumerator:
         if proof and (not self.config.incremental or self.config.name not in PROOF_SOLVERS):
             raise SatedgeError(f"{self.config} logs no proof: choose one of {', '.join(PROOF_SOLVERS)}")
         if self.config.incremental:
-            self.solver = new_solver(self.config, encoded.cnf.clauses + [[lit] for lit in units], encoded.nv, proof)
+            self.solver = new_solver(
+                self.config, encoded.cnf.clauses + [[lit] for lit in units], encoded.nv, proof
+            )
 
     def proof(self) -> Proof:
         """After an enumeration that ended, the proof that the formula with the unit clauses and
@@ -103,7 +129,7 @@ class Enumerator:
             self.solver.delete()
             self.solver = None
 
-    def __enter__(self) -> "Enumerator":  # noqa: D105
+    def __enter__(self) -> Enumerator:  # noqa: D105
         return self
 
     def __exit__(self, *exc) -> None:
@@ -120,13 +146,19 @@ class Enumerator:
     def _checked(self, block, n: int) -> Decoded:
         """The first ``n`` models of ``block`` decoded, each solution checked against the puzzle."""
         decoder, checker = self.reader
-        return checked(decoder.decode(block[:n]), checker, f"{self.encoded.base} encoding", f" (solver {self.config})")
+        return checked(
+            decoder.decode(block[:n]), checker, f"{self.encoded.base} encoding", f" (solver {self.config})"
+        )
 
     def read(self, model: list[int]) -> Solution:
         """A model decoded and checked alone (a picture's, whose clause waits for it): by the
         reference decoder and checker, cheaper than a block of one."""
-        return valid(self.encoded.puzzle, self.encoded.decode(self._model(model)), f"{self.encoded.base} encoding",
-                     f" (solver {self.config})")
+        return valid(
+            self.encoded.puzzle,
+            self.encoded.decode(self._model(model)),
+            f"{self.encoded.base} encoding",
+            f" (solver {self.config})",
+        )
 
     def _model(self, model: list[int] | None) -> list[int]:
         """A model the solver gave, counted; with ``progress``, a report at least every second."""
@@ -138,7 +170,9 @@ class Enumerator:
         return model
 
     # ------------------------------------------------------------------------ enumerations
-    def solutions(self, mode: str = "solutions", limit: int | None = None, cube: tuple[int, ...] = ()) -> Iterator[Solution]:
+    def solutions(
+        self, mode: str = "solutions", limit: int | None = None, cube: tuple[int, ...] = ()
+    ) -> Iterator[Solution]:
         """The solutions ``mode`` asks for (at most ``limit``); with ``cube`` (literals over the
         decision variables, assumed true) only those of the models inside the cube.  With
         ``reuse=False`` the blocking clauses stay, so a second enumeration is only allowed in mode
@@ -154,7 +188,9 @@ class Enumerator:
             yield from islice(symmetry.one_per_picture(puzzle, found, mode, encoded.orbit), limit)
             return
         if mode == "solutions":
-            found = (s for block in self._blocks(cube, 1) for sol in block.solutions() for s in encoded.expand(sol))
+            found = (
+                s for block in self._blocks(cube, 1) for sol in block.solutions() for s in encoded.expand(sol)
+            )
             yield from islice(found, limit)
             return
         yield from islice(self._pictures(mode, cube), limit)
@@ -169,14 +205,18 @@ class Enumerator:
     def _start(self, cube) -> int | None:
         """Checks that this enumeration may run; its activation literal (with ``reuse``)."""
         if self.spent:
-            raise RuntimeError("an Enumerator made with reuse=False enumerates once, or cube by cube in mode solutions")
+            raise RuntimeError(
+                "an Enumerator made with reuse=False enumerates once, or cube by cube in mode solutions"
+            )
         self.spent = not self.reuse and not cube
         if self.reuse:
             self.top += 1
             return self.top
         return None
 
-    def _models(self, cube, act: int | None, blocks: list[list[int]]) -> Iterator[tuple[list[int], Solver | None]]:
+    def _models(
+        self, cube, act: int | None, blocks: list[list[int]]
+    ) -> Iterator[tuple[list[int], Solver | None]]:
         """Each model of the formula (with the clauses of :attr:`defined` and ``blocks``, inside
         ``cube``), and the solver that gave it while it may still take clauses (an incremental
         one); the caller blocks it before asking for the next.  ``act`` switches this
@@ -196,8 +236,12 @@ class Enumerator:
                     first = False
                     yield self._model(model), s
                     continue
-                one = new_solver(self.config, encoded.cnf.clauses + self.defined + blocks + [[lit] for lit in (*cube, *self.units)],
-                                 self.top, formula=len(encoded.cnf.clauses))
+                one = new_solver(
+                    self.config,
+                    encoded.cnf.clauses + self.defined + blocks + [[lit] for lit in (*cube, *self.units)],
+                    self.top,
+                    formula=len(encoded.cnf.clauses),
+                )
                 try:
                     sat = one.solve()
                     stats.add(one)
@@ -260,9 +304,13 @@ class Enumerator:
                 new = self._picture_clauses(first, turns, s)
             else:  # a clause per solution with the picture
                 members = orbit(puzzle, first, turns=turns)
-                new = [[-lit for lit in lits] for lits in
-                       {tuple(lits) for lits in map(encoded.literals, members) if lits is not None}]
-            for picture in symmetry.turned(puzzle, first) if mode == "distinct" and encoded.orbit > 1 else [first]:
+                new = [
+                    [-lit for lit in lits]
+                    for lits in {tuple(lits) for lits in map(encoded.literals, members) if lits is not None}
+                ]
+            for picture in (
+                symmetry.turned(puzzle, first) if mode == "distinct" and encoded.orbit > 1 else [first]
+            ):
                 self.pictures += 1
                 yield picture
             for clause in new:
@@ -306,14 +354,19 @@ class Enumerator:
             if answer is not None:
                 return answer
             self.report()
-            budget = max(PROGRESS_CONFLICTS, int(budget / max(time.monotonic() - t0, 1e-3)))  # a second's worth
+            budget = max(
+                PROGRESS_CONFLICTS, int(budget / max(time.monotonic() - t0, 1e-3))
+            )  # a second's worth
 
     def report(self) -> None:
         """Tell ``progress`` the solver's statistics and the solutions found so far."""
         if self.progress is not None:
             self.reported = time.monotonic()
-            found = ({"solutions": self.found * self.encoded.orbit} if self.found or not self.pictures else
-                     {"pictures": self.pictures})
+            found = (
+                {"solutions": self.found * self.encoded.orbit}
+                if self.found or not self.pictures
+                else {"pictures": self.pictures}
+            )
             self.progress({**(self.counters() or {}), **found})
 
     # ------------------------------------------------------------------------ counts
@@ -356,7 +409,12 @@ class Enumerator:
         tallies = [encoded.picture_counts(pic) for pic in pictures]
         solutions, models = sum(s for s, _ in tallies), sum(m for _, m in tallies)
         c = symmetry.count(puzzle, found, per_orbit)
-        return {"solutions": per_orbit * solutions, "distinct": c.distinct, "unique": c.unique, "models": models}
+        return {
+            "solutions": per_orbit * solutions,
+            "distinct": c.distinct,
+            "unique": c.unique,
+            "models": models,
+        }
 
 
 def by_pictures(encoded: Encoded, solver: SatSolver) -> bool:
@@ -366,28 +424,47 @@ def by_pictures(encoded: Encoded, solver: SatSolver) -> bool:
     return solver.enumeration is None and encoded.shows is not None and encoded.many_per_picture
 
 
-def solutions(encoded: Encoded, solver: SatSolver | str | None = None, mode: str = "solutions",
-              limit: int | None = None, stats: Stats | None = None,
-              progress: Callable[[dict], None] | None = None) -> Iterator[Solution]:
+def solutions(
+    encoded: Encoded,
+    solver: SatSolver | str | None = None,
+    mode: str = "solutions",
+    limit: int | None = None,
+    stats: Stats | None = None,
+    progress: Callable[[dict], None] | None = None,
+) -> Iterator[Solution]:
     """Stream the solutions of an encoded puzzle (see the module docstring for ``mode``);
     ``progress`` is called with the solver's statistics during long solver calls."""
     with Enumerator(encoded, solver, stats, reuse=False, progress=progress) as e:
         yield from e.solutions(mode, limit)
 
 
-def solve(encoded: Encoded, solver: SatSolver | str | None = None, stats: Stats | None = None) -> Solution | None:
+def solve(
+    encoded: Encoded, solver: SatSolver | str | None = None, stats: Stats | None = None
+) -> Solution | None:
     """The first solution, or ``None`` when the formula is unsatisfiable."""
     return next(solutions(encoded, solver, limit=1, stats=stats), None)
 
 
-def count(encoded: Encoded, solver: SatSolver | str | None = None, mode: str = "solutions", stats: Stats | None = None) -> int:
+def count(
+    encoded: Encoded,
+    solver: SatSolver | str | None = None,
+    mode: str = "solutions",
+    stats: Stats | None = None,
+) -> int:
     return count_modes(encoded, solver, (mode,), stats)[mode]
 
 
-def count_modes(encoded: Encoded, solver: SatSolver | str | None = None, modes=MODES, stats: Stats | None = None,
-                progress: Callable[[dict], None] | None = None) -> dict[str, int]:
+def count_modes(
+    encoded: Encoded,
+    solver: SatSolver | str | None = None,
+    modes=MODES,
+    stats: Stats | None = None,
+    progress: Callable[[dict], None] | None = None,
+) -> dict[str, int]:
     """The puzzle's counts ``modes`` asks for, with one solver (:meth:`Enumerator.counts`)."""
     pictures = "solutions" in modes and by_pictures(encoded, SatSolver.of(solver))
-    reuse = not pictures and (len(modes) > 1 or (encoded.orbit > 1 and bool({"distinct", "unique"} & set(modes))))
+    reuse = not pictures and (
+        len(modes) > 1 or (encoded.orbit > 1 and bool({"distinct", "unique"} & set(modes)))
+    )
     with Enumerator(encoded, solver, stats, reuse=reuse, progress=progress) as e:
         return e.counts(modes)

@@ -15,7 +15,7 @@ turns) of that stream.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from pysat.solvers import Solver
 
@@ -49,7 +49,9 @@ def walk(e, cube: list[int]) -> Iterator[Solution]:
             yield first
             lits = encoded.literals(first)
             if lits is None:
-                raise EncodingError(f"{encoded.base} encoding: a model's solution has no model (solver {e.config})")
+                raise EncodingError(
+                    f"{encoded.base} encoding: a model's solution has no model (solver {e.config})"
+                )
             if not e.reuse:
                 e.blocked.append([-lit for lit in lits])
         ok, implied = look.propagate(assumptions=assume)

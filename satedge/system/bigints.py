@@ -19,7 +19,7 @@ def digits(n: int) -> str:
     >>> len(d), d[:10], d[-5:]
     (9543, '2661303427', '00001')
     """
-    if -10**_DIGITS < n < 10**_DIGITS:
+    if -(10**_DIGITS) < n < 10**_DIGITS:
         return str(n)
     if n < 0:
         return "-" + digits(-n)
@@ -33,7 +33,7 @@ def json_dumps(value: Any, **kwargs) -> str:
     big: list[int] = []
 
     def mark(v: Any) -> Any:
-        if isinstance(v, int) and not isinstance(v, bool) and not -10**_DIGITS < v < 10**_DIGITS:
+        if isinstance(v, int) and not isinstance(v, bool) and not -(10**_DIGITS) < v < 10**_DIGITS:
             big.append(v)
             return f"\x00{len(big) - 1}\x00"
         if isinstance(v, dict):

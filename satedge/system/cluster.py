@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from ..errors import SatedgeError
 from .extras import require
@@ -31,7 +31,9 @@ def connect(scheduler: str | None):
     try:
         return distributed.Client(scheduler, timeout="10s")
     except (OSError, ValueError, TypeError) as e:  # no answer, or not an address
-        raise SatedgeError(f"cannot reach the Dask scheduler at {one_line(scheduler)[:80]}: {one_line(str(e))[:200]}") from None
+        raise SatedgeError(
+            f"cannot reach the Dask scheduler at {one_line(scheduler)[:80]}: {one_line(str(e))[:200]}"
+        ) from None
 
 
 def threads(client) -> int:
@@ -69,8 +71,13 @@ def _task(fn: Callable, args: tuple, memory_mb: float | None, deadline: float | 
     return got[0]
 
 
-def parts(client, fn: Callable, args: list[tuple], limits: Limits,
-          more: Callable[[object, int], list[tuple]] | None = None) -> Iterator[Outcome]:
+def parts(
+    client,
+    fn: Callable,
+    args: list[tuple],
+    limits: Limits,
+    more: Callable[[object, int], list[tuple]] | None = None,
+) -> Iterator[Outcome]:
     """``fn(*a)`` for each ``a`` of ``args`` on the cluster, each in a process of its own under
     ``limits``; the outcomes as they end, and one ``TIMEOUT`` outcome when the time limit
     passes first.  ``more(value, waiting)``: the further parts an answer brings (work handed
@@ -99,7 +106,9 @@ def parts(client, fn: Callable, args: list[tuple], limits: Limits,
                 try:
                     outcome = f.result()
                 except Exception as e:  # noqa: BLE001 - a worker lost, a task that did not pickle
-                    outcome = Outcome("ERROR", error=f"a Dask task failed: {one_line(str(e))[:200]}", limits=limits)
+                    outcome = Outcome(
+                        "ERROR", error=f"a Dask task failed: {one_line(str(e))[:200]}", limits=limits
+                    )
                 if more is not None and outcome.status == "OK":
                     added = [submit(a) for a in more(outcome.value, len(pending))]
                     futures += added

@@ -60,7 +60,8 @@ class Need:
     def met(self) -> bool:
         """Whether it is here."""
         return (self.module is None or available(self.module)) and (
-            self.binary is None or shutil.which(self.binary) is not None)
+            self.binary is None or shutil.which(self.binary) is not None
+        )
 
     def check(self, who: str) -> None:
         """Nothing when it is here; else the one-line error that says what ``who`` needs."""

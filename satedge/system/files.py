@@ -18,18 +18,39 @@ import secrets
 import stat
 import sys
 import unicodedata
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, Iterator
+from typing import IO, Any
 
 import psutil
 
 from ..errors import SatedgeError
 
 __all__ = [
-    "MAX_INPUT_BYTES", "MAX_LINE", "TEMPORARY", "one_line", "shown", "quoted",
-    "cut", "problems", "cannot_write", "sweep_temporaries", "atomic_output", "atomic_outputs", "write_atomic", "write_group",
-    "check_folder", "not_inputs", "open_input", "check_input", "read_bytes", "read_text", "parse_ints", "parse_json", "read_json"
+    "MAX_INPUT_BYTES",
+    "MAX_LINE",
+    "TEMPORARY",
+    "one_line",
+    "shown",
+    "quoted",
+    "cut",
+    "problems",
+    "cannot_write",
+    "sweep_temporaries",
+    "atomic_output",
+    "atomic_outputs",
+    "write_atomic",
+    "write_group",
+    "check_folder",
+    "not_inputs",
+    "open_input",
+    "check_input",
+    "read_bytes",
+    "read_text",
+    "parse_ints",
+    "parse_json",
+    "read_json",
 ]
 
 MAX_INPUT_BYTES = 64 * 2**20  # puzzles, specs, presets, solutions: Eternity II's YAML is 10 kB
@@ -51,8 +72,10 @@ def one_line(text: str) -> str:
     out = []
     for c in text:
         if unicodedata.category(c) in ("Cc", "Zl", "Zp"):
-            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(c) or
-                       (f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}"))
+            out.append(
+                {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(c)
+                or (f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}")
+            )
         else:
             out.append(c)
     return "".join(out)
@@ -69,7 +92,7 @@ def shown(value: Any, width: int = 40) -> str:
     short.maxstring = short.maxother = width
     short.maxlist = short.maxdict = short.maxtuple = short.maxset = 6
     text = one_line(short.repr(value))
-    return text if len(text) <= width else text[:width - 3] + "..."
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def quoted(text: str, width: int) -> str:
@@ -93,7 +116,7 @@ def cut(message: str, width: int = MAX_LINE) -> str:
     if len(text) <= width:
         return text
     head = (width - 5) * 2 // 3
-    return text[:head] + " ... " + text[len(text) - (width - 5 - head):]
+    return text[:head] + " ... " + text[len(text) - (width - 5 - head) :]
 
 
 def problems(found: list[str], width: int = 220) -> str:
@@ -256,8 +279,11 @@ def check_folder(folder: str | os.PathLike, option: str, holds: tuple[str, ...] 
         raise SatedgeError(f"{option} names a file, not a folder", path)
     held = [f for f in holds if (path / f).exists() or (path / f).is_symlink()]
     if held:
-        raise SatedgeError(f"{option} names a folder that holds {what} already ({held[0]}): give another, or "
-                           "remove it first", path)
+        raise SatedgeError(
+            f"{option} names a folder that holds {what} already ({held[0]}): give another, or "
+            "remove it first",
+            path,
+        )
     existing = next(p for p in (path, *path.absolute().parents) if p.exists())
     if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
         raise SatedgeError(f"{option}: cannot write in {existing}", path)
@@ -278,7 +304,9 @@ def not_inputs(outputs: list, inputs: list) -> None:
             except OSError:  # one of them is not there (yet)
                 same = False
             if same:
-                raise SatedgeError(f"is also an input ({shown(str(given), 60)}): write the output elsewhere", out)
+                raise SatedgeError(
+                    f"is also an input ({shown(str(given), 60)}): write the output elsewhere", out
+                )
 
 
 # ---------------------------------------------------------------------------- reading

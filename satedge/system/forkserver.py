@@ -54,7 +54,8 @@ def _start_child(fds: list[int], sock: socket.socket, inherited: list[int]) -> N
 
 
 def serve() -> None:
-    """The server's main loop (``python -c 'from satedge.system.forkserver import serve; serve()' FD PARENT MODULES...``)."""
+    """The server's main loop (``python -c 'from satedge.system.forkserver import serve; serve()'
+    FD PARENT MODULES...``)."""
     fd, parent, modules = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
     die_with_parent(parent, signal.SIGTERM)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
@@ -129,9 +130,18 @@ class ForkServer:
     def _start(self) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from satedge.system.forkserver import serve; serve()", str(theirs.fileno()),
-             str(os.getpid()), *self.modules],
-            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, start_new_session=True)
+            [
+                sys.executable,
+                "-c",
+                "from satedge.system.forkserver import serve; serve()",
+                str(theirs.fileno()),
+                str(os.getpid()),
+                *self.modules,
+            ],
+            pass_fds=(theirs.fileno(),),
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         theirs.close()
         self.sock = ours
 
@@ -191,4 +201,3 @@ class ForkServer:
 
     def __exit__(self, *exc) -> None:
         self.close()
-

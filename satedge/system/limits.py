@@ -1,7 +1,7 @@
 """A job's limits (wall-clock time and memory for its whole process tree, with their bounds, the
-commands' default memory cap and the cores this process may use) and how a limited call ended.  :mod:`satedge.system.process`
-enforces them on the job's process tree; :func:`within` on the process that starts it, while it
-reads the puzzle and prepares the job."""
+commands' default memory cap and the cores this process may use) and how a limited call ended.
+:mod:`satedge.system.process` enforces them on the job's process tree; :func:`within` on the
+process that starts it, while it reads the puzzle and prepares the job."""
 
 from __future__ import annotations
 
@@ -9,17 +9,30 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import psutil
 
 from ..errors import EncodingError, OutOfMemory, SatedgeError
 from .files import shown
 
-__all__ = ["GRACE", "OutOfTime", "OverMemory", "within", "MAX_TIMEOUT", "MAX_MEMORY_MB", "MAX_WORKERS", "OUTCOMES", "Limits", "Outcome",
-           "default_memory_mb", "cores"]
+__all__ = [
+    "GRACE",
+    "OutOfTime",
+    "OverMemory",
+    "within",
+    "MAX_TIMEOUT",
+    "MAX_MEMORY_MB",
+    "MAX_WORKERS",
+    "OUTCOMES",
+    "Limits",
+    "Outcome",
+    "default_memory_mb",
+    "cores",
+]
 
 MAX_TIMEOUT = 10_000_000  # seconds: 116 days
 MAX_MEMORY_MB = 10_000_000  # 10 TB
@@ -46,7 +59,9 @@ class Limits:
     def __post_init__(self) -> None:
         for name, high in (("timeout", MAX_TIMEOUT), ("memory_mb", MAX_MEMORY_MB)):
             v = getattr(self, name)
-            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < float("inf")):
+            if v is not None and (
+                isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < float("inf")
+            ):
                 raise SatedgeError(f"{name} must be a positive finite number, not {shown(v)}")
             if v is not None and v > high:
                 raise SatedgeError(f"{name} must be at most {high:,}, not {v:,}")
@@ -110,7 +125,9 @@ class Outcome:
             return self.value
         if self.status == "MEMOUT":
             cap = self.limits.memory_mb
-            raise OutOfMemory(f"{what} needs more than {cap:g} MB of memory" if cap else f"{what}: {self.error}", cap)
+            raise OutOfMemory(
+                f"{what} needs more than {cap:g} MB of memory" if cap else f"{what}: {self.error}", cap
+            )
         if self.status == "TIMEOUT":
             raise TimeoutError(f"{what}: {self.error}")
         if self.wrong:
@@ -146,13 +163,18 @@ def within(timeout: float | None, memory_mb: float | None) -> Iterator[Callable[
     def raise_(error):
         def handler(signum, frame):
             raise error()
+
         return handler
 
     if main:
-        handlers = {signal.SIGALRM: signal.signal(signal.SIGALRM, raise_(OutOfTime)),
-                    signal.SIGUSR1: signal.signal(signal.SIGUSR1, raise_(OverMemory))}
+        handlers = {
+            signal.SIGALRM: signal.signal(signal.SIGALRM, raise_(OutOfTime)),
+            signal.SIGUSR1: signal.signal(signal.SIGUSR1, raise_(OverMemory)),
+        }
         if timeout is not None:
-            signal.setitimer(signal.ITIMER_REAL, timeout + GRACE)  # the job stops itself first, at the timeout
+            signal.setitimer(
+                signal.ITIMER_REAL, timeout + GRACE
+            )  # the job stops itself first, at the timeout
         if memory_mb is not None:
             me, ident = psutil.Process(), threading.get_ident()
 

@@ -40,21 +40,43 @@ import tempfile
 import threading
 import time
 import traceback
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import psutil
 
 from ..errors import EncodingError, SatedgeError
 from .limits import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, OUTCOMES, Limits, Outcome, default_memory_mb
-from .proctree import (default_kill_signals, die_with_parent, how_it_ended, kill_tree, one_line_error, scratch,
-                       stops_blocked, supervise, tree, tree_cpu_seconds, tree_memory_mb)
+from .proctree import (
+    default_kill_signals,
+    die_with_parent,
+    how_it_ended,
+    kill_tree,
+    one_line_error,
+    scratch,
+    stops_blocked,
+    supervise,
+    tree,
+    tree_cpu_seconds,
+    tree_memory_mb,
+)
 
 __all__ = [
-    "OUTCOMES", "MAX_TIMEOUT", "MAX_MEMORY_MB", "MAX_WORKERS", "Limits", "Outcome", "Cancelled", "default_memory_mb",
-    "here", "fresh_main", "call"
+    "OUTCOMES",
+    "MAX_TIMEOUT",
+    "MAX_MEMORY_MB",
+    "MAX_WORKERS",
+    "Limits",
+    "Outcome",
+    "Cancelled",
+    "default_memory_mb",
+    "here",
+    "fresh_main",
+    "call",
 ]
+
 
 # ---------------------------------------------------------------------------- processes
 class Cancelled(Exception):
@@ -66,7 +88,7 @@ def _send(fd: int, message: dict) -> None:
     data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
     view = memoryview(struct.pack("!Q", len(data)) + data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
 
 
 def _own_cpu() -> tuple[float, float]:
@@ -134,7 +156,10 @@ def _serve(fd: int, fn: Callable, args: tuple, parent: int, folder: str, notes: 
     try:
         _send(fd, message)
     except Exception as e:  # noqa: BLE001 - a value that does not pickle
-        _send(fd, {"kind": "error", "error": one_line_error(e), "trace": traceback.format_exc(), "cpu": cpu - cpu0})
+        _send(
+            fd,
+            {"kind": "error", "error": one_line_error(e), "trace": traceback.format_exc(), "cpu": cpu - cpu0},
+        )
 
 
 def fresh_main(served: bool = False) -> None:
@@ -176,7 +201,9 @@ def _hand_over(stdin, fn: Callable, args: tuple, folder: Path, notes: bool) -> N
 class _Child:
     """A started child: forked from this process, or a fresh interpreter."""
 
-    def __init__(self, fn: Callable, args: tuple, fd: int, folder: Path, fresh: bool, notes: bool, server=None):
+    def __init__(
+        self, fn: Callable, args: tuple, fd: int, folder: Path, fresh: bool, notes: bool, server=None
+    ):
         self.fresh, self.served, self.code = fresh or server is not None, server is not None, None
         self.server, self.answered = server, False  # answered: its job sent its end
         if server is not None:  # forked by a warm process (satedge.system.forkserver), as a fresh one starts
@@ -190,15 +217,27 @@ class _Child:
         elif fresh:  # a new interpreter: safe to start from any thread, and from Dask's daemonic workers
             self.stderr = open(folder / "stderr.txt", "w+b")
             self.proc = subprocess.Popen(
-                [sys.executable, "-c", "from satedge.system.process import fresh_main; fresh_main()", str(fd)],
-                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=self.stderr, pass_fds=(fd,),
-                start_new_session=True, env={**os.environ, "TMPDIR": str(folder)})
+                [
+                    sys.executable,
+                    "-c",
+                    "from satedge.system.process import fresh_main; fresh_main()",
+                    str(fd),
+                ],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=self.stderr,
+                pass_fds=(fd,),
+                start_new_session=True,
+                env={**os.environ, "TMPDIR": str(folder)},
+            )
             self.pid = self.proc.pid
             _hand_over(self.proc.stdin, fn, args, folder, notes)
         else:
             ctx = multiprocessing.get_context("fork")
             job = partial(_serve, fd, fn, args, folder=str(folder), notes=notes)
-            self.proc = ctx.Process(target=supervise, args=(fd, lambda supervisor: job(supervisor), os.getpid()))
+            self.proc = ctx.Process(
+                target=supervise, args=(fd, lambda supervisor: job(supervisor), os.getpid())
+            )
             with stops_blocked():  # until the supervisor's own handlers are in place
                 self.proc.start()  # not a daemon: it may start workers
             self.pid = self.proc.pid
@@ -280,8 +319,8 @@ def _frames(buf: bytearray) -> Iterator[dict]:
         (n,) = struct.unpack("!Q", buf[:8])
         if len(buf) < 8 + n:
             return
-        message = pickle.loads(bytes(buf[8:8 + n]))
-        del buf[:8 + n]
+        message = pickle.loads(bytes(buf[8 : 8 + n]))
+        del buf[: 8 + n]
         yield message
 
 
@@ -289,14 +328,23 @@ def _died(code: int | None, last: str) -> str:
     return f"the solving process died ({how_it_ended(code)})" + (f": {last}" if last else "")
 
 
-def call(fn: Callable, args: tuple = (), limits: Limits = Limits(), *, fresh: bool = False,
-         notes: bool = False, cancel: threading.Event | None = None,
-         on_note: Callable[[dict], None] | None = None, server=None) -> Outcome:
+def call(
+    fn: Callable,
+    args: tuple = (),
+    limits: Limits = Limits(),
+    *,
+    fresh: bool = False,
+    notes: bool = False,
+    cancel: threading.Event | None = None,
+    on_note: Callable[[dict], None] | None = None,
+    server=None,
+) -> Outcome:
     """Run ``fn(*args)`` in a child process under ``limits`` and say how it ended.
 
     ``fresh``: the child is a new Python interpreter (safe from threads and Dask workers; ``fn``
     and ``args`` must pickle) instead of a fork of this process; ``server``: a
-    :class:`satedge.system.forkserver.ForkServer` starts that child instead, from a warm process.  ``notes``: ``fn`` is called
+    :class:`satedge.system.forkserver.ForkServer` starts that child instead, from a warm process.
+    ``notes``: ``fn`` is called
     with a keyword argument ``note``, a callable that sends a mapping to the parent at once
     (what a run knows before it ends: the size of its formula), kept in :attr:`Outcome.notes`
     even when the run is killed later; ``on_note`` is called with each as it comes (to show
@@ -326,16 +374,29 @@ def call(fn: Callable, args: tuple = (), limits: Limits = Limits(), *, fresh: bo
             os.close(r)
 
 
-def _watch(child: _Child, r: int, limits: Limits, t0: float, cancel: threading.Event | None,
-           on_note: Callable[[dict], None] | None) -> Outcome:
+def _watch(
+    child: _Child,
+    r: int,
+    limits: Limits,
+    t0: float,
+    cancel: threading.Event | None,
+    on_note: Callable[[dict], None] | None,
+) -> Outcome:
     deadline = None if limits.timeout is None else t0 + limits.timeout
     buf, notes, end = bytearray(), {}, None
     cpu0 = cpu_seen = peak = 0.0
     next_look = t0 + 0.05  # a job that answers at once is not looked at
 
     def outcome(status: str, **fields) -> Outcome:
-        return Outcome(status, notes=notes, wall_seconds=time.monotonic() - t0, peak_mb=peak or None, limits=limits,
-                       cpu_seconds=fields.pop("cpu", max(0.0, cpu_seen - cpu0)), **fields)
+        return Outcome(
+            status,
+            notes=notes,
+            wall_seconds=time.monotonic() - t0,
+            peak_mb=peak or None,
+            limits=limits,
+            cpu_seconds=fields.pop("cpu", max(0.0, cpu_seen - cpu0)),
+            **fields,
+        )
 
     def read(wait: float) -> bool:
         """Read what the child sent within ``wait`` seconds; False at the end of the pipe."""
@@ -368,7 +429,9 @@ def _watch(child: _Child, r: int, limits: Limits, t0: float, cancel: threading.E
             if limits.memory_mb is not None and held > limits.memory_mb:
                 return outcome("MEMOUT", error=f"more than {limits.memory_mb:g} MB of memory")
             next_look = time.monotonic() + min(1.0, max(0.05, 20 * (time.monotonic() - now)))
-        wake = min(next_look, deadline or next_look, time.monotonic() + 0.1 if cancel is not None else next_look)
+        wake = min(
+            next_look, deadline or next_look, time.monotonic() + 0.1 if cancel is not None else next_look
+        )
         open_ = read(wake - time.monotonic())
         if end is None and (not open_ or child.exitcode() is not None):
             while end is None and open_ and select.select([r], [], [], 0)[0]:  # what it wrote before it went

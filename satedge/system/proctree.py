@@ -23,18 +23,36 @@ import subprocess
 import tempfile
 import time
 from collections import deque
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import psutil
 
 from ..errors import SatedgeError
 
 __all__ = [
-    "SCRATCH", "die_with_parent", "as_worker", "become_subreaper", "end_descendants", "default_kill_signals", "forked_map",
-    "popen", "tree", "tree_memory_mb", "tree_cpu_seconds", "kill_tree", "scratch", "sweep", "one_line_error",
-    "how_it_ended", "Stop", "STOPS", "stops_blocked", "supervise"
+    "SCRATCH",
+    "die_with_parent",
+    "as_worker",
+    "become_subreaper",
+    "end_descendants",
+    "default_kill_signals",
+    "forked_map",
+    "popen",
+    "tree",
+    "tree_memory_mb",
+    "tree_cpu_seconds",
+    "kill_tree",
+    "scratch",
+    "sweep",
+    "one_line_error",
+    "how_it_ended",
+    "Stop",
+    "STOPS",
+    "stops_blocked",
+    "supervise",
 ]
 
 SCRATCH = "satedge-"  # the prefix of every scratch folder: satedge-PID-XXXXXXXX
@@ -111,9 +129,14 @@ def stops_blocked() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def forked_map(worker: Callable[[], Callable[[Any], Any]], tasks: list, workers: int,
-               idle: Callable[[], None] | None = None, more: Callable[[Any], list] | None = None,
-               waiting: Callable[[int], None] | None = None) -> Iterator[Any]:
+def forked_map(
+    worker: Callable[[], Callable[[Any], Any]],
+    tasks: list,
+    workers: int,
+    idle: Callable[[], None] | None = None,
+    more: Callable[[Any], list] | None = None,
+    waiting: Callable[[int], None] | None = None,
+) -> Iterator[Any]:
     """``fn(task)`` for every task on ``workers`` forked processes, each result as it comes (in no
     fixed order); each process runs ``worker()`` once to make its ``fn`` (a solver it keeps from
     task to task, say) and takes the next task when it comes free.  Closing the iterator, or an
@@ -303,7 +326,7 @@ def sweep(where: str | None = None) -> list[str]:
     except OSError:
         return removed
     for d in entries:
-        pid = d.name[len(SCRATCH):].split("-", 1)[0]
+        pid = d.name[len(SCRATCH) :].split("-", 1)[0]
         if not (d.name.startswith(SCRATCH) and pid.isdigit() and d.is_dir() and not d.is_symlink()):
             continue
         if psutil.pid_exists(int(pid)):

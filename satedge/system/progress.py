@@ -7,10 +7,18 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator
 
-__all__ = ["REPORT_SECONDS", "STAGES", "UNKNOWN_WIDTH", "UNKNOWN_ROWS", "progress_bar", "describe", "status_line"]
+__all__ = [
+    "REPORT_SECONDS",
+    "STAGES",
+    "UNKNOWN_WIDTH",
+    "UNKNOWN_ROWS",
+    "progress_bar",
+    "describe",
+    "status_line",
+]
 
 
 class _Silent:
@@ -27,14 +35,17 @@ class _Silent:
     def close(self) -> None:
         pass
 
-    def __enter__(self) -> "_Silent":
+    def __enter__(self) -> _Silent:
         return self
 
     def __exit__(self, *exc) -> None:
         pass
 
 
-UNKNOWN_WIDTH, UNKNOWN_ROWS = 80, 24  # the size assumed where a terminal reports none (0 x 0: script, some CI)
+UNKNOWN_WIDTH, UNKNOWN_ROWS = (
+    80,
+    24,
+)  # the size assumed where a terminal reports none (0 x 0: script, some CI)
 
 
 def _bar(**kwargs):
@@ -66,9 +77,11 @@ def _ticking(bar) -> Iterator:
     at the end."""
     stop = threading.Event()
     if not isinstance(bar, _Silent):
+
         def tick() -> None:
             while not stop.wait(1.0):
                 bar.refresh()
+
         threading.Thread(target=tick, daemon=True).start()
     try:
         yield bar
@@ -100,8 +113,10 @@ def describe(report: dict) -> str:
     """
     words = [report.get("stage", "solving")]
     if "proofs" in report:  # check-proof: the pieces' proofs checked so far
-        words.append(f"{report['checked']:,} of {report['proofs']:,} proof{'s' * (report['proofs'] != 1)} checked by "
-                     f"{report['checker']} ({report['lemmas']:,} lemmas in all)")
+        words.append(
+            f"{report['checked']:,} of {report['proofs']:,} proof{'s' * (report['proofs'] != 1)} checked by "
+            f"{report['checker']} ({report['lemmas']:,} lemmas in all)"
+        )
     if "score" in report:  # a maximisation: its best board so far
         words.append(f"best score {report['score']:,} of at most {report['bound']:,}")
     for key in ("solutions", "pictures"):

@@ -13,7 +13,16 @@ from pathlib import Path
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "HERE", "PUZZLE_SUFFIXES", "folder", "preset_folders", "shipped_puzzles", "shipped_specs", "shipped"]
+__all__ = [
+    "__version__",
+    "HERE",
+    "PUZZLE_SUFFIXES",
+    "folder",
+    "preset_folders",
+    "shipped_puzzles",
+    "shipped_specs",
+    "shipped",
+]
 
 HERE = Path(__file__).resolve().parent.parent  # the package satedge
 PUZZLE_SUFFIXES = (".yaml", ".yml", ".puz", ".txt")

@@ -32,7 +32,9 @@ class _Bounded:
             except TypeError:  # an unhashable key: the safe loader says so
                 continue
             if repeated:
-                raise yaml.constructor.ConstructorError(None, None, f"duplicate key {shown(key)}", key_node.start_mark)
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {shown(key)}", key_node.start_mark
+                )
             seen.add(key)
         return super().construct_mapping(node, deep)
 
@@ -50,6 +52,7 @@ class _PythonLoader(_Bounded, yaml.SafeLoader):
 
 _FAST = getattr(yaml, "CSafeLoader", None)
 if _FAST is not None:
+
     class _FastLoader(_Bounded, _FAST):
         """libyaml's parser: about ten times faster on a puzzle file."""
 
@@ -104,7 +107,9 @@ def parse_yaml(text: str, path: str | Path) -> Any:
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""
-        problem = getattr(e, "problem", None) or str(e).splitlines()[0]  # a reader's error has no problem, two lines
+        problem = (
+            getattr(e, "problem", None) or str(e).splitlines()[0]
+        )  # a reader's error has no problem, two lines
         raise SatedgeError(f"not valid YAML{where}: {one_line(problem)[:200]}", path) from None
     except ValueError as e:  # an integer of thousands of digits
         raise SatedgeError(f"not valid YAML: {one_line(str(e))[:200]}", path) from None
