@@ -107,7 +107,12 @@ def engines_reference() -> str:
         "|---|---|---|---|---|---|---|---|",
     ]
     for e in engines.ENGINES.values():
-        answers = [t for t in e.tasks if t != "encode"] + (["several solutions"] if e.enumerates else [])
+        solve = e.tasks.get("solve")
+        answers = [t for t in e.tasks if t != "encode"] + (
+            ["several solutions"] if solve and solve.enumerates else []
+        )
+        certifies = [t for t, does in e.tasks.items() if does.certifies]
+        cluster = [t for t, does in e.tasks.items() if does.cluster]
         needs = (
             ""
             if e.needs is None
@@ -120,8 +125,8 @@ def engines_reference() -> str:
         summary = escape(e.summary).replace("|", "\\|")
         lines.append(
             f"| `{e.name}` | {summary} | {'yes' if e.solves_formula else 'no'} | "
-            f"{', '.join(f'`{o}`' for o in e.options) or 'none'} | {', '.join(answers)} | "
-            f"{'yes' if e.certifies else 'no'} | {'yes' if e.on_cluster else 'no'} | {needs or 'the core'} |"
+            f"{', '.join(f'`{o}`' for o in e.settings) or 'none'} | {', '.join(answers)} | "
+            f"{', '.join(certifies) or 'no'} | {', '.join(cluster) or 'no'} | {needs or 'the core'} |"
         )
     return "\n".join(lines) + "\n"
 

@@ -1,5 +1,9 @@
-"""satedge from Python, as the command line does it, with the same defaults: :func:`solve` and
-:func:`count` of a puzzle (a :class:`Puzzle`, a file or a shipped puzzle's name).
+"""satedge from Python, as the command line does it, with the same defaults: :func:`solve`,
+:func:`solutions`, :func:`count` and :func:`maximize` of a puzzle (a :class:`Puzzle`, a file or a
+shipped puzzle's name), or any :func:`job` of the tasks ``solve``, ``count``, ``encode`` and
+``maximize``, with the methods ``auto`` (:func:`choose`), ``sat`` and the engines of the table
+that ``--method`` names: ``backtrack``, and to maximize ``lns`` too
+(:func:`satedge.jobs.engines.methods`).
 
 >>> from satedge import count, solve
 >>> count("hunde-spiel")
@@ -13,11 +17,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 
-from .backtrack.search import SMALL, compiled_available
 from .encode import Encoding
 from .errors import SatedgeError
 from .jobs import Job, Result, run
-from .jobs.engines import LNS, REFERENCE, SolverConfig
+from .jobs.auto import PROVABLE, choose
+from .jobs.config import SolverConfig
+from .jobs.engines import ENGINES, REFERENCE, TASKS, methods
 from .puzzle.checker import Scored
 from .puzzle.formats import load_puzzle
 from .puzzle.model import Puzzle, Solved
@@ -40,35 +45,7 @@ __all__ = [
     "maximize",
 ]
 
-METHODS = ("auto", "sat", REFERENCE)  # the best engine here; an encoding and a SAT solver; the reference
-
-
-PROVABLE = 36  # cells: the largest boards whose best score auto searches to the proof
-
-
-def choose(
-    puzzle: Puzzle, task: str = "solve", workers: int | None = None, timeout: float | None = None
-) -> SolverConfig:
-    """The solver of ``--method auto`` for ``task`` (``solve``, ``count`` or ``maximize``) on
-    ``puzzle`` with ``workers`` processes (default: every core): the engine that answered soonest
-    in ``experiments/bench-auto.md``.  On the peak puzzles (framed 7x7 and 8x8 of tunable
-    hardness) and on puzzles with 10^3 to 10^5 solutions to count, the backtracker answered sooner
-    than every SAT configuration, the best one included; so it is the backtracker: on boards of at
-    most 16 cells its pure-Python loop on one core (loading the compiled one takes longer than
-    solving them), beyond that compiled on every core.  Where the compiled search cannot take the
-    puzzle (numba does not import, or its table does not fit), larger boards go to the default
-    SAT configuration instead.  To maximize: the backtracker's branch and
-    bound, on one process, which proved the optimum sooner than RC2 over every PySAT solver on
-    the generated 4x4 and 5x5 boards tried; on boards of more than :data:`PROVABLE` cells with a
-    ``timeout``, the large-neighbourhood search on every core, which proves nothing but finds
-    good boards where the branch and bound's stay poor."""
-    if task == "maximize":
-        if puzzle.n > PROVABLE and timeout is not None:
-            return SolverConfig(engine=LNS, workers=workers or cores())
-        return SolverConfig(engine=REFERENCE, workers=1)
-    if puzzle.n <= SMALL or compiled_available(puzzle):
-        return SolverConfig(engine=REFERENCE, workers=workers or (1 if puzzle.n <= SMALL else cores()))
-    return SolverConfig(workers=workers or 1)
+METHODS = methods("solve")  # the best engine here; an encoding and a SAT solver; the reference
 
 
 @dataclass(frozen=True)
@@ -79,9 +56,10 @@ class Request:
     Attributes
     ----------
     task
-        ``solve``, ``count`` or ``encode``.
+        ``solve``, ``count``, ``encode`` or ``maximize``.
     method
-        ``auto``, ``sat`` or ``backtrack`` (:data:`METHODS`).
+        ``auto``, ``sat`` or an engine ``--method`` names for the task: ``backtrack``, and to
+        maximize ``lns`` (:func:`satedge.jobs.engines.methods`).
     solver
         The engine and its settings; ``None``: chosen per puzzle (``--method auto``,
         :func:`satedge.api.choose`).
@@ -131,9 +109,9 @@ class Request:
         ``method`` ``auto``, the SAT method when a ``solver``, an ``encoding``, a ``strategy``, an
         ``enumeration`` or ``certify`` is named, the backtracker when only an ``order`` is, and
         else the engine chosen per puzzle; ``memory_mb``: 80% of the memory available now."""
-        methods = METHODS + ((LNS,) if task == "maximize" else ())
-        if method not in methods:
-            raise SatedgeError(f"method is one of {', '.join(methods)}, not {shown(method)}")
+        choices = methods(task) if task in TASKS else METHODS
+        if method not in choices:
+            raise SatedgeError(f"method is one of {', '.join(choices)}, not {shown(method)}")
         if method == "auto":
             if any(v is not None for v in (solver, encoding, strategy, enumeration, certify)):
                 method = "sat"
@@ -151,24 +129,24 @@ class Request:
                 order=order or config.order,
             )
         else:
+            does = ENGINES[method].tasks.get(task)
             config = SolverConfig(
                 engine=method,
                 name=solver,
-                workers=workers or (cores() if method == LNS else 1),
+                workers=workers or (cores() if does is not None and does.every_core else 1),
                 strategy=strategy,
                 enumeration=enumeration,
                 order=order,
             )
-        checked = config or SolverConfig(
-            engine=REFERENCE, workers=workers or 1
-        )  # what auto picks where it can
+        # auto: what it picks where it can, with the workers auto gives it per puzzle
+        checked = config or SolverConfig(engine=REFERENCE)
         checked, encoding = Job.check_settings(
             task, checked, encoding, shuffle, scheduler, certify, modes, limit, proof
         )
         if proof is not None:
             check_folder(proof, "--proof", PROOF_FILES, "a certificate")
         if config is not None:
-            Job.check_timeout(checked, timeout)
+            Job.check_timeout(task, checked, timeout)
         limits = Limits(timeout=timeout, memory_mb=default_memory_mb() if memory_mb is None else memory_mb)
         return cls(
             task,
@@ -221,14 +199,16 @@ def job(
     puzzle : Puzzle, str or path-like
         A puzzle, a puzzle file, or a shipped puzzle's name.
     task : str
-        ``solve``, ``count`` or ``encode``.
+        ``solve``, ``count``, ``encode`` or ``maximize``.
     method : str
         ``auto`` (the default: the engine of :func:`satedge.api.choose`, unless a
-        ``solver`` or an ``encoding`` is named, which means ``sat``), ``sat`` or ``backtrack``.
+        ``solver`` or an ``encoding`` is named, which means ``sat``), ``sat``, ``backtrack``,
+        or to maximize ``lns``.
     solver : SolverConfig or str, optional
-        The engine and its settings (``cadical195:sat``, ``backtrack:workers=2``, ``cpsat``).
+        The engine and its settings (``cadical195:sat``, ``backtrack:workers=2``, ``cpsat``,
+        ``clasp``, ``cmd:COMMAND``).
     encoding : Encoding or str, optional
-        For the SAT method; default ``edgecolor-corners``.
+        For the SAT method; default ``edgecolor-corners`` (to maximize, ``support``).
     workers : int, optional
         Processes (CP-SAT: search workers).
     timeout : float, optional

@@ -17,7 +17,7 @@ from satedge.encode import Encoding, Options
 from satedge.errors import SatedgeError
 from satedge.experiment.spec import load_spec
 from satedge.jobs import Job
-from satedge.jobs.engines import SolverConfig
+from satedge.jobs.config import SolverConfig
 from satedge.puzzle.formats import load_puzzle
 
 SPECS = sorted((ROOT / "experiments").glob("*.yaml"))

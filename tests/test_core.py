@@ -19,6 +19,7 @@ from oracle import brute_force
 from satedge.backtrack import compiled as backtrack_jit
 from satedge.backtrack import search as backtrack
 from satedge.backtrack import split
+from satedge.backtrack.kernels import Step
 from satedge.errors import SatedgeError
 from satedge.puzzle import symmetry
 from satedge.puzzle.checker import validate
@@ -335,13 +336,13 @@ def branches_go_on(puzzle, budget):
     last = puzzle.n - 1
     whole = list(islice(backtrack_jit.search(t), 3000))
     state = backtrack_jit.at_root(t)
-    before, outcome = [], backtrack_jit.FOUND
-    while outcome == backtrack_jit.FOUND:
+    before, outcome = [], Step.FOUND
+    while outcome == Step.FOUND:
         outcome = state.step(0, last, budget)
-        if outcome == backtrack_jit.FOUND:
+        if outcome == Step.FOUND:
             before.append(state.placed[: last + 1].tolist())
-    rest = split.branches(t, state, 0) if outcome == backtrack_jit.PAUSED else []
-    assert outcome == backtrack_jit.PAUSED or before == list(backtrack_jit.search(t))
+    rest = split.branches(t, state, 0) if outcome == Step.PAUSED else []
+    assert outcome == Step.PAUSED or before == list(backtrack_jit.search(t))
     assert all(len(prefix) <= last for prefix, _, _ in rest)
     after = (s for prefix, w, m in reversed(rest) for s in backtrack_jit.run(t, prefix, last, start=(w, m)))
     assert list(islice(chain(before, after), 3000)) == whole

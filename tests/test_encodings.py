@@ -503,7 +503,7 @@ def test_a_picture_of_many_identical_tiles_is_blocked_in_one_clause(solver):
     """A generated framed 4x4 with three classes of copies: 11,612,160 solutions but 8 pictures,
     each shown by 1,451,520 solutions.  Every encoding blocks a picture in one clause (over a
     variable per cell and look), not one per solution: the counts in 8 and 2 solver calls."""
-    from satedge.jobs.engines import SolverConfig
+    from satedge.jobs.config import SolverConfig
     from satedge.sat.solving import Enumerator
 
     p = generate(Params(rows=4, colors=2, border_colors=1, frame=True), seed=2)

@@ -15,7 +15,8 @@ from satedge.backtrack import solutions as backtracked
 from satedge.errors import SatedgeError
 from satedge.experiment import crosscheck
 from satedge.jobs import Job, engines, run
-from satedge.jobs.engines import ENGINES, Engine, SolverConfig
+from satedge.jobs.config import SolverConfig
+from satedge.jobs.engines import ENGINES, Engine, Task
 from satedge.jobs.result import Result
 from satedge.puzzle import symmetry
 from satedge.puzzle.checker import validate
@@ -48,10 +49,8 @@ def brute(job: Job, note=None) -> Result:
 
 TOY = Engine(
     name="brute",
-    run=brute,
     summary="brute force, every arrangement checked, for boards of at most 4 cells",
-    tasks=("solve", "count"),
-    modes=("solutions", "distinct"),
+    tasks=dict.fromkeys(("solve", "count"), Task(run=brute, modes=("solutions", "distinct"))),
 )
 
 
@@ -133,9 +132,12 @@ def test_the_parser_refuses_what_the_toy_cannot_do(toy, run_cli, tmp_path):
 
 
 def test_a_toy_that_finds_one_solution_refuses_to_list_several(monkeypatch, run_cli, tmp_path):
-    monkeypatch.setitem(
-        ENGINES, "first", Engine(name="first", run=brute, summary="one solution", enumerates=False)
+    first = Engine(
+        name="first",
+        summary="one solution",
+        tasks={"solve": Task(run=brute, enumerates=False), "count": Task(run=brute)},
     )
+    monkeypatch.setitem(ENGINES, "first", first)
     with pytest.raises(
         SatedgeError,
         match="^the first engine finds one solution: it cannot list several "
@@ -163,7 +165,7 @@ def test_satedge_solvers_lists_the_toy(toy, run_cli):
 def test_a_missing_need_is_one_line_naming_it(monkeypatch, run_cli, tmp_path):
     needy = Engine(
         name="needy",
-        run=brute,
+        tasks=TOY.tasks,
         summary="needs what is not here",
         needs=Need(module="no_such_module_of_satedge", extra="brute"),
     )
@@ -179,7 +181,7 @@ def test_a_missing_need_is_one_line_naming_it(monkeypatch, run_cli, tmp_path):
         " needs what is not here [not installed: pip install 'satedge[brute]']"
     )
     binary = Engine(
-        name="prog", run=brute, summary="a program", needs=Need(binary="no-such-program-of-satedge")
+        name="prog", tasks=TOY.tasks, summary="a program", needs=Need(binary="no-such-program-of-satedge")
     )
     monkeypatch.setitem(ENGINES, binary.name, binary)
     assert run_cli("count", "hunde-spiel", "--solver", "prog") == (
@@ -201,7 +203,7 @@ def test_the_cross_check_asks_the_table_and_checks_the_toy(toy):
         res.solutions = res.solutions[1:]
         return res
 
-    engines.ENGINES["brute"] = Engine(name="brute", run=wrong, summary="wrong", tasks=("solve",))
+    engines.ENGINES["brute"] = Engine(name="brute", summary="wrong", tasks={"solve": Task(run=wrong)})
     checks, mismatch = crosscheck.check_puzzle(two_by_two(), configs)
     assert checks == 0 and mismatch.problem == "23 solutions, the backtracker has 24"
 
@@ -218,3 +220,66 @@ def test_the_docs_engine_list_names_the_toy(toy):
         in page.splitlines()
     )
     assert [line.split("`")[1] for line in page.splitlines() if line.startswith("| `")] == list(ENGINES)
+
+
+# ---------------------------------------------------------------------------- a toy engine that maximizes
+@pytest.fixture
+def toymax(monkeypatch):
+    """The table with the toy maximize engine in it: its module (tests/toy_maximize.py) and its
+    one entry are all it takes."""
+    import toy_maximize
+
+    monkeypatch.setitem(ENGINES, toy_maximize.ENTRY.name, toy_maximize.ENTRY)
+    return toy_maximize.ENTRY
+
+
+def uniform_two_by_two() -> Puzzle:
+    """A 2x2 without a frame, whose best board misses an edge or more."""
+    return Puzzle(rows=2, cols=2, tiles=((1, 2, 3, 1), (2, 2, 1, 3), (3, 1, 2, 2), (1, 3, 3, 2)))
+
+
+def test_a_toy_maximize_engine_answers_the_command_the_api_and_the_listings(toymax, run_cli, tmp_path):
+    from satedge import maximize
+    from satedge.backtrack.branch_and_bound import best_board
+
+    p = uniform_two_by_two()
+    puzzle = tmp_path / "two.yaml"
+    save_puzzle(p, puzzle)
+    best = best_board(p)
+    code, out, err = run_cli("maximize", puzzle, "--method", "toymax", "--json")
+    answer = json.loads(out)
+    assert (code, err) == (0, "")
+    assert (answer["status"], answer["score"], answer["bound"], answer["solver"]) == (
+        "OPTIMUM",
+        best.score,
+        best.score,
+        "toymax",
+    )
+    assert maximize(p, method="toymax").score == best.score
+    from satedge.cli import build_parser
+
+    command = next(a for a in build_parser()._actions if a.dest == "command").choices["maximize"]
+    assert "toymax: every arrangement scored, the best board proved" in " ".join(
+        command.format_help().split()
+    )
+    code, out, _ = run_cli("solvers", "--json")
+    assert json.loads(out)["engines"]["toymax"]["tasks"] == ["maximize"]
+    assert run_cli("count", puzzle, "--solver", "toymax") == (
+        2,
+        "",
+        "satedge: error: the toymax engine cannot count: it answers maximize\n",
+    )
+    assert run_cli("maximize", puzzle, "--method", "toymax", "--workers", "2") == (
+        2,
+        "",
+        "satedge: error: workers=N applies to PySAT solvers, solver binaries, backtrack, lns and cpsat only, "
+        "not to toymax\n",
+    )
+    sys.path.insert(0, str(DOCS))
+    try:
+        import build_pages
+    finally:
+        sys.path.remove(str(DOCS))
+    assert f"| `toymax` | {toymax.summary} | no | none | maximize | no | no | the core |" in (
+        build_pages.engines_reference().splitlines()
+    )

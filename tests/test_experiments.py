@@ -327,7 +327,11 @@ def test_a_run_that_fails_while_solving_keeps_its_formula_size(monkeypatch):
         note({"variables": 7, "clauses": 11, "encode_seconds": 0.5})
         raise MemoryError
 
-    monkeypatch.setitem(ENGINES, "pysat", replace(ENGINES["pysat"], run=engine))  # the forked child runs it
+    solve = replace(ENGINES["pysat"].tasks["solve"], run=engine)
+    # the forked child runs it
+    monkeypatch.setitem(
+        ENGINES, "pysat", replace(ENGINES["pysat"], tasks={**ENGINES["pysat"].tasks, "solve": solve})
+    )
     res = jobs.run(jobs.Job(load_puzzle(ROOT / "puzzles" / "hunde-spiel.yaml"), limits=Limits(timeout=30)))
     assert (res.status, res.variables, res.clauses, res.encode_seconds) == ("MEMOUT", 7, 11, 0.5)
     assert res.error == "out of memory (MemoryError)"

@@ -200,25 +200,57 @@ def test_a_missing_extra_names_the_smallest_extra_that_brings_it():
         assert len(packages(extra)) == min(len(packages(e)) for e in holders), (module, extra, holders)
 
 
+def _assigned(target: ast.expr) -> list[str]:
+    """The names an assignment's target binds: a name, or each name of a tuple (``A, B = 1, 2``)."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.Tuple | ast.List):
+        return [name for item in target.elts for name in _assigned(item)]
+    return []
+
+
+def _top_level_names(tree: ast.Module) -> list[str]:
+    """What a module binds at its top: its constants (tuple assignments too), functions and classes."""
+    names: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            names += [name for target in node.targets for name in _assigned(target)]
+        elif isinstance(node, ast.AnnAssign):
+            names += _assigned(node.target)
+        elif isinstance(node, ast.FunctionDef | ast.ClassDef):
+            names.append(node.name)
+    return names
+
+
 def test_each_constant_and_shared_helper_has_one_home():
-    """No ALL_CAPS constant is defined at the top of two modules, and the helpers that once had
-    several homes (``cores``, ``too_big``, ``internal``, ``cannot_write``) are defined once."""
+    """No ALL_CAPS constant is defined at the top of two modules (a tuple assignment such as
+    ``DONE, FOUND = 0, 1`` counts each of its names), and the helpers that once had several
+    homes (``cores``, ``too_big``, ``internal``, ``cannot_write``, ``answered``, ``certified``)
+    are defined once."""
+    once = ("cores", "too_big", "internal", "cannot_write", "answered", "certified")
     homes: dict[str, list[str]] = {}
     for f in SOURCES:
-        for node in ast.parse(f.read_text()).body:
-            targets = (
-                [t.id for t in node.targets if isinstance(t, ast.Name)]
-                if isinstance(node, ast.Assign)
-                else [node.target.id]
-                if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
-                else [node.name]
-                if isinstance(node, ast.FunctionDef)
-                else []
-            )
-            for name in targets:
-                if name.isupper() or name in ("cores", "too_big", "internal", "cannot_write"):
-                    homes.setdefault(name, []).append(str(f.relative_to(ROOT)))
+        for name in _top_level_names(ast.parse(f.read_text())):
+            if name.isupper() or name in once:
+                homes.setdefault(name, []).append(str(f.relative_to(ROOT)))
     assert {name: where for name, where in homes.items() if len(where) > 1} == {}
+
+
+def test_the_kernels_outcome_codes_have_one_home():
+    """The outcomes of the compiled kernels are the members of one enumeration
+    (``satedge.backtrack.kernels.Step``); no module binds DONE, FOUND, BETTER or PAUSED of its own,
+    and the C search loop gets them from it."""
+    from satedge.backtrack.kernels import Step
+
+    codes = {"DONE", "FOUND", "BETTER", "PAUSED"}
+    bound = [
+        f"{f.relative_to(ROOT)}: {name}"
+        for f in SOURCES
+        for name in _top_level_names(ast.parse(f.read_text()))
+        if name in codes
+    ]
+    assert bound == []
+    assert {s.name: s.value for s in Step} == {"DONE": 0, "FOUND": 1, "PAUSED": 2}
 
 
 def test_the_house_plan_stays_small():

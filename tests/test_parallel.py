@@ -24,7 +24,7 @@ from satedge.experiment import load_results
 from satedge.experiment.runner import run_experiment
 from satedge.experiment.spec import load_spec
 from satedge.jobs import Job, run
-from satedge.jobs.engines import SolverConfig
+from satedge.jobs.config import SolverConfig
 from satedge.jobs.portfolio import members as portfolio
 from satedge.puzzle import symmetry
 from satedge.puzzle.formats import load_puzzle

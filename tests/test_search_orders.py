@@ -12,7 +12,7 @@ from oracle import brute_force
 from satedge.backtrack import orders
 from satedge.backtrack import search as backtrack
 from satedge.errors import SatedgeError
-from satedge.jobs.engines import SolverConfig
+from satedge.jobs.config import SolverConfig
 from satedge.puzzle import symmetry
 from satedge.puzzle.formats import load_puzzle
 from satedge.puzzle.generate import Params, generate

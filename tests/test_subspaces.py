@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from satedge.backtrack import search as backtrack
 from satedge.encode import Encoding
 from satedge.errors import SatedgeError
-from satedge.jobs.engines import SolverConfig
+from satedge.jobs.config import SolverConfig
 from satedge.puzzle import symmetry
 from satedge.puzzle.formats import load_puzzle
 from satedge.puzzle.strategies import puzzles

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import time
-import types
 from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any, NamedTuple
@@ -24,13 +23,11 @@ from ..errors import SatedgeError
 from ..system.extras import require
 from ..system.progress import REPORT_SECONDS
 from . import native
+from .kernels import Step, numba_kernel
 
 __all__ = [
     "CALL_BUDGET",
     "MAX_TABLE_BYTES",
-    "DONE",
-    "FOUND",
-    "PAUSED",
     "advance",
     "compiled_advance",
     "stepper",
@@ -45,8 +42,6 @@ __all__ = [
 ]
 
 
-# outcomes of advance()
-DONE, FOUND, PAUSED = 0, 1, 2
 # candidates tried per call of advance(): a tenth of a second or so, so that Ctrl-C is seen between
 # calls and the workers' shares of the counts follow the search closely
 CALL_BUDGET = 1 << 22
@@ -118,7 +113,7 @@ def advance(
                 used[0] = u0 if tw == 0 else used[0]
                 counts[0] += given - budget
                 counts[1] += nodes
-                return DONE
+                return Step.DONE
             t = placed[i] >> 2
             if tw == 0:
                 u0 ^= one << np.uint64(t)
@@ -131,7 +126,7 @@ def advance(
             used[0] = u0 if tw == 0 else used[0]
             counts[0] += given - budget
             counts[1] += nodes
-            return PAUSED
+            return Step.PAUSED
         b = trailing_zeros(m)
         m &= m - one
         t = (w & tw) * 64 + b
@@ -156,7 +151,7 @@ def advance(
             used[0] = u0 if tw == 0 else used[0]
             counts[0] += given - budget
             counts[1] += nodes
-            return FOUND
+            return Step.FOUND
         if tw == 0:
             u0 ^= one << np.uint64(t)
         else:
@@ -181,13 +176,7 @@ def trailing_zeros(x) -> int:
 def compiled_advance():
     """:func:`advance` compiled by numba (once per process; numba keeps the machine code on
     disk), with numba's intrinsic for :func:`trailing_zeros`."""
-    numba = require("numba")
-    intrinsic = require("numba.cpython.unsafe.numbers").trailing_zeros
-    kernel = types.FunctionType(
-        advance.__code__, {**advance.__globals__, "trailing_zeros": intrinsic}, "advance"
-    )
-    kernel.__module__, kernel.__qualname__ = advance.__module__, advance.__qualname__
-    return numba.njit(cache=True)(kernel)
+    return numba_kernel(advance, trailing_zeros=require("numba.cpython.unsafe.numbers").trailing_zeros)
 
 
 class Tables(NamedTuple):
@@ -337,9 +326,9 @@ def run(
     reported = time.monotonic()
     while True:
         outcome = state.step(len(prefix), last, CALL_BUDGET)
-        if outcome == DONE:
+        if outcome == Step.DONE:
             return
-        if outcome == FOUND:
+        if outcome == Step.FOUND:
             yield state.placed[: last + 1].tolist()
         elif parent is not None and os.getppid() != parent:
             return

@@ -15,7 +15,7 @@ A board keeps every hard rule (each tile once, the frame, the clues) from its fi
     own, and the best reassignment of the tiles to the cells is an assignment problem
     (``scipy.optimize.linear_sum_assignment``), solved exactly whatever the number of cells;
   * *window*: a rectangle of neighbouring cells, refilled with its own tiles by the
-    backtracker's branch and bound (:func:`satedge.backtrack.maximize.refill`), each placement
+    backtracker's branch and bound (:func:`satedge.backtrack.branch_and_bound.refill`), each placement
     costing its misfits with the cells around the window as well as inside it (within a
     budget of candidates looked at: the best refill found).
 
@@ -23,8 +23,8 @@ A board keeps every hard rule (each tile once, the frame, the clues) from its fi
   that gain nothing, a random reassignment of a few cells shakes the board, and the search
   goes on from the best board whenever the shaken one has not caught up with it.
 
-:func:`satedge.jobs.maximize.lns` runs a walk of annealing per process over the job's time,
-then the large neighbourhoods from the best board.
+:func:`search` runs a walk of annealing per process over the time it is given, the
+temperature falling over the whole of it, then the large neighbourhoods from the best board.
 
 >>> from satedge.puzzle.generate import Params, generate
 >>> p = generate(Params(rows=4, colors=3), seed=1)  # planted: every one of the 24 edges can fit
@@ -35,8 +35,9 @@ then the large neighbourhoods from the best board.
 
 from __future__ import annotations
 
+import math
 import time
-import types
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -44,9 +45,12 @@ import numpy as np
 
 from ..puzzle.model import Puzzle, Solution
 from ..system.extras import require
-from . import maximize as bnb
+from ..system.proctree import forked_map
+from . import branch_and_bound as bnb
+from .kernels import numba_kernel
+from .tables import board_tables
 
-__all__ = ["Board", "Search", "WINDOWS", "HOT", "COLD", "anneal", "compiled_anneal"]
+__all__ = ["Board", "Search", "WINDOWS", "HOT", "COLD", "anneal", "compiled_anneal", "search"]
 
 BIG = 1 << 20  # the cost of a placement that breaks a hard rule: no assignment takes it
 WINDOWS = ((2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 2), (3, 4), (4, 3))  # window shapes, rows x cols
@@ -54,6 +58,8 @@ WINDOW_BUDGET = 20_000  # candidates the branch and bound looks at in one window
 STALL = 400  # moves without a better board before a shake
 HOT, COLD = 0.45, 0.12  # the temperatures annealing starts and ends at (one misfit more is taken at e^(-1/T))
 CHUNK_SECONDS = 0.5  # annealing runs in steps this long, whose count is what the speed measured allows
+ROUND = 10.0  # seconds at most between the moments search() reports its best board
+POLISH = 0.05  # the share of search()'s time that the moves of Search.improve take after annealing
 
 
 @dataclass(frozen=True)
@@ -75,22 +81,13 @@ class Search:
         self.puzzle = puzzle
         self.rng = np.random.default_rng(seed)
         n, k = puzzle.n, len(puzzle.tiles)
-        ids = puzzle.label_id
-        self.labels = np.array(
-            [[[ids[x] for x in puzzle.oriented(t, r)] for r in range(4)] for t in range(k)], dtype=np.int64
-        ).reshape(k, 4, 4)
-        self.want = np.array([puzzle.partner_id(i) for i in range(len(puzzle.labels))] or [0], dtype=np.int64)
+        self.tables = board_tables(puzzle)
+        self.labels, self.want, self.nbr = self.tables.shown, self.tables.want, self.tables.nbr
+        self.edges, self.loops = self.tables.edges, self.tables.loops  # loops: kept by every placement
         self.ok = np.zeros((n, k, 4), dtype=bool)
         for c, cell in enumerate(puzzle.allowed):
             for t, r in cell:
                 self.ok[c, t, r] = True
-        self.nbr = np.full((n, 4), -1, dtype=np.int64)  # nbr[c, s]: the neighbour's cell * 4 + side
-        for adj in puzzle.board.adjacencies:
-            if adj.a != adj.b:
-                self.nbr[adj.a, adj.side_a] = adj.b * 4 + adj.side_b
-                self.nbr[adj.b, adj.side_b] = adj.a * 4 + adj.side_a
-        self.edges = sum(1 for adj in puzzle.board.adjacencies if adj.a != adj.b)
-        self.loops = len(puzzle.board.adjacencies) - self.edges  # kept by every placement
         self.touch = [set(int(x) >> 2 for x in row if x >= 0) for row in self.nbr]
         # cells that take the same tiles: a swap takes its cells from one of these groups
         groups: dict[bytes, list[int]] = {}
@@ -116,7 +113,7 @@ class Search:
             raise _Found
 
         try:
-            bnb.maximize(self.puzzle, better=stop)
+            bnb.best_board(self.puzzle, better=stop, tables=self.tables)
         except _Found:
             pass
         if not first or first[0].board is None:
@@ -223,22 +220,13 @@ class Search:
             ]
             for j, c in enumerate(cells)
         ]
-        nb_start, nb_side, nb_cell, nb_other = bnb.neighbours(earlier)
-        now = self._window_cost(cells, shown, where)
-        refill = bnb.refill(
-            np.array(start, np.int64),
-            np.array(tile, np.int64),
-            np.array(labels, np.int64),
-            nb_start,
-            nb_side,
-            nb_cell,
-            nb_other,
+        cands = bnb.Candidates(
+            *(np.array(a, np.int64) for a in (start, tile, labels)),
+            *bnb.neighbours(earlier),
             self.want,
             np.array(extra, np.int64),
-            len(self.tiles),
-            now + 1,
-            WINDOW_BUDGET,
         )
+        refill = bnb.refill(cands, len(self.tiles), self._window_cost(cells, shown, where) + 1, WINDOW_BUDGET)
         if refill is None:
             return False
         self.tiles[cells] = [tile[k] for k in refill]
@@ -250,9 +238,8 @@ class Search:
         miss = 0
         for j, c in enumerate(cells):
             for s, x in enumerate(self.nbr[c]):
-                k = where.get(
-                    int(x) >> 2, len(cells)
-                )  # an edge inside the window: counted from its earlier cell
+                # an edge inside the window: counted from its earlier cell
+                k = where.get(int(x) >> 2, len(cells))
                 if x >= 0 and k > j:
                     miss += int(shown[x >> 2, x & 3] != self.want[shown[c, s]])
         return miss
@@ -433,11 +420,79 @@ def anneal(
 
 @cache
 def compiled_anneal():
-    """:func:`anneal` compiled by numba, once per process (numba keeps the machine code on disk)."""
-    numba = require("numba")
-    kernel = types.FunctionType(anneal.__code__, anneal.__globals__, "anneal")
-    kernel.__module__, kernel.__qualname__ = anneal.__module__, anneal.__qualname__
-    return numba.njit(cache=True)(kernel)
+    """:func:`anneal` compiled by numba, once per process."""
+    return numba_kernel(anneal)
+
+
+def search(
+    puzzle: Puzzle,
+    seconds: float,
+    workers: int = 1,
+    seed: int = 0,
+    better: Callable[[Board], None] | None = None,
+) -> Board | None:
+    """The best board the search finds in ``seconds`` (or once every edge fits), from the first
+    board that keeps the hard rules (``None``: there is none): on each of ``workers`` processes a
+    walk of its own, annealing over the time (the temperature falling from :data:`HOT` to
+    :data:`COLD` over the whole of it, in rounds of at most :data:`ROUND` seconds, after each of
+    which the best board so far goes to ``better``), then the last :data:`POLISH` of the time on
+    the moves of :meth:`Search.improve` from the best board.  ``seed``: the random generators'
+    first seed."""
+    t0 = time.monotonic()
+    first = Search(puzzle, seed=seed)
+    best = first.start()
+    if best is None:
+        return None
+    edges = first.loops + first.edges
+    seeds = iter(range(seed + 1, seed + (1 << 62)))
+    compiled_anneal()  # here, once, before the workers are forked
+    if better is not None:
+        better(best)
+    walks = [best] * workers
+    cooling = (seconds - (time.monotonic() - t0)) * (1 - POLISH)
+    c0 = time.monotonic()
+    fall = math.log(COLD / HOT)
+    while best.score < edges and (cooled := time.monotonic() - c0) < cooling - 0.5:
+        span = min(ROUND, cooling - cooled)
+        hot, cold = (HOT * math.exp(fall * x / cooling) for x in (cooled, cooled + span))
+        found = _on(puzzle, [("cool", walk, next(seeds), span, hot, cold) for walk in walks], workers)
+        walks = [walk for walk, _ in found]
+        top = max((b for _, b in found), key=lambda b: b.score)
+        if top.score > best.score:
+            best = top
+            if better is not None:
+                better(best)
+    left = seconds - (time.monotonic() - t0)
+    if best.score < edges and left > 0.5:
+        top = max(
+            _on(puzzle, [("improve", best, next(seeds), left)] * workers, workers), key=lambda b: b.score
+        )
+        if top.score > best.score:
+            best = top
+            if better is not None:
+                better(best)
+    return best
+
+
+def _on(puzzle: Puzzle, tasks: list, workers: int) -> list:
+    """The tasks of :func:`search` done, on ``workers`` processes (forked) or this one."""
+    if workers == 1:
+        return [_searcher(puzzle)(task) for task in tasks]
+    return list(forked_map(lambda: _searcher(puzzle), tasks, workers))
+
+
+def _searcher(puzzle: Puzzle) -> Callable[[tuple], object]:
+    """A worker's function of :func:`search`: one task, a :class:`Search` of its own with the
+    task's seed."""
+
+    def one(task: tuple):
+        what, board, seed, seconds, *temperatures = task
+        walker = Search(puzzle, seed=seed)
+        return (
+            walker.cool(board, seconds, *temperatures) if what == "cool" else walker.improve(board, seconds)
+        )
+
+    return one
 
 
 class _Found(Exception):

@@ -30,6 +30,7 @@ from ..system.extras import available
 from . import compiled as backtrack_jit
 from . import plans, split
 from .plans import Plan, plan
+from .tables import board_tables
 
 __all__ = [
     "MAX_TABLE",
@@ -58,15 +59,11 @@ SMALL = 16
 
 def _neighbours(puzzle: Puzzle, cells):
     """Per placement ``o = tile * 4 + rotation`` the label ids it shows on its four sides and the
-    ids that fit them; per position in the order ``cells`` its earlier neighbours ``(own side,
-    position, their side)``."""
+    ids that fit them (the puzzle's :func:`~satedge.backtrack.tables.board_tables`); per position
+    in the order ``cells`` its earlier neighbours ``(own side, position, their side)``."""
     pos = {cell: i for i, cell in enumerate(cells)}
-    ids = [
-        tuple(puzzle.label_id[x] for x in puzzle.oriented(t, r))
-        for t in range(len(puzzle.tiles))
-        for r in range(4)
-    ]
-    need = [tuple(puzzle.partner_id(x) for x in labels) for labels in ids]
+    t = board_tables(puzzle)
+    ids, need = (list(map(tuple, a.reshape(-1, 4).tolist())) for a in (t.shown, t.need))
     checks: list[list[tuple[int, int, int]]] = [[] for _ in cells]
     for adj in puzzle.board.adjacencies:
         if adj.a == adj.b:

@@ -19,7 +19,8 @@ import numpy as np
 
 from ..system.proctree import forked_map
 from . import compiled
-from .compiled import DONE, FOUND, State, Tables, at_root, place, run
+from .compiled import State, Tables, at_root, place, run
+from .kernels import Step
 
 __all__ = ["SUBTREES_PER_WORKER", "Branch", "branches", "cut", "explore", "parallel_search"]
 
@@ -83,8 +84,8 @@ def explore(
             found.append(list(prefix))
             continue
         place(t, state, prefix, start)
-        while (outcome := state.step(len(prefix), last, budget)) != DONE:
-            if outcome == FOUND:
+        while (outcome := state.step(len(prefix), last, budget)) != Step.DONE:
+            if outcome == Step.FOUND:
                 found.append(state.placed[: last + 1].tolist())
                 if limit is not None and len(found) >= limit:
                     return found, []

@@ -27,10 +27,10 @@ __all__ = [
     "many",
     "engine_of",
     "answered_by",
-    "certified",
+    "certificate_words",
     "needs_more_memory",
     "beyond_memory",
-    "answered",
+    "answer_file",
     "run_job",
     "answers",
     "output_folder",
@@ -57,7 +57,7 @@ def answered_by(job: Job) -> dict:
     }
 
 
-def _unproved(path: str, res: Result, folder: str | None) -> None:
+def _warn_unproved(path: str, res: Result, folder: str | None) -> None:
     """Say on stderr that ``--proof`` got nothing to write: an answer of solutions only, each
     checked by satedge's checker, has no proof."""
     if folder is not None and res.certificate is not None and not res.certificate.proved:
@@ -68,7 +68,7 @@ def _unproved(path: str, res: Result, folder: str | None) -> None:
         )
 
 
-def certified(res: Result) -> str:
+def certificate_words(res: Result) -> str:
     """How a certified answer says so on its text line: ``, certified by dratify (a proof of N
     lemmas, K kB, checked in S s)``; empty for an answer without a certificate."""
     c = res.certificate
@@ -149,7 +149,7 @@ def request_of(args, task: str) -> Request:
     )
 
 
-def answered(path: str, request: Request, **fields) -> tuple:
+def answer_file(path: str, request: Request, **fields) -> tuple:
     """Read the puzzle ``path``, make its job (:meth:`satedge.api.Request.job`) and run it
     (:func:`run_job`), all under the request's limits (:func:`satedge.system.limits.within`):
     from reading the file to the answer, this process's work (the size checks) as well as the
@@ -182,7 +182,7 @@ def run_job(path: str, job: Job) -> Result:
 
 
 def answers(paths: list[str], request: Request, what: str, **fields) -> Iterator[tuple]:
-    """Each puzzle file of ``paths`` :func:`answered` in turn, as ``(path, puzzle, job, result,
+    """Each puzzle file of ``paths`` :func:`answer_file` in turn, as ``(path, puzzle, job, result,
     seconds)``, ``seconds`` from reading the file to the answer: a single job shows its own
     progress (on a terminal), several a progress bar of the puzzles; an answer that ``--proof``
     has nothing to write for says so on stderr."""
@@ -197,9 +197,9 @@ def answers(paths: list[str], request: Request, what: str, **fields) -> Iterator
 
 def _timed(path: str, request: Request, fields: dict) -> tuple:
     t0 = time.perf_counter()
-    puzzle, job, res = answered(path, request, **fields)
+    puzzle, job, res = answer_file(path, request, **fields)
     seconds = time.perf_counter() - t0
-    _unproved(path, res, request.proof)
+    _warn_unproved(path, res, request.proof)
     return path, puzzle, job, res, seconds
 
 

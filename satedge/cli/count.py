@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..puzzle.symmetry import MODES
 from ..system.bigints import digits, json_dumps
-from .common import answered_by, answers, certified, engine_of, many, request_of
+from .common import answered_by, answers, certificate_words, engine_of, many, request_of
 from .options import add_method, add_puzzles
 
 __all__ = ["add", "main"]
@@ -63,5 +63,5 @@ def main(args) -> int:
                 how += f", {many(models, 'model')} of the formula"
             if args.shuffle is not None:
                 how += f", shuffle {args.shuffle}"
-            print(f"{path}: {shown} ({how}, {seconds:.3f} s){certified(res)}", flush=True)
+            print(f"{path}: {shown} ({how}, {seconds:.3f} s){certificate_words(res)}", flush=True)
     return status

@@ -6,16 +6,24 @@ import json
 import sys
 from pathlib import Path
 
-from ..api import METHODS, Request
+from ..api import Request
 from ..errors import SatedgeError
-from ..jobs.engines import LNS
 from ..puzzle.checker import mismatches
 from ..puzzle.drawing import ascii_grid
 from ..puzzle.render import save_picture
 from ..puzzle.solutions import save_solution, solution_to_json
 from ..system.files import not_inputs
 from .common import answered_by, answers, checker_of, encoding_of, engine_of
-from .options import MAX_WORKERS, add_certify, add_encoding, add_memory, add_puzzles, number, seconds
+from .options import (
+    MAX_WORKERS,
+    add_certify,
+    add_encoding,
+    add_memory,
+    add_method_choice,
+    add_puzzles,
+    number,
+    seconds,
+)
 
 __all__ = ["add", "main"]
 
@@ -23,16 +31,7 @@ __all__ = ["add", "main"]
 def add(sub) -> None:
     p = sub.add_parser("maximize", help="the board with the most inner edges that fit (Eternity II's score)")
     add_puzzles(p)
-    p.add_argument(
-        "--method",
-        choices=[*METHODS, LNS],
-        default="auto",
-        help="backtrack: the backtracker's branch and bound, anytime, which proves its best board optimal; "
-        "sat: RC2 (PySAT's MaxSAT solver) over --solver on the MaxSAT form of --encoding; lns: a "
-        "large-neighbourhood search with simulated annealing on --workers processes until --timeout, "
-        "which proves nothing; auto: lns on boards of more than 36 cells with a --timeout, else "
-        "backtrack",
-    )
+    add_method_choice(p, "maximize")
     add_encoding(p)
     p.add_argument("--solver", help="with --method sat: the PySAT solver RC2 runs on (default: cadical195)")
     p.add_argument(

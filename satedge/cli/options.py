@@ -8,10 +8,11 @@ import re
 import textwrap
 from difflib import get_close_matches
 
-from ..api import METHODS
 from ..encode import DEFAULT_ENCODING
 from ..errors import SatedgeError
-from ..jobs.engines import CHOICES, DEFAULT_STRATEGY, ENGINES, REFERENCE, SolverConfig, by_name
+from ..jobs.auto import POLICY
+from ..jobs.config import CHOICES, SolverConfig, by_name
+from ..jobs.engines import DEFAULT_STRATEGY, ENGINES, methods
 from ..puzzle.shuffle import MAX_SEED
 from ..puzzle.symmetry import MODES
 from ..sat.certify import CHECKERS, DEFAULT_CHECKER
@@ -27,6 +28,7 @@ __all__ = [
     "add_memory",
     "add_encoding",
     "add_method",
+    "add_method_choice",
     "add_certify",
     "memory_limit",
 ]
@@ -192,20 +194,14 @@ def add_encoding(p: argparse.ArgumentParser) -> None:
 
 
 def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
-    p.add_argument(
-        "--method",
-        choices=list(METHODS),
-        default="auto",
-        help="auto: the engine that answers soonest (the compiled backtracker on every core; with "
-        "--encoding, --solver or another SAT option: sat); sat: a SAT encoding and --solver; "
-        f"{REFERENCE}: the reference backtracker",
-    )
+    task = "count" if counting else "solve"
+    add_method_choice(p, task)
     add_encoding(p)
     which = p.add_mutually_exclusive_group()
     others = "; ".join(
         f"{e.name}: {e.summary}" + (f" (extra {e.needs.extra})" if e.needs and e.needs.extra else "")
         for e in ENGINES.values()
-        if by_name(e.name)
+        if by_name(e.name) and task in e.tasks
     )
     which.add_argument(
         "--solver",
@@ -286,6 +282,22 @@ def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
             metavar="N",
             help="at most N solutions (implies --all) (default: 1, or every one with --all)",
         )
+
+
+def add_method_choice(p: argparse.ArgumentParser, task: str) -> None:
+    """``--method``: its choices for ``task`` and what each does, as the engine table says."""
+    formula = next(e.tasks[task].summary for e in ENGINES.values() if e.solves_formula and task in e.tasks)
+    named = [
+        f"{e.name}: {e.tasks[task].summary or e.summary}"
+        for e in ENGINES.values()
+        if e.method and task in e.tasks
+    ]
+    p.add_argument(
+        "--method",
+        choices=list(methods(task)),
+        default="auto",
+        help="; ".join([f"auto: {POLICY[task]}", f"sat: {formula}", *named]),
+    )
 
 
 def add_certify(p: argparse.ArgumentParser, what: str) -> None:

@@ -12,7 +12,7 @@ from ..puzzle.formats import load_puzzle
 from ..puzzle.render import save_picture
 from ..puzzle.solutions import load_solutions
 from ..system.files import not_inputs
-from .common import answered
+from .common import answer_file
 from .options import add_memory, add_puzzles, seconds
 
 __all__ = ["add", "main"]
@@ -60,7 +60,7 @@ def main(args) -> int:
     solution = None
     if args.solve:
         request = Request.make("solve", args.method or "auto", timeout=args.timeout, memory_mb=args.memory)
-        puzzle, _, res = answered(args.puzzle, request, limit=1)
+        puzzle, _, res = answer_file(args.puzzle, request, limit=1)
         if res.status == "TIMEOUT":
             print(f"{args.puzzle}: TIMEOUT after {args.timeout:g} s, nothing to draw", file=sys.stderr)
             return 3

@@ -10,7 +10,7 @@ from ..errors import SatedgeError
 from ..puzzle.drawing import ascii_grid
 from ..puzzle.solutions import save_solution, solution_to_json
 from ..system.files import not_inputs
-from .common import answered_by, answers, certified, engine_of, many, request_of
+from .common import answered_by, answers, certificate_words, engine_of, many, request_of
 from .options import add_method, add_puzzles
 
 __all__ = ["add", "main"]
@@ -92,7 +92,11 @@ def main(args) -> int:
                 found += f", while {res.stage}"
             if found and res.orbit > 1:
                 found += f" (symmetry breaking: one per board-turn orbit of {res.orbit})"
-            print(f"{path}: {res.status}{found}" + (f" ({engine_of(job)})" if job else "") + certified(res))
+            print(
+                f"{path}: {res.status}{found}"
+                + (f" ({engine_of(job)})" if job else "")
+                + certificate_words(res)
+            )
             for s in res.solutions:
                 print(ascii_grid(puzzle, s, color=color))
     return status

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from ..jobs.engines import ENGINES, installed
+from ..jobs.engines import ENGINES
 from ..sat.binaries import solver_binaries
 from ..sat.solvers import solver_names
 
@@ -27,12 +27,12 @@ def main(args) -> int:
     engines = {
         e.name: {
             "formula": e.solves_formula,
-            "installed": installed(e),
+            "installed": e.installed(),
             "extra": e.needs and e.needs.extra,
             "needs": e.needs and (e.needs.module or e.needs.binary),
-            "options": list(e.options),
+            "options": list(e.settings),
             "tasks": _tasks(e),
-            "certify": e.certifies,
+            "certify": "count" in e.tasks and e.tasks["count"].certifies,
             "summary": e.summary,
         }
         for e in ENGINES.values()
@@ -59,5 +59,5 @@ def _tasks(e) -> list[str]:
     return [
         t
         for t in ("solve", "enumerate", "count", "maximize")
-        if t in e.tasks or (t == "enumerate" and e.enumerates)
+        if t in e.tasks or (t == "enumerate" and "solve" in e.tasks and e.tasks["solve"].enumerates)
     ]

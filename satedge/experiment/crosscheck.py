@@ -29,7 +29,8 @@ from ..backtrack import search as backtrack
 from ..encode import CARDS, Encoded, Encoding, Options, bases, presets
 from ..errors import EncodingError, SatedgeError, Unsupported
 from ..jobs import Job, execute
-from ..jobs.engines import ENGINES, Engine, SolverConfig
+from ..jobs.config import SolverConfig
+from ..jobs.engines import ENGINES, Engine
 from ..puzzle import symmetry
 from ..puzzle.formats import puzzle_to_yaml
 from ..puzzle.model import Puzzle, Solution
@@ -69,8 +70,9 @@ def checks_of(engine: Engine) -> tuple[str, ...]:
     >>> checks_of(ENGINES["backtrack"])
     ('solutions', 'distinct', 'unique')
     """
-    counted = tuple(m for m in ("distinct", "unique") if "count" in engine.tasks and m in engine.modes)
-    return ("solutions" if engine.enumerates else "first",) + counted
+    count, solve = engine.tasks.get("count"), engine.tasks.get("solve")
+    counted = tuple(m for m in ("distinct", "unique") if count is not None and m in count.modes)
+    return ("solutions" if solve is not None and solve.enumerates else "first",) + counted
 
 
 def describe(config: Config) -> str:

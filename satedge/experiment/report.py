@@ -20,7 +20,8 @@ from pathlib import Path
 
 from ..errors import SatedgeError
 from ..jobs import Job, run
-from ..jobs.engines import REFERENCE, SolverConfig
+from ..jobs.config import SolverConfig
+from ..jobs.engines import REFERENCE
 from ..puzzle.formats import load_puzzle
 from ..puzzle.render import pyplot, save_picture
 from ..system.extras import available

@@ -20,7 +20,6 @@ from typing import Any
 from ..encode import Options
 from ..errors import SatedgeError
 from ..jobs import Job, Result
-from ..jobs.engines import REFERENCE
 from ..system.files import parse_json, read_bytes
 
 __all__ = [
@@ -170,7 +169,7 @@ def result_fields(job: Job, res: Result, started: datetime, finished: datetime, 
         out.update(res.search_figures())
     elif res.status in ("SAT", "UNSAT"):
         out["models"] = res.counts.get(job.modes[0], 0) if job.task == "count" else len(res.solutions)
-        if job.solver.engine != REFERENCE:  # the backtracker counts its nodes, the others their solver calls
+        if res.nodes is None:  # the backtracker counts its nodes, the others their solver calls
             out.update(stats=res.stats.counters if res.stats.reported else None, solver_calls=res.stats.calls)
         else:
             out.update(res.search_figures())

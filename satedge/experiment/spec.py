@@ -39,7 +39,7 @@ from ..encode import Encoding, Options
 from ..encode.presets import OPTION_KEYS
 from ..errors import SatedgeError
 from ..jobs import Job
-from ..jobs.engines import SolverConfig
+from ..jobs.config import SolverConfig
 from ..puzzle.formats import load_puzzle
 from ..puzzle.generate import Params, generate
 from ..puzzle.model import Puzzle

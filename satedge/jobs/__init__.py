@@ -2,7 +2,7 @@
 a :class:`Result` with a status.
 
 A job is a puzzle, a task (``solve``, ``count``, ``encode``) and a solver configuration
-(:class:`satedge.jobs.engines.SolverConfig`: the engine, its workers and strategy), with an
+(:class:`satedge.jobs.config.SolverConfig`: the engine, its workers and strategy), with an
 encoding (:class:`satedge.encode.Encoding`) for the engines that solve a formula.  The engines
 are one module each, whose job functions the engine table holds
 (:data:`satedge.jobs.engines.ENGINES`, the whole contract of an engine): :mod:`.sat` (PySAT's
@@ -25,8 +25,9 @@ started the job: a command, an experiment's run or a script.
 'SAT'
 """
 
+from .config import SolverConfig
 from .dispatch import execute, run
-from .engines import DEFAULT_STRATEGY, ENGINES, STRATEGIES, TASKS, SolverConfig
+from .engines import DEFAULT_STRATEGY, ENGINES, STRATEGIES, TASKS
 from .job import Job
 from .result import Result
 

@@ -1,5 +1,6 @@
 """The ``backtrack`` engine: the reference backtracker (:mod:`satedge.backtrack`), compiled when
-numba is installed, on ``workers`` processes or as subtrees on a Dask cluster.
+numba is installed, on ``workers`` processes or as subtrees on a Dask cluster; to maximize, its
+branch and bound (:mod:`satedge.backtrack.branch_and_bound`).
 
 To count, and to find a first solution, it searches one solution of each board-turn orbit
 (:func:`satedge.backtrack.symmetry_broken`: on a framed square board a corner tile kept in the
@@ -12,27 +13,24 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from itertools import islice
-from typing import TYPE_CHECKING
 
+from ..backtrack import branch_and_bound as bnb
 from ..backtrack import search as backtrack
 from ..puzzle import symmetry
 from ..puzzle.model import Puzzle
 from ..system import cluster
 from ..system.process import Outcome
-from .result import Note, Result
-from .shared import chunks, connected, finished, shuffled, stopped, worker_count
+from .result import Note, Result, Work
+from .shared import board_note, chunks, connected, set_best_board, set_status, shuffled, stopped, worker_count
 
-if TYPE_CHECKING:  # the request, made above the engine table that names this module
-    from .job import Job
-
-__all__ = ["SLICE_SECONDS", "run"]
+__all__ = ["SLICE_SECONDS", "run", "branch_and_bound"]
 
 # a cluster task's search time at most, before it hands back what is left: each task is a fresh
 # process (about a third of a second to start), so a slice is long against that
 SLICE_SECONDS = 8.0
 
 
-def run(job: Job, note: Note | None = None) -> Result:
+def run(job: Work, note: Note | None = None) -> Result:
     res = Result("UNSAT")
     t0 = time.perf_counter()
     puzzle, back = shuffled(job)
@@ -88,13 +86,13 @@ def run(job: Job, note: Note | None = None) -> Result:
             return stopped(ended[0])
         res.nodes, res.candidates = cost.nodes, cost.candidates
     res.solve_seconds = time.perf_counter() - t0
-    return finished(res)
+    return set_status(res)
 
 
 def _on_cluster(
     client,
     puzzle: Puzzle,
-    job: Job,
+    job: Work,
     limit: int | None,
     search: backtrack.Plan,
     ended: list[Outcome],
@@ -122,3 +120,34 @@ def _on_cluster(
         found, (candidates, nodes), _ = outcome.value
         cost.candidates, cost.nodes = cost.candidates + candidates, cost.nodes + nodes
         yield from found
+
+
+def branch_and_bound(job: Work, note: Note | None = None) -> Result:
+    """The backtracker's branch and bound, noting each better board with what the search has cost
+    so far (a stopped job's result keeps both) and, asked for its progress, that about every
+    second."""
+    t0 = time.perf_counter()
+    puzzle, back = shuffled(job)
+
+    def progress(best: bnb.Best) -> dict:
+        return {
+            "progress": {
+                "nodes": best.nodes,
+                "candidates": best.candidates,
+                "score": best.score,
+                "bound": best.bound,
+                "seconds": round(time.perf_counter() - t0, 3),
+            }
+        }
+
+    def better(best: bnb.Best) -> None:
+        if note is not None:
+            note({**board_note(back(best.board), best.score, best.bound), **progress(best)})
+
+    paused = (lambda best: note(progress(best))) if note is not None and job.progress else None
+    best = bnb.best_board(puzzle, better=better, paused=paused)
+    res = Result(
+        "UNSAT", nodes=best.nodes, candidates=best.candidates, solve_seconds=time.perf_counter() - t0
+    )
+    board = back(best.board) if best.board is not None else None
+    return set_best_board(job, res, board, best.bound, "branch and bound")

@@ -10,7 +10,10 @@ CaDiCaL proves afterwards that the piece has no other (route ``fresh``).  Each p
 on the process that found it; with several cubes, the cover's proof says they leave no model
 out.  A whole formula's proof is checked in parts on the job's workers
 (:class:`satedge.sat.certify.FormulaCheck`): measured (``experiments/bench-certify.py``), that beats
-cubes, whose proofs cost more in all than the one proof of the whole."""
+cubes, whose proofs cost more in all than the one proof of the whole.
+
+A maximisation's optimum is certified after any engine found it (:func:`prove_optimum`): a proof
+that the hard clauses of its MaxSAT formula admit no board with one edge more."""
 
 from __future__ import annotations
 
@@ -19,20 +22,22 @@ import time
 from collections.abc import Callable, Iterator
 
 from ..encode import Encoded
+from ..encode.maxsat import maxsat_encoding, weighted
 from ..errors import SatedgeError
 from ..puzzle import symmetry
 from ..puzzle.model import Solution
 from ..sat import certify, cubes, drat, proofdir, solving
 from ..sat.dimacs import to_text
+from ..sat.maxsat import beyond
 from ..sat.solvers import BINARY_PROOFS, DEFAULT_SOLVER, PROOF_SOLVERS, Stats
 from ..sat.solving import Enumerator
 from ..system.proctree import forked_map
-from .engines import SolverConfig
+from .config import SolverConfig
 from .job import Job
 from .result import Note, Result
-from .shared import encoded, finished
+from .shared import encode_and_note, set_status
 
-__all__ = ["own_proofs", "by_pictures", "run"]
+__all__ = ["own_proofs", "by_pictures", "run", "prove_optimum"]
 
 
 def own_proofs(solver: SolverConfig) -> bool:
@@ -152,7 +157,7 @@ def run(job: Job, note: Note | None = None) -> Result:
     )
     if report is not None:
         report({"stage": "encoding"})
-    formula = encoded(job, res, note)
+    formula = encode_and_note(job, res, note)
     t1 = time.perf_counter()
     prover = job.solver.name if own_proofs(job.solver) else DEFAULT_SOLVER
     if note is not None:  # kept if the job is stopped: it was certifying all along
@@ -206,7 +211,7 @@ def run(job: Job, note: Note | None = None) -> Result:
     if not complete:  # a solve that found what it was asked for: each solution checked, nothing to prove
         res.solutions = found[:limit]
         res.certificate = certify.Certificate.of_solutions()
-        return finished(res)
+        return set_status(res)
     models = res.stats.models
     cert = certify.certificate(
         pieces, job.certify, prover, formula.orbit, weights_differ=total != models, pictures=pictures
@@ -239,4 +244,61 @@ def run(job: Job, note: Note | None = None) -> Result:
                 "solutions": total if pictures else formula.orbit * total,
             },
         )
-    return finished(res)
+    return set_status(res)
+
+
+def prove_optimum(job: Job, res: Result) -> Result:
+    """``res``, an optimum, with a certificate that no board scores more: a DRAT proof, by
+    PySAT's default solver, that the hard clauses of the MaxSAT formula (the job's encoding, or
+    the default MaxSAT encoding for an engine without one) with :func:`satedge.sat.maxsat.beyond`
+    (at least one edge more) have no model, checked by ``job.certify``; with ``job.proof``, the
+    formula, the constraint, the proof and the board written there (``satedge check-proof``).
+    A board where every edge fits needs no proof.  A search stopped at its time limit is
+    answered uncertified."""
+    if res.status != "OPTIMUM":
+        return res
+    formula = weighted(job.puzzle, job.encoding if job.solver.has_formula else None, job.shuffle)
+    best = res.score
+    if best == len(job.puzzle.board.adjacencies):
+        res.certificate = certify.Certificate(
+            checker=job.certify,
+            covers="every edge of the board fits, which the checker confirmed: no board scores more",
+            route="fresh",
+        )
+        return res
+    added = beyond(formula, best)
+    t0 = time.perf_counter()
+    proof = certify.prove(formula.cnf.clauses + added)
+    t1 = time.perf_counter()
+    seconds = certify.FormulaCheck(formula.cnf.clauses, formula.nv, job.certify)(added, proof)
+    res.certificate = certify.Certificate(
+        checker=job.certify,
+        covers=f"no board scores more than {best}: the MaxSAT formula's hard clauses with at "
+        f"least {best + 1} edges that fit have no model",
+        pieces=1,
+        lemmas=proof.lemmas,
+        bytes=proof.size,
+        check_seconds=seconds,
+        prover=DEFAULT_SOLVER,
+        route="fresh",
+    )
+    if job.proof is not None:
+        piece = certify.Piece(0, (), added, proof.lemmas, proof.size, t1 - t0, seconds, proof)
+        name = maxsat_encoding(job.encoding if job.solver.has_formula else None).name
+        proofdir.export(
+            job.proof,
+            to_text(formula, name),
+            formula.nv,
+            len(formula.cnf.clauses),
+            [piece],
+            {
+                **res.certificate.as_dict(),
+                "task": "maximize",
+                "puzzle": job.puzzle.name,
+                "encoding": name,
+                "solver": str(job.solver),
+                "score": best,
+                "board": [list(p) for p in res.solutions[0]],
+            },
+        )
+    return res

@@ -18,7 +18,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from itertools import islice
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -30,11 +29,8 @@ from ..sat.bulk import Checker, Decoded, Decoder, checked
 from ..sat.solving import by_pictures
 from ..system.extras import Need, require
 from ..system.progress import REPORT_SECONDS
-from .result import Note, Result
-from .shared import encoded, finished
-
-if TYPE_CHECKING:  # the request, made above the engine table that names this module
-    from .job import Job
+from .result import Note, Result, Work
+from .shared import encode_and_note, set_status
 
 __all__ = ["needs", "run", "models"]
 
@@ -175,10 +171,10 @@ def models(
     return reader.models
 
 
-def run(job: Job, note: Note | None = None) -> Result:
+def run(job: Work, note: Note | None = None) -> Result:
     """Solve or count ``job`` with clasp."""
     res = Result("UNSAT")
-    formula = encoded(job, res, note)
+    formula = encode_and_note(job, res, note)
     t1 = time.perf_counter()
     found: list[int] = [0]
 
@@ -199,10 +195,10 @@ def run(job: Job, note: Note | None = None) -> Result:
     else:
         res.solutions = _solutions(job, formula, res, found, progress)
     res.solve_seconds = time.perf_counter() - t1
-    return finished(res)
+    return set_status(res)
 
 
-def _solutions(job: Job, formula: Encoded, res: Result, found: list[int], progress) -> list[Solution]:
+def _solutions(job: Work, formula: Encoded, res: Result, found: list[int], progress) -> list[Solution]:
     mode, limit, puzzle = job.modes[0], job.limit, job.puzzle
     out: list[Solution] = []
     if mode == "solutions":
@@ -229,7 +225,7 @@ def _solutions(job: Job, formula: Encoded, res: Result, found: list[int], progre
     return list(islice(symmetry.one_per_picture(puzzle, witnesses, mode, formula.orbit), limit))
 
 
-def _counts(job: Job, formula: Encoded, res: Result, found: list[int], progress) -> dict[str, int]:
+def _counts(job: Work, formula: Encoded, res: Result, found: list[int], progress) -> dict[str, int]:
     puzzle, per_orbit = job.puzzle, formula.orbit
     out: dict[str, int] = {}
     if "solutions" in job.modes and not by_pictures(formula, job.solver):

@@ -8,7 +8,6 @@ import hashlib
 import time
 from collections.abc import Iterator
 from itertools import islice
-from typing import TYPE_CHECKING
 
 from ..encode import Encoded
 from ..errors import SatedgeError
@@ -17,11 +16,8 @@ from ..puzzle.model import Solution
 from ..sat import cubes, solving
 from ..system import cluster
 from ..system.process import Outcome
-from .result import Note, Result
-from .shared import chunks, connected, encoded, finished, stopped, worker_count
-
-if TYPE_CHECKING:  # the request, made above the engine table that names this module
-    from .job import Job
+from .result import Note, Result, Work
+from .shared import chunks, connected, encode_and_note, set_status, stopped, worker_count
 
 __all__ = ["fingerprint", "cube_part", "run"]
 
@@ -35,7 +31,7 @@ def fingerprint(formula: Encoded) -> str:
 
 
 def cube_part(
-    job: Job, found: str, part: list[tuple[int, tuple[int, ...]]], limit: int | None
+    job: Work, found: str, part: list[tuple[int, tuple[int, ...]]], limit: int | None
 ) -> list[cubes.Cube]:
     """A Dask task's share of a cube-and-conquer job: the formula encoded again (it must be the
     one the cubes were made on: ``found``, its :func:`fingerprint`) and the cubes of ``part``
@@ -46,11 +42,11 @@ def cube_part(
     return cubes.solve_cubes(formula, job.solver, [c for _, c in part], limit, indices=[i for i, _ in part])
 
 
-def run(job: Job, note: Note | None = None) -> Result:
+def run(job: Work, note: Note | None = None) -> Result:
     with connected(job) as client:  # before anything starts
         res = Result("UNSAT")
         t0 = time.perf_counter()
-        formula = encoded(job, res, note)
+        formula = encode_and_note(job, res, note)
         workers = worker_count(job, client)
         if job.task == "count" and solving.by_pictures(formula, job.solver):
             # one solution per picture, its models counted from multiplicities: a count of few
@@ -58,7 +54,7 @@ def run(job: Job, note: Note | None = None) -> Result:
             res.counts = solving.count_modes(formula, job.solver, job.modes, stats=res.stats)
             res.solve_seconds = time.perf_counter() - t0 - res.encode_seconds
             res.parallel = {"strategy": "cubes", "workers": workers, "cubes": 0, "by_pictures": True}
-            return finished(res)
+            return set_status(res)
         walk = job.task == "count" or job.limit is None  # every model, not the first few
         split = cubes.split(
             formula, (cubes.WALK_CUBES_PER_WORKER if walk else cubes.CUBES_PER_WORKER) * workers
@@ -124,4 +120,4 @@ def run(job: Job, note: Note | None = None) -> Result:
         "split_seconds": round(split.seconds, 4),
         "cube_seconds": [round(seconds[i], 4) if i in seconds else None for i in range(len(split.cubes))],
     }
-    return finished(res)
+    return set_status(res)

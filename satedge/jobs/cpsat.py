@@ -13,18 +13,14 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from itertools import islice
-from typing import TYPE_CHECKING
 
 from ..errors import EncodingError
 from ..puzzle import symmetry
 from ..puzzle.checker import validate
 from ..puzzle.model import Puzzle, Solution
 from ..system.extras import Need, require
-from .result import Note, Result
-from .shared import finished, shuffled
-
-if TYPE_CHECKING:  # the request, made above the engine table that names this module
-    from .job import Job
+from .result import Note, Result, Work
+from .shared import set_status, shuffled
 
 __all__ = ["needs", "build", "solutions", "run"]
 
@@ -101,7 +97,7 @@ def solutions(
         yield sol
 
 
-def run(job: Job, note: Note | None = None) -> Result:
+def run(job: Work, note: Note | None = None) -> Result:
     res = Result("UNSAT")
     t0 = time.perf_counter()
     first_only = job.task == "solve" and job.limit == 1
@@ -118,4 +114,4 @@ def run(job: Job, note: Note | None = None) -> Result:
     else:
         res.solutions = list(islice(symmetry.one_per_picture(job.puzzle, sols, job.modes[0]), job.limit))
     res.solve_seconds = time.perf_counter() - t0
-    return finished(res)
+    return set_status(res)

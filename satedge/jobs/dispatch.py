@@ -1,8 +1,9 @@
 """Running a job: :func:`execute` in this process, :func:`run` under the job's limits.
 
-The dispatch is the engine table's: a job runs its engine's job function
-(:attr:`satedge.jobs.engines.Engine.run`), a SAT job on several workers its strategy's
-(:data:`satedge.jobs.engines.STRATEGIES`), a certified one :func:`satedge.jobs.certified.run`.
+The dispatch is the engine table's: a job runs its engine's job function for its task
+(:attr:`satedge.jobs.engines.Engine.tasks`), a SAT job on several workers its strategy's
+(:data:`satedge.jobs.engines.STRATEGIES`), a certified one :func:`satedge.jobs.certified.run`
+(a maximum: the engine's, then :func:`satedge.jobs.certified.prove_optimum`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from ..encode.presets import too_big
 from ..errors import SatedgeError
 from ..puzzle.model import Solution
 from ..system.process import Outcome, call, here
-from . import certified, maximize, sat
+from . import certified
 from .engines import DEFAULT_STRATEGY, ENGINES, STRATEGIES
 from .job import Job
 from .result import Note, Result
@@ -25,16 +26,12 @@ __all__ = ["execute", "run"]
 def execute(job: Job, note: Note | None = None) -> Result:
     """Run ``job`` in this process, without its limits (errors raise); ``note`` is called with
     what is known before the search starts (a formula's size and encode time)."""
-    if job.task == "encode":
-        return sat.encode_only(job, note)
-    if job.task == "maximize":
-        res = ENGINES[job.solver.engine].maximize(job, note)
-        return maximize.certified(job, res) if job.certify is not None else res
-    if job.certify is not None:
+    if job.certify is not None and job.task != "maximize":
         return certified.run(job, note)
-    if job.solver.has_formula and job.parallel:
+    if job.solver.has_formula and job.parallel and job.task != "encode":
         return STRATEGIES[job.solver.strategy or DEFAULT_STRATEGY](job, note)
-    return ENGINES[job.solver.engine].run(job, note)
+    res = ENGINES[job.solver.engine].tasks[job.task].run(job, note)
+    return certified.prove_optimum(job, res) if job.certify is not None else res
 
 
 def run(

@@ -1,6 +1,7 @@
 """What to run: a :class:`Job`, checked when made against the engine table
-(:func:`satedge.jobs.engines.check`), so that a job made by a command, a spec, a test or a
-user's script is refused for the same reasons in the same words."""
+(:data:`satedge.jobs.engines.ENGINES`: what the engine does for the job's task), so that a job
+made by a command, a spec, a test or a user's script is refused for the same reasons in the same
+words."""
 
 from __future__ import annotations
 
@@ -15,10 +16,10 @@ from ..puzzle.symmetry import MODES
 from ..sat.certify import CHECKERS
 from ..system.files import shown
 from ..system.process import Limits
-from . import engines
-from .engines import SolverConfig
+from .config import SolverConfig
+from .engines import ENGINES, TASKS, prose, takers
 
-__all__ = ["Job"]
+__all__ = ["Job", "check_engine"]
 
 
 @dataclass(frozen=True)
@@ -32,11 +33,10 @@ class Job:
     task : str
         ``solve`` (up to ``limit`` solutions, one per picture with the modes ``distinct``
         and ``unique``), ``count`` (each of ``modes``), ``encode`` (the formula's size
-        and DIMACS bytes only), or ``maximize`` (the board with the most inner edges that fit:
-        :mod:`satedge.jobs.maximize`; a formula engine takes a MaxSAT encoding,
-        :mod:`satedge.encode.maxsat`)
+        and DIMACS bytes only), or ``maximize`` (the board with the most inner edges that fit;
+        a formula engine takes a MaxSAT encoding, :mod:`satedge.encode.maxsat`)
     solver
-        A :class:`satedge.sat.solvers.SolverConfig` (or a string it reads): the engine, its
+        A :class:`satedge.jobs.config.SolverConfig` (or a string it reads): the engine, its
         workers and strategy; default CaDiCaL 1.9.5
     encoding
         An :class:`satedge.encode.Encoding` (or a string it reads) for the engines that
@@ -104,7 +104,7 @@ class Job:
             self.limit,
             self.proof,
         )
-        self.check_timeout(solver, self.limits.timeout)
+        self.check_timeout(self.task, solver, self.limits.timeout)
         if self.certify is not None and self.task == "solve" and modes != ("solutions",):
             raise SatedgeError(
                 "a certified answer is of every solution (mode solutions): distinct and unique are counts"
@@ -113,12 +113,10 @@ class Job:
         object.__setattr__(self, "encoding", encoding)
 
     @staticmethod
-    def check_timeout(solver: SolverConfig, timeout: float | None) -> None:
-        """That a search which runs until its time limit (lns) has one."""
-        if solver.engine == engines.LNS and timeout is None:
-            raise SatedgeError(
-                "the large-neighbourhood search (lns) runs until its time limit: give a timeout"
-            )
+    def check_timeout(task: str, solver: SolverConfig, timeout: float | None) -> None:
+        """That an engine which runs ``task`` until its time limit has one."""
+        if ENGINES[solver.engine].tasks[task].timeout and timeout is None:
+            raise SatedgeError(f"{solver.engine} runs until its time limit: give a timeout")
 
     @staticmethod
     def check_settings(
@@ -134,21 +132,12 @@ class Job:
     ) -> tuple[SolverConfig, Encoding | None]:
         """The rules about which settings go together, without a puzzle (a command checks them
         before it reads one): the solver and the encoding a job of ``task`` gets.  What the
-        engine can do is the engine table's word (:func:`satedge.jobs.engines.check`)."""
+        engine can do is the engine table's word (:func:`check_engine`)."""
         if certify is not None and certify not in CHECKERS:
             raise SatedgeError(f"unknown proof checker {shown(certify)}; choose from {', '.join(CHECKERS)}")
         if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
             raise SatedgeError("the Dask scheduler's address is empty: give one, e.g. tcp://10.0.0.1:8786")
-        if task == "maximize" and scheduler is not None:
-            raise SatedgeError(
-                "a maximum is answered on this machine: a Dask scheduler applies to solve and count"
-            )
-        solver = engines.check(task, solver, encoding, modes, limit, scheduler, certify is not None)
-        if task == "maximize" and solver.workers > 1 and solver.engine != engines.LNS:
-            raise SatedgeError(
-                f"{solver.engine}'s maximum is searched on one process: workers=N applies to lns, "
-                f"and to solve and count"
-            )
+        solver = check_engine(task, solver, encoding, modes, limit, scheduler, certify is not None)
         if solver.has_formula and task == "maximize":
             encoding = maxsat_encoding(encoding)
         elif solver.has_formula:
@@ -170,3 +159,69 @@ class Job:
     def parallel(self) -> bool:
         """Whether the job's parts run on several processes (or a cluster)."""
         return self.solver.workers > 1 or self.scheduler is not None
+
+
+def check_engine(
+    task: str,
+    solver: SolverConfig | str | None,
+    encoding=None,
+    modes: tuple[str, ...] = ("solutions",),
+    limit: int | None = 1,
+    scheduler: str | None = None,
+    certify: bool = False,
+) -> SolverConfig:
+    """What the engine table says of a request: the engine ``solver`` names runs ``task``, and
+    for it takes ``modes`` (with ``limit`` solutions; ``None``: every one), ``encoding``, its
+    workers, ``scheduler``'s cluster and ``certify``, and is installed here.  Each refusal is
+    one line that names the engine and what it cannot do.  Returns the solver's configuration."""
+    if task not in TASKS:
+        raise SatedgeError(f"unknown task {shown(task)}; choose from {', '.join(TASKS)}")
+    solver = SolverConfig.of(solver)
+    own = ENGINES[solver.engine]
+    if not own.solves_formula:
+        if encoding is not None:
+            raise SatedgeError(
+                f"{solver.engine} has its own model: it takes no encoding ({shown(str(encoding))})"
+            )
+        if task == "encode":
+            raise SatedgeError(f"{solver.engine} has its own model: there is no formula to encode")
+    solver.check_installed()
+    if task not in own.tasks:
+        raise SatedgeError(f"the {own.name} engine cannot {task}: it answers {prose(list(own.tasks))}")
+    does = own.tasks[task]
+    if task == "solve" and limit != 1 and not does.enumerates:
+        raise SatedgeError(
+            f"the {own.name} engine finds one solution: it cannot list several (--all, --limit)"
+        )
+    if task in ("solve", "count"):
+        missing = [m for m in modes if m not in does.modes]
+        if missing:
+            raise SatedgeError(
+                f"the {own.name} engine cannot answer mode {', '.join(missing)}: it answers "
+                f"{prose(list(does.modes))}"
+            )
+    if solver.workers > 1 and not does.workers:
+        raise SatedgeError(
+            f"the {own.name} engine runs {task} on one process: workers=N applies there to "
+            f"{takers('workers', task)}"
+        )
+    if scheduler is not None and not does.cluster:
+        there = _doing(task, "cluster")
+        raise SatedgeError(
+            f"a Dask scheduler applies to the engines whose parts run there ({', '.join(there)}), "
+            f"not to {solver.engine}"
+            if there
+            else f"no engine runs {task} on a Dask cluster: a Dask scheduler applies to "
+            f"{prose([t for t in TASKS if _doing(t, 'cluster')])}"
+        )
+    if certify and not does.certifies:
+        raise SatedgeError(
+            f"a certified answer needs an engine that proves what it answers "
+            f"({prose(_doing(task, 'certifies'))}), not {solver}"
+        )
+    return solver
+
+
+def _doing(task: str, what: str) -> list[str]:
+    """The engines whose ``task`` allows ``what`` (a :class:`Task` field), as prose calls them."""
+    return [e.called for e in ENGINES.values() if task in e.tasks and getattr(e.tasks[task], what)]

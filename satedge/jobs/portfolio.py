@@ -4,52 +4,44 @@ the others are killed at once (each member a process of its own, or a Dask task)
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from ..system import cluster
 from ..system.proctree import forked_map
 from . import sat
-from .result import Note, Result
+from .result import Note, Result, Work
 from .shared import connected, stopped, worker_count
-
-if TYPE_CHECKING:  # the request, made above the engine table that names this module
-    from .job import Job
 
 __all__ = ["members", "describe", "run"]
 
 
-def members(job: Job, size: int | None = None) -> list[Job]:
+def members(job: Work, size: int | None = None) -> list[Work]:
     """The ``size`` (default: the job's workers) configurations of a portfolio: the job itself,
     then alternately the other of Kissat and CaDiCaL (``sat`` configuration; a solver binary
     stays itself) and the job's solver, each member under its own shuffle (seeds 1, 2, ...
     skipping the job's), so that no two members search alike.  Every member gives the same
     answers."""
     alone = replace(job.solver, workers=1, strategy=None)
-    other = (
-        replace(alone, engine="pysat", name="kissat404", options=())
-        if alone.name != "kissat404"
-        else replace(alone, engine="pysat", name="cadical195", options=("sat",))
-    )
+    name, options = ("cadical195", ("sat",)) if alone.name == "kissat404" else ("kissat404", ())
+    other = alone if alone.sat.binary else replace(alone, name=name, options=options)  # a binary stays itself
     seeds = (k for k in range(1, 1 << 20) if k != job.shuffle)
     first = replace(job, solver=alone, scheduler=None)
     out = [first]
     for i in range(1, size or job.solver.workers):
-        solver = other if i % 2 and alone.engine == other.engine else alone  # a binary stays itself
-        out.append(replace(first, solver=solver, shuffle=next(seeds)))
+        out.append(replace(first, solver=other if i % 2 else alone, shuffle=next(seeds)))
     return out
 
 
-def describe(member: Job) -> str:
+def describe(member: Work) -> str:
     """A member as the ``parallel`` field of a result names it."""
     shuffle = "" if member.shuffle is None else f", shuffle {member.shuffle}"
     return f"{member.encoding}/{member.solver}{shuffle}"
 
 
-def _member(index: int, member: Job) -> tuple[int, Result]:
+def _member(index: int, member: Work) -> tuple[int, Result]:
     return index, sat.run(member)
 
 
-def run(job: Job, note: Note | None = None) -> Result:
+def run(job: Work, note: Note | None = None) -> Result:
     with connected(job) as client:
         racers = members(job, worker_count(job, client))
         if note is not None:  # the members' formulas have the job's size: known before the race

@@ -1,19 +1,43 @@
-"""What a job found and what it cost: :class:`Result`; and :data:`Note`, what a job reports
-before it ends."""
+"""A job function's contract: what it reads of its job (:class:`Work`), what it reports before it
+ends (:data:`Note`), and what it found and what that cost (:class:`Result`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass, field
+from typing import Any, Protocol
 
-from ..puzzle.model import Solution
+from ..encode import Encoding
+from ..puzzle.model import Puzzle, Solution
 from ..sat.certify import Certificate
 from ..sat.solvers import Stats
-from ..system.process import Outcome
+from ..system.process import Limits, Outcome
 
-__all__ = ["Note", "Result"]
+__all__ = ["Work", "Note", "Result"]
 
 Note = Callable[[dict], None]  # what a job reports before it ends: a formula's size
+
+
+class Work(Protocol):
+    """What a job function reads of its job; :class:`satedge.jobs.job.Job` is one.  The engines'
+    modules take their jobs as this, so that they need not import the request, which is checked
+    against the engine table that holds them."""
+
+    puzzle: Puzzle
+    task: str
+    solver: Any  # a satedge.jobs.config.SolverConfig, which reads the table too
+    encoding: Encoding | None
+    modes: tuple[str, ...]
+    limit: int | None
+    limits: Limits
+    shuffle: int | None
+    scheduler: str | None
+    certify: str | None
+    proof: str | None
+    progress: bool
+
+    @property
+    def parallel(self) -> bool: ...
 
 
 @dataclass

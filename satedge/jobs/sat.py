@@ -1,29 +1,28 @@
 """The ``pysat`` and ``cmd`` engines: the job's encoding, solved by a PySAT solver or a DIMACS
-solver binary on one process, with blocking-clause enumeration (:mod:`satedge.sat.solving`); and
-the ``encode`` task: the formula's size and DIMACS bytes only."""
+solver binary on one process, with blocking-clause enumeration (:mod:`satedge.sat.solving`); the
+``encode`` task: the formula's size and DIMACS bytes only; and the ``maximize`` task on the job's
+MaxSAT formula (:mod:`satedge.encode.maxsat`): RC2 over a PySAT solver (:func:`rc2`) or a
+MaxSAT solver binary (:func:`maxsat_binary`)."""
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
 from ..sat import solving
 from ..sat.dimacs import write_dimacs
-from .result import Note, Result
-from .shared import encoded, finished
+from ..sat.maxsat import binary_optimum, optimum
+from .result import Note, Result, Work
+from .shared import encode_and_note, set_best_board, set_status
 
-if TYPE_CHECKING:  # the request, made above the engine table that names this module
-    from .job import Job
-
-__all__ = ["run", "encode_only"]
+__all__ = ["run", "encode_only", "rc2", "maxsat_binary"]
 
 
-def run(job: Job, note: Note | None = None) -> Result:
+def run(job: Work, note: Note | None = None) -> Result:
     """Solve or count ``job`` with its solver on this process."""
     res = Result("UNSAT")
     if job.progress and note is not None:
         note({"progress": {"stage": "encoding"}})
-    formula = encoded(job, res, note)
+    formula = encode_and_note(job, res, note)
     t1 = time.perf_counter()
     progress = (
         (lambda stats: note({"progress": {**stats, "seconds": round(time.perf_counter() - t1, 3)}}))
@@ -39,7 +38,7 @@ def run(job: Job, note: Note | None = None) -> Result:
             solving.solutions(formula, job.solver, job.modes[0], job.limit, res.stats, progress)
         )
     res.solve_seconds = time.perf_counter() - t1
-    return finished(res)
+    return set_status(res)
 
 
 class _Sink:
@@ -49,12 +48,44 @@ class _Sink:
         pass
 
 
-def encode_only(job: Job, note: Note | None = None) -> Result:
+def encode_only(job: Work, note: Note | None = None) -> Result:
     """The ``encode`` task: the formula's variables, clauses, literals and DIMACS bytes."""
     res = Result("ENCODED", solve_seconds=0.0)
-    formula = encoded(job, res, note)
+    formula = encode_and_note(job, res, note)
     t1 = time.perf_counter()
     res.literals = sum(map(len, formula.cnf.clauses))
     res.dimacs_bytes = write_dimacs(formula, _Sink(), job.encoding.name)
     res.write_seconds = time.perf_counter() - t1
     return res
+
+
+def rc2(job: Work, note: Note | None = None) -> Result:
+    """RC2 over the job's PySAT solver on the job's MaxSAT formula (exact; it finds no board
+    before the optimum)."""
+    res = Result("UNSAT")
+    formula = encode_and_note(job, res, note)
+    if job.progress and note is not None:
+        note({"progress": {"stage": "solving"}})
+    t1 = time.perf_counter()
+    model, cost = optimum(formula, job.solver.sat)
+    res.solve_seconds = time.perf_counter() - t1
+    board = formula.decode(model) if model is not None else None
+    edges = len(job.puzzle.board.adjacencies)
+    return set_best_board(job, res, board, edges - cost, f"RC2 over {job.solver.name}")
+
+
+def maxsat_binary(job: Work, note: Note | None = None) -> Result:
+    """A MaxSAT solver binary (``cmd:COMMAND``) on the WCNF of the job's MaxSAT formula
+    (:func:`satedge.sat.maxsat.binary_optimum`): ``OPTIMUM`` when it says its cost is optimal,
+    else its best board so far with the trivial bound, every edge."""
+    res = Result("UNSAT")
+    formula = encode_and_note(job, res, note)
+    if job.progress and note is not None:
+        note({"progress": {"stage": "solving"}})
+    t1 = time.perf_counter()
+    model, cost, proved = binary_optimum(formula, job.solver.name)
+    res.solve_seconds = time.perf_counter() - t1
+    board = formula.decode(model) if model is not None else None
+    edges = len(job.puzzle.board.adjacencies)
+    said = None if proved else edges - cost
+    return set_best_board(job, res, board, edges - cost if proved else edges, f"cmd:{job.solver.name}", said)

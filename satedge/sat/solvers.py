@@ -8,7 +8,7 @@ A SAT solver is written (``--solver``, specs, rows) as a PySAT solver that works
 solver binary, run on the formula written to a file (exit 10 SAT with ``v`` lines, 20 UNSAT),
 killed with the process that started it (:func:`satedge.system.proctree.popen`).  The engine
 that runs it, with its workers and strategy, is named by
-:class:`satedge.jobs.engines.SolverConfig`.
+:class:`satedge.jobs.config.SolverConfig`.
 
 >>> s = SatSolver.parse("cadical195:seed=2,sat")
 >>> s.name, s.options, str(s), str(SatSolver.parse("cmd:cadical -q"))
@@ -185,7 +185,7 @@ class SatSolver:
     def of(cls, value) -> SatSolver:
         """``value`` itself, the default solver for ``None``, a string :meth:`parse` reads, or the
         SAT solver of an engine's configuration (its ``sat``:
-        :attr:`satedge.jobs.engines.SolverConfig.sat`)."""
+        :attr:`satedge.jobs.config.SolverConfig.sat`)."""
         if value is None:
             return cls()
         if isinstance(value, cls):

@@ -9,11 +9,11 @@ the others; a branch whose cost reaches the fewest mismatches found so far is cu
 found is better than the last (the search is *anytime*); when the tree is exhausted the last
 one is optimal.  The first bound is the whole number of edges, so the first board comes at
 once; a board with no mismatch ends the search.  The job that runs it
-(:func:`satedge.jobs.maximize.branch_and_bound`) has the checker score the board it answers.
+(:func:`satedge.jobs.backtrack.branch_and_bound`) has the checker score the board it answers.
 
 >>> from satedge.puzzle import Puzzle
 >>> p = Puzzle(rows=1, cols=3, tiles=((1, 2, 1, 1), (2, 1, 1, 3), (3, 3, 3, 3)))
->>> best = maximize(p)
+>>> best = best_board(p)
 >>> best.score, best.bound, best.proved  # tile 2, then 1 turned, then 0: both edges fit
 (2, 2, True)
 """
@@ -21,24 +21,24 @@ once; a board with no mismatch ends the search.  The job that runs it
 from __future__ import annotations
 
 import time
-import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 
 from ..encode.core import Options, placements
 from ..puzzle.model import Puzzle, Solution
-from ..system.extras import require
 from ..system.progress import REPORT_SECONDS
+from .kernels import Step, numba_kernel
+from .tables import BoardTables, board_tables
 
-__all__ = ["Best", "maximize", "bnb", "refill", "neighbours"]
+__all__ = ["Best", "Candidates", "best_board", "step", "refill", "candidates", "neighbours"]
 
-DONE, BETTER, PAUSED = 0, 1, 2  # outcomes of bnb()
 BNB_BUDGET = (
     1 << 21
-)  # candidates looked at per call of bnb(): Ctrl-C and the progress notes come between calls
+)  # candidates looked at per call of step(): Ctrl-C and the progress notes come between calls
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class Best:
         return self.board is not None and self.score == self.bound
 
 
-def bnb(
+def step(
     start,
     tile,
     labels,
@@ -82,7 +82,7 @@ def bnb(
     budget,
     counts,
 ):
-    """Run the search from ``depth[0]`` until a better board (BETTER: ``best[0]`` its
+    """Run the search from ``depth[0]`` until a better board (FOUND: ``best[0]`` its
     mismatches, ``best_choice`` its candidates), the end (DONE) or ``budget`` candidates
     (PAUSED).  Cell ``c``'s candidates are ``start[c]:start[c + 1]``, each a ``tile`` and its
     four ``labels``; its neighbours placed before it ``nb_start[c]:nb_start[c + 1]``, each its
@@ -101,7 +101,7 @@ def bnb(
             d -= 1
             used[tile[choice[d]]] = 0
             depth[0] = d
-            return 1
+            return Step.FOUND
         placed = False
         while phase[d] < 2 and not placed:
             k = pos[d]
@@ -140,111 +140,115 @@ def bnb(
         else:  # every candidate of cell d tried: step back
             if d == 0:
                 depth[0] = 0
-                return 0
+                return Step.DONE
             d -= 1
             used[tile[choice[d]]] = 0
         if best[0] == 0 or counts[0] >= budget:
             depth[0] = d
-            return 0 if best[0] == 0 else 2
+            return Step.DONE if best[0] == 0 else Step.PAUSED
 
 
-def refill(
-    start,
-    tile,
-    labels,
-    nb_start,
-    nb_side,
-    nb_cell,
-    nb_other,
-    want,
-    extra,
-    tiles: int,
-    below: int,
-    budget: int,
-) -> list[int] | None:
-    """The best fill of a window of cells (:mod:`satedge.backtrack.lns`) that costs less than
-    ``below``, its candidates by cell (the arrays of :func:`bnb`, over ``tiles`` tiles), found
-    within ``budget`` candidates looked at; ``None`` if none is."""
-    n = len(start) - 1
-    choice, cum, pos, phase = (np.zeros(n + 1, np.int64) for _ in range(4))
-    shown, used = np.zeros((n + 1, 4), np.int64), np.zeros(tiles + 1, np.int64)
-    depth, best = np.zeros(1, np.int64), np.array([below], np.int64)
-    best_choice, counts = np.zeros(n, np.int64), np.zeros(2, np.int64)
-    kernel, found = compiled_bnb(), False
-    while (
-        kernel(
-            start,
-            tile,
-            labels,
-            nb_start,
-            nb_side,
-            nb_cell,
-            nb_other,
-            want,
-            extra,
-            n,
-            choice,
-            shown,
-            used,
-            cum,
-            pos,
-            phase,
-            depth,
-            best,
-            best_choice,
-            budget,
-            counts,
+class Candidates(NamedTuple):
+    """The read-only arrays of :func:`step`: per cell its candidates (``start``, ``tile``, their
+    ``labels``) and its neighbours placed before it (``nb_start``, ``nb_side``, ``nb_cell``,
+    ``nb_other``), ``want`` and ``extra``."""
+
+    start: np.ndarray
+    tile: np.ndarray
+    labels: np.ndarray
+    nb_start: np.ndarray
+    nb_side: np.ndarray
+    nb_cell: np.ndarray
+    nb_other: np.ndarray
+    want: np.ndarray
+    extra: np.ndarray
+
+
+class _State(NamedTuple):
+    """What :func:`step` carries over calls, for ``n`` cells and ``tiles`` tiles."""
+
+    choice: np.ndarray
+    shown: np.ndarray
+    used: np.ndarray
+    cum: np.ndarray
+    pos: np.ndarray
+    phase: np.ndarray
+    depth: np.ndarray
+
+    @classmethod
+    def empty(cls, n: int, tiles: int) -> _State:
+        cells = [np.zeros(n + 1, np.int64) for _ in range(4)]
+        return cls(
+            cells[0],
+            np.zeros((n + 1, 4), np.int64),
+            np.zeros(tiles + 1, np.int64),
+            *cells[1:],
+            np.zeros(1, np.int64),
         )
-        == BETTER
-    ):
+
+
+def _run(kernel, cands: Candidates, state: _State, best, best_choice, budget: int, counts) -> Step:
+    return kernel(*cands, len(cands.start) - 1, *state, best, best_choice, budget, counts)
+
+
+def refill(cands: Candidates, tiles: int, below: int, budget: int) -> list[int] | None:
+    """The best fill of a window of cells (:mod:`satedge.backtrack.lns`) that costs less than
+    ``below``, its candidates by cell (over ``tiles`` tiles), found within ``budget`` candidates
+    looked at; ``None`` if none is."""
+    n = len(cands.start) - 1
+    state = _State.empty(n, tiles)
+    best, best_choice, counts = np.array([below], np.int64), np.zeros(n, np.int64), np.zeros(2, np.int64)
+    found = False
+    while _run(compiled_step(), cands, state, best, best_choice, budget, counts) == Step.FOUND:
         found = True
     return [int(k) for k in best_choice] if found else None
 
 
 @cache
-def compiled_bnb():
-    """:func:`bnb` compiled by numba, once per process (numba keeps the machine code on disk)."""
-    numba = require("numba")
-    kernel = types.FunctionType(bnb.__code__, bnb.__globals__, "bnb")
-    kernel.__module__, kernel.__qualname__ = bnb.__module__, bnb.__qualname__
-    return numba.njit(cache=True)(kernel)
+def compiled_step():
+    """:func:`step` compiled by numba, once per process."""
+    return numba_kernel(step)
 
 
 def neighbours(earlier: list[list[tuple[int, int, int]]]) -> tuple[np.ndarray, ...]:
-    """The arrays ``nb_start, nb_side, nb_cell, nb_other`` of :func:`bnb` from, per cell, its
+    """The arrays ``nb_start, nb_side, nb_cell, nb_other`` of :func:`step` from, per cell, its
     neighbours placed before it (its own side, the cell, that cell's side)."""
     flat = [x for cell in earlier for x in cell] or [(0, 0, 0)]
     nb_start = np.cumsum([0] + [len(cell) for cell in earlier]).astype(np.int64)
     return (nb_start, *(np.array(col, dtype=np.int64) for col in zip(*flat)))
 
 
-def _tables(puzzle: Puzzle) -> tuple:
-    """The read-only arrays of :func:`bnb` and the candidates' placements."""
+def candidates(puzzle: Puzzle, tables: BoardTables) -> tuple[Candidates, list[tuple[int, int]]]:
+    """The arrays of :func:`step` for the whole board (``tables``: the puzzle's), its cells row by
+    row, and the candidates' placements."""
     allowed = placements(puzzle, Options(symmetry="rotation"))
-    ids = puzzle.label_id
     cands = [(t, r) for cell in allowed for t, r in cell]
     start = np.cumsum([0] + [len(cell) for cell in allowed]).astype(np.int64)
     tile = np.array([t for t, _ in cands] or [0], dtype=np.int64)
-    labels = np.array(
-        [[ids[x] for x in puzzle.oriented(t, r)] for t, r in cands] or [[0] * 4], dtype=np.int64
-    )
+    turn = np.array([r for _, r in cands] or [0], dtype=np.int64)
     earlier: list[list[tuple[int, int, int]]] = [[] for _ in puzzle.board.cells]
     for adj in puzzle.board.adjacencies:
         if adj.a != adj.b:  # a self-loop is a rule of the cell, kept by its placements
             late, early = (adj.b, adj.a) if adj.b > adj.a else (adj.a, adj.b)
             late_side, early_side = (adj.side_b, adj.side_a) if adj.b > adj.a else (adj.side_a, adj.side_b)
             earlier[late].append((late_side, early, early_side))
-    nb_start, nb_side, nb_cell, nb_other = neighbours(earlier)
-    want = np.array([puzzle.partner_id(i) for i in range(len(puzzle.labels))] or [0], dtype=np.int64)
-    extra = np.zeros(len(tile), dtype=np.int64)
-    return (start, tile, labels, nb_start, nb_side, nb_cell, nb_other, want, extra), cands
+    arrays = Candidates(
+        start,
+        tile,
+        tables.shown[tile, turn],
+        *neighbours(earlier),
+        tables.want,
+        np.zeros(len(tile), np.int64),
+    )
+    return arrays, cands
 
 
-def maximize(
+def best_board(
     puzzle: Puzzle,
     better: Callable[[Best], None] | None = None,
     paused: Callable[[Best], None] | None = None,
     compiled: bool = True,
+    tables: BoardTables | None = None,
 ) -> Best:
     """The board with the most inner edges that fit, proved optimal (see the module's docstring).
 
@@ -258,57 +262,31 @@ def maximize(
         Called about every second with what the search has done (the best so far).
     compiled : bool
         The numba-compiled loop (default) or the same loop in Python (slow; for tests).
+    tables : BoardTables, optional
+        The puzzle's (:func:`satedge.backtrack.tables.board_tables`), where the caller has them.
     """
-    edges = sum(1 for adj in puzzle.board.adjacencies if adj.a != adj.b)
-    loops = len(puzzle.board.adjacencies) - edges  # kept by every board's placements
-    arrays, cands = _tables(puzzle)
-    n = puzzle.n
-    state = dict(
-        choice=np.zeros(n + 1, np.int64),
-        shown=np.zeros((n + 1, 4), np.int64),
-        used=np.zeros(len(puzzle.tiles) + 1, np.int64),
-        cum=np.zeros(n + 1, np.int64),
-        pos=np.zeros(n + 1, np.int64),
-        phase=np.zeros(n + 1, np.int64),
-        depth=np.zeros(1, np.int64),
-    )
-    best = np.array([edges + 1], np.int64)  # any board beats one more mismatch than there are edges
-    best_choice = np.zeros(n, np.int64)
+    tables = board_tables(puzzle) if tables is None else tables
+    edges = tables.edges + tables.loops  # self-loops: kept by every board's placements
+    cands, placed = candidates(puzzle, tables)
+    state = _State.empty(puzzle.n, len(puzzle.tiles))
+    best = np.array([tables.edges + 1], np.int64)  # any board beats one more mismatch than there are edges
+    best_choice = np.zeros(puzzle.n, np.int64)
     counts = np.zeros(2, np.int64)
-    kernel = compiled_bnb() if compiled else bnb
+    kernel = compiled_step() if compiled else step
     board = None
     last = time.monotonic()
 
     def now() -> Best:
-        return Best(
-            board,
-            loops + edges - int(best[0]) if board is not None else 0,
-            loops + edges,
-            int(counts[1]),
-            int(counts[0]),
-        )
+        score = edges - int(best[0]) if board is not None else 0
+        return Best(board, score, edges, int(counts[1]), int(counts[0]))
 
     while True:
-        outcome = kernel(
-            *arrays,
-            n,
-            state["choice"],
-            state["shown"],
-            state["used"],
-            state["cum"],
-            state["pos"],
-            state["phase"],
-            state["depth"],
-            best,
-            best_choice,
-            counts[0] + BNB_BUDGET,
-            counts,
-        )
-        if outcome == BETTER:
-            board = Solution(tuple(cands[k] for k in best_choice))
+        outcome = _run(kernel, cands, state, best, best_choice, counts[0] + BNB_BUDGET, counts)
+        if outcome == Step.FOUND:
+            board = Solution(tuple(placed[k] for k in best_choice))
             if better is not None:
                 better(now())
-        if outcome == DONE:
+        if outcome == Step.DONE:
             break
         if paused is not None and time.monotonic() - last >= REPORT_SECONDS:
             paused(now())

@@ -1,0 +1,46 @@
+"""``--method auto``: the engine of the table (:data:`satedge.jobs.engines.ENGINES`) that answered
+soonest on what was measured, chosen per puzzle and task (:func:`choose`)."""
+
+from __future__ import annotations
+
+from ..backtrack.search import SMALL, compiled_available
+from ..puzzle.model import Puzzle
+from ..system.limits import cores
+from .config import SolverConfig
+
+__all__ = ["PROVABLE", "choose", "POLICY"]
+
+PROVABLE = 36  # cells: the largest boards whose best score auto searches to the proof
+
+# the policy in words, per task, for the help texts and the documentation
+POLICY = {
+    "solve": "the engine that answers soonest (the compiled backtracker on every core; with --encoding, --solver "
+    "or another SAT option: sat)",
+    "maximize": f"lns on boards of more than {PROVABLE} cells with a --timeout, else backtrack",
+}
+POLICY["count"] = POLICY["solve"]
+
+
+def choose(
+    puzzle: Puzzle, task: str = "solve", workers: int | None = None, timeout: float | None = None
+) -> SolverConfig:
+    """The solver of ``--method auto`` for ``task`` (``solve``, ``count`` or ``maximize``) on
+    ``puzzle`` with ``workers`` processes (default: every core): the engine that answered soonest
+    in ``experiments/bench-auto.md``.  On the peak puzzles (framed 7x7 and 8x8 of tunable
+    hardness) and on puzzles with 10^3 to 10^5 solutions to count, the backtracker answered sooner
+    than every SAT configuration, the best one included; so it is the backtracker: on boards of at
+    most 16 cells its pure-Python loop on one core (loading the compiled one takes longer than
+    solving them), beyond that compiled on every core.  Where the compiled search cannot take the
+    puzzle (numba does not import, or its table does not fit), larger boards go to the default
+    SAT configuration instead.  To maximize: the backtracker's branch and bound, on one process,
+    which proved the optimum sooner than RC2 over every PySAT solver on the generated 4x4 and 5x5
+    boards tried; on boards of more than :data:`PROVABLE` cells with a ``timeout``, the
+    large-neighbourhood search on every core, which proves nothing but finds good boards where
+    the branch and bound's stay poor."""
+    if task == "maximize":
+        if puzzle.n > PROVABLE and timeout is not None:
+            return SolverConfig(engine="lns", workers=workers or cores())
+        return SolverConfig(engine="backtrack")
+    if puzzle.n <= SMALL or compiled_available(puzzle):
+        return SolverConfig(engine="backtrack", workers=workers or (1 if puzzle.n <= SMALL else cores()))
+    return SolverConfig(workers=workers or 1)
