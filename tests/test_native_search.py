@@ -3,7 +3,9 @@ solutions in the same order, and the same counts, as numba's loop and the pure-P
 no compiler is found, or it fails, numba's loop answers the same."""
 
 import os
+import subprocess
 from contextlib import contextmanager
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,6 +14,8 @@ from hypothesis import given, settings
 from satedge.backtrack import compiled as backtrack_jit
 from satedge.backtrack import native
 from satedge.backtrack import search as backtrack
+from satedge.backtrack.kernels import Step
+from satedge.puzzle.formats import load_puzzle
 from satedge.puzzle.generate import Params, generate
 from satedge.puzzle.strategies import puzzles
 
@@ -135,7 +139,7 @@ def test_a_board_of_36_cells_is_compiled_again_with_its_branch_profile_or_kept_p
     need_compiler()
     monkeypatch.setenv("SATEDGE_CACHE", str(tmp_path))
     if not profile:  # the recording library cannot write its profile: the plain one stands in, once
-        monkeypatch.setattr(native, "_DUMP", "")
+        monkeypatch.setattr(native, "RECORD_FLAGS", native.RECORD_FLAGS[1:])
     p = generate(Params(rows=6, cols=6, colors=10, frame=True, border_colors=3), seed=0)
     assert p.n == native.PROFILED_CELLS
     found, cost = searched(p, None, limit=None)
@@ -144,3 +148,62 @@ def test_a_board_of_36_cells_is_compiled_again_with_its_branch_profile_or_kept_p
     assert len(kept) == 2 and all(f.name.startswith("search-") and f.suffix == ".so" for f in kept)
     assert (kept[0].read_bytes() == kept[1].read_bytes()) is not profile
     assert searched(p, None, limit=None) == (found, cost) and sorted(tmp_path.iterdir()) == kept
+
+
+# ---------------------------------------------------------------------------- the C file
+EXAMPLE = Path(__file__).parent / "data" / "native" / "hunde-spiel.board.h"
+
+
+def test_the_header_written_for_a_small_board_is_the_checked_in_example():
+    """What Python writes for the search of hunde-spiel (a 3x3 row scan with identical tiles):
+    the sizes and one line per position; the loop itself is search.c."""
+    assert native.header(backtrack.tables(load_puzzle("hunde-spiel"))) == EXAMPLE.read_text()
+
+
+def boards():
+    """Headers that take every branch of search.c: the example (labels in a byte, identical
+    tiles), a torus (further neighbours), more than 64 tiles (several words of tiles), and more
+    than 256 labels (no table of labels)."""
+    yield "example", EXAMPLE.read_text()
+    for name, p in (
+        ("torus", generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)),
+        ("words", generate(Params(rows=9, cols=9, colors=6), seed=1)),
+        ("labels", generate(Params(rows=2, cols=2, colors=3), seed=1)),
+    ):
+        t = backtrack.tables(p)
+        if name == "labels":  # as a puzzle of over 256 labels has it
+            t = t._replace(labels=np.zeros(1, np.uint32))
+        yield name, native.header(t)
+
+
+@pytest.mark.parametrize("name,head", list(boards()), ids=lambda x: x if len(x) < 20 else "")
+def test_search_c_compiles_with_every_warning_as_an_error(tmp_path, name, head):
+    need_compiler()
+    (tmp_path / "board.h").write_text(head)
+    (tmp_path / "search.c").write_text(native.SEARCH_C.read_text())
+    r = subprocess.run(
+        [
+            native.compiler(),
+            "-O2",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-shared",
+            "-fPIC",
+            "-o",
+            "s.so",
+            "search.c",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert (r.returncode, r.stderr) == (0, "")
+
+
+def test_the_c_loop_gets_its_outcome_codes_from_the_one_enumeration():
+    text = native.header(backtrack.tables(load_puzzle("hunde-spiel")))
+    assert [line for line in text.splitlines() if line.split()[1:2] in (["DONE"], ["FOUND"], ["PAUSED"])] == [
+        f"#define {s.name} {int(s)}" for s in Step
+    ]
+    assert not any(f"#define {s.name}" in native.SEARCH_C.read_text() for s in Step)

@@ -1,13 +1,15 @@
-"""The backtracker's loop as C code written for one cell order and compiled at run time.
+"""The backtracker's loop in C (``search.c``, shipped beside this module), compiled at run time
+for one cell order.
 
 :func:`satedge.backtrack.compiled.advance` reads per position which neighbours to look at,
-which sides, which kind of cell and whether further neighbours need a check; here each position
-gets a block of code with those as constants, and the search jumps from block to block.  The
-tables (masks, rotations, labels) stay data, so one compiled search serves every puzzle of the
-same shape, order and sizes.  It takes the same arguments and keeps the same state as
-:func:`~satedge.backtrack.compiled.advance`, so it finds the same solutions in the same order,
-with the same counts of candidates and placements, and places about twice as many tiles a
-second (``experiments/bench-search.md``).
+which sides, which kind of cell and whether further neighbours need a check; ``search.c`` gives
+each position a block of code with those as constants, and the search jumps from block to
+block.  Python writes only what varies by puzzle (:func:`header`): a ``board.h`` of the sizes
+and one line per position.  The tables (masks, rotations, labels) stay data, so one compiled
+search serves every puzzle of the same shape, order and sizes.  It takes the same arguments and
+keeps the same state as :func:`~satedge.backtrack.compiled.advance`, so it finds the same
+solutions in the same order, with the same counts of candidates and placements, and places about
+twice as many tiles a second (``experiments/bench-search.md``).
 
 The C compiler is the one ``$CC`` names (empty: none), else ``cc``, looked up when a search
 first asks for it; the code is compiled for this processor (``-march=native``) and kept in
@@ -40,6 +42,8 @@ from typing import Any
 
 import numpy as np
 
+from .kernels import Step
+
 __all__ = [
     "MAX_NATIVE_CELLS",
     "FLAGS",
@@ -47,7 +51,9 @@ __all__ = [
     "MAX_LABEL_ENTRIES",
     "TRAINING",
     "PROFILE_FLAGS",
-    "source",
+    "RECORD_FLAGS",
+    "SEARCH_C",
+    "header",
     "labels",
     "tile_words",
     "kernel",
@@ -63,21 +69,10 @@ PROFILED_CELLS = 36
 MAX_LABEL_ENTRIES = 1 << 24  # the table of labels (4 bytes an entry) takes at most 64 MB
 TRAINING = 1 << 23
 PROFILE_FLAGS = ("-fprofile-use", "-Wno-missing-profile")
-_DUMP = "extern void __gcov_dump(void);\nvoid satedge_dump(void) { __gcov_dump(); }\n"
-
-_HEAD = """#include <stdint.h>
-typedef int64_t i64;
-typedef uint64_t u64;
-#define DONE 0
-#define FOUND 1
-#define PAUSED 2
-#define likely(x) __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
-static inline uint32_t packed(const int64_t *need, int64_t o) {
-  const int64_t *q = need + o * 4;
-  return (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
-}
-"""
+SEARCH_C = Path(__file__).with_name("search.c")  # the loop; it includes the board.h of header()
+# the library that records its branches: it defines satedge_dump(), which writes its profile
+RECORD_FLAGS = ("-DSATEDGE_PROFILE", "-fprofile-generate", "-fprofile-update=single")
+MAX_EXTRA = 2  # further earlier neighbours a position checks one by one (a torus), beside its first two
 
 
 def compiler() -> str | None:
@@ -94,107 +89,42 @@ def cache_folder() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "satedge"
 
 
-def source(t) -> str:
-    """The C source of the search over the tables ``t`` (:class:`satedge.backtrack.compiled.Tables`):
-    a function ``advance(need, shown, masks, turn, words, twin, lab, placed, word, bits, keys, used,
-    depth, floor, last, budget, counts)`` with the meaning of
-    :func:`satedge.backtrack.compiled.advance`'s (``lab``: :func:`labels`), a block of code per position."""
+def header(t) -> str:
+    """The ``board.h`` that ``search.c`` includes for the tables ``t``
+    (:class:`satedge.backtrack.compiled.Tables`): the sizes, whether the labels fit a byte
+    (``PACKED``: :func:`labels`) and whether there are identical tiles, the outcome codes, and one
+    line per position (its neighbours, kind and further checks; ``search.c`` says what each
+    column means)."""
     n = len(t.ndeps)
-    words = tile_words(t.n_tiles)
-    one_word = words == 1
-    used = "u0" if one_word else "used[{w} & TW]"
-    flip = "u0 ^= (u64)1 << tt;" if one_word else "used[tt >> 6] ^= (u64)1 << (tt & 63);"
-    packed = t.labels.size > 1  # the labels a placement needs, a byte per side in one word of :func:`labels`
-    out = [
-        _HEAD,
-        f"#define TW {words - 1}\n#define NK {t.masks.shape[1]}\n#define NL {t.n_labels}\n"
-        f"#define TURNS {t.masks.shape[0] * 64}\n",
-        "i64 advance(const i64 *need, const i64 *shown, const u64 *masks, const unsigned char *turn, "
-        "const i64 *words, const i64 *twin, const uint32_t *lab, i64 *placed, i64 *word, u64 *bits, i64 *keys, "
-        "u64 *used, "
-        "i64 *depth, i64 floor, i64 last, i64 budget, i64 *counts) {",
-        "  i64 given = budget, nodes = 0, w, key, o = 0, tt, ret;",
-        "  u64 m; uint32_t lw = 0;" + (" u64 u0 = used[0];" if one_word else ""),
-        "  i64 i = depth[0];",
-        *(
-            [
-                f"  uint32_t lp[{n + 1}];  /* the labels each placed cell needs, as lab has them */",
-                "  for (i64 j = 0; j < i; j++) lp[j] = packed(need, placed[j]);",
-                f"  lp[{n}] = packed(need, placed[{n}]);",
-            ]
-            if packed
-            else []
-        ),
-        "  w = word[i]; m = bits[i]; key = keys[i];",
-        "  switch (i) {",
-        *(f"    case {i}: goto next_{i};" for i in range(n)),
-        "    default: return DONE;",
-        "  }",
-    ]
-
-    def needs(cell, side) -> str:  # the label placed cell ``cell`` needs on ``side``
-        return f"((lp[{cell}] >> {8 * side}) & 255)" if packed else f"need[placed[{cell}] * 4 + {side}]"
-
+    rows = []
     for i in range(n):
-        if i > 0:
-            left = (
-                (f"((lw >> {8 * t.s0[i]}) & 255)" if packed else f"need[o * 4 + {t.s0[i]}]")
-                if t.prev[i]
-                else (needs(t.d0[i], t.s0[i]))
+        extra = [
+            (int(t.own_side[i, q]), int(t.dep_cell[i, q]), int(t.dep_side[i, q]))
+            for q in range(2, t.ndeps[i])
+        ]
+        if len(extra) > MAX_EXTRA:
+            raise ValueError(
+                f"position {i} has {len(extra)} further neighbours; the C loop checks {MAX_EXTRA}"
             )
-            out += [
-                f" enter_{i}:",
-                f"  key = {t.kind[i]} + {left} * NL + {needs(t.d1[i], t.s1[i])};",
-                f"  keys[{i}] = key; w = 0; m = masks[key] & ~{used.format(w=0)};",
-            ]
-        back = (
-            f"if (unlikely({i} <= floor)) {{ i = {i}; w = 0; ret = DONE; goto out; }} goto back_{i - 1};"
-            if i
-            else ("i = 0; w = 0; ret = DONE; goto out;")
-        )
-        out += [
-            f" next_{i}:",
-            f"  while (m == 0) {{ if (likely(++w >= words[key])) {{ {back} }} "
-            f"m = masks[w * NK + key] & ~{used.format(w='w')}; }}",
-            f"  if (unlikely(budget == 0)) {{ i = {i}; ret = PAUSED; goto out; }}",
-            "  { int b = __builtin_ctzll(m); m &= m - 1; tt = (w & TW) * 64 + b;",
-        ]
-        if t.twin is not None:  # a copy of an identical tile only once the copy before it is placed
-            test = "(u0 >> p) & 1" if one_word else "(used[p >> 6] >> (p & 63)) & 1"
-            out += [f"    {{ i64 p = twin[tt]; if (p >= 0 && !({test})) goto next_{i}; }}"]
-        out += [
-            "    budget--; i64 at = key * TURNS + w * 64 + b; o = tt * 4 + turn[at];"
-            + (" lw = lab[at];" if packed else "")
-            + " }"
-        ]
-        for q in range(2, int(t.ndeps[i])):  # further neighbours (a torus): checked one by one
-            out += [
-                f"  if (shown[o * 4 + {t.own_side[i, q]}] != {needs(t.dep_cell[i, q], t.dep_side[i, q])}) "
-                f"goto next_{i};"
-            ]
-        out += [
-            f"  placed[{i}] = o;" + (f" lp[{i}] = lw;" if packed else "") + " nodes++;",
-            f"  if (unlikely(last == {i})) {{ i = {i}; ret = FOUND; goto out; }}",
-            f"  {flip} word[{i}] = w; bits[{i}] = m;",
-        ]
-        if i + 1 < n:
-            out += [
-                f"  goto enter_{i + 1};",
-                f" back_{i}:",
-                f"  tt = placed[{i}] >> 2; {flip}",
-                f"  w = word[{i}]; m = bits[{i}]; key = keys[{i}]; goto next_{i};",
-            ]
-        else:
-            out += ["  i = last; ret = DONE; goto out;  /* not reached: last < n */"]
-    out += [
-        " out:",
-        "  depth[0] = i; word[i] = ret == DONE ? 0 : w; bits[i] = ret == DONE ? 0 : m;"
-        + (" used[0] = u0;" if one_word else ""),
-        "  counts[0] += given - budget; counts[1] += nodes;",
-        "  return ret;",
-        "}",
-    ]
-    return "\n".join(out) + "\n"
+        checks = [x for check in extra + [(0, 0, 0)] * (MAX_EXTRA - len(extra)) for x in check]
+        columns = [i, i - 1 if i else "none", i + 1 if i + 1 < n else "end", int(t.kind[i]), int(t.prev[i])]
+        columns += [int(t.d0[i]), int(t.s0[i]), int(t.d1[i]), int(t.s1[i]), len(extra), *checks]
+        rows.append("  X(" + ", ".join(map(str, columns)) + ")")
+    sizes = {
+        "N": n,
+        "TW": tile_words(t.n_tiles) - 1,
+        "NK": t.masks.shape[1],
+        "NL": t.n_labels,
+        "TURNS": t.masks.shape[0] * 64,
+        "PACKED": int(t.labels.size > 1),
+        "TWINS": int(t.twin is not None),
+        **{step.name: int(step) for step in Step},
+    }
+    lines = ["/* written by satedge.backtrack.native.header for one cell order and puzzle shape */"]
+    lines += [f"#define {name} {value}" for name, value in sizes.items()]
+    lines += ["/* X(P, BEFORE, AFTER, KIND, PREV, D0, S0, D1, S1, EXTRA, O2, C2, S2, O3, C3, S3) */"]
+    lines += ["#define CELLS(X) \\"] + [row + " \\" for row in rows[:-1]] + rows[-1:]
+    return "\n".join(lines) + "\n"
 
 
 def tile_words(n_tiles: int) -> int:
@@ -231,17 +161,18 @@ def _processor() -> str:
     return "\n".join(sorted({line for line in info.splitlines() if line.startswith(("model name", "flags"))}))
 
 
-def _compiled(text: str, train: Callable[[Path], bool] | None = None) -> Path | None:
-    """The shared library of ``text``, compiled once and kept in :func:`cache_folder`; ``None``
-    where no compiler is found or it fails (tried once per process, not again for each subtree).
-    With ``train`` (which runs a search on a library that records its branches), the library is
-    compiled a second time with that profile (:func:`_profiled`)."""
+def _compiled(head: str, train: Callable[[Path], bool] | None = None) -> Path | None:
+    """The shared library of ``search.c`` with the ``board.h`` ``head``, compiled once and kept
+    in :func:`cache_folder`; ``None`` where no compiler is found or it fails (tried once per
+    process, not again for each subtree).  With ``train`` (which runs a search on a library that
+    records its branches), the library is compiled a second time with that profile
+    (:func:`_profiled`)."""
     cc = compiler()
     if cc is None:
         return None
-    lib = _built(cc, cache_folder(), text)
-    lib = lib if lib is None or lib.is_file() else _built.__wrapped__(cc, cache_folder(), text)
-    return lib if lib is None or train is None else _profiled(cc, lib, text, train)
+    lib = _built(cc, cache_folder(), head)
+    lib = lib if lib is None or lib.is_file() else _built.__wrapped__(cc, cache_folder(), head)
+    return lib if lib is None or train is None else _profiled(cc, lib, head, train)
 
 
 def _digest(*parts: str) -> str:
@@ -249,14 +180,14 @@ def _digest(*parts: str) -> str:
 
 
 @cache
-def _built(cc: str, folder: Path, text: str) -> Path | None:
-    lib = folder / f"search-{_digest(cc, *FLAGS, _processor(), text)}.so"
+def _built(cc: str, folder: Path, head: str) -> Path | None:
+    lib = folder / f"search-{_digest(cc, *FLAGS, _processor(), SEARCH_C.read_text(), head)}.so"
     if lib.is_file():
         return lib
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=folder) as tmp:
-            built = _compile(cc, Path(tmp), text, FLAGS)
+            built = _compile(cc, Path(tmp), head, FLAGS)
             if built is None:
                 return None
             os.replace(built, lib)  # whole or not at all, whoever else compiles it at the same time
@@ -265,32 +196,32 @@ def _built(cc: str, folder: Path, text: str) -> Path | None:
     return lib
 
 
-def _compile(cc: str, folder: Path, text: str, flags: tuple[str, ...]) -> Path | None:
-    """``folder/search.so`` compiled from ``text`` (as ``folder/search.c``) with ``flags``; ``None``
-    where the compiler fails."""
+def _compile(cc: str, folder: Path, head: str, flags: tuple[str, ...]) -> Path | None:
+    """``folder/search.so`` compiled from ``search.c`` and ``head`` (as ``folder/board.h``) with
+    ``flags``; ``None`` where the compiler fails."""
     c, built = folder / "search.c", folder / "search.so"
-    c.write_text(text)
+    shutil.copyfile(SEARCH_C, c)
+    (folder / "board.h").write_text(head)
     r = subprocess.run([cc, *flags, "-o", str(built), str(c)], capture_output=True, timeout=600)
     return built if r.returncode == 0 and built.is_file() else None
 
 
-def _profiled(cc: str, plain: Path, text: str, train: Callable[[Path], bool]) -> Path:
-    """The library of ``text`` compiled with the branch profile of a short search (GCC's
-    ``-fprofile-generate``, the search ``train`` runs on it, then ``-fprofile-use``), kept beside
-    ``plain`` (the library compiled without it).  Where a step fails (another compiler, a
+def _profiled(cc: str, plain: Path, head: str, train: Callable[[Path], bool]) -> Path:
+    """The library of ``search.c`` and ``head`` compiled with the branch profile of a short search
+    (GCC's ``-fprofile-generate``, the search ``train`` runs on it, then ``-fprofile-use``), kept
+    beside ``plain`` (the library compiled without it).  Where a step fails (another compiler, a
     search that ends in error), the plain library is kept under the profiled one's name, so that
     it is not tried again."""
-    lib = plain.with_name(f"search-{_digest(cc, *FLAGS, *PROFILE_FLAGS, _processor(), text)}.so")
+    text = SEARCH_C.read_text()
+    lib = plain.with_name(f"search-{_digest(cc, *FLAGS, *PROFILE_FLAGS, _processor(), text, head)}.so")
     if lib.is_file():
         return lib
     try:
         with tempfile.TemporaryDirectory(dir=plain.parent) as tmp:
             folder = Path(tmp)
-            recording = _compile(
-                cc, folder, text + _DUMP, (*FLAGS, "-fprofile-generate", "-fprofile-update=single")
-            )
+            recording = _compile(cc, folder, head, (*FLAGS, *RECORD_FLAGS))
             if recording is not None and train(recording) and list(folder.glob("*.gcda")):
-                built = _compile(cc, folder, text, (*FLAGS, *PROFILE_FLAGS))
+                built = _compile(cc, folder, head, (*FLAGS, *PROFILE_FLAGS))
             else:
                 built = None
             if built is None:
@@ -350,7 +281,7 @@ def kernel(t, placed, word, bits, keys, used, depth, counts) -> Callable[[int, i
     keep += [placed, word, bits, keys, used, depth]  # the state, written in place
     head = [ctypes.c_void_p(a.ctypes.data) for a in keep]
     train = _training(head, int(depth[0]), n - 1) if n >= PROFILED_CELLS else None
-    lib = _compiled(source(t), train)
+    lib = _compiled(header(t), train)
     if lib is None:
         return None
     fn = _library(str(lib)).advance

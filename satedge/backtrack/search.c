@@ -1,0 +1,178 @@
+/* The backtracker's search loop, compiled for one cell order (satedge.backtrack.native).
+ *
+ * It does what satedge.backtrack.compiled.advance does, with the same arguments, the same state
+ * and the same outcomes: from position depth[0] it runs until the next placement of cells
+ * 0..last (FOUND: placed holds it), the end of the tree below floor (DONE) or budget
+ * candidates (PAUSED), and counts the candidates it tried and the placements it made.
+ *
+ * What varies by puzzle comes from board.h, which satedge writes for each cell order and
+ * puzzle shape: the sizes (N cells, TW words of tiles - 1, NK keys, NL labels, TURNS entries a
+ * key has in the rotation table), whether the labels fit a byte (PACKED), whether there are
+ * identical tiles (TWINS), the outcome codes, and the table CELLS of one X(...) per position:
+ *
+ *   X(P, BEFORE, AFTER, KIND, PREV, D0, S0, D1, S1, EXTRA, O2, C2, S2, O3, C3, S3)
+ *
+ * P the position, BEFORE and AFTER the positions around it (none before the first, end after
+ * the last), KIND its kind's first key, PREV whether its first earlier neighbour is the
+ * position just before it, (D0, S0) and (D1, S1) its first two earlier neighbours and their
+ * sides (position N, whose labels are 0, where it has fewer), and EXTRA (0, 1 or 2) further
+ * earlier neighbours to check one by one (a torus), each its own side O, the position C and
+ * that position's side S.  Each position is a block of code with those as constants; the
+ * search jumps from block to block.  The tables (masks, rotations, labels) stay data, so one
+ * compiled search serves every puzzle of the same shape, order and sizes.
+ */
+#include <stdint.h>
+
+#include "board.h"
+
+typedef int64_t i64;
+typedef uint64_t u64;
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+/* the tiles in use: one word in a register, or the words of used[] */
+#if TW == 0
+#define FREE(w) (~u0)
+#define FLIP(t) (u0 ^= (u64)1 << (t))
+#define HELD(p) ((u0 >> (p)) & 1)
+#else
+#define FREE(w) (~used[(w) & TW])
+#define FLIP(t) (used[(t) >> 6] ^= (u64)1 << ((t) & 63))
+#define HELD(p) ((used[(p) >> 6] >> ((p) & 63)) & 1)
+#endif
+
+/* the label placed position c needs on side s, and the one the placement just made needs: a
+ * byte of the word kept per position (lp, lw, as lab has them), or through the placement */
+#if PACKED
+#define NEEDS(c, s) ((lp[c] >> (8 * (s))) & 255)
+#define JUST(s) ((lw >> (8 * (s))) & 255)
+#define KEEP(p) (lp[p] = lw)
+#else
+#define NEEDS(c, s) need[placed[c] * 4 + (s)]
+#define JUST(s) need[o * 4 + (s)]
+#define KEEP(p) ((void)0)
+#endif
+
+static inline uint32_t packed(const i64 *need, i64 o) {
+  const i64 *q = need + o * 4;
+  return (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+}
+
+/* the case of position P where a call starts */
+#define START(P, BEFORE, AFTER, KIND, PREV, D0, S0, D1, S1, EXTRA, O2, C2, S2, O3, C3, S3)         \
+  case P:                                                                                          \
+    goto next_##P;
+
+/* the block of position P: its key from its earlier neighbours' labels (entered from the
+ * position before), its next candidate (next), and where it goes back to when the one after
+ * it has none left (back) */
+#define BLOCK(P, BEFORE, AFTER, KIND, PREV, D0, S0, D1, S1, EXTRA, O2, C2, S2, O3, C3, S3)         \
+  enter_##P : __attribute__((unused));                                                             \
+  key = (KIND) + ((PREV) ? JUST(S0) : NEEDS(D0, S0)) * NL + NEEDS(D1, S1);                         \
+  keys[P] = key;                                                                                   \
+  w = 0;                                                                                           \
+  m = masks[key] & FREE(0);                                                                        \
+  next_##P:                                                                                        \
+  while (m == 0) {                                                                                 \
+    if (likely(++w >= words[key])) {                                                               \
+      if (unlikely((P) <= floor)) {                                                                \
+        i = (P);                                                                                   \
+        w = 0;                                                                                     \
+        ret = DONE;                                                                                \
+        goto out;                                                                                  \
+      }                                                                                            \
+      goto back_##BEFORE;                                                                          \
+    }                                                                                              \
+    m = masks[w * NK + key] & FREE(w);                                                             \
+  }                                                                                                \
+  if (unlikely(budget == 0)) {                                                                     \
+    i = (P);                                                                                       \
+    ret = PAUSED;                                                                                  \
+    goto out;                                                                                      \
+  }                                                                                                \
+  {                                                                                                \
+    int b = __builtin_ctzll(m);                                                                    \
+    m &= m - 1;                                                                                    \
+    tt = (w & TW) * 64 + b;                                                                        \
+    if (TWINS) { /* a copy of an identical tile only once the copy before it is placed */          \
+      i64 p = twin[tt];                                                                            \
+      if (p >= 0 && !HELD(p)) goto next_##P;                                                       \
+    }                                                                                              \
+    budget--;                                                                                      \
+    i64 at = key * TURNS + w * 64 + b;                                                             \
+    o = tt * 4 + turn[at];                                                                         \
+    if (PACKED) lw = lab[at];                                                                      \
+  }                                                                                                \
+  if ((EXTRA) > 0 && shown[o * 4 + (O2)] != NEEDS(C2, S2)) goto next_##P;                          \
+  if ((EXTRA) > 1 && shown[o * 4 + (O3)] != NEEDS(C3, S3)) goto next_##P;                          \
+  placed[P] = o;                                                                                   \
+  KEEP(P);                                                                                         \
+  nodes++;                                                                                         \
+  if (unlikely(last == (P))) {                                                                     \
+    i = (P);                                                                                       \
+    ret = FOUND;                                                                                   \
+    goto out;                                                                                      \
+  }                                                                                                \
+  FLIP(tt);                                                                                        \
+  word[P] = w;                                                                                     \
+  bits[P] = m;                                                                                     \
+  goto enter_##AFTER;                                                                              \
+  back_##P : __attribute__((unused));                                                              \
+  tt = placed[P] >> 2;                                                                             \
+  FLIP(tt);                                                                                        \
+  w = word[P];                                                                                     \
+  m = bits[P];                                                                                     \
+  key = keys[P];                                                                                   \
+  goto next_##P;
+
+i64 advance(const i64 *need, const i64 *shown, const u64 *masks, const unsigned char *turn, const i64 *words,
+            const i64 *twin, const uint32_t *lab, i64 *placed, i64 *word, u64 *bits, i64 *keys, u64 *used,
+            i64 *depth, i64 floor, i64 last, i64 budget, i64 *counts) {
+  i64 given = budget, nodes = 0, w, key, o = 0, tt, ret;
+  u64 m;
+  uint32_t lw = 0;
+#if TW == 0
+  u64 u0 = used[0];
+#endif
+  i64 i = depth[0];
+#if PACKED
+  uint32_t lp[N + 1]; /* the labels each placed position needs, as lab has them */
+  for (i64 j = 0; j < i; j++) lp[j] = packed(need, placed[j]);
+  lp[N] = packed(need, placed[N]);
+#endif
+  (void)shown; /* read by the further checks of a torus only */
+  (void)twin;  /* of identical tiles only */
+  (void)lab;   /* where the labels fit a byte only */
+  (void)lw;
+  w = word[i];
+  m = bits[i];
+  key = keys[i];
+  switch (i) {
+    CELLS(START)
+    default:
+      return DONE;
+  }
+  CELLS(BLOCK)
+back_none: /* below the first position: the floor is always there first */
+enter_end: /* past the last position: last < N, so FOUND came first */
+  i = last;
+  w = 0;
+  ret = DONE;
+out:
+  depth[0] = i;
+  word[i] = ret == DONE ? 0 : w;
+  bits[i] = ret == DONE ? 0 : m;
+#if TW == 0
+  used[0] = u0;
+#endif
+  counts[0] += given - budget;
+  counts[1] += nodes;
+  return ret;
+}
+
+#ifdef SATEDGE_PROFILE
+/* the library that records its branches writes its profile when the training search ends */
+extern void __gcov_dump(void);
+void satedge_dump(void) { __gcov_dump(); }
+#endif
