@@ -103,11 +103,14 @@ class Request:
         strategy: str | None = None,
         enumeration: str | None = None,
         order: str | None = None,
+        schedule: str | None = None,
+        cap: int | None = None,
     ) -> Request:
         """The request these settings make, with the commands' defaults, checked as a job of them
         would be (:meth:`Job.check_settings`, the engine table's word).  The defaults: with
         ``method`` ``auto``, the SAT method when a ``solver``, an ``encoding``, a ``strategy``, an
-        ``enumeration`` or ``certify`` is named, the backtracker when only an ``order`` is, and
+        ``enumeration`` or ``certify`` is named, the backtracker when only an ``order`` is, the
+        restarts when a ``schedule`` or a ``cap`` is (:mod:`satedge.backtrack.restarts`), and
         else the engine chosen per puzzle; ``memory_mb``: 80% of the memory available now."""
         choices = methods(task) if task in TASKS else METHODS
         if method not in choices:
@@ -115,8 +118,16 @@ class Request:
         if method == "auto":
             if any(v is not None for v in (solver, encoding, strategy, enumeration, certify)):
                 method = "sat"
-            elif order is not None:
-                method = REFERENCE
+            else:  # an option one engine takes for the task names it
+                given = [
+                    k for k, v in (("order", order), ("schedule", schedule), ("cap", cap)) if v is not None
+                ]
+                named = [
+                    e.name
+                    for e in ENGINES.values()
+                    if e.method and task in e.tasks and given and all(k in e.options for k in given)
+                ]
+                method = named[0] if named else method
         if method == "auto":
             config = None
         elif method == "sat" or isinstance(solver, SolverConfig):
@@ -127,6 +138,8 @@ class Request:
                 strategy=strategy or config.strategy,
                 enumeration=enumeration or config.enumeration,
                 order=order or config.order,
+                schedule=schedule or config.schedule,
+                cap=cap or config.cap,
             )
         else:
             does = ENGINES[method].tasks.get(task)
@@ -137,6 +150,8 @@ class Request:
                 strategy=strategy,
                 enumeration=enumeration,
                 order=order,
+                schedule=schedule,
+                cap=cap,
             )
         # auto: what it picks where it can, with the workers auto gives it per puzzle
         checked = config or SolverConfig(engine=REFERENCE)
@@ -228,7 +243,8 @@ def job(
         When the values do not go together, in the words of the command line.
     """
     p = puzzle if isinstance(puzzle, Puzzle) else load_puzzle(puzzle)
-    given = {k: fields.pop(k) for k in ("shuffle", "scheduler", "certify", "proof") if k in fields}
+    made = ("shuffle", "scheduler", "certify", "proof", "strategy", "enumeration", "order", "schedule", "cap")
+    given = {k: fields.pop(k) for k in made if k in fields}
     return Request.make(task, method, solver, encoding, workers, timeout, memory_mb, **given).job(p, **fields)
 
 

@@ -132,3 +132,13 @@ def small_command_seconds() -> float:
         timeout=600,
     )
     return time.monotonic() - t0
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """The address of a Dask LocalCluster of two single-threaded worker processes (extra dist)."""
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as lc:
+        yield lc.scheduler_address

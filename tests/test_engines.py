@@ -33,12 +33,15 @@ OWN = {
     "cpsat": {"jobs/cpsat.py"},
     "clasp": {"jobs/clasp.py"},
     "lns": {"jobs/lns.py", "backtrack/lns.py"},
+    "budget": {"jobs/budget.py", "backtrack/budget.py"},
+    "restarts": {"jobs/restarts.py", "backtrack/restarts.py"},
 }
 # string constants that spell an engine's name but are not one
 NOT_ENGINES = {
     ("experiment/executors.py", "pysat"): "the PySAT package's version in a row's environment",
     ("sat/binaries.py", "clasp"): "a program looked for on PATH (KNOWN_BINARIES)",
     ("cli/solvers.py", "pysat"): "the key of `satedge solvers --json` listing the PySAT solvers",
+    ("sat/solvers.py", "restarts"): "a SAT solver's statistic (STAT_KEYS)",
 }
 
 

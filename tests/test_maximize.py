@@ -15,6 +15,7 @@ from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
 
 from satedge import Limits, maximize
+from satedge.api import choose
 from satedge.backtrack.branch_and_bound import best_board as branch_and_bound
 from satedge.encode.maxsat import weighted
 from satedge.errors import SatedgeError
@@ -47,7 +48,7 @@ def brute_maximum(puzzle: Puzzle) -> int | None:
 @given(puzzles(**TINY))
 def test_every_engine_finds_the_brute_force_maximum_and_the_checker_agrees(puzzle):
     want = brute_maximum(puzzle)
-    engines = [("backtrack", None), ("cadical195", "direct"), ("minisat22", "support")]
+    engines = [("backtrack", None), ("budget", None), ("cadical195", "direct"), ("minisat22", "support")]
     for solver, encoding in engines:
         res = run(Job(puzzle, "maximize", solver=solver, encoding=encoding)).raise_error()
         if want is None:
@@ -143,7 +144,7 @@ def test_the_command_prints_the_board_and_check_scores_it(run_cli, uniform, tmp_
     code, out, err = run_cli("maximize", path, "-o", tmp_path / "b.sol", "--picture", tmp_path / "b.svg")
     assert code == 0 and err == ""
     first = out.splitlines()[0]
-    assert first == f"{path}: OPTIMUM, score {want} of 12 inner edges (optimal) (backtrack)"
+    assert first == f"{path}: OPTIMUM, score {want} of 12 inner edges (optimal) ({choose(p, 'maximize')})"
     board = load_solution(tmp_path / "b.sol", p)
     wrong = mismatches(p, board)
     assert len(wrong) == 12 - want and out.count("X") == sum(1 if adj.side_a == 1 else 7 for adj in wrong)
@@ -192,13 +193,13 @@ def test_a_maximum_is_searched_here_and_one_process_but_lns_spreads():
     p = generate(Params(rows=2, cols=2, colors=3, model="uniform"), seed=1)
     with pytest.raises(
         SatedgeError,
-        match=r"^no engine runs maximize on a Dask cluster: a Dask scheduler applies to "
-        r"solve and count$",
+        match=r"^a Dask scheduler applies to the engines whose parts run there \(budget\), not to pysat$",
     ):
         Job(p, "maximize", solver="cadical195", scheduler="tcp://127.0.0.1:1")
     with pytest.raises(
         SatedgeError,
-        match=r"^the backtrack engine runs maximize on one process: workers=N applies there to lns$",
+        match=r"^the backtrack engine runs maximize on one process: workers=N applies there to budget, restarts "
+        r"and lns$",
     ):
         Job(p, "maximize", solver="backtrack:workers=2")
     with pytest.raises(SatedgeError, match=r"^the cpsat engine cannot maximize: it answers solve and count$"):

@@ -39,6 +39,23 @@ def need_compiler() -> None:
         pytest.skip("no C compiler here (cc, or $CC): the compiled search runs numba's loop, tested below")
 
 
+def arrays(p) -> tuple:
+    """A search's state arrays (as compiled.at_root makes them) and its counts."""
+    n, words = p.n, native.tile_words(len(p.tiles))
+    return (
+        np.zeros(n + 1, np.int64),
+        np.zeros(n, np.int64),
+        np.zeros(n, np.uint64),
+        np.zeros(n, np.int64),
+        np.zeros(words, np.uint64),
+        np.zeros(1, np.int64),
+        np.zeros(n, np.int64),
+        np.zeros(n + 1, np.int64),
+        None,
+        np.zeros(2, np.int64),
+    )
+
+
 def searched(puzzle, cc: str | None, limit: int = 5000, **kwargs):
     """The first ``limit`` solutions in the search's order and what the search cost."""
     cost = backtrack.Cost()
@@ -82,15 +99,7 @@ def test_without_a_compiler_or_when_it_fails_numbas_loop_answers_the_same(tmp_pa
     p = generate(Params(rows=4, cols=4, colors=3, frame=True), seed=2)
     monkeypatch.setenv("SATEDGE_CACHE", str(tmp_path / "cache"))
     t = backtrack.tables(p)
-    state = (
-        np.zeros(p.n + 1, np.int64),
-        np.zeros(p.n, np.int64),
-        np.zeros(p.n, np.uint64),
-        np.zeros(p.n, np.int64),
-        np.zeros(1, np.uint64),
-        np.zeros(1, np.int64),
-        np.zeros(2, np.int64),
-    )
+    state = arrays(p)
     python = list(backtrack.solutions(p, compiled=False))
     for cc in ("", str(tmp_path / "no-such-cc"), "false"):  # none; not there; one that fails
         with compiler(cc):
@@ -104,15 +113,7 @@ def test_the_compiled_search_is_kept_and_a_large_board_goes_to_numba(tmp_path, m
     monkeypatch.setenv("SATEDGE_CACHE", str(tmp_path))
     p = generate(Params(rows=4, cols=4, colors=3, frame=True), seed=2)
     t = backtrack.tables(p)
-    state = (
-        np.zeros(p.n + 1, np.int64),
-        np.zeros(p.n, np.int64),
-        np.zeros(p.n, np.uint64),
-        np.zeros(p.n, np.int64),
-        np.zeros(1, np.uint64),
-        np.zeros(1, np.int64),
-        np.zeros(2, np.int64),
-    )
+    state = arrays(p)
     assert native.kernel(t, *state) is not None
     kept = sorted(f.name for f in tmp_path.iterdir())
     assert len(kept) == 1 and kept[0].startswith("search-") and kept[0].endswith(".so")  # no temporary left
@@ -163,14 +164,17 @@ def test_the_header_written_for_a_small_board_is_the_checked_in_example():
 def boards():
     """Headers that take every branch of search.c: the example (labels in a byte, identical
     tiles), a torus (further neighbours), more than 64 tiles (several words of tiles), and more
-    than 256 labels (no table of labels)."""
+    than 256 labels (no table of labels), and a budget of misfits (on a torus)."""
     yield "example", EXAMPLE.read_text()
     for name, p in (
         ("torus", generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)),
         ("words", generate(Params(rows=9, cols=9, colors=6), seed=1)),
         ("labels", generate(Params(rows=2, cols=2, colors=3), seed=1)),
+        ("misfits", generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)),
     ):
-        t = backtrack.tables(p)
+        t = backtrack.tables(p, misfits=name == "misfits")
+        if name == "misfits":  # and the deepest placements kept
+            yield "deepest", native.header(t, deepest=True)
         if name == "labels":  # as a puzzle of over 256 labels has it
             t = t._replace(labels=np.zeros(1, np.uint32))
         yield name, native.header(t)

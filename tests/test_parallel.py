@@ -250,15 +250,6 @@ def test_a_scheduler_that_does_not_answer_stops_the_command_first(run_cli):
     )
 
 
-@pytest.fixture(scope="module")
-def scheduler():
-    distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as lc:
-        yield lc.scheduler_address
-
-
 @settings(
     max_examples=6,
     deadline=None,

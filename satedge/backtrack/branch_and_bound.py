@@ -34,7 +34,7 @@ from ..system.progress import REPORT_SECONDS
 from .kernels import Step, numba_kernel
 from .tables import BoardTables, board_tables
 
-__all__ = ["Best", "Candidates", "best_board", "step", "refill", "candidates", "neighbours"]
+__all__ = ["Best", "Candidates", "best_board", "first_board", "step", "refill", "candidates", "neighbours"]
 
 BNB_BUDGET = (
     1 << 21
@@ -295,3 +295,23 @@ def best_board(
         return Best(None, 0, 0, int(counts[1]), int(counts[0]))
     found = now()
     return Best(board, found.score, found.score, found.nodes, found.candidates)
+
+
+def first_board(puzzle: Puzzle, tables: BoardTables | None = None) -> Solution | None:
+    """The first board of :func:`best_board` (the placements that fit first, row by row: a good
+    board at once), or ``None`` where no board keeps the hard rules."""
+    first: list[Best] = []
+
+    def stop(best: Best) -> None:
+        first.append(best)
+        raise _Found
+
+    try:
+        best_board(puzzle, better=stop, tables=tables)
+    except _Found:
+        pass
+    return first[0].board if first else None
+
+
+class _Found(Exception):
+    """The first board of the branch and bound, which stops it."""

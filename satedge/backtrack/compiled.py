@@ -68,11 +68,16 @@ def advance(
     prev,
     extra,
     twin,
+    nkp,
+    base,
+    allow,
     placed,
     word,
     bits,
     keys,
     used,
+    spent,
+    best,
     depth,
     floor,
     last,
@@ -93,7 +98,18 @@ def advance(
     the loop has at hand when it steps down to ``i``.  Keys from ``extra`` on have further
     neighbours to check.  ``twin[t]``: the copy of tile ``t``
     that must be in use before it is tried (identical tiles go in order), or -1; ``twin`` None:
-    no identical tiles."""
+    no identical tiles.
+
+    With a budget of misfits (``allow`` not None, the tables of :func:`tables` with
+    ``misfits``): ``allow[i]`` is the most misfits the placements of positions ``0..i`` may
+    have, ``spent[i]`` those of positions ``0..i - 1``.  A cell's keys come in three phases of
+    ``nkp`` keys each: the placements that fit both of its first two earlier neighbours, those
+    that miss one, those that miss both; once a phase's candidates are tried, the next phase's
+    are, while the budget lasts.  A placement costs its phase and each further neighbour it
+    misses.  ``allow`` None: no misfit, and this code is compiled away.  The rotation table is
+    then flat (one row): key ``k``'s entries start at ``base[k]``.  ``best`` (with a budget; None:
+    not kept) keeps the deepest placements made, the fewest misfits among equally deep:
+    ``best[0]`` placements, ``best[1]`` misfits, the placements from ``best[2]`` on."""
     i = depth[0]
     w, m, key = word[i], bits[i], keys[i]
     tw = used.shape[0] - 1  # words of tiles - 1, a power of two - 1
@@ -105,6 +121,11 @@ def advance(
             w += 1
             if w < words[key]:
                 m = masks[w, key] & ~(u0 if tw == 0 else used[w & tw])
+                continue
+            if allow is not None and key < 2 * nkp and spent[i] + key // nkp < allow[i]:
+                key += nkp  # the next phase: one misfit more
+                keys[i], w = key, 0
+                m = masks[0, key] & ~(u0 if tw == 0 else used[0])
                 continue
             i -= 1
             if i < floor:
@@ -135,16 +156,24 @@ def advance(
             if p >= 0 and ((u0 if tw == 0 else used[p >> 6]) >> np.uint64(p & 63)) & one == zero:
                 continue  # a copy of an identical tile: only once the copy before it is placed
         budget -= 1
-        o = t * 4 + turn[key, w * 64 + b]
-        if key >= extra:
+        o = t * 4 + turn[key if base is None else 0, (0 if base is None else base[key]) + w * 64 + b]
+        miss = 0 if allow is None else key // nkp
+        if (key if allow is None else key % nkp) >= extra:
             fits = True
             for q in range(2, ndeps[i]):
                 if shown[o * 4 + own_side[i, q]] != need[placed[dep_cell[i, q]] * 4 + dep_side[i, q]]:
-                    fits = False
-                    break
+                    miss += 1
+                    if allow is None or spent[i] + miss > allow[i]:
+                        fits = False
+                        break
             if not fits:
                 continue
+        if allow is not None:
+            spent[i + 1] = spent[i] + miss
         placed[i] = o
+        if best is not None and i + 1 >= best[0] and (i + 1 > best[0] or spent[i + 1] < best[1]):
+            best[0], best[1] = i + 1, spent[i + 1]
+            best[2 : i + 3] = placed[: i + 1]
         nodes += 1
         if i == last:
             depth[0], word[i], bits[i] = i, w, m
@@ -180,7 +209,7 @@ def compiled_advance():
 
 
 class Tables(NamedTuple):
-    """The search's read-only arrays (the first eighteen arguments of :func:`advance`), the
+    """The search's read-only arrays (the first twenty arguments of :func:`advance`), the
     number of tiles and the C loop's table of labels."""
 
     ndeps: Any
@@ -201,6 +230,8 @@ class Tables(NamedTuple):
     prev: Any
     extra: int
     twin: Any
+    nkp: int  # keys per phase: all of them, or with misfits a third
+    base: Any  # with misfits, where each key's entries start in the flat rotation table; else None
     n_tiles: int
     # the C loop's table of the labels each entry of ``turn`` needs (:func:`satedge.backtrack.native.labels`)
     labels: Any
@@ -220,12 +251,16 @@ def layers(placements, sides, shown) -> list[int]:
     return out
 
 
-def tables(allowed, n_labels: int, n_tiles: int, shown, need, checks, twin=None) -> Tables:
+def tables(
+    allowed, n_labels: int, n_tiles: int, shown, need, checks, twin=None, misfits: bool = False
+) -> Tables:
     """The arrays (numpy) for a puzzle: ``allowed``, its placements per position in the search
     order; per placement ``o = tile * 4 + rotation`` the label ids it ``shows`` on its four sides
     and those it ``needs`` next door; per position its earlier neighbours ``checks`` ``(own
     side, earlier position, its side)``; per tile the ``twin`` placed before it, or -1 (None:
-    no identical tiles; see :func:`satedge.backtrack.tables`)."""
+    no identical tiles; see :func:`satedge.backtrack.tables`); ``misfits``: the keys of the
+    placements that miss one and both of the first two earlier neighbours too, for a search
+    with a budget of misfits (:func:`advance`)."""
     n = len(checks)
     width = max((len(c) for c in checks), default=0)
     ndeps = np.array([len(c) for c in checks], np.int64)
@@ -263,19 +298,38 @@ def tables(allowed, n_labels: int, n_tiles: int, shown, need, checks, twin=None)
             entries.append(
                 (k * square + labels[0] * n_labels + labels[1], layer * tile_words + t // 64, t % 64, r)
             )
-    depth_words = max((e[1] for e in entries), default=0) // tile_words * tile_words + tile_words
-    if len(kinds) * square * depth_words * 64 > MAX_TABLE_BYTES:
+    nkp = max(len(kinds), 1) * square
+    fitting = np.array(entries, np.int64).reshape(-1, 4)
+    missing = _missing(kinds, shown, n_labels, nkp, tile_words) if misfits else np.zeros((0, 4), np.int64)
+    # words of layers x tiles: a key's entries in the rotation table take this many times 64
+    fit_words, miss_words = (
+        int(e[:, 1].max(initial=0)) // tile_words * tile_words + tile_words for e in (fitting, missing)
+    )
+    phases = 3 if misfits else 1
+    size = nkp * fit_words * 64 + (phases - 1) * nkp * miss_words * 64
+    if size > MAX_TABLE_BYTES:
         raise SatedgeError(
             f"the compiled backtracker's tables would take over {MAX_TABLE_BYTES // 2**20:,} MB for "
             "this puzzle; run it without workers (the pure-Python loop, compiled=False)"
         )
-    masks = np.zeros((depth_words, max(len(kinds), 1) * square), np.uint64)
-    turn = np.zeros((max(len(kinds), 1) * square, depth_words * 64), np.uint8)
-    words = np.zeros(max(len(kinds), 1) * square, np.int64)
-    for key, w, bit, r in entries:
-        masks[w, key] |= np.uint64(1) << np.uint64(bit)
+    masks = np.zeros((max(fit_words, miss_words if misfits else 0), phases * nkp), np.uint64)
+    words = np.zeros(phases * nkp, np.int64)
+    # the rotation table: a row of fit_words * 64 entries per key, or with misfits a flat table
+    # whose keys start at base[key] (those of the fitting placements as compact as without)
+    if misfits:
+        base = np.r_[
+            np.arange(nkp) * fit_words * 64, nkp * fit_words * 64 + np.arange(2 * nkp) * miss_words * 64
+        ]
+        turn = np.zeros((1, size), np.uint8)
+    else:
+        base, turn = None, np.zeros((nkp, fit_words * 64), np.uint8)
+    key, w, bit, r = np.concatenate([fitting, missing]).T
+    np.bitwise_or.at(masks, (w, key), np.left_shift(np.uint64(1), bit.astype(np.uint64)))
+    np.maximum.at(words, key, (w // tile_words + 1) * tile_words)
+    if base is None:
         turn[key, w * 64 + bit] = r
-        words[key] = max(words[key], (w // tile_words + 1) * tile_words)
+    else:
+        turn[0, base[key] + w * 64 + bit] = r
     flat_need = [x for labels in need for x in labels] + [0] * 4
     flat_shown = [x for labels in shown for x in labels] + [0] * 4
     t = Tables(
@@ -297,10 +351,45 @@ def tables(allowed, n_labels: int, n_tiles: int, shown, need, checks, twin=None)
         d0 == np.arange(n + 1) - 1,
         extra,
         None if twin is None else np.array(twin, np.int64),
+        nkp,
+        base,
         n_tiles,
         None,
     )
     return t._replace(labels=native.labels(t))  # once per puzzle, not for each subtree's run
+
+
+def _missing(kinds: dict, shown, n_labels: int, nkp: int, tile_words: int) -> np.ndarray:
+    """The entries ``(key, word, bit, rotation)`` of the placements that miss one (keys from
+    ``nkp`` on) or both (from ``2 * nkp`` on) of a cell's first two earlier neighbours, for every
+    pair of labels those neighbours may ask for; a tile's rotations in one key take layers in the
+    order of the kind's placements, as :func:`layers` gives them for the placements that fit."""
+    square = n_labels * n_labels
+    out = []
+    for k, ((placements, sides, _), _) in enumerate(kinds.items()):
+        if not sides or not placements:
+            continue  # no earlier neighbour: nothing to miss
+        tiles = np.array([t for t, _ in placements], np.int64)
+        turns = np.array([r for _, r in placements], np.int64)
+        own = np.array([[shown[t * 4 + r][s] for s in sides] for t, r in placements], np.int64)
+        asked = np.arange(n_labels)
+        miss = (own[:, 0, None, None] != asked[None, :, None]).astype(np.int64)  # placement, a, b
+        if len(sides) == 2:
+            miss = miss + (own[:, 1, None, None] != asked[None, None, :])
+        else:  # a cell with one earlier neighbour asks for label 0 on the second: keys with b = 0
+            miss = np.concatenate(
+                [miss, np.zeros((len(placements), n_labels, n_labels - 1), np.int64)], axis=2
+            )
+        p, a, b = np.nonzero(miss)
+        key = miss[p, a, b] * nkp + k * square + a * n_labels + b
+        order = np.lexsort((p, tiles[p], key))  # by key, then tile, then placement: the layers
+        key, p = key[order], p[order]
+        group = np.r_[True, (key[1:] != key[:-1]) | (tiles[p][1:] != tiles[p][:-1])]
+        starts = np.maximum.accumulate(np.where(group, np.arange(len(key)), 0))
+        layer = np.arange(len(key)) - starts
+        t = tiles[p]
+        out.append(np.stack([key, layer * tile_words + t // 64, t % 64, turns[p]], axis=1))
+    return np.concatenate(out) if out else np.zeros((0, 4), np.int64)
 
 
 def run(
@@ -310,18 +399,21 @@ def run(
     parent: int | None = None,
     counts=None,
     paused: Callable[[], None] | None = None,
-    start: tuple[int, int] | None = None,
+    start: tuple[int, ...] | None = None,
+    allow=None,
 ) -> Iterator[list[int]]:
     """Placements of cells ``0..last`` that extend ``prefix`` (the placements of the first
     cells), lazily, in the search order; with ``parent``, it stops early once the process with
     that id is no longer this one's parent.  ``counts`` (two int64s) gains the candidates tried and
     the nodes placed; ``paused`` is called about every :data:`satedge.system.progress.REPORT_SECONDS`
     while nothing is found.  ``start``: the ``(word, bits)`` of the next cell's candidates left to
-    try (a branch of :func:`satedge.backtrack.split.branches`), instead of all of them."""
+    try, and with misfits their phase (a branch of :func:`satedge.backtrack.split.branches`),
+    instead of all of them.  ``allow``: with the tables of misfits, the most misfits per depth
+    (:func:`advance`; default none)."""
     if len(prefix) > last:
         yield list(prefix)
         return
-    state = at_root(t, counts)
+    state = at_root(t, counts, allow)
     place(t, state, prefix, start)
     reported = time.monotonic()
     while True:
@@ -338,7 +430,10 @@ def run(
 
 
 class State(NamedTuple):
-    """A search's state arrays (as :func:`advance` has them) and the loop bound to them."""
+    """A search's state arrays (as :func:`advance` has them) and the loop bound to them; with the
+    tables of misfits, ``allow`` (the most misfits per depth, which may be set again between
+    searches), ``spent`` (the misfits so far per depth) and ``best`` (the deepest placements, or
+    None where they are not kept)."""
 
     placed: Any
     word: Any
@@ -346,13 +441,22 @@ class State(NamedTuple):
     keys: Any
     used: Any
     depth: Any
+    allow: Any
+    spent: Any
+    best: Any
     step: Callable[[int, int, int], int]
 
 
-def at_root(t: Tables, counts=None) -> State:
+def budgeted(t: Tables) -> bool:
+    """Whether ``t`` has the keys of misfits (:func:`tables` with ``misfits``)."""
+    return t.masks.shape[1] > t.nkp
+
+
+def at_root(t: Tables, counts=None, allow=None, deepest: bool = False) -> State:
     """The search's state arrays, set at the root, with the loop that steps them (``counts``
-    gains what it costs): :func:`place` sets them again for another subtree, so that a worker
-    binds the loop once for all its subtrees."""
+    gains what it costs; ``allow`` the most misfits per depth, default none; ``deepest``: keep
+    the deepest placements in ``best``): :func:`place` sets them again for another subtree, so
+    that a worker binds the loop once for all its subtrees."""
     n = len(t.ndeps)
     placed = np.zeros(n + 1, np.int64)
     placed[n] = 4 * t.n_tiles  # the neighbour of cells with fewer than two: its labels are 0
@@ -363,12 +467,27 @@ def at_root(t: Tables, counts=None) -> State:
         np.zeros(n, np.int64),
         np.zeros(native.tile_words(t.n_tiles), np.uint64),
         np.zeros(1, np.int64),
+        np.zeros(n, np.int64) if allow is None else np.array(allow, np.int64),
+        np.zeros(n + 1, np.int64),
+        np.zeros(n + 2, np.int64) if deepest else None,
     )
+    if len(arrays[6]) != n or np.any(np.diff(arrays[6]) < 0) or np.any(arrays[6] < 0):
+        raise ValueError(f"allow is {n} non-decreasing numbers of misfits, at least 0")
+    if (deepest or (allow is not None and np.any(arrays[6]))) and not budgeted(t):
+        raise ValueError("misfits need the tables of misfits (tables(..., misfits=True))")
     place(t, State(*arrays, None), [], None)  # the compiled loop trains its branch profile from here
     return State(*arrays, stepper(t, *arrays, np.zeros(2, np.int64) if counts is None else counts))
 
 
-def place(t: Tables, state: State, prefix: list[int], start: tuple[int, int] | None) -> None:
+def misses(t: Tables, placed, i: int, o: int) -> int:
+    """The misfits of placement ``o`` at position ``i`` with its earlier neighbours in ``placed``."""
+    return sum(
+        int(t.shown[o * 4 + t.own_side[i, q]] != t.need[placed[t.dep_cell[i, q]] * 4 + t.dep_side[i, q]])
+        for q in range(t.ndeps[i])
+    )
+
+
+def place(t: Tables, state: State, prefix: list[int], start: tuple[int, ...] | None) -> None:
     """``state`` set to go on below ``prefix`` (``start`` as :func:`run` has it)."""
     floor = len(prefix)
     placed, used = state.placed, state.used
@@ -376,29 +495,36 @@ def place(t: Tables, state: State, prefix: list[int], start: tuple[int, int] | N
     for i, o in enumerate(prefix):
         placed[i] = o
         used[o >> 8] |= np.uint64(1) << np.uint64((o >> 2) & 63)
+        state.spent[i + 1] = state.spent[i] + (misses(t, placed, i, o) if budgeted(t) else 0)
     key = int(
         t.kind[floor]
         + t.need[placed[t.d0[floor]] * 4 + t.s0[floor]] * t.n_labels
         + t.need[placed[t.d1[floor]] * 4 + t.s1[floor]]
     )
-    state.keys[floor], state.depth[0] = key, floor
     if start is None:
         state.word[floor], state.bits[floor] = 0, t.masks[0, key] & ~used[0]
     else:
+        key += t.nkp * (start[2] if len(start) > 2 else 0)
         state.word[floor], state.bits[floor] = start[0], np.uint64(start[1])
+    state.keys[floor], state.depth[0] = key, floor
 
 
-def stepper(t: Tables, placed, word, bits, keys, used, depth, counts) -> Callable[[int, int, int], int]:
+def stepper(
+    t: Tables, placed, word, bits, keys, used, depth, allow, spent, best, counts
+) -> Callable[[int, int, int], int]:
     """:func:`advance` over ``t`` and the state arrays, as ``(floor, last, budget) -> outcome``:
     the C search written for this order (:mod:`satedge.backtrack.native`) where a C compiler is
     found, else numba's."""
-    step = native.kernel(t, placed, word, bits, keys, used, depth, counts)
+    step = native.kernel(t, placed, word, bits, keys, used, depth, allow, spent, best, counts)
     if step is not None:
         return step
     kernel = compiled_advance()
+    limit = allow if budgeted(t) else None  # without misfits numba compiles the budget away
 
     def advance(floor: int, last: int, budget: int) -> int:
-        return kernel(*t[:18], placed, word, bits, keys, used, depth, floor, last, budget, counts)
+        return kernel(
+            *t[:20], limit, placed, word, bits, keys, used, spent, best, depth, floor, last, budget, counts
+        )
 
     return advance
 

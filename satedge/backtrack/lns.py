@@ -55,6 +55,10 @@ __all__ = ["Board", "Search", "WINDOWS", "HOT", "COLD", "anneal", "compiled_anne
 BIG = 1 << 20  # the cost of a placement that breaks a hard rule: no assignment takes it
 WINDOWS = ((2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 2), (3, 4), (4, 3))  # window shapes, rows x cols
 WINDOW_BUDGET = 20_000  # candidates the branch and bound looks at in one window
+FILL_CELLS, FILL_BUDGET = (
+    12,
+    2_000_000,
+)  # fill(): empty cells refilled at a time, and the candidates it may look at
 STALL = 400  # moves without a better board before a shake
 HOT, COLD = 0.45, 0.12  # the temperatures annealing starts and ends at (one misfit more is taken at e^(-1/T))
 CHUNK_SECONDS = 0.5  # annealing runs in steps this long, whose count is what the speed measured allows
@@ -106,20 +110,32 @@ class Search:
     # ------------------------------------------------------------------ the board
     def start(self) -> Board | None:
         """A first board that keeps the hard rules (the branch and bound's first), or ``None``."""
-        first: list[bnb.Best] = []
-
-        def stop(best: bnb.Best) -> None:
-            first.append(best)
-            raise _Found
-
-        try:
-            bnb.best_board(self.puzzle, better=stop, tables=self.tables)
-        except _Found:
-            pass
-        if not first or first[0].board is None:
+        board = bnb.first_board(self.puzzle, self.tables)
+        if board is None:
             return None
-        board = first[0].board
         return self._load([t for t, _ in board], [r for _, r in board])
+
+    def fill(self, by_cell: list[tuple[int, int] | None]) -> Board:
+        """A whole board that keeps the placements of ``by_cell`` (a tile and its turn per cell,
+        ``None`` where it is empty): the other tiles assigned to the empty cells, each in its
+        best turn against the placed cells (an assignment problem, as a swap move solves one),
+        then the empty cells refilled by the branch and bound, :data:`FILL_CELLS` at a time."""
+        free = np.array([c for c, p in enumerate(by_cell) if p is None], np.int64)
+        used = {p[0] for p in by_cell if p is not None}
+        spare = np.array([t for t in range(len(self.puzzle.tiles)) if t not in used], np.int64)
+        for c, p in enumerate(by_cell):
+            if p is not None:
+                self.tiles[c], self.turns[c] = p
+        if len(free):
+            self.tiles[free], self.turns[free] = spare, 0  # every tile once, before the assignment
+            cost = self._costs(free, spare, self._needs(free, self.shown()))
+            turn = cost.argmin(axis=1)  # i, j
+            rows, cols = require("scipy.optimize").linear_sum_assignment(cost.min(axis=1).astype(float))
+            self.tiles[free[cols]] = spare[rows]
+            self.turns[free[cols]] = turn[rows, cols]
+            for k in range(0, len(free), FILL_CELLS):
+                self.refill(free[k : k + FILL_CELLS], FILL_BUDGET)
+        return self.board()
 
     def _load(self, tiles, turns) -> Board:
         self.tiles[:] = tiles
@@ -198,6 +214,13 @@ class Search:
         h, w = min(h, p.rows), min(w, p.cols)
         r0, c0 = int(self.rng.integers(p.rows - h + 1)), int(self.rng.integers(p.cols - w + 1))
         cells = np.array([p.board.cell(r, c) for r in range(r0, r0 + h) for c in range(c0, c0 + w)])
+        return self.refill(cells, WINDOW_BUDGET)
+
+    def refill(self, cells: np.ndarray, budget: int) -> bool:
+        """The tiles on ``cells`` placed again among them, each placement's misfits with the
+        cells around counted as well as those inside: the best arrangement the branch and bound
+        (:func:`satedge.backtrack.branch_and_bound.refill`) finds within ``budget`` candidates
+        looked at, where it misses fewer edges.  Whether it changed the board."""
         if len(cells) < 2:
             return False
         tiles = self.tiles[cells]
@@ -226,7 +249,7 @@ class Search:
             self.want,
             np.array(extra, np.int64),
         )
-        refill = bnb.refill(cands, len(self.tiles), self._window_cost(cells, shown, where) + 1, WINDOW_BUDGET)
+        refill = bnb.refill(cands, len(self.tiles), self._window_cost(cells, shown, where) + 1, budget)
         if refill is None:
             return False
         self.tiles[cells] = [tile[k] for k in refill]
@@ -493,7 +516,3 @@ def _searcher(puzzle: Puzzle) -> Callable[[tuple], object]:
         )
 
     return one
-
-
-class _Found(Exception):
-    """The first board of the branch and bound, which stops it."""

@@ -21,9 +21,10 @@ the first library serves.  The labels a placement needs are read, a byte each, f
 beside the rotations (:func:`labels`), one load less on the way from a placement to its next
 cell's candidates, and kept per cell on the stack for the cells that look back at it (the row
 below, on a row scan) instead of being looked up again through its placement.  On boards of
-more than :data:`MAX_NATIVE_CELLS` cells (whose code takes more than a few seconds to compile),
-without a compiler or where it fails, :func:`kernel` returns ``None`` and the search runs
-numba's loop instead.
+more than :data:`OPTIMISED_CELLS` cells the code is compiled at ``-O1`` (:data:`LARGE_FLAGS`)
+and without a profile, as ``-O2`` takes minutes there; on boards of more than
+:data:`MAX_NATIVE_CELLS` cells, without a compiler or where it fails, :func:`kernel` returns
+``None`` and the search runs numba's loop instead.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ from .kernels import Step
 __all__ = [
     "MAX_NATIVE_CELLS",
     "FLAGS",
+    "OPTIMISED_CELLS",
+    "LARGE_FLAGS",
     "PROFILED_CELLS",
     "MAX_LABEL_ENTRIES",
     "TRAINING",
@@ -61,8 +64,12 @@ __all__ = [
     "cache_folder",
 ]
 
-MAX_NATIVE_CELLS = 100  # Owen's 8x8 compiles in about a second, Eternity II's 256 cells in about 15
+MAX_NATIVE_CELLS = 400
 FLAGS = ("-O2", "-march=native", "-shared", "-fPIC")
+# boards of more cells are compiled with LARGE_FLAGS, without a profile: at -O2 the loop of
+# Eternity II's 256 cells with a budget of misfits took a minute to compile, at -O1 eight seconds
+OPTIMISED_CELLS = 100
+LARGE_FLAGS = ("-O1", "-march=native", "-shared", "-fPIC")
 # boards from this many cells on are compiled again with the branch profile of a short search of
 # TRAINING candidates (a tenth of a second or so)
 PROFILED_CELLS = 36
@@ -89,12 +96,12 @@ def cache_folder() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "satedge"
 
 
-def header(t) -> str:
+def header(t, deepest: bool = False) -> str:
     """The ``board.h`` that ``search.c`` includes for the tables ``t``
     (:class:`satedge.backtrack.compiled.Tables`): the sizes, whether the labels fit a byte
     (``PACKED``: :func:`labels`) and whether there are identical tiles, the outcome codes, and one
     line per position (its neighbours, kind and further checks; ``search.c`` says what each
-    column means)."""
+    column means); ``deepest``: the loop keeps the deepest placements (``DEEPEST``)."""
     n = len(t.ndeps)
     rows = []
     for i in range(n):
@@ -115,9 +122,12 @@ def header(t) -> str:
         "TW": tile_words(t.n_tiles) - 1,
         "NK": t.masks.shape[1],
         "NL": t.n_labels,
-        "TURNS": t.masks.shape[0] * 64,
+        "TURNS": t.turn.shape[1],
         "PACKED": int(t.labels.size > 1),
         "TWINS": int(t.twin is not None),
+        "BUDGETED": int(t.masks.shape[1] > t.nkp),
+        "DEEPEST": int(deepest),
+        "NKP": t.nkp,
         **{step.name: int(step) for step in Step},
     }
     lines = ["/* written by satedge.backtrack.native.header for one cell order and puzzle shape */"]
@@ -140,7 +150,9 @@ def labels(t) -> np.ndarray:
     the C loop does not run: the loop reads ``need`` instead."""
     if t.n_labels > 256 or len(t.ndeps) > MAX_NATIVE_CELLS or t.turn.size > MAX_LABEL_ENTRIES:
         return np.zeros(1, np.uint32)
-    slot = np.arange(t.turn.shape[1])
+    # a key's entries start at a multiple of 64 words of tiles (a row of the table, or with misfits
+    # base[key] in its one row): an entry's tile follows from its place in the flat table
+    slot = np.arange(t.turn.size).reshape(t.turn.shape)
     tiles = (slot // 64 % tile_words(t.n_tiles)) * 64 + slot % 64
     placements = np.minimum(tiles * 4 + t.turn, 4 * t.n_tiles)  # past the last tile: no entry, labels 0
     need = t.need.reshape(-1, 4)[placements]
@@ -161,7 +173,7 @@ def _processor() -> str:
     return "\n".join(sorted({line for line in info.splitlines() if line.startswith(("model name", "flags"))}))
 
 
-def _compiled(head: str, train: Callable[[Path], bool] | None = None) -> Path | None:
+def _compiled(head: str, flags: tuple[str, ...], train: Callable[[Path], bool] | None = None) -> Path | None:
     """The shared library of ``search.c`` with the ``board.h`` ``head``, compiled once and kept
     in :func:`cache_folder`; ``None`` where no compiler is found or it fails (tried once per
     process, not again for each subtree).  With ``train`` (which runs a search on a library that
@@ -170,8 +182,8 @@ def _compiled(head: str, train: Callable[[Path], bool] | None = None) -> Path | 
     cc = compiler()
     if cc is None:
         return None
-    lib = _built(cc, cache_folder(), head)
-    lib = lib if lib is None or lib.is_file() else _built.__wrapped__(cc, cache_folder(), head)
+    lib = _built(cc, cache_folder(), head, flags)
+    lib = lib if lib is None or lib.is_file() else _built.__wrapped__(cc, cache_folder(), head, flags)
     return lib if lib is None or train is None else _profiled(cc, lib, head, train)
 
 
@@ -180,14 +192,14 @@ def _digest(*parts: str) -> str:
 
 
 @cache
-def _built(cc: str, folder: Path, head: str) -> Path | None:
-    lib = folder / f"search-{_digest(cc, *FLAGS, _processor(), SEARCH_C.read_text(), head)}.so"
+def _built(cc: str, folder: Path, head: str, flags: tuple[str, ...]) -> Path | None:
+    lib = folder / f"search-{_digest(cc, *flags, _processor(), SEARCH_C.read_text(), head)}.so"
     if lib.is_file():
         return lib
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=folder) as tmp:
-            built = _compile(cc, Path(tmp), head, FLAGS)
+            built = _compile(cc, Path(tmp), head, flags)
             if built is None:
                 return None
             os.replace(built, lib)  # whole or not at all, whoever else compiles it at the same time
@@ -233,16 +245,19 @@ def _profiled(cc: str, plain: Path, head: str, train: Callable[[Path], bool]) ->
     return lib
 
 
-def _training(args: list, start: int, last: int) -> Callable[[Path], bool]:
+def _training(args: list, start: int, last: int, allow) -> Callable[[Path], bool]:
     """A search of :data:`TRAINING` candidates from the present state (``args``: the tables' and
     the state's addresses), on a library that records its branches, in a forked process (the
-    state stays as it is here); whether it ended well and wrote its profile."""
+    state stays as it is here); whether it ended well and wrote its profile.  It allows no
+    misfit (``allow``, the state's, set to 0 in the fork): with many, nearly every candidate of
+    the last cell would be a board, a call each."""
 
     def train(lib: Path) -> bool:
         pid = os.fork()
         if pid == 0:
             code = 1
             try:
+                allow[:] = 0
                 so = ctypes.CDLL(str(lib))
                 so.advance.restype = ctypes.c_int64
                 counts = np.zeros(2, np.int64)
@@ -269,7 +284,9 @@ def _training(args: list, start: int, last: int) -> Callable[[Path], bool]:
     return train
 
 
-def kernel(t, placed, word, bits, keys, used, depth, counts) -> Callable[[int, int, int], int] | None:
+def kernel(
+    t, placed, word, bits, keys, used, depth, allow, spent, best, counts
+) -> Callable[[int, int, int], int] | None:
     """The compiled search over ``t`` bound to its state arrays (those of
     :func:`satedge.backtrack.compiled.advance`): a function ``(floor, last, budget) -> outcome``
     that advances as ``advance`` does; ``None`` where it is not compiled here."""
@@ -277,11 +294,16 @@ def kernel(t, placed, word, bits, keys, used, depth, counts) -> Callable[[int, i
     if n > MAX_NATIVE_CELLS:
         return None
     twin = t.twin if t.twin is not None else np.zeros(1, np.int64)
-    keep = [np.ascontiguousarray(a) for a in (t.need, t.shown, t.masks, t.turn, t.words, twin, t.labels)]
-    keep += [placed, word, bits, keys, used, depth]  # the state, written in place
+    base = t.base if t.base is not None else np.zeros(1, np.int64)
+    keep = [
+        np.ascontiguousarray(a) for a in (t.need, t.shown, t.masks, t.turn, t.words, twin, t.labels, base)
+    ]
+    deepest = best is not None
+    best = best if deepest else np.zeros(1, np.int64)
+    keep += [allow, placed, word, bits, keys, used, spent, best, depth]  # the state, written in place
     head = [ctypes.c_void_p(a.ctypes.data) for a in keep]
-    train = _training(head, int(depth[0]), n - 1) if n >= PROFILED_CELLS else None
-    lib = _compiled(header(t), train)
+    train = _training(head, int(depth[0]), n - 1, allow) if PROFILED_CELLS <= n <= OPTIMISED_CELLS else None
+    lib = _compiled(header(t, deepest), FLAGS if n <= OPTIMISED_CELLS else LARGE_FLAGS, train)
     if lib is None:
         return None
     fn = _library(str(lib)).advance

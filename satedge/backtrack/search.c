@@ -5,10 +5,19 @@
  * 0..last (FOUND: placed holds it), the end of the tree below floor (DONE) or budget
  * candidates (PAUSED), and counts the candidates it tried and the placements it made.
  *
+ * With a budget of misfits (BUDGETED), allow[i] is the most misfits the placements of positions
+ * 0..i may have and spent[i] those of positions 0..i - 1; a position's keys come in three phases
+ * of NKP keys each (the placements that fit both first earlier neighbours, that miss one, that
+ * miss both), the next phase tried once a phase is done, while the budget lasts.  With DEEPEST
+ * too, best[] keeps the deepest placements made (best[0] of them, best[1] misfits, the fewest
+ * among equally deep ones, the placements from best[2] on).
+ *
  * What varies by puzzle comes from board.h, which satedge writes for each cell order and
  * puzzle shape: the sizes (N cells, TW words of tiles - 1, NK keys, NL labels, TURNS entries a
- * key has in the rotation table), whether the labels fit a byte (PACKED), whether there are
- * identical tiles (TWINS), the outcome codes, and the table CELLS of one X(...) per position:
+ * key has in the rotation table without misfits, NKP keys per phase; with misfits the table is
+ * flat and key k's entries start at base[k]), whether the labels fit a byte (PACKED),
+ * whether there are identical tiles (TWINS), whether misfits are allowed (BUDGETED), the outcome
+ * codes, and the table CELLS of one X(...) per position:
  *
  *   X(P, BEFORE, AFTER, KIND, PREV, D0, S0, D1, S1, EXTRA, O2, C2, S2, O3, C3, S3)
  *
@@ -54,6 +63,23 @@ typedef uint64_t u64;
 #define KEEP(p) ((void)0)
 #endif
 
+/* with misfits, where the key's entries start in the flat rotation table (and table of labels) */
+#if BUDGETED
+#define KEY_BASE() (kb = base[key])
+#else
+#define KEY_BASE() ((void)0)
+#endif
+
+/* the deepest placements so far, the fewest misfits among equally deep ones: kept out of line, as
+ * they are rare, so that each position's block stays small */
+__attribute__((noinline, cold, unused)) static i64 keep_deepest(i64 *best, const i64 *placed, const i64 *spent,
+                                                                i64 depth) {
+  best[0] = depth;
+  best[1] = spent[depth];
+  for (i64 j = 0; j < depth; j++) best[2 + j] = placed[j];
+  return depth;
+}
+
 static inline uint32_t packed(const i64 *need, i64 o) {
   const i64 *q = need + o * 4;
   return (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
@@ -71,11 +97,20 @@ static inline uint32_t packed(const i64 *need, i64 o) {
   enter_##P : __attribute__((unused));                                                             \
   key = (KIND) + ((PREV) ? JUST(S0) : NEEDS(D0, S0)) * NL + NEEDS(D1, S1);                         \
   keys[P] = key;                                                                                   \
+  KEY_BASE();                                                                                      \
   w = 0;                                                                                           \
   m = masks[key] & FREE(0);                                                                        \
   next_##P:                                                                                        \
   while (m == 0) {                                                                                 \
     if (likely(++w >= words[key])) {                                                               \
+      if (BUDGETED && key < 2 * NKP && spent[P] + key / NKP < allow[P]) {                          \
+        key += NKP; /* the next phase: one misfit more */                                          \
+        keys[P] = key;                                                                             \
+        KEY_BASE();                                                                                \
+        w = 0;                                                                                     \
+        m = masks[key] & FREE(0);                                                                  \
+        continue;                                                                                  \
+      }                                                                                            \
       if (unlikely((P) <= floor)) {                                                                \
         i = (P);                                                                                   \
         w = 0;                                                                                     \
@@ -100,14 +135,24 @@ static inline uint32_t packed(const i64 *need, i64 o) {
       if (p >= 0 && !HELD(p)) goto next_##P;                                                       \
     }                                                                                              \
     budget--;                                                                                      \
-    i64 at = key * TURNS + w * 64 + b;                                                             \
+    i64 at = (BUDGETED ? kb : key * TURNS) + w * 64 + b;                                           \
     o = tt * 4 + turn[at];                                                                         \
     if (PACKED) lw = lab[at];                                                                      \
   }                                                                                                \
-  if ((EXTRA) > 0 && shown[o * 4 + (O2)] != NEEDS(C2, S2)) goto next_##P;                          \
-  if ((EXTRA) > 1 && shown[o * 4 + (O3)] != NEEDS(C3, S3)) goto next_##P;                          \
+  if (BUDGETED) { /* its phase and the further neighbours it misses, within the budget */          \
+    i64 miss = key / NKP;                                                                          \
+    if ((EXTRA) > 0 && shown[o * 4 + (O2)] != NEEDS(C2, S2)) miss++;                               \
+    if ((EXTRA) > 1 && shown[o * 4 + (O3)] != NEEDS(C3, S3)) miss++;                               \
+    if ((EXTRA) > 0 && spent[P] + miss > allow[P]) goto next_##P;                                  \
+    spent[(P) + 1] = spent[P] + miss;                                                              \
+  } else {                                                                                         \
+    if ((EXTRA) > 0 && shown[o * 4 + (O2)] != NEEDS(C2, S2)) goto next_##P;                        \
+    if ((EXTRA) > 1 && shown[o * 4 + (O3)] != NEEDS(C3, S3)) goto next_##P;                        \
+  }                                                                                                \
   placed[P] = o;                                                                                   \
   KEEP(P);                                                                                         \
+  if (DEEPEST && unlikely((P) + 1 >= dbest && ((P) + 1 > dbest || spent[(P) + 1] < best[1])))      \
+    dbest = keep_deepest(best, placed, spent, (P) + 1);                                            \
   nodes++;                                                                                         \
   if (unlikely(last == (P))) {                                                                     \
     i = (P);                                                                                       \
@@ -124,12 +169,14 @@ static inline uint32_t packed(const i64 *need, i64 o) {
   w = word[P];                                                                                     \
   m = bits[P];                                                                                     \
   key = keys[P];                                                                                   \
+  KEY_BASE();                                                                                      \
   goto next_##P;
 
 i64 advance(const i64 *need, const i64 *shown, const u64 *masks, const unsigned char *turn, const i64 *words,
-            const i64 *twin, const uint32_t *lab, i64 *placed, i64 *word, u64 *bits, i64 *keys, u64 *used,
-            i64 *depth, i64 floor, i64 last, i64 budget, i64 *counts) {
-  i64 given = budget, nodes = 0, w, key, o = 0, tt, ret;
+            const i64 *twin, const uint32_t *lab, const i64 *base, const i64 *allow, i64 *placed, i64 *word,
+            u64 *bits, i64 *keys, u64 *used, i64 *spent, i64 *best, i64 *depth, i64 floor, i64 last,
+            i64 budget, i64 *counts) {
+  i64 given = budget, nodes = 0, w, key, o = 0, tt, ret, kb = 0, dbest = best[0];
   u64 m;
   uint32_t lw = 0;
 #if TW == 0
@@ -145,9 +192,15 @@ i64 advance(const i64 *need, const i64 *shown, const u64 *masks, const unsigned 
   (void)twin;  /* of identical tiles only */
   (void)lab;   /* where the labels fit a byte only */
   (void)lw;
+  (void)allow; /* with a budget of misfits only */
+  (void)spent;
+  (void)base;
+  (void)kb;
+  (void)dbest;
   w = word[i];
   m = bits[i];
   key = keys[i];
+  KEY_BASE();
   switch (i) {
     CELLS(START)
     default:

@@ -181,13 +181,14 @@ def _found(
     return _search(puzzle, search, compiled, cost, paused)
 
 
-def tables(puzzle: Puzzle, search: Plan | None = None) -> backtrack_jit.Tables:
+def tables(puzzle: Puzzle, search: Plan | None = None, misfits: bool = False) -> backtrack_jit.Tables:
     """The compiled search's arrays for ``puzzle`` (:func:`satedge.backtrack.compiled.tables`), for
-    ``search`` (default: :func:`plan`'s)."""
+    ``search`` (default: :func:`plan`'s); ``misfits``: with the keys of the placements that miss
+    their earlier neighbours, for a search with a budget of misfits."""
     search = plan(puzzle) if search is None else search
     shown, need, checks = _neighbours(puzzle, search.cells)
     return backtrack_jit.tables(
-        search.allowed, len(puzzle.label_id), len(puzzle.tiles), shown, need, checks, search.twin
+        search.allowed, len(puzzle.label_id), len(puzzle.tiles), shown, need, checks, search.twin, misfits
     )
 
 
@@ -256,13 +257,17 @@ def _parallel(
     return _counted(found, counts, cost)
 
 
-def prefixes(puzzle: Puzzle, workers: int, search: Plan, cost: Cost | None = None) -> list[list[int]]:
+def prefixes(
+    puzzle: Puzzle, workers: int, search: Plan, cost: Cost | None = None, allow=None
+) -> list[list[int]]:
     """The roots of the compiled search's subtrees, enough for ``workers`` (placements
     ``tile * 4 + rotation`` of the first positions of ``search``): every solution extends
-    exactly one.  ``cost`` gains what the tree above them cost."""
+    exactly one.  ``cost`` gains what the tree above them cost.  ``allow``: the most misfits
+    per depth (:mod:`satedge.backtrack.budget`; default none)."""
     _need_compiled(puzzle)
     counts = np.zeros(2, "int64")
-    roots = split.cut(tables(puzzle, search), workers, counts)[1]
+    t = tables(puzzle, search, misfits=allow is not None and any(allow))
+    roots = split.cut(t, workers, counts, allow if backtrack_jit.budgeted(t) else None)[1]
     if cost is not None:
         cost.candidates, cost.nodes = cost.candidates + int(counts[0]), cost.nodes + int(counts[1])
     return roots
@@ -275,21 +280,23 @@ def subtrees(
     search: Plan,
     weighted: bool = False,
     seconds: float | None = None,
+    allow=None,
 ) -> tuple[list, tuple[int, int], list]:
     """The solutions (at most ``limit``) in the branches of ``share`` (roots from :func:`prefixes`,
     or branches handed back), searched compiled in this process: a cluster task's share;
     ``weighted``: each solution with its weight, as :func:`weighted` gives them.  With them, the
     candidates and nodes the search cost, and what is left when it stops after ``seconds``:
-    branches to share out again (none when it ended)."""
+    branches to share out again (none when it ended).  ``allow``: the most misfits per depth
+    (:mod:`satedge.backtrack.budget`: the boards within it; default none)."""
     _need_compiled(puzzle)
-    t = tables(puzzle, search)
+    t = tables(puzzle, search, misfits=allow is not None and any(allow))
     counts = np.zeros(2, "int64")
     end = None if seconds is None else time.monotonic() + seconds
     placed, rest = split.explore(
         t,
-        backtrack_jit.at_root(t, counts),
+        backtrack_jit.at_root(t, counts, allow if backtrack_jit.budgeted(t) else None),
         share,
-        None if weighted else limit,
+        limit,
         lambda: end is not None and time.monotonic() >= end,
     )
     if weighted:

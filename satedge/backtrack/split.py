@@ -19,7 +19,7 @@ import numpy as np
 
 from ..system.proctree import forked_map
 from . import compiled
-from .compiled import State, Tables, at_root, place, run
+from .compiled import State, Tables, at_root, budgeted, place, run
 from .kernels import Step
 
 __all__ = ["SUBTREES_PER_WORKER", "Branch", "branches", "cut", "explore", "parallel_search"]
@@ -35,25 +35,31 @@ def branches(t: Tables, state: State, floor: int) -> list[Branch]:
     without overlap: for each position ``j`` from ``floor`` to the one it paused at, the
     candidates of ``j`` not yet tried below the placements of the cells before it, as
     ``(prefix, word, bits)`` (:func:`~satedge.backtrack.compiled.run` goes on from one with
-    ``start=(word, bits)``)."""
+    ``start=(word, bits)``); with misfits, ``(prefix, word, bits, phase)``, and the phases after
+    it are left too."""
     out = []
+    misfits = budgeted(t)
     for j in range(floor, int(state.depth[0]) + 1):
-        w, m = int(state.word[j]), int(state.bits[j])
-        if m or w + 1 < t.words[state.keys[j]]:
+        w, m, key = int(state.word[j]), int(state.bits[j]), int(state.keys[j])
+        if misfits:
+            if m or w + 1 < t.words[key] or key < 2 * t.nkp:
+                out.append((state.placed[:j].tolist(), w, m, key // t.nkp))
+        elif m or w + 1 < t.words[key]:
             out.append((state.placed[:j].tolist(), w, m))
     return out
 
 
-def cut(t: Tables, workers: int, counts=None) -> tuple[int, list[list[int]]]:
+def cut(t: Tables, workers: int, counts=None, allow=None) -> tuple[int, list[list[int]]]:
     """The shallowest depth at which the tree has at least ``SUBTREES_PER_WORKER * workers``
     subtrees (or the last cell), and the placements of the cells above it; ``counts`` gains the
-    candidates and nodes of the tree above that depth (with the subtrees', the whole tree's)."""
+    candidates and nodes of the tree above that depth (with the subtrees', the whole tree's);
+    ``allow``: the most misfits per depth (:func:`~satedge.backtrack.compiled.run`)."""
     n = len(t.ndeps)
     d, prefixes, above = 0, [[]], np.zeros(2, np.int64)
     while d < n - 1 and 0 < len(prefixes) < SUBTREES_PER_WORKER * workers:
         d += 1
         above = np.zeros(2, np.int64)
-        prefixes = list(run(t, [], d - 1, counts=above))
+        prefixes = list(run(t, [], d - 1, counts=above, allow=allow))
     if counts is not None:
         counts += above
     return d, prefixes
@@ -107,6 +113,7 @@ def parallel_search(
     counts=None,
     paused: Callable[[], None] | None = None,
     budget: int | None = None,
+    allow=None,
 ) -> Iterator[list[int]]:
     """Placements of every solution (at most ``limit``), searched by ``workers`` processes; each
     solution once, in no fixed order.  The processes stop when the iterator is closed.
@@ -114,15 +121,16 @@ def parallel_search(
     counts into a share of memory of its own); ``paused`` is called every half second of
     waiting.  The tree is cut into subtrees (:func:`cut`) that the workers take as they come free;
     when none is left and a worker waits, a busy one splits what is left of its own subtree at
-    its next pause (``budget`` candidates: :func:`explore`)."""
+    its next pause (``budget`` candidates: :func:`explore`).  ``allow``: the most misfits per
+    depth (:func:`~satedge.backtrack.compiled.run`)."""
     counts = np.zeros(2, np.int64) if counts is None else counts
     n = len(t.ndeps)
     above = np.zeros(2, np.int64)
-    _, prefixes = cut(t, workers, above)
+    _, prefixes = cut(t, workers, above, allow)
     counts += above
     if len(prefixes) <= 1:
         for prefix in prefixes:
-            yield from run(t, prefix, n - 1, counts=counts, paused=paused)
+            yield from run(t, prefix, n - 1, counts=counts, paused=paused, allow=allow)
         return
     parent, ctx = os.getpid(), multiprocessing.get_context("fork")
     shared, taken = ctx.RawArray("q", 2 * workers), ctx.Value("i", 0)
@@ -133,7 +141,7 @@ def parallel_search(
     def worker():
         with taken.get_lock():
             k, taken.value = taken.value, taken.value + 1
-        state = at_root(t, slots[k])  # the loop bound once: each subtree sets the state again
+        state = at_root(t, slots[k], allow)  # the loop bound once: each subtree sets the state again
         # a subtree, handed back split (:func:`explore`) while another worker waits for work
         return lambda task: explore(t, state, [task[0]], task[1], lambda: hungry.value, parent, task[2])
 

@@ -38,7 +38,19 @@ def add(sub) -> None:
         "--workers",
         type=number(1, MAX_WORKERS),
         metavar="N",
-        help="processes of --method lns (default: every core)",
+        help="processes of --method budget, restarts and lns (default: every core)",
+    )
+    p.add_argument(
+        "--schedule",
+        metavar="START/STEP/MOST",
+        help="--method restarts: no misfit among the first START placements, one more every STEP depths, "
+        "at most MOST (default: from the board's size, 190/4/14 on a 16x16)",
+    )
+    p.add_argument(
+        "--cap",
+        type=number(1, 10**15),
+        metavar="N",
+        help="--method restarts: placements per restart (default: 200,000,000)",
     )
     p.add_argument(
         "--timeout",
@@ -89,6 +101,8 @@ def main(args) -> int:
         args.shuffle,
         certify=checker_of(args),
         proof=args.proof,
+        schedule=args.schedule,
+        cap=args.cap,
     )
     color = sys.stdout.isatty() and not args.json
     status = 0

@@ -16,7 +16,7 @@ PROVABLE = 36  # cells: the largest boards whose best score auto searches to the
 POLICY = {
     "solve": "the engine that answers soonest (the compiled backtracker on every core; with --encoding, --solver "
     "or another SAT option: sat)",
-    "maximize": f"lns on boards of more than {PROVABLE} cells with a --timeout, else backtrack",
+    "maximize": f"restarts on boards of more than {PROVABLE} cells with a --timeout, else budget",
 }
 POLICY["count"] = POLICY["solve"]
 
@@ -32,15 +32,16 @@ def choose(
     most 16 cells its pure-Python loop on one core (loading the compiled one takes longer than
     solving them), beyond that compiled on every core.  Where the compiled search cannot take the
     puzzle (numba does not import, or its table does not fit), larger boards go to the default
-    SAT configuration instead.  To maximize: the backtracker's branch and bound, on one process,
-    which proved the optimum sooner than RC2 over every PySAT solver on the generated 4x4 and 5x5
-    boards tried; on boards of more than :data:`PROVABLE` cells with a ``timeout``, the
-    large-neighbourhood search on every core, which proves nothing but finds good boards where
-    the branch and bound's stay poor."""
+    SAT configuration instead.  To maximize: the backtracker with a budget of misfits on every
+    core, which proved the optimum sooner than its branch and bound and RC2 on the generated 4x4
+    to 6x6 boards of ``experiments/bench-maximize.md``; on boards of more than :data:`PROVABLE`
+    cells with a ``timeout``, restarts of the budgeted search on every core, which prove nothing
+    but found better boards than the large-neighbourhood search in the same time on Eternity II
+    (``experiments/bench-maximize.md``)."""
     if task == "maximize":
         if puzzle.n > PROVABLE and timeout is not None:
-            return SolverConfig(engine="lns", workers=workers or cores())
-        return SolverConfig(engine="backtrack")
+            return SolverConfig(engine="restarts", workers=workers or cores())
+        return SolverConfig(engine="budget", workers=workers or cores())
     if puzzle.n <= SMALL or compiled_available(puzzle):
         return SolverConfig(engine="backtrack", workers=workers or (1 if puzzle.n <= SMALL else cores()))
     return SolverConfig(workers=workers or 1)

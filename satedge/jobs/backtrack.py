@@ -11,23 +11,25 @@ encodings' symmetry breaking has them.  The cells are filled in the solver's ``o
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from itertools import islice
 
 from ..backtrack import branch_and_bound as bnb
 from ..backtrack import search as backtrack
 from ..puzzle import symmetry
-from ..puzzle.model import Puzzle
-from ..system import cluster
 from ..system.process import Outcome
 from .result import Note, Result, Work
-from .shared import board_note, chunks, connected, set_best_board, set_status, shuffled, stopped, worker_count
+from .shared import (
+    board_note,
+    connected,
+    search_progress,
+    set_best_board,
+    set_status,
+    shuffled,
+    stopped,
+    subtrees_on_cluster,
+)
 
-__all__ = ["SLICE_SECONDS", "run", "branch_and_bound"]
-
-# a cluster task's search time at most, before it hands back what is left: each task is a fresh
-# process (about a third of a second to start), so a slice is long against that
-SLICE_SECONDS = 8.0
+__all__ = ["run", "branch_and_bound"]
 
 
 def run(job: Work, note: Note | None = None) -> Result:
@@ -54,7 +56,7 @@ def run(job: Work, note: Note | None = None) -> Result:
             job.task == "count"
         )  # by weight: a solution found stands for its identical tiles' arrangements
         if client is not None:
-            inner = _on_cluster(client, puzzle, job, limit, search, ended, counting, cost)
+            inner = subtrees_on_cluster(client, puzzle, job, limit, search, ended, counting, cost)
         elif counting:
             inner = backtrack.weighted(
                 puzzle, workers=job.solver.workers, cost=cost, paused=paused, order=search
@@ -89,39 +91,6 @@ def run(job: Work, note: Note | None = None) -> Result:
     return set_status(res)
 
 
-def _on_cluster(
-    client,
-    puzzle: Puzzle,
-    job: Work,
-    limit: int | None,
-    search: backtrack.Plan,
-    ended: list[Outcome],
-    weighted: bool,
-    cost: backtrack.Cost,
-) -> Iterator:
-    """The backtracker's subtrees as Dask tasks, one share of them per core (dealt round-robin),
-    each in a process of its own for :data:`SLICE_SECONDS` at most; what a task has not searched
-    by then it hands back split, and it goes out again in as many tasks as cores wait for one
-    (``weighted``: solutions with their weights).  ``cost`` gains what each task cost; an
-    outcome without an answer goes to ``ended``."""
-    cores = worker_count(job, client)
-
-    def task(share: list) -> tuple:
-        return puzzle, share, limit, search, weighted, SLICE_SECONDS
-
-    def more(answer, waiting: int) -> list[tuple]:
-        return [task(share) for share in chunks(answer[2], max(1, cores - waiting))]
-
-    tasks = [task(share) for share in chunks(backtrack.prefixes(puzzle, cores, search, cost), cores)]
-    for outcome in cluster.parts(client, backtrack.subtrees, tasks, job.limits, more):
-        if outcome.status != "OK":
-            ended.append(outcome)
-            return
-        found, (candidates, nodes), _ = outcome.value
-        cost.candidates, cost.nodes = cost.candidates + candidates, cost.nodes + nodes
-        yield from found
-
-
 def branch_and_bound(job: Work, note: Note | None = None) -> Result:
     """The backtracker's branch and bound, noting each better board with what the search has cost
     so far (a stopped job's result keeps both) and, asked for its progress, that about every
@@ -130,15 +99,7 @@ def branch_and_bound(job: Work, note: Note | None = None) -> Result:
     puzzle, back = shuffled(job)
 
     def progress(best: bnb.Best) -> dict:
-        return {
-            "progress": {
-                "nodes": best.nodes,
-                "candidates": best.candidates,
-                "score": best.score,
-                "bound": best.bound,
-                "seconds": round(time.perf_counter() - t0, 3),
-            }
-        }
+        return search_progress(best, t0)
 
     def better(best: bnb.Best) -> None:
         if note is not None:

@@ -12,7 +12,9 @@ with the options the engine's entry takes after a colon (:attr:`Engine.settings`
 ``strategy=portfolio|cubes`` (how the SAT method uses several workers:
 ``kissat404:workers=2,strategy=cubes``), ``enumeration=auto|blocking|subspaces`` (how models
 are enumerated: :mod:`satedge.sat.solving`) and ``order=`` one of
-:data:`satedge.backtrack.orders.ORDERS` (the order in which the backtracker fills the cells).
+:data:`satedge.backtrack.orders.ORDERS` (the order in which the backtracker fills the cells),
+``schedule=START/STEP/MOST`` and ``cap=N`` (the restarts' schedule of misfits and placements
+each: :mod:`satedge.backtrack.restarts`).
 A binary with options is written ``cmd,workers=2,strategy=cubes:COMMAND``.
 
 >>> c = SolverConfig.parse("cadical195:seed=2,workers=2,sat")
@@ -98,6 +100,8 @@ class SolverConfig:
     strategy: str | None = None
     enumeration: str | None = None
     order: str | None = None
+    schedule: str | None = None
+    cap: int | None = None
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
@@ -125,11 +129,21 @@ class SolverConfig:
             ("strategy", "a strategy"),
             ("enumeration", "an enumeration"),
             ("order", "a cell order"),
+            ("schedule", "a schedule of misfits"),
+            ("cap", "a cap of placements"),
         ):
             if key not in own.settings and getattr(self, key) not in (None, 1):
                 raise SatedgeError(
                     f"{where} applies to {takers(key)} only, not to {self.name or self.engine}"
                 )
+        if self.schedule is not None:
+            _schedule(str(self.schedule), f"schedule {quoted(str(self.schedule), 30)}")
+        if self.cap is not None and (
+            isinstance(self.cap, bool) or not isinstance(self.cap, int) or self.cap < 1
+        ):
+            raise SatedgeError(
+                f"cap must be a positive number of placements, not {quoted(str(self.cap), 30)}"
+            )
         if self.enumeration == "auto":
             object.__setattr__(self, "enumeration", None)  # the default: one configuration, one name
         if self.order == "auto":
@@ -198,6 +212,8 @@ class SolverConfig:
             + ([f"strategy={self.strategy}"] if self.strategy else [])
             + ([f"enumeration={self.enumeration}"] if self.enumeration else [])
             + ([f"order={self.order}"] if self.order else [])
+            + ([f"schedule={self.schedule}"] if self.schedule else [])
+            + ([f"cap={self.cap}"] if self.cap else [])
         )
         if self.engine == BINARY:
             return BINARY + "".join("," + e for e in extra) + ":" + self.name
@@ -237,8 +253,17 @@ class SolverConfig:
         return value if isinstance(value, cls) else cls.parse(value)
 
 
+def _schedule(text: str, what: str) -> tuple[int, int, int]:
+    """``START/STEP/MOST`` (:class:`satedge.backtrack.restarts.Schedule`) as three numbers."""
+    parts = text.split("/")
+    if len(parts) != 3 or not all(p.isdigit() and len(p) <= 9 for p in parts) or int(parts[1]) < 1:
+        raise SatedgeError(f"{what}: write START/STEP/MOST, whole numbers, STEP at least 1 (190/4/14)")
+    return tuple(map(int, parts))
+
+
 def _own_options(text: str, items: list[str]) -> dict:
-    """``workers``, ``strategy``, ``enumeration`` and ``order`` among the items of a solver string."""
+    """``workers``, ``strategy``, ``enumeration``, ``order``, ``schedule`` and ``cap`` among the
+    items of a solver string."""
     own: dict = {}
     for item in items:
         key, eq, value = item.partition("=")
@@ -251,4 +276,11 @@ def _own_options(text: str, items: list[str]) -> dict:
             if value not in choices:
                 raise SatedgeError(f"solver {quoted(text, 40)}: {key} is one of {', '.join(choices)}")
             own[key] = value
+        elif key == "schedule":
+            _schedule(value, f"solver {quoted(text, 40)}")
+            own[key] = value
+        elif key == "cap":
+            if not (value.isdigit() and len(value) <= 15 and int(value) >= 1):
+                raise SatedgeError(f"solver {quoted(text, 40)}: cap=N takes a positive number of placements")
+            own[key] = int(value)
     return own

@@ -14,9 +14,9 @@ and the documentation.  A new engine is its job module, one entry here, its test
 the docs.
 
 >>> list(ENGINES)
-['pysat', 'cmd', 'backtrack', 'lns', 'cpsat', 'clasp']
+['pysat', 'cmd', 'backtrack', 'budget', 'restarts', 'lns', 'cpsat', 'clasp']
 >>> list(ENGINES["lns"].tasks), ENGINES["lns"].tasks["maximize"].timeout, methods("maximize")
-(['maximize'], True, ('auto', 'sat', 'backtrack', 'lns'))
+(['maximize'], True, ('auto', 'sat', 'backtrack', 'budget', 'restarts', 'lns'))
 >>> ENGINES["clasp"].solves_formula, ENGINES["clasp"].needs.extra, REFERENCE, methods("count")
 (True, 'asp', 'backtrack', ('auto', 'sat', 'backtrack'))
 """
@@ -30,7 +30,7 @@ from ..errors import SatedgeError
 from ..puzzle.symmetry import MODES
 from ..sat.solvers import BINARY
 from ..system.extras import Need
-from . import backtrack, clasp, conquer, cpsat, lns, portfolio, sat
+from . import backtrack, budget, clasp, conquer, cpsat, lns, portfolio, restarts, sat
 from .result import Note, Result
 
 __all__ = [
@@ -50,7 +50,7 @@ __all__ = [
 
 # the options a solver string may give an engine, beside a PySAT solver's own
 # (satedge.jobs.config.SolverConfig); workers=N where one of its tasks takes workers
-OPTIONS = ("workers", "strategy", "enumeration", "order")
+OPTIONS = ("workers", "strategy", "enumeration", "order", "schedule", "cap")
 # what a job may be: a first solution or several (solve), counts, a formula's size (encode), or
 # the board with the most inner edges that fit (maximize)
 TASKS = ("solve", "count", "encode", "maximize")
@@ -214,6 +214,42 @@ ENGINES: dict[str, Engine] = {
             },
             summary="the reference backtracker on the puzzle itself, compiled with numba, on every core; to "
             "maximize, its branch and bound (one process), anytime, which proves its best board optimal",
+        ),
+        Engine(
+            name="budget",
+            options=("order",),
+            method=True,
+            tasks={
+                "maximize": Task(
+                    run=budget.run,
+                    workers=True,
+                    every_core=True,
+                    cluster=True,
+                    certifies=True,
+                    summary="the backtracker with a budget of misfits, lowered from its best board until no board "
+                    "is better, on --workers processes: proves the optimum",
+                )
+            },
+            summary="the backtracker with a budget of misfits: the best board proved by searching for one with a "
+            "misfit fewer until none is, its tree shared among workers or a Dask cluster",
+        ),
+        Engine(
+            name="restarts",
+            options=("schedule", "cap"),
+            method=True,
+            needs=restarts.needs,
+            tasks={
+                "maximize": Task(
+                    run=restarts.run,
+                    workers=True,
+                    every_core=True,
+                    timeout=True,
+                    summary="restarts of the backtracker with a schedule of misfits on --workers processes until "
+                    "--timeout, the best board polished: good boards of large puzzles, proving nothing",
+                )
+            },
+            summary="restarts of the backtracker with a schedule of misfits (none until late depths, then a few "
+            "more), each from another tile order and capped in placements, on every core until its time limit",
         ),
         Engine(
             name="lns",

@@ -7,7 +7,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
+from ..backtrack import search as backtrack
 from ..encode import Encoded
 from ..encode.maxsat import weighted
 from ..errors import EncodingError
@@ -19,6 +21,8 @@ from ..system.process import Outcome
 from .result import Note, Result, Work
 
 __all__ = [
+    "SLICE_SECONDS",
+    "MARGIN",
     "connected",
     "worker_count",
     "stopped",
@@ -28,7 +32,15 @@ __all__ = [
     "encode_and_note",
     "board_note",
     "set_best_board",
+    "subtrees_on_cluster",
+    "search_progress",
+    "anytime",
 ]
+
+# a cluster task's search time at most, before it hands back what is left: each task is a fresh
+# process (about a third of a second to start), so a slice is long against that
+SLICE_SECONDS = 8.0
+MARGIN = 1.0  # seconds before its time limit at which a search that runs until then answers
 
 
 @contextmanager
@@ -123,3 +135,71 @@ def set_best_board(
         bound,
     )
     return res
+
+
+def subtrees_on_cluster(
+    client,
+    puzzle: Puzzle,
+    job: Work,
+    limit: int | None,
+    search: backtrack.Plan,
+    ended: list[Outcome],
+    weighted: bool,
+    cost: backtrack.Cost,
+    allow=None,
+) -> Iterator:
+    """The backtracker's subtrees as Dask tasks, one share of them per core (dealt round-robin),
+    each in a process of its own for :data:`SLICE_SECONDS` at most; what a task has not searched
+    by then it hands back split, and it goes out again in as many tasks as cores wait for one
+    (``weighted``: solutions with their weights; ``allow``: the most misfits per depth, the
+    boards within it).  ``cost`` gains what each task cost; an outcome without an answer goes to
+    ``ended``."""
+    cores = worker_count(job, client)
+
+    def task(share: list) -> tuple:
+        return puzzle, share, limit, search, weighted, SLICE_SECONDS, allow
+
+    def more(answer, waiting: int) -> list[tuple]:
+        return [task(share) for share in chunks(answer[2], max(1, cores - waiting))]
+
+    tasks = [task(share) for share in chunks(backtrack.prefixes(puzzle, cores, search, cost, allow), cores)]
+    for outcome in cluster.parts(client, backtrack.subtrees, tasks, job.limits, more):
+        if outcome.status != "OK":
+            ended.append(outcome)
+            return
+        found, (candidates, nodes), _ = outcome.value
+        cost.candidates, cost.nodes = cost.candidates + candidates, cost.nodes + nodes
+        yield from found
+
+
+def search_progress(found: Any, t0: float, **more) -> dict:
+    """What a maximisation notes of its search (``found``: its ``nodes``, ``candidates``,
+    ``score`` and ``bound``), the progress line shows and a stopped job's result keeps."""
+    progress = {
+        "nodes": found.nodes,
+        "candidates": found.candidates,
+        "score": found.score,
+        "bound": found.bound,
+    }
+    return {"progress": {**progress, **more, "seconds": round(time.perf_counter() - t0, 3)}}
+
+
+def anytime(job: Work, note: Note | None, search: Callable[..., Any], who: str, **options) -> Result:
+    """The job of a search that runs until its time limit and proves nothing (status ``TIMEOUT``
+    unless every edge fits): ``search(puzzle, seconds, workers, seed, better, **options)``, a
+    board with a ``score`` and ``solution()`` or ``None``, until :data:`MARGIN` before the time
+    limit, each better board noted as it is found."""
+    t0 = time.perf_counter()
+    puzzle, back = shuffled(job)
+    edges = len(puzzle.board.adjacencies)
+
+    def better(board) -> None:
+        if note is not None:
+            progress = {"score": board.score, "bound": edges, "seconds": round(time.perf_counter() - t0, 3)}
+            note({**board_note(back(board.solution()), board.score, edges), "progress": progress})
+
+    seconds = job.limits.timeout - min(MARGIN, job.limits.timeout / 10) - (time.perf_counter() - t0)
+    best = search(puzzle, seconds, job.solver.workers, job.shuffle or 0, better, **options)
+    res = Result("UNSAT", solve_seconds=time.perf_counter() - t0)
+    board = back(best.solution()) if best is not None else None
+    return set_best_board(job, res, board, edges, who, best and best.score)

@@ -107,6 +107,8 @@ def describe(report: dict) -> str:
     ('encoding', 'solving, 40,000 conflicts, 11,429 conflicts/s')
     >>> describe({"score": 452, "bound": 480, "nodes": 10**6, "seconds": 1.0})
     'solving, best score 452 of at most 480, 1,000,000 placements, 1,000,000 placements/s'
+    >>> describe({"score": 37, "bound": 40, "allowed": 2, "nodes": 10**6, "seconds": 1.0})
+    'solving, best score 37 of at most 40, budget 2 misfits, 1,000,000 placements, 1,000,000 placements/s'
     >>> describe({"stage": "checking", "checked": 3, "proofs": 12, "lemmas": 47000, "checker": "drup"})
     'checking, 3 of 12 proofs checked by drup (47,000 lemmas in all)'
 
@@ -119,6 +121,8 @@ def describe(report: dict) -> str:
         )
     if "score" in report:  # a maximisation: its best board so far
         words.append(f"best score {report['score']:,} of at most {report['bound']:,}")
+    if "allowed" in report:  # the budget of misfits whose boards a search is looking for
+        words.append(f"budget {report['allowed']:,} misfit{'s' * (report['allowed'] != 1)}")
     for key in ("solutions", "pictures"):
         if report.get(key):
             words.append(f"{report[key]:,} {key} so far")

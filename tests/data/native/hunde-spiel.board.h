@@ -6,6 +6,9 @@
 #define TURNS 256
 #define PACKED 1
 #define TWINS 1
+#define BUDGETED 0
+#define DEEPEST 0
+#define NKP 256
 #define DONE 0
 #define FOUND 1
 #define PAUSED 2

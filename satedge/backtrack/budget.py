@@ -1,0 +1,205 @@
+"""Boards within a budget of misfits, and the best board proved by raising the budget.
+
+The search of :mod:`satedge.backtrack.search` with misfits allowed (the compiled loop's tables
+of misfits, :func:`satedge.backtrack.compiled.tables`): a *budget* is a non-decreasing
+schedule, ``allow[d]`` the most misfits (inner edges whose two sides do not fit) among the first
+``d + 1`` placements of the search's cell order.  At each cell the placements that fit every
+placed neighbour come first, then those that miss one, then two, while the budget lasts; the
+frame, the clues and every tile placed once stay hard rules.  A budget of ``b`` everywhere
+searches the boards with at most ``b`` misfits (:func:`within`); a budget of 0 everywhere is the
+search of whole solutions.
+
+The best board (:func:`fewest`): the branch and bound's first board (the fitting placements
+first: a greedy board at once), or the one it is given, answered if the search is stopped;
+then searches with a budget of 0, 1, 2, ... misfits, each of which, exhausted, proves that no
+board misses fewer edges, until one finds a board: the optimum is the score of the fewest
+misfits for which a board exists.  Raising the budget from 0 measured
+better than lowering it from the first board (``deepen=False``: each search finds a better
+board until one proves that none is): a search that finds a board within a budget can take
+longer than one that proves none is within the budget below (``experiments/bench-maximize.md``).
+One board of each board-turn orbit is searched (turning a board keeps its score).
+
+>>> from satedge.puzzle.generate import Params, generate
+>>> p = generate(Params(rows=3, cols=3, colors=8, model="uniform"), seed=1)
+>>> best = fewest(p)
+>>> best.score, best.bound, best.proved, misfits(p, best.board)
+(10, 10, True, 2)
+>>> list(within(p, uniform(p, 1)))  # no board misses fewer than 2 of the 12 edges
+[]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..puzzle.model import Puzzle, Solution
+from . import compiled, plans, split
+from .branch_and_bound import first_board
+from .search import Cost, Plan, plan, symmetry_broken, tables
+from .tables import board_tables
+
+__all__ = ["Found", "uniform", "within", "fewest", "misfits"]
+
+
+def uniform(puzzle: Puzzle, misfits: int) -> list[int]:
+    """The budget of ``misfits`` everywhere."""
+    return [misfits] * puzzle.n
+
+
+def misfits(puzzle: Puzzle, board: Solution) -> int:
+    """The inner edges of ``board`` whose sides do not fit (self-loops are kept by the rules)."""
+    t = board_tables(puzzle)
+    shown = t.shown[[p[0] for p in board], [p[1] for p in board]]  # cell, side
+    there = t.nbr >= 0
+    fits = t.want[shown[there]] == shown.reshape(-1)[t.nbr[there]]
+    return t.edges - int(fits.sum()) // 2
+
+
+def _search(puzzle: Puzzle, allow: list[int], allowed=None, order="auto") -> tuple[Plan, compiled.Tables]:
+    """The plan and the tables of a search within ``allow``: those of misfits where it allows
+    any (a budget of 0 everywhere is the search of whole solutions, at its own speed)."""
+    search = plan(puzzle, allowed, order)
+    return search, tables(puzzle, search, misfits=any(allow))
+
+
+def within(
+    puzzle: Puzzle,
+    allow: list[int],
+    limit: int | None = None,
+    workers: int = 1,
+    cost: Cost | None = None,
+    paused: Callable[[Cost], None] | None = None,
+    allowed=None,
+    order="auto",
+) -> Iterator[Solution]:
+    """Boards of ``puzzle`` (at most ``limit``) whose first ``d + 1`` placements miss at most
+    ``allow[d]`` edges, for every ``d`` of the search's cell ``order``; ``workers`` processes
+    share the tree (then in no fixed order).  One board per leaf of the search: identical tiles
+    and turns that look the same are not spread out (:func:`satedge.backtrack.plans.expand`
+    would).  ``cost`` is kept up to date, ``paused(cost)`` called about every second while no
+    board comes; ``allowed``: the placements per cell (default :attr:`Puzzle.allowed`)."""
+    search, t = _search(puzzle, allow, allowed, order)
+    allow = list(allow) if compiled.budgeted(t) else None
+    cost = Cost() if cost is None else cost
+    counts = np.zeros(2, np.int64)
+
+    def follow() -> None:
+        cost.candidates, cost.nodes = int(counts[0]), int(counts[1])
+        if paused is not None:
+            paused(cost)
+
+    if workers > 1:
+        found = split.parallel_search(t, workers, limit, counts, follow, allow=allow)
+    else:
+        found = compiled.run(t, [], puzzle.n - 1, counts=counts, paused=follow, allow=allow)
+    seen = 0
+    try:
+        for placed in found:
+            cost.candidates, cost.nodes = int(counts[0]), int(counts[1])
+            yield plans.weighed(search, placed)[0]
+            seen += 1
+            if limit is not None and seen >= limit:
+                return
+    finally:
+        found.close()
+        cost.candidates, cost.nodes = int(counts[0]), int(counts[1])
+
+
+@dataclass(frozen=True)
+class Found:
+    """What :func:`fewest` knows: the best ``board`` (``None``: no board keeps the hard rules),
+    its ``score`` (inner edges that fit), ``bound`` (no board scores more), whether ``proved``,
+    the budget of misfits a search is proving (``searching``; ``None`` at the end), and what the
+    searches cost: ``nodes`` (placements) and ``candidates``."""
+
+    board: Solution | None
+    score: int
+    bound: int
+    searching: int | None = None
+    nodes: int = 0
+    candidates: int = 0
+
+    @property
+    def proved(self) -> bool:
+        return self.board is not None and self.score == self.bound
+
+
+def fewest(
+    puzzle: Puzzle,
+    start: Solution | None = None,
+    workers: int = 1,
+    better: Callable[[Found], None] | None = None,
+    paused: Callable[[Found], None] | None = None,
+    order="auto",
+    searched: Callable[..., Iterator[Solution]] | None = None,
+    deepen: bool = True,
+) -> Found:
+    """The best board of ``puzzle``, proved (see the module's docstring).
+
+    Parameters
+    ----------
+    start : Solution, optional
+        A board to better (one that keeps the hard rules); default the branch and bound's first
+        (:func:`satedge.backtrack.branch_and_bound.first_board`).
+    workers : int
+        Processes each search's tree is shared among.
+    better : callable, optional
+        Called with each better board as it is found (a job stopped at its time limit keeps the
+        last), and with the budget each search then looks for (``Found.searching``) and the
+        bound proved so far.
+    paused : callable, optional
+        Called about every second while a search runs, with what is known.
+    order
+        The cell order (:data:`satedge.backtrack.orders.ORDERS`).
+    searched : callable, optional
+        Runs one search instead of :func:`within`, with its arguments (a Dask cluster's).
+    deepen : bool
+        Raise the budget from 0 until a board is within it (default), each exhausted search
+        proving one misfit more; else lower it from the first board's misfits, each search
+        finding a better board until one proves that none is.
+    """
+    bt = board_tables(puzzle)
+    edges = bt.edges + bt.loops
+    allowed, _ = symmetry_broken(puzzle)
+    runs = searched or within
+    done = Cost()  # what the searches before the one under way cost
+    board, spent, least = start, None, 0  # least: the fewest misfits a board can have, proved
+
+    def known(now: Cost | None = None, searching: int | None = None) -> Found:
+        nodes = done.nodes + (now.nodes if now else 0)
+        candidates = done.candidates + (now.candidates if now else 0)
+        if board is None:
+            return Found(None, 0, edges - least, searching, nodes, candidates)
+        return Found(board, edges - spent, edges - least, searching, nodes, candidates)
+
+    def one(budget: int) -> Solution | None:
+        cost = Cost()
+        tick = None if paused is None else (lambda c: paused(known(c, budget)))
+        found = runs(puzzle, uniform(puzzle, budget), 1, workers, cost, tick, allowed, order)
+        try:
+            return next(iter(found), None)
+        finally:
+            getattr(found, "close", lambda: None)()
+            done.nodes, done.candidates = done.nodes + cost.nodes, done.candidates + cost.candidates
+
+    if board is None:
+        board = first_board(puzzle, bt)
+        if board is None:
+            return Found(None, 0, 0, None, done.nodes, done.candidates)
+    spent = misfits(puzzle, board)
+    while least < spent:
+        budget = least if deepen else spent - 1
+        if better is not None:
+            better(known(None, budget))
+        found = one(budget)
+        if found is not None:
+            board, spent = found, misfits(puzzle, found)
+        if found is None or deepen:
+            least = budget + 1 if found is None else spent  # none within the budget: proved
+    result = known()
+    if better is not None:
+        better(result)
+    return result

@@ -1,0 +1,189 @@
+"""Good boards of large puzzles by restarts of the budgeted search: the field's break-tolerant
+depth-first search.
+
+Each restart is the search of :mod:`satedge.backtrack.budget` with a schedule of misfits
+(:class:`Schedule`): none until late depths, then one more every few depths; the search keeps
+the deepest placements it makes (the fewest misfits among equally deep ones) and stops after
+``cap`` placements.  Restarts differ in their tile order (the puzzle's tiles numbered afresh, so
+that every cell tries its candidates, and the first row its tiles, in another order).  The cells
+are filled row by row from the corner nearest the clues, the last rows column by column
+(:func:`cells`).  The deepest placements of a restart are made a whole board by the
+neighbourhood search (:meth:`satedge.backtrack.lns.Search.fill`: the other tiles assigned to the
+empty cells, which are then refilled exactly); :func:`search` runs restarts on every worker
+until its time is up, then polishes the best board with the neighbourhood search's moves.
+
+The schedule's defaults come from the board's size (:meth:`Schedule.of`), those of Eternity II's
+16x16 being no misfit before depth 190, one more every 4 depths, at most 14.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..puzzle.model import Puzzle, Solution
+from ..puzzle.shuffle import Shuffle
+from ..system.proctree import forked_map
+from . import compiled
+from .kernels import Step
+from .lns import POLISH, Board, Search
+from .search import plan, tables
+
+__all__ = ["Board", "Schedule", "cells", "renumbered", "restart", "search", "CAP"]
+
+CAP = 200_000_000  # placements per restart, by default (several seconds of the compiled loop)
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """No misfit among the first ``start`` placements, then one more every ``step`` depths, at
+    most ``most`` (``allow[d]`` of :func:`satedge.backtrack.budget.within`).
+
+    >>> Schedule.of(256)
+    Schedule(start=190, step=4, most=14)
+    >>> Schedule(start=3, step=2, most=2).allow(8)
+    [0, 0, 0, 1, 1, 2, 2, 2]
+    """
+
+    start: int
+    step: int
+    most: int
+
+    @classmethod
+    def of(cls, cells: int) -> Schedule:
+        """The defaults for a board of ``cells`` cells: misfits from 74% of the depths on, one
+        more every cells / 64 depths, at most cells / 18 (Eternity II's: 190, 4, 14)."""
+        return cls(
+            start=round(cells * 0.742), step=max(1, round(cells / 64)), most=max(1, round(cells / 18.3))
+        )
+
+    def allow(self, cells: int) -> list[int]:
+        return [
+            0 if d < self.start else min(self.most, (d - self.start) // self.step + 1) for d in range(cells)
+        ]
+
+
+def cells(puzzle: Puzzle, by_columns: int | None = None) -> tuple[int, ...]:
+    """The cells in the order a restart fills them: row by row from the corner nearest the clues
+    (the top left without clues), the last ``by_columns`` rows (default 31% of them) column by
+    column.
+
+    >>> from satedge.puzzle import Puzzle
+    >>> cells(Puzzle(rows=3, cols=3, tiles=((0, 0, 0, 0),) * 9), by_columns=2)
+    (0, 1, 2, 3, 6, 4, 7, 5, 8)
+    """
+    rows, cols = puzzle.rows, puzzle.cols
+    corners = [(r, c) for r in (0, rows - 1) for c in (0, cols - 1)]
+    clues = [(clue.row, clue.col) for clue in puzzle.clues]
+    r0, c0 = min(corners, key=lambda rc: min((abs(rc[0] - r) + abs(rc[1] - c) for r, c in clues), default=0))
+    row_order = list(range(rows)) if r0 == 0 else list(range(rows - 1, -1, -1))
+    col_order = list(range(cols)) if c0 == 0 else list(range(cols - 1, -1, -1))
+    k = round(rows * 0.31) if by_columns is None else min(by_columns, rows)
+    first, last = row_order[: rows - k], row_order[rows - k :]
+    return tuple(r * cols + c for r in first for c in col_order) + tuple(
+        r * cols + c for c in col_order for r in last
+    )
+
+
+def renumbered(puzzle: Puzzle, seed: int, first=()) -> tuple[Puzzle, Shuffle]:
+    """The puzzle with its tiles numbered afresh by ``seed`` (turns kept), and the map back; the
+    tiles with more sides of the labels ``first`` come first."""
+    order = list(range(len(puzzle.tiles)))
+    random.Random(f"satedge-restart:{seed}").shuffle(order)
+    order.sort(key=lambda t: -sum(x in first for x in puzzle.tiles[t]))
+    sh = Shuffle(seed, tuple(order), (0,) * len(order))
+    moved = {c: sh.to_shuffled(Solution(((c.tile, c.rotation),))).placements[0] for c in puzzle.clues}
+    clues = tuple(type(c)(c.row, c.col, *moved[c]) for c in puzzle.clues)
+    return puzzle.with_(tiles=tuple(puzzle.tiles[t] for t in order), clues=clues, planted=None), sh
+
+
+def restart(
+    puzzle: Puzzle,
+    order: tuple[int, ...],
+    allow: list[int],
+    seed: int,
+    cap: int = CAP,
+    until: float | None = None,
+    first=(),
+) -> tuple[list[tuple[int, int] | None], int, int]:
+    """One restart (see the module's docstring), stopped after ``cap`` placements or at the
+    ``time.monotonic()`` ``until``: its deepest placements by cell (``None`` where it placed
+    nothing), in the puzzle's own numbering, their misfits and the placements the search made."""
+    moved, sh = renumbered(puzzle, seed, first)
+    search = plan(moved, order=order, twins=False)
+    t = tables(moved, search, misfits=True)
+    counts = np.zeros(2, np.int64)
+    state = compiled.at_root(t, counts, allow, deepest=True)
+    compiled.place(t, state, [], None)
+    while counts[1] < cap and (until is None or time.monotonic() < until):
+        if state.step(0, puzzle.n - 1, compiled.CALL_BUDGET) == Step.DONE:
+            break
+    depth, spent = int(state.best[0]), int(state.best[1])
+    by_cell: list[tuple[int, int] | None] = [None] * puzzle.n
+    for cell, o in zip(search.cells[:depth], state.best[2 : 2 + depth]):
+        tile, turn = sh.to_original(Solution(((int(o) >> 2, int(o) & 3),))).placements[0]
+        by_cell[cell] = (tile, turn)
+    return by_cell, spent, int(counts[1])
+
+
+def search(
+    puzzle: Puzzle,
+    seconds: float,
+    workers: int = 1,
+    seed: int = 0,
+    better: Callable[[Board], None] | None = None,
+    schedule: Schedule | None = None,
+    cap: int = CAP,
+) -> Board | None:
+    """The best board the restarts find in ``seconds`` on ``workers`` processes (restart ``k``
+    with seed ``seed + k``), each better one to ``better`` as it comes, then the last
+    :data:`satedge.backtrack.lns.POLISH` of the time on the neighbourhood search's moves from the
+    best; ``None`` where no board keeps the hard rules."""
+    t0 = time.monotonic()
+    end = t0 + seconds * (1 - POLISH)
+    order = cells(puzzle)
+    allow = (schedule or Schedule.of(puzzle.n)).allow(puzzle.n)
+    filler = Search(puzzle, seed=seed)
+    if filler.start() is None:
+        return None
+    best: Board | None = None
+
+    def note(board: Board) -> None:
+        nonlocal best
+        if best is None or board.score > best.score:
+            best = board
+            if better is not None:
+                better(board)
+
+    def worker():
+        own = Search(puzzle, seed=seed)
+        return lambda k: own.fill(restart(puzzle, order, allow, k, cap, end)[0])
+
+    restart(puzzle, order, allow, seed, 1)  # the loop compiled here, once, before the workers fork
+    seeds = iter(range(seed, seed + (1 << 40)))
+    if workers == 1:
+        one = worker()
+        while time.monotonic() < end and (best is None or best.score < filler.loops + filler.edges):
+            note(one(next(seeds)))
+    else:
+        results = forked_map(
+            worker,
+            [next(seeds) for _ in range(workers)],
+            workers,
+            more=lambda got: [next(seeds)] if time.monotonic() < end else [],
+        )
+        try:
+            for board in results:
+                note(board)
+                if time.monotonic() >= end or best.score == filler.loops + filler.edges:
+                    break
+        finally:
+            results.close()
+    left = t0 + seconds - time.monotonic()
+    if best is not None and left > 0.5 and best.score < filler.loops + filler.edges:
+        note(filler.improve(best, left))
+    return best

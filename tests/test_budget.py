@@ -1,0 +1,183 @@
+"""The search with a budget of misfits (satedge.backtrack.budget): on tiny boards of every kind,
+whether a board with at most b misfits exists is brute force's answer for every b; the proved
+optimum is brute force's and RC2's; a budget of 0 is the search of whole solutions; the C loop
+and numba's agree; every board scores what the checker counts."""
+
+from __future__ import annotations
+
+import os
+from itertools import permutations, product
+from unittest.mock import patch
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from satedge import maximize
+from satedge.backtrack import compiled, restarts
+from satedge.backtrack import search as backtrack
+from satedge.backtrack.budget import fewest, misfits, uniform, within
+from satedge.encode.maxsat import weighted
+from satedge.errors import SatedgeError
+from satedge.jobs import Job, run
+from satedge.jobs.config import SolverConfig
+from satedge.puzzle.checker import board_problem, score
+from satedge.puzzle.formats import load_puzzle, save_puzzle
+from satedge.puzzle.generate import Params, generate
+from satedge.puzzle.model import Puzzle, Solution
+from satedge.puzzle.strategies import puzzles
+from satedge.sat.maxsat import optimum
+from satedge.sat.solvers import SatSolver
+from satedge.system.process import Limits
+
+TINY = dict(max_rows=2, max_cols=4, max_cells=4, max_colors=4)
+SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def brute_misfits(puzzle: Puzzle) -> int | None:
+    """The fewest misfits of any board that keeps the hard rules; ``None``: there is none."""
+    edges = len(puzzle.board.adjacencies)
+    best = None
+    for perm in permutations(range(puzzle.n)):
+        for rots in product(range(4), repeat=puzzle.n):
+            board = Solution(tuple(zip(perm, rots)))
+            if board_problem(puzzle, board) is None:
+                best = min(best if best is not None else edges, edges - score(puzzle, board))
+    return best
+
+
+@settings(max_examples=80, **SETTINGS)
+@given(puzzles(**TINY))
+def test_a_board_within_each_budget_exists_exactly_when_brute_force_finds_one(puzzle):
+    # on numba's loop, compiled once: the C loop compiles per board shape, and agrees with
+    # numba's below
+    with patch.dict(os.environ, {"CC": ""}):
+        within_each_budget_is_brute_forces(puzzle)
+
+
+def within_each_budget_is_brute_forces(puzzle):
+    want = brute_misfits(puzzle)
+    edges = len(puzzle.board.adjacencies)
+    for b in range(edges + 1):
+        found = list(within(puzzle, uniform(puzzle, b)))
+        assert bool(found) == (want is not None and want <= b), b
+        for board in found:  # every board keeps the rules and its misfits are what the checker counts
+            assert board_problem(puzzle, board) is None
+            assert misfits(puzzle, board) == edges - score(puzzle, board) <= b
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(puzzles(**TINY))
+def test_the_proved_optimum_is_brute_forces_and_rc2s(puzzle):
+    want = brute_misfits(puzzle)
+    edges = len(puzzle.board.adjacencies)
+    with patch.dict(os.environ, {"CC": ""}):
+        best = fewest(puzzle)
+    if want is None:
+        assert best.board is None
+        return
+    assert (best.score, best.bound, best.proved) == (edges - want, edges - want, True)
+    assert score(puzzle, best.board) == best.score and board_problem(puzzle, best.board) is None
+    formula = weighted(puzzle)
+    _, cost = optimum(formula, SatSolver())
+    assert cost == want
+
+
+def placements(t, allow, cc: str) -> tuple[list[list[int]], tuple[int, int]]:
+    """Every leaf of the compiled search over ``t`` and its cost, with ``$CC`` set to ``cc``."""
+    counts = np.zeros(2, np.int64)
+    with patch.dict(os.environ, {"CC": cc}):
+        found = list(compiled.run(t, [], len(t.ndeps) - 1, counts=counts, allow=allow))
+    return found, (int(counts[0]), int(counts[1]))
+
+
+@settings(max_examples=25, **SETTINGS)
+@given(puzzles(max_rows=3, max_cols=3, max_cells=9, max_colors=3))
+def test_a_budget_of_0_is_the_search_of_whole_solutions_and_c_and_numba_agree(puzzle):
+    search = backtrack.plan(puzzle)
+    plain = backtrack.tables(puzzle, search)
+    budgeted = backtrack.tables(puzzle, search, misfits=True)
+    cc = os.environ.get("CC", "cc")
+    whole = placements(plain, None, cc)
+    assert (
+        placements(budgeted, uniform(puzzle, 0), cc) == whole == placements(budgeted, uniform(puzzle, 0), "")
+    )
+    loose = uniform(puzzle, 2)
+    assert placements(budgeted, loose, cc) == placements(budgeted, loose, "")
+
+
+def test_a_schedule_allows_misfits_only_from_its_depth_on():
+    p = generate(Params(rows=3, cols=3, colors=8, model="uniform"), seed=1)  # optimum: 2 misfits
+    late = [0] * 7 + [2, 2]  # both misfits among the last two placements
+    boards = list(within(p, late, order="rows"))
+    for board in boards:
+        assert misfits(p, board) <= 2
+    early = list(within(p, [2] * 9, order="rows"))
+    assert len(boards) < len(early)
+    assert set(boards) <= set(early)
+
+
+# ---------------------------------------------------------------------------- the engines
+
+
+@settings(max_examples=30, **SETTINGS)
+@given(puzzles(**TINY))
+def test_the_budget_engine_and_the_restarts_give_brute_forces_optimum_or_less_and_checked_boards(puzzle):
+    want = brute_misfits(puzzle)
+    edges = len(puzzle.board.adjacencies)
+    with patch.dict(os.environ, {"CC": ""}):
+        exact = run(Job(puzzle, "maximize", solver="budget:workers=2")).raise_error()
+        anytime = run(Job(puzzle, "maximize", solver="restarts", limits=Limits(timeout=3))).raise_error()
+    if want is None:
+        assert (exact.status, exact.solutions, anytime.solutions) == ("UNSAT", [], [])
+        return
+    assert (exact.status, exact.score, exact.bound) == ("OPTIMUM", edges - want, edges - want)
+    assert anytime.score <= edges - want and anytime.bound == edges
+    for res in (exact, anytime):
+        assert (
+            board_problem(puzzle, res.solutions[0]) is None and score(puzzle, res.solutions[0]) == res.score
+        )
+
+
+def test_the_restarts_keep_eternity_iis_frame_and_starter_piece():
+    p = load_puzzle("eternity2/e2-starter")
+    best = maximize(p, method="restarts", workers=1, timeout=20, cap=2_000_000)
+    assert board_problem(p, best.board) is None and best.board.placements[8 * 16 + 7] == (138, 2)
+    assert best.score == score(p, best.board) and 400 < best.score <= 480 and best.bound == 480
+
+
+def test_the_restarts_reach_every_edge_of_a_solvable_board():
+    p = generate(Params(rows=6, cols=6, colors=5), seed=2)  # planted: every one of the 60 edges fits
+    best = maximize(p, method="restarts", workers=1, timeout=20)
+    assert (best.score, best.bound, best.optimal) == (60, 60, True)
+
+
+def test_a_schedule_and_a_cap_are_checked_and_name_the_restarts(run_cli, tmp_path):
+    p = generate(Params(rows=3, cols=3, colors=8, model="uniform"), seed=1)
+    path = tmp_path / "u3.yaml"
+    save_puzzle(p, path)
+    assert run_cli("maximize", path, "--schedule", "10/4") == (
+        2,
+        "",
+        "satedge: error: schedule '10/4': write START/STEP/MOST, whole numbers, STEP at least 1 (190/4/14)\n",
+    )
+    assert run_cli("maximize", path, "--cap", "1000") == (
+        2,
+        "",
+        "satedge: error: restarts runs until its time limit: give a timeout\n",
+    )
+    code, out, err = run_cli("maximize", path, "--schedule", "2/1/3", "--timeout", "5", "--json")
+    assert (code, err) == (3, "") or (code, err) == (0, "")
+    assert '"solver": "restarts:workers=' in out and "schedule=2/1/3" in out
+    assert restarts.Schedule(2, 1, 3).allow(9) == [0, 0, 1, 2, 3, 3, 3, 3, 3]
+    with pytest.raises(SatedgeError, match="^cap must be a positive number of placements, not '0'$"):
+        Job(p, "maximize", solver=SolverConfig(engine="restarts", cap=0))
+
+
+def test_the_budget_engine_proves_the_optimum_on_a_dask_cluster(scheduler):
+    p = generate(Params(rows=3, cols=3, colors=8, model="uniform"), seed=1)  # optimum: 10 of 12
+    res = run(
+        Job(p, "maximize", solver="budget", scheduler=scheduler, limits=Limits(timeout=120))
+    ).raise_error()
+    assert (res.status, res.score, res.bound) == ("OPTIMUM", 10, 10)
+    assert board_problem(p, res.solutions[0]) is None and score(p, res.solutions[0]) == 10
