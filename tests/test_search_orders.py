@@ -252,7 +252,7 @@ def test_order_in_solver_strings_and_errors():
             "backtrack:order=diagonal",
             "solver 'backtrack:order=diagonal': order is one of auto, rows, columns, spiral, border",
         ),
-        ("cadical195:order=rows", "a cell order applies to backtrack only, not to cadical195"),
+        ("cadical195:order=rows", "a cell order applies to backtrack and budget only, not to cadical195"),
     ):
         with pytest.raises(SatedgeError, match=f"^{message}$"):
             SolverConfig.parse(text)
@@ -263,7 +263,7 @@ def test_order_on_the_command_line(run_cli):
     assert (code, out, err.strip()) == (
         2,
         "",
-        "satedge: error: a cell order applies to backtrack only, not to cadical195",
+        "satedge: error: a cell order applies to backtrack and budget only, not to cadical195",
     )
     code, out, err = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--order", "columns")
     assert code == 0 and "backtrack:order=columns" in out

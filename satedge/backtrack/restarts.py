@@ -148,7 +148,8 @@ def search(
     order = cells(puzzle)
     allow = (schedule or Schedule.of(puzzle.n)).allow(puzzle.n)
     filler = Search(puzzle, seed=seed)
-    if filler.start() is None:
+    first = filler.start()
+    if first is None:
         return None
     best: Board | None = None
 
@@ -163,6 +164,7 @@ def search(
         own = Search(puzzle, seed=seed)
         return lambda k: own.fill(restart(puzzle, order, allow, k, cap, end)[0])
 
+    note(first)  # a board however short the time
     restart(puzzle, order, allow, seed, 1)  # the loop compiled here, once, before the workers fork
     seeds = iter(range(seed, seed + (1 << 40)))
     if workers == 1:

@@ -316,7 +316,7 @@ def takers(option: str, task: str | None = None) -> str:
     that task), as prose calls them.
 
     >>> takers("order"), takers("strategy"), takers("workers", "maximize")
-    ('backtrack', 'PySAT solvers and solver binaries', 'lns')
+    ('backtrack and budget', 'PySAT solvers and solver binaries', 'budget, restarts and lns')
     """
     return prose(
         [
