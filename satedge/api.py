@@ -2,9 +2,11 @@
 :func:`solutions`, :func:`count` and :func:`maximize` of a puzzle (a :class:`Puzzle`, a file or a
 shipped puzzle's name), or any :func:`job` of the tasks ``solve``, ``count``, ``encode`` and
 ``maximize``, with the methods ``auto`` (:func:`choose`), ``sat`` and the engines of the table
-that ``--method`` names: ``backtrack``, and to maximize ``lns`` too
-(:func:`satedge.jobs.engines.methods`).
+that ``--method`` names for the task (:func:`satedge.jobs.engines.methods`):
 
+>>> from satedge.jobs.engines import methods
+>>> methods("count"), methods("maximize")
+(('auto', 'sat', 'backtrack'), ('auto', 'sat', 'backtrack', 'budget', 'restarts', 'lns'))
 >>> from satedge import count, solve
 >>> count("hunde-spiel")
 Counts(solutions=16, distinct=8, unique=2)
@@ -58,8 +60,8 @@ class Request:
     task
         ``solve``, ``count``, ``encode`` or ``maximize``.
     method
-        ``auto``, ``sat`` or an engine ``--method`` names for the task: ``backtrack``, and to
-        maximize ``lns`` (:func:`satedge.jobs.engines.methods`).
+        ``auto``, ``sat`` or an engine ``--method`` names for the task
+        (:func:`satedge.jobs.engines.methods`).
     solver
         The engine and its settings; ``None``: chosen per puzzle (``--method auto``,
         :func:`satedge.api.choose`).
@@ -98,7 +100,7 @@ class Request:
         scheduler: str | None = None,
         certify: str | None = None,
         proof: str | None = None,
-        modes: tuple[str, ...] = ("solutions",),
+        modes: tuple[str, ...] | None = None,
         limit: int | None = 1,
         strategy: str | None = None,
         enumeration: str | None = None,
@@ -156,7 +158,15 @@ class Request:
         # auto: what it picks where it can, with the workers auto gives it per puzzle
         checked = config or SolverConfig(engine=REFERENCE)
         checked, encoding = Job.check_settings(
-            task, checked, encoding, shuffle, scheduler, certify, modes, limit, proof
+            task,
+            checked,
+            encoding,
+            shuffle,
+            scheduler,
+            certify,
+            modes or (MODES if task == "count" else ("solutions",)),
+            limit,
+            proof,
         )
         if proof is not None:
             check_folder(proof, "--proof", PROOF_FILES, "a certificate")
@@ -217,8 +227,8 @@ def job(
         ``solve``, ``count``, ``encode`` or ``maximize``.
     method : str
         ``auto`` (the default: the engine of :func:`satedge.api.choose`, unless a
-        ``solver`` or an ``encoding`` is named, which means ``sat``), ``sat``, ``backtrack``,
-        or to maximize ``lns``.
+        ``solver`` or an ``encoding`` is named, which means ``sat``), ``sat``, or an engine
+        ``--method`` names for the task (:func:`satedge.jobs.engines.methods`).
     solver : SolverConfig or str, optional
         The engine and its settings (``cadical195:sat``, ``backtrack:workers=2``, ``cpsat``,
         ``clasp``, ``cmd:COMMAND``).
@@ -347,17 +357,26 @@ def maximize(puzzle: Puzzle | str | os.PathLike, **options) -> Scored | None:
     puzzle : Puzzle, str or path-like
         A puzzle, a puzzle file, or a shipped puzzle's name.
     **options
-        As :func:`job` takes them: ``method`` (``auto``: the backtracker's branch and bound, or
-        with a ``timeout`` on boards of more than 36 cells ``lns``; ``backtrack``; ``sat``, RC2
-        over a PySAT ``solver`` on a MaxSAT ``encoding``; ``lns``, the large-neighbourhood search
-        on ``workers`` processes, every core by default, which needs a ``timeout``), ``timeout``
-        (then the best board found so far, its ``bound`` not proved), ...
+        As :func:`job` takes them: ``method`` (``auto``: ``budget``, or with a ``timeout`` on
+        boards of more than 36 cells ``restarts``; ``budget``, budgets of misfits raised until
+        a board keeps within one, which proves the optimum; ``restarts``, restarts of that search
+        with a ``schedule`` of misfits, which need a ``timeout``; ``backtrack``, the branch and
+        bound; ``sat``, RC2 over a PySAT ``solver`` on a MaxSAT ``encoding``; ``lns``, the
+        large-neighbourhood search, which needs a ``timeout``; ``budget``, ``restarts`` and
+        ``lns`` on ``workers`` processes, every core by default), ``timeout`` (then the best
+        board found so far, its ``bound`` the one proved), ...
 
     Returns
     -------
     Scored or None
         The board, its score and the highest score proved possible (``optimal`` when they are
         equal); ``None`` when no board keeps the frame and the clues.
+
+    Raises
+    ------
+    TimeoutError
+        When the ``timeout`` comes before any board: RC2 (``method="sat"``) gives its first
+        board at the optimum; the other engines give one within the first second or so.
 
     Examples
     --------

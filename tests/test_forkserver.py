@@ -70,3 +70,33 @@ def test_a_server_that_died_is_started_again(server):
     server.proc.wait()
     assert call(sum, ([5],), Limits(timeout=30), server=server).value == 5
     assert server.proc.pid != first
+
+
+@pytest.mark.parametrize("after", [0.0, 0.3, 3.0])
+def test_a_server_ended_by_sigterm_says_nothing_at_any_moment(after):
+    """Before: a SIGTERM that landed while the server was exiting (say, as a full disk ended
+    ``satedge run``) raised SystemExit in its handler, printed as a 12-line traceback."""
+    import socket
+    import subprocess
+    import sys
+
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from satedge.system.forkserver import serve; serve()",
+            str(theirs.fileno()),
+            str(os.getpid()),
+            "satedge.cli",
+        ],
+        pass_fds=(theirs.fileno(),),
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    theirs.close()
+    time.sleep(after)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    ours.close()
+    assert (proc.returncode in (0, -signal.SIGTERM), err) == (True, b"")

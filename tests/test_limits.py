@@ -442,3 +442,30 @@ def test_a_worker_stopped_as_it_starts_ends_by_that_signal():
         "a worker process ended without an answer (killed by signal 15)\n",
         "",
     )
+
+
+def test_a_memory_cap_below_what_the_process_holds_is_refused_however_soon_the_job_ends(run_cli):
+    """Before: the first look at memory came after 0.1 s, so a count that ended sooner answered."""
+    assert run_cli("count", "hunde-spiel", "--memory", "1") == (
+        2,
+        "",
+        "satedge: error: hunde-spiel: reading and preparing its job needs more than 1 MB of memory "
+        "(--memory MB to allow more)\n",
+    )
+
+
+def test_reading_a_small_file_under_a_large_limit_allocates_what_it_holds(tmp_path):
+    """Before: ``read(limit + 1)`` allocated the whole limit (16 GiB for a proof), a MemoryError
+    under ``ulimit -v``."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "small.drat"
+    path.write_bytes(b"1 2 0\n" * 1000)
+    code = (
+        "import resource, sys; from satedge.system.files import read_bytes; "
+        "resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30)); "
+        f"sys.stdout.write(str(len(read_bytes({str(path)!r}, 2**34))))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "6000", "")

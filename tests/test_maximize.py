@@ -162,6 +162,15 @@ def test_the_command_prints_the_board_and_check_scores_it(run_cli, uniform, tmp_
         12,
         "support",
     )
+    code, out, err = run_cli("maximize", path, "--method", "budget", "--workers", "1", "--json")
+    obj = json.loads(out)
+    assert (code, obj["score"], obj["encoding"], obj["solver"], "nodes_per_solution" in obj) == (
+        0,
+        want,
+        None,
+        "budget",
+        False,
+    )
 
 
 def brute_maximum_3x3(p: Puzzle) -> int:
@@ -301,6 +310,13 @@ def test_decode_reads_a_maxsat_solvers_answer_in_both_model_forms(run_cli, unifo
         f"satedge: error: {answer}: the solver's last 'o' line says cost "
         f"{cost - 1}, but its model falsifies {cost} soft clauses\n"
     )
+    m = next(lit for lit in model if abs(lit) > 12)  # a literal past the first cell's
+    answer.write_text("s OPTIMUM FOUND\nv " + " ".join(map(str, model[:-1])) + f" {-m} 0\n")
+    code, out, err = run_cli("decode", wcnf, answer)
+    assert (code, out) == (2, "") and err == (
+        f"satedge: error: {answer}: the model sets 1 variables both true and false (the first: {abs(m)} and "
+        f"-{abs(m)}): a model gives each variable one value\n"
+    )
 
 
 def test_a_wcnf_with_a_negative_weight_or_a_p_line_is_refused_in_one_line(run_cli, uniform, tmp_path):
@@ -374,6 +390,11 @@ def test_a_certified_optimum_checks_again_and_a_tampered_one_is_refused(run_cli,
     )
     code, out, err = run_cli("check-proof", proof)
     assert code == 0 and out.startswith(f"{proof}: certified by dratify: no board scores more than {want} (")
+    lines = [
+        line.split() for line in (proof / "pieces" / "0.cnf").read_text().splitlines() if line[:1] != "c"
+    ]
+    assert lines[0][:2] == ["p", "cnf"]  # the constraint's own variables declared, as drat-trim reads it
+    assert max(abs(int(w)) for line in lines[1:] for w in line) <= int(lines[0][2])
     drat = (proof / "pieces" / "0.drat").read_text().splitlines()
     (proof / "pieces" / "0.drat").write_text("\n".join(drat[:3]) + "\n")
     code, out, err = run_cli("check-proof", proof)
@@ -406,12 +427,29 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.report() == (root / "experiments" / "bench-maximize.md").read_text()
-    for name in ("e2", "e2-hour", "8x8", "9x9"):
-        record = json.loads((root / "experiments" / f"bench-maximize-{name}.json").read_text())
-        puzzle = load_puzzle(record["puzzle"])
+    records = sorted((root / "experiments").glob("bench-maximize-*.json"))
+    assert {r.stem for r in records} >= {
+        "bench-maximize-e2",
+        "bench-maximize-e2-hour",
+        "bench-maximize-e2-lns",
+        "bench-maximize-8x8",
+        "bench-maximize-9x9",
+        "bench-maximize-framed-16x16",
+        "bench-maximize-uniform-6x6-c12-s3",
+    }
+    for path in records:
+        record = json.loads(path.read_text())
+        made = record.get("generate")
+        puzzle = (
+            generate(Params(**{k: v for k, v in made.items() if k != "seed"}), seed=made["seed"])
+            if made
+            else load_puzzle(record["puzzle"])
+        )
         board = load_solution(root / "experiments" / record["board"], puzzle)
-        assert board_problem(puzzle, board) is None and score(puzzle, board) == record["score"], name
-        assert record["timeline"][-1][1] == record["score"]
+        assert board_problem(puzzle, board) is None and score(puzzle, board) == record["score"], path.name
+        assert record["timeline"][-1][1] == record["score"] and record["edges"] == len(
+            puzzle.board.adjacencies
+        )
     e2 = json.loads((root / "experiments" / "bench-maximize-e2.json").read_text())["score"]
     assert f"to {e2} of 480 inner edges in 10 minutes" in " ".join(
         (root / "docs" / "results" / "index.md").read_text().split()
@@ -437,3 +475,45 @@ def test_a_maximize_spec_gives_scores_and_times_to_the_optimum(run_cli, tmp_path
     code, out, err = run_cli("report", tmp_path / "out", "--no-plots")
     assert code == 0 and out.splitlines()[2].endswith("| median score |")
     assert all(line.rstrip(" |").endswith(f"| {want}") for line in out.splitlines()[4:7])
+
+
+def test_maximize_help_and_card_alone_mean_support(run_cli):
+    from satedge.cli import build_parser
+
+    command = next(a for a in build_parser()._actions if a.dest == "command").choices["maximize"]
+    assert "see `satedge encodings` (default: support)" in " ".join(command.format_help().split())
+    code, out, err = run_cli("maximize", "hunde-spiel", "--card", "seqcounter", "--method", "sat")
+    assert (code, err) == (0, "") and out.startswith(
+        "hunde-spiel: OPTIMUM, score 12 of 12 inner edges (optimal) (support+card=seqcounter, cadical195)"
+    )
+    code, out, err = run_cli("encode", "hunde-spiel", "--maxsat", "--card", "seqcounter")
+    assert code == 0 and "c encoding: support" in out and "card=seqcounter" in out
+
+
+def test_the_api_says_when_rc2_has_no_board_at_its_timeout():
+    p = generate(Params(rows=7, colors=14, model="uniform"), seed=1)
+    with pytest.raises(TimeoutError, match=r"^no answer in 2 s$"):
+        maximize(p, method="sat", timeout=2)
+    assert 'RC2 (``method="sat"``) gives its first' in maximize.__doc__
+
+
+def test_a_certificate_declares_the_variables_its_constraint_adds(run_cli, tmp_path):
+    """Before: with the optimum 2 or more edges short, pieces/0.cnf declared the formula's
+    variables only, not the constraint's own (drat-trim: "illegal literal ... due to max var")."""
+    p = generate(Params(rows=2, cols=3, colors=6, model="uniform", topology="torus"), seed=3)
+    path = tmp_path / "t.yaml"
+    save_puzzle(p, path)
+    proof = tmp_path / "proof"
+    code, out, err = run_cli(
+        "maximize", path, "--method", "budget", "--workers", "1", "--certify", "--proof", proof
+    )
+    assert (code, out.splitlines()[0].split(",")[1]) == (
+        0,
+        " score 7 of 12 inner edges (optimal) (budget)",
+    )
+    lines = [
+        line.split() for line in (proof / "pieces" / "0.cnf").read_text().splitlines() if line[:1] != "c"
+    ]
+    declared, used = int(lines[0][2]), max(abs(int(w)) for line in lines[1:] for w in line)
+    assert lines[0][:2] == ["p", "cnf"] and used <= declared < used + 1000
+    assert run_cli("check-proof", proof)[0] == 0

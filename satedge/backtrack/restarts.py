@@ -122,6 +122,8 @@ def restart(
     while counts[1] < cap and (until is None or time.monotonic() < until):
         if state.step(0, puzzle.n - 1, compiled.CALL_BUDGET) == Step.DONE:
             break
+        if state.best[0] == puzzle.n and state.best[1] == 0:  # every edge fits: nothing better
+            break
     depth, spent = int(state.best[0]), int(state.best[1])
     by_cell: list[tuple[int, int] | None] = [None] * puzzle.n
     for cell, o in zip(search.cells[:depth], state.best[2 : 2 + depth]):

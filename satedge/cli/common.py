@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import nullcontext
 from pathlib import Path
 
 from ..api import Request
@@ -14,9 +15,9 @@ from ..encode import DEFAULT_ENCODING, Encoding
 from ..errors import OutOfMemory, SatedgeError
 from ..jobs import Job, Result, run
 from ..puzzle.formats import load_puzzle
-from ..puzzle.symmetry import MODES
 from ..sat.certify import DEFAULT_CHECKER
 from ..system.bigints import digits
+from ..system.files import not_inputs
 from ..system.limits import OutOfTime, OverMemory, within
 from ..system.progress import progress_bar, status_line
 
@@ -31,7 +32,6 @@ __all__ = [
     "needs_more_memory",
     "beyond_memory",
     "answer_file",
-    "run_job",
     "answers",
     "output_folder",
 ]
@@ -55,17 +55,6 @@ def answered_by(job: Job) -> dict:
         "encoding": job.encoding.name if job.encoding is not None else str(job.solver),
         "solver": str(job.solver),
     }
-
-
-def _warn_unproved(path: str, res: Result, folder: str | None) -> None:
-    """Say on stderr that ``--proof`` got nothing to write: an answer of solutions only, each
-    checked by satedge's checker, has no proof."""
-    if folder is not None and res.certificate is not None and not res.certificate.proved:
-        print(
-            f"satedge: warning: {path}: nothing to prove, each solution given is checked by satedge's checker: "
-            f"--proof {folder} left as it was",
-            file=sys.stderr,
-        )
 
 
 def certificate_words(res: Result) -> str:
@@ -108,99 +97,112 @@ def checker_of(args) -> str | None:
 
 
 def encoding_of(args) -> Encoding | None:
-    """The encoding --encoding and its options name; ``None`` when none of them is given."""
+    """The encoding --encoding and its options name (options alone: of the command's default
+    encoding, ``args.default_encoding``, else :data:`satedge.encode.DEFAULT_ENCODING`); ``None``
+    when none of them is given."""
     if all(getattr(args, k) is None for k in ("encoding", "card", "symmetry", "redundant")):
         return None
     redundant = None if args.redundant is None else args.redundant == "true"
-    return Encoding.parse(args.encoding or DEFAULT_ENCODING).with_options(
+    default = getattr(args, "default_encoding", DEFAULT_ENCODING)
+    return Encoding.parse(args.encoding or default).with_options(
         card=args.card, symmetry=args.symmetry, redundant=redundant
     )
 
 
 def request_of(args, task: str) -> Request:
     """What a command's options ask of every puzzle (:class:`satedge.api.Request`), checked
-    before any puzzle is read."""
+    before any puzzle is read; an option the command does not have counts as not given."""
     checker = checker_of(args)
     if args.puzzles.count("-") > 1:
         raise SatedgeError("- (standard input) is named more than once: it can be read once")
-    limit = (
-        getattr(args, "limit", None)
-        if getattr(args, "limit", None) is not None
-        else (None if getattr(args, "all", False) else 1)
-    )
+    given = {
+        k: getattr(args, k, None)
+        for k in (
+            "solver_cmd",
+            "scheduler",
+            "mode",
+            "limit",
+            "strategy",
+            "enumeration",
+            "order",
+            "schedule",
+            "cap",
+        )
+    }
+    limit = given["limit"] if given["limit"] is not None else (None if getattr(args, "all", False) else 1)
     encoding = encoding_of(args)
     return Request.make(
         task,
         args.method,
-        "cmd:" + args.solver_cmd if args.solver_cmd is not None else args.solver,
+        "cmd:" + given["solver_cmd"] if given["solver_cmd"] is not None else args.solver,
         encoding,
         args.workers,
         args.timeout,
         args.memory,
         args.shuffle,
-        args.scheduler,
+        given["scheduler"],
         checker,
         args.proof,
-        (args.mode,) if args.mode else MODES if task == "count" else ("solutions",),
+        (given["mode"],) if given["mode"] else None,
         limit,
-        args.strategy,
-        args.enumeration,
-        args.order,
+        given["strategy"],
+        given["enumeration"],
+        given["order"],
+        given["schedule"],
+        given["cap"],
     )
+
+
+def answers(args, task: str, outputs: tuple = (), **fields) -> Iterator[tuple]:
+    """The request the command's options make (:func:`request_of`; the files ``outputs`` names
+    may not be puzzles), checked before any puzzle is read, then each puzzle file
+    :func:`answer_file` in turn, as ``(path, puzzle, job, result, seconds)``, ``seconds`` from
+    reading the file to the answer: a single job shows its own progress (on a terminal), several
+    a progress bar of the puzzles."""
+    request = request_of(args, task)
+    not_inputs(list(outputs), args.puzzles)
+    with nullcontext() if len(args.puzzles) == 1 else progress_bar(len(args.puzzles), task, "puzzle") as bar:
+        for path in args.puzzles:
+            yield answer_file(path, request, progress=bar is None and sys.stderr.isatty(), **fields)
+            if bar is not None:
+                bar.update()
 
 
 def answer_file(path: str, request: Request, **fields) -> tuple:
     """Read the puzzle ``path``, make its job (:meth:`satedge.api.Request.job`) and run it
-    (:func:`run_job`), all under the request's limits (:func:`satedge.system.limits.within`):
-    from reading the file to the answer, this process's work (the size checks) as well as the
-    job's.  A time that runs out is a ``TIMEOUT`` result (with the puzzle and the job when they
-    were made); a memory cap passed here is the one-line error of a job's."""
+    (:func:`satedge.jobs.run`), all under the request's limits
+    (:func:`satedge.system.limits.within`): from reading the file to the answer, this process's
+    work (the size checks) as well as the job's; ``(path, puzzle, job, result, seconds)``.  A
+    time that runs out is a ``TIMEOUT`` result (with the puzzle and the job when they were made);
+    a memory cap passed here is the one-line error of a job's.  The job's errors are one line
+    naming the puzzle file, beyond the memory cap ``FILE: solving needs more than N MB of
+    memory``; a job that asks for its progress shows it on a status line (on a terminal); an
+    answer that ``--proof`` has nothing to write for says so on stderr."""
     puzzle = job = None
-    with within(request.limits.timeout, request.limits.memory_mb) as left:
-        try:
+    t0 = time.perf_counter()
+    try:
+        with within(request.limits.timeout, request.limits.memory_mb) as left:
             puzzle = load_puzzle(path)
             job = request.job(puzzle, timeout=left(), **fields)
-            return puzzle, job, run_job(path, job)
-        except OutOfTime:
-            return puzzle, job, Result("TIMEOUT")
-        except OverMemory:
-            raise beyond_memory(f"{path}: reading and preparing its job", request.limits.memory_mb) from None
-
-
-def run_job(path: str, job: Job) -> Result:
-    """:func:`satedge.jobs.run`; its errors are one line naming the puzzle file, beyond the memory
-    cap ``FILE: solving needs more than N MB of memory``.  A job that asks for its progress shows
-    it on a status line (on a terminal)."""
-    with status_line(f"{path}: {engine_of(job)}") as show:
-        res = run(job, progress=show if job.progress else None)
+            with status_line(f"{path}: {engine_of(job)}") as show:
+                res = run(job, progress=show if job.progress else None)
+    except OutOfTime:
+        res = Result("TIMEOUT")
+    except OverMemory:
+        raise beyond_memory(f"{path}: reading and preparing its job", request.limits.memory_mb) from None
     try:
-        return res.raise_error("solving")
+        res.raise_error("solving")
     except OutOfMemory as e:
         raise beyond_memory(f"{path}: solving", e.memory_mb) from None
     except SatedgeError as e:
         raise SatedgeError(str(e), path) from None
-
-
-def answers(paths: list[str], request: Request, what: str, **fields) -> Iterator[tuple]:
-    """Each puzzle file of ``paths`` :func:`answer_file` in turn, as ``(path, puzzle, job, result,
-    seconds)``, ``seconds`` from reading the file to the answer: a single job shows its own
-    progress (on a terminal), several a progress bar of the puzzles; an answer that ``--proof``
-    has nothing to write for says so on stderr."""
-    if len(paths) == 1:
-        yield _timed(paths[0], request, dict(fields, progress=sys.stderr.isatty()))
-        return
-    with progress_bar(len(paths), what, "puzzle") as bar:
-        for path in paths:
-            yield _timed(path, request, dict(fields, progress=False))
-            bar.update()
-
-
-def _timed(path: str, request: Request, fields: dict) -> tuple:
-    t0 = time.perf_counter()
-    puzzle, job, res = answer_file(path, request, **fields)
-    seconds = time.perf_counter() - t0
-    _warn_unproved(path, res, request.proof)
-    return path, puzzle, job, res, seconds
+    if request.proof is not None and res.certificate is not None and not res.certificate.proved:
+        print(
+            f"satedge: warning: {path}: nothing to prove, each solution given is checked by satedge's checker: "
+            f"--proof {request.proof} left as it was",
+            file=sys.stderr,
+        )
+    return path, puzzle, job, res, time.perf_counter() - t0
 
 
 def output_folder(path: Path, when: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..puzzle.symmetry import MODES
 from ..system.bigints import digits, json_dumps
-from .common import answered_by, answers, certificate_words, engine_of, many, request_of
+from .common import answered_by, answers, certificate_words, engine_of, many
 from .options import add_method, add_puzzles
 
 __all__ = ["add", "main"]
@@ -19,10 +19,9 @@ def add(sub) -> None:
 
 
 def main(args) -> int:
-    request = request_of(args, "count")
     modes = (args.mode,) if args.mode else MODES
     status = 0
-    for path, puzzle, job, res, seconds in answers(args.puzzles, request, "count", modes=modes):
+    for path, puzzle, job, res, seconds in answers(args, "count", modes=modes):
         counts = {m: res.counts.get(m) for m in MODES}
         if res.status == "TIMEOUT":
             status = 3

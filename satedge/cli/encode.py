@@ -5,9 +5,10 @@ from __future__ import annotations
 import shutil
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 from ..encode import DEFAULT_ENCODING, Encoding, presets
-from ..encode.maxsat import maxsat_encoding
+from ..encode.maxsat import DEFAULT_MAXSAT_ENCODING, maxsat_encoding
 from ..errors import OutOfMemory, SatedgeError, Unsupported
 from ..puzzle.formats import load_puzzle
 from ..sat.dimacs import export, export_all
@@ -82,7 +83,11 @@ def main(args) -> int:
     if len(args.puzzles) != 1:
         raise SatedgeError("encode takes one puzzle (or --all-presets with -o DIR)")
     path = args.puzzles[0]
-    encoding = encoding_of(args)
+    encoding = encoding_of(
+        SimpleNamespace(**{**vars(args), "default_encoding": DEFAULT_MAXSAT_ENCODING})
+        if args.maxsat
+        else args
+    )
     encoding = maxsat_encoding(encoding) if args.maxsat else encoding or Encoding.parse(DEFAULT_ENCODING)
     puzzle = load_puzzle(path)
     try:

@@ -6,14 +6,13 @@ import json
 import sys
 from pathlib import Path
 
-from ..api import Request
+from ..encode.maxsat import DEFAULT_MAXSAT_ENCODING
 from ..errors import SatedgeError
 from ..puzzle.checker import mismatches
 from ..puzzle.drawing import ascii_grid
 from ..puzzle.render import save_picture
 from ..puzzle.solutions import save_solution, solution_to_json
-from ..system.files import not_inputs
-from .common import answered_by, answers, checker_of, encoding_of, engine_of
+from .common import answered_by, answers, engine_of
 from .options import (
     MAX_WORKERS,
     add_certify,
@@ -32,7 +31,7 @@ def add(sub) -> None:
     p = sub.add_parser("maximize", help="the board with the most inner edges that fit (Eternity II's score)")
     add_puzzles(p)
     add_method_choice(p, "maximize")
-    add_encoding(p)
+    add_encoding(p, DEFAULT_MAXSAT_ENCODING)
     p.add_argument("--solver", help="with --method sat: the PySAT solver RC2 runs on (default: cadical195)")
     p.add_argument(
         "--workers",
@@ -88,25 +87,9 @@ def main(args) -> int:
                 raise SatedgeError(f"{option} writes the board of one puzzle; give one")
             if Path(path).suffix not in suffixes:
                 raise SatedgeError(f"{option} names a {' or a '.join(suffixes)} file", path)
-    not_inputs([args.output, args.picture], args.puzzles)
-    encoding = encoding_of(args)
-    request = Request.make(
-        "maximize",
-        args.method,
-        args.solver,
-        encoding,
-        args.workers,
-        args.timeout,
-        args.memory,
-        args.shuffle,
-        certify=checker_of(args),
-        proof=args.proof,
-        schedule=args.schedule,
-        cap=args.cap,
-    )
     color = sys.stdout.isatty() and not args.json
     status = 0
-    for path, puzzle, job, res, took in answers(args.puzzles, request, "maximize"):
+    for path, puzzle, job, res, took in answers(args, "maximize", (args.output, args.picture)):
         board = res.solutions[0] if res.solutions else None
         if board is not None and args.output is not None:
             save_solution(puzzle, board, args.output)
@@ -124,7 +107,9 @@ def main(args) -> int:
                 **(answered_by(job) if job else {}),
                 "seconds": round(took, 6),
             }
-            obj.update(res.search_figures())
+            if job and job.encoding is None:  # an engine on the puzzle itself: no encoding
+                obj["encoding"] = None
+            obj.update({k: v for k, v in res.search_figures().items() if k != "nodes_per_solution"})
             if res.certificate is not None:
                 obj["certificate"] = res.certificate.as_dict()
             if board is not None:

@@ -162,14 +162,15 @@ def add_puzzles(
     )
 
 
-def add_encoding(p: argparse.ArgumentParser) -> None:
+def add_encoding(p: argparse.ArgumentParser, default: str = DEFAULT_ENCODING) -> None:
     p.add_argument(
         "--encoding",
         metavar="PRESET|BASE",
         help=f"a preset, a base encoding or a preset file, with "
         f"options after + if you like (edgecolor+card=ladder); see `satedge encodings` (default: "
-        f"{DEFAULT_ENCODING})",
+        f"{default})",
     )
+    p.set_defaults(default_encoding=default)
     p.add_argument(
         "--card",
         help="exactly-one encoding: pairwise, seqcounter, ladder, totalizer, bitwise, "

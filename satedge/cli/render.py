@@ -60,7 +60,7 @@ def main(args) -> int:
     solution = None
     if args.solve:
         request = Request.make("solve", args.method or "auto", timeout=args.timeout, memory_mb=args.memory)
-        puzzle, _, res = answer_file(args.puzzle, request, limit=1)
+        _, puzzle, _, res, _ = answer_file(args.puzzle, request, limit=1)
         if res.status == "TIMEOUT":
             print(f"{args.puzzle}: TIMEOUT after {args.timeout:g} s, nothing to draw", file=sys.stderr)
             return 3

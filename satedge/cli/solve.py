@@ -9,8 +9,7 @@ from pathlib import Path
 from ..errors import SatedgeError
 from ..puzzle.drawing import ascii_grid
 from ..puzzle.solutions import save_solution, solution_to_json
-from ..system.files import not_inputs
-from .common import answered_by, answers, certificate_words, engine_of, many, request_of
+from .common import answered_by, answers, certificate_words, engine_of, many
 from .options import add_method, add_puzzles
 
 __all__ = ["add", "main"]
@@ -33,7 +32,6 @@ def add(sub) -> None:
 
 
 def main(args) -> int:
-    request = request_of(args, "solve")
     limit = args.limit if args.limit is not None else (None if args.all else 1)
     want_all = args.all or args.limit is not None
     if args.mode and not want_all:
@@ -47,11 +45,10 @@ def main(args) -> int:
             raise SatedgeError(
                 "a .sol file holds one solution; with --all or --limit give a .json file", args.output
             )
-    not_inputs([args.output], args.puzzles)
     color = sys.stdout.isatty() and not args.json
     status = 0
     for path, puzzle, job, res, seconds in answers(
-        args.puzzles, request, "solve", modes=(args.mode or "solutions",), limit=limit
+        args, "solve", (args.output,), modes=(args.mode or "solutions",), limit=limit
     ):
         if args.output is not None and res.solutions:
             save_solution(puzzle, res.solutions if want_all else res.solutions[0], args.output)
@@ -87,7 +84,7 @@ def main(args) -> int:
                 f", {many(len(res.solutions), 'solution')}" if want_all and res.status != "TIMEOUT" else ""
             )
             if res.nodes is not None and res.status == "TIMEOUT":
-                found += f" after {res.nodes:,} nodes"
+                found += f" after {res.nodes:,} placements"
             if res.stage and res.status == "TIMEOUT":
                 found += f", while {res.stage}"
             if found and res.orbit > 1:

@@ -226,8 +226,8 @@ ENGINES: dict[str, Engine] = {
                     every_core=True,
                     cluster=True,
                     certifies=True,
-                    summary="the backtracker with a budget of misfits, lowered from its best board until no board "
-                    "is better, on --workers processes: proves the optimum",
+                    summary="the backtracker with a budget of misfits, raised from 0 until a board keeps within "
+                    "it, on --workers processes: proves the optimum",
                 )
             },
             summary="the backtracker with a budget of misfits: the best board proved by searching for one with a "

@@ -443,6 +443,13 @@ def decode_file(cnf_path, model_path, puzzle_path=None) -> Decoded:
     if model is None:
         return Decoded(puzzle, None)
     true = {lit for lit in model}
+    both = sorted(v for v in true if v > 0 and -v in true)
+    if both:
+        raise SatedgeError(
+            f"the model sets {len(both):,} variables both true and false (the first: {both[0]} and "
+            f"-{both[0]}): a model gives each variable one value",
+            model_path,
+        )
     named = [*encoded.decision, *(encoded.soft or ())]
     missing = [v for v in named if v not in true and -v not in true]
     if missing:  # before: a model assigning 3 of 585 variables was printed as a grid with rotation -1

@@ -64,7 +64,9 @@ def export(
                 else f"the blocking clauses of its models ({len(p.blocking)})"
             )
         )
-        most = max(nv, max(p.looks.values(), default=0))
+        most = max(
+            nv, max((abs(lit) for clause in added for lit in clause), default=0)
+        )  # its own variables too
         files[folder / "pieces" / f"{name}.cnf"] = formula_text(added, most, clauses + len(added), what)
         files[folder / "pieces" / f"{name}.drat"] = p.proof.text() if p.proof is not None else b""
         listed.append({**p.as_dict(), "clauses": f"pieces/{name}.cnf", "proof": f"pieces/{name}.drat"})

@@ -346,18 +346,29 @@ def read_bytes(path: str | Path, limit: int = MAX_INPUT_BYTES) -> bytes:
     """The bytes of an input file (:func:`open_input`), at most ``limit`` of them however it grows;
     ``-`` is standard input."""
     if str(path) == "-":
-        data = sys.stdin.buffer.read(limit + 1)
+        data = _read_upto(sys.stdin.buffer, 0, limit)
         if len(data) > limit:
             raise SatedgeError(f"cannot read: more than the {limit:,} bytes an input may have", path)
         return data
     with open_input(path, limit) as fh:
         try:
-            data = fh.read(limit + 1)
+            data = _read_upto(fh, os.fstat(fh.fileno()).st_size, limit)
         except OSError as e:
             raise SatedgeError(f"cannot read: {e.strerror or e}", path) from None
     if len(data) > limit:
         raise SatedgeError(f"cannot read: more than the {limit:,} bytes an input file may have", path)
     return data
+
+
+def _read_upto(fh, size: int, limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of ``fh``: the ``size`` it says it holds, then what it grew by
+    (or a pipe's), a MB at a time; one ``read(limit + 1)`` would allocate the whole limit."""
+    chunks = [fh.read(min(limit, size) + 1)]
+    got = len(chunks[0])
+    while got > size and got <= limit and (more := fh.read(min(1 << 20, limit + 1 - got))):
+        chunks.append(more)
+        got += len(more)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def read_text(path: str | Path, limit: int = MAX_INPUT_BYTES) -> str:

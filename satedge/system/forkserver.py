@@ -33,6 +33,7 @@ WARM = ("satedge.jobs", "satedge.experiment.rows")  # what a run imports: the en
 
 def _start_child(fds: list[int], sock: socket.socket, inherited: list[int]) -> None:
     """In the forked child: the run's standard streams, then the supervisor (never returns)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the server's: it would end the other runs
     try:
         answer, stderr, stdin = fds
         sock.close()
@@ -57,12 +58,19 @@ def serve() -> None:
     """The server's main loop (``python -c 'from satedge.system.forkserver import serve; serve()'
     FD PARENT MODULES...``)."""
     fd, parent, modules = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+    running: dict[int, int] = {}  # pid -> the write end of its status pipe
+
+    def end(*_) -> None:
+        # the supervisors end their jobs; then this process ends at once: a SystemExit raised
+        # here could land in an atexit callback or a finalizer, which print it as a traceback
+        _end_all(running)
+        os._exit(0)
+
     die_with_parent(parent, signal.SIGTERM)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    signal.signal(signal.SIGTERM, end)
     for name in modules:
         importlib.import_module(name)
     sock = socket.socket(fileno=fd)
-    running: dict[int, int] = {}  # pid -> the write end of its status pipe
     woken, wake = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)  # a supervisor's end wakes the loop at once
     signal.set_wakeup_fd(wake)
     signal.signal(signal.SIGCHLD, lambda *_: None)
@@ -89,14 +97,17 @@ def serve() -> None:
             running[pid] = status
             sock.sendall(struct.pack("!q", pid))
     finally:
-        for pid in running:  # the supervisors end their jobs
-            try:
-                os.kill(pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-        # from here SIGTERM (the client gone) just ends the process: raised in the interpreter's
-        # exit, in an atexit callback, SystemExit printed a traceback on the client's stderr
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # from here SIGTERM just ends the process
+        _end_all(running)
+
+
+def _end_all(running: dict[int, int]) -> None:
+    """SIGTERM to every supervisor still running: they end their jobs."""
+    for pid in list(running):
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
 
 
 def _reap(running: dict[int, int]) -> None:

@@ -186,6 +186,8 @@ def within(timeout: float | None, memory_mb: float | None) -> Iterator[Callable[
 
             threading.Thread(target=watch, daemon=True).start()
     try:
+        if memory_mb is not None and psutil.Process().memory_info().rss > memory_mb * 2**20:
+            raise OverMemory()  # past the cap already: a block that ends sooner than a look is refused too
         yield lambda: None if timeout is None else max(0.001, timeout - (time.monotonic() - start))
     finally:
         stop.set()
