@@ -21,10 +21,12 @@ from satedge.encode.maxsat import weighted
 from satedge.errors import SatedgeError
 from satedge.jobs import Job, run
 from satedge.jobs.config import SolverConfig
+from satedge.jobs.result import Result
 from satedge.puzzle.checker import board_problem, score
 from satedge.puzzle.formats import load_puzzle, save_puzzle
 from satedge.puzzle.generate import Params, generate
 from satedge.puzzle.model import Puzzle, Solution
+from satedge.puzzle.solutions import load_solution
 from satedge.puzzle.strategies import puzzles
 from satedge.sat.maxsat import optimum
 from satedge.sat.solvers import SatSolver
@@ -181,3 +183,48 @@ def test_the_budget_engine_proves_the_optimum_on_a_dask_cluster(scheduler):
     ).raise_error()
     assert (res.status, res.score, res.bound) == ("OPTIMUM", 10, 10)
     assert board_problem(p, res.solutions[0]) is None and score(p, res.solutions[0]) == 10
+
+
+# ---------------------------------------------------------------------------- interrupts
+
+
+def test_an_interrupted_maximisation_keeps_its_best_board():
+    """Before: Ctrl-C or kill during an anytime search lost every board it had found."""
+    p = generate(Params(rows=6, colors=12, model="uniform"), seed=3)
+    seen = []
+
+    def progress(fields: dict) -> None:
+        if fields.get("score") is not None:
+            seen.append(fields["score"])
+            raise KeyboardInterrupt  # as Ctrl-C does, once a board is known
+
+    job = Job(p, "maximize", solver="restarts:workers=1", limits=Limits(timeout=60), progress=True)
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        run(job, progress=progress)
+    best = stopped.value.best
+    assert (best.status, best.score, best.bound, stopped.value.job) == ("INTERRUPTED", seen[0], 60, job)
+    assert board_problem(p, best.solutions[0]) is None and score(p, best.solutions[0]) == best.score
+
+
+@pytest.mark.parametrize("stop, status", [(KeyboardInterrupt(), 130), (SystemExit(143), 143)])
+def test_the_command_prints_and_writes_the_best_board_when_stopped(monkeypatch, tmp_path, stop, status):
+    from satedge.cli import common, main
+
+    p = generate(Params(rows=4, colors=8, model="uniform"), seed=1)
+    path, out = tmp_path / "u.yaml", tmp_path / "best.sol"
+    save_puzzle(p, path)
+    board = fewest(p).board
+
+    def interrupted(job, progress=None):
+        stop.best = Result("INTERRUPTED", solutions=[board], score=score(p, board), bound=24)
+        stop.job = job
+        raise stop
+
+    monkeypatch.setattr(common, "run", interrupted)
+    code = None
+    try:
+        code = main(["maximize", str(path), "-o", str(out)])
+    except SystemExit as e:
+        code = e.code
+    assert code == status
+    assert load_solution(out, p) == board

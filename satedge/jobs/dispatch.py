@@ -64,12 +64,38 @@ def run(
     Result
         With its status; a stopped job's result keeps what was known (the formula's size).
         :meth:`Result.raise_error` raises for ``MEMOUT`` and ``ERROR``.
+
+    Raises
+    ------
+    KeyboardInterrupt, SystemExit
+        As they came (Ctrl-C; the command line's SIGTERM and SIGHUP), once the job's processes
+        are gone; of a maximisation that had found a board, with ``best``: a result of status
+        ``INTERRUPTED`` that holds it (and ``job``).
     """
 
+    best: dict = {}  # a maximisation's best board so far, for an interrupt to keep
+
     def on_note(fields: dict) -> None:
+        if "board" in fields:
+            best.update({k: fields[k] for k in ("board", "score", "bound") if k in fields})
         if progress is not None and "progress" in fields:
             progress(fields["progress"])
 
+    try:
+        return _run(job, fresh, cancel, on_note, server)
+    except (KeyboardInterrupt, SystemExit) as e:  # Ctrl-C, or the CLI's SIGTERM and SIGHUP
+        if best:  # the job's processes are gone; its best board is the answer so far
+            e.best = Result(
+                "INTERRUPTED",
+                solutions=[Solution(tuple(map(tuple, best["board"])))],
+                score=best.get("score"),
+                bound=best.get("bound"),
+            )
+            e.job = job
+        raise
+
+
+def _run(job: Job, fresh: bool, cancel, on_note, server) -> Result:
     if (
         (job.limits.unlimited or job.scheduler is not None)
         and not fresh
