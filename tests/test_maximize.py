@@ -517,3 +517,15 @@ def test_a_certificate_declares_the_variables_its_constraint_adds(run_cli, tmp_p
     declared, used = int(lines[0][2]), max(abs(int(w)) for line in lines[1:] for w in line)
     assert lines[0][:2] == ["p", "cnf"] and used <= declared < used + 1000
     assert run_cli("check-proof", proof)[0] == 0
+
+
+@pytest.mark.parametrize("solver", ["kissat404", "lingeling"])
+def test_rc2_over_a_solver_without_assumptions_is_refused_in_one_line(run_cli, solver):
+    """Before: a traceback (NotImplementedError); Kissat, which ignores assumptions, would give a
+    wrong cost where it ran."""
+    assert run_cli("maximize", "hunde-spiel", "--method", "sat", "--solver", solver) == (
+        2,
+        "",
+        f"satedge: error: hunde-spiel: RC2 cannot run over {solver}: PySAT's {solver} takes no assumptions "
+        "(it would ignore them and answer a wrong cost); choose another PySAT solver, such as cadical195\n",
+    )

@@ -129,3 +129,23 @@ def test_the_shipped_pictures_show_the_first_solution(run_cli, tmp_path):
         out = tmp_path / picture.name
         assert run_cli("render", picture.stem, "--solve", "-o", out)[0] == 0
         assert out.read_text() == picture.read_text(), picture.name
+
+
+def test_a_saved_partial_board_is_drawn_with_its_misfits_in_red(run_cli, tmp_path):
+    """Before: render refused maximize's best board (not a solution)."""
+    from satedge.puzzle.formats import save_puzzle
+    from satedge.puzzle.generate import Params, generate
+
+    p = generate(Params(rows=3, colors=9, model="uniform"), seed=2)
+    path, board = tmp_path / "u.yaml", tmp_path / "best.sol"
+    save_puzzle(p, path)
+    assert run_cli("maximize", path, "--method", "budget", "--workers", "1", "-o", board)[0] == 0
+    code, out, err = run_cli("check", path, board)
+    missed = 12 - int(out.split("scores ")[1].split(" of")[0])
+    assert code == 1 and missed > 0
+    code, svg, err = run_cli("render", path, "--solution", board)
+    assert (code, err) == (0, "") and svg.count('stroke="#D00000"') == missed
+    framed = generate(Params(rows=3, colors=4, frame=True), seed=1)  # a board that breaks the frame
+    save_puzzle(framed, tmp_path / "f.yaml")
+    code, out, err = run_cli("render", tmp_path / "f.yaml", "--solution", board)
+    assert (code, out) == (2, "") and err.startswith(f"satedge: error: {board}: not a board of this puzzle: ")

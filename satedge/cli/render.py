@@ -6,7 +6,7 @@ import sys
 
 from ..api import METHODS, Request
 from ..errors import SatedgeError
-from ..puzzle.checker import validate
+from ..puzzle.checker import board_problem, mismatches
 from ..puzzle.drawing import to_svg
 from ..puzzle.formats import load_puzzle
 from ..puzzle.render import save_picture
@@ -25,8 +25,8 @@ def add(sub) -> None:
     g.add_argument(
         "--solution",
         metavar="FILE",
-        help="a solution to draw, in any form solve writes (the first of "
-        "several) (default: the tiles, unplaced)",
+        help="a solution or a board to draw, in any form solve or maximize writes (the first of "
+        "several; the sides that do not fit in red) (default: the tiles, unplaced)",
     )
     g.add_argument("--solve", action="store_true", help="solve the puzzle and draw the first solution")
     p.add_argument(
@@ -70,13 +70,15 @@ def main(args) -> int:
         solution = res.solutions[0]
     else:
         puzzle = load_puzzle(args.puzzle)
+    wrong = []
     if args.solution:
         solution = load_solutions(args.solution, puzzle)[0]  # the first of several
-        problem = validate(puzzle, solution)
+        problem = board_problem(puzzle, solution)
         if problem is not None:
-            raise SatedgeError(f"not a solution: {problem}", args.solution)
+            raise SatedgeError(f"not a board of this puzzle: {problem}", args.solution)
+        wrong = mismatches(puzzle, solution)  # a partial board (maximize's): its misfits in red
     if args.output in (None, "-"):
-        sys.stdout.write(to_svg(puzzle, solution))
+        sys.stdout.write(to_svg(puzzle, solution, wrong))
     else:
-        save_picture(puzzle, solution, args.output)
+        save_picture(puzzle, solution, args.output, wrong)
     return 0

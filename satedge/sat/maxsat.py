@@ -8,6 +8,7 @@ from __future__ import annotations
 from pysat.card import CardEnc, EncType
 from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
+from pysat.solvers import SolverNames
 
 from ..encode.core import Encoded
 from ..errors import EncodingError, SatedgeError
@@ -52,11 +53,20 @@ def beyond(encoded: Encoded, score: int) -> list[list[int]]:
     ).clauses
 
 
+# PySAT's solvers that take no assumptions, which RC2 needs (Kissat ignores them, Lingeling refuses)
+NO_ASSUMPTIONS = frozenset(SolverNames.kissat404 + SolverNames.lingeling)
+
+
 def optimum(encoded: Encoded, solver: SatSolver | str) -> tuple[list[int] | None, int]:
     """``(model, cost)``: an optimal model of the MaxSAT formula by RC2 over ``solver`` (its
     PySAT name; RC2's own options ``adapt``, ``exhaust`` and ``minz`` on), and its cost, the soft
     clauses it falsifies; ``(None, 0)`` when the hard clauses have no model."""
     name = solver.name if isinstance(solver, SatSolver) else SatSolver.parse(solver).name
+    if name in NO_ASSUMPTIONS:
+        raise SatedgeError(
+            f"RC2 cannot run over {name}: PySAT's {name} takes no assumptions (it would ignore them and "
+            "answer a wrong cost); choose another PySAT solver, such as cadical195"
+        )
     with RC2(wcnf_of(encoded), solver=name, adapt=True, exhaust=True, minz=True) as rc2:
         model = rc2.compute()
         return (None, 0) if model is None else (list(model), int(rc2.cost))
