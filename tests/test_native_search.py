@@ -4,6 +4,7 @@ no compiler is found, or it fails, numba's loop answers the same."""
 
 import os
 import subprocess
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -116,10 +117,64 @@ def test_the_compiled_search_is_kept_and_a_large_board_goes_to_numba(tmp_path, m
     state = arrays(p)
     assert native.kernel(t, *state) is not None
     kept = sorted(f.name for f in tmp_path.iterdir())
-    assert len(kept) == 1 and kept[0].startswith("search-") and kept[0].endswith(".so")  # no temporary left
+    assert len(kept) == 2 and kept[0].startswith("search-") and kept[0].endswith(".so")  # no temporary left
+    assert kept[1] == kept[0] + ".sha256"
     assert native.kernel(t, *state) is not None and sorted(f.name for f in tmp_path.iterdir()) == kept
     monkeypatch.setattr(native, "MAX_NATIVE_CELLS", p.n - 1)
     assert native.kernel(t, *state) is None
+
+
+def _script(path: Path, body: str) -> str:
+    path.write_text("#!/bin/sh\n" + body + "\n")
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_a_compiler_that_writes_no_library_or_hangs_leaves_nothing_and_numba_answers(tmp_path, monkeypatch):
+    """Before: a CC that exited 0 with something else than a library gave a traceback and stayed
+    cached; one that hung held the search for 600 s and left its build folder behind."""
+    monkeypatch.setenv("SATEDGE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(native, "COMPILE_SECONDS", 1)
+    p = generate(Params(rows=4, cols=4, colors=3, frame=True), seed=2)
+    t, state = backtrack.tables(p), arrays(p)
+    python = list(backtrack.solutions(p, compiled=False))
+    liar = _script(tmp_path / "liar-cc", 'while [ "$1" != -o ]; do shift; done; echo not a library > "$2"')
+    hangs = _script(tmp_path / "slow-cc", "exec sleep 100 # satedge-test-hangs")
+    for cc in (liar, hangs):
+        with compiler(cc):
+            assert native.kernel(t, *state) is None
+            assert list(backtrack.solutions(p, compiled=True)) == python
+        assert list((tmp_path / "cache").iterdir()) == [], cc
+    left = subprocess.run(["pgrep", "-f", "satedge-test-hangs"], capture_output=True, text=True).stdout
+    assert left == ""
+
+
+def test_a_cached_library_damaged_or_cut_short_is_compiled_again(tmp_path, monkeypatch):
+    """Before: a damaged library in the cache gave a traceback, one cut short killed every later
+    search with SIGBUS; and a compile killed before it could clean up left its folder for good."""
+    need_compiler()
+    monkeypatch.setenv("SATEDGE_CACHE", str(tmp_path))
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    (tmp_path / f"build-{dead.pid}-x").mkdir()
+    (tmp_path / f"build-{dead.pid}-x" / "search.c").write_text("")
+    p = generate(Params(rows=4, cols=4, colors=3, frame=True), seed=2)
+    python = list(backtrack.solutions(p, compiled=False))
+    assert native.kernel(backtrack.tables(p), *arrays(p)) is not None
+    lib = next(tmp_path.glob("search-*.so"))
+    whole = lib.read_bytes()
+    for damaged in (b"garbage" * 100, whole[: len(whole) // 2]):
+        lib.write_bytes(damaged)
+        native._built.cache_clear()  # as a new process finds the cache
+        code = (
+            "import sys; from satedge.backtrack import search; from satedge.puzzle.generate import Params, generate; "
+            "p = generate(Params(rows=4, cols=4, colors=3, frame=True), seed=2); "
+            "print(len(list(search.solutions(p, compiled=True))))"
+        )
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+        assert (done.returncode, done.stdout, done.stderr) == (0, f"{len(python)}\n", "")
+        assert lib.read_bytes() == whole
+    assert sorted(f.name for f in tmp_path.iterdir()) == [lib.name, lib.name + ".sha256"]
 
 
 def test_the_c_search_over_two_words_of_tiles_and_more_labels_than_a_byte_holds():

@@ -62,6 +62,7 @@ __all__ = [
     "kernel",
     "compiler",
     "cache_folder",
+    "COMPILE_SECONDS",
 ]
 
 MAX_NATIVE_CELLS = 400
@@ -79,6 +80,9 @@ PROFILE_FLAGS = ("-fprofile-use", "-Wno-missing-profile")
 SEARCH_C = Path(__file__).with_name("search.c")  # the loop; it includes the board.h of header()
 # the library that records its branches: it defines satedge_dump(), which writes its profile
 RECORD_FLAGS = ("-DSATEDGE_PROFILE", "-fprofile-generate", "-fprofile-update=single")
+# the most a compile may take before the numba loop answers instead (one takes 1 to 12 s, the
+# most on a busy machine for Eternity II's 256 cells)
+COMPILE_SECONDS = 40
 MAX_EXTRA = 2  # further earlier neighbours a position checks one by one (a torus), beside its first two
 
 
@@ -183,7 +187,7 @@ def _compiled(head: str, flags: tuple[str, ...], train: Callable[[Path], bool] |
     if cc is None:
         return None
     lib = _built(cc, cache_folder(), head, flags)
-    lib = lib if lib is None or lib.is_file() else _built.__wrapped__(cc, cache_folder(), head, flags)
+    lib = lib if lib is None or _kept(lib) else _built.__wrapped__(cc, cache_folder(), head, flags)
     return lib if lib is None or train is None else _profiled(cc, lib, head, train)
 
 
@@ -194,28 +198,89 @@ def _digest(*parts: str) -> str:
 @cache
 def _built(cc: str, folder: Path, head: str, flags: tuple[str, ...]) -> Path | None:
     lib = folder / f"search-{_digest(cc, *flags, _processor(), SEARCH_C.read_text(), head)}.so"
-    if lib.is_file():
+    if _kept(lib):
         return lib
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=folder) as tmp:
+        _sweep(folder)
+        with tempfile.TemporaryDirectory(dir=folder, prefix=f"build-{os.getpid()}-") as tmp:
             built = _compile(cc, Path(tmp), head, flags)
             if built is None:
                 return None
-            os.replace(built, lib)  # whole or not at all, whoever else compiles it at the same time
+            _keep(built, lib)
     except (OSError, subprocess.SubprocessError):
         return None
     return lib
 
 
+def _kept(lib: Path) -> bool:
+    """Whether ``lib`` is a library this module kept whole: its bytes are those its ``.sha256``
+    says (one overwritten or cut short in the cache is compiled again, never loaded: a file cut
+    short would kill the process that maps it with SIGBUS)."""
+    try:
+        st = lib.stat()
+    except OSError:
+        return False
+    return _whole(str(lib), st.st_mtime_ns, st.st_size)
+
+
+@cache
+def _whole(path: str, mtime_ns: int, size: int) -> bool:  # once per version of the file
+    try:
+        return Path(path + ".sha256").read_text() == hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return False
+
+
+def _keep(built: Path, lib: Path) -> None:
+    """``built`` kept as ``lib`` if it loads as a library with the search in it (a compiler that
+    exits 0 may have written something else), with its digest beside it; each file replaced
+    whole, whoever else compiles it at the same time."""
+    try:
+        ctypes.CDLL(str(built)).advance  # noqa: B018 - loads, and finds the function
+    except (OSError, AttributeError):
+        raise OSError(f"{built} is not a library of the search") from None
+    digest = built.with_name(built.name + ".sha256")
+    digest.write_text(hashlib.sha256(built.read_bytes()).hexdigest())
+    os.replace(built, lib)
+    os.replace(digest, lib.with_name(lib.name + ".sha256"))
+
+
+def _sweep(folder: Path) -> None:
+    """Remove the build folders of compiles whose process is gone (killed by a time limit or
+    ``kill -9`` before it could remove its own)."""
+    for old in folder.glob("build-*-*"):
+        try:
+            os.kill(int(old.name.split("-")[1]), 0)
+        except ProcessLookupError:
+            shutil.rmtree(old, ignore_errors=True)
+        except (ValueError, OSError):
+            pass
+
+
 def _compile(cc: str, folder: Path, head: str, flags: tuple[str, ...]) -> Path | None:
     """``folder/search.so`` compiled from ``search.c`` and ``head`` (as ``folder/board.h``) with
-    ``flags``; ``None`` where the compiler fails."""
+    ``flags``; ``None`` where the compiler fails or takes more than :data:`COMPILE_SECONDS`
+    (it is stopped, with every process it started, and the numba loop answers instead)."""
     c, built = folder / "search.c", folder / "search.so"
     shutil.copyfile(SEARCH_C, c)
     (folder / "board.h").write_text(head)
-    r = subprocess.run([cc, *flags, "-o", str(built), str(c)], capture_output=True, timeout=600)
-    return built if r.returncode == 0 and built.is_file() else None
+    proc = subprocess.Popen(
+        [cc, *flags, "-o", str(built), str(c)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        code = proc.wait(timeout=COMPILE_SECONDS)
+    except BaseException as e:  # its time is up, or this process is stopped: the compiler goes too
+        os.killpg(proc.pid, 9)
+        proc.wait()
+        if isinstance(e, subprocess.TimeoutExpired):
+            return None
+        raise
+    return built if code == 0 and built.is_file() else None
 
 
 def _profiled(cc: str, plain: Path, head: str, train: Callable[[Path], bool]) -> Path:
@@ -226,10 +291,10 @@ def _profiled(cc: str, plain: Path, head: str, train: Callable[[Path], bool]) ->
     it is not tried again."""
     text = SEARCH_C.read_text()
     lib = plain.with_name(f"search-{_digest(cc, *FLAGS, *PROFILE_FLAGS, _processor(), text, head)}.so")
-    if lib.is_file():
+    if _kept(lib):
         return lib
     try:
-        with tempfile.TemporaryDirectory(dir=plain.parent) as tmp:
+        with tempfile.TemporaryDirectory(dir=plain.parent, prefix=f"build-{os.getpid()}-") as tmp:
             folder = Path(tmp)
             recording = _compile(cc, folder, head, (*FLAGS, *RECORD_FLAGS))
             if recording is not None and train(recording) and list(folder.glob("*.gcda")):
@@ -239,7 +304,7 @@ def _profiled(cc: str, plain: Path, head: str, train: Callable[[Path], bool]) ->
             if built is None:
                 built = folder / "plain.so"
                 shutil.copyfile(plain, built)
-            os.replace(built, lib)
+            _keep(built, lib)
     except (OSError, subprocess.SubprocessError):
         return plain
     return lib
@@ -306,7 +371,10 @@ def kernel(
     lib = _compiled(header(t, deepest), FLAGS if n <= OPTIMISED_CELLS else LARGE_FLAGS, train)
     if lib is None:
         return None
-    fn = _library(str(lib)).advance
+    try:
+        fn = _library(str(lib)).advance
+    except (OSError, AttributeError):  # changed since it was checked: the numba loop answers
+        return None
     fn.restype = ctypes.c_int64
     tail = ctypes.c_void_p(counts.ctypes.data)
 
