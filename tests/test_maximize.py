@@ -529,3 +529,36 @@ def test_rc2_over_a_solver_without_assumptions_is_refused_in_one_line(run_cli, s
         f"satedge: error: hunde-spiel: RC2 cannot run over {solver}: PySAT's {solver} takes no assumptions "
         "(it would ignore them and answer a wrong cost); choose another PySAT solver, such as cadical195\n",
     )
+
+
+def test_proof_says_why_it_was_left_as_it_was(run_cli, tmp_path):
+    """Before: --proof was ignored without a word on a board where every edge fits, on a search
+    stopped at its time limit, and on a puzzle with no board at all (answered UNSAT, unflagged)."""
+    framed = generate(Params(rows=3, colors=3, frame=True), seed=1)
+    corner = next(t for t, sides in enumerate(framed.tiles) if list(sides).count(0) == 2)
+    broken = framed.with_(clues=(Clue(1, 1, corner, 0),), planted=None)  # a corner tile in the middle
+    uniform = generate(Params(rows=5, colors=10, model="uniform"), seed=1)
+    for name, p in (("broken", broken), ("uniform", uniform)):
+        save_puzzle(p, tmp_path / f"{name}.yaml")
+    cases = (
+        (["hunde-spiel"], 0, "every edge fits, which the checker confirmed: nothing to prove"),
+        (
+            [tmp_path / "broken.yaml"],
+            1,
+            "no board keeps the frame and the clues, which maximize does not certify (satedge solve "
+            "--certify proves that no board exists)",
+        ),
+        (
+            [tmp_path / "uniform.yaml", "--method", "backtrack", "--timeout", "2"],
+            3,
+            "stopped before its answer was proved, nothing to write",
+        ),
+    )
+    for args, status, why in cases:
+        proof = tmp_path / f"proof-{status}"
+        code, out, err = run_cli("maximize", *args, "--certify", "--proof", proof)
+        assert (code, err, proof.exists()) == (
+            status,
+            f"satedge: warning: {args[0]}: {why}: --proof {proof} left as it was\n",
+            False,
+        )

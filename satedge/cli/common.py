@@ -196,13 +196,26 @@ def answer_file(path: str, request: Request, **fields) -> tuple:
         raise beyond_memory(f"{path}: solving", e.memory_mb) from None
     except SatedgeError as e:
         raise SatedgeError(str(e), path) from None
-    if request.proof is not None and res.certificate is not None and not res.certificate.proved:
+    if request.proof is not None and not (Path(request.proof) / "manifest.json").is_file():
         print(
-            f"satedge: warning: {path}: nothing to prove, each solution given is checked by satedge's checker: "
-            f"--proof {request.proof} left as it was",
+            f"satedge: warning: {path}: {_unwritten(request.task, res)}: --proof {request.proof} left as it was",
             file=sys.stderr,
         )
     return path, puzzle, job, res, time.perf_counter() - t0
+
+
+def _unwritten(task: str, res: Result) -> str:
+    """Why an answer left nothing for ``--proof`` to write."""
+    if res.status in ("TIMEOUT", "INTERRUPTED"):
+        return "stopped before its answer was proved, nothing to write"
+    if task == "maximize" and res.status == "UNSAT":
+        return (
+            "no board keeps the frame and the clues, which maximize does not certify (satedge solve "
+            "--certify proves that no board exists)"
+        )
+    if task == "maximize" and res.score is not None and res.score == res.bound:
+        return "every edge fits, which the checker confirmed: nothing to prove"
+    return "nothing to prove, each solution given is checked by satedge's checker"
 
 
 def output_folder(path: Path, when: str) -> None:
