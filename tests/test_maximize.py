@@ -562,3 +562,15 @@ def test_proof_says_why_it_was_left_as_it_was(run_cli, tmp_path):
             f"satedge: warning: {args[0]}: {why}: --proof {proof} left as it was\n",
             False,
         )
+
+
+def test_more_lns_workers_than_cores_still_answer_with_a_board(run_cli, tmp_path):
+    """Before: --workers 64 on 2 cores answered "no board found", seconds late."""
+    p = generate(Params(rows=8, colors=10, model="uniform"), seed=1)
+    save_puzzle(p, tmp_path / "u8.yaml")
+    code, out, err = run_cli(
+        "maximize", tmp_path / "u8.yaml", "--method", "lns", "--workers", "64", "--timeout", "5", "--json"
+    )
+    obj = json.loads(out)
+    assert (code, obj["status"], obj["edges"]) == (3, "TIMEOUT", 112) and 0 < obj["score"] <= 112
+    assert score(p, Solution(tuple((c["tile"], c["rotation"]) for c in obj["solution"]))) == obj["score"]

@@ -468,9 +468,9 @@ def search(
         return None
     edges = first.loops + first.edges
     seeds = iter(range(seed + 1, seed + (1 << 62)))
-    compiled_anneal()  # here, once, before the workers are forked
     if better is not None:
-        better(best)
+        better(best)  # a board however short the time
+    compiled_anneal()  # here, once, before the workers are forked
     walks = [best] * workers
     cooling = (seconds - (time.monotonic() - t0)) * (1 - POLISH)
     c0 = time.monotonic()

@@ -17,6 +17,7 @@ from ..puzzle.checker import board_problem, score
 from ..puzzle.model import Puzzle, Solution
 from ..puzzle.shuffle import shuffle
 from ..system import cluster
+from ..system.limits import cores
 from ..system.process import Outcome
 from .result import Note, Result, Work
 
@@ -188,7 +189,8 @@ def anytime(job: Work, note: Note | None, search: Callable[..., Any], who: str, 
     """The job of a search that runs until its time limit and proves nothing (status ``TIMEOUT``
     unless every edge fits): ``search(puzzle, seconds, workers, seed, better, **options)``, a
     board with a ``score`` and ``solution()`` or ``None``, until :data:`MARGIN` before the time
-    limit, each better board noted as it is found."""
+    limit, each better board noted as it is found; on as many processes as the job's workers,
+    at most one a core."""
     t0 = time.perf_counter()
     puzzle, back = shuffled(job)
     edges = len(puzzle.board.adjacencies)
@@ -199,7 +201,9 @@ def anytime(job: Work, note: Note | None, search: Callable[..., Any], who: str, 
             note({**board_note(back(board.solution()), board.score, edges), "progress": progress})
 
     seconds = job.limits.timeout - min(MARGIN, job.limits.timeout / 10) - (time.perf_counter() - t0)
-    best = search(puzzle, seconds, job.solver.workers, job.shuffle or 0, better, **options)
+    # more processes than cores would only share them, each round's forks and joins made late
+    workers = min(job.solver.workers, cores())
+    best = search(puzzle, seconds, workers, job.shuffle or 0, better, **options)
     res = Result("UNSAT", solve_seconds=time.perf_counter() - t0)
     board = back(best.solution()) if best is not None else None
     return set_best_board(job, res, board, edges, who, best and best.score)
