@@ -763,3 +763,39 @@ def test_a_certificate_that_cannot_be_written_leaves_no_folder(run_cli, tmp_path
     code, out, err = run_cli("count", "hunde-spiel", "--certify", "--proof", folder)
     assert (code, out) == (2, "") and err.startswith("satedge: error: ") and "No space left on device" in err
     assert not (tmp_path / "new").exists()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["count", "hunde-spiel", "--certify"],
+        ["maximize", "{uniform}", "--method", "budget", "--workers", "1", "--certify"],
+    ],
+)
+def test_a_certificate_whose_proof_piece_cannot_be_written_leaves_no_folder(
+    run_cli, tmp_path, monkeypatch, argv
+):
+    """The disk fills as ``pieces/0.drat`` is written (inside the group write, as it happens):
+    before, ``pieces/`` stayed, and the same command was refused once there was room again."""
+    import errno
+
+    from satedge.puzzle.formats import save_puzzle
+    from satedge.puzzle.generate import Params, generate
+    from satedge.system import files
+
+    save_puzzle(generate(Params(rows=3, colors=9, model="uniform"), seed=2), tmp_path / "u.yaml")
+    real = files._write
+
+    def full(tmp, data, path):
+        if str(path).endswith(".drat"):
+            raise OSError(errno.ENOSPC, "No space left on device", str(tmp))
+        real(tmp, data, path)
+
+    monkeypatch.setattr(files, "_write", full)
+    folder = tmp_path / "new" / "proof"
+    args = [a.format(uniform=tmp_path / "u.yaml") for a in argv]
+    code, out, err = run_cli(*args, "--proof", folder)
+    assert (code, out) == (2, "") and err.startswith("satedge: error: ") and "No space left on device" in err
+    assert not (tmp_path / "new").exists()
+    monkeypatch.setattr(files, "_write", real)
+    assert run_cli(*args, "--proof", folder)[0] == 0 and (folder / "manifest.json").is_file()

@@ -89,9 +89,11 @@ def export(
     try:
         (folder / "pieces").mkdir(parents=True, exist_ok=True)
         write_group(files)
-    except OSError as e:
+    except (OSError, SatedgeError) as e:  # write_group says which file failed in a SatedgeError
         for d in reversed(made):
             shutil.rmtree(d, ignore_errors=True)
+        if isinstance(e, SatedgeError):
+            raise
         raise cannot_write(e, folder) from None
     return list(files)
 
