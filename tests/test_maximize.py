@@ -574,3 +574,14 @@ def test_more_lns_workers_than_cores_still_answer_with_a_board(run_cli, tmp_path
     obj = json.loads(out)
     assert (code, obj["status"], obj["edges"]) == (3, "TIMEOUT", 112) and 0 < obj["score"] <= 112
     assert score(p, Solution(tuple((c["tile"], c["rotation"]) for c in obj["solution"]))) == obj["score"]
+
+
+def test_a_maxsat_binary_whose_exit_code_and_status_disagree_is_one_short_line(run_cli, tmp_path):
+    """Before: a line of 316 characters."""
+    fake = tmp_path / "fake"
+    fake.write_text('#!/bin/sh\necho "s OPTIMUM FOUND"\nexit 10\n')
+    fake.chmod(0o755)
+    code, out, err = run_cli("maximize", "hunde-spiel", "--solver", f"cmd:{fake}")
+    assert (code, out) == (2, "") and err.startswith("satedge: error: hunde-spiel: MaxSAT solver command '")
+    assert err.endswith("' exited with 10 but said 'OPTIMUM FOUND', which is exit 30\n")
+    assert len(err) < 200

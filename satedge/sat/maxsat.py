@@ -98,9 +98,11 @@ def binary_optimum(
     said = next((line[2:].strip() for line in reversed(lines) if line.startswith("s ")), None)
     if code not in MAXSAT_STATUS or (said is not None and said != MAXSAT_STATUS[code]):
         words = last or lines[-1:] or ["no output"]
+        exits = {status: exit for exit, status in MAXSAT_STATUS.items()}
         raise SatedgeError(
-            f"{name} exited with {code} and status {quoted(str(said), 30)}: not the MaxSAT Evaluation's "
-            f"answer (30 OPTIMUM FOUND, 20 UNSATISFIABLE, 10 SATISFIABLE): {quoted(words[0], 80)}"
+            f"{name} exited with {code} but said {quoted(said, 24)}, which is exit {exits[said]}"
+            if said in exits
+            else f"{name} exited with {code}, not a MaxSAT answer (30, 20, 10 or 0): {quoted(words[0], 40)}"
         )
     if code == 20:
         return None, 0, True
