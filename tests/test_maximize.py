@@ -300,9 +300,13 @@ def test_decode_reads_a_maxsat_solvers_answer_in_both_model_forms(run_cli, unifo
         answer.write_text(f"c a MaxSAT solver\no {cost + 3}\no {cost}\ns OPTIMUM FOUND\n{v}\n")
         code, out, err = run_cli("decode", wcnf, answer, "--json")
         obj = json.loads(out)
-        assert (code, obj["status"], obj["score"], obj["edges"], obj["cost"]) == (0, "SAT", want, 12, cost), (
-            name
-        )
+        assert (code, obj["status"], obj["score"], obj["edges"], obj["cost"]) == (
+            0,
+            "OPTIMUM",
+            want,
+            12,
+            cost,
+        ), name
     answer = tmp_path / "lie.out"
     answer.write_text(f"o {cost - 1}\ns OPTIMUM FOUND\nv {bits}\n")
     code, out, err = run_cli("decode", wcnf, answer)
@@ -585,3 +589,21 @@ def test_a_maxsat_binary_whose_exit_code_and_status_disagree_is_one_short_line(r
     assert (code, out) == (2, "") and err.startswith("satedge: error: hunde-spiel: MaxSAT solver command '")
     assert err.endswith("' exited with 10 but said 'OPTIMUM FOUND', which is exit 30\n")
     assert len(err) < 200
+
+
+def test_encode_names_the_file_of_a_maxsat_formula_wcnf(run_cli, tmp_path):
+    """Before: --maxsat -o x.cnf wrote WCNF under a .cnf name without a word."""
+    assert run_cli("encode", "hunde-spiel", "--maxsat", "-o", tmp_path / "x.cnf") == (
+        2,
+        "",
+        f"satedge: error: {tmp_path / 'x.cnf'}: a MaxSAT formula is WCNF: name the file .wcnf (or .wcnf.gz, "
+        ".wcnf.xz)\n",
+    )
+    assert run_cli("encode", "hunde-spiel", "-o", tmp_path / "x.wcnf") == (
+        2,
+        "",
+        f"satedge: error: {tmp_path / 'x.wcnf'}: a .wcnf file holds a MaxSAT formula: give --maxsat, or name "
+        "the file .cnf\n",
+    )
+    assert sorted(tmp_path.iterdir()) == []
+    assert run_cli("encode", "hunde-spiel", "--maxsat", "-o", tmp_path / "x.wcnf.gz")[0] == 0

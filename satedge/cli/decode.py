@@ -52,7 +52,7 @@ def main(args) -> int:
             json.dumps(
                 {
                     "puzzle": str(args.puzzle or puzzle.name),
-                    "status": "SAT" if problem is None else "INVALID",
+                    "status": "INVALID" if problem is not None else "OPTIMUM" if got.optimal else "SAT",
                     **(
                         {"score": got.score, "edges": len(puzzle.board.adjacencies), "cost": got.cost}
                         if scored

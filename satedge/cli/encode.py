@@ -29,7 +29,7 @@ def add(sub) -> None:
         "-o",
         "--output",
         metavar="FILE|DIR",
-        help="file (.cnf, .cnf.gz, .cnf.xz) or - for stdout (default: stdout)",
+        help="file (.cnf, .cnf.gz, .cnf.xz; with --maxsat .wcnf, .wcnf.gz, .wcnf.xz) or - for stdout (default: stdout)",
     )
     p.add_argument(
         "--maxsat",
@@ -83,6 +83,13 @@ def main(args) -> int:
     if len(args.puzzles) != 1:
         raise SatedgeError("encode takes one puzzle (or --all-presets with -o DIR)")
     path = args.puzzles[0]
+    if args.output not in (None, "-") and args.maxsat != (".wcnf" in Path(args.output).suffixes):
+        raise SatedgeError(
+            "a MaxSAT formula is WCNF: name the file .wcnf (or .wcnf.gz, .wcnf.xz)"
+            if args.maxsat
+            else "a .wcnf file holds a MaxSAT formula: give --maxsat, or name the file .cnf",
+            args.output,
+        )
     encoding = encoding_of(
         SimpleNamespace(**{**vars(args), "default_encoding": DEFAULT_MAXSAT_ENCODING})
         if args.maxsat

@@ -420,13 +420,16 @@ def rebuilt(cnf_path, puzzle_path=None, info: dict | None = None) -> tuple[Puzzl
 class Decoded:
     """A model of an exported formula read back: the ``puzzle``, its board (``None``: the solver
     found no model), what the checker says is wrong with the board (``None``: nothing); of a
-    WCNF, the model's ``cost`` (soft clauses it falsifies) and the board's ``score``."""
+    WCNF, the model's ``cost`` (soft clauses it falsifies), the board's ``score`` and whether
+    the solver said that cost is optimal (``s OPTIMUM FOUND``: ``optimal``, its word, not
+    proved here)."""
 
     puzzle: Puzzle
     solution: Solution | None
     problem: str | None = None
     cost: int | None = None
     score: int | None = None
+    optimal: bool = False
 
 
 def decode_file(cnf_path, model_path, puzzle_path=None) -> Decoded:
@@ -477,7 +480,10 @@ def decode_file(cnf_path, model_path, puzzle_path=None) -> Decoded:
             model_path,
         )
     problem = board_problem(puzzle, solution)
-    return Decoded(puzzle, solution, problem, cost, None if problem is not None else score(puzzle, solution))
+    optimal = any(line.split()[1:] == ["OPTIMUM", "FOUND"] for line in lines if line.startswith("s "))
+    return Decoded(
+        puzzle, solution, problem, cost, None if problem is not None else score(puzzle, solution), optimal
+    )
 
 
 @dataclass
