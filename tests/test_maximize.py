@@ -607,3 +607,19 @@ def test_encode_names_the_file_of_a_maxsat_formula_wcnf(run_cli, tmp_path):
     )
     assert sorted(tmp_path.iterdir()) == []
     assert run_cli("encode", "hunde-spiel", "--maxsat", "-o", tmp_path / "x.wcnf.gz")[0] == 0
+
+
+def test_an_option_of_other_commands_is_named_so_and_maximize_takes_a_solver_command(run_cli, tmp_path):
+    """Before: `--mode` on maximize got "(did you mean --mode?)", and maximize had no
+    --solver-cmd, which `satedge solvers` recommends."""
+    assert run_cli("maximize", "hunde-spiel", "--mode", "distinct") == (
+        2,
+        "",
+        "satedge: error: unrecognized arguments: --mode distinct (--mode is an option of count and solve, "
+        "not of this command)\n",
+    )
+    fake = tmp_path / "fake"
+    fake.write_text('#!/bin/sh\necho "s OPTIMUM FOUND"\nexit 10\n')
+    fake.chmod(0o755)
+    code, out, err = run_cli("maximize", "hunde-spiel", "--solver-cmd", fake)
+    assert code == 2 and err.endswith("' exited with 10 but said 'OPTIMUM FOUND', which is exit 30\n")

@@ -34,6 +34,12 @@ def add(sub) -> None:
     add_encoding(p, DEFAULT_MAXSAT_ENCODING)
     p.add_argument("--solver", help="with --method sat: the PySAT solver RC2 runs on (default: cadical195)")
     p.add_argument(
+        "--solver-cmd",
+        metavar="COMMAND",
+        help="a MaxSAT solver binary run on the WCNF file, as the MaxSAT Evaluation runs one (the same as "
+        "--solver cmd:COMMAND)",
+    )
+    p.add_argument(
         "--workers",
         type=number(1, MAX_WORKERS),
         metavar="N",

@@ -90,14 +90,21 @@ class Parser(argparse.ArgumentParser):
             typed = re.search(r"unrecognized arguments: (-\S+)", message)
             if not typed:
                 return ""
-            parsers = [self] + [
-                p
+            commands = {
+                name: p
                 for a in self._actions
                 if isinstance(a, argparse._SubParsersAction)
-                for p in a.choices.values()
-            ]  # the command's options: unrecognized at the top
-            choices = [o for p in parsers for a in p._actions for o in a.option_strings]
+                for name, p in a.choices.items()
+            }  # the command's options: unrecognized at the top
+            choices = [o for p in [self, *commands.values()] for a in p._actions for o in a.option_strings]
             word = typed.group(1).partition("=")[0]
+            having = [
+                name for name, p in commands.items() if any(word in a.option_strings for a in p._actions)
+            ]
+            if having:  # spelled right, given to a command that has it not
+                names = sorted(having)
+                listed = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+                return f" ({word} is an option of {listed}, not of this command)"
         close = get_close_matches(word, choices, 1, 0.8)
         return f" (did you mean {close[0]}?)" if close else ""
 
