@@ -880,3 +880,25 @@ def test_the_cactus_median_stops_where_the_median_shuffle_stops():
     ]
     c = cactus(rows)["edgecolor-heule2008/cadical195"]
     assert (c["median"], len(c["low"]), c["shuffles"]) == ([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0], 8, 3)
+
+
+def test_a_median_score_of_whole_numbers_is_printed_whole():
+    """Before: `23.0` beside `23` in a maximize report."""
+    from satedge.experiment.report import summarize
+
+    def row(puzzle, score):
+        return {
+            "puzzle": puzzle,
+            "puzzle_name": puzzle,
+            "encoding": "budget",
+            "solver": "budget",
+            "status": "OPTIMUM",
+            "encode_seconds": 0.0,
+            "solve_seconds": 1.0,
+            "timeout": 10,
+            "score": score,
+        }
+
+    (whole,) = summarize([row("a", 23), row("b", 23)])
+    (half,) = summarize([row("a", 22), row("b", 23)])
+    assert (repr(whole["median_score"]), repr(half["median_score"])) == ("23", "22.5")

@@ -66,6 +66,11 @@ COLUMNS = [
 ]
 
 
+def _whole(x: float) -> float | int:
+    """``23`` for ``23.0`` (a median of two equal scores), ``22.5`` as it is."""
+    return int(x) if float(x).is_integer() else x
+
+
 def summarize(rows: list[dict]) -> list[dict]:
     """One line per configuration, best PAR-2 first."""
     groups: dict[str, list[dict]] = {}
@@ -92,7 +97,11 @@ def summarize(rows: list[dict]) -> list[dict]:
                 "conflicts": round(statistics.fmean(conflicts)) if conflicts else None,
                 **_certificates(rs),
                 **(
-                    {"median_score": statistics.median(r["score"] for r in rs if r.get("score") is not None)}
+                    {
+                        "median_score": _whole(
+                            statistics.median(r["score"] for r in rs if r.get("score") is not None)
+                        )
+                    }
                     if any(r.get("score") is not None for r in rs)
                     else {}
                 ),
@@ -265,6 +274,7 @@ def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -
                 color=line.get_color(),
             )
     ax.set_xlabel("instances solved")
+    ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))  # no "1.25 instances"
     ax.set_ylabel("time per instance (s, log scale)")
     ax.set_yscale("log")
     ax.set_title(f"Cactus plot: {rows[0].get('experiment', out.name)} (timeout {timeout:g} s)")

@@ -17,6 +17,7 @@ __all__ = [
     "UNKNOWN_ROWS",
     "progress_bar",
     "describe",
+    "fitted",
     "status_line",
 ]
 
@@ -140,4 +141,26 @@ def status_line(what: str) -> Iterator[Callable[[dict], None]]:
     a job; the block gets the callable that takes each report."""
     with _ticking(_bar(total=None, desc=what, bar_format="{desc}: {elapsed}{postfix}")) as bar:
         bar.set_postfix_str("starting", refresh=True)
-        yield lambda report: bar.set_postfix_str(describe(report), refresh=True)
+        yield lambda report: bar.set_postfix_str(
+            fitted(describe(report), _columns() - len(what) - 10), refresh=True
+        )
+
+
+def fitted(text: str, room: int) -> str:
+    """``text`` (fields separated by ``, ``) cut to its first fields that fit in ``room``
+    characters, whole, so that a narrow terminal never shows half a number.
+
+    >>> fitted("solving, best score 428 of at most 480, 1,000 placements", 40)
+    'solving, best score 428 of at most 480'
+    """
+    fields = text.split(", ")
+    while len(fields) > 1 and len(", ".join(fields)) > room:
+        fields.pop()
+    return ", ".join(fields)
+
+
+def _columns() -> int:
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns or UNKNOWN_WIDTH
+    except OSError:
+        return UNKNOWN_WIDTH
