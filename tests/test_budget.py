@@ -228,3 +228,38 @@ def test_the_command_prints_and_writes_the_best_board_when_stopped(monkeypatch, 
         code = e.code
     assert code == status
     assert load_solution(out, p) == board
+
+
+# ---------------------------------------------------------------------------- a board to start from
+
+
+@pytest.mark.parametrize("method", ["budget", "restarts", "lns"])
+def test_a_search_resumed_from_a_board_never_answers_less(method):
+    p = generate(Params(rows=4, colors=10, model="uniform"), seed=1)
+    start = Solution(tuple((t, 0) for t in range(p.n)))  # any arrangement keeps a board without frame
+    best = maximize(p, method=method, workers=1, timeout=3 if method != "budget" else None, start=start)
+    assert best.score >= score(p, start) and best.score == score(p, best.board)
+    planted = generate(Params(rows=6, colors=5), seed=2)
+    full = maximize(
+        planted, method=method, workers=1, timeout=60 if method != "budget" else None, start=planted.planted
+    )
+    assert (full.score, full.optimal, full.board) == (60, True, planted.planted)
+
+
+def test_resume_from_goes_on_from_the_board_a_command_wrote(run_cli, tmp_path):
+    p = generate(Params(rows=4, colors=8, model="uniform"), seed=1)
+    path, board = tmp_path / "u.yaml", tmp_path / "best.sol"
+    save_puzzle(p, path)
+    assert run_cli("maximize", path, "--method", "lns", "--timeout", "2", "-o", board)[0] == 3
+    before = score(p, load_solution(board, p))
+    code, out, err = run_cli("maximize", path, "--method", "budget", "--resume-from", board, "-o", board)
+    assert code == 0 and score(p, load_solution(board, p)) >= before
+    assert run_cli("maximize", path, "--method", "backtrack", "--resume-from", board) == (
+        2,
+        "",
+        "satedge: error: a board to start from applies to budget, restarts and lns, not to backtrack\n",
+    )
+    framed = generate(Params(rows=4, colors=4, frame=True), seed=1)
+    save_puzzle(framed, tmp_path / "f.yaml")
+    code, out, err = run_cli("maximize", tmp_path / "f.yaml", "--resume-from", board)
+    assert (code, out) == (2, "") and err.startswith(f"satedge: error: {board}: not a board of this puzzle: ")

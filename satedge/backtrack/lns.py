@@ -137,6 +137,10 @@ class Search:
                 self.refill(free[k : k + FILL_CELLS], FILL_BUDGET)
         return self.board()
 
+    def load(self, board: Solution) -> Board:
+        """``board`` (one that keeps the hard rules) as this search's."""
+        return self._load([t for t, _ in board], [r for _, r in board])
+
     def _load(self, tiles, turns) -> Board:
         self.tiles[:] = tiles
         self.turns[:] = turns
@@ -453,9 +457,10 @@ def search(
     workers: int = 1,
     seed: int = 0,
     better: Callable[[Board], None] | None = None,
+    start: Solution | None = None,
 ) -> Board | None:
-    """The best board the search finds in ``seconds`` (or once every edge fits), from the first
-    board that keeps the hard rules (``None``: there is none): on each of ``workers`` processes a
+    """The best board the search finds in ``seconds`` (or once every edge fits), from ``start``
+    or the first board that keeps the hard rules (``None``: there is none): on each of ``workers`` processes a
     walk of its own, annealing over the time (the temperature falling from :data:`HOT` to
     :data:`COLD` over the whole of it, in rounds of at most :data:`ROUND` seconds, after each of
     which the best board so far goes to ``better``), then the last :data:`POLISH` of the time on
@@ -463,7 +468,7 @@ def search(
     first seed."""
     t0 = time.monotonic()
     first = Search(puzzle, seed=seed)
-    best = first.start()
+    best = first.start() if start is None else first.load(start)
     if best is None:
         return None
     edges = first.loops + first.edges

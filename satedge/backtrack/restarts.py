@@ -140,17 +140,19 @@ def search(
     better: Callable[[Board], None] | None = None,
     schedule: Schedule | None = None,
     cap: int = CAP,
+    start: Solution | None = None,
 ) -> Board | None:
     """The best board the restarts find in ``seconds`` on ``workers`` processes (restart ``k``
     with seed ``seed + k``), each better one to ``better`` as it comes, then the last
     :data:`satedge.backtrack.lns.POLISH` of the time on the neighbourhood search's moves from the
-    best; ``None`` where no board keeps the hard rules."""
+    best (from ``start``, the first best, where given); ``None`` where no board keeps the hard
+    rules."""
     t0 = time.monotonic()
     end = t0 + seconds * (1 - POLISH)
     order = cells(puzzle)
     allow = (schedule or Schedule.of(puzzle.n)).allow(puzzle.n)
     filler = Search(puzzle, seed=seed)
-    first = filler.start()
+    first = filler.start() if start is None else filler.load(start)
     if first is None:
         return None
     best: Board | None = None

@@ -8,10 +8,11 @@ from pathlib import Path
 
 from ..encode.maxsat import DEFAULT_MAXSAT_ENCODING
 from ..errors import SatedgeError
-from ..puzzle.checker import mismatches
+from ..puzzle.checker import board_problem, mismatches
 from ..puzzle.drawing import ascii_grid
+from ..puzzle.formats import load_puzzle
 from ..puzzle.render import save_picture
-from ..puzzle.solutions import save_solution, solution_to_json
+from ..puzzle.solutions import load_solution, save_solution, solution_to_json
 from .common import answered_by, answers, engine_of
 from .options import (
     MAX_WORKERS,
@@ -75,6 +76,12 @@ def add(sub) -> None:
         "-o", "--output", metavar="FILE", help="also write the board to FILE: .sol or .json (default: none)"
     )
     p.add_argument(
+        "--resume-from",
+        metavar="FILE",
+        help="start from this board (a .sol or .json that -o wrote, one puzzle): --method budget, "
+        "restarts and lns go on from it (default: none)",
+    )
+    p.add_argument(
         "--picture",
         metavar="FILE",
         help="also draw the board, the sides that do not fit in red: .svg, "
@@ -93,10 +100,11 @@ def main(args) -> int:
                 raise SatedgeError(f"{option} writes the board of one puzzle; give one")
             if Path(path).suffix not in suffixes:
                 raise SatedgeError(f"{option} names a {' or a '.join(suffixes)} file", path)
+    start = {} if args.resume_from is None else {"start": _start(args)}
     status = 0
     path = args.puzzles[0]
     try:
-        for path, puzzle, job, res, took in answers(args, "maximize", (args.output, args.picture)):
+        for path, puzzle, job, res, took in answers(args, "maximize", (args.output, args.picture), **start):
             status = max(status, show(args, path, puzzle, job, res, took))
     except (KeyboardInterrupt, SystemExit) as e:  # Ctrl-C, kill: the best board so far, then stop
         best = getattr(e, "best", None)
@@ -107,6 +115,18 @@ def main(args) -> int:
         e.said = True
         raise
     return status
+
+
+def _start(args):
+    """The board --resume-from names, read against the one puzzle."""
+    if len(args.puzzles) != 1 or args.puzzles[0] == "-":
+        raise SatedgeError("--resume-from starts the search of one puzzle file; give one")
+    puzzle = load_puzzle(args.puzzles[0])
+    board = load_solution(args.resume_from, puzzle)
+    problem = board_problem(puzzle, board)
+    if problem is not None:
+        raise SatedgeError(f"not a board of this puzzle: {problem}", args.resume_from)
+    return board
 
 
 def show(args, path: str, puzzle, job, res, took: float | None) -> int:

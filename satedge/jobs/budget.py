@@ -20,6 +20,7 @@ from .shared import (
     search_progress,
     set_best_board,
     shuffled,
+    start_board,
     stopped,
     subtrees_on_cluster,
 )
@@ -47,7 +48,7 @@ def run(job: Work, note: Note | None = None) -> Result:
         ended: list[Outcome] = []
         searched = None if client is None else _cluster_search(client, job, ended)
         found = budget.fewest(
-            puzzle, None, job.solver.workers, better, paused, job.solver.order or "auto", searched
+            puzzle, start_board(job), job.solver.workers, better, paused, job.solver.order or "auto", searched
         )
         if ended:
             return stopped(ended[0])

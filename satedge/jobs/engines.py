@@ -78,6 +78,8 @@ class Task:
         Whether it lists several solutions (``solve --all``, ``--limit N``), not only a first.
     certifies
         Whether it gives certified answers (:mod:`satedge.jobs.certified`).
+    resumes
+        To maximize: whether it starts from a board it is given (``Job.start``, ``--resume-from``).
     summary
         What it does for the task, in a few words (``--method``'s help; for a formula engine,
         the SAT method's).
@@ -91,6 +93,7 @@ class Task:
     modes: tuple[str, ...] = MODES
     enumerates: bool = True
     certifies: bool = False
+    resumes: bool = False
     summary: str = ""
 
 
@@ -222,6 +225,7 @@ ENGINES: dict[str, Engine] = {
             tasks={
                 "maximize": Task(
                     run=budget.run,
+                    resumes=True,
                     workers=True,
                     every_core=True,
                     cluster=True,
@@ -241,6 +245,7 @@ ENGINES: dict[str, Engine] = {
             tasks={
                 "maximize": Task(
                     run=restarts.run,
+                    resumes=True,
                     workers=True,
                     every_core=True,
                     timeout=True,
@@ -258,6 +263,7 @@ ENGINES: dict[str, Engine] = {
             tasks={
                 "maximize": Task(
                     run=lns.run,
+                    resumes=True,
                     workers=True,
                     every_core=True,
                     timeout=True,

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from ..encode import DEFAULT_ENCODING, Encoding
 from ..encode.maxsat import maxsat_encoding
 from ..errors import SatedgeError
-from ..puzzle.model import Puzzle
+from ..puzzle.checker import board_problem
+from ..puzzle.model import Puzzle, Solution
 from ..puzzle.shuffle import check_seed
 from ..puzzle.symmetry import MODES
 from ..sat.certify import CHECKERS
@@ -61,6 +62,10 @@ class Job:
         Report what the search has done while it runs through the job's notes, about every
         second or two (the backtracker always reports its nodes; a SAT solver then solves in
         slices of conflicts to report its statistics).
+    start
+        To maximize: a board to start from (one that keeps the frame and the clues), for the
+        engines whose task allows it (:attr:`satedge.jobs.engines.Task.resumes`): an interrupted
+        or stopped anytime search goes on from its best board.
     """
 
     puzzle: Puzzle
@@ -75,6 +80,7 @@ class Job:
     certify: str | None = None
     proof: str | None = field(default=None, compare=False)
     progress: bool = field(default=False, compare=False)
+    start: Solution | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.puzzle, Puzzle):
@@ -105,12 +111,26 @@ class Job:
             self.proof,
         )
         self.check_timeout(self.task, solver, self.limits.timeout)
+        if self.start is not None:
+            self.check_start(solver)
         if self.certify is not None and self.task == "solve" and modes != ("solutions",):
             raise SatedgeError(
                 "a certified answer is of every solution (mode solutions): distinct and unique are counts"
             )
         object.__setattr__(self, "solver", solver)
         object.__setattr__(self, "encoding", encoding)
+
+    def check_start(self, solver: SolverConfig) -> None:
+        """That the job's engine starts from a board for its task, and that the board keeps the
+        puzzle's hard rules."""
+        own = ENGINES[solver.engine].tasks.get(self.task)
+        if own is None or not own.resumes:
+            raise SatedgeError(
+                f"a board to start from applies to {prose(_doing('maximize', 'resumes'))}, not to {solver.engine}"
+            )
+        problem = board_problem(self.puzzle, self.start)
+        if problem is not None:
+            raise SatedgeError(f"the board to start from is not a board of this puzzle: {problem}")
 
     @staticmethod
     def check_timeout(task: str, solver: SolverConfig, timeout: float | None) -> None:

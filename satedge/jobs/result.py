@@ -35,6 +35,7 @@ class Work(Protocol):
     certify: str | None
     proof: str | None
     progress: bool
+    start: Solution | None
 
     @property
     def parallel(self) -> bool: ...

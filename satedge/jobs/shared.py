@@ -85,6 +85,13 @@ def shuffled(job: Work) -> tuple[Puzzle, Callable[[Solution], Solution]]:
     return moved, sh.to_original
 
 
+def start_board(job: Work) -> Solution | None:
+    """The job's board to start from (``Job.start``) in the numbering of :func:`shuffled`'s puzzle."""
+    if job.start is None or job.shuffle is None:
+        return job.start
+    return shuffle(job.puzzle, job.shuffle)[1].to_shuffled(job.start)
+
+
 def chunks(items: list, n: int) -> list[list]:
     """``items`` dealt round-robin into at most ``n`` non-empty lists."""
     return [items[i::n] for i in range(min(n, len(items)))]
@@ -203,7 +210,7 @@ def anytime(job: Work, note: Note | None, search: Callable[..., Any], who: str, 
     seconds = job.limits.timeout - min(MARGIN, job.limits.timeout / 10) - (time.perf_counter() - t0)
     # more processes than cores would only share them, each round's forks and joins made late
     workers = min(job.solver.workers, cores())
-    best = search(puzzle, seconds, workers, job.shuffle or 0, better, **options)
+    best = search(puzzle, seconds, workers, job.shuffle or 0, better, start=start_board(job), **options)
     res = Result("UNSAT", solve_seconds=time.perf_counter() - t0)
     board = back(best.solution()) if best is not None else None
     return set_best_board(job, res, board, edges, who, best and best.score)
