@@ -14,7 +14,7 @@ from ..api import Request
 from ..encode import DEFAULT_ENCODING, Encoding
 from ..errors import OutOfMemory, SatedgeError
 from ..jobs import Job, Result, run
-from ..puzzle.formats import load_puzzle
+from ..puzzle.formats import load_board, load_puzzle
 from ..sat.certify import DEFAULT_CHECKER
 from ..system.bigints import digits
 from ..system.files import not_inputs
@@ -163,7 +163,19 @@ def answers(args, task: str, outputs: tuple = (), **fields) -> Iterator[tuple]:
     not_inputs(list(outputs), args.puzzles)
     with nullcontext() if len(args.puzzles) == 1 else progress_bar(len(args.puzzles), task, "puzzle") as bar:
         for path in args.puzzles:
-            yield answer_file(path, request, progress=bar is None and sys.stderr.isatty(), **fields)
+            try:
+                answered = answer_file(path, request, progress=bar is None and sys.stderr.isatty(), **fields)
+            except (KeyboardInterrupt, SystemExit) as e:  # Ctrl-C, kill: a best board so far, then stop
+                if getattr(e, "best", None) is None:
+                    raise
+                yield path, e.job.puzzle, e.job, e.best, None
+                print(
+                    f"satedge: interrupted: {task} stopped with its best board so far ({path})",
+                    file=sys.stderr,
+                )
+                e.said = True
+                raise
+            yield answered
             if bar is not None:
                 bar.update()
 
@@ -177,12 +189,16 @@ def answer_file(path: str, request: Request, **fields) -> tuple:
     a memory cap passed here is the one-line error of a job's.  The job's errors are one line
     naming the puzzle file, beyond the memory cap ``FILE: solving needs more than N MB of
     memory``; a job that asks for its progress shows it on a status line (on a terminal); an
-    answer that ``--proof`` has nothing to write for says so on stderr."""
+    answer that ``--proof`` has nothing to write for says so on stderr.  ``start_from``: a
+    board file the job starts from (``Job.start``)."""
     puzzle = job = None
     t0 = time.perf_counter()
+    start_from = fields.pop("start_from", None)
     try:
         with within(request.limits.timeout, request.limits.memory_mb) as left:
             puzzle = load_puzzle(path)
+            if start_from is not None:
+                fields["start"] = load_board(start_from, puzzle)
             job = request.job(puzzle, timeout=left(), **fields)
             with status_line(f"{path}: {engine_of(job)}") as show:
                 res = run(job, progress=show if job.progress else None)

@@ -8,11 +8,10 @@ from pathlib import Path
 
 from ..encode.maxsat import DEFAULT_MAXSAT_ENCODING
 from ..errors import SatedgeError
-from ..puzzle.checker import board_problem, mismatches
+from ..puzzle.checker import mismatches
 from ..puzzle.drawing import ascii_grid
-from ..puzzle.formats import load_puzzle
 from ..puzzle.render import save_picture
-from ..puzzle.solutions import load_solution, save_solution, solution_to_json
+from ..puzzle.solutions import save_solution, solution_to_json
 from .common import answered_by, answers, engine_of
 from .options import (
     MAX_WORKERS,
@@ -100,75 +99,53 @@ def main(args) -> int:
                 raise SatedgeError(f"{option} writes the board of one puzzle; give one")
             if Path(path).suffix not in suffixes:
                 raise SatedgeError(f"{option} names a {' or a '.join(suffixes)} file", path)
-    start = {} if args.resume_from is None else {"start": _start(args)}
-    status = 0
-    path = args.puzzles[0]
-    try:
-        for path, puzzle, job, res, took in answers(args, "maximize", (args.output, args.picture), **start):
-            status = max(status, show(args, path, puzzle, job, res, took))
-    except (KeyboardInterrupt, SystemExit) as e:  # Ctrl-C, kill: the best board so far, then stop
-        best = getattr(e, "best", None)
-        if best is None:
-            raise
-        show(args, path, e.job.puzzle, e.job, best, None)
-        print(f"satedge: interrupted: maximize stopped with its best board so far ({path})", file=sys.stderr)
-        e.said = True
-        raise
-    return status
-
-
-def _start(args):
-    """The board --resume-from names, read against the one puzzle."""
-    if len(args.puzzles) != 1 or args.puzzles[0] == "-":
+    if args.resume_from is not None and (len(args.puzzles) != 1 or args.puzzles[0] == "-"):
         raise SatedgeError("--resume-from starts the search of one puzzle file; give one")
-    puzzle = load_puzzle(args.puzzles[0])
-    board = load_solution(args.resume_from, puzzle)
-    problem = board_problem(puzzle, board)
-    if problem is not None:
-        raise SatedgeError(f"not a board of this puzzle: {problem}", args.resume_from)
-    return board
-
-
-def show(args, path: str, puzzle, job, res, took: float | None) -> int:
-    """Print (and write, with -o and --picture) one puzzle's answer; its exit status."""
     color = sys.stdout.isatty() and not args.json
-    board = res.solutions[0] if res.solutions else None
-    if board is not None and args.output is not None:
-        save_solution(puzzle, board, args.output)
-    if board is not None and args.picture is not None:
-        save_picture(puzzle, board, args.picture, mismatches(puzzle, board))
-    status = 3 if res.status == "TIMEOUT" else 1 if board is None else 0
-    edges = len(puzzle.board.adjacencies) if puzzle is not None else None
-    if args.json:
-        obj = {
-            "puzzle": path,
-            "status": res.status,
-            "score": res.score,
-            "bound": res.bound,
-            "edges": edges,
-            **(answered_by(job) if job else {}),
-            **({"seconds": round(took, 6)} if took is not None else {}),
-        }
-        if job and job.encoding is None:  # an engine on the puzzle itself: no encoding
-            obj["encoding"] = None
-        obj.update({k: v for k, v in res.search_figures().items() if k != "nodes_per_solution"})
+    status = 0
+    outputs = (args.output, args.picture)
+    for path, puzzle, job, res, took in answers(args, "maximize", outputs, start_from=args.resume_from):
+        board = res.solutions[0] if res.solutions else None
+        if board is not None and args.output is not None:
+            save_solution(puzzle, board, args.output)
+        if board is not None and args.picture is not None:
+            save_picture(puzzle, board, args.picture, mismatches(puzzle, board))
+        status = max(status, 3 if res.status == "TIMEOUT" else 1 if board is None else 0)
+        edges = len(puzzle.board.adjacencies) if puzzle is not None else None
+        if args.json:
+            obj = {
+                "puzzle": path,
+                "status": res.status,
+                "score": res.score,
+                "bound": res.bound,
+                "edges": edges,
+                **(answered_by(job) if job else {}),
+                **({"seconds": round(took, 6)} if took is not None else {}),
+            }
+            if job and job.encoding is None:  # an engine on the puzzle itself: no encoding
+                obj["encoding"] = None
+            obj.update({k: v for k, v in res.search_figures().items() if k != "nodes_per_solution"})
+            if res.certificate is not None:
+                obj["certificate"] = res.certificate.as_dict()
+            if board is not None:
+                obj["solution"] = solution_to_json(puzzle, board)
+            print(json.dumps(obj), flush=True)
+            continue
+        how = f" ({engine_of(job)})" if job else ""
+        if board is None:
+            print(
+                f"{path}: {res.status}"
+                + (
+                    ", no board found"
+                    if res.status == "TIMEOUT"
+                    else ": no board keeps the frame and the clues"
+                )
+                + how
+            )
+            continue
+        proved = " (optimal)" if res.status == "OPTIMUM" else f" so far (at most {res.bound})"
+        print(f"{path}: {res.status}, score {res.score} of {edges} inner edges{proved}{how}")
         if res.certificate is not None:
-            obj["certificate"] = res.certificate.as_dict()
-        if board is not None:
-            obj["solution"] = solution_to_json(puzzle, board)
-        print(json.dumps(obj), flush=True)
-        return status
-    how = f" ({engine_of(job)})" if job else ""
-    if board is None:
-        print(
-            f"{path}: {res.status}"
-            + (", no board found" if res.status == "TIMEOUT" else ": no board keeps the frame and the clues")
-            + how
-        )
-        return status
-    proved = " (optimal)" if res.status == "OPTIMUM" else f" so far (at most {res.bound})"
-    print(f"{path}: {res.status}, score {res.score} of {edges} inner edges{proved}{how}")
-    if res.certificate is not None:
-        print(f"certified by {res.certificate.checker}: {res.certificate.covers}")
-    print(ascii_grid(puzzle, board, color=color, mismatched=mismatches(puzzle, board)))
+            print(f"certified by {res.certificate.checker}: {res.certificate.covers}")
+        print(ascii_grid(puzzle, board, color=color, mismatched=mismatches(puzzle, board)))
     return status
