@@ -623,3 +623,16 @@ def test_an_option_of_other_commands_is_named_so_and_maximize_takes_a_solver_com
     fake.chmod(0o755)
     code, out, err = run_cli("maximize", "hunde-spiel", "--solver-cmd", fake)
     assert code == 2 and err.endswith("' exited with 10 but said 'OPTIMUM FOUND', which is exit 30\n")
+
+
+def test_a_short_line_of_values_is_called_cut_short(run_cli, tmp_path):
+    """Before: `v 0101` was read as the literal 101, then "335 variables unassigned"."""
+    wcnf, answer = tmp_path / "h.wcnf", tmp_path / "short.out"
+    assert run_cli("encode", "hunde-spiel", "--maxsat", "-o", wcnf)[0] == 0
+    answer.write_text("s OPTIMUM FOUND\nv 0101\n")
+    assert run_cli("decode", wcnf, answer) == (
+        2,
+        "",
+        f"satedge: error: {answer}: line 2: a model line of 4 values 0 or 1, where the formula has 336 "
+        "variables: is it cut short?\n",
+    )

@@ -165,6 +165,13 @@ def parse_model(lines: Iterable[str] | str, path: Path | str, nv: int) -> list[i
             # the MaxSAT Evaluation's model line since 2020: one 0 or 1 per variable, in order
             lits.extend(v if bit == "1" else -v for v, bit in enumerate(words[0], 1))
             continue
+        if s.startswith("v ") and len(words) == 1 and len(words[0]) > 1 and words[0][0] == "0":
+            if not words[0].strip("01"):  # no literal starts with 0: values, too few or too many
+                raise SatedgeError(
+                    f"line {lineno}: a model line of {len(words[0]):,} values 0 or 1, where the formula has "
+                    f"{nv:,} variables: is it cut short?",
+                    path,
+                )
         for w in words:
             lit = int(w) if len(w) <= MAX_TOKEN and w.removeprefix("-").isdigit() and w.isascii() else None
             if lit is None:
