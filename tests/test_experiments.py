@@ -902,3 +902,19 @@ def test_a_median_score_of_whole_numbers_is_printed_whole():
     (whole,) = summarize([row("a", 23), row("b", 23)])
     (half,) = summarize([row("a", 22), row("b", 23)])
     assert (repr(whole["median_score"]), repr(half["median_score"])) == ("23", "22.5")
+
+
+def test_a_spec_names_every_solver_its_task_cannot_take(run_cli, tmp_path):
+    """Before: only the first."""
+    spec = tmp_path / "two.yaml"
+    spec.write_text(
+        "name: two\npuzzles: [hunde-spiel]\nencodings: [support]\nsolvers: [lns, restarts, cadical195]\n"
+        "task: solve\ntimeout: 10\n"
+    )
+    assert run_cli("run", spec, "--out", tmp_path / "out") == (
+        2,
+        "",
+        f"satedge: error: {spec}: solver lns: the lns engine cannot solve: it answers maximize; solver "
+        "restarts: the restarts engine cannot solve: it answers maximize\n",
+    )
+    assert not (tmp_path / "out").exists()

@@ -40,6 +40,7 @@ from ..encode.presets import OPTION_KEYS
 from ..errors import SatedgeError
 from ..jobs import Job
 from ..jobs.config import SolverConfig
+from ..jobs.job import check_engine
 from ..puzzle.formats import load_puzzle
 from ..puzzle.generate import Params, generate
 from ..puzzle.model import Puzzle
@@ -361,6 +362,20 @@ def load_spec(path: str | Path) -> Spec:
     puzzles = _puzzles(sources, problems) if not problems else []
     if problems:
         raise SatedgeError(problems_line(problems), path)
+    refused = []  # every solver the task cannot take, not only the first
+    for solver in solvers:
+        try:
+            check_engine(
+                task,
+                solver or SolverConfig(),
+                modes=(mode,),
+                limit=1 if task == "solve" else None,
+                certify=certify is not None and task != "encode",
+            )
+        except SatedgeError as e:
+            refused.append(f"solver {solver}: {e}")
+    if refused:
+        raise SatedgeError(problems_line(refused), path)
     spec = Spec(str(data["name"]), path, timeout=float(timeout), memory=int(memory), task=task, mode=mode)
     limits = Limits(timeout=spec.timeout, memory_mb=spec.memory)
     seen = set()
