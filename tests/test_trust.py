@@ -183,7 +183,7 @@ def test_a_terminal_of_no_size_shows_the_progress_line_80_columns_wide(tmp_path)
     """Before: on a terminal that reports 0 x 0 (script, some CI terminals, serial consoles) no
     progress line showed at all."""
     seen = _on_a_terminal(
-        ["maximize", "eternity2/8x8", "--method", "backtrack", "--timeout", "4"], tmp_path, (0, 0)
+        ["maximize", "eternity2/8x8", "--method", "backtrack", "--timeout", "10"], tmp_path, (0, 0)
     )
     lines = [line for line in seen.replace("\r", "\n").splitlines() if "best score" in line]
     assert lines and all(len(line.rstrip()) <= 80 for line in lines)

@@ -392,27 +392,33 @@ def _missing(kinds: dict, shown, n_labels: int, nkp: int, tile_words: int) -> np
     return np.concatenate(out) if out else np.zeros((0, 4), np.int64)
 
 
+COMPILING = "compiling the C loop, once per board shape"  # the stage a progress report names
+
+
 def run(
     t: Tables,
     prefix: list[int],
     last: int,
     parent: int | None = None,
     counts=None,
-    paused: Callable[[], None] | None = None,
+    paused: Callable[..., None] | None = None,
     start: tuple[int, ...] | None = None,
     allow=None,
 ) -> Iterator[list[int]]:
     """Placements of cells ``0..last`` that extend ``prefix`` (the placements of the first
     cells), lazily, in the search order; with ``parent``, it stops early once the process with
     that id is no longer this one's parent.  ``counts`` (two int64s) gains the candidates tried and
-    the nodes placed; ``paused`` is called about every :data:`satedge.system.progress.REPORT_SECONDS`
-    while nothing is found.  ``start``: the ``(word, bits)`` of the next cell's candidates left to
-    try, and with misfits their phase (a branch of :func:`satedge.backtrack.split.branches`),
-    instead of all of them.  ``allow``: with the tables of misfits, the most misfits per depth
-    (:func:`advance`; default none)."""
+    the nodes placed; ``paused`` is called about every
+    :data:`satedge.system.progress.REPORT_SECONDS` while nothing is found (and with
+    :data:`COMPILING` before a loop is compiled).  ``start``: the ``(word, bits)`` of the next
+    cell's candidates left to try, and with misfits their phase (a branch of
+    :func:`satedge.backtrack.split.branches`), instead of all of them.  ``allow``: with the
+    tables of misfits, the most misfits per depth (:func:`advance`; default none)."""
     if len(prefix) > last:
         yield list(prefix)
         return
+    if paused is not None and native.compiles(t):
+        paused(COMPILING)  # the few seconds before the first placement: the progress line says why
     state = at_root(t, counts, allow)
     place(t, state, prefix, start)
     reported = time.monotonic()

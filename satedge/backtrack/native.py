@@ -61,6 +61,7 @@ __all__ = [
     "tile_words",
     "kernel",
     "compiler",
+    "compiles",
     "cache_folder",
     "COMPILE_SECONDS",
 ]
@@ -347,6 +348,22 @@ def _training(args: list, start: int, last: int, allow) -> Callable[[Path], bool
         return os.waitstatus_to_exitcode(status) == 0
 
     return train
+
+
+def compiles(t, deepest: bool = False) -> bool:
+    """Whether binding the search over ``t`` (:func:`kernel`) compiles it first: a compiler is
+    found and the library (or its profiled twin) is not kept yet; a few seconds, which the
+    progress line names."""
+    n = len(t.ndeps)
+    cc = compiler()
+    if cc is None or n > MAX_NATIVE_CELLS:
+        return False
+    head, flags = header(t, deepest), FLAGS if n <= OPTIMISED_CELLS else LARGE_FLAGS
+    text = SEARCH_C.read_text()
+    libs = [f"search-{_digest(cc, *flags, _processor(), text, head)}.so"]
+    if PROFILED_CELLS <= n <= OPTIMISED_CELLS:
+        libs.append(f"search-{_digest(cc, *FLAGS, *PROFILE_FLAGS, _processor(), text, head)}.so")
+    return not all(_kept(cache_folder() / lib) for lib in libs)
 
 
 def kernel(

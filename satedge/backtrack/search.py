@@ -89,13 +89,15 @@ class Cost:
     candidates: int = 0
     nodes: int = 0
     started: float = field(default_factory=time.monotonic)
+    stage: str | None = None  # what the search is doing, where it is not searching yet
 
     @property
     def seconds(self) -> float:
         return time.monotonic() - self.started
 
     def as_dict(self) -> dict:
-        return {"candidates": self.candidates, "nodes": self.nodes, "seconds": round(self.seconds, 3)}
+        out = {"candidates": self.candidates, "nodes": self.nodes, "seconds": round(self.seconds, 3)}
+        return out | ({"stage": self.stage} if self.stage else {})
 
 
 def solutions(
@@ -235,8 +237,8 @@ def _pause(counts, cost: Cost, paused: Callable[[Cost], None] | None) -> Callabl
     if paused is None:
         return None
 
-    def tick() -> None:
-        cost.candidates, cost.nodes = int(counts[0]), int(counts[1])
+    def tick(stage: str | None = None) -> None:
+        cost.candidates, cost.nodes, cost.stage = int(counts[0]), int(counts[1]), stage
         paused(cost)
 
     return tick

@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from ..system.proctree import forked_map
-from . import compiled
-from .compiled import State, Tables, at_root, budgeted, place, run
+from . import compiled, native
+from .compiled import COMPILING, State, Tables, at_root, budgeted, place, run
 from .kernels import Step
 
 __all__ = ["SUBTREES_PER_WORKER", "Branch", "branches", "cut", "explore", "parallel_search"]
@@ -126,6 +126,8 @@ def parallel_search(
     counts = np.zeros(2, np.int64) if counts is None else counts
     n = len(t.ndeps)
     above = np.zeros(2, np.int64)
+    if paused is not None and native.compiles(t):
+        paused(COMPILING)
     _, prefixes = cut(t, workers, above, allow)
     counts += above
     if len(prefixes) <= 1:
