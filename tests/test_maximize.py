@@ -636,3 +636,33 @@ def test_a_short_line_of_values_is_called_cut_short(run_cli, tmp_path):
         f"satedge: error: {answer}: line 2: a model line of 4 values 0 or 1, where the formula has 336 "
         "variables: is it cut short?\n",
     )
+
+
+def test_a_maxsat_binary_that_claims_a_false_optimum_is_named_under_certify(run_cli, tmp_path):
+    """Before: "the enumeration or the cubes left a model out", which named neither the binary
+    nor its claim."""
+    from pysat.solvers import Solver
+
+    p = generate(Params(rows=3, colors=9, model="uniform"), seed=2)
+    path, wcnf = tmp_path / "u3.yaml", tmp_path / "u3.wcnf"
+    save_puzzle(p, path)
+    assert run_cli("encode", path, "--maxsat", "-o", wcnf)[0] == 0
+    w, f = WCNF(from_file=str(wcnf)), weighted(p)
+    soft = [c[0] for c in w.soft]
+    with Solver(name="cadical195", bootstrap_with=w.hard) as s:  # a board, not the best one
+        s.solve(assumptions=[-m for m in soft])
+        board = f.decode(s.get_model())
+        fits = [adj not in mismatches(p, board) for adj in p.board.adjacencies]
+        placed = [v for v in f.decision if s.get_model()[v - 1] > 0]
+        s.solve(assumptions=placed + [m if ok else -m for m, ok in zip(soft, fits)])
+        model = s.get_model()
+    got = score(p, board)
+    assert got < brute_maximum_3x3(p)
+    (tmp_path / "lie.txt").write_text(f"o {12 - got}\ns OPTIMUM FOUND\nv {' '.join(map(str, model))} 0\n")
+    liar = tmp_path / "liar"
+    liar.write_text(f"#!/bin/sh\ncat {tmp_path / 'lie.txt'}\nexit 30\n")
+    liar.chmod(0o755)
+    code, out, err = run_cli("maximize", path, "--solver-cmd", liar, "--certify")
+    assert (code, out) == (2, "") and err.endswith(
+        f"said {got} edges that fit is the most, but a board with {got + 1} exists\n"
+    )

@@ -268,7 +268,8 @@ def prove_optimum(job: Job, res: Result) -> Result:
         return res
     added = beyond(formula, best)
     t0 = time.perf_counter()
-    proof = certify.prove(formula.cnf.clauses + added)
+    wrong = f"{job.solver} said {best} edges that fit is the most, but a board with {best + 1} exists"
+    proof = certify.prove(formula.cnf.clauses + added, wrong=wrong)
     t1 = time.perf_counter()
     seconds = certify.FormulaCheck(formula.cnf.clauses, formula.nv, job.certify)(added, proof)
     res.certificate = certify.Certificate(

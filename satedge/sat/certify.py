@@ -278,15 +278,17 @@ def _drup(text: str, proof: drat.Proof) -> tuple[bool, str]:
     return result.outcome == drup.Outcome.VALID, "the proof is not a valid DRUP refutation of the formula"
 
 
-def prove(clauses: list[list[int]], solver: str = DEFAULT_SOLVER) -> drat.Proof:
+def prove(clauses: list[list[int]], solver: str = DEFAULT_SOLVER, wrong: str | None = None) -> drat.Proof:
     """A proof that ``clauses`` have no model, from a fresh solver that logs one: the cover's (a
     search of the cubes' tree, no more), or that of models a solver binary found.  Clauses that
-    do have a model are an error: the cubes or the enumeration left one out."""
+    do have a model are an error: the cubes or the enumeration left one out, or (``wrong``) what
+    the claim they check got wrong."""
     s = Solver(name=solver, bootstrap_with=clauses, with_proof=True)
     try:
         if s.solve():
             raise SatedgeError(
-                f"{solver} found a model of what should have none: the enumeration or the cubes left "
+                wrong
+                or f"{solver} found a model of what should have none: the enumeration or the cubes left "
                 "a model out"
             )
         return drat.of_solver(s, solver.startswith("cadical")).refutation()
