@@ -479,6 +479,9 @@ def test_a_maximize_spec_gives_scores_and_times_to_the_optimum(run_cli, tmp_path
     code, out, err = run_cli("report", tmp_path / "out", "--no-plots")
     assert code == 0 and out.splitlines()[2].endswith("| median score |")
     assert all(line.rstrip(" |").endswith(f"| {want}") for line in out.splitlines()[4:7])
+    assert "mean conflicts" not in out  # the engines that maximize report none
+    board = next(line for line in out.splitlines() if line.startswith("| uniform-3x3-c9-s2 |"))
+    assert board.count(f"| {want}* (") == 3, board  # each configuration's score, proved, and its time
 
 
 def test_maximize_help_and_card_alone_mean_support(run_cli):

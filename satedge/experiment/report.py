@@ -143,6 +143,10 @@ def per_puzzle(rows: list[dict], summary: list[dict]) -> tuple[list[dict], list[
             cell = round(statistics.fmean(done), 1)
         else:
             cell = f"{len(done)} of {len(rs)}: {statistics.median(done):.1f}" if done else rs[0]["status"]
+        scores = [r["score"] for r in rs if r.get("task") == "maximize" and r.get("score") is not None]
+        if scores:  # a best board: its score (the median over runs), * where every run proved it
+            proved = "*" if len(done) == len(rs) else ""
+            cell = f"{_whole(statistics.median(scores))}{proved} ({cell}{' s' if proved else ''})"
         table.setdefault(label, {"puzzle": label})[config] = cell
     return list(table.values()), ["puzzle"] + configs
 
@@ -443,12 +447,15 @@ def report(
         return markdown(table, ENCODE_COLUMNS), files
     summary = summarize(rows)
     columns = COLUMNS + [c for c in ("median_score", "proof_kb", "check_s") if any(c in s for s in summary)]
+    printed = columns  # the engines that maximize report no conflicts: no column of dashes
+    if all(r["task"] == "maximize" for r in rows) and not any(s.get("conflicts") for s in summary):
+        printed = [c for c in columns if c != "conflicts"]
     extra = holds_up(rows, compare)  # before anything is written: a missing extra stops here
     write_csv(summary, out / "summary.csv", columns)
     files = plots(rows, out, compare) + pictures(rows, out, with_png=True) if with_plots else []
     table, puzzle_columns = per_puzzle(rows, summary)
     return (
-        SUMMARY_NOTE + markdown(summary, columns) + extra + PER_PUZZLE_NOTE + markdown(table, puzzle_columns),
+        SUMMARY_NOTE + markdown(summary, printed) + extra + PER_PUZZLE_NOTE + markdown(table, puzzle_columns),
         files,
     )
 
@@ -460,7 +467,8 @@ SUMMARY_NOTE = (
 PER_PUZZLE_NOTE = (
     "\n\nSeconds per puzzle (encode + solve): the mean over the puzzle's runs (shuffles, repetitions) "
     "when every one solved it; `k of n: s` when k of its n runs did, s their median; else how its "
-    "runs ended.\n\n"
+    "runs ended; of a best board, its score first (the median over its runs; `*`: proved optimal by "
+    "every run), then that.\n\n"
 )
 
 
