@@ -263,3 +263,18 @@ def test_resume_from_goes_on_from_the_board_a_command_wrote(run_cli, tmp_path):
     save_puzzle(framed, tmp_path / "f.yaml")
     code, out, err = run_cli("maximize", tmp_path / "f.yaml", "--resume-from", board)
     assert (code, out) == (2, "") and err.startswith(f"satedge: error: {board}: not a board of this puzzle: ")
+
+
+def test_the_budget_engine_reports_its_progress_while_its_loop_compiles(tmp_path, monkeypatch):
+    """Before: with its progress asked for and the loop not compiled yet, the job failed
+    (`follow() takes 0 positional arguments`): every run of an experiment on a fresh cache."""
+    monkeypatch.setenv("SATEDGE_CACHE", str(tmp_path))
+    p = generate(Params(rows=4, cols=5, colors=8, model="uniform"), seed=1)  # 20 cells: compiled
+    seen, scores = [], set()
+    for workers in (1, 2):
+        job = Job(p, "maximize", solver=f"budget:workers={workers}", progress=True)
+        res = run(job, progress=seen.append).raise_error()
+        assert res.status == "OPTIMUM" and res.score == res.bound
+        scores.add(res.score)
+        monkeypatch.setenv("SATEDGE_CACHE", str(tmp_path / "again"))
+    assert len(scores) == 1 and seen and all("seconds" in report for report in seen)

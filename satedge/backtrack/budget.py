@@ -86,8 +86,8 @@ def within(
     cost = Cost() if cost is None else cost
     counts = np.zeros(2, np.int64)
 
-    def follow() -> None:
-        cost.candidates, cost.nodes = int(counts[0]), int(counts[1])
+    def follow(stage: str | None = None) -> None:  # stage: the loop is being compiled
+        cost.candidates, cost.nodes, cost.stage = int(counts[0]), int(counts[1]), stage
         if paused is not None:
             paused(cost)
 
