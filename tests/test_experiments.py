@@ -608,7 +608,7 @@ def test_committed_specs_load(monkeypatch):
         "peak-tries",
         "bench-maximize",
     }
-    assert runs["bench-maximize"] == 11 * 3  # boards x (budgets, branch and bound, RC2 on support)
+    assert runs["bench-maximize"] == 10 * 3  # boards x (budgets, branch and bound, RC2 on support)
     committed = {
         json.loads(line)["id"] for line in (ROOT / "experiments" / "bench-maximize-results.jsonl").open()
     }
