@@ -266,9 +266,7 @@ def report() -> str:
     if noisy:
         lines += [
             "",
-            "Noted with the runs: "
-            + "; ".join(f"{r['search']}: {r['beside']}" for r in noisy)
-            + ".",
+            "Noted with the runs: " + "; ".join(f"{r['search']}: {r['beside']}" for r in noisy) + ".",
         ]
     lines += ["", "## The targets", ""] + targets(rows, exact)
     lines += [

@@ -757,7 +757,11 @@ def test_two_runners_on_one_folder_run_every_run_once(tmp_path):
     ]
     first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert wait_until(lambda: (out / ".lock").exists() and (out / ".lock").read_text().strip(), 30)
-    second = subprocess.run(command, capture_output=True, text=True)
+    os.kill(first.pid, signal.SIGSTOP)  # held while the second starts, however loaded the machine
+    try:
+        second = subprocess.run(command, capture_output=True, text=True)
+    finally:
+        os.kill(first.pid, signal.SIGCONT)
     first.communicate(timeout=300)
     assert (first.returncode, second.returncode, second.stdout) == (0, 2, "")
     assert second.stderr == (

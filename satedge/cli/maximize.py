@@ -37,7 +37,7 @@ def add(sub) -> None:
         "--solver-cmd",
         metavar="COMMAND",
         help="a MaxSAT solver binary run on the WCNF file, as the MaxSAT Evaluation runs one (the same as "
-        "--solver cmd:COMMAND)",
+        "--solver cmd:COMMAND) (default: none)",
     )
     p.add_argument(
         "--workers",

@@ -455,7 +455,12 @@ def report(
     files = plots(rows, out, compare) + pictures(rows, out, with_png=True) if with_plots else []
     table, puzzle_columns = per_puzzle(rows, summary)
     return (
-        SUMMARY_NOTE + markdown(summary, printed) + extra + PER_PUZZLE_NOTE + markdown(table, puzzle_columns),
+        SUMMARY_NOTE
+        + markdown(summary, printed)
+        + extra
+        + PER_PUZZLE_NOTE
+        + (SCORED_NOTE if any(r["task"] == "maximize" for r in rows) else "")
+        + markdown(table, puzzle_columns),
         files,
     )
 
@@ -467,8 +472,11 @@ SUMMARY_NOTE = (
 PER_PUZZLE_NOTE = (
     "\n\nSeconds per puzzle (encode + solve): the mean over the puzzle's runs (shuffles, repetitions) "
     "when every one solved it; `k of n: s` when k of its n runs did, s their median; else how its "
-    "runs ended; of a best board, its score first (the median over its runs; `*`: proved optimal by "
-    "every run), then that.\n\n"
+    "runs ended.\n\n"
+)
+SCORED_NOTE = (  # of a report of best boards, after PER_PUZZLE_NOTE
+    "Of a best board, its score comes first: the median over its runs, `*` where every run proved it "
+    "optimal.\n\n"
 )
 
 
