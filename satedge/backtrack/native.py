@@ -169,6 +169,7 @@ def _library(path: str) -> Any:
     return ctypes.CDLL(path)
 
 
+@cache
 def _processor() -> str:
     """What the machine code is compiled for: the processor's model and flags where Linux tells."""
     try:
@@ -192,13 +193,19 @@ def _compiled(head: str, flags: tuple[str, ...], train: Callable[[Path], bool] |
     return lib if lib is None or train is None else _profiled(cc, lib, head, train)
 
 
+def _name(cc: str, flags: tuple[str, ...], head: str) -> str:
+    """The cache's name of the library of ``search.c`` and ``head`` compiled by ``cc`` with
+    ``flags`` for this processor."""
+    return f"search-{_digest(cc, *flags, _processor(), SEARCH_C.read_text(), head)}.so"
+
+
 def _digest(*parts: str) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:24]
 
 
 @cache
 def _built(cc: str, folder: Path, head: str, flags: tuple[str, ...]) -> Path | None:
-    lib = folder / f"search-{_digest(cc, *flags, _processor(), SEARCH_C.read_text(), head)}.so"
+    lib = folder / _name(cc, flags, head)
     if _kept(lib):
         return lib
     try:
@@ -290,8 +297,7 @@ def _profiled(cc: str, plain: Path, head: str, train: Callable[[Path], bool]) ->
     beside ``plain`` (the library compiled without it).  Where a step fails (another compiler, a
     search that ends in error), the plain library is kept under the profiled one's name, so that
     it is not tried again."""
-    text = SEARCH_C.read_text()
-    lib = plain.with_name(f"search-{_digest(cc, *FLAGS, *PROFILE_FLAGS, _processor(), text, head)}.so")
+    lib = plain.with_name(_name(cc, (*FLAGS, *PROFILE_FLAGS), head))
     if _kept(lib):
         return lib
     try:
@@ -359,10 +365,9 @@ def compiles(t, deepest: bool = False) -> bool:
     if cc is None or n > MAX_NATIVE_CELLS:
         return False
     head, flags = header(t, deepest), FLAGS if n <= OPTIMISED_CELLS else LARGE_FLAGS
-    text = SEARCH_C.read_text()
-    libs = [f"search-{_digest(cc, *flags, _processor(), text, head)}.so"]
+    libs = [_name(cc, flags, head)]
     if PROFILED_CELLS <= n <= OPTIMISED_CELLS:
-        libs.append(f"search-{_digest(cc, *FLAGS, *PROFILE_FLAGS, _processor(), text, head)}.so")
+        libs.append(_name(cc, (*FLAGS, *PROFILE_FLAGS), head))
     return not all(_kept(cache_folder() / lib) for lib in libs)
 
 
