@@ -7,7 +7,7 @@ from conftest import PUZZLES, SEEDS
 
 import satedge
 from satedge.backtrack import search as backtrack
-from satedge.puzzle.drawing import PAD, TILE, ascii_grid, label_colours, to_svg
+from satedge.puzzle.drawing import PAD, TILE, TOP, ascii_grid, label_colours, to_svg
 from satedge.puzzle.formats import load_puzzle
 from satedge.puzzle.model import Puzzle, Solution
 from satedge.puzzle.render import PNG_SCALE
@@ -57,7 +57,7 @@ def test_png_edges_show_one_pattern(run_cli, tmp_path):
     def inside(cell, side):
         """A point in the cell's triangle on that side: 5 units in from the edge, 14 along it."""
         row, col = divmod(cell, puzzle.cols)
-        x0, y0 = PAD + col * TILE, PAD + row * TILE
+        x0, y0 = PAD + col * TILE, TOP + row * TILE
         mid = TILE / 2
         return [
             (x0 + mid + 14, y0 + 5),
@@ -131,8 +131,8 @@ def test_the_shipped_pictures_show_the_first_solution(run_cli, tmp_path):
         assert out.read_text() == picture.read_text(), picture.name
 
 
-def test_a_saved_partial_board_is_drawn_with_its_misfits_in_red(run_cli, tmp_path):
-    """Before: render refused maximize's best board (not a solution)."""
+def test_a_saved_partial_board_is_drawn_with_its_misfits_in_red_under_its_score(run_cli, tmp_path):
+    """Before: render refused maximize's best board (not a solution), and pictures had no title."""
     from satedge.puzzle.formats import save_puzzle
     from satedge.puzzle.generate import Params, generate
 
@@ -145,7 +145,26 @@ def test_a_saved_partial_board_is_drawn_with_its_misfits_in_red(run_cli, tmp_pat
     assert code == 1 and missed > 0
     code, svg, err = run_cli("render", path, "--solution", board)
     assert (code, err) == (0, "") and svg.count('stroke="#D00000"') == missed
+    # its title and score, in the picture (before: no caption)
+    assert f">score {12 - missed} of 12 edges</text>" in svg and f"<title>{p.name}: score" in svg
     framed = generate(Params(rows=3, colors=4, frame=True), seed=1)  # a board that breaks the frame
     save_puzzle(framed, tmp_path / "f.yaml")
     code, out, err = run_cli("render", tmp_path / "f.yaml", "--solution", board)
     assert (code, out) == (2, "") and err.startswith(f"satedge: error: {board}: not a board of this puzzle: ")
+
+
+def test_a_board_wider_than_the_output_is_printed_compact(run_cli, tmp_path):
+    """Before: Eternity II's 16x16 grid took 193 columns; in a pipe a grid now keeps within 120,
+    one line per row of tiles, and a narrow board keeps its labels."""
+    from satedge.puzzle.formats import save_puzzle
+    from satedge.puzzle.generate import Params, generate
+
+    wide = generate(Params(rows=2, cols=16, colors=30), seed=1)
+    save_puzzle(wide, tmp_path / "w.yaml")
+    code, out, _ = run_cli("solve", tmp_path / "w.yaml", "--method", "backtrack")
+    grid = out.splitlines()[1:]
+    assert code == 0 and {len(line) for line in grid} == {1 + 16 * 5} and len(grid) == 5
+    full = ascii_grid(wide, satedge.solve(wide, method="backtrack").solution).splitlines()
+    assert {len(line) for line in full} == {1 + 16 * 12} and len(full) == 9
+    code, out, _ = run_cli("solve", "hunde-spiel")
+    assert code == 0 and len(out.splitlines()) == 1 + 13

@@ -4,6 +4,7 @@ puzzle under its limits, and the words their output shares."""
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from ..api import Request
 from ..encode import DEFAULT_ENCODING, Encoding
 from ..errors import OutOfMemory, SatedgeError
 from ..jobs import Job, Result, run
+from ..puzzle.drawing import ascii_grid
 from ..puzzle.formats import load_board, load_puzzle
 from ..sat.certify import DEFAULT_CHECKER
 from ..system.bigints import digits
@@ -34,7 +36,19 @@ __all__ = [
     "answer_file",
     "answers",
     "output_folder",
+    "print_grid",
 ]
+
+PIPED_WIDTH = 120  # the columns a grid may take when the output is not a terminal
+
+
+def print_grid(puzzle, board, mismatched=(), color: bool = True) -> None:
+    """A board as :func:`~satedge.puzzle.drawing.ascii_grid` draws it: in colour on a terminal
+    (unless ``color`` is false) and compact when wider than the terminal (or than
+    ``PIPED_WIDTH`` columns in a pipe or a file)."""
+    tty = sys.stdout.isatty()
+    width = shutil.get_terminal_size().columns if tty else PIPED_WIDTH
+    print(ascii_grid(puzzle, board, color=tty and color, mismatched=mismatched, width=width))
 
 
 def many(n: int, thing: str) -> str:

@@ -6,9 +6,9 @@ import json
 import sys
 
 from ..puzzle.checker import mismatches
-from ..puzzle.drawing import ascii_grid
 from ..puzzle.solutions import solution_to_json
 from ..sat.dimacs import decode_file
+from .common import print_grid
 
 __all__ = ["add", "main"]
 
@@ -67,14 +67,7 @@ def main(args) -> int:
             print(
                 f"score {got.score} of {len(puzzle.board.adjacencies)} inner edges (the model's cost: {got.cost})"
             )
-        print(
-            ascii_grid(
-                puzzle,
-                solution,
-                color=sys.stdout.isatty(),
-                mismatched=mismatches(puzzle, solution) if scored else (),
-            )
-        )
+        print_grid(puzzle, solution, mismatches(puzzle, solution) if scored else ())
     if problem is not None:
         print(f"invalid: {problem}", file=sys.stderr)
         return 1

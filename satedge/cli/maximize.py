@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 from ..encode.maxsat import DEFAULT_MAXSAT_ENCODING
 from ..errors import SatedgeError
 from ..puzzle.checker import mismatches
-from ..puzzle.drawing import ascii_grid
 from ..puzzle.render import save_picture
 from ..puzzle.solutions import save_solution, solution_to_json
-from .common import answered_by, answers, engine_of
+from .common import answered_by, answers, engine_of, print_grid
 from .options import (
     MAX_WORKERS,
     add_certify,
@@ -101,7 +99,6 @@ def main(args) -> int:
                 raise SatedgeError(f"{option} names a {' or a '.join(suffixes)} file", path)
     if args.resume_from is not None and (len(args.puzzles) != 1 or args.puzzles[0] == "-"):
         raise SatedgeError("--resume-from starts the search of one puzzle file; give one")
-    color = sys.stdout.isatty() and not args.json
     status = 0
     outputs = (args.output, args.picture)
     for path, puzzle, job, res, took in answers(args, "maximize", outputs, start_from=args.resume_from):
@@ -147,5 +144,5 @@ def main(args) -> int:
         print(f"{path}: {res.status}, score {res.score} of {edges} inner edges{proved}{how}")
         if res.certificate is not None:
             print(f"certified by {res.certificate.checker}: {res.certificate.covers}")
-        print(ascii_grid(puzzle, board, color=color, mismatched=mismatches(puzzle, board)))
+        print_grid(puzzle, board, mismatches(puzzle, board))
     return status

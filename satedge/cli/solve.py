@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 from ..errors import SatedgeError
-from ..puzzle.drawing import ascii_grid
 from ..puzzle.solutions import save_solution, solution_to_json
-from .common import answered_by, answers, certificate_words, engine_of, many
+from .common import answered_by, answers, certificate_words, engine_of, many, print_grid
 from .options import add_method, add_puzzles
 
 __all__ = ["add", "main"]
@@ -45,7 +43,6 @@ def main(args) -> int:
             raise SatedgeError(
                 "a .sol file holds one solution; with --all or --limit give a .json file", args.output
             )
-    color = sys.stdout.isatty() and not args.json
     status = 0
     for path, puzzle, job, res, seconds in answers(
         args, "solve", (args.output,), modes=(args.mode or "solutions",), limit=limit
@@ -95,5 +92,5 @@ def main(args) -> int:
                 + certificate_words(res)
             )
             for s in res.solutions:
-                print(ascii_grid(puzzle, s, color=color))
+                print_grid(puzzle, s)
     return status

@@ -16,6 +16,8 @@ __all__ = [
     "PALE",
     "TILE",
     "PAD",
+    "TOP",
+    "caption",
     "label_colours",
     "layout",
     "to_svg",
@@ -38,11 +40,14 @@ ANSI = (
 RESET = "\033[0m"
 
 
-def ascii_grid(puzzle: Any, solution: Any, color: bool = False, mismatched: Any = ()) -> str:
+def ascii_grid(
+    puzzle: Any, solution: Any, color: bool = False, mismatched: Any = (), width: int | None = None
+) -> str:
     """The solution as a grid of tiles, each showing its four labels and ``tile/rotation``;
     the touching sides that do not fit (``mismatched``, adjacencies of the board graph) cross
     their border with ``X`` (``|`` between cells side by side, ``-`` between cells one above
-    the other).
+    the other).  A grid wider than ``width`` columns is drawn compact: one line per row of
+    tiles, each cell only its ``tile/rotation`` (Eternity II's 16x16 in 97 columns, not 193).
 
     >>> from satedge.puzzle import Puzzle, Solution
     >>> p = Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0)
@@ -58,6 +63,10 @@ def ascii_grid(puzzle: Any, solution: Any, color: bool = False, mismatched: Any 
     |1 1/0 0X0 0/0 1|
     |   0   |   0   |
     +-------+-------+
+    >>> print(ascii_grid(p, Solution(((1, 0), (0, 0))), mismatched=p.board.adjacencies, width=16))
+    +---+---+
+    |1/0X0/0|
+    +---+---+
     """
     walls, floors = set(), set()  # (row, border k of 0..cols) crossed; (border k of 0..rows, col) crossed
     for adj in mismatched:
@@ -76,6 +85,9 @@ def ascii_grid(puzzle: Any, solution: Any, color: bool = False, mismatched: Any 
     inner = max(2 * w + tag + 2, 7)
     if inner % 2 == 0:
         inner += 1
+    compact = width is not None and 1 + (inner + 1) * puzzle.cols > width
+    if compact:
+        inner = tag
 
     def paint(x) -> str:
         text = texts[x]
@@ -102,6 +114,10 @@ def ascii_grid(puzzle: Any, solution: Any, color: bool = False, mismatched: Any 
             (puzzle.oriented(t, r), f"{t}/{r}")
             for t, r in solution.placements[row * puzzle.cols : (row + 1) * puzzle.cols]
         ]
+        if compact:
+            lines.append(joined(row, [t.center(inner) for _, t in cells], True))
+            lines.append(sep(row + 1))
+            continue
         lines.append(joined(row, [centre(lab[0]) for lab, _ in cells], False))
         mids = []
         for lab, tag in cells:
@@ -144,6 +160,7 @@ FRAME_GREY = "#B0B0B0"
 PALE = 0.55  # the tail half: the pattern's colour mixed with this much white
 TILE = 60  # pixels per tile
 PAD = 4
+TOP = PAD + 36  # the caption's two lines above the tiles
 
 
 def _mix(hex_colour: str, white: float) -> str:
@@ -167,23 +184,38 @@ def label_colours(puzzle: Any) -> dict:
     return out
 
 
-def layout(puzzle: Any, solution: Any = None):
-    """What to draw: ``(width, height, polygons, texts, marks)``, in pixels.  Each tile is four
-    triangles meeting in its centre (top, right, bottom, left), its tile index in the centre;
-    complementary halves carry a + or - mark; clued cells get a thick outline.  Without a
-    solution: the tile set in file order, unturned."""
+def caption(puzzle: Any, solution: Any = None, mismatched: Any = ()) -> tuple[str, str]:
+    """The picture's title in two lines: the puzzle's name, then its board's score
+    (``mismatched``: the adjacencies that do not fit) or, without a board, its number of tiles."""
+    if solution is None:
+        return puzzle.name or "puzzle", f"{len(puzzle.tiles)} tiles"
+    edges = len(puzzle.board.adjacencies)
+    return puzzle.name or "puzzle", f"score {edges - len(mismatched)} of {edges} edges"
+
+
+def layout(puzzle: Any, solution: Any = None, mismatched: Any = ()):
+    """What to draw: ``(width, height, polygons, texts, marks, lines)``, in pixels.  A caption
+    (:func:`caption`) on top, the tiles centred under it; each tile is four triangles meeting in its centre (top, right,
+    bottom, left), its tile index in the centre; complementary halves carry a + or - mark; clued
+    cells get a thick outline; ``lines``: the borders where touching sides do not fit
+    (``mismatched``: adjacencies), on both outer borders for an edge that wraps around a torus.
+    Without a solution: the tile set in file order, unturned."""
     colours = label_colours(puzzle)
     placements = (
         solution.placements if solution is not None else tuple((t, 0) for t in range(len(puzzle.tiles)))
     )
     clued = {puzzle.board.cell(c.row, c.col) for c in puzzle.clues} if solution is not None else set()
     gap = 0 if solution is not None else 6
-    width = PAD * 2 + puzzle.cols * TILE + (puzzle.cols - 1) * gap
-    height = PAD * 2 + puzzle.rows * TILE + (puzzle.rows - 1) * gap
+    title = caption(puzzle, solution, mismatched)
+    tiles_width = puzzle.cols * TILE + (puzzle.cols - 1) * gap
+    width = PAD * 2 + max(tiles_width, 7 * max(len(line) for line in title))
+    left = (width - tiles_width) // 2  # the tiles centred under a caption wider than they are
+    height = TOP + PAD + puzzle.rows * TILE + (puzzle.rows - 1) * gap
     polygons, texts, marks = [], [], []
+    texts += [(width / 2, PAD + 9, title[0], 13), (width / 2, PAD + 26, title[1], 11)]
     for cell, (t, r) in enumerate(placements):
         row, col = divmod(cell, puzzle.cols)
-        x0, y0 = PAD + col * (TILE + gap), PAD + row * (TILE + gap)
+        x0, y0 = left + col * (TILE + gap), TOP + row * (TILE + gap)
         cx, cy = x0 + TILE / 2, y0 + TILE / 2
         corners = [(x0, y0), (x0 + TILE, y0), (x0 + TILE, y0 + TILE), (x0, y0 + TILE)]
         labels = puzzle.oriented(t, r)
@@ -196,38 +228,31 @@ def layout(puzzle: Any, solution: Any = None):
         texts.append((cx, cy, str(t), 10))
         if cell in clued:
             marks.append((x0 + 2, y0 + 2, TILE - 4))
-    return width, height, polygons, texts, marks
-
-
-def borders(puzzle: Any, mismatched: Any) -> list[tuple[float, float, float, float]]:
-    """The segments ``(x1, y1, x2, y2)`` of a board's picture where touching sides do not fit
-    (``mismatched``: adjacencies): their shared border, on both outer borders for an edge that
-    wraps around a torus."""
-    out = []
+    lines = []
     for adj in mismatched:
         if adj.a == adj.b:
             continue
         for cell, side in ((adj.a, adj.side_a), (adj.b, adj.side_b)):
             row, col = divmod(cell, puzzle.cols)
-            x0, y0 = PAD + col * TILE, PAD + row * TILE
+            x0, y0 = left + col * TILE, TOP + row * TILE
             seg = {
                 0: (x0, y0, x0 + TILE, y0),
                 1: (x0 + TILE, y0, x0 + TILE, y0 + TILE),
                 2: (x0, y0 + TILE, x0 + TILE, y0 + TILE),
                 3: (x0, y0, x0, y0 + TILE),
             }[side]
-            if seg not in out:
-                out.append(seg)
-    return out
+            if seg not in lines:
+                lines.append(seg)
+    return width, height, polygons, texts, marks, lines
 
 
 def to_svg(puzzle: Any, solution: Any = None, mismatched: Any = ()) -> str:
     """An SVG picture (four ``polygon`` elements per tile); the borders where touching sides do
     not fit (``mismatched``: adjacencies) drawn as thick red lines."""
-    w, h, polygons, texts, marks = layout(puzzle, solution)
+    w, h, polygons, texts, marks, lines = layout(puzzle, solution, mismatched)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
-        f"<title>{escape(puzzle.name or 'puzzle', quote=False)}</title>",
+        f"<title>{escape(': '.join(caption(puzzle, solution, mismatched)), quote=False)}</title>",
         '<rect width="100%" height="100%" fill="white"/>',
     ]
     for pts, fill in polygons:
@@ -238,7 +263,7 @@ def to_svg(puzzle: Any, solution: Any = None, mismatched: Any = ()) -> str:
             f'<rect x="{x:g}" y="{y:g}" width="{size:g}" height="{size:g}" fill="none" stroke="black" '
             'stroke-width="3"/>'
         )
-    for x1, y1, x2, y2 in borders(puzzle, mismatched):
+    for x1, y1, x2, y2 in lines:
         out.append(
             f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="#D00000" stroke-width="5" '
             'stroke-linecap="round"/>'

@@ -7,7 +7,7 @@ from pathlib import Path
 from ..errors import SatedgeError
 from ..system.extras import require
 from ..system.files import atomic_output, write_atomic
-from .drawing import borders, layout, to_svg
+from .drawing import layout, to_svg
 from .model import Puzzle, Solution
 
 __all__ = ["PNG_SCALE", "pyplot", "to_png", "save_picture"]
@@ -29,7 +29,7 @@ def to_png(puzzle: Puzzle, solution: Solution | None, path, mismatched=()) -> No
     plt = pyplot()
     patches, pe = require("matplotlib.patches"), require("matplotlib.patheffects")
     Polygon, Rectangle = patches.Polygon, patches.Rectangle
-    w, h, polygons, texts, marks = layout(puzzle, solution)
+    w, h, polygons, texts, marks, lines = layout(puzzle, solution, mismatched)
     dpi = 100 * PNG_SCALE
     fig = plt.figure(figsize=(w / 100, h / 100), dpi=dpi)
     ax = fig.add_axes((0, 0, 1, 1))
@@ -42,7 +42,7 @@ def to_png(puzzle: Puzzle, solution: Solution | None, path, mismatched=()) -> No
         )
     for x, y, size in marks:
         ax.add_patch(Rectangle((x, y), size, size, fill=False, edgecolor="black", linewidth=2))
-    for x1, y1, x2, y2 in borders(puzzle, mismatched):
+    for x1, y1, x2, y2 in lines:
         ax.plot([x1, x2], [y1, y2], color="#D00000", linewidth=3.5, solid_capstyle="round")
     for x, y, text, size in texts:
         ax.text(
