@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -922,3 +923,42 @@ def test_a_spec_names_every_solver_its_task_cannot_take(run_cli, tmp_path):
         "restarts: the restarts engine cannot solve: it answers maximize\n",
     )
     assert not (tmp_path / "out").exists()
+
+
+def tick_labels(svg: str, axis: str) -> list[str]:
+    """The labels of an SVG plot's ticks on one axis (matplotlib keeps text as text)."""
+    from xml.etree import ElementTree
+
+    ns = "{http://www.w3.org/2000/svg}"
+    ticks = [
+        g
+        for g in ElementTree.fromstring(svg).iter(ns + "g")
+        if re.fullmatch(rf"{axis}tick_\d+", g.get("id", ""))
+    ]
+    return [t.text for g in ticks for t in g.iter(ns + "text")]
+
+
+def test_plot_ticks_are_plain_numbers_that_do_not_run_into_each_other(tmp_path):
+    """Before: the scatter of times from 2 to 8 s labelled 2x10^0, 3x10^0, 4x10^0 and 6x10^0 (the
+    3 and the 4 ran into each other), and the cactus plot had ticks at 1.25 instances."""
+    pytest.importorskip("matplotlib")
+    from satedge.experiment.report import plots
+
+    rows = [
+        {
+            "puzzle_sha256": str(i),
+            "repetition": 0,
+            "encoding": e,
+            "solver": "cadical195",
+            "status": "SAT",
+            "encode_seconds": 0.0,
+            "solve_seconds": 2.0 + 0.6 * i + (e == "direct"),
+            "timeout": 8,
+        }
+        for i in range(5)
+        for e in ("support", "direct")
+    ]
+    plots(rows, tmp_path, ("support/cadical195", "direct/cadical195"))
+    scatter = (tmp_path / "scatter.svg").read_text()
+    assert tick_labels(scatter, "x") == tick_labels(scatter, "y") == ["1", "2", "5", "10"]
+    assert tick_labels((tmp_path / "cactus.svg").read_text(), "x") == ["1", "2", "3", "4", "5"]

@@ -24,7 +24,7 @@ from ..jobs.config import SolverConfig
 from ..jobs.engines import REFERENCE
 from ..puzzle.formats import load_puzzle
 from ..puzzle.render import pyplot, save_picture
-from ..system.extras import available
+from ..system.extras import available, require
 from ..system.files import atomic_output, shown, write_atomic
 from ..system.process import Limits
 from . import stats
@@ -243,6 +243,17 @@ def cactus(rows: list[dict]) -> dict[str, dict]:
     return out
 
 
+def plain_log_ticks(axis, low: float, high: float) -> None:
+    """Ticks of a log axis as plain numbers (``0.5``, ``2``, ``10``) at 1, 2 and 5 of each decade,
+    at 1 alone over more than three decades, and no labels on the minor ticks: matplotlib's
+    own labels of a short span (``3x10^0`` beside ``4x10^0``) run into each other."""
+    ticker = require("matplotlib.ticker")
+    wide = high > 0 and low > 0 and math.log10(high / low) > 3
+    axis.set_major_locator(ticker.LogLocator(subs=(1.0,) if wide else (1.0, 2.0, 5.0)))
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    axis.set_minor_formatter(ticker.NullFormatter())
+
+
 def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -> list[Path]:
     """Cactus, size and (with ``compare``) scatter plots as PNG and SVG; the files written."""
     plt = pyplot()
@@ -336,6 +347,8 @@ def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -
         ax.plot([lo, timeout * 1.2], [lo, timeout * 1.2], color="grey", linewidth=0.8)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        for axis in (ax.xaxis, ax.yaxis):
+            plain_log_ticks(axis, lo, timeout * 1.2)
         ax.set_xlabel(f"{a} (s)")
         ax.set_ylabel(f"{b} (s)")
         runs = max(len(v) for v in times_of(a).values()) if common else 1
