@@ -1,4 +1,6 @@
-"""The pages of the documentation that are generated from the code before each build:
+"""The pages of the documentation that are generated from the code.  The reference pages are
+committed, so that they can be read on the repository without a build; ``python
+docs/build_pages.py`` writes them again, and the build and ``make test`` refuse stale ones:
 
 * ``reference/cli.md``: every command and option, from the parser itself;
 * ``reference/rows.md``: the results row schema, from :data:`satedge.experiment.rows.FIELDS`;
@@ -6,6 +8,8 @@
   code checks against;
 * ``reference/engines.md``: the engines, from the engine table
   (:data:`satedge.jobs.engines.ENGINES`);
+Before each build (not committed):
+
 * ``_static/layers.svg``: the layers of satedge, from the import-linter contract in
   ``pyproject.toml`` that ``make test`` checks;
 * ``_static/pictures/``: the pictures of the seed puzzles' first solutions (``puzzles/pictures``).
@@ -14,8 +18,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 import tomllib
 from pathlib import Path
+from unittest.mock import patch
 from xml.sax.saxutils import escape
 
 from satedge.cli import EXIT_STATUSES, build_parser
@@ -36,7 +42,13 @@ def _help(parser: argparse.ArgumentParser, action: argparse.Action) -> str:
 
 
 def cli_reference() -> str:
-    """The command-line reference: each command's usage, description and options."""
+    """The command-line reference: each command's usage, description and options, its usage
+    lines wrapped as on an 80-column terminal whatever terminal builds it."""
+    with patch.dict(os.environ, {"COLUMNS": "80"}):
+        return _cli_reference()
+
+
+def _cli_reference() -> str:
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
     lines = [
@@ -274,15 +286,41 @@ def _write(path: Path, text: str) -> None:
         path.write_text(text)
 
 
-def main() -> None:
-    _write(HERE / "reference" / "cli.md", cli_reference())
-    _write(HERE / "reference" / "rows.md", rows_reference())
-    _write(HERE / "reference" / "errors.md", errors_reference())
-    _write(HERE / "reference" / "engines.md", engines_reference())
-    _write(HERE / "reference" / "heule.md", heule_reference())
+def committed_pages() -> dict[Path, str]:
+    """The reference pages kept in the repository, each with what the code makes of it now."""
+    return {
+        HERE / "reference" / "cli.md": cli_reference(),
+        HERE / "reference" / "rows.md": rows_reference(),
+        HERE / "reference" / "errors.md": errors_reference(),
+        HERE / "reference" / "engines.md": engines_reference(),
+        HERE / "reference" / "heule.md": heule_reference(),
+    }
+
+
+def stale_pages() -> list[str]:
+    """The committed reference pages that differ from what the code makes of them."""
+    return [
+        str(path.relative_to(ROOT))
+        for path, text in committed_pages().items()
+        if not path.exists() or path.read_text() != text
+    ]
+
+
+def build() -> None:
+    """What a build needs beside the committed pages: the layers and the pictures; a stale
+    committed page stops the build."""
+    stale = stale_pages()
+    if stale:
+        raise SystemExit(f"{', '.join(stale)}: stale; write them again with python docs/build_pages.py")
     _write(HERE / "_static" / "layers.svg", layers_svg())
     for picture in sorted((ROOT / "puzzles" / "pictures").glob("*.svg")):
         _write(HERE / "_static" / "pictures" / picture.name, picture.read_text())
+
+
+def main() -> None:
+    """Write the committed reference pages again from the code."""
+    for path, text in committed_pages().items():
+        _write(path, text)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """Sphinx configuration of satedge's documentation site (``make docs``).
 
 Pages are Markdown (MyST); the API reference comes from the docstrings (autodoc with napoleon,
-numpy style); the command-line reference, the results row schema and the picture of the layers
-are generated from the code before each build (``docs/build_pages.py``), so they cannot drift.
+numpy style); the command-line reference, the results row schema, the errors and the engines are generated
+from the code and committed (``docs/build_pages.py``; a stale one stops the build), the picture
+of the layers before each build.
 """
 
 import sys
@@ -11,9 +12,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import build_pages  # noqa: E402  (generates reference/cli.md, reference/rows.md, _static/layers.svg)
+import build_pages  # noqa: E402  (checks the reference pages, draws _static/layers.svg)
 
-build_pages.main()
+build_pages.build()
 
 project = "satedge"
 author = "the satedge developers"

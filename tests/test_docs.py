@@ -186,6 +186,29 @@ def test_the_api_pages_document_every_public_name(site):
     assert missing == []
 
 
+def test_the_committed_reference_pages_are_what_the_code_makes():
+    """Before: the command, error and row pages existed only after `make docs`; now they are
+    committed, browsable on the repository, and a stale one fails here (and stops the build)."""
+    sys.path.insert(0, str(DOCS))
+    try:
+        import build_pages
+    finally:
+        sys.path.remove(str(DOCS))
+    assert sorted(p.name for p in build_pages.committed_pages()) == [
+        "cli.md",
+        "engines.md",
+        "errors.md",
+        "heule.md",
+        "rows.md",
+    ]
+    assert build_pages.stale_pages() == [], "write them again with python docs/build_pages.py"
+    tracked = subprocess.run(
+        ["git", "ls-files", "docs/reference"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.split()
+    if tracked:  # a clone, not an unpacked sdist
+        assert {Path(p).name for p in tracked} >= {p.name for p in build_pages.committed_pages()}
+
+
 def test_the_command_reference_names_every_command_and_option(site):
     reference = (DOCS / "reference" / "cli.md").read_text()
     for name, sub in subcommands().items():
