@@ -2,9 +2,11 @@
 solutions in the same order, and the same counts, as numba's loop and the pure-Python one; where
 no compiler is found, or it fails, numba's loop answers the same."""
 
+import json
 import os
 import subprocess
 import sys
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from satedge.backtrack import compiled as backtrack_jit
 from satedge.backtrack import native
 from satedge.backtrack import search as backtrack
 from satedge.backtrack.kernels import Step
-from satedge.puzzle.formats import load_puzzle
+from satedge.puzzle.formats import load_puzzle, save_puzzle
 from satedge.puzzle.generate import Params, generate
 from satedge.puzzle.strategies import puzzles
 
@@ -270,3 +272,35 @@ def test_the_c_loop_gets_its_outcome_codes_from_the_one_enumeration():
         f"#define {s.name} {int(s)}" for s in Step
     ]
     assert not any(f"#define {s.name}" in native.SEARCH_C.read_text() for s in Step)
+
+
+def test_a_compile_takes_at_most_half_the_time_the_job_has_left(monkeypatch):
+    monkeypatch.delenv("SATEDGE_DEADLINE", raising=False)
+    assert native.compile_seconds() == native.COMPILE_SECONDS == 40
+    monkeypatch.setenv("SATEDGE_DEADLINE", repr(time.time() + 20))
+    assert 9 < native.compile_seconds() <= 10
+    monkeypatch.setenv("SATEDGE_DEADLINE", repr(time.time() - 5))  # past: still a moment to try
+    assert native.compile_seconds() == 0.5
+
+
+def test_a_hanging_compiler_leaves_the_count_time_to_answer_within_its_timeout(
+    run_cli, tmp_path, monkeypatch
+):
+    """Before: a compiler that hung held the search for 40 s whatever the job's --timeout, so a
+    count with --timeout 20 ended TIMEOUT where numba answers in seconds; the compile now gets
+    half the time the job has left."""
+    monkeypatch.setenv("SATEDGE_CACHE", str(tmp_path / "cache"))
+    p = generate(Params(rows=5, colors=5, frame=True), seed=2)  # 25 cells: the compiled loop's
+    save_puzzle(p, tmp_path / "p.yaml")
+    hangs = _script(tmp_path / "slow-cc", "exec sleep 100 # satedge-test-hangs-in-a-job")
+    with compiler(hangs):
+        code, out, err = run_cli(
+            "count", tmp_path / "p.yaml", "--method", "backtrack", "--timeout", "20", "--json"
+        )
+    assert (code, err) == (0, "") and json.loads(out)["solutions"] == len(
+        list(backtrack.solutions(p, compiled=False))
+    ) == 8
+    left = subprocess.run(
+        ["pgrep", "-f", "satedge-test-hangs-in-a-job"], capture_output=True, text=True
+    ).stdout
+    assert left == ""

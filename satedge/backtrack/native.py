@@ -43,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from ..system.limits import seconds_left
 from .kernels import Step
 
 __all__ = [
@@ -64,6 +65,8 @@ __all__ = [
     "compiles",
     "cache_folder",
     "COMPILE_SECONDS",
+    "COMPILE_SHARE",
+    "compile_seconds",
 ]
 
 MAX_NATIVE_CELLS = 400
@@ -82,8 +85,10 @@ SEARCH_C = Path(__file__).with_name("search.c")  # the loop; it includes the boa
 # the library that records its branches: it defines satedge_dump(), which writes its profile
 RECORD_FLAGS = ("-DSATEDGE_PROFILE", "-fprofile-generate", "-fprofile-update=single")
 # the most a compile may take before the numba loop answers instead (one takes 1 to 12 s, the
-# most on a busy machine for Eternity II's 256 cells)
+# most on a busy machine for Eternity II's 256 cells), and at most this part of the time the
+# job has left (its --timeout)
 COMPILE_SECONDS = 40
+COMPILE_SHARE = 0.5
 MAX_EXTRA = 2  # further earlier neighbours a position checks one by one (a torus), beside its first two
 
 
@@ -266,9 +271,17 @@ def _sweep(folder: Path) -> None:
             pass
 
 
+def compile_seconds() -> float:
+    """How long a compile may take: :data:`COMPILE_SECONDS`, and no more than
+    :data:`COMPILE_SHARE` of what the job has left before its ``--timeout``, so that the numba
+    loop still has time to answer where the compiler hangs."""
+    left = seconds_left()
+    return COMPILE_SECONDS if left is None else max(0.5, min(COMPILE_SECONDS, COMPILE_SHARE * left))
+
+
 def _compile(cc: str, folder: Path, head: str, flags: tuple[str, ...]) -> Path | None:
     """``folder/search.so`` compiled from ``search.c`` and ``head`` (as ``folder/board.h``) with
-    ``flags``; ``None`` where the compiler fails or takes more than :data:`COMPILE_SECONDS`
+    ``flags``; ``None`` where the compiler fails or takes more than :func:`compile_seconds`
     (it is stopped, with every process it started, and the numba loop answers instead)."""
     c, built = folder / "search.c", folder / "search.so"
     shutil.copyfile(SEARCH_C, c)
@@ -281,7 +294,7 @@ def _compile(cc: str, folder: Path, head: str, flags: tuple[str, ...]) -> Path |
         start_new_session=True,
     )
     try:
-        code = proc.wait(timeout=COMPILE_SECONDS)
+        code = proc.wait(timeout=compile_seconds())
     except BaseException as e:  # its time is up, or this process is stopped: the compiler goes too
         os.killpg(proc.pid, 9)
         proc.wait()

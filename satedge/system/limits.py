@@ -20,6 +20,8 @@ from ..errors import EncodingError, OutOfMemory, SatedgeError
 from .files import shown
 
 __all__ = [
+    "DEADLINE",
+    "seconds_left",
     "GRACE",
     "OutOfTime",
     "OverMemory",
@@ -135,6 +137,19 @@ class Outcome:
         if self.bad_input or self.trace is None:  # bad input, or the child died: one line
             raise SatedgeError(self.error)
         raise RuntimeError(self.trace)
+
+
+# the environment variable that gives a job's process its deadline (seconds since the epoch)
+DEADLINE = "SATEDGE_DEADLINE"
+
+
+def seconds_left() -> float | None:
+    """The seconds this job's process has left before its ``--timeout`` (``None``: no timeout),
+    from :data:`DEADLINE`, which :func:`satedge.system.process.call` sets in the job's process."""
+    try:
+        return float(os.environ[DEADLINE]) - time.time()
+    except (KeyError, ValueError):
+        return None
 
 
 GRACE = 0.5  # seconds past a job's timeout before the process that started it stops waiting for it

@@ -48,7 +48,16 @@ from typing import Any
 import psutil
 
 from ..errors import EncodingError, SatedgeError
-from .limits import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, OUTCOMES, Limits, Outcome, default_memory_mb
+from .limits import (
+    DEADLINE,
+    MAX_MEMORY_MB,
+    MAX_TIMEOUT,
+    MAX_WORKERS,
+    OUTCOMES,
+    Limits,
+    Outcome,
+    default_memory_mb,
+)
 from .proctree import (
     default_kill_signals,
     die_with_parent,
@@ -141,12 +150,19 @@ def here(fn: Callable, args: tuple = (), note: Callable[[dict], None] | None = N
     return _ended(end, outcome, time.process_time() - cpu0)
 
 
-def _serve(fd: int, fn: Callable, args: tuple, parent: int, folder: str, notes: bool) -> None:
-    """The job's process: run ``fn(*args)`` and send what happened to the parent through ``fd``."""
+def _serve(
+    fd: int, fn: Callable, args: tuple, parent: int, folder: str, notes: bool, deadline: float | None
+) -> None:
+    """The job's process: run ``fn(*args)`` and send what happened to the parent through ``fd``.
+    ``deadline`` (seconds since the epoch, its ``--timeout``) is in its environment as
+    :data:`DEADLINE`, for what it may start and must bound (a compiler)."""
     die_with_parent(parent)
     default_kill_signals()
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     tempfile.tempdir = os.environ["TMPDIR"] = folder  # its temporary files, removed by the parent
+    os.environ.pop(DEADLINE, None)
+    if deadline is not None:
+        os.environ[DEADLINE] = repr(deadline)
     cpu0, rss0 = _own_cpu()  # a fork, and an exec after it, inherit the parent's high-water mark
     _send(fd, {"kind": "start", "cpu": cpu0})
     kwargs = {"note": lambda fields: _send(fd, {"kind": "note", "fields": fields})} if notes else {}
@@ -168,7 +184,7 @@ def fresh_main(served: bool = False) -> None:
     the supervisor (:func:`satedge.system.proctree.supervise`); the job is unpickled only in the job's
     process.  ``served``: forked by a :mod:`satedge.system.forkserver`, its parent."""
     fd = int(sys.argv[1])
-    path, job, parent, folder, notes = pickle.loads(sys.stdin.buffer.read())
+    path, job, parent, folder, notes, deadline = pickle.loads(sys.stdin.buffer.read())
     sys.path[:] = path  # the parent's, so that its job's function imports here as there
     if served:
         parent = os.getppid()
@@ -176,7 +192,7 @@ def fresh_main(served: bool = False) -> None:
         tempfile.tempdir = None
 
     def run(supervisor: int) -> None:
-        _serve(fd, _unpickled, (job,), supervisor, folder, notes)
+        _serve(fd, _unpickled, (job,), supervisor, folder, notes, deadline)
         sys.stdout.flush()
 
     supervise(fd, run, parent)
@@ -189,11 +205,12 @@ def _unpickled(job: bytes, **kwargs) -> Any:
 
 
 # ---------------------------------------------------------------------------- the parent's side
-def _hand_over(stdin, fn: Callable, args: tuple, folder: Path, notes: bool) -> None:
+def _hand_over(stdin, fn: Callable, args: tuple, folder: Path, notes: bool, deadline: float | None) -> None:
     """Write a fresh or served child's job to its stdin, as :func:`fresh_main` reads it, and close it."""
     try:
         with stdin:
-            stdin.write(pickle.dumps((sys.path, pickle.dumps((fn, args)), os.getpid(), str(folder), notes)))
+            job = (sys.path, pickle.dumps((fn, args)), os.getpid(), str(folder), notes, deadline)
+            stdin.write(pickle.dumps(job))
     except BrokenPipeError:  # it died at once; the watch says how
         pass
 
@@ -202,7 +219,15 @@ class _Child:
     """A started child: forked from this process, or a fresh interpreter."""
 
     def __init__(
-        self, fn: Callable, args: tuple, fd: int, folder: Path, fresh: bool, notes: bool, server=None
+        self,
+        fn: Callable,
+        args: tuple,
+        fd: int,
+        folder: Path,
+        fresh: bool,
+        notes: bool,
+        server=None,
+        deadline: float | None = None,
     ):
         self.fresh, self.served, self.code = fresh or server is not None, server is not None, None
         self.server, self.answered = server, False  # answered: its job sent its end
@@ -213,7 +238,7 @@ class _Child:
                 self.pid, self.status = server.spawn(fd, self.stderr.fileno(), r)
             finally:
                 os.close(r)
-            _hand_over(os.fdopen(w, "wb"), fn, args, folder, notes)
+            _hand_over(os.fdopen(w, "wb"), fn, args, folder, notes, deadline)
         elif fresh:  # a new interpreter: safe to start from any thread, and from Dask's daemonic workers
             self.stderr = open(folder / "stderr.txt", "w+b")
             self.proc = subprocess.Popen(
@@ -231,10 +256,10 @@ class _Child:
                 env={**os.environ, "TMPDIR": str(folder)},
             )
             self.pid = self.proc.pid
-            _hand_over(self.proc.stdin, fn, args, folder, notes)
+            _hand_over(self.proc.stdin, fn, args, folder, notes, deadline)
         else:
             ctx = multiprocessing.get_context("fork")
-            job = partial(_serve, fd, fn, args, folder=str(folder), notes=notes)
+            job = partial(_serve, fd, fn, args, folder=str(folder), notes=notes, deadline=deadline)
             self.proc = ctx.Process(
                 target=supervise, args=(fd, lambda supervisor: job(supervisor), os.getpid())
             )
@@ -361,7 +386,8 @@ def call(
     with scratch() as folder:
         r, w = os.pipe()
         try:
-            child = _Child(fn, args, w, folder, fresh, notes, server)
+            deadline = None if limits.timeout is None else time.time() + limits.timeout
+            child = _Child(fn, args, w, folder, fresh, notes, server, deadline)
         except BaseException:
             os.close(r)
             raise
