@@ -3,6 +3,7 @@ nothing left behind."""
 
 import os
 import signal
+import socket
 import time
 
 import pytest
@@ -99,4 +100,42 @@ def test_a_server_ended_by_sigterm_says_nothing_at_any_moment(after):
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
     ours.close()
+    assert (proc.returncode in (0, -signal.SIGTERM), err) == (True, b"")
+
+
+def test_a_sigterm_that_lands_in_a_finalizer_of_the_server_says_nothing(tmp_path):
+    """Before: the server's SIGTERM handler raised SystemExit wherever the signal landed; in a
+    finalizer (as when a full disk ended ``satedge run``) Python printed it as a traceback on the
+    client's stderr. A module the server imports runs a finalizer that waits for the signal."""
+    import subprocess
+    import sys
+
+    (tmp_path / "finalizer_waits.py").write_text(
+        "import sys, time, weakref\n"
+        "class Thing:\n    pass\n"
+        "thing = Thing()\n"
+        "def slow():\n    sys.stderr.write('in the finalizer\\n'); sys.stderr.flush(); time.sleep(30)\n"
+        "weakref.finalize(thing, slow)\n"
+        "del thing\n"
+    )
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from satedge.system.forkserver import serve; serve()",
+            str(theirs.fileno()),
+            str(os.getpid()),
+            "finalizer_waits",
+        ],
+        pass_fds=(theirs.fileno(),),
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])},
+    )
+    theirs.close()
+    assert proc.stderr.readline() == b"in the finalizer\n"
+    proc.send_signal(signal.SIGTERM)
+    ours.close()
+    _, err = proc.communicate(timeout=60)
     assert (proc.returncode in (0, -signal.SIGTERM), err) == (True, b"")
