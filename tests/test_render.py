@@ -7,7 +7,7 @@ from conftest import PUZZLES, SEEDS
 
 import satedge
 from satedge.backtrack import search as backtrack
-from satedge.puzzle.drawing import PAD, TILE, TOP, ascii_grid, label_colours, to_svg
+from satedge.puzzle.drawing import PAD, TILE, TILES_TOP, ascii_grid, label_colours, to_svg
 from satedge.puzzle.formats import load_puzzle
 from satedge.puzzle.model import Puzzle, Solution
 from satedge.puzzle.render import PNG_SCALE
@@ -57,7 +57,7 @@ def test_png_edges_show_one_pattern(run_cli, tmp_path):
     def inside(cell, side):
         """A point in the cell's triangle on that side: 5 units in from the edge, 14 along it."""
         row, col = divmod(cell, puzzle.cols)
-        x0, y0 = PAD + col * TILE, TOP + row * TILE
+        x0, y0 = PAD + col * TILE, TILES_TOP + row * TILE
         mid = TILE / 2
         return [
             (x0 + mid + 14, y0 + 5),

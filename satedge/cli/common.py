@@ -15,7 +15,6 @@ from ..api import Request
 from ..encode import DEFAULT_ENCODING, Encoding
 from ..errors import OutOfMemory, SatedgeError
 from ..jobs import Job, Result, run
-from ..puzzle.drawing import ascii_grid
 from ..puzzle.formats import load_board, load_puzzle
 from ..sat.certify import DEFAULT_CHECKER
 from ..system.bigints import digits
@@ -36,19 +35,18 @@ __all__ = [
     "answer_file",
     "answers",
     "output_folder",
-    "print_grid",
+    "grid_options",
 ]
 
 PIPED_WIDTH = 120  # the columns a grid may take when the output is not a terminal
 
 
-def print_grid(puzzle, board, mismatched=(), color: bool = True) -> None:
-    """A board as :func:`~satedge.puzzle.drawing.ascii_grid` draws it: in colour on a terminal
-    (unless ``color`` is false) and compact when wider than the terminal (or than
-    ``PIPED_WIDTH`` columns in a pipe or a file)."""
+def grid_options() -> dict:
+    """How a command draws a board (:func:`~satedge.puzzle.drawing.ascii_grid`'s ``color`` and
+    ``width``): in colour on a terminal, and compact when wider than the terminal (or than
+    :data:`PIPED_WIDTH` columns in a pipe or a file)."""
     tty = sys.stdout.isatty()
-    width = shutil.get_terminal_size().columns if tty else PIPED_WIDTH
-    print(ascii_grid(puzzle, board, color=tty and color, mismatched=mismatched, width=width))
+    return {"color": tty, "width": shutil.get_terminal_size().columns if tty else PIPED_WIDTH}
 
 
 def many(n: int, thing: str) -> str:

@@ -6,9 +6,10 @@ import json
 import sys
 
 from ..puzzle.checker import mismatches
+from ..puzzle.drawing import ascii_grid
 from ..puzzle.solutions import solution_to_json
 from ..sat.dimacs import decode_file
-from .common import print_grid
+from .common import grid_options
 
 __all__ = ["add", "main"]
 
@@ -67,7 +68,8 @@ def main(args) -> int:
             print(
                 f"score {got.score} of {len(puzzle.board.adjacencies)} inner edges (the model's cost: {got.cost})"
             )
-        print_grid(puzzle, solution, mismatches(puzzle, solution) if scored else ())
+        wrong = mismatches(puzzle, solution) if scored else ()
+        print(ascii_grid(puzzle, solution, mismatched=wrong, **grid_options()))
     if problem is not None:
         print(f"invalid: {problem}", file=sys.stderr)
         return 1

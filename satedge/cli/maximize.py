@@ -8,9 +8,10 @@ from pathlib import Path
 from ..encode.maxsat import DEFAULT_MAXSAT_ENCODING
 from ..errors import SatedgeError
 from ..puzzle.checker import mismatches
+from ..puzzle.drawing import ascii_grid
 from ..puzzle.render import save_picture
 from ..puzzle.solutions import save_solution, solution_to_json
-from .common import answered_by, answers, engine_of, print_grid
+from .common import answered_by, answers, engine_of, grid_options
 from .options import (
     MAX_WORKERS,
     add_certify,
@@ -144,5 +145,5 @@ def main(args) -> int:
         print(f"{path}: {res.status}, score {res.score} of {edges} inner edges{proved}{how}")
         if res.certificate is not None:
             print(f"certified by {res.certificate.checker}: {res.certificate.covers}")
-        print_grid(puzzle, board, mismatches(puzzle, board))
+        print(ascii_grid(puzzle, board, mismatched=mismatches(puzzle, board), **grid_options()))
     return status

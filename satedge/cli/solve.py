@@ -6,8 +6,9 @@ import json
 from pathlib import Path
 
 from ..errors import SatedgeError
+from ..puzzle.drawing import ascii_grid
 from ..puzzle.solutions import save_solution, solution_to_json
-from .common import answered_by, answers, certificate_words, engine_of, many, print_grid
+from .common import answered_by, answers, certificate_words, engine_of, grid_options, many
 from .options import add_method, add_puzzles
 
 __all__ = ["add", "main"]
@@ -92,5 +93,5 @@ def main(args) -> int:
                 + certificate_words(res)
             )
             for s in res.solutions:
-                print_grid(puzzle, s)
+                print(ascii_grid(puzzle, s, **grid_options()))
     return status

@@ -16,7 +16,7 @@ __all__ = [
     "PALE",
     "TILE",
     "PAD",
-    "TOP",
+    "TILES_TOP",
     "caption",
     "label_colours",
     "layout",
@@ -160,7 +160,7 @@ FRAME_GREY = "#B0B0B0"
 PALE = 0.55  # the tail half: the pattern's colour mixed with this much white
 TILE = 60  # pixels per tile
 PAD = 4
-TOP = PAD + 36  # the caption's two lines above the tiles
+TILES_TOP = PAD + 36  # the caption's two lines above the tiles
 
 
 def _mix(hex_colour: str, white: float) -> str:
@@ -210,12 +210,12 @@ def layout(puzzle: Any, solution: Any = None, mismatched: Any = ()):
     tiles_width = puzzle.cols * TILE + (puzzle.cols - 1) * gap
     width = PAD * 2 + max(tiles_width, 7 * max(len(line) for line in title))
     left = (width - tiles_width) // 2  # the tiles centred under a caption wider than they are
-    height = TOP + PAD + puzzle.rows * TILE + (puzzle.rows - 1) * gap
+    height = TILES_TOP + PAD + puzzle.rows * TILE + (puzzle.rows - 1) * gap
     polygons, texts, marks = [], [], []
     texts += [(width / 2, PAD + 9, title[0], 13), (width / 2, PAD + 26, title[1], 11)]
     for cell, (t, r) in enumerate(placements):
         row, col = divmod(cell, puzzle.cols)
-        x0, y0 = left + col * (TILE + gap), TOP + row * (TILE + gap)
+        x0, y0 = left + col * (TILE + gap), TILES_TOP + row * (TILE + gap)
         cx, cy = x0 + TILE / 2, y0 + TILE / 2
         corners = [(x0, y0), (x0 + TILE, y0), (x0 + TILE, y0 + TILE), (x0, y0 + TILE)]
         labels = puzzle.oriented(t, r)
@@ -234,7 +234,7 @@ def layout(puzzle: Any, solution: Any = None, mismatched: Any = ()):
             continue
         for cell, side in ((adj.a, adj.side_a), (adj.b, adj.side_b)):
             row, col = divmod(cell, puzzle.cols)
-            x0, y0 = left + col * TILE, TOP + row * TILE
+            x0, y0 = left + col * TILE, TILES_TOP + row * TILE
             seg = {
                 0: (x0, y0, x0 + TILE, y0),
                 1: (x0 + TILE, y0, x0 + TILE, y0 + TILE),
