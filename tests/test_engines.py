@@ -29,6 +29,7 @@ SATEDGE = ROOT / "satedge"
 OWN = {
     "pysat": {"sat/solvers.py", "sat/solving.py", "jobs/sat.py", "jobs/portfolio.py"},
     "cmd": {"sat/solvers.py", "sat/binaries.py", "sat/solving.py", "jobs/sat.py"},
+    "hermax": {"sat/maxsat.py", "jobs/sat.py"},
     "backtrack": {"backtrack/search.py", "backtrack/compiled.py", "jobs/backtrack.py"},
     "cpsat": {"jobs/cpsat.py"},
     "clasp": {"jobs/clasp.py"},
@@ -54,6 +55,8 @@ def example(name: str) -> str | None:
         return DEFAULT_SOLVER
     if name == "cmd":
         return "cmd:cadical -q" if shutil.which("cadical") else None
+    if name == "hermax":
+        return "uwrmaxsat"
     return name
 
 

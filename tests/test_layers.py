@@ -95,6 +95,10 @@ _WITHOUT_EXTRAS = (
             "the clasp engine needs clingo: pip install 'satedge[asp]'",
         ),
         (
+            ["maximize", "{hunde}", "--solver", "uwrmaxsat"],
+            "the hermax engine needs hermax: pip install 'satedge[maxsat]'",
+        ),
+        (
             ["render", "{hunde}", "--solve", "-o", "{tmp}/h.png"],
             "PNG pictures and plots need matplotlib: pip install 'satedge[plot]'",
         ),
@@ -191,6 +195,7 @@ def test_a_missing_extra_names_the_smallest_extra_that_brings_it():
         "dratify": "dratify",
         "drup": "drup",
         "hypothesis": "hypothesis",
+        "hermax": "hermax",
     }
     needs = {e.needs.module: e.needs.extra for e in ENGINES.values() if e.needs and e.needs.module}
     for module, extra in {**{m: x for m, (x, _) in EXTRAS.items()}, **needs}.items():

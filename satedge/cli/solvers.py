@@ -7,6 +7,7 @@ import json
 
 from ..jobs.engines import ENGINES
 from ..sat.binaries import solver_binaries
+from ..sat.maxsat import evaluation_solvers
 from ..sat.solvers import solver_names
 
 __all__ = ["add", "main"]
@@ -17,13 +18,13 @@ def add(sub) -> None:
     p.add_argument(
         "--json",
         action="store_true",
-        help='one object {"engines": {name: {...}}, "pysat": [...], "binaries": {name: path}}',
+        help='one object {"engines": {name: {...}}, "pysat": [...], "maxsat": [...], "binaries": {name: path}}',
     )
     p.set_defaults(func=main)
 
 
 def main(args) -> int:
-    names, binaries = list(solver_names()), solver_binaries()
+    names, binaries, maxsat = list(solver_names()), solver_binaries(), evaluation_solvers()
     engines = {
         e.name: {
             "formula": e.solves_formula,
@@ -38,7 +39,7 @@ def main(args) -> int:
         for e in ENGINES.values()
     }
     if args.json:
-        print(json.dumps({"engines": engines, "pysat": names, "binaries": binaries}))
+        print(json.dumps({"engines": engines, "pysat": names, "maxsat": maxsat, "binaries": binaries}))
         return 0
     width = max(map(len, engines))
     for name, e in engines.items():
@@ -47,6 +48,10 @@ def main(args) -> int:
         print(f"{name:<{width}}  {e['summary']}{here}")
     print()
     print("PySAT solvers: " + ", ".join(names))
+    print(
+        "MaxSAT Evaluation solvers (maximize): "
+        + (", ".join(maxsat) or "none (pip install 'satedge[maxsat]')")
+    )
     print("solver binaries on PATH: " + (", ".join(f"{k} ({v})" for k, v in binaries.items()) or "none"))
     print("CaDiCaL with options: cadical195:sat, cadical195:unsat,seed=3 (its configurations and seed=N)")
     print("use a binary with --solver-cmd 'cadical -q', the others with --solver NAME")

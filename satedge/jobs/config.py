@@ -32,6 +32,7 @@ from difflib import get_close_matches
 from ..backtrack.orders import ORDERS
 from ..errors import SatedgeError
 from ..sat.binaries import command_words
+from ..sat.maxsat import EVALUATION_SOLVERS
 from ..sat.solvers import (
     BINARY,
     DEFAULT_SOLVER,
@@ -44,7 +45,7 @@ from ..sat.solvers import (
 )
 from ..system.files import quoted
 from ..system.process import MAX_WORKERS
-from .engines import ENGINES, OPTIONS, PYSAT, STRATEGIES, Engine, takers
+from .engines import ENGINES, EVALUATION, OPTIONS, PYSAT, STRATEGIES, Engine, takers
 
 __all__ = ["CHOICES", "SolverConfig", "by_name"]
 
@@ -60,7 +61,7 @@ def by_name(text: str) -> Engine | None:
     """The engine a solver string's first word names by itself (``backtrack``, ``cpsat``,
     ``clasp``), or ``None`` (a PySAT solver's name, or ``cmd``, which takes a command)."""
     found = ENGINES.get(text)
-    return found if found is not None and found.name not in (PYSAT, BINARY) else None
+    return found if found is not None and found.name not in (PYSAT, EVALUATION, BINARY) else None
 
 
 @dataclass(frozen=True)
@@ -150,6 +151,14 @@ class SolverConfig:
             object.__setattr__(self, "order", None)  # the default: one configuration, one name
         if self.enumeration == "subspaces" and self.engine != PYSAT:
             raise SatedgeError(f"enumeration=subspaces needs an incremental PySAT solver, not {self.engine}")
+        if self.engine == EVALUATION:
+            if self.name not in EVALUATION_SOLVERS:
+                raise SatedgeError(
+                    f"unknown MaxSAT solver {quoted(str(self.name), 40)}; choose from {', '.join(EVALUATION_SOLVERS)}"
+                )
+            if self.options:
+                raise SatedgeError(f"the MaxSAT solver {self.name} takes no options")
+            return
         if self.engine not in (PYSAT, BINARY):
             if self.name not in (None, self.engine):
                 what = "is a solver of its own" if own.solves_formula else "has its own model"
@@ -237,6 +246,8 @@ class SolverConfig:
         items = rest.split(",") if colon else []
         own = _own_options(text, items)
         options = tuple(item for item in items if item.partition("=")[0] not in OPTIONS)
+        if name in EVALUATION_SOLVERS:
+            return cls(engine=EVALUATION, name=name, options=options, **own)
         other = by_name(name)
         if other is not None:
             if options:

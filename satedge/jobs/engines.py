@@ -14,7 +14,7 @@ and the documentation.  A new engine is its job module, one entry here, its test
 the docs.
 
 >>> list(ENGINES)
-['pysat', 'cmd', 'backtrack', 'budget', 'restarts', 'lns', 'cpsat', 'clasp']
+['pysat', 'hermax', 'cmd', 'backtrack', 'budget', 'restarts', 'lns', 'cpsat', 'clasp']
 >>> list(ENGINES["lns"].tasks), ENGINES["lns"].tasks["maximize"].timeout, methods("maximize")
 (['maximize'], True, ('auto', 'sat', 'backtrack', 'budget', 'restarts', 'lns'))
 >>> ENGINES["clasp"].solves_formula, ENGINES["clasp"].needs.extra, REFERENCE, methods("count")
@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from ..errors import SatedgeError
 from ..puzzle.symmetry import MODES
+from ..sat.maxsat import EVALUATION_SOLVERS, HERMAX
 from ..sat.solvers import BINARY
 from ..system.extras import Need
 from . import backtrack, budget, clasp, conquer, cpsat, lns, portfolio, restarts, sat
@@ -41,6 +42,7 @@ __all__ = [
     "ENGINES",
     "REFERENCE",
     "PYSAT",
+    "EVALUATION",
     "STRATEGIES",
     "DEFAULT_STRATEGY",
     "methods",
@@ -193,6 +195,22 @@ ENGINES: dict[str, Engine] = {
             "work here), enumerating with blocking clauses; to maximize, RC2 (PySAT's MaxSAT solver) over it",
         ),
         Engine(
+            name="hermax",
+            called="MaxSAT Evaluation solvers",
+            solves_formula=True,
+            needs=HERMAX,
+            tasks={
+                "maximize": Task(
+                    run=sat.evaluation,
+                    certifies=True,
+                    summary="a MaxSAT Evaluation solver (--solver uwrmaxsat, ...) on the MaxSAT form of --encoding",
+                )
+            },
+            summary="the exact solvers of the MaxSAT Evaluations by their names ("
+            + ", ".join(EVALUATION_SOLVERS)
+            + "), in-process through hermax: to maximize, on the MaxSAT form of an encoding",
+        ),
+        Engine(
             name=BINARY,
             called="solver binaries",
             solves_formula=True,
@@ -297,6 +315,7 @@ ENGINES: dict[str, Engine] = {
 
 REFERENCE = "backtrack"  # the engine every other is cross-checked against
 PYSAT = "pysat"  # the engine a PySAT solver's name (and the default solver) names
+EVALUATION = "hermax"  # the engine a MaxSAT Evaluation solver's name names
 # how the SAT method uses several workers; without a strategy: cubes, which partition the solution
 # set (to count and to enumerate the work divides) and found a first solution sooner than the
 # portfolio on the peak puzzles of experiments/bench-parallel.yaml (PAR-2 35.1 against 39.0, where

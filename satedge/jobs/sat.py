@@ -1,8 +1,9 @@
 """The ``pysat`` and ``cmd`` engines: the job's encoding, solved by a PySAT solver or a DIMACS
 solver binary on one process, with blocking-clause enumeration (:mod:`satedge.sat.solving`); the
 ``encode`` task: the formula's size and DIMACS bytes only; and the ``maximize`` task on the job's
-MaxSAT formula (:mod:`satedge.encode.maxsat`): RC2 over a PySAT solver (:func:`rc2`) or a
-MaxSAT solver binary (:func:`maxsat_binary`)."""
+MaxSAT formula (:mod:`satedge.encode.maxsat`): RC2 over a PySAT solver (:func:`rc2`), a MaxSAT
+Evaluation solver in-process (:func:`evaluation`) or a MaxSAT solver binary
+(:func:`maxsat_binary`)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ import time
 
 from ..sat import solving
 from ..sat.dimacs import write_dimacs
-from ..sat.maxsat import binary_optimum, optimum
+from ..sat.maxsat import binary_optimum, evaluation_optimum, optimum
 from .result import Note, Result, Work
 from .shared import encode_and_note, set_best_board, set_status
 
-__all__ = ["run", "encode_only", "rc2", "maxsat_binary"]
+__all__ = ["run", "encode_only", "rc2", "evaluation", "maxsat_binary"]
 
 
 def run(job: Work, note: Note | None = None) -> Result:
@@ -62,16 +63,28 @@ def encode_only(job: Work, note: Note | None = None) -> Result:
 def rc2(job: Work, note: Note | None = None) -> Result:
     """RC2 over the job's PySAT solver on the job's MaxSAT formula (exact; it finds no board
     before the optimum)."""
+    return _exact(job, note, lambda formula: optimum(formula, job.solver.sat), f"RC2 over {job.solver.name}")
+
+
+def evaluation(job: Work, note: Note | None = None) -> Result:
+    """A MaxSAT Evaluation solver (:data:`satedge.sat.maxsat.EVALUATION_SOLVERS`) in this
+    process on the job's MaxSAT formula (exact; it finds no board before the optimum)."""
+    name = job.solver.name
+    return _exact(job, note, lambda formula: evaluation_optimum(formula, name), f"the MaxSAT solver {name}")
+
+
+def _exact(job: Work, note: Note | None, solve, who: str) -> Result:
+    """The job's MaxSAT formula solved by ``solve(formula) -> (model, cost)``, an exact solver."""
     res = Result("UNSAT")
     formula = encode_and_note(job, res, note)
     if job.progress and note is not None:
         note({"progress": {"stage": "solving"}})
     t1 = time.perf_counter()
-    model, cost = optimum(formula, job.solver.sat)
+    model, cost = solve(formula)
     res.solve_seconds = time.perf_counter() - t1
     board = formula.decode(model) if model is not None else None
     edges = len(job.puzzle.board.adjacencies)
-    return set_best_board(job, res, board, edges - cost, f"RC2 over {job.solver.name}")
+    return set_best_board(job, res, board, edges - cost, who)
 
 
 def maxsat_binary(job: Work, note: Note | None = None) -> Result:

@@ -1,7 +1,10 @@
 """MaxSAT formulas (:func:`satedge.encode.maxsat.weighted`): solved by RC2, PySAT's MaxSAT
-solver, over a PySAT SAT solver, or by a MaxSAT solver binary on their WCNF in the MaxSAT
-Evaluation's format (since 2022: a hard clause ``h 1 -2 0``, a soft one its weight first,
-``1 3 0``; no ``p`` line), whose answer is read from its ``o``, ``s`` and ``v`` lines."""
+solver, over a PySAT SAT solver; by the exact solvers of the MaxSAT Evaluations in-process
+(:data:`EVALUATION_SOLVERS`, through hermax, extra ``maxsat``); or by a MaxSAT solver binary on
+their WCNF in the MaxSAT Evaluation's format (since 2022: a hard clause ``h 1 -2 0``, a soft one
+its weight first, ``1 3 0``; no ``p`` line), whose answer is read from its ``o``, ``s`` and
+``v`` lines.  Every model a solver gives must keep every hard clause, and its cost is counted
+from the model, never taken from the solver."""
 
 from __future__ import annotations
 
@@ -12,13 +15,23 @@ from pysat.solvers import SolverNames
 
 from ..encode.core import Encoded
 from ..errors import EncodingError, SatedgeError
+from ..system.extras import Need, require
 from ..system.files import quoted, shown
 from ..system.proctree import scratch
 from .binaries import command_words, run_binary
 from .cnf import objective, parse_model, write_wcnf
 from .solvers import SatSolver
 
-__all__ = ["wcnf_of", "optimum", "binary_optimum", "beyond", "MAXSAT_STATUS"]
+__all__ = [
+    "wcnf_of",
+    "optimum",
+    "binary_optimum",
+    "evaluation_optimum",
+    "evaluation_solvers",
+    "beyond",
+    "MAXSAT_STATUS",
+    "EVALUATION_SOLVERS",
+]
 
 # the MaxSAT Evaluation's exit statuses and the 's' lines that go with them
 MAXSAT_STATUS = {30: "OPTIMUM FOUND", 20: "UNSATISFIABLE", 10: "SATISFIABLE", 0: "UNKNOWN"}
@@ -70,6 +83,74 @@ def optimum(encoded: Encoded, solver: SatSolver | str) -> tuple[list[int] | None
     with RC2(wcnf_of(encoded), solver=name, adapt=True, exhaust=True, minz=True) as rc2:
         model = rc2.compute()
         return (None, 0) if model is None else (list(model), int(rc2.cost))
+
+
+# the exact solvers of the MaxSAT Evaluations 2023-2024 that hermax runs in-process: satedge's
+# name -> (hermax's module, its class)
+EVALUATION_SOLVERS = {
+    "uwrmaxsat": ("hermax.incremental", "UWrMaxSAT"),
+    "evalmaxsat": ("hermax.non_incremental", "EvalMaxSAT"),
+    "cashwmaxsat": ("hermax.non_incremental", "CASHWMaxSAT"),
+    "wmaxcdcl": ("hermax.non_incremental", "WMaxCDCL"),
+    "cgss": ("hermax.non_incremental", "CGSS"),
+    "openwbo": ("hermax.non_incremental", "OpenWBO"),
+}
+HERMAX = Need(module="hermax", extra="maxsat")
+HERMAX_OPTIMUM, HERMAX_UNSAT = 30, 20  # IPAMIR's statuses (hermax.core.ipamir_solver_interface)
+
+
+def evaluation_solvers() -> list[str]:
+    """The solvers of :data:`EVALUATION_SOLVERS` that start here (none without hermax)."""
+    if not HERMAX.met():
+        return []
+    works = []
+    for name, (module, cls) in EVALUATION_SOLVERS.items():
+        try:
+            getattr(require(module), cls)().close()
+        except Exception:  # noqa: BLE001 - a backend this build of hermax lacks
+            continue
+        works.append(name)
+    return works
+
+
+def evaluation_optimum(encoded: Encoded, name: str) -> tuple[list[int] | None, int]:
+    """``(model, cost)``: an optimal model of the MaxSAT formula by the MaxSAT Evaluation solver
+    ``name`` (of :data:`EVALUATION_SOLVERS`) in this process, and its cost, the soft clauses it
+    falsifies; ``(None, 0)`` when the hard clauses have no model.  A solver that ends otherwise
+    than with an optimum or UNSAT, gives a model that breaks a hard clause or a cost that is not
+    its model's, is an error that names it."""
+    module, cls = EVALUATION_SOLVERS[name]
+    HERMAX.check(f"the MaxSAT solver {name}")
+    solver = getattr(require(module), cls)()
+    try:
+        for clause in encoded.cnf.clauses:
+            solver.add_clause(list(clause))
+        for m in encoded.soft:
+            solver.add_soft_unit(m, 1)
+        solver.solve()
+        status = int(solver.get_status())
+        if status == HERMAX_UNSAT:
+            return None, 0
+        if status != HERMAX_OPTIMUM:
+            raise SatedgeError(
+                f"the MaxSAT solver {name} ended with status {status}, neither an optimum nor UNSAT"
+            )
+        model, claimed = list(solver.get_model() or ()), int(solver.get_cost())
+    finally:
+        solver.close()
+    true = set(model)
+    for i, clause in enumerate(encoded.cnf.clauses, 1):
+        if not any(lit in true for lit in clause):
+            raise EncodingError(
+                f"the MaxSAT solver {name} gave a model that falsifies hard clause {i:,} "
+                f"({shown(' '.join(map(str, clause)) + ' 0', 60)})"
+            )
+    cost = sum(1 for m in encoded.soft if m not in true)
+    if cost != claimed:
+        raise EncodingError(
+            f"the MaxSAT solver {name} says cost {claimed}, but its model falsifies {cost} soft clauses"
+        )
+    return model, cost
 
 
 def binary_optimum(
