@@ -6,6 +6,13 @@ the tiles; an allowed-assignment table per cell (frame, clues, self-loops: the p
 :attr:`Puzzle.allowed`) and one per adjacency of the board graph (the pairs of placements
 whose touching labels fit), so frames, clues and tori work as everywhere else.  One search
 worker by default, so that comparisons with single-threaded SAT solvers are fair.
+
+To maximize (:func:`best_board`), a model of Boolean placements: one literal per cell and
+placement it allows (:func:`satedge.backtrack.search.symmetry_broken`: the frame, the clues and
+one board of each board-turn orbit), exactly one per cell and per tile; per cell, side and label
+a literal that the side shows it; per inner edge a match literal that implies the two sides fit;
+the sum of the match literals maximized, bounded above by the labels' counts (each edge that
+fits pairs two sides of one label); and the branch and bound's first board as the hint.
 """
 
 from __future__ import annotations
@@ -14,15 +21,17 @@ import time
 from collections.abc import Iterator
 from itertools import islice
 
+from ..backtrack.branch_and_bound import first_board
+from ..backtrack.search import symmetry_broken
 from ..errors import EncodingError
 from ..puzzle import symmetry
-from ..puzzle.checker import validate
+from ..puzzle.checker import score, validate
 from ..puzzle.model import Puzzle, Solution
 from ..system.extras import Need, require
 from .result import Note, Result, Work
-from .shared import set_status, shuffled
+from .shared import MARGIN, board_note, set_best_board, set_status, shuffled
 
-__all__ = ["needs", "build", "solutions", "run"]
+__all__ = ["needs", "build", "solutions", "run", "label_bound", "best_board", "maximize"]
 
 needs = Need(module="ortools", extra="cp")  # what the engine needs beyond the core
 
@@ -115,3 +124,119 @@ def run(job: Work, note: Note | None = None) -> Result:
         res.solutions = list(islice(symmetry.one_per_picture(job.puzzle, sols, job.modes[0]), job.limit))
     res.solve_seconds = time.perf_counter() - t0
     return set_status(res)
+
+
+def label_bound(puzzle: Puzzle) -> int:
+    """No board scores more: an edge that fits pairs two sides of one label (a head and a tail
+    of one pattern, complementary), so the inner sides of each label bound its edges; the frame
+    label counts less the outer sides it must show."""
+    sides: dict = {}
+    for tile in puzzle.tiles:
+        for x in tile:
+            sides[x] = sides.get(x, 0) + 1
+    if puzzle.frame is not None and puzzle.board.topology == "grid":
+        sides[puzzle.frame] -= 2 * (puzzle.rows + puzzle.cols)
+    if puzzle.matching == "complementary":
+        pairs = sum(min(n, sides.get(puzzle.partner(x), 0)) for x, n in sides.items() if x[-1] == "+")
+    else:
+        pairs = sum(n // 2 for n in sides.values())
+    return min(len(puzzle.board.adjacencies), pairs)  # a cell's own sides that touch pair too
+
+
+def best_board(
+    puzzle: Puzzle, workers: int = 1, time_limit: float | None = None, better=None
+) -> tuple[Solution | None, int, int]:
+    """``(board, claimed, bound)``: the best board CP-SAT finds within ``time_limit`` seconds on
+    ``workers`` search workers (see the module's docstring), the score its objective gives it
+    (at most the board's: a match literal may stay false where the sides fit, before the
+    optimum) and the bound it proves; ``board`` is ``None`` where no board keeps the hard rules
+    (bound 0) or none was found in time.  ``better(board, claimed, bound)`` is called with each
+    better board as it is found."""
+    cp_model = _cp()
+    m = cp_model.CpModel()
+    allowed, _ = symmetry_broken(puzzle)
+    x = {(c, p): m.NewBoolVar(f"x_{c}_{p[0]}_{p[1]}") for c in puzzle.board.cells for p in allowed[c]}
+    by_tile: dict = {}
+    for (c, p), v in x.items():
+        by_tile.setdefault(p[0], []).append(v)
+    for c in puzzle.board.cells:
+        m.AddExactlyOne([x[c, p] for p in allowed[c]])
+    for t in range(len(puzzle.tiles)):
+        m.AddExactlyOne(by_tile.get(t, [m.NewConstant(0)]))
+    shows: dict = {}  # (cell, side, label) -> the literal that the side shows it
+
+    def side(c: int, s_: int) -> dict:
+        out: dict = {}
+        for p in allowed[c]:
+            out.setdefault(puzzle.oriented(*p)[s_], []).append(x[c, p])
+        for label, lits in out.items():
+            y = m.NewBoolVar(f"s_{c}_{s_}")
+            m.Add(y == sum(lits))
+            shows[c, s_, label] = y
+        return {label: shows[c, s_, label] for label in out}
+
+    matches = []
+    for adj in puzzle.board.adjacencies:
+        if adj.a == adj.b:
+            continue  # a cell's own sides: kept by puzzle.allowed, they fit on every board
+        a, b = side(adj.a, adj.side_a), side(adj.b, adj.side_b)
+        match = m.NewBoolVar(f"m_{adj.a}_{adj.side_a}")
+        for label, lit in a.items():
+            other = b.get(puzzle.partner(label))
+            m.AddBoolOr([match.Not(), lit.Not()] + ([other] if other is not None else []))
+        matches.append(match)
+    loops = len(puzzle.board.adjacencies) - len(matches)
+    m.Add(sum(matches) <= label_bound(puzzle) - loops)
+    m.Maximize(sum(matches))
+    hint = first_board(puzzle)
+    if hint is not None and all((c, p) in x for c, p in enumerate(hint)):
+        for c, p in enumerate(hint):
+            m.AddHint(x[c, p], 1)
+    cells = list(puzzle.board.cells)
+
+    def board_of(value) -> Solution:
+        return Solution(tuple(next(p for p in allowed[c] if value(x[c, p])) for c in cells))
+
+    class Better(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            if better is not None:
+                bound = loops + int(self.BestObjectiveBound())
+                better(board_of(self.BooleanValue), loops + int(self.ObjectiveValue()), bound)
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = workers
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = max(0.1, time_limit)
+    status = solver.Solve(m, Better())
+    if status == cp_model.INFEASIBLE:
+        return None, 0, 0
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None, 0, len(puzzle.board.adjacencies)
+    claimed = loops + int(solver.ObjectiveValue())
+    bound = claimed if status == cp_model.OPTIMAL else loops + int(solver.BestObjectiveBound())
+    return board_of(solver.BooleanValue), claimed, bound
+
+
+def maximize(job: Work, note: Note | None = None) -> Result:
+    """The best board by CP-SAT (:func:`best_board`) with the job's workers as its search
+    workers, until :data:`satedge.jobs.shared.MARGIN` before the time limit: ``OPTIMUM`` where
+    it proves it, else its best board and the bound it proved."""
+    t0 = time.perf_counter()
+    puzzle, back = shuffled(job)
+
+    def better(board: Solution, claimed: int, bound: int) -> None:
+        if note is not None:
+            got = score(puzzle, board)
+            progress = {"score": got, "bound": bound, "seconds": round(time.perf_counter() - t0, 3)}
+            note({**board_note(back(board), got, bound), "progress": progress})
+
+    limit = None if job.limits.timeout is None else job.limits.timeout - min(MARGIN, job.limits.timeout / 10)
+    board, claimed, bound = best_board(puzzle, job.solver.workers, limit, better)
+    res = Result("UNSAT", solve_seconds=time.perf_counter() - t0)
+    if board is None:
+        res.status = "TIMEOUT" if bound else "UNSAT"  # none found in its time, or none at all
+        return res
+    got = score(puzzle, board)
+    if claimed > got:  # a match literal true where the sides do not fit: the model is wrong
+        raise EncodingError(f"CP-SAT said its board scores {claimed}; the checker counts {got}", board)
+    return set_best_board(job, res, back(board), bound, "CP-SAT", None if claimed == bound else got)

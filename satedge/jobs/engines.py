@@ -295,8 +295,18 @@ ENGINES: dict[str, Engine] = {
         Engine(
             name="cpsat",
             needs=cpsat.needs,
-            tasks=dict.fromkeys(("solve", "count"), Task(run=cpsat.run, workers=True)),
-            summary="the CP-SAT model of the puzzle (OR-Tools), with its own search workers",
+            tasks={
+                **dict.fromkeys(("solve", "count"), Task(run=cpsat.run, workers=True)),
+                "maximize": Task(
+                    run=cpsat.maximize,
+                    workers=True,
+                    certifies=True,
+                    summary="CP-SAT's model of the best board (Boolean placements, a match literal per edge) "
+                    "with --workers search workers: proves the optimum, or its best board at --timeout",
+                ),
+            },
+            summary="the CP-SAT model of the puzzle (OR-Tools), with its own search workers; to maximize, its "
+            "model of the best board",
         ),
         Engine(
             name="clasp",
@@ -341,7 +351,7 @@ def takers(option: str, task: str | None = None) -> str:
     that task), as prose calls them.
 
     >>> takers("order"), takers("strategy"), takers("workers", "maximize")
-    ('backtrack and budget', 'PySAT solvers and solver binaries', 'budget, restarts and lns')
+    ('backtrack and budget', 'PySAT solvers and solver binaries', 'budget, restarts, lns and cpsat')
     """
     return prose(
         [
