@@ -42,6 +42,7 @@ KINDS = {
     "q": "q CELL TURN: CELL's tile turned TURN",
     "s": "s CELL SIDE LABEL: CELL shows LABEL on SIDE",
     "e": "e EDGE LABEL: EDGE's first side shows LABEL",
+    "f": "f EDGE LABEL: EDGE's second side shows LABEL (a MaxSAT form)",
     "o": "o CELL SIDE LABEL: CELL shows LABEL on SIDE, outside",
     "m": "m EDGE: EDGE fits",
 }

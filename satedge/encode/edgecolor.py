@@ -137,12 +137,23 @@ class _Layout(NamedTuple):
     o: dict
     free_outside: list
     side_map: list  # per cell and side: label -> literal, or TRUE (the frame)
+    f: dict  # relaxed: per inner edge and label, its second side shows it
 
     def side(self, c: int, d: int, lab):
         return self.side_map[c][d].get(lab, FALSE)
 
+    def sides(self, k: int, lab, puzzle: Puzzle, second: bool = False):
+        """The ends of edge ``k``'s value ``lab`` (``second``: of its second side's, ``f``),
+        each cell and side with the label it shows there: both ends where they share it."""
+        adj = puzzle.board.adjacencies[k]
+        if second:
+            return ((adj.b, adj.side_b, lab),)
+        if (k, lab) in self.e and any(j == k for j, _ in self.f):
+            return ((adj.a, adj.side_a, lab),)
+        return ((adj.a, adj.side_a, lab), (adj.b, adj.side_b, puzzle.partner(lab)))
 
-def _layout(puzzle: Puzzle, options: Options) -> _Layout:
+
+def _layout(puzzle: Puzzle, options: Options, relax: bool = False) -> _Layout:
     pool = IDPool()
     allowed = placements(puzzle, options)
     board = puzzle.board
@@ -165,12 +176,15 @@ def _layout(puzzle: Puzzle, options: Options) -> _Layout:
     for k, adj in enumerate(adjs):
         edge_of[adj.a, adj.side_a] = (k, True)
         edge_of[adj.b, adj.side_b] = (k, False)
-    e = {}
+    e, f = {}, {}
     for k, adj in enumerate(adjs):
         other = set(shows[adj.b][adj.side_b])
         for lab in shows[adj.a][adj.side_a]:
-            if puzzle.partner(lab) in other:
+            if puzzle.partner(lab) in other or (relax and adj.a != adj.b):
                 e[k, lab] = pool.id(("e", k, lab))
+        if relax and adj.a != adj.b:  # each side its own colour: an edge may not fit
+            for lab in shows[adj.b][adj.side_b]:
+                f[k, lab] = pool.id(("f", k, lab))
     free_outside = sorted(board.outer) if puzzle.frame is None else []
     o = {(c, d, lab): pool.id(("o", c, d, lab)) for c, d in free_outside for lab in shows[c][d]}
 
@@ -180,19 +194,25 @@ def _layout(puzzle: Puzzle, options: Options) -> _Layout:
             if (c, d) in edge_of:
                 k, first = edge_of[c, d]
                 for lab in shows[c][d]:
-                    v = e.get((k, lab if first else puzzle.partner(lab)))
+                    if first:
+                        v = e.get((k, lab))
+                    else:
+                        v = f.get((k, lab)) if (k, lab) in f else e.get((k, puzzle.partner(lab)))
                     if v is not None:
                         side_map[c][d][lab] = v
             elif puzzle.frame is not None:
                 side_map[c][d][puzzle.frame] = TRUE
             else:
                 side_map[c][d] = {lab: o[c, d, lab] for lab in shows[c][d]}
-    return _Layout(pool, allowed, rots, shows, p, e, o, free_outside, side_map)
+    return _Layout(pool, allowed, rots, shows, p, e, o, free_outside, side_map, f)
 
 
-def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
-    lay = _layout(puzzle, options)
-    pool, allowed, rots, shows, p, e, o, free_outside, _ = lay
+def encode(puzzle: Puzzle, options: Options = Options(), relax: bool = False) -> Encoded:
+    """The formula; ``relax``: its MaxSAT form (:mod:`.maxsat`): each side of an inner edge its
+    own one-hot colour (``e`` on the first side, ``f`` on the second), and a match literal
+    ``m[k]`` that makes them fit, ``m[k] & e[k, v] -> f[k, partner(v)]``."""
+    lay = _layout(puzzle, options, relax)
+    pool, allowed, rots, shows, p, e, o, free_outside, _, f = lay
     board, card, adjs, side = puzzle.board, options.card, puzzle.board.adjacencies, lay.side
     clauses: list[list[int]] = []
     for c in board.cells:
@@ -203,6 +223,15 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
     by_edge: list[list[int]] = [[] for _ in adjs]
     for (k, _), v in e.items():
         by_edge[k].append(v)
+    by_edge += [[v for (j, _), v in f.items() if j == k] for k in sorted({k for k, _ in f})]
+    soft = []
+    for k in sorted({k for k, _ in f}):
+        m = pool.id(("m", k))
+        soft.append(m)
+        for (j, lab), v in e.items():
+            if j == k:
+                w = f.get((k, puzzle.partner(lab)))
+                clauses.append([-m, -v] + ([w] if w is not None else []))
     for lits in by_tile + by_edge:
         clauses.extend(exactly_one(lits, pool, card))
     for c, d in free_outside:
@@ -228,9 +257,11 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
                     continue
                 clauses.append(clause + [lit for lit in lits if lit is not FALSE])
     if options.redundant:
-        for (k, lab), v in e.items():
-            adj = adjs[k]
-            for c, d, shown in ((adj.a, adj.side_a, lab), (adj.b, adj.side_b, puzzle.partner(lab))):
+        ends = [(k, lab, v, False) for (k, lab), v in e.items()] + [
+            (k, lab, v, True) for (k, lab), v in f.items()
+        ]
+        for k, lab, v, second in ends:
+            for c, d, shown in lay.sides(k, lab, puzzle, second):
                 clauses.append(
                     [-v]
                     + [
@@ -280,6 +311,8 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
             if v is None:
                 return None
             out.append(v)
+            if (k, shown[adj.b][adj.side_b]) in f:
+                out.append(f[k, shown[adj.b][adj.side_b]])
         return out + [o[c, d, shown[c][d]] for c, d in free_outside]
 
     def shows_look(c: int, look: tuple) -> list[list[int]]:
@@ -293,10 +326,11 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
         options,
         cnf,
         pool,
-        decision=sorted(p.values()) + sorted(e.values()) + sorted(o.values()),
+        decision=sorted(p.values()) + sorted(e.values()) + sorted(f.values()) + sorted(o.values()),
         cells=cells,
         literals=literals,
         shows=shows_look,
+        soft=tuple(soft) if relax else None,
     )
 
 

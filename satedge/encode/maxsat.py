@@ -8,10 +8,12 @@ and ``m[k]`` is a soft unit clause of weight 1.  A model then sets ``m[k]`` only
 do not fit on its board, and the optimal cost is the fewest edges that do not fit: the most
 matched edges are the adjacencies less the optimal cost.
 
-The bases with a MaxSAT form are those whose clauses of an edge can be guarded one edge at a
-time: ``direct`` (its conflicts, ``-x | -y | -m``) and ``support`` (its supports, ``-x | OR y |
--m``).  ``split``, ``edgecolor`` and ``heule`` give each edge one colour variable that both of
-its sides show, so an edge that does not fit cannot be said in them.
+The bases with a MaxSAT form: ``direct`` (its conflicts guarded, ``-x | -y | -m``), ``support``
+(its supports, ``-x | OR y | -m``) and ``edgecolor``, whose edge colours become side colours:
+each side of an inner edge its own one-hot colour (``e`` on the first side, ``f`` on the
+second), and ``m[k] & e[k, v] -> f[k, partner(v)]``.  ``split`` and ``heule`` keep one colour
+variable per edge that both of its sides show, so an edge that does not fit cannot be said in
+them.
 
 >>> from satedge.puzzle import Puzzle
 >>> p = Puzzle(rows=1, cols=2, tiles=((1, 2, 1, 1), (2, 1, 1, 3)))
@@ -26,14 +28,14 @@ from functools import partial
 
 from ..errors import SatedgeError
 from ..puzzle.model import Puzzle
-from . import direct, support
+from . import direct, edgecolor, support
 from .core import Encoded
 from .presets import Encoding
 from .shuffled import encode_shuffled
 
 __all__ = ["RELAXED", "DEFAULT_MAXSAT_ENCODING", "maxsat_encoding", "weighted"]
 
-RELAXED = {"direct": direct.encode, "support": support.encode}  # the bases with a MaxSAT form
+RELAXED = {"direct": direct.encode, "support": support.encode, "edgecolor": edgecolor.encode}
 DEFAULT_MAXSAT_ENCODING = "support"
 
 
@@ -43,7 +45,7 @@ def maxsat_encoding(encoding: Encoding | str | None = None) -> Encoding:
     if chosen.build is not None or chosen.base not in RELAXED:
         raise SatedgeError(
             f"the {chosen.base} encoding has no MaxSAT form (one colour variable per edge cannot "
-            f"say that an edge does not fit); choose one on {' or '.join(RELAXED)}"
+            f"say that an edge does not fit); choose one on {', '.join(RELAXED)}"
         )
     return chosen
 
