@@ -70,6 +70,7 @@ def test_the_maxsat_cost_of_an_optimal_model_is_the_fewest_mismatches(puzzle):
         "direct",
         "support+card=seqcounter",
         "support+symmetry=rotation",
+        "split+redundant=true",
         "edgecolor",
         "edgecolor+redundant=true+symmetry=rotation",
     ):
@@ -192,7 +193,7 @@ def brute_maximum_3x3(p: Puzzle) -> int:
             ("--method", "sat", "--encoding", "heule"),
             "the heule encoding has no MaxSAT form (one colour variable per "
             "edge cannot say that an edge does not fit); choose one on direct, "
-            "support, edgecolor",
+            "support, split, edgecolor",
         ),
         (("-o", "best.txt"), "satedge: error: best.txt: -o names a .sol or a .json file"),
         (("--picture", "best.pdf"), "satedge: error: best.pdf: --picture names a .svg or a .png file"),
@@ -217,7 +218,9 @@ def test_a_maximum_is_searched_here_and_one_process_but_lns_spreads():
         r"lns and cpsat$",
     ):
         Job(p, "maximize", solver="backtrack:workers=2")
-    with pytest.raises(SatedgeError, match=r"^the clasp engine cannot maximize: it answers solve, count and encode$"):
+    with pytest.raises(
+        SatedgeError, match=r"^the clasp engine cannot maximize: it answers solve, count and encode$"
+    ):
         Job(p, "maximize", solver="clasp")
     with pytest.raises(
         SatedgeError,
@@ -272,7 +275,7 @@ def test_lns_keeps_the_frame_and_the_clue_of_eternity_ii():
 @given(puzzles(**TINY))
 def test_wcnf_written_and_read_back_gives_the_same_optimum(tmp_path, puzzle):
     want = brute_maximum(puzzle)
-    for encoding in ("direct", "support", "edgecolor"):
+    for encoding in ("direct", "support", "split", "edgecolor"):
         path = tmp_path / f"f.{encoding}.wcnf"
         path.unlink(missing_ok=True)
         export(puzzle, encoding, path, None, maxsat=True)

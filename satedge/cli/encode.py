@@ -34,7 +34,7 @@ def add(sub) -> None:
     p.add_argument(
         "--maxsat",
         action="store_true",
-        help="the MaxSAT form of the encoding (direct, support or edgecolor; default "
+        help="the MaxSAT form of the encoding (direct, support, split or edgecolor; default "
         "support) as WCNF, the MaxSAT Evaluation's format: one soft clause per inner edge, so that the "
         "optimal cost is the fewest inner edges that do not fit (name the file .wcnf)",
     )

@@ -9,11 +9,11 @@ do not fit on its board, and the optimal cost is the fewest edges that do not fi
 matched edges are the adjacencies less the optimal cost.
 
 The bases with a MaxSAT form: ``direct`` (its conflicts guarded, ``-x | -y | -m``), ``support``
-(its supports, ``-x | OR y | -m``) and ``edgecolor``, whose edge colours become side colours:
-each side of an inner edge its own one-hot colour (``e`` on the first side, ``f`` on the
-second), and ``m[k] & e[k, v] -> f[k, partner(v)]``.  ``split`` and ``heule`` keep one colour
-variable per edge that both of its sides show, so an edge that does not fit cannot be said in
-them.
+(its supports, ``-x | OR y | -m``), ``split`` (its side labels made to fit, ``-s | s' | -m``)
+and ``edgecolor``, whose edge colours become side colours: each side of an inner edge its own
+one-hot colour (``e`` on the first side, ``f`` on the second), and ``m[k] & e[k, v] ->
+f[k, partner(v)]``.  ``heule`` keeps one colour variable per edge that both of its sides show,
+so an edge that does not fit cannot be said in it.
 
 >>> from satedge.puzzle import Puzzle
 >>> p = Puzzle(rows=1, cols=2, tiles=((1, 2, 1, 1), (2, 1, 1, 3)))
@@ -28,14 +28,19 @@ from functools import partial
 
 from ..errors import SatedgeError
 from ..puzzle.model import Puzzle
-from . import direct, edgecolor, support
+from . import direct, edgecolor, split, support
 from .core import Encoded
 from .presets import Encoding
 from .shuffled import encode_shuffled
 
 __all__ = ["RELAXED", "DEFAULT_MAXSAT_ENCODING", "maxsat_encoding", "weighted"]
 
-RELAXED = {"direct": direct.encode, "support": support.encode, "edgecolor": edgecolor.encode}
+RELAXED = {
+    "direct": direct.encode,
+    "support": support.encode,
+    "split": split.encode,
+    "edgecolor": edgecolor.encode,
+}
 DEFAULT_MAXSAT_ENCODING = "support"
 
 

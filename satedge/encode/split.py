@@ -50,7 +50,9 @@ from .core import floor as core_floor
 __all__ = ["encode", "size", "floor"]
 
 
-def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
+def encode(puzzle: Puzzle, options: Options = Options(), relax: bool = False) -> Encoded:
+    """The formula; ``relax``: its MaxSAT form (:mod:`.maxsat`): the clauses that make the two
+    sides of inner edge ``k`` fit guarded by its match literal ``m[k]``."""
     pool = IDPool()
     allowed = placements(puzzle, options)
     board = puzzle.board
@@ -90,14 +92,21 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
                 clauses.append([-p[c, t], -q[c, r], s[c, d, shown[d]]])
     for c, d in sides:
         clauses.extend(at_most_one([s[c, d, lab] for lab in labels[c, d]], pool, card))
-    for adj in adjs:
+    soft = []
+    for k, adj in enumerate(board.adjacencies):
+        if adj.a == adj.b:
+            continue  # a cell's own sides: in puzzle.allowed
+        guard = []
+        if relax:
+            soft.append(pool.id(("m", k)))
+            guard = [-soft[-1]]
         for (a, da), (b, db) in (
             ((adj.a, adj.side_a), (adj.b, adj.side_b)),
             ((adj.b, adj.side_b), (adj.a, adj.side_a)),
         ):
             for lab in labels[a, da]:
                 other = s.get((b, db, puzzle.partner(lab)))
-                clauses.append([-s[a, da, lab]] + ([other] if other else []))
+                clauses.append([-s[a, da, lab]] + ([other] if other else []) + guard)
     if options.redundant:
         for c, d in sides:
             clauses.append([s[c, d, lab] for lab in labels[c, d]])
@@ -138,6 +147,7 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
         cells=cells,
         literals=literals,
         shows=shows,
+        soft=tuple(soft) if relax else None,
     )
 
 
