@@ -278,3 +278,37 @@ def test_the_budget_engine_reports_its_progress_while_its_loop_compiles(tmp_path
         scores.add(res.score)
         monkeypatch.setenv("SATEDGE_CACHE", str(tmp_path / "again"))
     assert len(scores) == 1 and seen and all("seconds" in report for report in seen)
+
+
+def test_the_budgets_start_from_the_restarts_board_and_skip_the_search_that_must_find_one(
+    monkeypatch, tmp_path
+):
+    """The short anytime search before the budgets (jobs.budget.WARMUP): its board is the
+    incumbent, so where it is optimal no search must find a board; the budgets only prove.  Here
+    the restarts are made to answer the optimal board, and no budget as large as its misfits is
+    searched (before: the deepening searched that budget too, to find the board)."""
+    from satedge.backtrack.lns import Board
+    from satedge.jobs import budget as budget_job
+
+    p = generate(Params(rows=4, cols=5, colors=12, model="uniform"), seed=2)  # 20 cells, 2 misfits at best
+    best = fewest(p)
+    spent = misfits(p, best.board)
+    assert best.proved and spent >= 1 and p.n <= budget_job.WARMUP_CELLS == 30
+    monkeypatch.setattr(budget_job, "WARMUP_CELLS", p.n - 1)  # warmed up as a 6x6 would be
+    given_board = Board(*map(tuple, zip(*best.board.placements)), best.score)
+    calls = tmp_path / "calls"  # the job runs in a child process
+
+    def restarts_answer(puzzle, seconds, workers, seed, better, cap):
+        with open(calls, "a") as fh:
+            fh.write(f"{seconds} {cap}\n")
+        better(given_board)
+        return given_board
+
+    monkeypatch.setattr(budget_job.restarts, "search", restarts_answer)
+    seen = []
+    job = Job(p, "maximize", solver="budget", progress=True, limits=Limits(timeout=600))  # a tenth: 60 s
+    res = run(job, progress=seen.append).raise_error()
+    assert (res.status, res.score, res.bound) == ("OPTIMUM", best.score, best.score)
+    assert calls.read_text() == f"{min(budget_job.WARMUP, 60.0)} {budget_job.WARMUP_CAP}\n"
+    searched = {report["allowed"] for report in seen if "allowed" in report}
+    assert searched == set(range(spent))
