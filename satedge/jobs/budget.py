@@ -10,10 +10,8 @@ each), at most a tenth of the job's time, on boards of more than :data:`WARMUP_C
 where scipy (extra ``stats``) is installed.  Its board is the answer if the job is stopped, and
 where it is optimal the budgets prove it without the last search, the one that must find a
 board.  It runs on this process (forked workers spend the first second loading their search).
-Measured on 2026-11-29 (one pair each, ``--workers 2 --timeout 60``): on the uniform 6x6 boards
-of 12 colours, seeds 2 and 3, the answer at the time limit was 58 where the budgets alone gave
-23 and 27; seed 1 was proved in 5.3 s against 3.3 s; on the uniform 5x5 boards a warm-up of 1 s
-only added to the proofs (8 pairs), hence none up to 30 cells."""
+On the uniform 5x5 boards a warm-up only added to the proofs, which take seconds, hence none up
+to 30 cells."""
 
 from __future__ import annotations
 
