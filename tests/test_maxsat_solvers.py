@@ -3,6 +3,7 @@ optimum on tiny boards, RC2's on exported formulas, and a solver's wrong answer 
 
 from __future__ import annotations
 
+import json
 import sys
 import types
 
@@ -131,3 +132,24 @@ def test_a_maxsat_evaluation_solver_on_the_command_line(run_cli, tmp_path):
         "",
         "satedge: error: the MaxSAT solver uwrmaxsat takes no options\n",
     )
+
+
+def test_a_spec_runs_them_beside_rc2_and_cpsat_and_the_report_ranks_them(run_cli, tmp_path):
+    pytest.importorskip("ortools", reason="CP-SAT needs OR-Tools (extra cp)")
+    spec = tmp_path / "s.yaml"
+    spec.write_text(
+        "name: s\npuzzles:\n  - generate: {rows: 3, colors: 8, model: uniform, seeds: [4]}\n"
+        "encodings: [support, edgecolor]\nsolvers: [cadical195, uwrmaxsat, cpsat]\ntask: maximize\ntimeout: 60\n"
+    )
+    assert run_cli("run", spec, "--out", tmp_path / "o")[0] == 0
+    code, out, _ = run_cli("report", tmp_path / "o", "--no-plots")
+    ranked = [line.split(" | ")[0][2:] for line in out.splitlines() if line.startswith("| ") and "/" in line]
+    assert code == 0 and set(ranked[:5]) == {
+        "support/cadical195",
+        "edgecolor/cadical195",
+        "support/uwrmaxsat",
+        "edgecolor/uwrmaxsat",
+        "cpsat/cpsat",
+    }
+    rows = [json.loads(line) for line in (tmp_path / "o" / "results.jsonl").read_text().splitlines()]
+    assert {(r["status"], r["score"]) for r in rows} == {("OPTIMUM", 11)}
