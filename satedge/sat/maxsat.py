@@ -99,6 +99,18 @@ HERMAX = Need(module="hermax", extra="maxsat")
 HERMAX_OPTIMUM, HERMAX_UNSAT = 30, 20  # IPAMIR's statuses (hermax.core.ipamir_solver_interface)
 
 
+def model_cost(encoded: Encoded, model: list[int], who: str) -> int:
+    """The soft clauses a solver's ``model`` falsifies, once it is checked to keep every hard
+    clause (else an error that names ``who`` and the first clause it breaks)."""
+    true = set(model)
+    for i, clause in enumerate(encoded.cnf.clauses, 1):
+        if not any(lit in true for lit in clause):
+            raise EncodingError(
+                f"{who} gave a model that falsifies hard clause {i:,} ({shown(' '.join(map(str, clause)) + ' 0', 60)})"
+            )
+    return sum(1 for m in encoded.soft if m not in true)
+
+
 def evaluation_solvers() -> list[str]:
     """The solvers of :data:`EVALUATION_SOLVERS` that start here (none without hermax)."""
     if not HERMAX.met():
@@ -138,14 +150,7 @@ def evaluation_optimum(encoded: Encoded, name: str) -> tuple[list[int] | None, i
         model, claimed = list(solver.get_model() or ()), int(solver.get_cost())
     finally:
         solver.close()
-    true = set(model)
-    for i, clause in enumerate(encoded.cnf.clauses, 1):
-        if not any(lit in true for lit in clause):
-            raise EncodingError(
-                f"the MaxSAT solver {name} gave a model that falsifies hard clause {i:,} "
-                f"({shown(' '.join(map(str, clause)) + ' 0', 60)})"
-            )
-    cost = sum(1 for m in encoded.soft if m not in true)
+    cost = model_cost(encoded, model, f"the MaxSAT solver {name}")
     if cost != claimed:
         raise EncodingError(
             f"the MaxSAT solver {name} says cost {claimed}, but its model falsifies {cost} soft clauses"
@@ -191,14 +196,7 @@ def binary_optimum(
     if not given:
         raise SatedgeError(f"{name} found no model in its time" if code == 0 else f"{name} printed no model")
     model = parse_model(given, f"the output of {name}", encoded.nv)
-    true = set(model)
-    for i, clause in enumerate(encoded.cnf.clauses, 1):
-        if not any(lit in true for lit in clause):
-            raise EncodingError(
-                f"{name} gave a model that falsifies hard clause {i:,} "
-                f"({shown(' '.join(map(str, clause)) + ' 0', 60)})"
-            )
-    cost = sum(1 for m in encoded.soft if m not in true)
+    cost = model_cost(encoded, model, name)
     claimed = objective(lines)
     if claimed is not None and claimed != cost:
         raise EncodingError(
