@@ -73,11 +73,9 @@ def test_a_server_that_died_is_started_again(server):
     assert server.proc.pid != first
 
 
-@pytest.mark.parametrize("after", [0.0, 0.3, 3.0])
-def test_a_server_ended_by_sigterm_says_nothing_at_any_moment(after):
-    """Before: a SIGTERM that landed while the server was exiting (say, as a full disk ended
-    ``satedge run``) raised SystemExit in its handler, printed as a 12-line traceback."""
-    import socket
+def _server(module: str, env=None):
+    """A warm process started as ``ForkServer`` starts one, importing ``module``: the process,
+    and our end of its socket."""
     import subprocess
     import sys
 
@@ -89,13 +87,22 @@ def test_a_server_ended_by_sigterm_says_nothing_at_any_moment(after):
             "from satedge.system.forkserver import serve; serve()",
             str(theirs.fileno()),
             str(os.getpid()),
-            "satedge.cli",
+            module,
         ],
         pass_fds=(theirs.fileno(),),
         stdin=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        env=env,
     )
     theirs.close()
+    return proc, ours
+
+
+@pytest.mark.parametrize("after", [0.0, 0.3, 3.0])
+def test_a_server_ended_by_sigterm_says_nothing_at_any_moment(after):
+    """Before: a SIGTERM that landed while the server was exiting (say, as a full disk ended
+    ``satedge run``) raised SystemExit in its handler, printed as a 12-line traceback."""
+    proc, ours = _server("satedge.cli")
     time.sleep(after)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
@@ -107,7 +114,6 @@ def test_a_sigterm_that_lands_in_a_finalizer_of_the_server_says_nothing(tmp_path
     """Before: the server's SIGTERM handler raised SystemExit wherever the signal landed; in a
     finalizer (as when a full disk ended ``satedge run``) Python printed it as a traceback on the
     client's stderr. A module the server imports runs a finalizer that waits for the signal."""
-    import subprocess
     import sys
 
     (tmp_path / "finalizer_waits.py").write_text(
@@ -118,22 +124,8 @@ def test_a_sigterm_that_lands_in_a_finalizer_of_the_server_says_nothing(tmp_path
         "weakref.finalize(thing, slow)\n"
         "del thing\n"
     )
-    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "from satedge.system.forkserver import serve; serve()",
-            str(theirs.fileno()),
-            str(os.getpid()),
-            "finalizer_waits",
-        ],
-        pass_fds=(theirs.fileno(),),
-        stdin=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])},
-    )
-    theirs.close()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    proc, ours = _server("finalizer_waits", env)
     assert proc.stderr.readline() == b"in the finalizer\n"
     proc.send_signal(signal.SIGTERM)
     ours.close()
