@@ -132,13 +132,14 @@ def test_run_report_and_plots(run_cli, tmp_path):
         "python",
         "numba",
         "ortools",
+        "hermax",
         "clingo",
         "scipy",
         "host",
         "cpu",
     }
-    assert [r["env"][m] for m in ("numba", "ortools", "clingo")] == [
-        version(m) for m in ("numba", "ortools", "clingo")
+    assert [r["env"][m] for m in ("numba", "ortools", "hermax", "clingo")] == [
+        version(m) for m in ("numba", "ortools", "hermax", "clingo")
     ]
     assert set(r["stats"]) == {"conflicts", "decisions", "propagations", "restarts"}
     code, table, _ = run_cli(
