@@ -163,17 +163,16 @@ def best_board(
         m.AddExactlyOne([x[c, p] for p in allowed[c]])
     for t in range(len(puzzle.tiles)):
         m.AddExactlyOne(by_tile.get(t, [m.NewConstant(0)]))
-    shows: dict = {}  # (cell, side, label) -> the literal that the side shows it
 
-    def side(c: int, s_: int) -> dict:
-        out: dict = {}
+    def side(c: int, d: int) -> dict:
+        """Per label that side ``d`` of cell ``c`` can show, the literal that it shows it."""
+        placed: dict = {}
         for p in allowed[c]:
-            out.setdefault(puzzle.oriented(*p)[s_], []).append(x[c, p])
-        for label, lits in out.items():
-            y = m.NewBoolVar(f"s_{c}_{s_}")
-            m.Add(y == sum(lits))
-            shows[c, s_, label] = y
-        return {label: shows[c, s_, label] for label in out}
+            placed.setdefault(puzzle.oriented(*p)[d], []).append(x[c, p])
+        shows = {label: m.NewBoolVar(f"s_{c}_{d}") for label in placed}
+        for label, lits in placed.items():
+            m.Add(shows[label] == sum(lits))
+        return shows
 
     matches = []
     for adj in puzzle.board.adjacencies:
