@@ -8,8 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from test_maximize import TINY, brute_maximum
 
 from satedge.jobs import Job, run
-from satedge.jobs.cpsat import label_bound
-from satedge.puzzle.checker import board_problem, score
+from satedge.puzzle.checker import board_problem, label_bound, score
 from satedge.puzzle.generate import Params, generate
 from satedge.puzzle.model import Puzzle
 from satedge.puzzle.strategies import puzzles

@@ -153,6 +153,7 @@ def test_the_results_lead_with_a_plot_and_define_their_terms(site):
     for name, image in (
         ("bench-certify", "bench-certify.svg"),
         ("bench-maximize", "bench-maximize-e2.svg"),
+        ("bench-maxsat", "bench-maxsat.svg"),
         *((name, f"{name}-cactus.svg") for name in ("bench-solve", "heule2008", "bench-parallel")),
     ):
         html = (site / "results" / f"{name}.html").read_text()

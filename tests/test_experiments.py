@@ -609,6 +609,8 @@ def test_committed_specs_load(monkeypatch):
         "heule2008-tries",
         "peak-tries",
         "bench-maximize",
+        "bench-maxsat-solvers",
+        "bench-maxsat-forms",
     }
     assert runs["bench-maximize"] == 10 * 3  # boards x (budgets, branch and bound, RC2 on support)
     committed = {

@@ -234,7 +234,11 @@ CASES = [
         ["maximize", "{d}/bomb.yaml"],
         "more than 1,000,000 values once its aliases are expanded",
     ),
-    ("maximize-heule", ["maximize", HUNDE, "--method", "sat", "--encoding", "heule"], "has no MaxSAT form"),
+    (
+        "maximize-heule",
+        ["maximize", HUNDE, "--method", "sat", "--encoding", "heule"],
+        "the heule encoding covers framed grid boards only",
+    ),
     ("maximize-output", ["maximize", HUNDE, "-o", "best.txt"], "best.txt: -o names a .sol or a .json file"),
     ("maximize-memory", ["maximize", HUNDE, "--memory", "0"], "argument --memory: must be at least 1"),
     (

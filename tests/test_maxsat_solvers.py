@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 import types
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -25,6 +26,7 @@ from satedge.system.files import shown
 hermax = pytest.importorskip("hermax", reason="the MaxSAT Evaluation's solvers need hermax (extra maxsat)")
 
 SOLVERS = list(EVALUATION_SOLVERS)
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -153,3 +155,36 @@ def test_a_spec_runs_them_beside_rc2_and_cpsat_and_the_report_ranks_them(run_cli
     }
     rows = [json.loads(line) for line in (tmp_path / "o" / "results.jsonl").read_text().splitlines()]
     assert {(r["status"], r["score"]) for r in rows} == {("OPTIMUM", 11)}
+
+
+def test_the_bench_maxsat_report_is_made_from_the_committed_files(monkeypatch):
+    """The study's page, its specs' runs and the figures the results page and the changelog quote
+    are the committed rows'."""
+    import importlib.util
+
+    from satedge.experiment.spec import load_spec
+
+    monkeypatch.setenv("SATEDGE_BENCHMARKS", str(ROOT / "no-such-folder"))
+    spec = importlib.util.spec_from_file_location("bench_maxsat", ROOT / "experiments" / "bench-maxsat.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.report() == (ROOT / "experiments" / "bench-maxsat.md").read_text()
+    for stem in ("solvers", "forms"):
+        committed = {r["id"] for r in module.rows_of(stem)}
+        assert {r.id for r in load_spec(ROOT / "experiments" / f"bench-maxsat-{stem}.yaml").runs} == committed
+    solvers = module.rows_of("solvers")
+    assert len(solvers) == 10 * 9 and len(module.rows_of("forms")) == 10 * 4 * 2
+    assert module.best_maxsat(solvers) == ["cadical195", "uwrmaxsat"]
+    assert (ROOT / "experiments" / "bench-maxsat-forms.yaml").read_text() == module.forms_spec(
+        module.best_maxsat(solvers)
+    )
+    both = solvers + [r for r in module.rows_of("forms") if r["encoding"] != "support"]
+    rc2, cpsat, budget = (
+        module.median_5x5(both, c) for c in ("support/cadical195", "cpsat/cpsat", "budget/budget")
+    )
+    assert (rc2[1:], cpsat[1:], budget[1:]) == ((1, 4), (0, 4), (4, 4))
+    line = " ".join((ROOT / "docs" / "results" / "index.md").read_text().split())
+    assert (
+        f"the budgets of misfits proved all four 5x5 boards (median {budget[0]:.1f} s), RC2 over CaDiCaL "
+        f"{rc2[1]} and CP-SAT {cpsat[1]}" in line
+    )

@@ -34,9 +34,9 @@ def add(sub) -> None:
     p.add_argument(
         "--maxsat",
         action="store_true",
-        help="the MaxSAT form of the encoding (direct, support, split or edgecolor; default "
-        "support) as WCNF, the MaxSAT Evaluation's format: one soft clause per inner edge, so that the "
-        "optimal cost is the fewest inner edges that do not fit (name the file .wcnf)",
+        help="the MaxSAT form of the encoding (any base; default support; +families=colorcount "
+        "adds the labels' count bound) as WCNF, the MaxSAT Evaluation's format: one soft clause per inner "
+        "edge, so that the optimal cost is the fewest inner edges that do not fit (name the file .wcnf)",
     )
     p.add_argument(
         "--all-presets",

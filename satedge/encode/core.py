@@ -18,6 +18,7 @@ from ..system.files import shown
 __all__ = [
     "CARDS",
     "SYMMETRIES",
+    "COLORCOUNT",
     "Options",
     "Encoded",
     "symmetry_breaking",
@@ -59,6 +60,7 @@ CARDS = (
     "kmtotalizer",
 )
 SYMMETRIES = ("none", "rotation")
+COLORCOUNT = "colorcount"  # the clause family every MaxSAT form takes (satedge.encode.maxsat)
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,8 @@ class Options:
         Add implied clauses (each encoding says which) that keep the solution set
     families
         Optional clause families by name, of the encodings that have them (``heule``:
-        ``atmostone``, ``fbcolors``); left out of :meth:`as_dict` when empty, so that the
+        ``atmostone``, ``fbcolors``; every MaxSAT form: ``colorcount``, see
+        :mod:`satedge.encode.maxsat`); left out of :meth:`as_dict` when empty, so that the
         ids of runs without them stay what they were.
     """
 

@@ -50,7 +50,7 @@ Source
 >>> p = Puzzle(rows=2, cols=2, frame=0, tiles=((0, 1, 2, 0), (0, 0, 1, 2), (1, 0, 0, 2), (2, 1, 0, 0)))
 >>> e = encode(p)
 >>> e.nv, len(e.cnf.clauses), [e.pool.obj(v) for v in e.decision[:4]]
-(24, 56, [('x', 0, 0), ('x', 0, 1), ('x', 0, 2), ('x', 0, 3)])
+(24, 56, [('p', 0, 0), ('p', 1, 0), ('p', 2, 0), ('p', 3, 0)])
 """
 
 from __future__ import annotations
@@ -150,10 +150,14 @@ def _distinct(labels: tuple) -> list:
 
 
 class _Layout:
-    """Where each tile may go, the inner edges and their colour domains, and the variables."""
+    """Where each tile may go, the inner edges and their colour domains, and the variables;
+    ``relax``: each side of an edge its own colours (``e`` on the first side, ``f`` on the
+    second) and a match variable ``m`` per edge, and at most one cell per tile."""
 
-    def __init__(self, puzzle: Puzzle, options: Options):
+    def __init__(self, puzzle: Puzzle, options: Options, relax: bool = False):
         self.amo, self.fbc = _check(puzzle, options)
+        self.relax = relax
+        self.amo = self.amo or relax
         board = puzzle.board
         self.allowed = placements(puzzle, options)
         self.rots = []  # per cell: tile -> its allowed rotations (one dict for the cells that allow the same)
@@ -167,8 +171,11 @@ class _Layout:
             self.rots.append(same[id(cell)][1])
         self.edges = list(board.adjacencies)
         self.edge_of = {}  # (cell, side) -> edge index
+        self.second = set()  # relaxed: the (cell, side) that show the f colours
         for k, adj in enumerate(self.edges):
             self.edge_of[adj.a, adj.side_a] = self.edge_of[adj.b, adj.side_b] = k
+            if relax:
+                self.second.add((adj.b, adj.side_b))
         shows: dict[tuple[int, int], set] = {}  # the colours the placements of a cell show on a side
 
         def colours(c: int, d: int) -> set:
@@ -183,12 +190,21 @@ class _Layout:
         ]
         xs = [(t, c) for t in range(len(puzzle.tiles)) for c in board.cells if t in self.rots[c]]
         es = [(k, v) for k, dom in enumerate(self.domain) for v in dom]
-        self.pool = pool_of([("x", *key) for key in xs] + [("e", *key) for key in es])
-        self.x = dict(zip(xs, range(1, len(xs) + 1)))
-        self.e = dict(zip(es, range(len(xs) + 1, len(xs) + len(es) + 1)))
+        fs, ms = (es, list(range(len(self.edges)))) if relax else ([], [])
+        self.pool = pool_of(
+            [("p", c, t) for t, c in xs]
+            + [("e", *key) for key in es]
+            + [("f", *key) for key in fs]
+            + [("m", k) for k in ms]
+        )
+        ids = iter(range(1, self.pool.top + 1))
+        self.x, self.e, self.f = (dict(zip(keys, ids)) for keys in (xs, es, fs))
+        self.m = list(ids)
 
     def side(self, c: int, d: int, colour):
-        return self.e.get((self.edge_of[c, d], colour)) if (c, d) in self.edge_of else None
+        if (c, d) not in self.edge_of:
+            return None
+        return (self.f if (c, d) in self.second else self.e).get((self.edge_of[c, d], colour))
 
     def placed(self, puzzle: Puzzle, t: int, c: int) -> list[list[int]]:
         """The clauses, without ``-x[t, c]``, that a placed tile shows its colours."""
@@ -237,10 +253,13 @@ def _blocks(puzzle: Puzzle, lay: _Layout, card: str, arrays: bool | None = None)
     blocks: list = [
         [
             cl
+            for colours in (lay.e, lay.f)
             for k, dom in enumerate(lay.domain)
-            for cl in exactly_one([lay.e[k, v] for v in dom], lay.pool, card)
+            for cl in (exactly_one([colours[k, v] for v in dom], lay.pool, card) if colours else ())
         ]
     ]
+    if lay.relax:  # an edge fits where its match variable holds: -m | -e[k, v] | f[k, v]
+        blocks.append([[-m, -lay.e[k, v], lay.f[k, v]] for k, m in enumerate(lay.m) for v in lay.domain[k]])
     blocks.append([[lay.x[t, c] for t in tiles if (t, c) in lay.x] for c in board.cells])
     cells_of = [[c for c in board.cells if (t, c) in lay.x] for t in tiles]
     for t in tiles:
@@ -261,11 +280,20 @@ def _blocks(puzzle: Puzzle, lay: _Layout, card: str, arrays: bool | None = None)
     if not arrays:
         return blocks + [[[-v] + cl for (t, c), v in lay.x.items() for cl in lay.placed(puzzle, t, c)]]
     # the colours of a placement: the side d of cell c showing the i-th colour of its edge's
-    # domain is variable base[edge(c, d)] + i (each edge's colour variables are consecutive)
+    # domain is variable base[edge(c, d)] + i (each edge's colour variables are consecutive;
+    # relaxed, the second sides' f colours are edges len(edges), ... of base)
     edge_at = np.full((len(board.cells), 4), -1, dtype=np.int64)
     for (c, d), k in lay.edge_of.items():
-        edge_at[c, d] = k
-    base = np.array([lay.e[k, dom[0]] if dom else 0 for k, dom in enumerate(lay.domain)], dtype=np.int64)
+        edge_at[c, d] = k + (len(lay.edges) if (c, d) in lay.second else 0)
+    base = np.array(
+        [
+            colours[k, dom[0]] if dom else 0
+            for colours in (lay.e, lay.f)
+            if colours
+            for k, dom in enumerate(lay.domain)
+        ],
+        dtype=np.int64,
+    )
     kind = _kinds(puzzle, lay)
     templates: dict = {}
     for t in tiles:  # runs of consecutive cells of one kind share the tile's template
@@ -312,9 +340,8 @@ def _template(puzzle: Puzzle, lay: _Layout, t: int, c: int):
     where = {}
     for d in range(4):
         if (c, d) in lay.edge_of:
-            k = lay.edge_of[c, d]
-            for i, v in enumerate(lay.domain[k]):
-                where[lay.e[k, v]] = (d, i)
+            for i, v in enumerate(lay.domain[lay.edge_of[c, d]]):
+                where[lay.side(c, d, v)] = (d, i)
     clauses = lay.placed(puzzle, t, c)
     width = max((len(cl) for cl in clauses), default=0)
     side = np.zeros((len(clauses), width), dtype=np.int64)
@@ -337,8 +364,12 @@ def _instantiate(template, cells: list[int], xs: list[int], edge_at, base):
     return out.reshape(-1, side.shape[1] + 1)
 
 
-def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
-    lay = _Layout(puzzle, options)
+def encode(puzzle: Puzzle, options: Options = Options(), relax: bool = False) -> Encoded:
+    """The formula; ``relax``: its MaxSAT form (:mod:`.maxsat`): each side of an inner edge
+    its own colours (``e`` on the first side, ``f`` on the second), a match variable ``m[k]``
+    that makes them equal, ``m[k] & e[k, v] -> f[k, v]``, and at most one cell per tile (with
+    unmatched edges the colours no longer imply it)."""
+    lay = _Layout(puzzle, options, relax)
     cnf = BlockCNF(_blocks(puzzle, lay, options.card), lay.pool.top)
     board = puzzle.board
 
@@ -391,10 +422,11 @@ def encode(puzzle: Puzzle, options: Options = Options()) -> Encoded:
         options,
         cnf,
         lay.pool,
-        decision=sorted(lay.x.values()) + sorted(lay.e.values()),
+        decision=sorted(lay.x.values()) + sorted(lay.e.values()) + sorted(lay.f.values()),
         cells=cells,
         literals=literals,
         shows=shows,
+        soft=tuple(lay.m) if relax else None,
     )
 
 

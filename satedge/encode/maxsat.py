@@ -10,10 +10,14 @@ matched edges are the adjacencies less the optimal cost.
 
 The bases with a MaxSAT form: ``direct`` (its conflicts guarded, ``-x | -y | -m``), ``support``
 (its supports, ``-x | OR y | -m``), ``split`` (its side labels made to fit, ``-s | s' | -m``)
-and ``edgecolor``, whose edge colours become side colours: each side of an inner edge its own
-one-hot colour (``e`` on the first side, ``f`` on the second), and ``m[k] & e[k, v] ->
-f[k, partner(v)]``.  ``heule`` keeps one colour variable per edge that both of its sides show,
-so an edge that does not fit cannot be said in it.
+and the edge-colour encodings ``edgecolor`` and ``heule`` (framed grid boards), whose edge
+colours become side colours: each side of an inner edge its own one-hot colour (``e`` on the
+first side, ``f`` on the second), and ``m[k] & e[k, v] -> f[k, partner(v)]``.  Every form takes
+the options of its base (``symmetry: rotation`` among them), and the clause family
+``colorcount`` (``support+families=colorcount``): a redundant cardinality constraint that at most
+as many match variables hold as the labels' counts allow (:func:`satedge.puzzle.checker.label_bound`:
+an edge that fits pairs two sides of one label), left out where the board's edges are fewer.  An
+encoding of your own (a ``build``) has no MaxSAT form.
 
 >>> from satedge.puzzle import Puzzle
 >>> p = Puzzle(rows=1, cols=2, tiles=((1, 2, 1, 1), (2, 1, 1, 3)))
@@ -24,12 +28,16 @@ so an edge that does not fit cannot be said in it.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
+from pysat.card import CardEnc, EncType
+
 from ..errors import SatedgeError
+from ..puzzle.checker import label_bound
 from ..puzzle.model import Puzzle
-from . import direct, edgecolor, split, support
-from .core import Encoded
+from . import direct, edgecolor, heule, split, support
+from .core import COLORCOUNT, BlockCNF, Encoded, Options, make_cnf
 from .presets import Encoding
 from .shuffled import encode_shuffled
 
@@ -40,6 +48,7 @@ RELAXED = {
     "support": support.encode,
     "split": split.encode,
     "edgecolor": edgecolor.encode,
+    "heule": heule.encode,
 }
 DEFAULT_MAXSAT_ENCODING = "support"
 
@@ -47,10 +56,9 @@ DEFAULT_MAXSAT_ENCODING = "support"
 def maxsat_encoding(encoding: Encoding | str | None = None) -> Encoding:
     """The encoding named (default :data:`DEFAULT_MAXSAT_ENCODING`), if its base has a MaxSAT form."""
     chosen = Encoding.of(encoding or DEFAULT_MAXSAT_ENCODING)
-    if chosen.build is not None or chosen.base not in RELAXED:
+    if chosen.build is not None:
         raise SatedgeError(
-            f"the {chosen.base} encoding has no MaxSAT form (one colour variable per edge cannot "
-            f"say that an edge does not fit); choose one on {', '.join(RELAXED)}"
+            f"the encoding {chosen.base} of your own has no MaxSAT form; choose one on {', '.join(RELAXED)}"
         )
     return chosen
 
@@ -60,7 +68,29 @@ def weighted(puzzle: Puzzle, encoding: Encoding | str | None = None, shuffle: in
     clauses ``cnf``, its soft unit clauses ``soft`` (see the module's docstring); with
     ``shuffle``, of the puzzle under that seed, read back in its own numbering."""
     chosen = maxsat_encoding(encoding)
-    build = partial(RELAXED[chosen.base], relax=True)
-    if shuffle is None:
-        return build(puzzle, chosen.options)
-    return encode_shuffled(build, puzzle, chosen.options, shuffle)
+    build = partial(_counted if COLORCOUNT in chosen.options.families else _relaxed, chosen.base)
+    options = chosen.base_options
+    formula = build(puzzle, options) if shuffle is None else encode_shuffled(build, puzzle, options, shuffle)
+    return replace(formula, options=chosen.options)
+
+
+def _relaxed(base: str, puzzle: Puzzle, options: Options) -> Encoded:
+    return RELAXED[base](puzzle, options, relax=True)
+
+
+def _counted(base: str, puzzle: Puzzle, options: Options) -> Encoded:
+    """The MaxSAT form with the family ``colorcount``: at most ``label_bound`` of the edges with a
+    match variable fit (the others, a cell's own sides on a torus, fit on every board)."""
+    formula = _relaxed(base, puzzle, options)
+    soft = list(formula.soft or ())
+    most = label_bound(puzzle) - (len(puzzle.board.adjacencies) - len(soft))
+    if most >= len(soft):
+        return formula
+    card = CardEnc.atmost(soft, bound=max(most, 0), top_id=formula.pool.top, encoding=EncType.kmtotalizer)
+    formula.pool.top = max(formula.pool.top, card.nv)
+    cnf = formula.cnf
+    if isinstance(cnf, BlockCNF):
+        cnf = BlockCNF([*cnf.blocks, card.clauses], formula.pool.top)
+    else:
+        cnf = make_cnf(cnf.clauses + card.clauses, formula.pool.top)
+    return replace(formula, cnf=cnf)

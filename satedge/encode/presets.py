@@ -12,7 +12,8 @@ An encoding is written (``--encoding``, specs, rows, reports, DIMACS headers) as
   changed): one configuration, one name.
 
 A preset file is ``name``, ``description``, ``reference``, ``base`` and ``options`` (``card``,
-``symmetry``, ``redundant``, and for ``heule`` its optional clause ``families``).  The presets are
+``symmetry``, ``redundant``, and ``families``: ``heule``'s optional clause families, and for
+every MaxSAT form ``colorcount``).  The presets are
 the shipped ones (``satedge encodings`` lists them) and your own, in the folders of
 ``$SATEDGE_ENCODINGS`` (several joined by ``:``), whose names come first.
 
@@ -37,7 +38,7 @@ from ..system.files import quoted, shown
 from ..system.resources import preset_folders
 from ..system.yamlfile import read_yaml
 from . import direct, edgecolor, heule, split, support
-from .core import Encoded, Options, Size
+from .core import COLORCOUNT, Encoded, Options, Size
 from .heule import FAMILIES
 from .shuffled import encode_shuffled
 
@@ -130,12 +131,15 @@ class Encoding:
             raise SatedgeError(
                 f"options must be satedge.encode.Options, not {quoted(repr(self.options), 40)}"
             )
-        if self.options.families and self.base != "heule":
-            raise SatedgeError(f"families are clause families of the heule encoding; {self.base} has none")
-        unknown = sorted(set(self.options.families) - set(FAMILIES)) if self.base == "heule" else []
+        own = FAMILIES if self.base == "heule" else ()
+        unknown = sorted(set(self.options.families) - {*own, COLORCOUNT})
+        if unknown and not own:
+            raise SatedgeError(
+                f"{self.base} has no clause family {quoted(unknown[0], 30)}: its MaxSAT form takes {COLORCOUNT}"
+            )
         if unknown:
             raise SatedgeError(
-                f"unknown clause family {quoted(unknown[0], 30)}; choose from {', '.join(FAMILIES)}"
+                f"unknown clause family {quoted(unknown[0], 30)}; choose from {', '.join([*own, COLORCOUNT])}"
             )
         if not self.origin:
             object.__setattr__(self, "origin", self.base)
@@ -170,6 +174,11 @@ class Encoding:
     def encode(self, puzzle: Puzzle, shuffle: int | None = None) -> Encoded:
         """The formula of ``puzzle``; with ``shuffle``, of the puzzle under that shuffle seed
         (:mod:`satedge.encode.shuffled`), read back in the puzzle's own numbering."""
+        if COLORCOUNT in self.options.families:
+            raise SatedgeError(
+                f"{COLORCOUNT} bounds the edges that fit in a MaxSAT form (maximize --method sat, "
+                "encode --maxsat); in a SAT formula every edge fits"
+            )
         fn = self.build or bases()[self.base]
         return (
             fn(puzzle, self.options)
@@ -183,13 +192,19 @@ class Encoding:
         if self.build is not None:
             return None
         return sizes()[self.base](
-            puzzle if shuffle is None else shuffled_puzzle(puzzle, shuffle)[0], self.options
+            puzzle if shuffle is None else shuffled_puzzle(puzzle, shuffle)[0], self.base_options
         )
 
     def floor(self, puzzle: Puzzle) -> Size | None:
         """A low bound on the formula's size (the same under any shuffle), counted at once from
         the kinds of cells (``None`` for an encoding of your own)."""
-        return None if self.build is not None else floors()[self.base](puzzle, self.options)
+        return None if self.build is not None else floors()[self.base](puzzle, self.base_options)
+
+    @property
+    def base_options(self) -> Options:
+        """The options its base encoding reads: without the MaxSAT forms' family (whose formula
+        :mod:`satedge.encode.maxsat` adds)."""
+        return replace(self.options, families=tuple(f for f in self.options.families if f != COLORCOUNT))
 
     def check_fits(self, puzzle: Puzzle, memory_mb: float | None, shuffle: int | None = None) -> Size | None:
         """The formula's size; :class:`OutOfMemory` at once, before anything is built, when even

@@ -25,13 +25,13 @@ from ..backtrack.branch_and_bound import first_board
 from ..backtrack.search import symmetry_broken
 from ..errors import EncodingError
 from ..puzzle import symmetry
-from ..puzzle.checker import score, validate
+from ..puzzle.checker import label_bound, score, validate
 from ..puzzle.model import Puzzle, Solution
 from ..system.extras import Need, require
 from .result import Note, Result, Work
 from .shared import MARGIN, board_note, set_best_board, set_status, shuffled
 
-__all__ = ["needs", "build", "solutions", "run", "label_bound", "best_board", "maximize"]
+__all__ = ["needs", "build", "solutions", "run", "best_board", "maximize"]
 
 needs = Need(module="ortools", extra="cp")  # what the engine needs beyond the core
 
@@ -124,23 +124,6 @@ def run(job: Work, note: Note | None = None) -> Result:
         res.solutions = list(islice(symmetry.one_per_picture(job.puzzle, sols, job.modes[0]), job.limit))
     res.solve_seconds = time.perf_counter() - t0
     return set_status(res)
-
-
-def label_bound(puzzle: Puzzle) -> int:
-    """No board scores more: an edge that fits pairs two sides of one label (a head and a tail
-    of one pattern, complementary), so the inner sides of each label bound its edges; the frame
-    label counts less the outer sides it must show."""
-    sides: dict = {}
-    for tile in puzzle.tiles:
-        for x in tile:
-            sides[x] = sides.get(x, 0) + 1
-    if puzzle.frame is not None and puzzle.board.topology == "grid":
-        sides[puzzle.frame] -= 2 * (puzzle.rows + puzzle.cols)
-    if puzzle.matching == "complementary":
-        pairs = sum(min(n, sides.get(puzzle.partner(x), 0)) for x, n in sides.items() if x[-1] == "+")
-    else:
-        pairs = sum(n // 2 for n in sides.values())
-    return min(len(puzzle.board.adjacencies), pairs)  # a cell's own sides that touch pair too
 
 
 def best_board(

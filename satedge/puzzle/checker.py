@@ -147,6 +147,23 @@ def score(puzzle: Puzzle, solution: Solution) -> int:
     return len(puzzle.board.adjacencies) - len(mismatches(puzzle, solution))
 
 
+def label_bound(puzzle: Puzzle) -> int:
+    """No board scores more: an edge that fits pairs two sides of one label (a head and a tail
+    of one pattern, complementary), so the inner sides of each label bound its edges; the frame
+    label counts less the outer sides it must show."""
+    sides: dict = {}
+    for tile in puzzle.tiles:
+        for x in tile:
+            sides[x] = sides.get(x, 0) + 1
+    if puzzle.frame is not None and puzzle.board.topology == "grid":
+        sides[puzzle.frame] -= 2 * (puzzle.rows + puzzle.cols)
+    if puzzle.matching == "complementary":
+        pairs = sum(min(n, sides.get(puzzle.partner(x), 0)) for x, n in sides.items() if x[-1] == "+")
+    else:
+        pairs = sum(n // 2 for n in sides.values())
+    return min(len(puzzle.board.adjacencies), pairs)  # a cell's own sides that touch pair too
+
+
 @dataclass(frozen=True)
 class Scored:
     """A puzzle with a board that keeps its hard rules, and the board's score: printed as a grid
