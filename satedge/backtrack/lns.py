@@ -408,9 +408,8 @@ class Search:
         """The best board the moves reach from ``board`` within ``seconds`` (or once it scores
         ``bound``, default every edge fitting); ``regions``: the share of region moves
         (:meth:`region`), the rest windows and swaps in equal parts.  None by default: from the
-        boards of Eternity II's restarts and annealing and of generated framed 10x10 to 14x14,
-        a third of region moves raised no board that windows and swaps alone did not within
-        20 to 45 s (28 pairs, 2026-11-29), each taking 0.5 to 2 s on Eternity II."""
+        best boards of Eternity II and of generated framed boards, a third of them did no better
+        than windows and swaps alone (``experiments/bench-maximize.md``)."""
         bound = self.loops + self.edges if bound is None else bound
         end = time.monotonic() + seconds
         best = self._load(board.tiles, board.turns)
