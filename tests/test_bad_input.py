@@ -417,11 +417,11 @@ def test_counts_out_of_range(run_cli, args, message):
         ("name: p\nbase: edgecolor\noptions: {1: x}\n", "unknown option(s) 1"),
         (
             "name: p\nbase: edgecolor\noptions: {families: [atmostone]}\n",
-            "families are clause families of the heule encoding; edgecolor has none",
+            "edgecolor has no clause family 'atmostone': its MaxSAT form takes colorcount",
         ),
         (
             "name: p\nbase: heule\noptions: {families: [nope]}\n",
-            "unknown clause family 'nope'; choose from atmostone, fbcolors",
+            "unknown clause family 'nope'; choose from atmostone, fbcolors, colorcount",
         ),
         (
             "name: p\nbase: heule\noptions: {families: atmostone}\n",

@@ -197,7 +197,7 @@ def test_bad_solver_strings(text, message):
         ("support+card=ladder+card=totalizer", "card is given twice"),
         (
             "edgecolor+families=atmostone",
-            "families are clause families of the heule encoding; edgecolor has none",
+            "edgecolor has no clause family 'atmostone': its MaxSAT form takes colorcount",
         ),
     ],
 )

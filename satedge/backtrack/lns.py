@@ -50,6 +50,7 @@ from ..puzzle.model import Puzzle, Solution
 from ..system.extras import require
 from ..system.proctree import forked_map
 from . import branch_and_bound as bnb
+from . import budget as budgeted
 from .kernels import numba_kernel
 from .tables import board_tables
 
@@ -301,8 +302,6 @@ class Search:
         fewer edges than the board does there; it is given up at its first pause after about
         ``seconds`` (``None``: never; compiling its loop does not count).  Whether it changed
         the board."""
-        from .budget import misfits, uniform, within
-
         p = self.puzzle
         rows = [c // p.cols for c in cells]
         cols = [c % p.cols for c in cells]
@@ -323,7 +322,7 @@ class Search:
             else ((j, int(self.turns[c])),)
             for j, c in enumerate(around)
         )
-        now = misfits(part, Solution(tuple((j, int(self.turns[c])) for j, c in enumerate(around))))
+        now = budgeted.misfits(part, Solution(tuple((j, int(self.turns[c])) for j, c in enumerate(around))))
         if now == 0:
             return False
         until = math.inf if seconds is None else time.monotonic() + seconds
@@ -333,7 +332,9 @@ class Search:
                 raise _GivenUp
 
         try:
-            board = next(within(part, uniform(part, now - 1), 1, paused=stop, allowed=allowed), None)
+            board = next(
+                budgeted.within(part, budgeted.uniform(part, now - 1), 1, paused=stop, allowed=allowed), None
+            )
         except _GivenUp:
             return False
         if board is None:
