@@ -164,10 +164,13 @@ class Search:
         return self.labels[self.tiles, self.turns]
 
     def score(self) -> int:
-        shown = self.shown().ravel()
-        there = self.nbr.ravel() >= 0
-        fits = self.want[shown[there]] == shown[self.nbr.ravel()[there]]
-        return self.loops + int(fits.sum()) // 2
+        return self.loops + int(self._fits().sum()) // 2
+
+    def _fits(self) -> np.ndarray:
+        """Per cell and side (flat, ``cell * 4 + side``), whether it fits the neighbour there
+        (false where there is none)."""
+        shown, x = self.shown().ravel(), self.nbr.ravel()
+        return (x >= 0) & (self.want[shown] == shown[np.maximum(x, 0)])
 
     def _needs(self, cells: np.ndarray, shown: np.ndarray) -> np.ndarray:
         """Per cell and side, the label that fits the neighbour there, or -1 (none, or one of
@@ -274,9 +277,8 @@ class Search:
         """One region move: a rectangle of :data:`REGIONS` around an edge that does not fit,
         re-solved exactly (:meth:`resolve`).  Whether it changed the board."""
         p = self.puzzle
-        shown = self.shown()
         x = self.nbr.ravel()
-        bad = np.flatnonzero((x >= 0) & (self.want[shown.ravel()] != shown.ravel()[np.maximum(x, 0)]))
+        bad = np.flatnonzero((x >= 0) & ~self._fits())
         if p.topology != "grid" or not len(bad):
             return False
         k = int(bad[self.rng.integers(len(bad))])
