@@ -6,15 +6,14 @@ from the code and committed (``docs/build_pages.py``; a stale one stops the buil
 of the layers before each build.
 """
 
+import importlib
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-
-import build_pages  # noqa: E402  (checks the reference pages, draws _static/layers.svg)
-
-build_pages.build()
+# checks the reference pages, draws _static/layers.svg
+importlib.import_module("build_pages").build()
 
 project = "satedge"
 author = "the satedge developers"

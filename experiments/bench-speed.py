@@ -167,7 +167,10 @@ def _overhead(py: str, tmp: Path) -> list[dict]:
     loop.write_text(LOOP)
     run = satedge(py) + ["run", str(spec), "--workers", "1", "--out", str(tmp / "o")]
     clean = ["rm", "-rf", str(tmp / "o")]
-    wrap = lambda cmd: ["sh", "-c", " ".join(clean) + " && exec " + " ".join(cmd)]  # noqa: E731
+
+    def wrap(cmd):
+        return ["sh", "-c", " ".join(clean) + " && exec " + " ".join(cmd)]
+
     return [
         {"target": "overhead", "against": "loop", **pairs(wrap(run), [py, str(loop)], 5, env=env_for(ROOT))}
     ]
@@ -365,7 +368,9 @@ def _backtrack_pairs(py: str, base: Path) -> list[dict]:
 
 # ---------------------------------------------------------------------------- the report
 def report(rows: list[dict], meta: dict) -> str:
-    by = lambda target: [r for r in rows if r.get("target") == target and "superseded" not in r]  # noqa: E731
+    def by(target):
+        return [r for r in rows if r.get("target") == target and "superseded" not in r]
+
     out = [
         "# What a run, an encoding, the backtracker and enumeration cost",
         "",

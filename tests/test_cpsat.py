@@ -6,11 +6,11 @@ import pytest
 
 pytest.importorskip("ortools")
 
-from conftest import PUZZLES, ROOT, SEEDS  # noqa: E402
+from conftest import PUZZLES, ROOT, SEEDS
 
-from satedge.experiment import crosscheck  # noqa: E402
+from satedge.experiment import crosscheck
 from satedge.jobs import cpsat
-from satedge.puzzle.formats import load_puzzle  # noqa: E402
+from satedge.puzzle.formats import load_puzzle
 
 
 @pytest.mark.parametrize("name", sorted(SEEDS))

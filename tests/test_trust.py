@@ -41,7 +41,10 @@ def test_a_puz_writer_removes_the_stale_clue(run_cli, tmp_path):
     assert run_cli(*common[:-1], yaml, "--seed", "2")[0] == 0
     code, out, _ = run_cli("count", x, "--json", "--method", "backtrack")
     code2, out2, _ = run_cli("count", yaml, "--json", "--method", "backtrack")
-    counts = lambda text: {k: v for k, v in json.loads(text).items() if k in ("solutions", "distinct")}  # noqa: E731
+
+    def counts(text):
+        return {k: v for k, v in json.loads(text).items() if k in ("solutions", "distinct")}
+
     assert code == code2 == 0 and counts(out) == counts(out2) and counts(out)["solutions"] > 0
 
 

@@ -10,7 +10,34 @@ It imports :mod:`satedge.encode` (the symmetry-breaking placements it shares wit
 encodings), :mod:`satedge.puzzle`, :mod:`satedge.system` and :mod:`satedge.errors`.
 """
 
-from . import search
-from .search import *  # noqa: F401,F403
+from .search import (
+    MAX_TABLE,
+    SMALL,
+    Cost,
+    Plan,
+    compiled_available,
+    plan,
+    prefixes,
+    solutions,
+    solve,
+    subtrees,
+    symmetry_broken,
+    tables,
+    weighted,
+)
 
-__all__ = search.__all__
+__all__ = [  # as the module's own
+    "MAX_TABLE",
+    "SMALL",
+    "Plan",
+    "plan",
+    "Cost",
+    "solutions",
+    "weighted",
+    "tables",
+    "symmetry_broken",
+    "prefixes",
+    "subtrees",
+    "compiled_available",
+    "solve",
+]

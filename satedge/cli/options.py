@@ -77,7 +77,7 @@ class Parser(argparse.ArgumentParser):
                 action.__class__ = _Once
         return super().parse_known_args(args, namespace)
 
-    def error(self, message: str):  # noqa: D401
+    def error(self, message: str):
         raise SatedgeError(message + self._did_you_mean(message))
 
     def _did_you_mean(self, message: str) -> str:

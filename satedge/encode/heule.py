@@ -99,8 +99,13 @@ def _pattern_clauses(labels: tuple, side, domains: list[set], fbcolors: bool) ->
         lacking = sorted(domains[j] - set(labels), key=repr)
         if lacking:
             out += [[-side(j, f)] for f in lacking] if fbcolors else [[side(j, x) for x in _distinct(labels)]]
-    somewhere = lambda x: [side(j, x) for j in range(4)]  # noqa: E731
-    pairs = lambda x, step: [[side(j, x), side((j + step) % 4, x)] for j in range(4 if step == 1 else 2)]  # noqa: E731
+
+    def somewhere(x):
+        return [side(j, x) for j in range(4)]
+
+    def pairs(x, step):
+        return [[side(j, x), side((j + step) % 4, x)] for j in range(4 if step == 1 else 2)]
+
     if kinds == 2:
         if a == c and b == d:  # ABAB
             return out + [

@@ -12,7 +12,48 @@ It imports :mod:`satedge.system` and :mod:`satedge.errors` only.  The model's na
 here too: ``from satedge.puzzle import Puzzle``.
 """
 
-from . import model
-from .model import *  # noqa: F401,F403
+from .model import (
+    BOTTOM,
+    LEFT,
+    MATCHINGS,
+    MAX_CELLS,
+    MAX_NAME,
+    OPPOSITE,
+    RIGHT,
+    SIDES,
+    TOP,
+    TOPOLOGIES,
+    Adjacency,
+    Board,
+    Clue,
+    Label,
+    Puzzle,
+    Solution,
+    Solved,
+    partner,
+    rotate,
+    self_symmetry,
+)
 
-__all__ = model.__all__
+__all__ = [  # as the module's own
+    "TOP",
+    "RIGHT",
+    "BOTTOM",
+    "LEFT",
+    "SIDES",
+    "OPPOSITE",
+    "MATCHINGS",
+    "TOPOLOGIES",
+    "MAX_CELLS",
+    "MAX_NAME",
+    "Label",
+    "rotate",
+    "partner",
+    "self_symmetry",
+    "Adjacency",
+    "Board",
+    "Clue",
+    "Solution",
+    "Puzzle",
+    "Solved",
+]

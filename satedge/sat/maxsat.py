@@ -119,7 +119,7 @@ def evaluation_solvers() -> list[str]:
     for name, (module, cls) in EVALUATION_SOLVERS.items():
         try:
             getattr(require(module), cls)().close()
-        except Exception:  # noqa: BLE001 - a backend this build of hermax lacks
+        except Exception:
             continue
         works.append(name)
     return works

@@ -129,7 +129,7 @@ class Enumerator:
             self.solver.delete()
             self.solver = None
 
-    def __enter__(self) -> Enumerator:  # noqa: D105
+    def __enter__(self) -> Enumerator:
         return self
 
     def __exit__(self, *exc) -> None:

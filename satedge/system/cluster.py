@@ -105,7 +105,7 @@ def parts(
                 pending.remove(f)
                 try:
                     outcome = f.result()
-                except Exception as e:  # noqa: BLE001 - a worker lost, a task that did not pickle
+                except Exception as e:
                     outcome = Outcome(
                         "ERROR", error=f"a Dask task failed: {one_line(str(e))[:200]}", limits=limits
                     )

@@ -117,7 +117,7 @@ def _attempt(fn: Callable, args: tuple, kwargs: dict, catch: type[BaseException]
         return {"kind": "wrong", "error": str(e)}
     except MemoryError:
         return {"kind": "memout"}
-    except catch as e:  # noqa: BLE001
+    except catch as e:
         return {"kind": "error", "error": one_line_error(e), "trace": traceback.format_exc()}
 
 
@@ -171,7 +171,7 @@ def _serve(
     message.update(cpu=cpu - cpu0, maxrss_mb=rss if rss > rss0 else 0.0)  # the job's own peak only
     try:
         _send(fd, message)
-    except Exception as e:  # noqa: BLE001 - a value that does not pickle
+    except Exception as e:
         _send(
             fd,
             {"kind": "error", "error": one_line_error(e), "trace": traceback.format_exc(), "cpu": cpu - cpu0},

@@ -225,7 +225,7 @@ def _forked_worker(conn, worker: Callable[[], Callable[[Any], Any]], parent: int
     as_worker(parent)
     try:
         fn, broken = worker(), None
-    except BaseException as e:  # noqa: BLE001 - the first task reports it
+    except BaseException as e:
         fn, broken = None, e
     while True:
         try:
@@ -236,11 +236,11 @@ def _forked_worker(conn, worker: Callable[[], Callable[[Any], Any]], parent: int
             if broken is not None:
                 raise broken
             answer = (True, fn(task))
-        except BaseException as e:  # noqa: BLE001 - the parent raises it
+        except BaseException as e:
             answer = (False, e)
         try:
             conn.send(answer)
-        except Exception as e:  # noqa: BLE001 - an answer that does not pickle
+        except Exception as e:
             conn.send((False, SatedgeError(f"a worker's answer could not be sent: {one_line_error(e)}")))
 
 
