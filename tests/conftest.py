@@ -30,13 +30,17 @@ settings.load_profile(os.environ.get("SATEDGE_HYPOTHESIS") or ("ci" if os.enviro
 ROOT = Path(__file__).resolve().parent.parent
 
 # the searches the tests compile (satedge.backtrack.native) are kept for the run only, not in the
-# user's cache; test workers share the folder of the run that started them
-_CACHE = tempfile.mkdtemp(prefix="satedge-test-cache-")
-os.environ.setdefault("SATEDGE_CACHE", _CACHE)
+# user's cache; test workers (and the commands the tests start) inherit the folder of the run that
+# started them, which makes it only where no cache is named and removes it at its end
+_CACHE = None
+if not os.environ.get("SATEDGE_CACHE"):
+    _CACHE = tempfile.mkdtemp(prefix="satedge-test-cache-")
+    os.environ["SATEDGE_CACHE"] = _CACHE
 
 
 def pytest_sessionfinish(session, exitstatus):
-    shutil.rmtree(_CACHE, ignore_errors=True)
+    if _CACHE is not None and not hasattr(session.config, "workerinput"):  # the run's own process
+        shutil.rmtree(_CACHE, ignore_errors=True)
 
 
 def experiment_script(name: str):

@@ -127,8 +127,9 @@ def test_an_answer_counts_when_the_solver_exits_whatever_its_children_hold(tmp_p
     code, out, err = run_cli("solve", HUNDE, "--solver-cmd", solver, "--timeout", "20")
     assert (code, out, err) == (
         1,
-        f"{HUNDE}: UNSAT (edgecolor-corners, cmd:{solver})\n",
-        "",
+        f"{HUNDE}: UNSAT (edgecolor-corners, cmd:{solver}), on the solver's word (unchecked)\n",
+        f"satedge: warning: {HUNDE}: the answer rests on the word of cmd:{solver}, which nothing checked: "
+        "--certify checks it with a DRAT proof\n",
     ) and time.monotonic() - t0 < 10
 
 
@@ -458,3 +459,21 @@ def test_nothing_is_left_of_a_command_after_its_end(tmp_path):
         time.sleep(0.02)
     assert proc.returncode == 1
     assert wait_until(lambda: not [p for p in seen if alive(p)], 5)
+
+
+def test_a_process_that_imports_the_suites_conftest_makes_no_cache_folder(tmp_path):
+    """Before: every process that imported conftest (a fresh job process unpickling a test's
+    function imports the test's module, and it imports conftest) made an empty
+    /tmp/satedge-test-cache-* folder that nothing removed; only the run that names no cache makes
+    one, and removes it at its end."""
+    tests = Path(__file__).resolve().parent
+    env = {**os.environ, "TMPDIR": str(tmp_path), "SATEDGE_CACHE": str(tmp_path / "cache")}
+    r = subprocess.run(
+        [sys.executable, "-c", "import conftest"],
+        cwd=tests,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (r.returncode, r.stderr, sorted(os.listdir(tmp_path))) == (0, "", [])

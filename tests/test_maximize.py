@@ -474,7 +474,10 @@ def test_a_maxsat_solver_binary_through_cmd_gives_the_same_maximum(uniform, tmp_
     script = tmp_path / "maxsat.py"
     script.write_text(FAKE_MAXSAT)
     res = run(Job(p, "maximize", solver=f"cmd:{sys.executable} {script}")).raise_error()
-    assert (res.status, res.score) == ("OPTIMUM", brute_maximum_3x3(p))
+    assert (res.status, res.score, res.checked) == ("OPTIMUM", brute_maximum_3x3(p), False)  # its word
+    res = run(Job(p, "maximize", solver=f"cmd:{sys.executable} {script}", certify="dratify")).raise_error()
+    assert (res.status, res.score, res.checked) == ("OPTIMUM", brute_maximum_3x3(p), True)
+    assert res.certificate.covers.startswith(f"no board scores more than {res.score}: ")
     liar = tmp_path / "liar.py"
     liar.write_text(FAKE_MAXSAT.replace('print(f"o {rc2.cost}")', 'print(f"o {rc2.cost - 1}")'))
     res = run(Job(p, "maximize", solver=f"cmd:{sys.executable} {liar}"))
@@ -654,23 +657,53 @@ def test_rc2_over_a_solver_without_assumptions_is_refused_in_one_line(run_cli, s
     )
 
 
-def test_proof_says_why_it_was_left_as_it_was(run_cli, tmp_path):
-    """Before: --proof was ignored without a word on a board where every edge fits, on a search
-    stopped at its time limit, and on a puzzle with no board at all (answered UNSAT, unflagged)."""
+def _broken_frame() -> Puzzle:
+    """A framed 3x3 with a corner tile given as the clue of its middle cell: no board at all."""
     framed = generate(Params(rows=3, colors=3, frame=True), seed=1)
     corner = next(t for t, sides in enumerate(framed.tiles) if list(sides).count(0) == 2)
-    broken = framed.with_(clues=(Clue(1, 1, corner, 0),), planted=None)  # a corner tile in the middle
+    return framed.with_(clues=(Clue(1, 1, corner, 0),), planted=None)
+
+
+def test_no_board_at_all_is_certified_and_its_proof_checked_again(run_cli, tmp_path):
+    """Before: maximize --certify on a puzzle with no board at all answered UNSAT with no
+    certificate and no word that it was uncertified."""
+    save_puzzle(_broken_frame(), tmp_path / "broken.yaml")
+    proof = tmp_path / "proof"
+    code, out, err = run_cli("maximize", tmp_path / "broken.yaml", "--certify", "--proof", proof)
+    assert (code, err) == (1, "")
+    assert out.splitlines()[1:] == [
+        "certified by dratify: no board keeps the frame and the clues: the MaxSAT formula's hard clauses "
+        "have no model"
+    ]
+    assert out.startswith(f"{tmp_path / 'broken.yaml'}: UNSAT: no board keeps the frame and the clues (")
+    code, out, err = run_cli("check-proof", proof, "--json")
+    assert (code, err) == (0, "")
+    obj = json.loads(out)
+    assert (obj["covers"], obj["score"], obj["certified"]) == (
+        "no board keeps the frame and the clues",
+        None,
+        True,
+    )
+    for method in ("backtrack", "budget", "sat"):
+        code, out, err = run_cli(
+            "maximize", tmp_path / "broken.yaml", "--method", method, "--certify", "--json"
+        )
+        obj = json.loads(out)
+        assert (code, err, obj["status"], obj["certificate"]["covers"]) == (
+            1,
+            "",
+            "UNSAT",
+            "no board keeps the frame and the clues: the MaxSAT formula's hard clauses have no model",
+        ), method
+
+
+def test_proof_says_why_it_was_left_as_it_was(run_cli, tmp_path):
+    """Before: --proof was ignored without a word on a board where every edge fits and on a search
+    stopped at its time limit."""
     uniform = generate(Params(rows=5, colors=10, model="uniform"), seed=1)
-    for name, p in (("broken", broken), ("uniform", uniform)):
-        save_puzzle(p, tmp_path / f"{name}.yaml")
+    save_puzzle(uniform, tmp_path / "uniform.yaml")
     cases = (
         (["hunde-spiel"], 0, "every edge fits, which the checker confirmed: nothing to prove"),
-        (
-            [tmp_path / "broken.yaml"],
-            1,
-            "no board keeps the frame and the clues, which maximize does not certify (satedge solve "
-            "--certify proves that no board exists)",
-        ),
         (
             [tmp_path / "uniform.yaml", "--method", "backtrack", "--timeout", "2"],
             3,

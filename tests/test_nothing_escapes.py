@@ -104,7 +104,16 @@ def test_an_honest_binary_still_counts(tmp_path, run_cli):
         ),
     )
     code, out, err = run_cli("count", HUNDE, "--solver-cmd", solver, "--timeout", "120")
+    # the count rests on the binary's last UNSAT: flagged, until --certify checks it
+    assert (code, err) == (
+        0,
+        f"satedge: warning: {HUNDE}: the answer rests on the word of cmd:{solver}, which nothing checked: "
+        "--certify checks it with a DRAT proof\n",
+    ) and out.startswith(f"{HUNDE}: 16 solutions, 8 distinct, 2 unique")
+    assert out.endswith(", on the solver's word (unchecked)\n")
+    code, out, err = run_cli("count", HUNDE, "--solver-cmd", solver, "--timeout", "120", "--certify")
     assert (code, err) == (0, "") and out.startswith(f"{HUNDE}: 16 solutions, 8 distinct, 2 unique")
+    assert "certified by dratify" in out and "unchecked" not in out
 
 
 def test_a_certified_count_through_subspaces(run_cli):

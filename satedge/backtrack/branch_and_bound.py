@@ -34,11 +34,25 @@ from ..system.progress import REPORT_SECONDS
 from .kernels import Step, numba_kernel
 from .tables import BoardTables, board_tables
 
-__all__ = ["Best", "Candidates", "best_board", "first_board", "step", "refill", "candidates", "neighbours"]
+__all__ = [
+    "Best",
+    "Candidates",
+    "best_board",
+    "first_board",
+    "quick_board",
+    "step",
+    "refill",
+    "candidates",
+    "neighbours",
+]
 
 BNB_BUDGET = (
     1 << 21
 )  # candidates looked at per call of step(): Ctrl-C and the progress notes come between calls
+# candidates the plain Python loop looks at for the first board before the compiled one is loaded
+# (a few tenths of a second at the most: Eternity II's first board takes about 40,000), so that no
+# compile stands between a job and its first board
+FIRST_BUDGET = 1 << 17
 
 
 @dataclass(frozen=True)
@@ -272,7 +286,9 @@ def best_board(
     best = np.array([tables.edges + 1], np.int64)  # any board beats one more mismatch than there are edges
     best_choice = np.zeros(puzzle.n, np.int64)
     counts = np.zeros(2, np.int64)
-    kernel = compiled_step() if compiled else step
+    # the first board by the plain loop (it takes milliseconds), then the compiled one goes on
+    # from where it stopped
+    kernel, budget = step, FIRST_BUDGET if compiled else BNB_BUDGET
     board = None
     last = time.monotonic()
 
@@ -281,13 +297,17 @@ def best_board(
         return Best(board, score, edges, int(counts[1]), int(counts[0]))
 
     while True:
-        outcome = _run(kernel, cands, state, best, best_choice, counts[0] + BNB_BUDGET, counts)
+        outcome = _run(kernel, cands, state, best, best_choice, counts[0] + budget, counts)
         if outcome == Step.FOUND:
             board = Solution(tuple(placed[k] for k in best_choice))
             if better is not None:
                 better(now())
+            if best[0] == 0:  # every edge fits: nothing is better
+                break
         if outcome == Step.DONE:
             break
+        if compiled and kernel is step:
+            kernel, budget = compiled_step(), BNB_BUDGET
         if paused is not None and time.monotonic() - last >= REPORT_SECONDS:
             paused(now())
             last = time.monotonic()
@@ -311,6 +331,25 @@ def first_board(puzzle: Puzzle, tables: BoardTables | None = None) -> Solution |
     except _Found:
         pass
     return first[0].board if first else None
+
+
+def quick_board(puzzle: Puzzle, budget: int = FIRST_BUDGET) -> Best | None:
+    """The first board of :func:`best_board` by its plain Python loop within ``budget``
+    candidates (nothing compiled: milliseconds), scored, or ``None`` where it found none in them
+    (or none keeps the hard rules)."""
+    tables = board_tables(puzzle)
+    cands, placed = candidates(puzzle, tables)
+    state = _State.empty(puzzle.n, len(puzzle.tiles))
+    best, best_choice, counts = (
+        np.array([tables.edges + 1], np.int64),
+        np.zeros(puzzle.n, np.int64),
+        np.zeros(2, np.int64),
+    )
+    if _run(step, cands, state, best, best_choice, budget, counts) != Step.FOUND:
+        return None
+    edges = tables.edges + tables.loops
+    board = Solution(tuple(placed[k] for k in best_choice))
+    return Best(board, edges - int(best[0]), edges, int(counts[1]), int(counts[0]))
 
 
 class _Found(Exception):

@@ -43,6 +43,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import SatedgeError
+from ..system.files import quoted
 from ..system.limits import seconds_left
 from .kernels import Step
 
@@ -85,9 +87,10 @@ SEARCH_C = Path(__file__).with_name("search.c")  # the loop; it includes the boa
 # the library that records its branches: it defines satedge_dump(), which writes its profile
 RECORD_FLAGS = ("-DSATEDGE_PROFILE", "-fprofile-generate", "-fprofile-update=single")
 # the most a compile may take before the numba loop answers instead (one takes 1 to 12 s, the
-# most on a busy machine for Eternity II's 256 cells), and at most this part of the time the
-# job has left (its --timeout)
-COMPILE_SECONDS = 40
+# most on a busy machine for Eternity II's 256 cells; $SATEDGE_COMPILE_SECONDS sets another), and
+# at most this part of the time the job has left (its --timeout)
+COMPILE_SECONDS = 15
+COMPILE_BOUND = "SATEDGE_COMPILE_SECONDS"
 COMPILE_SHARE = 0.5
 MAX_EXTRA = 2  # further earlier neighbours a position checks one by one (a torus), beside its first two
 
@@ -162,11 +165,15 @@ def labels(t) -> np.ndarray:
         return np.zeros(1, np.uint32)
     # a key's entries start at a multiple of 64 words of tiles (a row of the table, or with misfits
     # base[key] in its one row): an entry's tile follows from its place in the flat table
-    slot = np.arange(t.turn.size).reshape(t.turn.shape)
-    tiles = (slot // 64 % tile_words(t.n_tiles)) * 64 + slot % 64
+    # (slot // 64 % words) * 64 + slot % 64, which is slot % (64 * words); in 32 bits, as the
+    # table has at most MAX_LABEL_ENTRIES entries
+    tiles = (np.arange(t.turn.size, dtype=np.int32) % np.int32(64 * tile_words(t.n_tiles))).reshape(
+        t.turn.shape
+    )
     placements = np.minimum(tiles * 4 + t.turn, 4 * t.n_tiles)  # past the last tile: no entry, labels 0
-    need = t.need.reshape(-1, 4)[placements]
-    return (need.astype(np.uint32) << (8 * np.arange(4, dtype=np.uint32))).sum(axis=-1, dtype=np.uint32)
+    # each placement's four labels in one word, then a word per entry
+    need = t.need.reshape(-1, 4).astype(np.uint32) << (8 * np.arange(4, dtype=np.uint32))
+    return need.sum(axis=-1, dtype=np.uint32)[placements]
 
 
 @cache
@@ -250,7 +257,7 @@ def _keep(built: Path, lib: Path) -> None:
     exits 0 may have written something else), with its digest beside it; each file replaced
     whole, whoever else compiles it at the same time."""
     try:
-        ctypes.CDLL(str(built)).advance  # noqa: B018 - loads, and finds the function
+        ctypes.CDLL(str(built)).advance
     except (OSError, AttributeError):
         raise OSError(f"{built} is not a library of the search") from None
     digest = built.with_name(built.name + ".sha256")
@@ -272,11 +279,19 @@ def _sweep(folder: Path) -> None:
 
 
 def compile_seconds() -> float:
-    """How long a compile may take: :data:`COMPILE_SECONDS`, and no more than
-    :data:`COMPILE_SHARE` of what the job has left before its ``--timeout``, so that the numba
-    loop still has time to answer where the compiler hangs."""
+    """How long a compile may take: :data:`COMPILE_SECONDS` (or the seconds
+    ``$SATEDGE_COMPILE_SECONDS`` gives), and no more than :data:`COMPILE_SHARE` of what the job has
+    left before its ``--timeout``, so that the numba loop still has time to answer where the
+    compiler hangs."""
+    given = os.environ.get(COMPILE_BOUND, "").strip()
+    try:
+        bound = float(given) if given else COMPILE_SECONDS
+    except ValueError:
+        bound = -1.0
+    if not 0 < bound < float("inf"):
+        raise SatedgeError(f"{COMPILE_BOUND} must be a number of seconds above 0, not {quoted(given, 20)}")
     left = seconds_left()
-    return COMPILE_SECONDS if left is None else max(0.5, min(COMPILE_SECONDS, COMPILE_SHARE * left))
+    return bound if left is None else max(0.5, min(bound, COMPILE_SHARE * left))
 
 
 def _compile(cc: str, folder: Path, head: str, flags: tuple[str, ...]) -> Path | None:

@@ -7,10 +7,12 @@ the deepest placements it makes (the fewest misfits among equally deep ones) and
 ``cap`` placements.  Restarts differ in their tile order (the puzzle's tiles numbered afresh, so
 that every cell tries its candidates, and the first row its tiles, in another order).  The cells
 are filled row by row from the corner nearest the clues, the last rows column by column
-(:func:`cells`).  The deepest placements of a restart are made a whole board by the
-neighbourhood search (:meth:`satedge.backtrack.lns.Search.fill`: the other tiles assigned to the
-empty cells, which are then refilled exactly); :func:`search` runs restarts on every worker
-until its time is up, then polishes the best board with the neighbourhood search's moves.
+(:func:`cells`).  Every second (:data:`SLICE`) a restart's deepest placements, where they went
+deeper, are made a whole board by the neighbourhood search
+(:meth:`satedge.backtrack.lns.Search.fill`: the other tiles assigned to the empty cells, which
+are then refilled exactly), so that each better board reaches the job as it is found;
+:func:`search` runs restarts on every worker until its time is up, then polishes the best
+board with the neighbourhood search's moves.
 
 The schedule's defaults come from the board's size (:meth:`Schedule.of`), those of Eternity II's
 16x16 being no misfit before depth 190, one more every 4 depths, at most 14.
@@ -33,9 +35,12 @@ from .kernels import Step
 from .lns import POLISH, Board, Search
 from .search import plan, tables
 
-__all__ = ["Board", "Schedule", "cells", "renumbered", "restart", "search", "CAP"]
+__all__ = ["Attempt", "Board", "Schedule", "cells", "renumbered", "restart", "search", "CAP", "SLICE"]
 
 CAP = 200_000_000  # placements per restart, by default (several seconds of the compiled loop)
+# seconds a worker's restart runs before it hands over its deepest board (when it went deeper), so
+# that the job has every better board as it comes, however long a restart takes
+SLICE = 1.0
 
 
 @dataclass(frozen=True)
@@ -101,6 +106,51 @@ def renumbered(puzzle: Puzzle, seed: int, first=()) -> tuple[Puzzle, Shuffle]:
     return puzzle.with_(tiles=tuple(puzzle.tiles[t] for t in order), clues=clues, planted=None), sh
 
 
+class Attempt:
+    """One restart (see the module's docstring), run a slice at a time (:meth:`run`), so that the
+    deepest placements it has made so far can be handed over while it goes on."""
+
+    def __init__(
+        self, puzzle: Puzzle, order: tuple[int, ...], allow: list[int], seed: int, cap: int = CAP, first=()
+    ):
+        self.puzzle, self.cap = puzzle, cap
+        moved, self.shuffle = renumbered(puzzle, seed, first)
+        self.search = plan(moved, order=order, twins=False)
+        t = tables(moved, self.search, misfits=True)
+        self.counts = np.zeros(2, np.int64)
+        self.state = compiled.at_root(t, self.counts, allow, deepest=True)
+        compiled.place(t, self.state, [], None)
+        self.ended = False
+
+    @property
+    def placements(self) -> int:
+        return int(self.counts[1])
+
+    @property
+    def deepest(self) -> tuple[int, int]:
+        """The depth of the deepest placements made so far and their misfits."""
+        return int(self.state.best[0]), int(self.state.best[1])
+
+    def run(self, until: float | None = None) -> None:
+        """Search on until the ``time.monotonic()`` ``until``; :attr:`ended` once the search is
+        over, its ``cap`` of placements made or every edge fits."""
+        n = self.puzzle.n
+        while not self.ended and (until is None or time.monotonic() < until):
+            if self.counts[1] >= self.cap or self.state.step(0, n - 1, compiled.CALL_BUDGET) == Step.DONE:
+                self.ended = True
+            elif self.state.best[0] == n and self.state.best[1] == 0:  # every edge fits: nothing better
+                self.ended = True
+
+    def board(self) -> list[tuple[int, int] | None]:
+        """The deepest placements by cell (``None`` where there is none), in the puzzle's own numbering."""
+        depth = int(self.state.best[0])
+        by_cell: list[tuple[int, int] | None] = [None] * self.puzzle.n
+        for cell, o in zip(self.search.cells[:depth], self.state.best[2 : 2 + depth]):
+            tile, turn = self.shuffle.to_original(Solution(((int(o) >> 2, int(o) & 3),))).placements[0]
+            by_cell[cell] = (tile, turn)
+        return by_cell
+
+
 def restart(
     puzzle: Puzzle,
     order: tuple[int, ...],
@@ -110,26 +160,12 @@ def restart(
     until: float | None = None,
     first=(),
 ) -> tuple[list[tuple[int, int] | None], int, int]:
-    """One restart (see the module's docstring), stopped after ``cap`` placements or at the
+    """One restart (:class:`Attempt`), stopped after ``cap`` placements or at the
     ``time.monotonic()`` ``until``: its deepest placements by cell (``None`` where it placed
     nothing), in the puzzle's own numbering, their misfits and the placements the search made."""
-    moved, sh = renumbered(puzzle, seed, first)
-    search = plan(moved, order=order, twins=False)
-    t = tables(moved, search, misfits=True)
-    counts = np.zeros(2, np.int64)
-    state = compiled.at_root(t, counts, allow, deepest=True)
-    compiled.place(t, state, [], None)
-    while counts[1] < cap and (until is None or time.monotonic() < until):
-        if state.step(0, puzzle.n - 1, compiled.CALL_BUDGET) == Step.DONE:
-            break
-        if state.best[0] == puzzle.n and state.best[1] == 0:  # every edge fits: nothing better
-            break
-    depth, spent = int(state.best[0]), int(state.best[1])
-    by_cell: list[tuple[int, int] | None] = [None] * puzzle.n
-    for cell, o in zip(search.cells[:depth], state.best[2 : 2 + depth]):
-        tile, turn = sh.to_original(Solution(((int(o) >> 2, int(o) & 3),))).placements[0]
-        by_cell[cell] = (tile, turn)
-    return by_cell, spent, int(counts[1])
+    attempt = Attempt(puzzle, order, allow, seed, cap, first)
+    attempt.run(until)
+    return attempt.board(), attempt.deepest[1], attempt.placements
 
 
 def search(
@@ -157,16 +193,32 @@ def search(
         return None
     best: Board | None = None
 
-    def note(board: Board) -> None:
+    def note(board: Board | None) -> None:
         nonlocal best
-        if best is None or board.score > best.score:
+        if board is not None and (best is None or board.score > best.score):
             best = board
             if better is not None:
                 better(board)
 
     def worker():
+        """A process's slices: its restart run on for :data:`SLICE` seconds (a new one, with the
+        seed a slice brings, once the last has ended), and its deepest placements made a whole
+        board whenever they went deeper (``None`` where they did not)."""
         own = Search(puzzle, seed=seed)
-        return lambda k: own.fill(restart(puzzle, order, allow, k, cap, end)[0])
+        attempt: Attempt | None = None
+        handed: tuple[int, int] | None = None
+
+        def one(k: int) -> Board | None:
+            nonlocal attempt, handed
+            if attempt is None or attempt.ended:
+                attempt, handed = Attempt(puzzle, order, allow, k, cap), None
+            attempt.run(min(end, time.monotonic() + SLICE))
+            if attempt.deepest == handed:
+                return None
+            handed = attempt.deepest
+            return own.fill(attempt.board())
+
+        return one
 
     note(first)  # a board however short the time
     restart(puzzle, order, allow, seed, 1)  # the loop compiled here, once, before the workers fork

@@ -45,7 +45,7 @@ def add(sub) -> None:
 def main(args) -> int:
     with status_line(f"check-proof {args.folder}") as show:  # on a terminal: the stage, the proofs checked
         cert, solutions = recheck(args.folder, args.checker, args.workers, note=show)
-    maximum = cert.covers.startswith("no board scores more")
+    maximum = cert.covers.startswith(("no board scores more", "no board keeps"))
     if args.json:
         print(
             json.dumps(

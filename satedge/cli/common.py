@@ -18,7 +18,7 @@ from ..jobs import Job, Result, run
 from ..puzzle.formats import load_board, load_puzzle
 from ..sat.certify import DEFAULT_CHECKER
 from ..system.bigints import digits
-from ..system.files import not_inputs
+from ..system.files import check_output, not_inputs
 from ..system.limits import OutOfTime, OverMemory, within
 from ..system.progress import progress_bar, status_line
 
@@ -60,12 +60,14 @@ def engine_of(job: Job) -> str:
     return f"{job.encoding}, {job.solver}" if job.encoding is not None else str(job.solver)
 
 
-def answered_by(job: Job) -> dict:
+def answered_by(job: Job, res: Result | None = None) -> dict:
     """What answers a job, as JSON output and result rows say it: ``solver`` and ``encoding`` (an
-    engine with a model of its own names itself as its encoding)."""
+    engine with a model of its own names itself as its encoding), and ``checked: false`` where
+    the answer rests on a solver binary's word that nothing checked (:attr:`Result.checked`)."""
     return {
         "encoding": job.encoding.name if job.encoding is not None else str(job.solver),
         "solver": str(job.solver),
+        **({"checked": False} if res is not None and not res.checked else {}),
     }
 
 
@@ -73,6 +75,8 @@ def certificate_words(res: Result) -> str:
     """How a certified answer says so on its text line: ``, certified by dratify (a proof of N
     lemmas, K kB, checked in S s)``; empty for an answer without a certificate."""
     c = res.certificate
+    if not res.checked:
+        return ", on the solver's word (unchecked)"
     if c is None:
         return ""
     if not c.proved:
@@ -167,12 +171,14 @@ def request_of(args, task: str) -> Request:
 
 def answers(args, task: str, outputs: tuple = (), **fields) -> Iterator[tuple]:
     """The request the command's options make (:func:`request_of`; the files ``outputs`` names
-    may not be puzzles), checked before any puzzle is read, then each puzzle file
+    may not be puzzles, and must be writable), checked before any puzzle is read, then each puzzle file
     :func:`answer_file` in turn, as ``(path, puzzle, job, result, seconds)``, ``seconds`` from
     reading the file to the answer: a single job shows its own progress (on a terminal), several
     a progress bar of the puzzles."""
     request = request_of(args, task)
     not_inputs(list(outputs), args.puzzles)
+    for out in outputs:  # a file that could not be written at the end is refused before the work
+        check_output(out)
     with nullcontext() if len(args.puzzles) == 1 else progress_bar(len(args.puzzles), task, "puzzle") as bar:
         for path in args.puzzles:
             try:
@@ -224,6 +230,12 @@ def answer_file(path: str, request: Request, **fields) -> tuple:
         raise beyond_memory(f"{path}: solving", e.memory_mb) from None
     except SatedgeError as e:
         raise SatedgeError(str(e), path) from None
+    if not res.checked:
+        print(
+            f"satedge: warning: {path}: the answer rests on the word of {job.solver}, which nothing "
+            "checked: --certify checks it with a DRAT proof",
+            file=sys.stderr,
+        )
     if request.proof is not None and not (Path(request.proof) / "manifest.json").is_file():
         print(
             f"satedge: warning: {path}: {_unwritten(request.task, res)}: --proof {request.proof} left as it was",
@@ -236,11 +248,6 @@ def _unwritten(task: str, res: Result) -> str:
     """Why an answer left nothing for ``--proof`` to write."""
     if res.status in ("TIMEOUT", "INTERRUPTED"):
         return "stopped before its answer was proved, nothing to write"
-    if task == "maximize" and res.status == "UNSAT":
-        return (
-            "no board keeps the frame and the clues, which maximize does not certify (satedge solve "
-            "--certify proves that no board exists)"
-        )
     if task == "maximize" and res.score is not None and res.score == res.bound:
         return "every edge fits, which the checker confirmed: nothing to prove"
     return "nothing to prove, each solution given is checked by satedge's checker"

@@ -30,7 +30,7 @@ def main(args) -> int:
                 "puzzle": path,
                 **counts,
                 "method": args.method,
-                **(answered_by(job) if job else {}),
+                **(answered_by(job, res) if job else {}),
                 "shuffle": args.shuffle,
                 "seconds": round(seconds, 6),
             }

@@ -104,10 +104,6 @@ def main(args) -> int:
     outputs = (args.output, args.picture)
     for path, puzzle, job, res, took in answers(args, "maximize", outputs, start_from=args.resume_from):
         board = res.solutions[0] if res.solutions else None
-        if board is not None and args.output is not None:
-            save_solution(puzzle, board, args.output)
-        if board is not None and args.picture is not None:
-            save_picture(puzzle, board, args.picture, mismatches(puzzle, board))
         status = max(status, 3 if res.status == "TIMEOUT" else 1 if board is None else 0)
         edges = len(puzzle.board.adjacencies) if puzzle is not None else None
         if args.json:
@@ -117,7 +113,7 @@ def main(args) -> int:
                 "score": res.score,
                 "bound": res.bound,
                 "edges": edges,
-                **(answered_by(job) if job else {}),
+                **(answered_by(job, res) if job else {}),
                 **({"seconds": round(took, 6)} if took is not None else {}),
             }
             if job and job.encoding is None:  # an engine on the puzzle itself: no encoding
@@ -128,8 +124,11 @@ def main(args) -> int:
             if board is not None:
                 obj["solution"] = solution_to_json(puzzle, board)
             print(json.dumps(obj), flush=True)
+            _save(args, puzzle, board)
             continue
-        how = f" ({engine_of(job)})" if job else ""
+        how = (f" ({engine_of(job)})" if job else "") + (
+            "" if res.checked else ", on the solver's word (unchecked)"
+        )
         if board is None:
             print(
                 f"{path}: {res.status}"
@@ -140,10 +139,22 @@ def main(args) -> int:
                 )
                 + how
             )
+            if res.certificate is not None:
+                print(f"certified by {res.certificate.checker}: {res.certificate.covers}")
             continue
         proved = " (optimal)" if res.status == "OPTIMUM" else f" so far (at most {res.bound})"
         print(f"{path}: {res.status}, score {res.score} of {edges} inner edges{proved}{how}")
         if res.certificate is not None:
             print(f"certified by {res.certificate.checker}: {res.certificate.covers}")
-        print(ascii_grid(puzzle, board, mismatched=mismatches(puzzle, board), **grid_options()))
+        print(ascii_grid(puzzle, board, mismatched=mismatches(puzzle, board), **grid_options()), flush=True)
+        _save(args, puzzle, board)
     return status
+
+
+def _save(args, puzzle, board) -> None:
+    """The board's files (-o, --picture), written after its answer is printed, which a write
+    that fails at the end (the paths were checked before the search) leaves on standard output."""
+    if board is not None and args.output is not None:
+        save_solution(puzzle, board, args.output)
+    if board is not None and args.picture is not None:
+        save_picture(puzzle, board, args.picture, mismatches(puzzle, board))

@@ -48,8 +48,6 @@ def main(args) -> int:
     for path, puzzle, job, res, seconds in answers(
         args, "solve", (args.output,), modes=(args.mode or "solutions",), limit=limit
     ):
-        if args.output is not None and res.solutions:
-            save_solution(puzzle, res.solutions if want_all else res.solutions[0], args.output)
         if res.status == "TIMEOUT":
             status = 3
         elif res.status == "UNSAT":
@@ -58,7 +56,7 @@ def main(args) -> int:
             obj = {
                 "puzzle": path,
                 "status": res.status,
-                **(answered_by(job) if job else {}),
+                **(answered_by(job, res) if job else {}),
                 "seconds": round(seconds, 6),
             }
             if res.variables is not None:  # a formula's size, as count --json gives it
@@ -94,4 +92,6 @@ def main(args) -> int:
             )
             for s in res.solutions:
                 print(ascii_grid(puzzle, s, **grid_options()))
+        if args.output is not None and res.solutions:  # after the answer, which a failed write keeps
+            save_solution(puzzle, res.solutions if want_all else res.solutions[0], args.output)
     return status

@@ -91,6 +91,8 @@ certified           string   -       what certified the answer: a proof checker 
 proof_lemmas        integer  -       the checked proof's lemmas
 proof_bytes         integer  -       the checked proof's size in DRUP text
 check_seconds       number   -       seconds the proof checker took
+checked             boolean  -       false where the answer rests on a solver binary's word that nothing checked
+                                     (its UNSAT, or a MaxSAT binary's optimum); absent where it was checked
 candidates          integer  -       the backtracker's candidates looked at
 placements_per_second integer -      the backtracker's nodes per second of its search
 nodes_per_solution  number   -       the backtracker's nodes per solution found (solve) or counted (count)
@@ -106,7 +108,7 @@ peak_memory_mb      number   -       the most memory the run's process tree held
 env                 mapping  -       versions and the machine: satedge, pysat, python, numba, each engine's library
                                      (ortools, clingo), host, cpu
 """
-_KINDS = {"string": str, "integer": int, "number": _NUMBER, "mapping": dict}
+_KINDS = {"string": str, "integer": int, "number": _NUMBER, "mapping": dict, "boolean": bool}
 
 
 def _fields(table: str) -> dict[str, tuple[Any, bool, str]]:
@@ -124,7 +126,7 @@ def _fields(table: str) -> dict[str, tuple[Any, bool, str]]:
 
 FIELDS = _fields(_TABLE)
 ENCODED_KEYS = ("encode_seconds", "write_seconds", "dimacs_bytes")  # what an encode task's report needs
-_KIND_NAMES = {str: "a string", int: "an integer", _NUMBER: "a number", dict: "a mapping"}
+_KIND_NAMES = {str: "a string", int: "an integer", _NUMBER: "a number", dict: "a mapping", bool: "a boolean"}
 
 
 def run_time(r: dict) -> float:
@@ -184,6 +186,8 @@ def result_fields(job: Job, res: Result, started: datetime, finished: datetime, 
             proof_bytes=c.get("proof_bytes"),
             check_seconds=c.get("check_seconds"),
         )
+    if not res.checked:
+        out["checked"] = False
     out["workers"] = job.solver.workers  # the cores the run used
     if res.parallel:
         out["parallel"] = res.parallel
@@ -230,6 +234,8 @@ def row(run, experiment: str, fields: dict) -> dict:
 
 # ---------------------------------------------------------------------------- reading
 def _is(value, kind) -> bool:
+    if kind is bool:
+        return isinstance(value, bool)
     return isinstance(value, kind) and not isinstance(value, bool)  # JSON's true is no number
 
 

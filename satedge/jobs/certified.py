@@ -253,29 +253,38 @@ def prove_optimum(job: Job, res: Result) -> Result:
     the default MaxSAT encoding for an engine without one) with :func:`satedge.sat.maxsat.beyond`
     (at least one edge more) have no model, checked by ``job.certify``; with ``job.proof``, the
     formula, the constraint, the proof and the board written there (``satedge check-proof``).
-    A board where every edge fits needs no proof.  A search stopped at its time limit is
-    answered uncertified."""
-    if res.status != "OPTIMUM":
+    A board where every edge fits needs no proof.  An answer that no board keeps the frame and the
+    clues (``UNSAT``) is certified the same way: the hard clauses alone have no model.  A search
+    stopped at its time limit is answered uncertified."""
+    if res.status not in ("OPTIMUM", "UNSAT"):
         return res
     formula = weighted(job.puzzle, job.encoding if job.solver.has_formula else None, job.shuffle)
     best = res.score
-    if best == len(job.puzzle.board.adjacencies):
+    if res.status == "OPTIMUM" and best == len(job.puzzle.board.adjacencies):
         res.certificate = certify.Certificate(
             checker=job.certify,
             covers="every edge of the board fits, which the checker confirmed: no board scores more",
             route="fresh",
         )
         return res
-    added = beyond(formula, best)
+    if res.status == "UNSAT":
+        added: list[list[int]] = []
+        wrong = f"{job.solver} said no board keeps the frame and the clues, but one does"
+        covers = "no board keeps the frame and the clues: the MaxSAT formula's hard clauses have no model"
+    else:
+        added = beyond(formula, best)
+        wrong = f"{job.solver} said {best} edges that fit is the most, but a board with {best + 1} exists"
+        covers = (
+            f"no board scores more than {best}: the MaxSAT formula's hard clauses with at "
+            f"least {best + 1} edges that fit have no model"
+        )
     t0 = time.perf_counter()
-    wrong = f"{job.solver} said {best} edges that fit is the most, but a board with {best + 1} exists"
     proof = certify.prove(formula.cnf.clauses + added, wrong=wrong)
     t1 = time.perf_counter()
     seconds = certify.FormulaCheck(formula.cnf.clauses, formula.nv, job.certify)(added, proof)
     res.certificate = certify.Certificate(
         checker=job.certify,
-        covers=f"no board scores more than {best}: the MaxSAT formula's hard clauses with at "
-        f"least {best + 1} edges that fit have no model",
+        covers=covers,
         pieces=1,
         lemmas=proof.lemmas,
         bytes=proof.size,
@@ -299,7 +308,7 @@ def prove_optimum(job: Job, res: Result) -> Result:
                 "encoding": name,
                 "solver": str(job.solver),
                 "score": best,
-                "board": [list(p) for p in res.solutions[0]],
+                "board": [list(p) for p in res.solutions[0]] if res.solutions else None,
             },
         )
     return res

@@ -3,7 +3,8 @@
 The dispatch is the engine table's: a job runs its engine's job function for its task
 (:attr:`satedge.jobs.engines.Engine.tasks`), a SAT job on several workers its strategy's
 (:data:`satedge.jobs.engines.STRATEGIES`), a certified one :func:`satedge.jobs.certified.run`
-(a maximum: the engine's, then :func:`satedge.jobs.certified.prove_optimum`).
+(a maximum: the engine's, then :func:`satedge.jobs.certified.prove_optimum`; a board whose
+first board fits every edge is answered at once, :func:`satedge.jobs.shared.every_edge_fits`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from . import certified
 from .engines import DEFAULT_STRATEGY, ENGINES, STRATEGIES
 from .job import Job
 from .result import Note, Result
+from .shared import every_edge_fits
 
 __all__ = ["execute", "run"]
 
@@ -29,9 +31,35 @@ def execute(job: Job, note: Note | None = None) -> Result:
     if job.certify is not None and job.task != "maximize":
         return certified.run(job, note)
     if job.solver.has_formula and job.parallel and job.task != "encode":
-        return STRATEGIES[job.solver.strategy or DEFAULT_STRATEGY](job, note)
-    res = ENGINES[job.solver.engine].tasks[job.task].run(job, note)
-    return certified.prove_optimum(job, res) if job.certify is not None else res
+        res = STRATEGIES[job.solver.strategy or DEFAULT_STRATEGY](job, note)
+    else:
+        res = every_edge_fits(job) if job.task == "maximize" else None  # nothing to search for
+        if res is None:
+            res = ENGINES[job.solver.engine].tasks[job.task].run(job, note)
+        if job.certify is not None:
+            res = certified.prove_optimum(job, res)
+    res.checked = not on_a_binarys_word(job, res)
+    return res
+
+
+def on_a_binarys_word(job: Job, res: Result) -> bool:
+    """Whether ``res`` rests on what a solver binary said and nothing checked: its UNSAT (no
+    solution; the end of a count, or of an enumeration that found fewer than its limit) or, to
+    maximize, its word that no board scores more (or that none keeps the hard rules).  Its models
+    are checked where they are read; a certificate checks the rest."""
+    if not ENGINES[job.solver.engine].outside or res.certificate is not None:
+        return False
+    if job.task == "count":
+        return res.status in ("SAT", "UNSAT")
+    if job.task == "solve":
+        return res.status == "UNSAT" or (
+            res.status == "SAT" and (job.limit is None or len(res.solutions) < job.limit)
+        )
+    if job.task == "maximize":  # a board where every edge fits is the checker's word
+        return res.status == "UNSAT" or (
+            res.status == "OPTIMUM" and res.score != len(job.puzzle.board.adjacencies)
+        )
+    return False
 
 
 def run(

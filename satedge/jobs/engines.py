@@ -125,6 +125,10 @@ class Engine:
     needs
         What it needs beyond the core (a Python module and its extra, or a program); ``None``:
         nothing.
+    outside
+        Whether its answers come from a program outside satedge whose "no" (UNSAT, an optimum)
+        is its word alone: such an answer is flagged unless a certificate checks it
+        (:attr:`satedge.jobs.result.Result.checked`).
     """
 
     name: str
@@ -135,6 +139,7 @@ class Engine:
     options: tuple[str, ...] = ()
     method: bool = False
     needs: Need | None = None
+    outside: bool = False
 
     def __post_init__(self) -> None:
         if self.called is None:
@@ -214,6 +219,7 @@ ENGINES: dict[str, Engine] = {
             name=BINARY,
             called="solver binaries",
             solves_formula=True,
+            outside=True,
             options=("strategy", "enumeration"),
             tasks=_formula(sat.run, sat.maxsat_binary),
             summary="a DIMACS solver binary, cmd:COMMAND (cmd:'cadical -q'), run afresh on the formula and its "

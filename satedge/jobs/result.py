@@ -85,6 +85,10 @@ class Result:
     stage : str or None
         What a stopped job was doing when it was stopped, when it said (``certifying (a proof by
         cadical195, checked by drup)``).
+    checked : bool
+        ``False`` where the answer rests on a solver binary's word that nothing checked: its
+        UNSAT (no solution, the end of a count or of an enumeration) or, of a MaxSAT binary, its
+        claim that a cost is optimal; a certificate (``--certify``) checks it.
     """
 
     status: str
@@ -111,6 +115,7 @@ class Result:
     peak_memory_mb: float | None = None
     outcome: Outcome | None = None
     stage: str | None = None
+    checked: bool = True
 
     def __repr__(self) -> str:
         """Short: the status, what was found and what it cost."""

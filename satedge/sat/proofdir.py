@@ -220,30 +220,42 @@ def _maximum(
     the manifest gives keeps every rule but the fit of edges and scores what it says, the one
     piece's clauses are exactly the constraint that the board scores one more
     (:func:`satedge.sat.maxsat.beyond`), and its proof refutes the formula's hard clauses with
-    them.  The certificate and the score it proves optimal."""
+    them.  The certificate and the score it proves optimal.  A manifest with no score and no
+    board certifies that no board keeps the frame and the clues: its piece adds nothing, and its
+    proof refutes the hard clauses alone (the score it gives is ``None``)."""
     best, board = manifest.get("score"), manifest.get("board")
+    none = best is None and board is None and "score" in manifest and "board" in manifest
     try:
-        solution = Solution(tuple((int(t), int(r)) for t, r in board))
+        solution = None if none else Solution(tuple((int(t), int(r)) for t, r in board))
     except (TypeError, ValueError):
         solution = None
-    if not isinstance(best, int) or isinstance(best, bool) or solution is None or not encoded.maxsat:
+    if (
+        not none and (not isinstance(best, int) or isinstance(best, bool) or solution is None)
+    ) or not encoded.maxsat:
         raise SatedgeError(
             "manifest.json is damaged: a maximum's certificate gives its score, its board and a WCNF formula",
             folder,
         )
-    problem = (
-        board_problem(puzzle, solution) if len(solution) == puzzle.n else "it has the wrong number of cells"
-    )
-    if problem is not None or score(puzzle, solution) != best:
-        raise SatedgeError(
-            f"the manifest's board {'breaks a rule: ' + problem if problem else 'does not score ' + str(best)}",
-            folder,
+    if solution is not None:
+        problem = (
+            board_problem(puzzle, solution)
+            if len(solution) == puzzle.n
+            else "it has the wrong number of cells"
         )
+        if problem is not None or score(puzzle, solution) != best:
+            raise SatedgeError(
+                f"the manifest's board {'breaks a rule: ' + problem if problem else 'does not score ' + str(best)}",
+                folder,
+            )
     entries = manifest["pieces"]
     if len(entries) != 1:
         raise SatedgeError(f"a maximum's certificate has one piece, not {len(entries)}", folder)
     _, _, added = read_clauses(folder / entries[0]["clauses"], "piece 0")
-    if added != beyond(encoded, best):
+    if none and added:
+        raise SatedgeError(
+            "piece 0 of a certificate that no board exists adds clauses to the formula", folder
+        )
+    if not none and added != beyond(encoded, best):
         raise SatedgeError(f"piece 0 is not the constraint that at least {best + 1} edges fit", folder)
     try:
         proof = drat.read(read_bytes(folder / entries[0]["proof"], MAX_MANIFEST * 16))
@@ -255,7 +267,7 @@ def _maximum(
         raise SatedgeError(f"piece 0: {e}", folder) from None
     return Certificate(
         checker=checker,
-        covers=f"no board scores more than {best}",
+        covers="no board keeps the frame and the clues" if none else f"no board scores more than {best}",
         pieces=1,
         lemmas=proof.lemmas,
         bytes=proof.size,

@@ -37,6 +37,7 @@ __all__ = [
     "cut",
     "problems",
     "cannot_write",
+    "check_output",
     "sweep_temporaries",
     "atomic_output",
     "atomic_outputs",
@@ -237,7 +238,34 @@ def atomic_outputs(paths: list) -> Iterator[list[Path]]:
         if not done:
             for target, tmp in zip(targets, tmps):
                 if target is not None:
-                    tmp.unlink(missing_ok=True)
+                    _remove(tmp)
+
+
+def _remove(tmp: Path) -> None:
+    """Remove a temporary file if it is there; a file system that refuses (a read-only one says
+    so even of a file that is not there) leaves nothing to remove."""
+    try:
+        tmp.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def check_output(path: str | os.PathLike | None) -> None:
+    """Refuse, before any work is done, an output file that could not be written when the work
+    ends: a folder, a missing folder, a read-only one or file system (a file is made beside it and
+    removed again, as :func:`atomic_output` will); the error names ``path``.  ``None`` and ``-``
+    (standard output), a character device or a FIFO pass."""
+    if path is None or str(path) == "-":
+        return
+    target = _output_target(Path(path))
+    if target is None:
+        return
+    probe = _temporary(target)
+    try:
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except OSError as e:
+        raise cannot_write(e, path) from None
+    _remove(probe)
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:

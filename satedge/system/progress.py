@@ -97,31 +97,33 @@ STAGES = ("reading", "encoding", "solving", "checking", "certifying")
 
 def describe(report: dict) -> str:
     """A job's progress report in words: its stage (one of :data:`STAGES`; ``solving`` unless it
-    says), the solutions found so far, and the backtracker's nodes (placements: a tile put in a
-    cell in one turn that fits its placed neighbours; every worker's, summed) or a SAT solver's
-    conflicts, and their rate: the most telling first, as a narrow terminal cuts
-    the end off.
+    says, a maximisation's best score in its place), the solutions found so far, and the
+    backtracker's nodes (placements: a tile put in a cell in one turn that fits its placed
+    neighbours; every worker's, summed) or a SAT solver's conflicts, and their rate: the most
+    telling first, as a narrow terminal cuts the end off.
 
     >>> describe({"nodes": 2500000, "seconds": 2.0, "solutions": 12})
     'solving, 12 solutions so far, 2,500,000 placements, 1,250,000 placements/s'
     >>> describe({"stage": "encoding"}), describe({"conflicts": 40000, "seconds": 3.5})
     ('encoding', 'solving, 40,000 conflicts, 11,429 conflicts/s')
     >>> describe({"score": 452, "bound": 480, "nodes": 10**6, "seconds": 1.0})
-    'solving, best score 452 of at most 480, 1,000,000 placements, 1,000,000 placements/s'
+    'best score 452 (at most 480), 1,000,000 placements, 1,000,000 placements/s'
     >>> describe({"score": 37, "bound": 40, "allowed": 2, "nodes": 10**6, "seconds": 1.0})
-    'solving, best score 37 of at most 40, budget 2 misfits, 1,000,000 placements, 1,000,000 placements/s'
+    'best score 37 (at most 40), budget 2 misfits, 1,000,000 placements, 1,000,000 placements/s'
     >>> describe({"stage": "checking", "checked": 3, "proofs": 12, "lemmas": 47000, "checker": "drup"})
     'checking, 3 of 12 proofs checked by drup (47,000 lemmas in all)'
 
     """
-    words = [report.get("stage", "solving")]
+    # a maximisation's best score comes first, in the place of the stage it is in while it
+    # searches, so that a narrow line keeps it
+    words = [] if "score" in report and "stage" not in report else [report.get("stage", "solving")]
     if "proofs" in report:  # check-proof: the pieces' proofs checked so far
         words.append(
             f"{report['checked']:,} of {report['proofs']:,} proof{'s' * (report['proofs'] != 1)} checked by "
             f"{report['checker']} ({report['lemmas']:,} lemmas in all)"
         )
     if "score" in report:  # a maximisation: its best board so far
-        words.append(f"best score {report['score']:,} of at most {report['bound']:,}")
+        words.append(f"best score {report['score']:,} (at most {report['bound']:,})")
     if "allowed" in report:  # the budget of misfits whose boards a search is looking for
         words.append(f"budget {report['allowed']:,} misfit{'s' * (report['allowed'] != 1)}")
     for key in ("solutions", "pictures"):
@@ -150,8 +152,8 @@ def fitted(text: str, room: int) -> str:
     """``text`` (fields separated by ``, ``) cut to its first fields that fit in ``room``
     characters, whole, so that a narrow terminal never shows half a number.
 
-    >>> fitted("solving, best score 428 of at most 480, 1,000 placements", 40)
-    'solving, best score 428 of at most 480'
+    >>> fitted("best score 428 (at most 480), 1,000 placements, 1,000 placements/s", 40)
+    'best score 428 (at most 480)'
     """
     fields = text.split(", ")
     while len(fields) > 1 and len(", ".join(fields)) > room:

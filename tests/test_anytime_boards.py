@@ -1,0 +1,105 @@
+"""An anytime search hands over each better board as it finds it: the restarts while a restart
+goes on, the branch and bound before anything is compiled, a board where every edge fits at once
+whatever the engine; and the progress line keeps the best score however narrow it is."""
+
+import importlib.util
+
+import pytest
+
+from satedge import maximize
+from satedge.backtrack import branch_and_bound as bnb
+from satedge.backtrack import compiled, lns, native, restarts
+from satedge.puzzle import Puzzle
+from satedge.puzzle.checker import score
+from satedge.puzzle.generate import Params, generate
+from satedge.system.progress import describe, fitted
+
+
+class Stop(Exception):
+    pass
+
+
+class Compiled(BaseException):
+    pass
+
+
+def test_a_restart_hands_over_its_deeper_boards_while_it_goes_on():
+    """Before: a restart gave its board only when it ended (200 million placements, several
+    seconds, longer on a busy machine), so a job stopped before the first ended answered the
+    greedy first board (Eternity II: 255 of 480 after 25 s).  Here no restart can end (its cap
+    is beyond reach and the time is ten minutes): the second better board must come from one that
+    is still going on."""
+    p = generate(Params(rows=8, colors=10, model="uniform"), seed=1)
+    got = []
+
+    def better(board):
+        assert score(p, board.solution()) == board.score
+        got.append(board.score)
+        if len(got) == 2:
+            raise Stop
+
+    with pytest.raises(Stop):
+        restarts.search(p, 600, workers=1, better=better, cap=10**15)
+    assert got[1] > got[0]
+
+
+def test_an_attempt_run_in_slices_is_the_restart_run_at_once():
+    p = generate(Params(rows=6, colors=8, model="uniform"), seed=2)
+    order, allow = restarts.cells(p), restarts.Schedule.of(p.n).allow(p.n)
+    whole = restarts.restart(p, order, allow, 3, cap=200_000)
+    attempt = restarts.Attempt(p, order, allow, 3, cap=200_000)
+    while not attempt.ended:
+        attempt.run(None)
+    assert (attempt.board(), attempt.deepest[1], attempt.placements) == whole
+
+
+def test_the_branch_and_bounds_first_board_comes_before_its_compile(monkeypatch):
+    """Before: the first board waited for numba's compile, which on a busy machine with an empty
+    cache took longer than --timeout 3: the command ended with no board at all."""
+    p = generate(Params(rows=5, colors=10, model="uniform"), seed=3)
+    boards = []
+
+    def compile_that_never_ends():
+        raise Stop(len(boards))
+
+    monkeypatch.setattr(bnb, "compiled_step", compile_that_never_ends)
+    with pytest.raises(Stop) as stopped:
+        bnb.best_board(p, better=boards.append)
+    assert stopped.value.args == (1,)
+    assert boards[0].board is not None and score(p, boards[0].board) == boards[0].score > 0
+
+
+ENGINES = [(m, None) for m in ("budget", "restarts", "lns", "backtrack", "sat")] + (
+    [("sat", "cpsat")] if importlib.util.find_spec("ortools") else []
+)
+
+
+@pytest.mark.parametrize("method, solver", ENGINES)
+def test_a_board_where_every_edge_fits_ends_every_engine_at_once(monkeypatch, method, solver):
+    """Before: a blank 1x60 board (every board scores 59 of 59) waited 40 s for the compile on an
+    empty cache, and a busy machine's battery gave up on it.  Nothing may be compiled for it."""
+
+    def no_compile(*args, **kwargs):  # what no engine catches to fall back on a plain loop
+        raise Compiled("a board where every edge fits waited for a compile")
+
+    for module in (bnb, compiled, lns):  # each has the name of its own
+        monkeypatch.setattr(module, "numba_kernel", no_compile)
+    monkeypatch.setattr(native, "compiler", lambda: None)
+    p = Puzzle(rows=1, cols=60, tiles=((1, 1, 1, 1),) * 60, name="blank-1x60")
+    timeout = 60 if method in ("restarts", "lns") else None
+    best = maximize(p, method=method, timeout=timeout, **({"solver": solver} if solver else {}))
+    assert (best.score, best.edges, best.optimal) == (59, 59, True)
+    assert score(p, best.board) == 59
+
+
+def test_the_progress_line_keeps_the_best_score_when_it_is_narrow():
+    """Before: on an 80-column terminal, beside the name of Eternity II's job, the line said only
+    'solving': the score was the field cut off."""
+    line = describe({"score": 454, "bound": 480, "seconds": 28.0})
+    assert fitted(line, 80 - len("eternity2/e2-starter: restarts:workers=2") - 10) == (
+        "best score 454 (at most 480)"
+    )
+    assert (
+        describe({"stage": "certifying", "score": 12, "bound": 12})
+        == "certifying, best score 12 (at most 12)"
+    )
