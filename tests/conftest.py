@@ -38,9 +38,20 @@ if not os.environ.get("SATEDGE_CACHE"):
     os.environ["SATEDGE_CACHE"] = _CACHE
 
 
+@pytest.hookimpl(trylast=True)  # after pytest has removed the folders of the tests that passed
 def pytest_sessionfinish(session, exitstatus):
-    if _CACHE is not None and not hasattr(session.config, "workerinput"):  # the run's own process
+    if hasattr(session.config, "workerinput"):  # a worker: the run's own process cleans up
+        return
+    if _CACHE is not None:
         shutil.rmtree(_CACHE, ignore_errors=True)
+    # pytest keeps a failed test's tmp_path (tmp_path_retention_policy); the folder of the user's
+    # runs around them goes where it is left empty
+    base = getattr(getattr(session.config, "_tmp_path_factory", None), "_basetemp", None)
+    for folder in (base, base.parent) if base is not None else ():
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
 
 
 def experiment_script(name: str):
