@@ -17,14 +17,14 @@ Solution(1/0 7/0 2/0 0/0 4/0 5/0 8/3 6/3 3/3)
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .encode import Encoding
 from .errors import SatedgeError
 from .jobs import Job, Result, run
 from .jobs.auto import PROVABLE, choose
 from .jobs.config import SolverConfig
-from .jobs.engines import ENGINES, REFERENCE, TASKS, methods
+from .jobs.engines import ENGINES, REFERENCE, TASKS, declared, methods, option_names
 from .puzzle.checker import Scored
 from .puzzle.formats import load_puzzle
 from .puzzle.model import Puzzle, Solved
@@ -90,6 +90,7 @@ class Request:
     def make(
         cls,
         task: str = "solve",
+        *,
         method: str = "auto",
         solver: SolverConfig | str | None = None,
         encoding: Encoding | str | None = None,
@@ -102,58 +103,47 @@ class Request:
         proof: str | None = None,
         modes: tuple[str, ...] | None = None,
         limit: int | None = 1,
-        strategy: str | None = None,
-        enumeration: str | None = None,
-        order: str | None = None,
-        schedule: str | None = None,
-        cap: int | None = None,
+        **settings,
     ) -> Request:
         """The request these settings make, with the commands' defaults, checked as a job of them
-        would be (:meth:`Job.check_settings`, the engine table's word).  The defaults: with
-        ``method`` ``auto``, the SAT method when a ``solver``, an ``encoding``, a ``strategy``, an
-        ``enumeration`` or ``certify`` is named, the backtracker when only an ``order`` is, the
-        restarts when a ``schedule`` or a ``cap`` is (:mod:`satedge.backtrack.restarts`), and
-        else the engine chosen per puzzle; ``memory_mb``: 80% of the memory available now."""
+        would be (:meth:`Job.check_settings`, the engine table's word).  ``settings``: the
+        options the engines declare (:func:`satedge.jobs.engines.declared`: ``strategy``,
+        ``enumeration``, ``order``, ``schedule``, ``cap``, ...), ``None`` where not given.  The
+        defaults: with ``method`` ``auto``, the SAT method when a ``solver``, an ``encoding`` or
+        ``certify`` is named, else the first engine of the table that takes every option given
+        (the SAT method for a formula engine's, the backtracker for an ``order``, the restarts
+        for a ``schedule`` or a ``cap``), and else the engine chosen per puzzle;
+        ``memory_mb``: 80% of the memory available now."""
         choices = methods(task) if task in TASKS else METHODS
         if method not in choices:
             raise SatedgeError(f"method is one of {', '.join(choices)}, not {shown(method)}")
+        options = declared()
+        unknown = [k for k in settings if k not in options]
+        if unknown:
+            raise SatedgeError(
+                f"unknown setting {shown(unknown[0])}; the engines take {', '.join(option_names())}"
+            )
+        given = {k: v for k, v in settings.items() if v is not None}
         if method == "auto":
-            if any(v is not None for v in (solver, encoding, strategy, enumeration, certify)):
+            if any(v is not None for v in (solver, encoding, certify)):
                 method = "sat"
-            else:  # an option one engine takes for the task names it
-                given = [
-                    k for k, v in (("order", order), ("schedule", schedule), ("cap", cap)) if v is not None
+            elif given:  # the options given name the first engine that takes them all
+                takes = [
+                    e for e in ENGINES.values() if task in e.tasks and all(k in e.settings for k in given)
                 ]
-                named = [
-                    e.name
-                    for e in ENGINES.values()
-                    if e.method and task in e.tasks and given and all(k in e.options for k in given)
-                ]
+                named = ["sat" if e.solves_formula else e.name for e in takes if e.solves_formula or e.method]
                 method = named[0] if named else method
         if method == "auto":
             config = None
         elif method == "sat" or isinstance(solver, SolverConfig):
-            config = SolverConfig.of(solver)
-            config = replace(
-                config,
-                workers=workers or config.workers,
-                strategy=strategy or config.strategy,
-                enumeration=enumeration or config.enumeration,
-                order=order or config.order,
-                schedule=schedule or config.schedule,
-                cap=cap or config.cap,
-            )
+            config = SolverConfig.of(solver).with_settings(workers=workers, **given)
         else:
             does = ENGINES[method].tasks.get(task)
             config = SolverConfig(
                 engine=method,
                 name=solver,
                 workers=workers or (cores() if does is not None and does.every_core else 1),
-                strategy=strategy,
-                enumeration=enumeration,
-                order=order,
-                schedule=schedule,
-                cap=cap,
+                settings=given,
             )
         # auto: what it picks where it can, with the workers auto gives it per puzzle
         checked = config or SolverConfig(engine=REFERENCE)
@@ -174,16 +164,16 @@ class Request:
             Job.check_timeout(task, checked, timeout)
         limits = Limits(timeout=timeout, memory_mb=default_memory_mb() if memory_mb is None else memory_mb)
         return cls(
-            task,
-            method,
-            checked if config is not None else None,
-            encoding,
-            workers,
-            limits,
-            shuffle,
-            scheduler,
-            certify,
-            proof,
+            task=task,
+            method=method,
+            solver=checked if config is not None else None,
+            encoding=encoding,
+            workers=workers,
+            limits=limits,
+            shuffle=shuffle,
+            scheduler=scheduler,
+            certify=certify,
+            proof=proof,
         )
 
     def job(self, puzzle: Puzzle, **fields) -> Job:
@@ -253,9 +243,19 @@ def job(
         When the values do not go together, in the words of the command line.
     """
     p = puzzle if isinstance(puzzle, Puzzle) else load_puzzle(puzzle)
-    made = ("shuffle", "scheduler", "certify", "proof", "strategy", "enumeration", "order", "schedule", "cap")
+    made = ("shuffle", "scheduler", "certify", "proof", *declared())  # the request's; the rest, the job's
     given = {k: fields.pop(k) for k in made if k in fields}
-    return Request.make(task, method, solver, encoding, workers, timeout, memory_mb, **given).job(p, **fields)
+    request = Request.make(
+        task,
+        method=method,
+        solver=solver,
+        encoding=encoding,
+        workers=workers,
+        timeout=timeout,
+        memory_mb=memory_mb,
+        **given,
+    )
+    return request.job(p, **fields)
 
 
 def answer(j: Job) -> Result:

@@ -36,14 +36,21 @@ _CACHE = None
 if not os.environ.get("SATEDGE_CACHE"):
     _CACHE = tempfile.mkdtemp(prefix="satedge-test-cache-")
     os.environ["SATEDGE_CACHE"] = _CACHE
+# Dask's clusters keep their scratch space (and its lock files) in a folder of the run's, removed
+# at its end, not in $TMPDIR
+_SCRATCH = None
+if not os.environ.get("DASK_TEMPORARY_DIRECTORY"):
+    _SCRATCH = tempfile.mkdtemp(prefix="satedge-test-dask-")
+    os.environ["DASK_TEMPORARY_DIRECTORY"] = _SCRATCH
 
 
 @pytest.hookimpl(trylast=True)  # after pytest has removed the folders of the tests that passed
 def pytest_sessionfinish(session, exitstatus):
     if hasattr(session.config, "workerinput"):  # a worker: the run's own process cleans up
         return
-    if _CACHE is not None:
-        shutil.rmtree(_CACHE, ignore_errors=True)
+    for made in (_CACHE, _SCRATCH):
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
     # pytest keeps a failed test's tmp_path (tmp_path_retention_policy); the folder of the user's
     # runs around them goes where it is left empty
     base = getattr(getattr(session.config, "_tmp_path_factory", None), "_basetemp", None)

@@ -3,13 +3,16 @@ goes on, the branch and bound before anything is compiled, a board where every e
 whatever the engine; and the progress line keeps the best score however narrow it is."""
 
 import importlib.util
+import time
 
 import pytest
 
-from satedge import maximize
+from satedge import Limits, maximize
 from satedge.backtrack import branch_and_bound as bnb
 from satedge.backtrack import compiled, lns, native, restarts
-from satedge.puzzle import Puzzle
+from satedge.jobs import Job, run
+from satedge.jobs.engines import ENGINES, Engine, Task
+from satedge.puzzle import Puzzle, Solution
 from satedge.puzzle.checker import score
 from satedge.puzzle.generate import Params, generate
 from satedge.system.progress import describe, fitted
@@ -69,12 +72,12 @@ def test_the_branch_and_bounds_first_board_comes_before_its_compile(monkeypatch)
     assert boards[0].board is not None and score(p, boards[0].board) == boards[0].score > 0
 
 
-ENGINES = [(m, None) for m in ("budget", "restarts", "lns", "backtrack", "sat")] + (
+METHODS = [(m, None) for m in ("budget", "restarts", "lns", "backtrack", "sat")] + (
     [("sat", "cpsat")] if importlib.util.find_spec("ortools") else []
 )
 
 
-@pytest.mark.parametrize("method, solver", ENGINES)
+@pytest.mark.parametrize("method, solver", METHODS)
 def test_a_board_where_every_edge_fits_ends_every_engine_at_once(monkeypatch, method, solver):
     """Before: a blank 1x60 board (every board scores 59 of 59) waited 40 s for the compile on an
     empty cache, and a busy machine's battery gave up on it.  Nothing may be compiled for it."""
@@ -103,3 +106,52 @@ def test_the_progress_line_keeps_the_best_score_when_it_is_narrow():
         describe({"stage": "certifying", "score": 12, "bound": 12})
         == "certifying, best score 12 (at most 12)"
     )
+
+
+def _better_then_worse(job, note=None):
+    """Notes the board that scores 2, then the one that scores 0, then runs past its time limit."""
+    p = job.puzzle
+    for board in (Solution(((2, 3), (1, 0), (0, 3))), Solution(((0, 0), (1, 0), (2, 0)))):
+        note({"board": [list(x) for x in board], "score": score(p, board), "bound": 2})
+    time.sleep(60)
+
+
+def test_a_stopped_search_answers_the_best_board_it_noted_not_the_last(monkeypatch):
+    """Before: a stopped job kept the last board noted, whatever its score, so that an engine
+    that noted a worse board after a better one (a search from an incumbent, a warm-up) could
+    answer worse with more time."""
+    p = Puzzle(rows=1, cols=3, tiles=((1, 2, 1, 1), (2, 1, 1, 3), (3, 3, 3, 3)))
+    assert [
+        score(p, b) for b in (Solution(((2, 3), (1, 0), (0, 3))), Solution(((0, 0), (1, 0), (2, 0))))
+    ] == [2, 0]
+    toy = Engine(
+        name="noter",
+        method=True,
+        summary="notes two boards",
+        tasks={"maximize": Task(run=_better_then_worse, timeout=True)},
+    )
+    monkeypatch.setitem(ENGINES, toy.name, toy)
+    res = run(Job(p, "maximize", solver="noter", limits=Limits(timeout=3)))
+    assert (res.status, res.score, res.solutions) == ("TIMEOUT", 2, [Solution(((2, 3), (1, 0), (0, 3)))])
+
+
+def test_a_searchs_seconds_do_not_go_to_the_compile(monkeypatch):
+    """Before: the budget engine's 3 s warm-up counted the compile of its loop, which on an empty
+    cache took them all: the uniform 6x6 of 12 colours answered its greedy first board (30 of 60)
+    at --timeout 40, and 58 once the cache was warm.  Here the compile is made to take 4 s."""
+    p = generate(Params(rows=6, colors=12, model="uniform"), seed=769139)
+    compile_once = restarts.restart
+
+    def slow(puzzle, order, allow, seed, cap=restarts.CAP, until=None, first=()):
+        if cap == 1:  # the call that compiles the loop
+            time.sleep(4)
+        return compile_once(puzzle, order, allow, seed, cap, until, first)
+
+    monkeypatch.setattr(restarts, "restart", slow)
+    for searching, boards in ((False, 1), (True, None)):
+        got = []
+        restarts.search(p, 3, workers=1, better=lambda b: got.append(b.score), searching=searching)
+        if boards is not None:
+            assert len(got) == boards  # the first board alone: the time went to the compile
+        else:
+            assert len(got) > 1 and got[-1] > got[0]

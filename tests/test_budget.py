@@ -179,7 +179,7 @@ def test_a_schedule_and_a_cap_are_checked_and_name_the_restarts(run_cli, tmp_pat
     assert '"solver": "restarts:workers=' in out and "schedule=2/1/3" in out
     assert restarts.Schedule(2, 1, 3).allow(9) == [0, 0, 1, 2, 3, 3, 3, 3, 3]
     with pytest.raises(SatedgeError, match="^cap must be a positive number of placements, not '0'$"):
-        Job(p, "maximize", solver=SolverConfig(engine="restarts", cap=0))
+        Job(p, "maximize", solver=SolverConfig(engine="restarts", settings={"cap": 0}))
 
 
 def test_the_budget_engine_proves_the_optimum_on_a_dask_cluster(scheduler):
@@ -304,9 +304,9 @@ def test_the_budgets_start_from_the_restarts_board_and_skip_the_search_that_must
     given_board = Board(*map(tuple, zip(*best.board.placements)), best.score)
     calls = tmp_path / "calls"  # the job runs in a child process
 
-    def restarts_answer(puzzle, seconds, workers, seed, better, cap):
+    def restarts_answer(puzzle, seconds, workers, seed, better, cap, searching):
         with open(calls, "a") as fh:
-            fh.write(f"{seconds} {cap}\n")
+            fh.write(f"{seconds} {cap} {searching}\n")
         better(given_board)
         return given_board
 
@@ -315,7 +315,8 @@ def test_the_budgets_start_from_the_restarts_board_and_skip_the_search_that_must
     job = Job(p, "maximize", solver="budget", progress=True, limits=Limits(timeout=600))  # a tenth: 60 s
     res = run(job, progress=seen.append).raise_error()
     assert (res.status, res.score, res.bound) == ("OPTIMUM", best.score, best.score)
-    assert calls.read_text() == f"{min(budget_job.WARMUP, 60.0)} {budget_job.WARMUP_CAP}\n"
+    # its seconds are the search's, the compile not among them (searching=True)
+    assert calls.read_text() == f"{min(budget_job.WARMUP, 60.0)} {budget_job.WARMUP_CAP} True\n"
     searched = {report["allowed"] for report in seen if "allowed" in report}
     assert searched == set(range(spent))
 

@@ -115,7 +115,10 @@ def test_every_committed_spec_loads_and_its_runs_keep_their_ids():
     [
         ("cadical195", SolverConfig()),
         ("cadical195:seed=2,sat", SolverConfig(options=("sat", "seed=2"))),
-        ("kissat404:strategy=cubes,workers=2", SolverConfig(name="kissat404", workers=2, strategy="cubes")),
+        (
+            "kissat404:strategy=cubes,workers=2",
+            SolverConfig(name="kissat404", workers=2, settings={"strategy": "cubes"}),
+        ),
         ("cmd:cadical -q", SolverConfig(engine="cmd", name="cadical -q")),
         ("cmd,workers=2:cadical -q", SolverConfig(engine="cmd", name="cadical -q", workers=2)),
         ("backtrack:workers=2", SolverConfig(engine="backtrack", workers=2)),

@@ -4,6 +4,7 @@ solvers`, the cross-check and the engine list of the documentation."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from itertools import islice, permutations, product
@@ -12,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from satedge.backtrack import solutions as backtracked
+from satedge.cli import build_parser
 from satedge.errors import SatedgeError
 from satedge.experiment import crosscheck
 from satedge.jobs import Job, engines, run
 from satedge.jobs.config import SolverConfig
-from satedge.jobs.engines import ENGINES, Engine, Task
+from satedge.jobs.engines import ENGINES, Engine, Option, Task
 from satedge.jobs.result import Result
 from satedge.puzzle import symmetry
 from satedge.puzzle.checker import validate
@@ -284,3 +286,86 @@ def test_a_toy_maximize_engine_answers_the_command_the_api_and_the_listings(toym
     assert f"| `toymax` | {toymax.summary} | no | none | maximize | no | no | the core |" in (
         build_pages.engines_reference().splitlines()
     )
+
+
+# ---------------------------------------------------------------------------- an engine with an option
+def _tries(value) -> int:
+    """A positive whole number of tries, or its digits."""
+    value = int(value) if isinstance(value, str) and value.isdigit() else value
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(value)
+    return value
+
+
+TRIES = Option(
+    name="tries",
+    what="a number of tries",
+    convert=_tries,
+    wrong="tries must be a positive whole number, not {value}",
+    written="tries=N takes a positive whole number",
+    metavar="N",
+    help="--method sampler: how many arrangements it tries (default: 24)",
+)
+
+
+def sampled(job: Job, note=None) -> Result:
+    """The first arrangement that keeps every rule among the first ``tries`` (default 24)."""
+    p, tries = job.puzzle, job.solver.get("tries") or 24
+    arrangements = (
+        Solution(tuple(zip(o, t)))
+        for o in permutations(range(len(p.tiles)))
+        for t in product(range(4), repeat=p.n)
+    )
+    found = [s for s in islice(arrangements, tries) if validate(p, s) is None][:1]
+    return Result("SAT" if found else "UNSAT", solutions=found)
+
+
+SAMPLER = Engine(
+    name="sampler",
+    method=True,
+    options=(TRIES,),
+    summary="the first arrangement that keeps every rule among a few tried",
+    tasks={
+        "solve": Task(run=sampled, enumerates=False, modes=("solutions",), summary="a few arrangements tried")
+    },
+)
+
+
+def test_an_engine_with_an_option_is_one_entry_and_its_option_goes_everywhere(monkeypatch, run_cli, tmp_path):
+    """One entry in the table, its job function and its option declared here: the solver
+    string, the request, the command's flag, its help and the refusals follow from them."""
+    monkeypatch.setitem(ENGINES, SAMPLER.name, SAMPLER)
+    config = SolverConfig.parse("sampler:tries=3")
+    assert (config.engine, config.get("tries"), str(config)) == ("sampler", 3, "sampler:tries=3")
+    assert (
+        SolverConfig.parse(str(config)) == config == SolverConfig(engine="sampler", settings={"tries": "3"})
+    )
+    with pytest.raises(
+        SatedgeError, match=r"^solver 'sampler:tries=0': tries=N takes a positive whole number$"
+    ):
+        SolverConfig.parse("sampler:tries=0")
+    with pytest.raises(SatedgeError, match=r"^tries must be a positive whole number, not 'many'$"):
+        SolverConfig(engine="sampler", settings={"tries": "many"})
+    with pytest.raises(SatedgeError, match=r"^a number of tries applies to sampler only, not to backtrack$"):
+        SolverConfig(engine="backtrack", settings={"tries": 2})
+    p = two_by_two()
+    assert (
+        sampled(Job(p, solver="sampler:tries=1", limit=1), None).solutions == []
+    )  # the first arrangement fails
+    puzzle = tmp_path / "two.yaml"
+    save_puzzle(p, puzzle)
+    code, out, err = run_cli("solve", puzzle, "--method", "sampler", "--tries", "5000", "--json")
+    obj = json.loads(out)
+    assert (code, err, obj["status"], obj["solver"]) == (0, "", "SAT", "sampler:tries=5000")
+    assert validate(p, Solution(tuple((c["tile"], c["rotation"]) for c in obj["solution"]))) is None
+    code, out, err = run_cli("solve", puzzle, "--tries", "5000", "--json")  # the option names its engine
+    assert (code, json.loads(out)["solver"]) == (0, "sampler:tries=5000")
+    assert run_cli("solve", puzzle, "--method", "backtrack", "--tries", "2") == (
+        2,
+        "",
+        "satedge: error: a number of tries applies to sampler only, not to backtrack\n",
+    )
+    parser = build_parser()
+    solve = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices["solve"]
+    shown = " ".join(solve.format_help().split())
+    assert "--tries N --method sampler: how many arrangements it tries (default: 24)" in shown

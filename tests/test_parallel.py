@@ -60,14 +60,20 @@ def test_cubes_and_portfolio_count_and_enumerate_what_the_backtracker_does(p):
         ("portfolio", "support-seqcounter"),
     ]:
         res = run(
-            Job(p, "count", modes=MODES, encoding=preset, solver=SolverConfig(workers=2, strategy=strategy))
+            Job(
+                p,
+                "count",
+                modes=MODES,
+                encoding=preset,
+                solver=SolverConfig(workers=2, settings={"strategy": strategy}),
+            )
         )
         assert {m: res.counts[m] for m in MODES} == counts, (strategy, preset)
         assert res.parallel["strategy"] == strategy and res.parallel["workers"] == 2
     res = run(Job(p, "solve", solver="cadical195:workers=2,strategy=cubes"))  # every solution, each once
     assert len(res.solutions) == len(sols) and set(res.solutions) == sols
     for strategy in ("cubes", "portfolio"):
-        first = run(Job(p, "solve", limit=1, solver=SolverConfig(workers=2, strategy=strategy)))
+        first = run(Job(p, "solve", limit=1, solver=SolverConfig(workers=2, settings={"strategy": strategy})))
         assert (
             first.status == ("SAT" if sols else "UNSAT")
             and set(first.solutions) <= sols

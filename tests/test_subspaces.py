@@ -86,7 +86,7 @@ def test_the_string_form_names_the_enumeration_once():
         SatedgeError,
         match="an enumeration applies to PySAT solvers, solver binaries and clasp only, not to cpsat",
     ):
-        SolverConfig(engine="cpsat", enumeration="subspaces")
+        SolverConfig(engine="cpsat", settings={"enumeration": "subspaces"})
 
 
 def test_the_command_line_counts_with_subspaces(run_cli):

@@ -29,6 +29,7 @@ import numpy as np
 
 from ..puzzle.model import Puzzle, Solution
 from ..puzzle.shuffle import Shuffle
+from ..system.limits import seconds_left
 from ..system.proctree import forked_map
 from . import compiled
 from .kernels import Step
@@ -57,6 +58,22 @@ class Schedule:
     start: int
     step: int
     most: int
+
+    @classmethod
+    def parse(cls, text: str) -> Schedule:
+        """The schedule ``START/STEP/MOST`` writes (whole numbers, STEP at least 1); a
+        :class:`ValueError` for any other text.
+
+        >>> str(Schedule.parse("190/4/14"))
+        '190/4/14'
+        """
+        parts = text.split("/") if isinstance(text, str) else []
+        if len(parts) != 3 or not all(p.isdigit() and len(p) <= 9 for p in parts) or int(parts[1]) < 1:
+            raise ValueError(text)
+        return cls(*map(int, parts))
+
+    def __str__(self) -> str:
+        return f"{self.start}/{self.step}/{self.most}"
 
     @classmethod
     def of(cls, cells: int) -> Schedule:
@@ -177,12 +194,15 @@ def search(
     schedule: Schedule | None = None,
     cap: int = CAP,
     start: Solution | None = None,
+    searching: bool = False,
 ) -> Board | None:
     """The best board the restarts find in ``seconds`` on ``workers`` processes (restart ``k``
     with seed ``seed + k``), each better one to ``better`` as it comes, then the last
     :data:`satedge.backtrack.lns.POLISH` of the time on the neighbourhood search's moves from the
     best (from ``start``, the first best, where given); ``None`` where no board keeps the hard
-    rules."""
+    rules.  ``searching``: the seconds are the search's, the time the loop takes to compile (an
+    empty cache) added, as far as the job's deadline allows (so that a short search finds as
+    much on a cold cache as on a warm one)."""
     t0 = time.monotonic()
     end = t0 + seconds * (1 - POLISH)
     order = cells(puzzle)
@@ -221,7 +241,13 @@ def search(
         return one
 
     note(first)  # a board however short the time
+    compiling = time.monotonic()
     restart(puzzle, order, allow, seed, 1)  # the loop compiled here, once, before the workers fork
+    if searching:  # the search's seconds start now, as far as the time the job has left allows
+        spent, left = time.monotonic() - compiling, seconds_left()
+        if left is not None:
+            spent = max(0.0, min(spent, left - seconds))
+        t0, end = t0 + spent, end + spent
     seeds = iter(range(seed, seed + (1 << 40)))
     if workers == 1:
         one = worker()

@@ -14,7 +14,7 @@ from pathlib import Path
 from ..api import Request
 from ..encode import DEFAULT_ENCODING, Encoding
 from ..errors import OutOfMemory, SatedgeError
-from ..jobs import Job, Result, run
+from ..jobs import Job, Result, declared, run
 from ..puzzle.formats import load_board, load_puzzle
 from ..sat.certify import DEFAULT_CHECKER
 from ..system.bigints import digits
@@ -131,41 +131,25 @@ def request_of(args, task: str) -> Request:
     checker = checker_of(args)
     if args.puzzles.count("-") > 1:
         raise SatedgeError("- (standard input) is named more than once: it can be read once")
-    given = {
-        k: getattr(args, k, None)
-        for k in (
-            "solver_cmd",
-            "scheduler",
-            "mode",
-            "limit",
-            "strategy",
-            "enumeration",
-            "order",
-            "schedule",
-            "cap",
-        )
-    }
-    limit = given["limit"] if given["limit"] is not None else (None if getattr(args, "all", False) else 1)
-    encoding = encoding_of(args)
+    solver_cmd = getattr(args, "solver_cmd", None)
+    mode = getattr(args, "mode", None)
+    limit = getattr(args, "limit", None)
+    limit = limit if limit is not None else (None if getattr(args, "all", False) else 1)
     return Request.make(
         task,
-        args.method,
-        "cmd:" + given["solver_cmd"] if given["solver_cmd"] is not None else args.solver,
-        encoding,
-        args.workers,
-        args.timeout,
-        args.memory,
-        args.shuffle,
-        given["scheduler"],
-        checker,
-        args.proof,
-        (given["mode"],) if given["mode"] else None,
-        limit,
-        given["strategy"],
-        given["enumeration"],
-        given["order"],
-        given["schedule"],
-        given["cap"],
+        method=args.method,
+        solver="cmd:" + solver_cmd if solver_cmd is not None else args.solver,
+        encoding=encoding_of(args),
+        workers=args.workers,
+        timeout=args.timeout,
+        memory_mb=args.memory,
+        shuffle=args.shuffle,
+        scheduler=getattr(args, "scheduler", None),
+        certify=checker,
+        proof=args.proof,
+        modes=(mode,) if mode else None,
+        limit=limit,
+        **{name: getattr(args, name, None) for name in declared(task)},  # the engines' flags
     )
 
 

@@ -16,6 +16,7 @@ from .options import (
     MAX_WORKERS,
     add_certify,
     add_encoding,
+    add_engine_options,
     add_memory,
     add_method_choice,
     add_puzzles,
@@ -44,18 +45,7 @@ def add(sub) -> None:
         metavar="N",
         help="processes of --method budget, restarts and lns (default: every core)",
     )
-    p.add_argument(
-        "--schedule",
-        metavar="START/STEP/MOST",
-        help="--method restarts: no misfit among the first START placements, one more every STEP depths, "
-        "at most MOST (default: from the board's size, 190/4/14 on a 16x16)",
-    )
-    p.add_argument(
-        "--cap",
-        type=number(1, 10**15),
-        metavar="N",
-        help="--method restarts: placements per restart (default: 200,000,000)",
-    )
+    add_engine_options(p, "maximize")
     p.add_argument(
         "--timeout",
         type=seconds,

@@ -11,8 +11,8 @@ from difflib import get_close_matches
 from ..encode import DEFAULT_ENCODING
 from ..errors import SatedgeError
 from ..jobs.auto import POLICY
-from ..jobs.config import CHOICES, SolverConfig, by_name
-from ..jobs.engines import DEFAULT_STRATEGY, ENGINES, methods
+from ..jobs.config import SolverConfig, by_name
+from ..jobs.engines import ENGINES, declared, methods
 from ..puzzle.shuffle import MAX_SEED
 from ..puzzle.symmetry import MODES
 from ..sat.certify import CHECKERS, DEFAULT_CHECKER
@@ -29,6 +29,7 @@ __all__ = [
     "add_encoding",
     "add_method",
     "add_method_choice",
+    "add_engine_options",
     "add_certify",
     "memory_limit",
 ]
@@ -231,29 +232,7 @@ def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
         help="processes: of the SAT method (see --strategy), of the backtracker, or search workers of "
         "--solver cpsat (default: every core with --method auto, else 1, for fair comparisons)",
     )
-    p.add_argument(
-        "--strategy",
-        choices=list(CHOICES["strategy"]),
-        help="how the SAT method uses several workers: portfolio "
-        "(diverse solvers and shuffles race, the first answer wins) or cubes (cube-and-conquer: the search "
-        f"split into disjoint cubes) (default: {DEFAULT_STRATEGY})",
-    )
-    p.add_argument(
-        "--enumeration",
-        choices=list(CHOICES["enumeration"]),
-        help="how the SAT method enumerates models: "
-        "auto (blocking clauses; a count of a puzzle whose pictures have many models, identical tiles, "
-        "blocks a clause per picture and counts its models from multiplicities), blocking (a clause per "
-        "model, always: the formula grows) or subspaces (disjoint subspaces under assumptions, no clause "
-        "added; PySAT's incremental solvers) (default: auto)",
-    )
-    p.add_argument(
-        "--order",
-        choices=list(CHOICES["order"]),
-        help="the order in which the backtracker fills the cells "
-        "(implies --method backtrack): rows, columns, spiral, border, or auto, the one with the smallest "
-        "search tree estimated from the puzzle's colours (default: auto)",
-    )
+    add_engine_options(p, task)
     p.add_argument(
         "--scheduler",
         metavar="ADDRESS",
@@ -289,6 +268,19 @@ def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
             type=number(),
             metavar="N",
             help="at most N solutions (implies --all) (default: 1, or every one with --all)",
+        )
+
+
+def add_engine_options(p: argparse.ArgumentParser, task: str) -> None:
+    """``--NAME`` for each option the engines that run ``task`` declare for its command
+    (:func:`satedge.jobs.engines.declared`): a choice's choices, a free value as text, read and
+    checked by the option itself when the request is made."""
+    for option in declared(task).values():
+        p.add_argument(
+            f"--{option.name}",
+            choices=list(option.choices) or None,
+            metavar=option.metavar,
+            help=option.help,
         )
 
 

@@ -59,7 +59,9 @@ def main(args) -> int:
     not_inputs([args.output], [args.puzzle, args.solution])
     solution = None
     if args.solve:
-        request = Request.make("solve", args.method or "auto", timeout=args.timeout, memory_mb=args.memory)
+        request = Request.make(
+            "solve", method=args.method or "auto", timeout=args.timeout, memory_mb=args.memory
+        )
         _, puzzle, _, res, _ = answer_file(args.puzzle, request, limit=1)
         if res.status == "TIMEOUT":
             print(f"{args.puzzle}: TIMEOUT after {args.timeout:g} s, nothing to draw", file=sys.stderr)

@@ -27,7 +27,7 @@ started the job: a command, an experiment's run or a script.
 
 from .config import SolverConfig
 from .dispatch import execute, run
-from .engines import DEFAULT_STRATEGY, ENGINES, STRATEGIES, TASKS
+from .engines import DEFAULT_STRATEGY, ENGINES, STRATEGIES, TASKS, declared
 from .job import Job
 from .result import Result
 
@@ -39,6 +39,7 @@ __all__ = [
     "Job",
     "Result",
     "SolverConfig",
+    "declared",
     "execute",
     "run",
 ]

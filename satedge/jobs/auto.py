@@ -7,6 +7,7 @@ from ..backtrack.search import SMALL, compiled_available
 from ..puzzle.model import Puzzle
 from ..system.limits import cores
 from .config import SolverConfig
+from .engines import ENGINES
 
 __all__ = ["PROVABLE", "choose", "POLICY"]
 
@@ -37,11 +38,12 @@ def choose(
     to 6x6 boards of ``experiments/bench-maximize.md``; on boards of more than :data:`PROVABLE`
     cells with a ``timeout``, restarts of the budgeted search on every core, which prove nothing
     but found better boards than the large-neighbourhood search in the same time on Eternity II
-    (``experiments/bench-maximize.md``)."""
-    if task == "maximize":
-        if puzzle.n > PROVABLE and timeout is not None:
-            return SolverConfig(engine="restarts", workers=workers or cores())
-        return SolverConfig(engine="budget", workers=workers or cores())
+    (``experiments/bench-maximize.md``); where scipy, which the restarts need, is not installed,
+    the budgets there too."""
+    if task == "maximize":  # the first of them that is installed (restarts need scipy)
+        choices = ("restarts", "budget") if puzzle.n > PROVABLE and timeout is not None else ("budget",)
+        engine = next(name for name in choices if ENGINES[name].installed())
+        return SolverConfig(engine=engine, workers=workers or cores())
     if puzzle.n <= SMALL or compiled_available(puzzle):
         return SolverConfig(engine="backtrack", workers=workers or (1 if puzzle.n <= SMALL else cores()))
     return SolverConfig(workers=workers or 1)

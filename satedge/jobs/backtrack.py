@@ -41,7 +41,7 @@ def run(job: Work, note: Note | None = None) -> Result:
     allowed, orbit = (
         backtrack.symmetry_broken(puzzle) if job.task == "count" or limit == 1 else (puzzle.allowed, 1)
     )
-    search = backtrack.plan(puzzle, allowed, job.solver.order or "auto")
+    search = backtrack.plan(puzzle, allowed, job.solver.get("order") or "auto")
     with connected(job) as client:  # before anything starts
         ended: list[Outcome] = []
         cost = backtrack.Cost()
@@ -93,8 +93,8 @@ def run(job: Work, note: Note | None = None) -> Result:
 
 def branch_and_bound(job: Work, note: Note | None = None) -> Result:
     """The backtracker's branch and bound, noting each better board with what the search has cost
-    so far (a stopped job's result keeps both) and, asked for its progress, that about every
-    second."""
+    so far (a stopped job's result keeps both) and that about every second (so that a stopped
+    job's figures are current whether or not a terminal shows them)."""
     t0 = time.perf_counter()
     puzzle, back = shuffled(job)
 
@@ -105,7 +105,9 @@ def branch_and_bound(job: Work, note: Note | None = None) -> Result:
         if note is not None:
             note({**board_note(back(best.board), best.score, best.bound), **progress(best)})
 
-    paused = (lambda best: note(progress(best))) if note is not None and job.progress else None
+    paused = (
+        (lambda best: note(progress(best))) if note is not None else None
+    )  # a stopped job's figures are then current
     best = bnb.best_board(puzzle, better=better, paused=paused)
     res = Result(
         "UNSAT", nodes=best.nodes, candidates=best.candidates, solve_seconds=time.perf_counter() - t0

@@ -1,8 +1,8 @@
 """The ``budget`` engine: the best board proved by budgets of misfits
 (:func:`satedge.backtrack.budget.fewest`), each search shared among ``workers`` processes or the
 subtrees of a Dask cluster.  Each better board is noted as it is found, with the budget the next
-search proves (a stopped job's result keeps the best board), and asked for its progress, the
-search's placements about every second.
+search proves (a stopped job's result keeps the best board), and the search's placements about
+every second, whether or not a terminal shows them (a stopped job's figures are then current).
 
 Before the budgets, a short anytime search gives the incumbent: :data:`WARMUP` seconds of the
 restarts (:func:`satedge.backtrack.restarts.search`, capped at :data:`WARMUP_CAP` placements
@@ -57,7 +57,9 @@ def run(job: Work, note: Note | None = None) -> Result:
         if note is not None and found.board is not None:
             note({**board_note(back(found.board), found.score, found.bound), **progress(found)})
 
-    paused = (lambda found: note(progress(found))) if note is not None and job.progress else None
+    paused = (
+        (lambda found: note(progress(found))) if note is not None else None
+    )  # a stopped job's figures are then current
     start = start_board(job)
     if start is None and puzzle.n > WARMUP_CELLS and available("scipy"):
         start = _incumbent(job, puzzle, better)
@@ -65,7 +67,7 @@ def run(job: Work, note: Note | None = None) -> Result:
         ended: list[Outcome] = []
         searched = None if client is None else _cluster_search(client, job, ended)
         found = budget.fewest(
-            puzzle, start, job.solver.workers, better, paused, job.solver.order or "auto", searched
+            puzzle, start, job.solver.workers, better, paused, job.solver.get("order") or "auto", searched
         )
         if ended:
             return stopped(ended[0])
@@ -86,7 +88,8 @@ def _incumbent(job: Work, puzzle: Puzzle, better) -> Solution | None:
         better(budget.Found(board.solution(), board.score, edges))
 
     # on this process: forked workers would spend the second loading their searches
-    best = restarts.search(puzzle, seconds, 1, job.shuffle or 0, noted, cap=WARMUP_CAP)
+    # its seconds are the search's: on an empty cache the compile would take them all
+    best = restarts.search(puzzle, seconds, 1, job.shuffle or 0, noted, cap=WARMUP_CAP, searching=True)
     return None if best is None else best.solution()
 
 

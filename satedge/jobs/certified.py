@@ -42,7 +42,7 @@ __all__ = ["own_proofs", "by_pictures", "run", "prove_optimum"]
 
 def own_proofs(solver: SolverConfig) -> bool:
     """Whether ``solver`` logs the proof of its own enumeration (route ``own``)."""
-    return solver.incremental and solver.name in PROOF_SOLVERS and solver.enumeration != "subspaces"
+    return solver.incremental and solver.name in PROOF_SOLVERS and solver.get("enumeration") != "subspaces"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,7 +60,11 @@ class _Found:
 def by_pictures(job: Job, formula: Encoded) -> bool:
     """Whether the count comes from one solution per picture, as the plain count's does
     (:func:`satedge.sat.solving.by_pictures`): one piece, whose blocking clauses block pictures."""
-    return job.task == "count" and "solutions" in job.modes and solving.by_pictures(formula, job.solver)
+    return (
+        job.task == "count"
+        and "solutions" in job.modes
+        and solving.by_pictures(formula, job.solver.get("enumeration"))
+    )
 
 
 def _piece(
@@ -73,7 +77,7 @@ def _piece(
 ) -> Callable[[tuple[int, tuple[int, ...]]], _Found]:
     """What finds, proves and checks one piece ``(index, cube)`` on this process."""
     own, pictures = own_proofs(job.solver), by_pictures(job, formula)
-    solver = dataclasses.replace(job.solver, workers=1, strategy=None)
+    solver = job.solver.with_settings(workers=1, strategy=None)
 
     def one(task: tuple[int, tuple[int, ...]]) -> _Found:
         index, cube = task
@@ -163,7 +167,7 @@ def run(job: Job, note: Note | None = None) -> Result:
     if note is not None:  # kept if the job is stopped: it was certifying all along
         note({"stage": f"certifying (proofs by {prover}, checked by {job.certify})"})
     workers, pictures = job.solver.workers, by_pictures(job, formula)
-    in_cubes = workers > 1 and job.solver.strategy == "cubes" and not pictures
+    in_cubes = workers > 1 and job.solver.get("strategy") == "cubes" and not pictures
     split = cubes.split(formula, cubes.CUBES_PER_WORKER * workers).cubes if in_cubes else []
     split = split if len(split) > 1 else [()]
     check = certify.FormulaCheck(

@@ -228,7 +228,7 @@ def _solutions(job: Work, formula: Encoded, res: Result, found: list[int], progr
 def _counts(job: Work, formula: Encoded, res: Result, found: list[int], progress) -> dict[str, int]:
     puzzle, per_orbit = job.puzzle, formula.orbit
     out: dict[str, int] = {}
-    if "solutions" in job.modes and not by_pictures(formula, job.solver):
+    if "solutions" in job.modes and not by_pictures(formula, job.solver.get("enumeration")):
 
         def tally(block: Decoded) -> bool:
             found[0] += sum(block.weights)

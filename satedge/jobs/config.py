@@ -26,17 +26,17 @@ A binary with options is written ``cmd,workers=2,strategy=cubes:COMMAND``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from difflib import get_close_matches
+from typing import Any
 
-from ..backtrack.orders import ORDERS
 from ..errors import SatedgeError
 from ..sat.binaries import command_words
 from ..sat.maxsat import EVALUATION_SOLVERS
 from ..sat.solvers import (
     BINARY,
     DEFAULT_SOLVER,
-    ENUMERATIONS,
     SatSolver,
     canonical,
     pysat_names,
@@ -45,16 +45,9 @@ from ..sat.solvers import (
 )
 from ..system.files import quoted
 from ..system.process import MAX_WORKERS
-from .engines import ENGINES, EVALUATION, OPTIONS, PYSAT, STRATEGIES, Engine, takers
+from .engines import ENGINES, EVALUATION, PYSAT, Engine, declared, option_names, takers
 
-__all__ = ["CHOICES", "SolverConfig", "by_name"]
-
-# the choices of the options that take one (workers takes a number)
-CHOICES: dict[str, tuple[str, ...]] = {
-    "strategy": tuple(STRATEGIES),
-    "enumeration": ENUMERATIONS,
-    "order": ORDERS,
-}
+__all__ = ["SolverConfig", "by_name"]
 
 
 def by_name(text: str) -> Engine | None:
@@ -81,15 +74,11 @@ class SolverConfig:
         CaDiCaL's options, ``sat``, ``unsat`` and ``seed=N`` (kept in that order)
     workers
         Processes of the SAT method and of the backtracker, search workers of CP-SAT
-    strategy
-        How the SAT method uses several workers, ``portfolio`` or ``cubes`` (``None``:
-        cubes).
-    enumeration
-        How models are enumerated: ``auto`` (``None``, the default), ``blocking`` clauses or
-        disjoint ``subspaces`` under assumptions, which add no clause (:mod:`satedge.sat.solving`).
-    order
-        The order in which the backtracker fills the cells (:mod:`satedge.backtrack.orders`;
-        ``None``: ``auto``, the order with the smallest estimated search tree).
+    settings
+        The values of the options the engine declares (:class:`satedge.jobs.engines.Option`:
+        a ``strategy``, an ``enumeration``, a cell ``order``, a ``schedule`` of misfits, a
+        ``cap`` of placements, ...), by name; given as a mapping, kept as sorted pairs, read with
+        :meth:`get`.  An option not given (or a choice's ``auto``) is its default and absent.
 
     ``str()`` gives the one string form, which :meth:`parse` reads back into the same value.
     """
@@ -98,11 +87,17 @@ class SolverConfig:
     name: str | None = None
     options: tuple[str, ...] = ()
     workers: int = 1
-    strategy: str | None = None
-    enumeration: str | None = None
-    order: str | None = None
-    schedule: str | None = None
-    cap: int | None = None
+    settings: Mapping[str, Any] | tuple[tuple[str, Any], ...] = ()
+
+    def get(self, option: str) -> Any:
+        """The value of the option named ``option``, ``None`` where it is not given."""
+        return dict(self.settings).get(option)
+
+    def with_settings(self, workers: int | None = None, **changes: Any) -> SolverConfig:
+        """This configuration with ``workers`` and the options ``changes`` names (``None``:
+        the option's default, not given), checked as a new one is."""
+        settings = {**dict(self.settings), **changes}
+        return replace(self, workers=self.workers if workers is None else workers, settings=settings)
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
@@ -118,38 +113,31 @@ class SolverConfig:
             raise SatedgeError(
                 f"workers must be an integer from 1 to {MAX_WORKERS:,}, not {quoted(str(self.workers), 30)}"
             )
-        for key, choices in CHOICES.items():
-            value = getattr(self, key)
-            if value is not None and value not in choices:
-                what = "cell order" if key == "order" else key
-                raise SatedgeError(
-                    f"unknown {what} {quoted(str(value), 30)}; choose from {', '.join(choices)}"
-                )
-        for key, where in (
-            ("workers", "workers=N"),
-            ("strategy", "a strategy"),
-            ("enumeration", "an enumeration"),
-            ("order", "a cell order"),
-            ("schedule", "a schedule of misfits"),
-            ("cap", "a cap of placements"),
-        ):
-            if key not in own.settings and getattr(self, key) not in (None, 1):
-                raise SatedgeError(
-                    f"{where} applies to {takers(key)} only, not to {self.name or self.engine}"
-                )
-        if self.schedule is not None:
-            _schedule(str(self.schedule), f"schedule {quoted(str(self.schedule), 30)}")
-        if self.cap is not None and (
-            isinstance(self.cap, bool) or not isinstance(self.cap, int) or self.cap < 1
-        ):
+        given = dict(self.settings)
+        options = declared()
+        unknown = [k for k in given if k not in options]
+        if unknown:
             raise SatedgeError(
-                f"cap must be a positive number of placements, not {quoted(str(self.cap), 30)}"
+                f"unknown option {quoted(str(unknown[0]), 30)}; the engines take {', '.join(option_names())}"
             )
-        if self.enumeration == "auto":
-            object.__setattr__(self, "enumeration", None)  # the default: one configuration, one name
-        if self.order == "auto":
-            object.__setattr__(self, "order", None)  # the default: one configuration, one name
-        if self.enumeration == "subspaces" and self.engine != PYSAT:
+        settings = {}
+        for key, option in options.items():  # each checked, then whether this engine takes it
+            if given.get(key) is not None:
+                settings[key] = option.value(given[key])
+        if self.workers != 1 and "workers" not in own.settings:
+            raise SatedgeError(
+                f"workers=N applies to {takers('workers')} only, not to {self.name or self.engine}"
+            )
+        for key in settings:
+            if key not in own.settings and settings[key] is not None:
+                raise SatedgeError(
+                    f"{options[key].what} applies to {takers(key)} only, not to {self.name or self.engine}"
+                )
+        # the defaults (a choice's auto) are absent: one configuration, one name
+        object.__setattr__(
+            self, "settings", tuple(sorted((k, v) for k, v in settings.items() if v is not None))
+        )
+        if self.get("enumeration") == "subspaces" and self.engine != PYSAT:
             raise SatedgeError(f"enumeration=subspaces needs an incremental PySAT solver, not {self.engine}")
         if self.engine == EVALUATION:
             if self.name not in EVALUATION_SOLVERS:
@@ -189,7 +177,7 @@ class SolverConfig:
         runs); ``None`` for the other engines."""
         if self.engine not in (PYSAT, BINARY):
             return None
-        return SatSolver(self.name, self.options, self.engine == BINARY, self.enumeration)
+        return SatSolver(self.name, self.options, self.engine == BINARY, self.get("enumeration"))
 
     @property
     def has_formula(self) -> bool:
@@ -216,14 +204,10 @@ class SolverConfig:
         return f"SolverConfig({str(self)!r})"
 
     def __str__(self) -> str:
-        extra = (
-            ([f"workers={self.workers}"] if self.workers > 1 else [])
-            + ([f"strategy={self.strategy}"] if self.strategy else [])
-            + ([f"enumeration={self.enumeration}"] if self.enumeration else [])
-            + ([f"order={self.order}"] if self.order else [])
-            + ([f"schedule={self.schedule}"] if self.schedule else [])
-            + ([f"cap={self.cap}"] if self.cap else [])
-        )
+        given = dict(self.settings)
+        extra = ([f"workers={self.workers}"] if self.workers > 1 else []) + [
+            f"{key}={given[key]}" for key in declared() if key in given
+        ]
         if self.engine == BINARY:
             return BINARY + "".join("," + e for e in extra) + ":" + self.name
         items = [*self.options, *extra]
@@ -245,7 +229,7 @@ class SolverConfig:
         name, colon, rest = text.partition(":")
         items = rest.split(",") if colon else []
         own = _own_options(text, items)
-        options = tuple(item for item in items if item.partition("=")[0] not in OPTIONS)
+        options = tuple(item for item in items if item.partition("=")[0] not in option_names())
         if name in EVALUATION_SOLVERS:
             return cls(engine=EVALUATION, name=name, options=options, **own)
         other = by_name(name)
@@ -264,34 +248,17 @@ class SolverConfig:
         return value if isinstance(value, cls) else cls.parse(value)
 
 
-def _schedule(text: str, what: str) -> tuple[int, int, int]:
-    """``START/STEP/MOST`` (:class:`satedge.backtrack.restarts.Schedule`) as three numbers."""
-    parts = text.split("/")
-    if len(parts) != 3 or not all(p.isdigit() and len(p) <= 9 for p in parts) or int(parts[1]) < 1:
-        raise SatedgeError(f"{what}: write START/STEP/MOST, whole numbers, STEP at least 1 (190/4/14)")
-    return tuple(map(int, parts))
-
-
 def _own_options(text: str, items: list[str]) -> dict:
-    """``workers``, ``strategy``, ``enumeration``, ``order``, ``schedule`` and ``cap`` among the
-    items of a solver string."""
+    """``workers`` and the declared options (:func:`satedge.jobs.engines.declared`) among the
+    items of a solver string, as :class:`SolverConfig` takes them."""
     own: dict = {}
+    options = declared()
     for item in items:
         key, eq, value = item.partition("=")
         if key == "workers":
             if not (eq and value.isdigit() and len(value) <= 5 and 1 <= int(value) <= MAX_WORKERS):
                 raise SatedgeError(f"solver {quoted(text, 40)}: workers=N takes N from 1 to {MAX_WORKERS:,}")
             own["workers"] = int(value)
-        elif key in ("strategy", "enumeration", "order"):
-            choices = CHOICES[key]
-            if value not in choices:
-                raise SatedgeError(f"solver {quoted(text, 40)}: {key} is one of {', '.join(choices)}")
-            own[key] = value
-        elif key == "schedule":
-            _schedule(value, f"solver {quoted(text, 40)}")
-            own[key] = value
-        elif key == "cap":
-            if not (value.isdigit() and len(value) <= 15 and int(value) >= 1):
-                raise SatedgeError(f"solver {quoted(text, 40)}: cap=N takes a positive number of placements")
-            own[key] = int(value)
+        elif key in options:
+            own.setdefault("settings", {})[key] = options[key].read(value, text)
     return own

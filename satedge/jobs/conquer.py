@@ -48,7 +48,7 @@ def run(job: Work, note: Note | None = None) -> Result:
         t0 = time.perf_counter()
         formula = encode_and_note(job, res, note)
         workers = worker_count(job, client)
-        if job.task == "count" and solving.by_pictures(formula, job.solver):
+        if job.task == "count" and solving.by_pictures(formula, job.solver.get("enumeration")):
             # one solution per picture, its models counted from multiplicities: a count of few
             # solver calls, here, which cubes (each blocking pictures others hold too) cannot share
             res.counts = solving.count_modes(formula, job.solver, job.modes, stats=res.stats)

@@ -31,7 +31,7 @@ def execute(job: Job, note: Note | None = None) -> Result:
     if job.certify is not None and job.task != "maximize":
         return certified.run(job, note)
     if job.solver.has_formula and job.parallel and job.task != "encode":
-        res = STRATEGIES[job.solver.strategy or DEFAULT_STRATEGY](job, note)
+        res = STRATEGIES[job.solver.get("strategy") or DEFAULT_STRATEGY](job, note)
     else:
         res = every_edge_fits(job) if job.task == "maximize" else None  # nothing to search for
         if res is None:
@@ -101,16 +101,19 @@ def run(
         ``INTERRUPTED`` that holds it (and ``job``).
     """
 
-    best: dict = {}  # a maximisation's best board so far, for an interrupt to keep
+    best: dict = {}  # a maximisation's best board so far, for an interrupt or a time limit to keep
 
     def on_note(fields: dict) -> None:
-        if "board" in fields:
-            best.update({k: fields[k] for k in ("board", "score", "bound") if k in fields})
+        if "board" in fields:  # the board only when it scores more; the bound as last proved
+            if not best or fields.get("score", 0) > best.get("score", 0):
+                best.update({k: fields[k] for k in ("board", "score") if k in fields})
+            if "bound" in fields:
+                best["bound"] = fields["bound"]
         if progress is not None and "progress" in fields:
             progress(fields["progress"])
 
     try:
-        return _run(job, fresh, cancel, on_note, server)
+        return _run(job, fresh, cancel, on_note, server, best)
     except (KeyboardInterrupt, SystemExit) as e:  # Ctrl-C, or the CLI's SIGTERM and SIGHUP
         if best:  # the job's processes are gone; its best board is the answer so far
             e.best = Result(
@@ -123,14 +126,14 @@ def run(
         raise
 
 
-def _run(job: Job, fresh: bool, cancel, on_note, server) -> Result:
+def _run(job: Job, fresh: bool, cancel, on_note, server, best: dict) -> Result:
     if (
         (job.limits.unlimited or job.scheduler is not None)
         and not fresh
         and server is None
         and cancel is None
     ):
-        return _result(here(execute, (job,), note=on_note))
+        return _result(here(execute, (job,), note=on_note), best)
     if job.solver.has_formula and job.limits.memory_mb is not None:  # what cannot fit is not built
         try:
             size = job.encoding.size(job.puzzle, job.shuffle)
@@ -151,12 +154,14 @@ def _run(job: Job, fresh: bool, cancel, on_note, server) -> Result:
             cancel=cancel,
             on_note=on_note,
             server=server,
-        )
+        ),
+        best,
     )
 
 
-def _result(outcome: Outcome) -> Result:
-    """The result of a job that ended as ``outcome`` says, with what it cost."""
+def _result(outcome: Outcome, best: dict | None = None) -> Result:
+    """The result of a job that ended as ``outcome`` says, with what it cost; a stopped
+    maximisation's board is the best it noted (``best``), whatever it noted after it."""
     if outcome.status == "OK":
         res = outcome.value
     else:
@@ -167,9 +172,10 @@ def _result(outcome: Outcome) -> Result:
         known.update({k: so_far[k] for k in ("nodes", "candidates") if k in so_far})
         if "nodes" in so_far and so_far.get("seconds"):
             known["solve_seconds"] = so_far["seconds"]  # the search's, until its last report
-        known.update({k: outcome.notes[k] for k in ("score", "bound") if k in outcome.notes})
-        if "board" in outcome.notes:  # a maximisation's best board so far
-            known["solutions"] = [Solution(tuple(map(tuple, outcome.notes["board"])))]
+        noted = best if best else outcome.notes
+        known.update({k: noted[k] for k in ("score", "bound") if k in noted})
+        if "board" in noted:  # a maximisation's best board so far
+            known["solutions"] = [Solution(tuple(map(tuple, noted["board"])))]
         res = Result(outcome.status, **known)
     res.outcome, res.wall_seconds, res.cpu_seconds = outcome, outcome.wall_seconds, outcome.cpu_seconds
     res.peak_memory_mb = outcome.peak_mb

@@ -25,17 +25,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
+from ..backtrack.orders import ORDERS
+from ..backtrack.restarts import Schedule
 from ..errors import SatedgeError
 from ..puzzle.symmetry import MODES
 from ..sat.maxsat import EVALUATION_SOLVERS, HERMAX
-from ..sat.solvers import BINARY
+from ..sat.solvers import BINARY, ENUMERATIONS
 from ..system.extras import Need
+from ..system.files import quoted
 from . import backtrack, budget, clasp, conquer, cpsat, lns, portfolio, restarts, sat
 from .result import Note, Result
 
 __all__ = [
-    "OPTIONS",
+    "Option",
+    "STRATEGY_OPTION",
+    "ENUMERATION_OPTION",
+    "ORDER_OPTION",
+    "SCHEDULE_OPTION",
+    "CAP_OPTION",
+    "declared",
+    "option_names",
     "TASKS",
     "Task",
     "Engine",
@@ -50,9 +61,151 @@ __all__ = [
     "prose",
 ]
 
-# the options a solver string may give an engine, beside a PySAT solver's own
-# (satedge.jobs.config.SolverConfig); workers=N where one of its tasks takes workers
-OPTIONS = ("workers", "strategy", "enumeration", "order", "schedule", "cap")
+
+@dataclass(frozen=True, kw_only=True)
+class Option:
+    """A setting an engine declares: its solver strings take it as ``NAME=VALUE``
+    (:class:`satedge.jobs.config.SolverConfig`), the commands whose tasks it runs as ``--NAME``,
+    Python as a keyword (:meth:`satedge.api.Request.make`) and specs in their solver strings.
+
+    Attributes
+    ----------
+    name
+        Its name, in all of these.
+    what
+        What an error calls it (``a cell order applies to backtrack and budget only``).
+    help
+        The flag's help (its default is added).
+    choices
+        The values it takes, for a choice (``auto``, where it is one, means the default and is
+        kept as ``None``); else ``convert`` reads it.
+    noun
+        What an unknown choice is called (``unknown cell order 'x'``); default its name.
+    convert
+        For a free value: the value from its text (or from a value given in Python), a
+        :class:`ValueError` where it is not one.
+    wrong
+        For a free value given in Python, the error, ``{value}`` the value quoted.
+    written
+        For a free value in a solver string, what it takes (after ``solver '...':``).
+    metavar
+        The flag's placeholder.
+    tasks
+        The tasks whose commands take it as a flag (default: every task of the engines that
+        declare it).
+    """
+
+    name: str
+    what: str
+    help: str
+    tasks: tuple[str, ...] = ()
+    choices: tuple[str, ...] = ()
+    noun: str | None = None
+    convert: Callable[[Any], Any] | None = None
+    wrong: str = ""
+    written: str = ""
+    metavar: str | None = None
+
+    def value(self, given: Any) -> Any:
+        """``given`` (a string or a value) as the option holds it; ``None`` for a choice's ``auto``."""
+        if self.choices:
+            if given not in self.choices:
+                raise SatedgeError(
+                    f"unknown {self.noun or self.name} {quoted(str(given), 30)}; choose from {', '.join(self.choices)}"
+                )
+            return None if given == "auto" else given
+        try:
+            return self.convert(given)
+        except (ValueError, TypeError):
+            raise SatedgeError(self.wrong.format(value=quoted(str(given), 30))) from None
+
+    def read(self, text: str, solver: str) -> Any:
+        """The value of ``NAME=text`` in the solver string ``solver``."""
+        if self.choices and text not in self.choices:
+            raise SatedgeError(
+                f"solver {quoted(solver, 40)}: {self.name} is one of {', '.join(self.choices)}"
+            )
+        if not self.choices:
+            try:
+                return self.convert(text)
+            except (ValueError, TypeError):
+                raise SatedgeError(f"solver {quoted(solver, 40)}: {self.written}") from None
+        return None if text == "auto" else text
+
+
+def _placements(value: Any) -> int:
+    """A cap of placements: a whole number from 1 to 10^15, or its digits."""
+    if isinstance(value, str) and value.isdigit() and len(value) <= 15:
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10**15:
+        raise ValueError(value)
+    return value
+
+
+def _schedule(value: Any) -> Schedule:
+    return value if isinstance(value, Schedule) else Schedule.parse(value)
+
+
+# how the SAT method uses several workers; without a strategy: cubes, which partition the solution
+# set (to count and to enumerate the work divides) and found a first solution sooner than the
+# portfolio on the peak puzzles of experiments/bench-parallel.yaml (PAR-2 35.1 against 39.0, where
+# the portfolio's first member, the job itself, won every race)
+STRATEGIES: dict[str, Callable[[object, Note | None], Result]] = {
+    "portfolio": portfolio.run,
+    "cubes": conquer.run,
+}
+DEFAULT_STRATEGY = "cubes"
+
+# how the SAT method uses several workers: portfolio or cubes
+STRATEGY_OPTION = Option(
+    tasks=("solve", "count"),
+    name="strategy",
+    what="a strategy",
+    choices=tuple(STRATEGIES),
+    help="how the SAT method uses several workers: portfolio (diverse solvers and shuffles race, the first "
+    "answer wins) or cubes (cube-and-conquer: the search split into disjoint cubes) (default: cubes)",
+)
+ENUMERATION_OPTION = Option(
+    tasks=("solve", "count"),
+    name="enumeration",
+    what="an enumeration",
+    choices=ENUMERATIONS,
+    help="how the SAT method enumerates models: auto (blocking clauses; a count of a puzzle whose pictures "
+    "have many models, identical tiles, blocks a clause per picture and counts its models from "
+    "multiplicities), blocking (a clause per model, always: the formula grows) or subspaces (disjoint "
+    "subspaces under assumptions, no clause added; PySAT's incremental solvers) (default: auto)",
+)
+ORDER_OPTION = Option(
+    tasks=("solve", "count"),
+    name="order",
+    what="a cell order",
+    noun="cell order",
+    choices=ORDERS,
+    help="the order in which the backtracker fills the cells (implies --method backtrack): rows, columns, "
+    "spiral, border, or auto, the one with the smallest search tree estimated from the puzzle's colours "
+    "(default: auto)",
+)
+SCHEDULE_OPTION = Option(
+    tasks=("maximize",),
+    name="schedule",
+    what="a schedule of misfits",
+    convert=_schedule,
+    wrong="schedule {value}: write START/STEP/MOST, whole numbers, STEP at least 1 (190/4/14)",
+    written="write START/STEP/MOST, whole numbers, STEP at least 1 (190/4/14)",
+    metavar="START/STEP/MOST",
+    help="--method restarts: no misfit among the first START placements, one more every STEP depths, at "
+    "most MOST (default: from the board's size, 190/4/14 on a 16x16)",
+)
+CAP_OPTION = Option(
+    tasks=("maximize",),
+    name="cap",
+    what="a cap of placements",
+    convert=_placements,
+    wrong="cap must be a positive number of placements, not {value}",
+    written="cap=N takes a positive number of placements",
+    metavar="N",
+    help="--method restarts: placements per restart (default: 200,000,000)",
+)
 # what a job may be: a first solution or several (solve), counts, a formula's size (encode), or
 # the board with the most inner edges that fit (maximize)
 TASKS = ("solve", "count", "encode", "maximize")
@@ -119,7 +272,8 @@ class Engine:
         Whether it solves the SAT formula of an encoding; else it has a model of its own and
         takes no encoding.
     options
-        Which of :data:`OPTIONS` beside ``workers`` its solver string takes.
+        The settings it takes beside ``workers`` (:class:`Option`), in its solver string, as
+        flags of the commands and as keywords.
     method
         Whether ``--method`` names it, beside ``auto`` and ``sat`` (:func:`methods`).
     needs
@@ -136,7 +290,7 @@ class Engine:
     tasks: Mapping[str, Task]
     called: str | None = None
     solves_formula: bool = False
-    options: tuple[str, ...] = ()
+    options: tuple[Option, ...] = ()
     method: bool = False
     needs: Need | None = None
     outside: bool = False
@@ -145,7 +299,9 @@ class Engine:
         if self.called is None:
             object.__setattr__(self, "called", self.name)
         wrong = [t for t in self.tasks if t not in TASKS]
-        wrong += [o for o in self.options if o not in OPTIONS or o == "workers"]
+        wrong += [
+            str(o) for o in self.options if not isinstance(o, Option) or o.name in ("workers", "solver")
+        ]
         wrong += [m for task in self.tasks.values() for m in task.modes if m not in MODES]
         if "encode" in self.tasks and not self.solves_formula:
             wrong.append("encode without a formula")
@@ -156,9 +312,11 @@ class Engine:
 
     @property
     def settings(self) -> tuple[str, ...]:
-        """The options of :data:`OPTIONS` its solver string takes: ``workers`` where a task of it
-        takes workers, and :attr:`options`."""
-        return ("workers",) * any(t.workers for t in self.tasks.values()) + self.options
+        """The names of the settings its solver string takes: ``workers`` where a task of it
+        takes workers, and those of :attr:`options`."""
+        return ("workers",) * any(t.workers for t in self.tasks.values()) + tuple(
+            o.name for o in self.options
+        )
 
     def installed(self) -> bool:
         """Whether what it needs is here."""
@@ -194,7 +352,7 @@ ENGINES: dict[str, Engine] = {
             name="pysat",
             called="PySAT solvers",
             solves_formula=True,
-            options=("strategy", "enumeration"),
+            options=(STRATEGY_OPTION, ENUMERATION_OPTION),
             tasks=_formula(sat.run, sat.rc2),
             summary="a PySAT solver by its name (cadical195, minisat22, ...; `satedge solvers` lists those that "
             "work here), enumerating with blocking clauses; to maximize, RC2 (PySAT's MaxSAT solver) over it",
@@ -220,7 +378,7 @@ ENGINES: dict[str, Engine] = {
             called="solver binaries",
             solves_formula=True,
             outside=True,
-            options=("strategy", "enumeration"),
+            options=(STRATEGY_OPTION, ENUMERATION_OPTION),
             tasks=_formula(sat.run, sat.maxsat_binary),
             summary="a DIMACS solver binary, cmd:COMMAND (cmd:'cadical -q'), run afresh on the formula and its "
             "blocking clauses for each model; to maximize, a MaxSAT solver binary on the WCNF (the MaxSAT "
@@ -228,7 +386,7 @@ ENGINES: dict[str, Engine] = {
         ),
         Engine(
             name="backtrack",
-            options=("order",),
+            options=(ORDER_OPTION,),
             method=True,
             tasks={
                 "solve": _BACKTRACK,
@@ -244,7 +402,7 @@ ENGINES: dict[str, Engine] = {
         ),
         Engine(
             name="budget",
-            options=("order",),
+            options=(ORDER_OPTION,),
             method=True,
             tasks={
                 "maximize": Task(
@@ -263,7 +421,7 @@ ENGINES: dict[str, Engine] = {
         ),
         Engine(
             name="restarts",
-            options=("schedule", "cap"),
+            options=(SCHEDULE_OPTION, CAP_OPTION),
             method=True,
             needs=restarts.needs,
             tasks={
@@ -317,7 +475,7 @@ ENGINES: dict[str, Engine] = {
         Engine(
             name="clasp",
             solves_formula=True,
-            options=("enumeration",),
+            options=(ENUMERATION_OPTION,),
             needs=clasp.needs,
             tasks={
                 **dict.fromkeys(("solve", "count"), Task(run=clasp.run)),
@@ -332,15 +490,25 @@ ENGINES: dict[str, Engine] = {
 REFERENCE = "backtrack"  # the engine every other is cross-checked against
 PYSAT = "pysat"  # the engine a PySAT solver's name (and the default solver) names
 EVALUATION = "hermax"  # the engine a MaxSAT Evaluation solver's name names
-# how the SAT method uses several workers; without a strategy: cubes, which partition the solution
-# set (to count and to enumerate the work divides) and found a first solution sooner than the
-# portfolio on the peak puzzles of experiments/bench-parallel.yaml (PAR-2 35.1 against 39.0, where
-# the portfolio's first member, the job itself, won every race)
-STRATEGIES: dict[str, Callable[[object, Note | None], Result]] = {
-    "portfolio": portfolio.run,
-    "cubes": conquer.run,
-}
-DEFAULT_STRATEGY = "cubes"
+
+
+def declared(task: str | None = None) -> dict[str, Option]:
+    """The options the engines of the table declare (with ``task``: of the engines that run it,
+    those its command takes as flags), by name, in the table's order; the table is read at each
+    call, so an engine added to it counts."""
+    found: dict[str, Option] = {}
+    for e in ENGINES.values():
+        if task is None or task in e.tasks:
+            for o in e.options:
+                if task is None or not o.tasks or task in o.tasks:
+                    found.setdefault(o.name, o)
+    return found
+
+
+def option_names() -> tuple[str, ...]:
+    """``workers`` and the name of every option an engine declares: what a solver string, a
+    request and a spec take beside a PySAT solver's own options."""
+    return ("workers", *declared())
 
 
 def methods(task: str) -> tuple[str, ...]:
@@ -353,8 +521,8 @@ def methods(task: str) -> tuple[str, ...]:
 
 
 def takers(option: str, task: str | None = None) -> str:
-    """The engines that take ``option`` (one of :data:`OPTIONS`; with ``task``, ``workers`` for
-    that task), as prose calls them.
+    """The engines that take ``option`` (``workers`` or a declared option; with ``task``,
+    ``workers`` for that task), as prose calls them.
 
     >>> takers("order"), takers("strategy"), takers("workers", "maximize")
     ('backtrack and budget', 'PySAT solvers and solver binaries', 'budget, restarts, lns and cpsat')

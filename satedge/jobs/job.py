@@ -164,9 +164,9 @@ class Job:
             encoding = Encoding.of(encoding if encoding is not None else DEFAULT_ENCODING)
         if shuffle is not None:
             check_seed(shuffle)
-        if solver.strategy is not None and solver.workers == 1 and scheduler is None:
+        if solver.get("strategy") is not None and solver.workers == 1 and scheduler is None:
             raise SatedgeError("a strategy applies with workers=N (N at least 2) or a Dask scheduler")
-        if certify is not None and (scheduler is not None or solver.strategy == "portfolio"):
+        if certify is not None and (scheduler is not None or solver.get("strategy") == "portfolio"):
             raise SatedgeError(
                 "a certified answer uses this machine's workers (a proof checked in parts, or "
                 "strategy=cubes): no Dask scheduler, no portfolio"

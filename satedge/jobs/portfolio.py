@@ -20,7 +20,7 @@ def members(job: Work, size: int | None = None) -> list[Work]:
     stays itself) and the job's solver, each member under its own shuffle (seeds 1, 2, ...
     skipping the job's), so that no two members search alike.  Every member gives the same
     answers."""
-    alone = replace(job.solver, workers=1, strategy=None)
+    alone = job.solver.with_settings(workers=1, strategy=None)
     name, options = ("cadical195", ("sat",)) if alone.name == "kissat404" else ("kissat404", ())
     other = alone if alone.sat.binary else replace(alone, name=name, options=options)  # a binary stays itself
     seeds = (k for k in range(1, 1 << 20) if k != job.shuffle)

@@ -17,8 +17,5 @@ needs = Need(module="scipy", extra="stats")  # the assignments that fill a resta
 def run(job: Work, note: Note | None = None) -> Result:
     """The best board the restarts find in the job's time; it proves nothing (status
     ``TIMEOUT``) unless every edge fits."""
-    schedule = (
-        None if job.solver.schedule is None else restarts.Schedule(*map(int, job.solver.schedule.split("/")))
-    )
-    cap = job.solver.cap or restarts.CAP
-    return anytime(job, note, restarts.search, "the restarts", schedule=schedule, cap=cap)
+    cap = job.solver.get("cap") or restarts.CAP
+    return anytime(job, note, restarts.search, "the restarts", schedule=job.solver.get("schedule"), cap=cap)

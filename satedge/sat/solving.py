@@ -383,7 +383,7 @@ class Enumerator:
         comes from one solution per picture (:meth:`_by_pictures`)."""
         out: dict[str, int] = {}
         per_orbit, puzzle = self.encoded.orbit, self.encoded.puzzle
-        if "solutions" in modes and by_pictures(self.encoded, self.config):
+        if "solutions" in modes and by_pictures(self.encoded, self.config.enumeration):
             out = self._by_pictures()
         elif "solutions" in modes:
             before = self.stats.models
@@ -417,11 +417,11 @@ class Enumerator:
         }
 
 
-def by_pictures(encoded: Encoded, solver: SatSolver) -> bool:
-    """Whether a count of ``encoded`` with ``solver`` comes from one solution per picture: with
-    ``enumeration=auto`` (the default), when a picture has many models (identical tiles) and the
-    encoding says what a cell shows (:attr:`Encoded.shows`)."""
-    return solver.enumeration is None and encoded.shows is not None and encoded.many_per_picture
+def by_pictures(encoded: Encoded, enumeration: str | None) -> bool:
+    """Whether a count of ``encoded`` with the solver's ``enumeration`` comes from one solution
+    per picture: with ``enumeration=auto`` (``None``, the default), when a picture has many models
+    (identical tiles) and the encoding says what a cell shows (:attr:`Encoded.shows`)."""
+    return enumeration is None and encoded.shows is not None and encoded.many_per_picture
 
 
 def solutions(
