@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test docs bench clean
+.PHONY: demo test check docs bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,13 @@ test: $(VENV)/.installed-test
 	$(BIN)/ruff format --check --quiet .
 	$(BIN)/ruff check --quiet .
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+
+# the inner loop, a few minutes: the formatter, the linter (a noqa that silences nothing included)
+# and the tests not marked slow (the import contracts among them, tests/test_layers.py)
+check: $(VENV)/.installed-test
+	$(BIN)/ruff format --check --quiet .
+	$(BIN)/ruff check --quiet .
+	$(BIN)/python -m pytest -q -n 2 -m "not slow"
 
 # the documentation site, warnings as errors: docs/_build/html/index.html
 docs: $(VENV)/.installed-all

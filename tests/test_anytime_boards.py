@@ -26,6 +26,7 @@ class Compiled(BaseException):
     pass
 
 
+@pytest.mark.slow
 def test_a_restart_hands_over_its_deeper_boards_while_it_goes_on():
     """Before: a restart gave its board only when it ended (200 million placements, several
     seconds, longer on a busy machine), so a job stopped before the first ended answered the
@@ -46,6 +47,7 @@ def test_a_restart_hands_over_its_deeper_boards_while_it_goes_on():
     assert got[1] > got[0]
 
 
+@pytest.mark.slow
 def test_an_attempt_run_in_slices_is_the_restart_run_at_once():
     p = generate(Params(rows=6, colors=8, model="uniform"), seed=2)
     order, allow = restarts.cells(p), restarts.Schedule.of(p.n).allow(p.n)
@@ -116,6 +118,7 @@ def _better_then_worse(job, note=None):
     time.sleep(60)
 
 
+@pytest.mark.slow
 def test_a_stopped_search_answers_the_best_board_it_noted_not_the_last(monkeypatch):
     """Before: a stopped job kept the last board noted, whatever its score, so that an engine
     that noted a worse board after a better one (a search from an incumbent, a warm-up) could
@@ -135,6 +138,7 @@ def test_a_stopped_search_answers_the_best_board_it_noted_not_the_last(monkeypat
     assert (res.status, res.score, res.solutions) == ("TIMEOUT", 2, [Solution(((2, 3), (1, 0), (0, 3)))])
 
 
+@pytest.mark.slow
 def test_a_searchs_seconds_do_not_go_to_the_compile(monkeypatch):
     """Before: the budget engine's 3 s warm-up counted the compile of its loop, which on an empty
     cache took them all: the uniform 6x6 of 12 colours answered its greedy first board (30 of 60)

@@ -512,6 +512,7 @@ def _hard_solve(tmp_path) -> tuple[subprocess.Popen, int]:
     return proc, found[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGKILL])
 def test_kill_stops_the_solving_child_too(tmp_path, signum):
     """`solve` runs its job in a child process of its own process group; Ctrl-C, `kill` (even -9)
@@ -676,6 +677,7 @@ def _descendants(pid: int) -> list[int]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "argv, want",
     [
@@ -715,6 +717,7 @@ def test_a_job_whose_processes_are_all_stopped_still_ends_at_its_timeout(argv, w
     assert [pid for pid in found if alive(pid)] == []
 
 
+@pytest.mark.slow
 def test_an_experiment_whose_processes_are_all_stopped_still_ends_each_run_at_its_timeout(tmp_path):
     """The same for `satedge run`: its warm process and every run's tree stopped.  Before: the
     stopped warm process never reported the killed runs' ends, and the command waited for ever."""

@@ -97,6 +97,7 @@ def placements(t, allow, cc: str, most: int | None = None) -> tuple[list[list[in
     return found, (int(counts[0]), int(counts[1]))
 
 
+@pytest.mark.slow
 @settings(max_examples=25, **SETTINGS)
 @given(puzzles(max_rows=3, max_cols=3, max_cells=9, max_colors=3))
 def test_a_budget_of_0_is_the_search_of_whole_solutions_and_c_and_numba_agree(puzzle):
@@ -147,6 +148,7 @@ def test_the_budget_engine_and_the_restarts_give_brute_forces_optimum_or_less_an
         )
 
 
+@pytest.mark.slow
 def test_the_restarts_keep_eternity_iis_frame_and_starter_piece():
     p = load_puzzle("eternity2/e2-starter")
     best = maximize(p, method="restarts", workers=1, timeout=8, cap=2_000_000)  # a board however loaded
@@ -154,12 +156,14 @@ def test_the_restarts_keep_eternity_iis_frame_and_starter_piece():
     assert best.score == score(p, best.board) and best.score <= 480 and best.bound == 480
 
 
+@pytest.mark.slow
 def test_the_restarts_reach_every_edge_of_a_solvable_board():
     p = generate(Params(rows=6, cols=6, colors=5), seed=2)  # planted: every one of the 60 edges fits
     best = maximize(p, method="restarts", workers=1, timeout=120)  # it stops once every edge fits
     assert (best.score, best.bound, best.optimal) == (60, 60, True)
 
 
+@pytest.mark.slow
 def test_a_schedule_and_a_cap_are_checked_and_name_the_restarts(run_cli, tmp_path):
     p = generate(Params(rows=3, cols=3, colors=8, model="uniform"), seed=1)
     path = tmp_path / "u3.yaml"
@@ -182,6 +186,7 @@ def test_a_schedule_and_a_cap_are_checked_and_name_the_restarts(run_cli, tmp_pat
         Job(p, "maximize", solver=SolverConfig(engine="restarts", settings={"cap": 0}))
 
 
+@pytest.mark.slow
 def test_the_budget_engine_proves_the_optimum_on_a_dask_cluster(scheduler):
     p = generate(Params(rows=3, cols=3, colors=8, model="uniform"), seed=1)  # optimum: 10 of 12
     res = run(
@@ -239,6 +244,7 @@ def test_the_command_prints_and_writes_the_best_board_when_stopped(monkeypatch, 
 # ---------------------------------------------------------------------------- a board to start from
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["budget", "restarts", "lns"])
 def test_a_search_resumed_from_a_board_never_answers_less(method):
     p = generate(Params(rows=4, colors=10, model="uniform"), seed=1)
@@ -252,6 +258,7 @@ def test_a_search_resumed_from_a_board_never_answers_less(method):
     assert (full.score, full.optimal, full.board) == (60, True, planted.planted)
 
 
+@pytest.mark.slow
 def test_resume_from_goes_on_from_the_board_a_command_wrote(run_cli, tmp_path):
     p = generate(Params(rows=4, colors=8, model="uniform"), seed=1)
     path, board = tmp_path / "u.yaml", tmp_path / "best.sol"
@@ -321,6 +328,7 @@ def test_the_budgets_start_from_the_restarts_board_and_skip_the_search_that_must
     assert searched == set(range(spent))
 
 
+@pytest.mark.slow
 @settings(max_examples=40, **SETTINGS)
 @given(
     puzzles(max_rows=3, max_cols=3, max_cells=9, max_colors=3, topologies=("grid",)),

@@ -287,6 +287,7 @@ def test_backtracker_equals_brute_force(puzzle, compiled):
     assert set(backtrack.solutions(puzzle, compiled=compiled)) == brute_force(puzzle)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(puzzles(max_rows=4, max_cols=4, max_cells=9, max_colors=3))
 def test_compiled_search_gives_the_same_solutions_in_the_same_order(puzzle):
@@ -309,6 +310,7 @@ def test_compiled_search_on_a_3x4_torus_checks_third_and_fourth_neighbours(monke
     assert not backtrack.compiled_available(p)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(puzzles(max_rows=4, max_cols=4, max_cells=9, max_colors=3), st.integers(1, 3))
 def test_subtrees_of_the_cut_give_the_whole_search_in_order(puzzle, workers):
@@ -321,6 +323,7 @@ def test_subtrees_of_the_cut_give_the_whole_search_in_order(puzzle, workers):
     assert list(islice(joined, 5000)) == list(islice(backtrack_jit.search(t), 5000))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(puzzles(max_rows=4, max_cols=4, max_cells=9, max_colors=3), st.integers(1, 60))
 def test_the_branches_of_a_paused_search_are_the_rest_of_it_in_order(puzzle, budget):
@@ -431,6 +434,7 @@ def test_convert_cli(run_cli, tmp_path):
     assert code == 0 and text == out.read_text()
 
 
+@pytest.mark.slow
 def test_board_suite_solutions_validate(benchmarks, run_cli):
     sols = sorted((benchmarks / "board-suite").glob("*/*/board_*/default_sol.sol"))
     assert len(sols) == 1237  # every board of the suite has its planted solution

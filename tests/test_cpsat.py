@@ -42,6 +42,7 @@ def test_model_tables_follow_the_board_graph():
     assert len(m.Proto().constraints) == 9 + 12 + 1
 
 
+@pytest.mark.slow
 def test_crosscheck_cpsat():
     report = crosscheck.run(crosscheck.default_configs(solvers=["cpsat"]), examples=100, seed=5)
     assert report.ok and report.examples == 100 and report.checks == 300  # the solutions, distinct and unique

@@ -40,6 +40,7 @@ def test_the_label_bound_counts_the_pairs_each_label_can_make():
     assert len(torus.board.adjacencies) == 4 and label_bound(torus) == 2 + 1  # the loops, and one 2-2 pair
 
 
+@pytest.mark.slow
 def test_cpsat_answers_its_best_board_at_the_time_limit():
     p = generate(Params(rows=6, colors=12, model="uniform"), seed=3)  # no board proved in seconds
     res = run(Job(p, "maximize", solver="cpsat:workers=2", limits=Limits(timeout=8))).raise_error()

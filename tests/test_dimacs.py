@@ -54,6 +54,7 @@ def declared_projection(path):
     raise AssertionError("no c p show line")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", sorted(presets()))
 def test_independent_pysat_enumeration(run_cli, tmp_path, preset):
     f = export(run_cli, tmp_path, preset)
@@ -336,6 +337,7 @@ def test_all_presets_go_on_past_one_beyond_memory(tmp_path):
         assert read_header(f)["encoding"]["name"] == row["encoding"]
 
 
+@pytest.mark.slow
 def test_encodings_lists_the_presets_that_fit(tmp_path):
     """`encodings --puzzle` counts each preset's formula without building it, and says which do
     not fit in --memory (before: it built each one, and one beyond --memory had no size)."""
@@ -398,6 +400,7 @@ def test_encodings_lists_the_presets_that_fit(tmp_path):
     assert len(table) == 1 + len(sizes)
 
 
+@pytest.mark.slow
 @given(nv=st.integers(1, 2 * 10**7), data=st.data())
 def test_array_clauses_are_written_as_list_clauses(nv, data):
     """The text of clauses held as a padded array is the text of the same clauses as lists,

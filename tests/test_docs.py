@@ -67,6 +67,7 @@ def site(tmp_path_factory):
     return out / "html"
 
 
+@pytest.mark.slow
 def test_the_site_builds_without_a_warning_and_has_every_page(site):
     pages = {p.relative_to(site).as_posix() for p in site.rglob("*.html")}
     assert {
@@ -187,6 +188,7 @@ def test_the_api_pages_document_every_public_name(site):
     assert missing == []
 
 
+@pytest.mark.slow
 def test_the_committed_reference_pages_are_what_the_code_makes():
     """Before: the command, error and row pages existed only after `make docs`; now they are
     committed, browsable on the repository, and a stale one fails here (and stops the build)."""
@@ -280,6 +282,7 @@ def test_every_option_is_in_the_guides():
 PYTHON = blocks("python")
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize(
     "where,code", PYTHON, ids=[f"{p.relative_to(ROOT)}:{i}" for i, (p, _) in enumerate(PYTHON)]
@@ -320,6 +323,7 @@ def test_there_are_python_blocks_in_the_readme_and_the_guides():
     }
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(1200)  # every documented command: about four minutes here
 def test_the_documented_commands_run_on_a_clone_without_shared(tmp_path):
     """Every command line of the README and the docs, pasted in order into a shell in a copy of

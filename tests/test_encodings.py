@@ -70,6 +70,7 @@ def three_counts(encoded, solver):
     return tuple(count(encoded, solver, mode) for mode in ("solutions", "distinct", "unique"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", sorted(presets()))
 def test_seed_counts_presets(preset):
     """Every preset counts the puzzle's own solutions, pictures and pictures up to turns; with the
@@ -84,6 +85,7 @@ def test_seed_counts_presets(preset):
             assert models == counts[0] // (4 if broken else 1), (name, solver)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("base", sorted(bases()))
 @pytest.mark.parametrize("card", CARDS)
 def test_seed_counts_every_card(base, card):
@@ -402,6 +404,7 @@ def blank_torus(path):
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "make,extra", [(hard_puzzle, ["--method", "sat"]), (blank_torus, ["--all"])], ids=["hard", "enumerate"]
 )
@@ -578,6 +581,7 @@ def test_sizes_are_counted_exactly_without_building_the_formula(puzzle, base, ca
     assert low.variables <= size.variables and low.clauses <= size.clauses and low.literals <= size.literals
 
 
+@pytest.mark.slow
 def test_sizes_of_the_presets_on_eternity2(run_cli):
     """Every preset's size on Eternity II, direct-pairwise's 332 million clauses among them, without
     building it (before: `encodings --puzzle` built each formula, 41 s, and gave up on that one)."""

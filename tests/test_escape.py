@@ -340,6 +340,7 @@ def test_spec_names_are_strings_and_unique(tmp_path, run_cli, encodings, message
     assert run_cli("run", spec, "--out", tmp_path / "o") == (2, "", f"satedge: error: {spec}: {message}\n")
 
 
+@pytest.mark.slow
 def test_a_spec_is_sized_before_anything_is_generated(tmp_path, run_cli):
     spec = tmp_path / "s.yaml"
     spec.write_text(

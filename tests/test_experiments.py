@@ -99,6 +99,7 @@ def test_a_spec_with_four_problems_names_all_four(run_cli, tmp_path, monkeypatch
     )
 
 
+@pytest.mark.slow
 def test_run_report_and_plots(run_cli, tmp_path):
     out = tmp_path / "out"
     code, _, err = run_cli("run", write_spec(tmp_path), "--out", out, "--workers", "2")
@@ -252,6 +253,7 @@ def worker_processes(parent=None):
     )
 
 
+@pytest.mark.slow
 def test_timeout_kills_run(tmp_path):
     from satedge.puzzle.formats import save_puzzle
     from satedge.puzzle.generate import Params, generate
@@ -279,6 +281,7 @@ timeout: 2
     assert worker_processes() == []
 
 
+@pytest.mark.slow
 def test_a_timed_out_run_has_its_formula_size(tmp_path):
     from satedge.encode.presets import Encoding
     from satedge.experiment.report import summarize
@@ -339,6 +342,7 @@ def test_a_run_that_fails_while_solving_keeps_its_formula_size(monkeypatch):
     assert res.error == "out of memory (MemoryError)"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -9)]
 )
@@ -393,6 +397,7 @@ timeout: 120
     assert not (out / "results.jsonl").exists() or read_results(out / "results.jsonl") == []
 
 
+@pytest.mark.slow
 def test_a_run_that_starts_while_the_others_are_killed_is_killed_too(tmp_path, monkeypatch):
     """Stopping the runner while a run is about to start: that run never starts (or is killed at
     once), instead of solving on to its timeout."""
@@ -443,6 +448,7 @@ timeout: 120
     assert worker_processes() == []
 
 
+@pytest.mark.slow
 def test_sigkill_then_resume(tmp_path):
     spec_text = SMALL.replace("seeds: [1, 2]", "seeds: [1, 2, 3, 4, 5, 6]")
     f = write_spec(tmp_path, spec_text)
@@ -472,6 +478,7 @@ def test_sigkill_then_resume(tmp_path):
     assert {run.id for run in load_spec(f).runs} == set(ids)
 
 
+@pytest.mark.slow
 def test_dask_same_rows_as_local(tmp_path):
     distributed = pytest.importorskip("dask.distributed")
     f = write_spec(tmp_path)
@@ -570,6 +577,7 @@ solvers: [cadical195]
     assert [r.puzzle_path for r in load_spec(f).runs] == [str(tmp_path / "bm" / "suite" / "a.yaml")]
 
 
+@pytest.mark.slow
 def test_committed_specs_load(monkeypatch):
     """Every spec in experiments/ is valid without $SATEDGE_BENCHMARKS (the board suite ships under
     puzzles/); the solve benchmarks have the runs their comments state (bench-solve: 35 generated
@@ -686,6 +694,7 @@ def test_summary_leaves_unknown_figures_empty():
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args,message",
     [
@@ -776,6 +785,7 @@ def test_two_runners_on_one_folder_run_every_run_once(tmp_path):
     assert sorted(ids) == sorted(r.id for r in load_spec(f).runs)  # every run exactly once
 
 
+@pytest.mark.slow
 def test_the_lock_of_a_killed_runner_is_free(tmp_path):
     f = write_spec(tmp_path, SMALL.replace("seeds: [1, 2]", "seeds: [1, 2, 3, 4]"))
     out = tmp_path / "out"

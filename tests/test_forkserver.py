@@ -98,6 +98,7 @@ def _server(module: str, env=None):
     return proc, ours
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("after", [0.0, 0.3, 3.0])
 def test_a_server_ended_by_sigterm_says_nothing_at_any_moment(after):
     """Before: a SIGTERM that landed while the server was exiting (say, as a full disk ended

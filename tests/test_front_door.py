@@ -240,6 +240,7 @@ def _reports(shown: str, unit: str) -> list[str]:
     return [line.strip() for line in shown.split("\r") if f" {unit}/s" in line and ", solving, " in line]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method,unit", [("backtrack", "placements"), ("sat", "conflicts")])
 def test_a_long_job_shows_what_it_is_doing(method, unit):
     """Updated about every second, however busy the machine, once the search is under way
@@ -254,6 +255,7 @@ def test_a_long_job_shows_what_it_is_doing(method, unit):
     assert reports[-1].startswith(f"eternity2/8x8: {engine}: ") and ", solving, " in reports[-1]
 
 
+@pytest.mark.slow
 def test_two_workers_show_their_work_summed_and_rising():
     """Owen's 8x8 with the backtracker on two workers: an update at least every two seconds, the
     nodes of both workers summed, rising.  Before: the line stayed at one node count while its
@@ -271,6 +273,7 @@ def test_two_workers_show_their_work_summed_and_rising():
     assert len(nodes) >= 3 and nodes == sorted(nodes) and len(set(nodes)) >= 3, shown[-500:]
 
 
+@pytest.mark.slow
 def test_a_long_count_shows_the_solutions_found_so_far(tmp_path):
     """Counting every model of a framed 4x4 (hundreds of thousands) through SAT: the line shows
     the solutions found so far as they grow.  Before: nodes or conflicts only, never what was found."""
@@ -397,6 +400,7 @@ def test_a_checker_that_runs_out_of_time_says_so(run_cli):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shuffles", [False, True])
 def test_the_scatter_plots_title_says_what_its_whiskers_span(tmp_path, run_cli, shuffles):
     """Before: "whiskers: range over shuffles" on a plot of runs without any shuffle."""
@@ -430,6 +434,7 @@ def test_check_proof_says_what_it_checks(tmp_path, run_cli):
     ), shown
 
 
+@pytest.mark.slow
 def test_the_status_line_says_when_the_c_loop_compiles(tmp_path, monkeypatch):
     """Before: the line said `starting` for the 7 to 12 s a compile takes on a busy machine."""
     from satedge.backtrack import native

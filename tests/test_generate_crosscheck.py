@@ -109,6 +109,7 @@ def test_malformed_files_exit_2(tmp_path_factory, case):
     assert line.count("\n") == 1 and line.startswith(f"satedge: error: {f}: ") and message in line
 
 
+@pytest.mark.slow
 def test_seed001_experiment(run_cli, tmp_path):
     """100 uniform 3x3 complementary puzzles, 4 patterns: counted by the CLI."""
     assert (
@@ -183,6 +184,7 @@ def test_harness_passes_real_encoding():
     assert report.ok and report.examples == 40 and report.checks == 40 * 2 * 5
 
 
+@pytest.mark.slow
 def test_workers_share_the_configurations_and_find_the_same():
     """Two worker processes, one configuration each, check what one process checks; a broken
     encoding's mismatch comes back from its worker."""

@@ -144,6 +144,7 @@ def _formula(text: str) -> str:
     return hashlib.sha256(text[text.index("\np cnf") + 1 :].encode()).hexdigest()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("arrays_from", [0, 10**9])  # every formula built with arrays; none
 @pytest.mark.parametrize("case", sorted(SHA256))
 def test_the_array_built_formulas_are_the_list_built_ones_byte_for_byte(case, arrays_from, monkeypatch):

@@ -322,6 +322,7 @@ def test_there_are_sixty_cases_over_every_command():
     assert {c[1][0] for c in CASES} == set(commands)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,args,fragment", CASES, ids=[c[0] for c in CASES])
 def test_hostile_input_is_one_line(outcomes, name, args, fragment):
     code, out, err, left, _ = outcomes[name]
@@ -330,6 +331,7 @@ def test_hostile_input_is_one_line(outcomes, name, args, fragment):
     assert len(err) <= 301 and fragment in err, err
 
 
+@pytest.mark.slow
 def test_libyaml_and_the_python_loader_read_the_same(tmp_path):
     """Every shipped YAML file reads the same through libyaml as through the Python loader; a
     recursive alias and a duplicate key read as the Python loader reads them."""

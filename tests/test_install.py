@@ -74,6 +74,7 @@ def _run(installed, *args, input=None):
     )
 
 
+@pytest.mark.slow
 def test_the_wheel_carries_its_data(installed):
     bin_, _ = installed
     where = subprocess.run(
@@ -92,6 +93,7 @@ def test_the_wheel_carries_its_data(installed):
     assert len(list(Path(presets).glob("*.yaml"))) == 10
 
 
+@pytest.mark.slow
 def test_the_commands_work_from_an_empty_folder(installed):
     _, work = installed
     r = _run(installed, "encodings")
@@ -115,6 +117,7 @@ def test_the_commands_work_from_an_empty_folder(installed):
     assert r.returncode == 0 and "demo: 16 runs done" in r.stderr, r.stderr
 
 
+@pytest.mark.slow
 def test_the_python_guide_runs_from_the_wheel(installed):
     bin_, work = installed
     code = re.findall(r"^```python\n(.*?)^```", PYTHON_GUIDE, re.S | re.M)[0]

@@ -44,6 +44,7 @@ def _spin(seconds):
     return "done"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fresh", [False, True], ids=["forked", "fresh"])
 def test_one_classification_whichever_way_the_child_starts(fresh):
     """A forked child (a command's job) and a fresh interpreter (an experiment's run) end the same
@@ -88,6 +89,7 @@ def _spec(
     return f
 
 
+@pytest.mark.slow
 def test_a_spec_with_300_mb_runs_every_engine(tmp_path):
     """Before: under `memory: 300` (an address-space cap) the compiled backtracker ended as
     `ERROR OSError: Could not find/load shared object file 'libllvmlite.so'`; the cap now
@@ -222,6 +224,7 @@ def test_sweep_removes_only_the_folders_of_ended_processes(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([mine.name, other.name])
 
 
+@pytest.mark.slow
 def test_every_listed_solver_counts_hunde_spiel(run_cli):
     """`satedge solvers` lists only solvers that work here; each counts Hunde-Spiel's 16, 8 and 2
     (before: cryptosat and minisatgh were listed and failed)."""
@@ -261,6 +264,7 @@ def _racer():
     return fn
 
 
+@pytest.mark.slow
 def test_forked_map_survives_a_race_it_stops():
     """Two workers that answer at the same moment, the first answer taken and the rest killed, 150
     times over: multiprocessing.Pool's terminate() hung for good in such a race (a worker killed

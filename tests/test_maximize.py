@@ -46,6 +46,7 @@ def brute_maximum(puzzle: Puzzle) -> int | None:
     return best
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(**TINY))
 def test_every_engine_finds_the_brute_force_maximum_and_the_checker_agrees(puzzle):
@@ -181,6 +182,7 @@ def test_a_shuffled_maximum_is_the_same_and_in_the_puzzles_own_numbering():
         assert res.score == plain.score == score(p, res.solutions[0])
 
 
+@pytest.mark.slow
 def test_a_job_stopped_at_its_time_limit_keeps_the_best_board_it_found():
     branch_and_bound(
         generate(Params(rows=2, cols=2, colors=3, model="uniform"), seed=0)
@@ -349,6 +351,7 @@ def test_lns_never_reports_more_than_the_brute_force_maximum_nor_a_board_the_che
     assert score(puzzle, best.solution()) == best.score <= want
 
 
+@pytest.mark.slow
 def test_lns_keeps_the_frame_and_the_clue_of_eternity_ii():
     p = load_puzzle("eternity2/e2-starter")
     assert p.clues == (Clue(row=8, col=7, tile=138, rotation=2),)
@@ -469,6 +472,7 @@ with RC2(w) as rc2:
 """
 
 
+@pytest.mark.slow
 def test_a_maxsat_solver_binary_through_cmd_gives_the_same_maximum(uniform, tmp_path):
     p, _ = uniform
     script = tmp_path / "maxsat.py"
@@ -485,6 +489,7 @@ def test_a_maxsat_solver_binary_through_cmd_gives_the_same_maximum(uniform, tmp_
 
 
 # ---------------------------------------------------------------------------- certified optimum
+@pytest.mark.slow
 def test_a_certified_optimum_checks_again_and_a_tampered_one_is_refused(run_cli, uniform, tmp_path):
     p, path = uniform
     want = brute_maximum_3x3(p)
@@ -580,6 +585,7 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
     )
 
 
+@pytest.mark.slow
 def test_a_maximize_spec_gives_scores_and_times_to_the_optimum(run_cli, tmp_path):
     spec = tmp_path / "m.yaml"
     spec.write_text(
@@ -616,6 +622,7 @@ def test_maximize_help_and_card_alone_mean_support(run_cli):
     assert code == 0 and "c encoding: support" in out and "card=seqcounter" in out
 
 
+@pytest.mark.slow
 def test_the_api_says_when_rc2_has_no_board_at_its_timeout():
     p = generate(Params(rows=7, colors=14, model="uniform"), seed=1)
     with pytest.raises(TimeoutError, match=r"^no answer in 2 s$"):
@@ -697,6 +704,7 @@ def test_no_board_at_all_is_certified_and_its_proof_checked_again(run_cli, tmp_p
         ), method
 
 
+@pytest.mark.slow
 def test_proof_says_why_it_was_left_as_it_was(run_cli, tmp_path):
     """Before: --proof was ignored without a word on a board where every edge fits and on a search
     stopped at its time limit."""
@@ -720,6 +728,7 @@ def test_proof_says_why_it_was_left_as_it_was(run_cli, tmp_path):
         )
 
 
+@pytest.mark.slow
 def test_more_lns_workers_than_cores_still_answer_with_a_board(run_cli, tmp_path):
     """Before: --workers 64 on 2 cores answered "no board found", seconds late."""
     p = generate(Params(rows=8, colors=10, model="uniform"), seed=1)

@@ -43,6 +43,7 @@ def test_every_maxsat_evaluation_solver_finds_the_brute_force_maximum(puzzle):
         assert board_problem(puzzle, board) is None and score(puzzle, board) == want
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("encoding", ["direct", "support"])
 def test_each_solvers_optimum_of_an_exported_wcnf_is_rc2s(tmp_path, encoding):
     p = generate(Params(rows=3, colors=8, model="uniform"), seed=4)

@@ -68,6 +68,7 @@ def searched(puzzle, cc: str | None, limit: int = 5000, **kwargs):
     return found, (cost.candidates, cost.nodes)
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(puzzles(max_rows=4, max_cols=4, max_cells=9, max_colors=3))
 def test_the_c_search_gives_the_solutions_of_numbas_and_pythons_in_the_same_order_at_the_same_cost(puzzle):
@@ -180,6 +181,7 @@ def test_a_cached_library_damaged_or_cut_short_is_compiled_again(tmp_path, monke
     assert sorted(f.name for f in tmp_path.iterdir()) == [lib.name, lib.name + ".sha256"]
 
 
+@pytest.mark.slow
 def test_the_c_search_over_two_words_of_tiles_and_more_labels_than_a_byte_holds():
     need_compiler()
     p = generate(Params(rows=9, cols=8, colors=10000, matching="complementary"), seed=4)
@@ -326,6 +328,7 @@ def test_a_hanging_compiler_is_given_the_bound_of_the_environment_without_a_time
     assert left == ""
 
 
+@pytest.mark.slow
 def test_a_hanging_compiler_leaves_the_count_time_to_answer_within_its_timeout(
     run_cli, tmp_path, monkeypatch
 ):

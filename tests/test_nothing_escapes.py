@@ -196,6 +196,7 @@ def test_a_board_of_identical_blank_tiles_answers_at_once(tmp_path, run_cli, met
     )
 
 
+@pytest.mark.slow
 def test_a_count_of_any_size_prints(tmp_path, run_cli):
     """A 1x1400 board of blank tiles has 1400! * 4^1400 solutions, 4,699 digits.  Before:
     printing it raised Python's limit on int-to-text conversion (4,300 digits)."""
@@ -241,6 +242,7 @@ def big(tmp_path_factory) -> Path:
     return f
 
 
+@pytest.mark.slow
 def test_a_timeout_covers_the_size_check_of_a_large_board(big):
     """Before: `count --timeout 5` of a 100x100 board was still running after 20 s, sizing the
     formula in the command's own process before the job's limits started."""

@@ -49,6 +49,7 @@ def reference(p) -> tuple[dict, set]:
     return {"solutions": c.solutions, "distinct": c.distinct, "unique": c.unique}, sols
 
 
+@pytest.mark.slow
 @SLOW
 @given(puzzles(max_cells=6))
 def test_cubes_and_portfolio_count_and_enumerate_what_the_backtracker_does(p):
@@ -98,6 +99,7 @@ def test_a_walk_over_every_model_splits_into_smaller_cubes():
     )
 
 
+@pytest.mark.slow
 def test_cubes_partition_the_models():
     """Every model of the formula lies in exactly one cube (18,432 solutions of a 4x4, 64 cubes);
     refuted branches hold none.  The split is best first: the cubes come from the most free
@@ -201,6 +203,7 @@ def _hard_puzzle(tmp_path):
     return f
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strategy", ["portfolio", "cubes"])
 def test_a_timeout_covers_every_worker(tmp_path, strategy):
     """`solve --workers 2 --timeout 5` on a puzzle no configuration solves in 50 s ends within 5 s
@@ -247,6 +250,7 @@ def test_a_stopped_portfolio_keeps_the_formula_size(tmp_path):
     assert (res.status, res.variables, res.clauses) == ("TIMEOUT", size.variables, size.clauses)
 
 
+@pytest.mark.slow
 def test_a_scheduler_that_does_not_answer_stops_the_command_first(run_cli):
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--scheduler", "tcp://127.0.0.1:1")
     assert (code, out) == (2, "")
@@ -256,6 +260,7 @@ def test_a_scheduler_that_does_not_answer_stops_the_command_first(run_cli):
     )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=6,
     deadline=None,

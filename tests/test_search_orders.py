@@ -31,6 +31,7 @@ def reference(puzzle: Puzzle) -> list:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(
     puzzles(max_rows=3, max_cols=4, max_cells=9, max_colors=3),
@@ -49,6 +50,7 @@ def test_every_order_distinct_turns_and_twins_give_the_same_solutions(
     assert set(found) == set(expected)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(puzzles(max_rows=3, max_cols=4, max_cells=9, max_colors=3), st.sampled_from(orders.ORDERS))
 def test_compiled_and_python_loops_agree_in_order_for_every_cell_order(puzzle, order):
@@ -97,6 +99,7 @@ def test_identical_tiles_with_a_corner_kept_give_the_same_orbits(puzzle, compile
     assert len(found) == len(set(found)) and set(found) == set(plain)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     puzzles(max_rows=3, max_cols=3, max_cells=9, max_colors=2),

@@ -24,6 +24,7 @@ PRESETS = (
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     puzzle=puzzles(max_cells=6),

@@ -15,6 +15,7 @@ import termios
 import threading
 from pathlib import Path
 
+import pytest
 from conftest import PUZZLES
 from pysat.formula import CNF
 
@@ -28,6 +29,7 @@ from satedge.sat.dimacs import read_header
 HUNDE = PUZZLES / "hunde-spiel.yaml"
 
 
+@pytest.mark.slow
 def test_a_puz_writer_removes_the_stale_clue(run_cli, tmp_path):
     """Before: a .puz written without clues left the .clue of an earlier puzzle, which then clued
     it (0 solutions where it has 12)."""
@@ -182,6 +184,7 @@ def _on_a_terminal(args: list[str], cwd: Path, size: tuple[int, int] = (24, 100)
     return b"".join(chunks).decode("utf-8", "replace")
 
 
+@pytest.mark.slow
 def test_a_terminal_of_no_size_shows_the_progress_line_80_columns_wide(tmp_path):
     """Before: on a terminal that reports 0 x 0 (script, some CI terminals, serial consoles) no
     progress line showed at all."""
@@ -192,6 +195,7 @@ def test_a_terminal_of_no_size_shows_the_progress_line_80_columns_wide(tmp_path)
     assert lines and all(len(line.rstrip()) <= 80 for line in lines)
 
 
+@pytest.mark.slow
 def test_long_commands_show_progress_on_a_terminal(tmp_path):
     """Before: crosscheck, encodings --puzzle and encode --all-presets ran for a minute with no
     sign of life.  On a terminal each shows a bar; in a pipe, none."""
