@@ -135,11 +135,12 @@ def request_of(args, task: str) -> Request:
     mode = getattr(args, "mode", None)
     limit = getattr(args, "limit", None)
     limit = limit if limit is not None else (None if getattr(args, "all", False) else 1)
+    encoding = encoding_of(args)
     return Request.make(
         task,
         method=args.method,
         solver="cmd:" + solver_cmd if solver_cmd is not None else args.solver,
-        encoding=encoding_of(args),
+        encoding=encoding,
         workers=args.workers,
         timeout=args.timeout,
         memory_mb=args.memory,

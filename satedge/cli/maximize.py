@@ -114,37 +114,31 @@ def main(args) -> int:
             if board is not None:
                 obj["solution"] = solution_to_json(puzzle, board)
             print(json.dumps(obj), flush=True)
-            _save(args, puzzle, board)
-            continue
-        how = (f" ({engine_of(job)})" if job else "") + (
-            "" if res.checked else ", on the solver's word (unchecked)"
-        )
-        if board is None:
-            print(
-                f"{path}: {res.status}"
-                + (
+        else:
+            how = (f" ({engine_of(job)})" if job else "") + (
+                "" if res.checked else ", on the solver's word (unchecked)"
+            )
+            if board is None:
+                found = (
                     ", no board found"
                     if res.status == "TIMEOUT"
                     else ": no board keeps the frame and the clues"
                 )
-                + how
-            )
+                print(f"{path}: {res.status}{found}{how}")
+            else:
+                proved = " (optimal)" if res.status == "OPTIMUM" else f" so far (at most {res.bound})"
+                print(f"{path}: {res.status}, score {res.score} of {edges} inner edges{proved}{how}")
             if res.certificate is not None:
                 print(f"certified by {res.certificate.checker}: {res.certificate.covers}")
-            continue
-        proved = " (optimal)" if res.status == "OPTIMUM" else f" so far (at most {res.bound})"
-        print(f"{path}: {res.status}, score {res.score} of {edges} inner edges{proved}{how}")
-        if res.certificate is not None:
-            print(f"certified by {res.certificate.checker}: {res.certificate.covers}")
-        print(ascii_grid(puzzle, board, mismatched=mismatches(puzzle, board), **grid_options()), flush=True)
-        _save(args, puzzle, board)
+            if board is not None:
+                print(
+                    ascii_grid(puzzle, board, mismatched=mismatches(puzzle, board), **grid_options()),
+                    flush=True,
+                )
+        # the files after the answer, which a write that fails at the end (the paths were checked
+        # before the search) leaves on standard output
+        if board is not None and args.output is not None:
+            save_solution(puzzle, board, args.output)
+        if board is not None and args.picture is not None:
+            save_picture(puzzle, board, args.picture, mismatches(puzzle, board))
     return status
-
-
-def _save(args, puzzle, board) -> None:
-    """The board's files (-o, --picture), written after its answer is printed, which a write
-    that fails at the end (the paths were checked before the search) leaves on standard output."""
-    if board is not None and args.output is not None:
-        save_solution(puzzle, board, args.output)
-    if board is not None and args.picture is not None:
-        save_picture(puzzle, board, args.picture, mismatches(puzzle, board))
