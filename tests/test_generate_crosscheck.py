@@ -224,8 +224,28 @@ def test_crosscheck_cli_json(run_cli):
         "--json",
     )
     row = json.loads(out)
-    assert code == 0 and set(row) == {"examples", "checks", "mismatches", "seconds"}
+    assert code == 0 and set(row) == {"examples", "checks", "mismatches", "seconds", "configurations"}
     assert (row["examples"], row["mismatches"]) == (10, 0) and row["checks"] == 10 * 5
+    assert row["configurations"] == ["split-ladder/glucose4"]  # before: not said
+
+
+def test_crosscheck_names_what_it_compared(run_cli):
+    """Before: the line said how many configurations it compared, not which."""
+    code, out, err = run_cli(
+        "crosscheck",
+        "--examples",
+        "3",
+        "--encodings",
+        "support",
+        "direct",
+        "--solvers",
+        "glucose4",
+        "--workers",
+        "1",
+    )
+    lines = out.splitlines()
+    assert (code, len(lines), lines[1]) == (0, 2, "compared: support/glucose4, direct/glucose4")
+    assert lines[0].startswith("2 configurations; 3 puzzles, ")
 
 
 def test_strategy_covers_features():

@@ -52,7 +52,9 @@ def add(sub) -> None:
         help="processes (default: one per core)",
     )
     p.add_argument(
-        "--json", action="store_true", help='one object {"examples", "checks", "mismatches", "seconds"}'
+        "--json",
+        action="store_true",
+        help='one object {"examples", "checks", "mismatches", "seconds", "configurations"}',
     )
     p.set_defaults(func=main)
 
@@ -64,10 +66,12 @@ def main(args) -> int:
     report = crosscheck.run(
         configs, examples=args.examples, seed=args.seed, max_cells=args.max_cells, workers=args.workers
     )
+    names = [crosscheck.name(c) for c in configs]
     if args.json:
-        print(json.dumps(report.as_json()))
+        print(json.dumps({**report.as_json(), "configurations": names}))
         if not report.ok:
             print(report.mismatch.describe(), file=sys.stderr)
     else:
         print(f"{len(configs)} configurations; " + report.describe())
+        print("compared: " + ", ".join(names))
     return 0 if report.ok else 1

@@ -45,6 +45,7 @@ __all__ = [
     "MAX_SOLUTIONS",
     "Config",
     "checks_of",
+    "name",
     "describe",
     "default_configs",
     "Mismatch",
@@ -73,6 +74,18 @@ def checks_of(engine: Engine) -> tuple[str, ...]:
     count, solve = engine.tasks.get("count"), engine.tasks.get("solve")
     counted = tuple(m for m in ("distinct", "unique") if count is not None and m in count.modes)
     return ("solutions" if solve is not None and solve.enumerates else "first",) + counted
+
+
+def name(config: Config) -> str:
+    """A configuration as the results rows name one: ``ENCODING/SOLVER``, or the solver alone
+    for an engine with a model of its own.
+
+    >>> from satedge.jobs.config import SolverConfig
+    >>> name((None, SolverConfig.parse("cpsat"))), name((Encoding.parse("support"), SolverConfig()))
+    ('cpsat', 'support/cadical195')
+    """
+    encoding, solver = config
+    return str(solver) if encoding is None else f"{encoding.name}/{solver}"
 
 
 def describe(config: Config) -> str:
