@@ -17,7 +17,7 @@ Solution(1/0 7/0 2/0 0/0 4/0 5/0 8/3 6/3 3/3)
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .encode import Encoding
 from .errors import SatedgeError
@@ -136,10 +136,7 @@ class Request:
         if method == "auto":
             config = None
         elif method == "sat" or isinstance(solver, SolverConfig):
-            config = SolverConfig.of(solver)
-            config = replace(
-                config, workers=workers or config.workers, settings={**dict(config.settings), **given}
-            )
+            config = SolverConfig.of(solver).with_settings(workers=workers or None, **given)
         else:
             does = ENGINES[method].tasks.get(task)
             config = SolverConfig(

@@ -279,13 +279,7 @@ def best_board(
     tables : BoardTables, optional
         The puzzle's (:func:`satedge.backtrack.tables.board_tables`), where the caller has them.
     """
-    tables = board_tables(puzzle) if tables is None else tables
-    edges = tables.edges + tables.loops  # self-loops: kept by every board's placements
-    cands, placed = candidates(puzzle, tables)
-    state = _State.empty(puzzle.n, len(puzzle.tiles))
-    best = np.array([tables.edges + 1], np.int64)  # any board beats one more mismatch than there are edges
-    best_choice = np.zeros(puzzle.n, np.int64)
-    counts = np.zeros(2, np.int64)
+    edges, cands, placed, state, best, best_choice, counts = _start(puzzle, tables)
     # the first board by the plain loop (it takes milliseconds), then the compiled one goes on
     # from where it stopped
     kernel, budget = step, FIRST_BUDGET if compiled else BNB_BUDGET
@@ -333,21 +327,25 @@ def first_board(puzzle: Puzzle, tables: BoardTables | None = None) -> Solution |
     return first[0].board if first else None
 
 
+def _start(puzzle: Puzzle, tables: BoardTables | None) -> tuple:
+    """What a search of :func:`best_board` starts from: the board's edges, its candidates and
+    their placements, an empty state, the bound to beat (one mismatch more than there are edges),
+    the best board's choices and the counts."""
+    tables = board_tables(puzzle) if tables is None else tables
+    edges = tables.edges + tables.loops  # self-loops: kept by every board's placements
+    cands, placed = candidates(puzzle, tables)
+    state = _State.empty(puzzle.n, len(puzzle.tiles))
+    best = np.array([tables.edges + 1], np.int64)  # any board beats one more mismatch than there are edges
+    return edges, cands, placed, state, best, np.zeros(puzzle.n, np.int64), np.zeros(2, np.int64)
+
+
 def quick_board(puzzle: Puzzle, budget: int = FIRST_BUDGET) -> Best | None:
     """The first board of :func:`best_board` by its plain Python loop within ``budget``
     candidates (nothing compiled: milliseconds), scored, or ``None`` where it found none in them
     (or none keeps the hard rules)."""
-    tables = board_tables(puzzle)
-    cands, placed = candidates(puzzle, tables)
-    state = _State.empty(puzzle.n, len(puzzle.tiles))
-    best, best_choice, counts = (
-        np.array([tables.edges + 1], np.int64),
-        np.zeros(puzzle.n, np.int64),
-        np.zeros(2, np.int64),
-    )
+    edges, cands, placed, state, best, best_choice, counts = _start(puzzle, None)
     if _run(step, cands, state, best, best_choice, budget, counts) != Step.FOUND:
         return None
-    edges = tables.edges + tables.loops
     board = Solution(tuple(placed[k] for k in best_choice))
     return Best(board, edges - int(best[0]), edges, int(counts[1]), int(counts[0]))
 

@@ -36,9 +36,11 @@ __all__ = [
     "answers",
     "output_folder",
     "grid_options",
+    "UNCHECKED",
 ]
 
 PIPED_WIDTH = 120  # the columns a grid may take when the output is not a terminal
+UNCHECKED = ", on the solver's word (unchecked)"  # an answer that rests on a binary's word
 
 
 def grid_options() -> dict:
@@ -76,7 +78,7 @@ def certificate_words(res: Result) -> str:
     lemmas, K kB, checked in S s)``; empty for an answer without a certificate."""
     c = res.certificate
     if not res.checked:
-        return ", on the solver's word (unchecked)"
+        return UNCHECKED
     if c is None:
         return ""
     if not c.proved:

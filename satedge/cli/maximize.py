@@ -11,7 +11,7 @@ from ..puzzle.checker import mismatches
 from ..puzzle.drawing import ascii_grid
 from ..puzzle.render import save_picture
 from ..puzzle.solutions import save_solution, solution_to_json
-from .common import answered_by, answers, engine_of, grid_options
+from .common import UNCHECKED, answered_by, answers, engine_of, grid_options
 from .options import (
     MAX_WORKERS,
     add_certify,
@@ -115,9 +115,7 @@ def main(args) -> int:
                 obj["solution"] = solution_to_json(puzzle, board)
             print(json.dumps(obj), flush=True)
         else:
-            how = (f" ({engine_of(job)})" if job else "") + (
-                "" if res.checked else ", on the solver's word (unchecked)"
-            )
+            how = (f" ({engine_of(job)})" if job else "") + ("" if res.checked else UNCHECKED)
             if board is None:
                 found = (
                     ", no board found"

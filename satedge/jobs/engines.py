@@ -120,17 +120,13 @@ class Option:
             raise SatedgeError(self.wrong.format(value=quoted(str(given), 30))) from None
 
     def read(self, text: str, solver: str) -> Any:
-        """The value of ``NAME=text`` in the solver string ``solver``."""
-        if self.choices and text not in self.choices:
-            raise SatedgeError(
-                f"solver {quoted(solver, 40)}: {self.name} is one of {', '.join(self.choices)}"
-            )
-        if not self.choices:
-            try:
-                return self.convert(text)
-            except (ValueError, TypeError):
-                raise SatedgeError(f"solver {quoted(solver, 40)}: {self.written}") from None
-        return None if text == "auto" else text
+        """The value of ``NAME=text`` in the solver string ``solver`` (:meth:`value`, its error
+        in the words of a solver string)."""
+        try:
+            return self.value(text)
+        except SatedgeError:
+            takes = f"{self.name} is one of {', '.join(self.choices)}" if self.choices else self.written
+            raise SatedgeError(f"solver {quoted(solver, 40)}: {takes}") from None
 
 
 def _placements(value: Any) -> int:
