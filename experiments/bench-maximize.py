@@ -93,7 +93,7 @@ def puzzle_of(source):
 
 
 def used_schedule(puzzle, solver) -> str:
-    from satedge.backtrack.restarts import Schedule
+    from satedge.best.restarts import Schedule
 
     s = Schedule(*map(int, solver.schedule.split("/"))) if solver.schedule else Schedule.of(puzzle.n)
     return f"{s.start}/{s.step}/{s.most}"
@@ -172,10 +172,10 @@ def first(r: dict) -> float:
 
 
 def polish(seconds: float = 20.0) -> None:
-    """The polish with and without region moves (:meth:`satedge.backtrack.lns.Search.region`)
+    """The polish with and without region moves (:meth:`satedge.best.lns.Search.region`)
     from the committed best boards of Eternity II and the framed boards, ``seconds`` each, two
     seeds, one process: ``bench-maximize-polish.json``."""
-    from satedge.backtrack.lns import Search
+    from satedge.best.lns import Search
     from satedge.puzzle.solutions import load_solution
 
     boards = ["e2", "framed-10x10", "framed-12x12", "framed-14x14"]

@@ -8,8 +8,9 @@ import time
 import pytest
 
 from satedge import Limits, maximize
-from satedge.backtrack import branch_and_bound as bnb
-from satedge.backtrack import compiled, lns, native, restarts
+from satedge.backtrack import advance, native
+from satedge.best import branch_and_bound as bnb
+from satedge.best import lns, restarts
 from satedge.jobs import Job, run
 from satedge.jobs.engines import ENGINES, Engine, Task
 from satedge.puzzle import Puzzle, Solution
@@ -87,7 +88,7 @@ def test_a_board_where_every_edge_fits_ends_every_engine_at_once(monkeypatch, me
     def no_compile(*args, **kwargs):  # what no engine catches to fall back on a plain loop
         raise Compiled("a board where every edge fits waited for a compile")
 
-    for module in (bnb, compiled, lns):  # each has the name of its own
+    for module in (bnb, advance, lns):  # each has the name of its own
         monkeypatch.setattr(module, "numba_kernel", no_compile)
     monkeypatch.setattr(native, "compiler", lambda: None)
     p = Puzzle(rows=1, cols=60, tiles=((1, 1, 1, 1),) * 60, name="blank-1x60")
@@ -144,14 +145,14 @@ def test_a_searchs_seconds_do_not_go_to_the_compile(monkeypatch):
     cache took them all: the uniform 6x6 of 12 colours answered its greedy first board (30 of 60)
     at --timeout 40, and 58 once the cache was warm.  Here the compile is made to take 4 s."""
     p = generate(Params(rows=6, colors=12, model="uniform"), seed=769139)
-    compile_once = restarts.restart
+    run_once = restarts.Attempt.run
 
-    def slow(puzzle, order, allow, seed, cap=restarts.CAP, until=None, first=()):
-        if cap == 1:  # the call that compiles the loop
+    def slow(self, until=None):
+        if self.cap == 1:  # the attempt that compiles the loop
             time.sleep(4)
-        return compile_once(puzzle, order, allow, seed, cap, until, first)
+        return run_once(self, until)
 
-    monkeypatch.setattr(restarts, "restart", slow)
+    monkeypatch.setattr(restarts.Attempt, "run", slow)
     for searching, boards in ((False, 1), (True, None)):
         got = []
         restarts.search(p, 3, workers=1, better=lambda b: got.append(b.score), searching=searching)

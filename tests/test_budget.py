@@ -1,4 +1,4 @@
-"""The search with a budget of misfits (satedge.backtrack.budget): on tiny boards of every kind,
+"""The search with a budget of misfits (satedge.best.budget): on tiny boards of every kind,
 whether a board with at most b misfits exists is brute force's answer for every b; the proved
 optimum is brute force's and RC2's; a budget of 0 is the search of whole solutions; the C loop
 and numba's agree; every board scores what the checker counts."""
@@ -15,9 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from satedge import maximize
-from satedge.backtrack import compiled, restarts
+from satedge.backtrack import loop as driver
 from satedge.backtrack import search as backtrack
-from satedge.backtrack.budget import fewest, misfits, uniform, within
+from satedge.best import restarts
+from satedge.best.budget import fewest, misfits, uniform, within
 from satedge.encode.maxsat import weighted
 from satedge.errors import SatedgeError
 from satedge.jobs import Job, run
@@ -91,7 +92,7 @@ def placements(t, allow, cc: str, most: int | None = None) -> tuple[list[list[in
     ``$CC`` set to ``cc``."""
     counts = np.zeros(2, np.int64)
     with patch.dict(os.environ, {"CC": cc}):
-        leaves = compiled.run(t, [], len(t.ndeps) - 1, counts=counts, allow=allow)
+        leaves = driver.run(t, [], len(t.ndeps) - 1, counts=counts, allow=allow)
         found = list(islice(leaves, most))
         leaves.close()
     return found, (int(counts[0]), int(counts[1]))
@@ -300,8 +301,8 @@ def test_the_budgets_start_from_the_restarts_board_and_skip_the_search_that_must
     incumbent, so where it is optimal no search must find a board; the budgets only prove.  Here
     the restarts are made to answer the optimal board, and no budget as large as its misfits is
     searched (before: the deepening searched that budget too, to find the board)."""
-    from satedge.backtrack.lns import Board
-    from satedge.jobs import budget as budget_job
+    from satedge.best.lns import Board
+    from satedge.jobs import best as budget_job
 
     p = generate(Params(rows=4, cols=5, colors=12, model="uniform"), seed=2)  # 20 cells, 2 misfits at best
     best = fewest(p)
@@ -342,7 +343,7 @@ def test_a_region_is_resolved_exactly_when_brute_force_has_a_better_fill(puzzle,
     """The region move's exact re-solve against brute force over the region's tiles and turns,
     the rest of the board fixed: it changes the board exactly when some fill fits more edges,
     and then the board it leaves keeps the rules and scores more."""
-    from satedge.backtrack.lns import Search
+    from satedge.best.lns import Search
 
     search = Search(puzzle, seed=seed)
     start = search.start()

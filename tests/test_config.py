@@ -172,7 +172,7 @@ def test_encoding_strings_and_values(text, base, options, name):
     [
         ("kissat404:sat", "solver 'kissat404' takes no options; only cadical153, cadical195, cadical300 do"),
         ("cadical195:seed=1,seed=2", "cadical195 takes one seed, not seed=1, seed=2"),
-        ("backtrack:sat", "solver 'backtrack:sat': backtrack takes workers= and order="),
+        ("backtrack:sat", "solver 'backtrack:sat': backtrack takes workers=, order= and loop="),
         (
             "cpsat:strategy=cubes",
             "a strategy applies to PySAT solvers and solver binaries only, not to cpsat",

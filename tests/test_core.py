@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import brute_force
 
-from satedge.backtrack import compiled as backtrack_jit
+from satedge.backtrack import loop as driver
 from satedge.backtrack import search as backtrack
 from satedge.backtrack import split
 from satedge.backtrack.kernels import Step
@@ -62,9 +62,11 @@ def test_count_cli_json(run_cli):
         "seconds",
         "nodes",
         "candidates",
+        "loop",
         "placements_per_second",
         "nodes_per_solution",
     }
+    assert rows[0]["loop"] == "python"  # 9 cells: auto takes the pure-Python loop
     assert rows[0]["nodes_per_solution"] == round(
         rows[0]["nodes"] / 16, 1
     )  # the search's placements per solution
@@ -281,10 +283,10 @@ SMALL = [
 ]
 
 
-@pytest.mark.parametrize("compiled", [False, True], ids=["python", "numba"])
+@pytest.mark.parametrize("loop", ["python", "numba"])
 @pytest.mark.parametrize("puzzle", SMALL, ids=["comp2x2", "torus2x2", "frame2x2", "torus1x3"])
-def test_backtracker_equals_brute_force(puzzle, compiled):
-    assert set(backtrack.solutions(puzzle, compiled=compiled)) == brute_force(puzzle)
+def test_backtracker_equals_brute_force(puzzle, loop):
+    assert set(backtrack.solutions(puzzle, loop=loop)) == brute_force(puzzle)
 
 
 @pytest.mark.slow
@@ -292,19 +294,19 @@ def test_backtracker_equals_brute_force(puzzle, compiled):
 @given(puzzles(max_rows=4, max_cols=4, max_cells=9, max_colors=3))
 def test_compiled_search_gives_the_same_solutions_in_the_same_order(puzzle):
     # uniform tile sets on a torus can have millions of solutions: the first 5,000 in order
-    first = list(backtrack.solutions(puzzle, limit=5000, compiled=False))
-    assert list(backtrack.solutions(puzzle, limit=5000, compiled=True)) == first
+    first = list(backtrack.solutions(puzzle, limit=5000, loop="python"))
+    assert list(backtrack.solutions(puzzle, limit=5000, loop="numba")) == first
 
 
 def test_compiled_search_on_a_3x4_torus_checks_third_and_fourth_neighbours(monkeypatch):
     # on a 3x4 torus the last column's cells have three placed neighbours and the last cell four:
     # two keyed, the others checked one by one
     p = generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)
-    py = list(backtrack.solutions(p, compiled=False))
+    py = list(backtrack.solutions(p, loop="python"))
     assert len(py) == 4224
-    assert list(backtrack.solutions(p, compiled=True)) == py
-    monkeypatch.setattr(backtrack_jit, "CALL_BUDGET", 7)  # pause and resume every 7 candidates
-    assert list(backtrack.solutions(p, compiled=True)) == py
+    assert list(backtrack.solutions(p, loop="numba")) == py
+    monkeypatch.setattr(driver, "CALL_BUDGET", 7)  # pause and resume every 7 candidates
+    assert list(backtrack.solutions(p, loop="numba")) == py
     assert backtrack.compiled_available(p)  # 12 cells x 4 x 4 labels = 192 table entries
     monkeypatch.setattr(backtrack, "MAX_TABLE", 191)
     assert not backtrack.compiled_available(p)
@@ -319,8 +321,8 @@ def test_subtrees_of_the_cut_give_the_whole_search_in_order(puzzle, workers):
     t = backtrack.tables(puzzle)
     depth, prefixes = split.cut(t, workers)
     assert all(len(p) == depth for p in prefixes)
-    joined = (s for p in prefixes for s in backtrack_jit.run(t, p, puzzle.n - 1))
-    assert list(islice(joined, 5000)) == list(islice(backtrack_jit.search(t), 5000))
+    joined = (s for p in prefixes for s in driver.run(t, p, puzzle.n - 1))
+    assert list(islice(joined, 5000)) == list(islice(driver.search(t), 5000))
 
 
 @pytest.mark.slow
@@ -337,17 +339,17 @@ def test_the_branches_of_a_paused_search_are_the_rest_of_it_in_order(puzzle, bud
 def branches_go_on(puzzle, budget):
     t = backtrack.tables(puzzle)
     last = puzzle.n - 1
-    whole = list(islice(backtrack_jit.search(t), 3000))
-    state = backtrack_jit.at_root(t)
+    whole = list(islice(driver.search(t), 3000))
+    state = driver.at_root(t)
     before, outcome = [], Step.FOUND
     while outcome == Step.FOUND:
         outcome = state.step(0, last, budget)
         if outcome == Step.FOUND:
             before.append(state.placed[: last + 1].tolist())
     rest = split.branches(t, state, 0) if outcome == Step.PAUSED else []
-    assert outcome == Step.PAUSED or before == list(backtrack_jit.search(t))
+    assert outcome == Step.PAUSED or before == list(driver.search(t))
     assert all(len(prefix) <= last for prefix, _, _ in rest)
-    after = (s for prefix, w, m in reversed(rest) for s in backtrack_jit.run(t, prefix, last, start=(w, m)))
+    after = (s for prefix, w, m in reversed(rest) for s in driver.run(t, prefix, last, start=(w, m)))
     assert list(islice(chain(before, after), 3000)) == whole
 
 
@@ -367,7 +369,7 @@ def test_a_busy_worker_splits_its_subtree_for_an_idle_one(monkeypatch):
     counts = np.zeros(2, np.int64)
     found = [tuple(s) for s in split.parallel_search(t, 2, counts=counts, budget=5)]
     alone = np.zeros(2, np.int64)
-    assert sorted(found) == sorted(tuple(s) for s in backtrack_jit.search(t, alone))
+    assert sorted(found) == sorted(tuple(s) for s in driver.search(t, alone))
     assert len(found) == len(set(found)) == 4224 and splits.value > 0
     assert counts.tolist() == alone.tolist()  # the same tree: every node once, whoever placed it
 
@@ -383,8 +385,10 @@ def test_workers_find_every_solution_once(monkeypatch):
     assert len(set(first)) == 10 and all(validate(p, s) is None for s in first)
     assert multiprocessing.active_children() == []  # closed early: the workers are gone
     assert backtrack.solve(p, workers=2) in set(found)
-    with pytest.raises(SatedgeError, match=r"several workers needs the compiled search: numba"):
-        backtrack.solutions(p, workers=2, compiled=False)
+    with pytest.raises(
+        SatedgeError, match=r"several workers needs a compiled loop \(numba or c\), not python$"
+    ):
+        backtrack.solutions(p, workers=2, loop="python")
 
 
 def test_limit_streams():

@@ -243,7 +243,7 @@ def uniform_two_by_two() -> Puzzle:
 
 def test_a_toy_maximize_engine_answers_the_command_the_api_and_the_listings(toymax, run_cli, tmp_path):
     from satedge import maximize
-    from satedge.backtrack.branch_and_bound import best_board
+    from satedge.best.branch_and_bound import best_board
 
     p = uniform_two_by_two()
     puzzle = tmp_path / "two.yaml"

@@ -30,12 +30,12 @@ OWN = {
     "pysat": {"sat/solvers.py", "sat/solving.py", "jobs/sat.py", "jobs/portfolio.py"},
     "cmd": {"sat/solvers.py", "sat/binaries.py", "sat/solving.py", "jobs/sat.py"},
     "hermax": {"sat/maxsat.py", "jobs/sat.py"},
-    "backtrack": {"backtrack/search.py", "backtrack/compiled.py", "jobs/backtrack.py"},
+    "backtrack": {"backtrack/search.py", "backtrack/loop.py", "jobs/exact.py"},
     "cpsat": {"jobs/cpsat.py"},
     "clasp": {"jobs/clasp.py"},
-    "lns": {"jobs/lns.py", "backtrack/lns.py"},
-    "budget": {"jobs/budget.py", "backtrack/budget.py"},
-    "restarts": {"jobs/restarts.py", "backtrack/restarts.py"},
+    "lns": {"jobs/best.py", "best/lns.py"},
+    "budget": {"jobs/best.py", "best/budget.py"},
+    "restarts": {"jobs/best.py", "best/restarts.py"},
 }
 # string constants that spell an engine's name but are not one
 NOT_ENGINES = {
@@ -43,6 +43,7 @@ NOT_ENGINES = {
     ("sat/binaries.py", "clasp"): "a program looked for on PATH (KNOWN_BINARIES)",
     ("cli/solvers.py", "pysat"): "the key of `satedge solvers --json` listing the PySAT solvers",
     ("sat/solvers.py", "restarts"): "a SAT solver's statistic (STAT_KEYS)",
+    ("backtrack/loop.py", "budget"): "a loop's parameter: the candidates a call may try",
 }
 
 

@@ -65,8 +65,8 @@ repeat: true
     assert (code, out) == (2, "")
     assert err == (
         f"satedge: error: {f}: unknown key(s) colour; no file matches 'nowhere/*.yaml'; unknown encoding "
-        "'nope'; unknown solver 'minisat99'; solver 'backtrack:threads=2': backtrack takes workers= and "
-        "order=; and 3 more\n"
+        "'nope'; unknown solver 'minisat99'; solver 'backtrack:threads=2': backtrack takes workers=, "
+        "order= and loop=; and 3 more\n"
     )
     f.write_text(
         f.read_text()
@@ -78,8 +78,8 @@ repeat: true
     assert (code, out) == (2, "")
     assert err == (
         f"satedge: error: {f}: unknown solver 'minisat99'; solver 'backtrack:threads=2': backtrack takes "
-        "workers= and order=; timeout must be a positive number of seconds, at most 10,000,000, not -1; and 2 "
-        "more\n"
+        "workers=, order= and loop=; timeout must be a positive number of seconds, at most 10,000,000, not -1; "
+        "and 2 more\n"
     )
     assert not (tmp_path / "o").exists()
 

@@ -25,7 +25,7 @@ def test_the_import_contracts_hold():
     lint = Path(sys.executable).with_name("lint-imports")
     r = subprocess.run([str(lint)], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "Contracts: 10 kept, 0 broken." in r.stdout
+    assert "Contracts: 11 kept, 0 broken." in r.stdout
 
 
 def _imports(node):
@@ -259,10 +259,11 @@ def test_the_kernels_outcome_codes_have_one_home():
 
 
 def test_the_house_plan_stays_small():
-    """At most 12 entries in ``satedge/``; the module the commands share imports at most 10 of
+    """At most 13 entries in ``satedge/`` (eight packages by idea, the API, the errors, the package's
+    and the command's entry points); the module the commands share imports at most 10 of
     satedge's modules."""
     entries = sorted(p.name for p in (ROOT / "satedge").iterdir() if p.name != "__pycache__")
-    assert len(entries) <= 12, entries
+    assert len(entries) <= 13, entries
     cli = ROOT / "satedge" / "cli"
     shared = {
         i.module

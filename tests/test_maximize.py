@@ -17,7 +17,7 @@ from pysat.formula import WCNF
 
 from satedge import Limits, maximize
 from satedge.api import choose
-from satedge.backtrack.branch_and_bound import best_board as branch_and_bound
+from satedge.best.branch_and_bound import best_board as branch_and_bound
 from satedge.encode.maxsat import weighted
 from satedge.encode.presets import Encoding
 from satedge.errors import SatedgeError
@@ -338,7 +338,7 @@ def test_lns_reaches_every_edge_of_a_solvable_board_and_the_checker_agrees(worke
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(**TINY))
 def test_lns_never_reports_more_than_the_brute_force_maximum_nor_a_board_the_checker_scores_lower(puzzle):
-    from satedge.backtrack.lns import Search
+    from satedge.best.lns import Search
 
     want = brute_maximum(puzzle)
     search = Search(puzzle, seed=1)

@@ -2,6 +2,7 @@
 solutions in the same order, and the same counts, as numba's loop and the pure-Python one; where
 no compiler is found, or it fails, numba's loop answers the same."""
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -14,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from satedge.backtrack import compiled as backtrack_jit
+from satedge.backtrack import loop as driver
 from satedge.backtrack import native
 from satedge.backtrack import search as backtrack
 from satedge.backtrack.kernels import Step
@@ -44,28 +45,37 @@ def need_compiler() -> None:
 
 
 def arrays(p) -> tuple:
-    """A search's state arrays (as compiled.at_root makes them) and its counts."""
+    """A search's state at the root (as driver.at_root makes it, with no loop bound) and its counts."""
     n, words = p.n, native.tile_words(len(p.tiles))
-    return (
-        np.zeros(n + 1, np.int64),
-        np.zeros(n, np.int64),
-        np.zeros(n, np.uint64),
-        np.zeros(n, np.int64),
-        np.zeros(words, np.uint64),
-        np.zeros(1, np.int64),
-        np.zeros(n, np.int64),
-        np.zeros(n + 1, np.int64),
-        None,
-        np.zeros(2, np.int64),
+    state = driver.State(
+        placed=np.zeros(n + 1, np.int64),
+        word=np.zeros(n, np.int64),
+        bits=np.zeros(n, np.uint64),
+        keys=np.zeros(n, np.int64),
+        used=np.zeros(words, np.uint64),
+        depth=np.zeros(1, np.int64),
+        allow=np.zeros(n, np.int64),
+        spent=np.zeros(n + 1, np.int64),
+        best=None,
     )
+    return state, np.zeros(2, np.int64)
 
 
-def searched(puzzle, cc: str | None, limit: int = 5000, **kwargs):
-    """The first ``limit`` solutions in the search's order and what the search cost."""
+def searched(puzzle, loop: str, limit: int | None = 5000, **kwargs):
+    """The first ``limit`` solutions in the search's order and what the search cost, on ``loop``
+    (which the search names as the one that ran)."""
     cost = backtrack.Cost()
-    with compiler(cc if cc is not None else os.environ.get("CC", "cc")):
-        found = list(backtrack.solutions(puzzle, limit=limit, compiled=True, cost=cost, **kwargs))
+    found = list(backtrack.solutions(puzzle, limit=limit, loop=loop, cost=cost, **kwargs))
+    assert cost.loop == loop
     return found, (cost.candidates, cost.nodes)
+
+
+def auto(puzzle, monkeypatch) -> tuple[list, str]:
+    """The solutions of ``loop="auto"`` on any board (SMALL set to 0: the compiled loops), and the
+    loop that ran."""
+    monkeypatch.setattr(backtrack, "SMALL", 0)
+    cost = backtrack.Cost()
+    return list(backtrack.solutions(puzzle, cost=cost)), cost.loop
 
 
 @pytest.mark.slow
@@ -74,30 +84,30 @@ def searched(puzzle, cc: str | None, limit: int = 5000, **kwargs):
 def test_the_c_search_gives_the_solutions_of_numbas_and_pythons_in_the_same_order_at_the_same_cost(puzzle):
     # frames, clues, identical tiles, a torus and both matching rules all come from the strategy
     need_compiler()
-    first = list(backtrack.solutions(puzzle, limit=5000, compiled=False))
-    found, cost = searched(puzzle, None)
+    first = list(backtrack.solutions(puzzle, limit=5000, loop="python"))
+    found, cost = searched(puzzle, "c")
     assert found == first
     if len(first) < 5000:  # a search that ended: the whole tree, the same on both loops
-        assert (found, cost) == searched(puzzle, "")
+        assert (found, cost) == searched(puzzle, "numba")
 
 
 def test_the_c_search_checks_a_torus_third_and_fourth_neighbours_and_resumes_where_it_paused(monkeypatch):
     need_compiler()
     p = generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)
-    python = list(backtrack.solutions(p, compiled=False))
+    python = list(backtrack.solutions(p, loop="python"))
     assert len(python) == 4224
-    found, cost = searched(p, None, limit=None)
-    assert found == python and cost == searched(p, "", limit=None)[1]
-    monkeypatch.setattr(backtrack_jit, "CALL_BUDGET", 7)  # pause and resume every 7 candidates
-    assert searched(p, None, limit=None) == (found, cost)
+    found, cost = searched(p, "c", limit=None)
+    assert found == python and cost == searched(p, "numba", limit=None)[1]
+    monkeypatch.setattr(driver, "CALL_BUDGET", 7)  # pause and resume every 7 candidates
+    assert searched(p, "c", limit=None) == (found, cost)
 
 
 def test_the_c_search_on_two_workers_finds_every_solution_once():
     need_compiler()
     p = generate(Params(rows=5, cols=5, colors=7, frame=True, border_colors=2), seed=3)
-    one = searched(p, None, limit=None)[0]
+    one = searched(p, "c", limit=None)[0]
     assert len(one) == 64
-    assert sorted(searched(p, None, limit=None, workers=2)[0], key=str) == sorted(one, key=str)
+    assert sorted(searched(p, "c", limit=None, workers=2)[0], key=str) == sorted(one, key=str)
 
 
 def test_without_a_compiler_or_when_it_fails_numbas_loop_answers_the_same(tmp_path, monkeypatch):
@@ -105,11 +115,11 @@ def test_without_a_compiler_or_when_it_fails_numbas_loop_answers_the_same(tmp_pa
     monkeypatch.setenv("SATEDGE_CACHE", str(tmp_path / "cache"))
     t = backtrack.tables(p)
     state = arrays(p)
-    python = list(backtrack.solutions(p, compiled=False))
+    python = list(backtrack.solutions(p, loop="python"))
     for cc in ("", str(tmp_path / "no-such-cc"), "false"):  # none; not there; one that fails
         with compiler(cc):
             assert native.kernel(t, *state) is None
-            assert list(backtrack.solutions(p, compiled=True)) == python
+            assert auto(p, monkeypatch) == (python, "numba")
     assert not (tmp_path / "cache").exists() or list((tmp_path / "cache").iterdir()) == []
 
 
@@ -141,13 +151,13 @@ def test_a_compiler_that_writes_no_library_or_hangs_leaves_nothing_and_numba_ans
     monkeypatch.setattr(native, "COMPILE_SECONDS", 1)
     p = generate(Params(rows=4, cols=4, colors=3, frame=True), seed=2)
     t, state = backtrack.tables(p), arrays(p)
-    python = list(backtrack.solutions(p, compiled=False))
+    python = list(backtrack.solutions(p, loop="python"))
     liar = _script(tmp_path / "liar-cc", 'while [ "$1" != -o ]; do shift; done; echo not a library > "$2"')
     hangs = _script(tmp_path / "slow-cc", "exec sleep 100 # satedge-test-hangs")
     for cc in (liar, hangs):
         with compiler(cc):
             assert native.kernel(t, *state) is None
-            assert list(backtrack.solutions(p, compiled=True)) == python
+            assert auto(p, monkeypatch) == (python, "numba")
         assert list((tmp_path / "cache").iterdir()) == [], cc
     left = subprocess.run(["pgrep", "-f", "satedge-test-hangs"], capture_output=True, text=True).stdout
     assert left == ""
@@ -163,7 +173,7 @@ def test_a_cached_library_damaged_or_cut_short_is_compiled_again(tmp_path, monke
     (tmp_path / f"build-{dead.pid}-x").mkdir()
     (tmp_path / f"build-{dead.pid}-x" / "search.c").write_text("")
     p = generate(Params(rows=4, cols=4, colors=3, frame=True), seed=2)
-    python = list(backtrack.solutions(p, compiled=False))
+    python = list(backtrack.solutions(p, loop="python"))
     assert native.kernel(backtrack.tables(p), *arrays(p)) is not None
     lib = next(tmp_path.glob("search-*.so"))
     whole = lib.read_bytes()
@@ -173,7 +183,7 @@ def test_a_cached_library_damaged_or_cut_short_is_compiled_again(tmp_path, monke
         code = (
             "import sys; from satedge.backtrack import search; from satedge.puzzle.generate import Params, generate; "
             "p = generate(Params(rows=4, cols=4, colors=3, frame=True), seed=2); "
-            "print(len(list(search.solutions(p, compiled=True))))"
+            "print(len(list(search.solutions(p, loop='c'))))"
         )
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
         assert (done.returncode, done.stdout, done.stderr) == (0, f"{len(python)}\n", "")
@@ -188,9 +198,9 @@ def test_the_c_search_over_two_words_of_tiles_and_more_labels_than_a_byte_holds(
     t = backtrack.tables(p)
     assert (t.n_tiles, t.n_labels) == (72, 322)  # two words of tiles; labels read through the placements
     assert t.labels.tolist() == [0]
-    found, cost = searched(p, None, limit=None)
+    found, cost = searched(p, "c", limit=None)
     assert len(found) == 2 and cost == (2824, 2824)
-    assert (found, cost) == searched(p, "", limit=None)
+    assert (found, cost) == searched(p, "numba", limit=None)
 
 
 @pytest.mark.parametrize("profile", [True, False])
@@ -203,8 +213,8 @@ def test_a_board_of_36_cells_is_compiled_again_with_its_branch_profile_or_kept_p
         monkeypatch.setattr(native, "RECORD_FLAGS", native.RECORD_FLAGS[1:])
     p = generate(Params(rows=6, cols=6, colors=10, frame=True, border_colors=3), seed=0)
     assert p.n == native.PROFILED_CELLS
-    found, cost = searched(p, None, limit=None)
-    assert (len(found), cost) == (4, (34184, 34184)) and (found, cost) == searched(p, "", limit=None)
+    found, cost = searched(p, "c", limit=None)
+    assert (len(found), cost) == (4, (34184, 34184)) and (found, cost) == searched(p, "numba", limit=None)
     kept = sorted(tmp_path.iterdir())
     libraries = [f for f in kept if f.suffix == ".so"]
     assert len(libraries) == 2 and all(f.name.startswith("search-") for f in libraries)
@@ -212,7 +222,7 @@ def test_a_board_of_36_cells_is_compiled_again_with_its_branch_profile_or_kept_p
         [f.name for f in libraries] + [f.name + ".sha256" for f in libraries]
     )
     assert (libraries[0].read_bytes() == libraries[1].read_bytes()) is not profile
-    assert searched(p, None, limit=None) == (found, cost) and sorted(tmp_path.iterdir()) == kept
+    assert searched(p, "c", limit=None) == (found, cost) and sorted(tmp_path.iterdir()) == kept
 
 
 # ---------------------------------------------------------------------------- the C file
@@ -240,7 +250,7 @@ def boards():
         if name == "misfits":  # and the deepest placements kept
             yield "deepest", native.header(t, deepest=True)
         if name == "labels":  # as a puzzle of over 256 labels has it
-            t = t._replace(labels=np.zeros(1, np.uint32))
+            t = dataclasses.replace(t, labels=np.zeros(1, np.uint32))
         yield name, native.header(t)
 
 
@@ -344,7 +354,7 @@ def test_a_hanging_compiler_leaves_the_count_time_to_answer_within_its_timeout(
             "count", tmp_path / "p.yaml", "--method", "backtrack", "--timeout", "20", "--json"
         )
     assert (code, err) == (0, "") and json.loads(out)["solutions"] == len(
-        list(backtrack.solutions(p, compiled=False))
+        list(backtrack.solutions(p, loop="python"))
     ) == 8
     left = subprocess.run(
         ["pgrep", "-f", "satedge-test-hangs-in-a-job"], capture_output=True, text=True

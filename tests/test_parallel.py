@@ -16,7 +16,7 @@ from conftest import PUZZLES, alive, small_command_seconds
 from hypothesis import HealthCheck, assume, given, settings
 from pysat.solvers import Solver
 
-from satedge.backtrack import compiled as backtrack_jit
+from satedge.backtrack import loop as driver
 from satedge.backtrack import search as backtrack
 from satedge.encode.presets import Encoding
 from satedge.errors import SatedgeError
@@ -286,8 +286,8 @@ def test_a_cluster_task_hands_back_the_rest_of_its_share_when_its_time_is_up(mon
     p = generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)
     search = backtrack.plan(p, order="rows", distinct=False)
     whole = backtrack.Cost()
-    alone = sorted(backtrack.solutions(p, cost=whole, order=search, compiled=True), key=str)
-    monkeypatch.setattr(backtrack_jit, "CALL_BUDGET", 20_000)
+    alone = sorted(backtrack.solutions(p, cost=whole, order=search, loop="numba"), key=str)
+    monkeypatch.setattr(driver, "CALL_BUDGET", 20_000)
     cost = backtrack.Cost()
     shares, found, tasks = [backtrack.prefixes(p, 2, search, cost)], [], 0
     while shares:

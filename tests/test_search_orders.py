@@ -9,6 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from oracle import brute_force
 
+from satedge.backtrack import arrays as search_tables
 from satedge.backtrack import orders
 from satedge.backtrack import search as backtrack
 from satedge.errors import SatedgeError
@@ -25,9 +26,7 @@ MAX = 3000  # puzzles with more solutions (uniform tiles on a torus) are left ou
 def reference(puzzle: Puzzle) -> list:
     """The old search: row by row, every turn of every tile, every copy of identical tiles, in Python."""
     return list(
-        islice(
-            backtrack.solutions(puzzle, compiled=False, order="rows", distinct=False, twins=False), MAX + 1
-        )
+        islice(backtrack.solutions(puzzle, loop="python", order="rows", distinct=False, twins=False), MAX + 1)
     )
 
 
@@ -38,14 +37,12 @@ def reference(puzzle: Puzzle) -> list:
     st.sampled_from(orders.ORDERS),
     st.booleans(),
     st.booleans(),
-    st.booleans(),
+    st.sampled_from(["python", "numba"]),
 )
-def test_every_order_distinct_turns_and_twins_give_the_same_solutions(
-    puzzle, order, distinct, twins, compiled
-):
+def test_every_order_distinct_turns_and_twins_give_the_same_solutions(puzzle, order, distinct, twins, loop):
     expected = reference(puzzle)
     assume(len(expected) <= MAX)
-    found = list(backtrack.solutions(puzzle, compiled=compiled, order=order, distinct=distinct, twins=twins))
+    found = list(backtrack.solutions(puzzle, loop=loop, order=order, distinct=distinct, twins=twins))
     assert len(found) == len(set(found))  # each solution once
     assert set(found) == set(expected)
 
@@ -54,8 +51,8 @@ def test_every_order_distinct_turns_and_twins_give_the_same_solutions(
 @settings(max_examples=60, deadline=None)
 @given(puzzles(max_rows=3, max_cols=4, max_cells=9, max_colors=3), st.sampled_from(orders.ORDERS))
 def test_compiled_and_python_loops_agree_in_order_for_every_cell_order(puzzle, order):
-    python = list(backtrack.solutions(puzzle, limit=2000, compiled=False, order=order))
-    assert list(backtrack.solutions(puzzle, limit=2000, compiled=True, order=order)) == python
+    python = list(backtrack.solutions(puzzle, limit=2000, loop="python", order=order))
+    assert list(backtrack.solutions(puzzle, limit=2000, loop="numba", order=order)) == python
 
 
 @pytest.mark.parametrize("order", orders.ORDERS)
@@ -74,13 +71,13 @@ def test_distinct_turns_shrink_the_tree_and_keep_the_solutions():
         rows=2, cols=2, tiles=((1, 2, 1, 2), (1, 2, 1, 2), (2, 1, 2, 1), (1, 2, 1, 2)), topology="torus"
     )
     every = brute_force(p)
-    for compiled in (False, True):
+    for loop in ("python", "numba"):
         costs = {}
         for distinct in (False, True):
             costs[distinct] = backtrack.Cost()
             found = list(
                 backtrack.solutions(
-                    p, compiled=compiled, order="rows", distinct=distinct, twins=False, cost=costs[distinct]
+                    p, loop=loop, order="rows", distinct=distinct, twins=False, cost=costs[distinct]
                 )
             )
             assert set(found) == every and len(found) == len(every) == 768
@@ -88,14 +85,17 @@ def test_distinct_turns_shrink_the_tree_and_keep_the_solutions():
 
 
 @settings(max_examples=40, deadline=None)
-@given(puzzles(max_rows=3, max_cols=3, max_cells=9, max_colors=2, clues=False), st.booleans())
-def test_identical_tiles_with_a_corner_kept_give_the_same_orbits(puzzle, compiled):
+@given(
+    puzzles(max_rows=3, max_cols=3, max_cells=9, max_colors=2, clues=False),
+    st.sampled_from(["python", "numba"]),
+)
+def test_identical_tiles_with_a_corner_kept_give_the_same_orbits(puzzle, loop):
     """With the board-turn symmetry broken (a tile kept in a corner, which parts it from its
     copies), twins or not, the same solutions."""
     allowed, _ = backtrack.symmetry_broken(puzzle)
-    plain = list(islice(backtrack.solutions(puzzle, allowed=allowed, compiled=False, twins=False), MAX + 1))
+    plain = list(islice(backtrack.solutions(puzzle, allowed=allowed, loop="python", twins=False), MAX + 1))
     assume(len(plain) <= MAX)
-    found = list(backtrack.solutions(puzzle, allowed=allowed, compiled=compiled))
+    found = list(backtrack.solutions(puzzle, allowed=allowed, loop=loop))
     assert len(found) == len(set(found)) and set(found) == set(plain)
 
 
@@ -105,22 +105,22 @@ def test_identical_tiles_with_a_corner_kept_give_the_same_orbits(puzzle, compile
     puzzles(max_rows=3, max_cols=3, max_cells=9, max_colors=2),
     st.sampled_from(orders.ORDERS),
     st.booleans(),
-    st.booleans(),
+    st.sampled_from(["python", "numba"]),
 )
-def test_weighted_solutions_count_what_the_listing_counts(puzzle, order, corner, compiled):
+def test_weighted_solutions_count_what_the_listing_counts(puzzle, order, corner, loop):
     """Each solution found with its weight: the weights add up to the solutions of the old
     search, each solution found is one of them, and the three counts are the old search's."""
     allowed, orbit = backtrack.symmetry_broken(puzzle) if corner else (puzzle.allowed, 1)
     plain = list(
         islice(
             backtrack.solutions(
-                puzzle, allowed=allowed, compiled=False, order="rows", distinct=False, twins=False
+                puzzle, allowed=allowed, loop="python", order="rows", distinct=False, twins=False
             ),
             MAX + 1,
         )
     )
     assume(len(plain) <= MAX)
-    found = list(backtrack.weighted(puzzle, allowed=allowed, compiled=compiled, order=order))
+    found = list(backtrack.weighted(puzzle, allowed=allowed, loop=loop, order=order))
     assert sum(n for _, n in found) == len(plain)
     assert {s for s, _ in found} <= set(plain) and len({s for s, _ in found}) == len(found)
     assert symmetry.count_weighted(puzzle, found, orbit) == symmetry.count(puzzle, plain, orbit)
@@ -147,9 +147,9 @@ def test_identical_tiles_are_placed_in_one_order():
     q = backtrack.plan(p, order="rows")
     assert (q.twins, q.shift, q.twin) == (((0, 1, 2, 3),), (0, 0, 1, 0), [-1, 0, 1, 2])
     every = brute_force(p)
-    for compiled in (False, True):
+    for loop in ("python", "numba"):
         cost = backtrack.Cost()
-        found = list(backtrack.solutions(p, compiled=compiled, order="rows", cost=cost))
+        found = list(backtrack.solutions(p, loop=loop, order="rows", cost=cost))
         assert set(found) == every and len(found) == 768 and cost.nodes == 8
     # Hunde-Spiel's tiles 2 and 3 are the same; a clue that keeps tile 2 in a corner parts them
     hunde = load_puzzle(PUZZLES / "hunde-spiel.yaml")
@@ -236,7 +236,7 @@ def test_the_estimate_follows_the_real_tree():
             sum(
                 1
                 for _ in backtrack.solutions(
-                    p, order=o, cost=cost, compiled=False, distinct=False, twins=False
+                    p, order=o, cost=cost, loop="python", distinct=False, twins=False
                 )
             )
             == 384
@@ -295,13 +295,12 @@ def test_a_solver_string_keeps_its_settings_unless_an_option_overrides_them():
 
 
 def test_tables_too_large_for_memory_are_refused_in_one_line(monkeypatch):
-    from satedge.backtrack import compiled as backtrack_jit
 
     p = generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)
-    monkeypatch.setattr(backtrack_jit, "MAX_TABLE_BYTES", 1000)
+    monkeypatch.setattr(search_tables, "MAX_TABLE_BYTES", 1000)
     with pytest.raises(
         SatedgeError,
         match=r"^the compiled backtracker's tables would take over 0 MB for this puzzle; "
-        r"run it without workers \(the pure-Python loop, compiled=False\)$",
+        r"run it without workers \(the pure-Python loop, loop=python\)$",
     ):
         backtrack.tables(p)

@@ -1,13 +1,13 @@
 """The backtracker's loop in C (``search.c``, shipped beside this module), compiled at run time
 for one cell order.
 
-:func:`satedge.backtrack.compiled.advance` reads per position which neighbours to look at,
+:func:`satedge.backtrack.advance.advance` reads per position which neighbours to look at,
 which sides, which kind of cell and whether further neighbours need a check; ``search.c`` gives
 each position a block of code with those as constants, and the search jumps from block to
 block.  Python writes only what varies by puzzle (:func:`header`): a ``board.h`` of the sizes
 and one line per position.  The tables (masks, rotations, labels) stay data, so one compiled
 search serves every puzzle of the same shape, order and sizes.  It takes the same arguments and
-keeps the same state as :func:`~satedge.backtrack.compiled.advance`, so it finds the same
+keeps the same state as :func:`~satedge.backtrack.advance.advance`, so it finds the same
 solutions in the same order, with the same counts of candidates and placements, and places about
 twice as many tiles a second (``experiments/bench-search.md``).
 
@@ -63,7 +63,11 @@ __all__ = [
     "labels",
     "tile_words",
     "kernel",
+    "unavailable",
+    "ARGUMENTS",
+    "STATE",
     "compiler",
+    "described",
     "compiles",
     "cache_folder",
     "COMPILE_SECONDS",
@@ -101,6 +105,26 @@ def compiler() -> str | None:
     return shutil.which(named) if named.strip() else None
 
 
+def described() -> str | None:
+    """The C compiler's path and the first line of its ``--version`` (``/usr/bin/cc cc (Debian
+    12.2.0-14) 12.2.0``), as a results row's environment names it; ``None`` without one."""
+    cc = compiler()
+    if cc is None:
+        return None
+    return f"{cc} {_version(cc)}".strip()
+
+
+@cache
+def _version(cc: str) -> str:
+    try:
+        out = subprocess.run(
+            [cc, "--version"], capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return out.splitlines()[0].strip() if out.strip() else ""
+
+
 def cache_folder() -> Path:
     """Where compiled searches are kept: ``$SATEDGE_CACHE``, else ``$XDG_CACHE_HOME/satedge`` or
     ``~/.cache/satedge``."""
@@ -111,7 +135,7 @@ def cache_folder() -> Path:
 
 def header(t, deepest: bool = False) -> str:
     """The ``board.h`` that ``search.c`` includes for the tables ``t``
-    (:class:`satedge.backtrack.compiled.Tables`): the sizes, whether the labels fit a byte
+    (:class:`satedge.backtrack.arrays.Tables`): the sizes, whether the labels fit a byte
     (``PACKED``: :func:`labels`) and whether there are identical tiles, the outcome codes, and one
     line per position (its neighbours, kind and further checks; ``search.c`` says what each
     column means); ``deepest``: the loop keeps the deepest placements (``DEEPEST``)."""
@@ -399,24 +423,36 @@ def compiles(t, deepest: bool = False) -> bool:
     return not all(_kept(cache_folder() / lib) for lib in libs)
 
 
-def kernel(
-    t, placed, word, bits, keys, used, depth, allow, spent, best, counts
-) -> Callable[[int, int, int], int] | None:
-    """The compiled search over ``t`` bound to its state arrays (those of
-    :func:`satedge.backtrack.compiled.advance`): a function ``(floor, last, budget) -> outcome``
-    that advances as ``advance`` does; ``None`` where it is not compiled here."""
+# the C loop's parameters (search.c's advance), each the tables' or the state's array of that name
+ARGUMENTS = ("need", "shown", "masks", "turn", "words", "twin", "labels", "base")
+STATE = ("allow", "placed", "word", "bits", "keys", "used", "spent", "best", "depth")
+
+
+def unavailable(t) -> str:
+    """Why the C loop does not run over ``t`` here (:func:`kernel` gives ``None``)."""
+    if len(t.ndeps) > MAX_NATIVE_CELLS:
+        return f"it takes boards of at most {MAX_NATIVE_CELLS} cells, and this one has {len(t.ndeps)}"
+    if compiler() is None:
+        named = os.environ.get("CC", "cc")
+        return "$CC is empty" if not named.strip() else f"no C compiler {named!r} on PATH ($CC names another)"
+    return f"{compiler()} did not build it within {compile_seconds():g} s"
+
+
+def kernel(t, state, counts) -> Callable[[int, int, int], int] | None:
+    """The C loop over the tables ``t`` bound to ``state`` (:class:`satedge.backtrack.loop.State`),
+    each array taken by its name: a function ``(floor, last, budget) -> outcome`` that advances as
+    :func:`satedge.backtrack.advance.advance` does; ``None`` where it is not built here
+    (:func:`unavailable` says why)."""
     n = len(t.ndeps)
     if n > MAX_NATIVE_CELLS:
         return None
-    twin = t.twin if t.twin is not None else np.zeros(1, np.int64)
-    base = t.base if t.base is not None else np.zeros(1, np.int64)
-    keep = [
-        np.ascontiguousarray(a) for a in (t.need, t.shown, t.masks, t.turn, t.words, twin, t.labels, base)
-    ]
-    deepest = best is not None
-    best = best if deepest else np.zeros(1, np.int64)
-    keep += [allow, placed, word, bits, keys, used, spent, best, depth]  # the state, written in place
+    deepest = state.best is not None
+    given = {name: getattr(t, name) for name in ARGUMENTS} | {name: getattr(state, name) for name in STATE}
+    blank = np.zeros(1, np.int64)  # in place of twin, base and best where there are none
+    keep = [np.ascontiguousarray(given[name]) if given[name] is not None else blank for name in ARGUMENTS]
+    keep += [given[name] if given[name] is not None else blank for name in STATE]  # written in place
     head = [ctypes.c_void_p(a.ctypes.data) for a in keep]
+    allow, depth = state.allow, state.depth
     train = _training(head, int(depth[0]), n - 1, allow) if PROFILED_CELLS <= n <= OPTIMISED_CELLS else None
     lib = _compiled(header(t, deepest), FLAGS if n <= OPTIMISED_CELLS else LARGE_FLAGS, train)
     if lib is None:

@@ -1,6 +1,6 @@
 /* The backtracker's search loop, compiled for one cell order (satedge.backtrack.native).
  *
- * It does what satedge.backtrack.compiled.advance does, with the same arguments, the same state
+ * It does what satedge.backtrack.advance.advance does, with the same arguments, the same state
  * and the same outcomes: from position depth[0] it runs until the next placement of cells
  * 0..last (FOUND: placed holds it), the end of the tree below floor (DONE) or budget
  * candidates (PAUSED), and counts the candidates it tried and the placements it made.
@@ -52,7 +52,7 @@ typedef uint64_t u64;
 #endif
 
 /* the label placed position c needs on side s, and the one the placement just made needs: a
- * byte of the word kept per position (lp, lw, as lab has them), or through the placement */
+ * byte of the word kept per position (lp, lw, as labels has them), or through the placement */
 #if PACKED
 #define NEEDS(c, s) ((lp[c] >> (8 * (s))) & 255)
 #define JUST(s) ((lw >> (8 * (s))) & 255)
@@ -137,7 +137,7 @@ static inline uint32_t packed(const i64 *need, i64 o) {
     budget--;                                                                                      \
     i64 at = (BUDGETED ? kb : key * TURNS) + w * 64 + b;                                           \
     o = tt * 4 + turn[at];                                                                         \
-    if (PACKED) lw = lab[at];                                                                      \
+    if (PACKED) lw = labels[at];                                                                   \
   }                                                                                                \
   if (BUDGETED) { /* its phase and the further neighbours it misses, within the budget */          \
     i64 miss = key / NKP;                                                                          \
@@ -173,7 +173,7 @@ static inline uint32_t packed(const i64 *need, i64 o) {
   goto next_##P;
 
 i64 advance(const i64 *need, const i64 *shown, const u64 *masks, const unsigned char *turn, const i64 *words,
-            const i64 *twin, const uint32_t *lab, const i64 *base, const i64 *allow, i64 *placed, i64 *word,
+            const i64 *twin, const uint32_t *labels, const i64 *base, const i64 *allow, i64 *placed, i64 *word,
             u64 *bits, i64 *keys, u64 *used, i64 *spent, i64 *best, i64 *depth, i64 floor, i64 last,
             i64 budget, i64 *counts) {
   i64 given = budget, nodes = 0, w, key, o = 0, tt, ret, kb = 0, dbest = best[0];
@@ -184,13 +184,13 @@ i64 advance(const i64 *need, const i64 *shown, const u64 *masks, const unsigned 
 #endif
   i64 i = depth[0];
 #if PACKED
-  uint32_t lp[N + 1]; /* the labels each placed position needs, as lab has them */
+  uint32_t lp[N + 1]; /* the labels each placed position needs, as labels has them */
   for (i64 j = 0; j < i; j++) lp[j] = packed(need, placed[j]);
   lp[N] = packed(need, placed[N]);
 #endif
   (void)shown; /* read by the further checks of a torus only */
   (void)twin;  /* of identical tiles only */
-  (void)lab;   /* where the labels fit a byte only */
+  (void)labels; /* where the labels fit a byte only */
   (void)lw;
   (void)allow; /* with a budget of misfits only */
   (void)spent;

@@ -9,9 +9,9 @@ found is given in every turn that looks the same (``distinct``); identical tiles
 one order, and each solution found is given in every arrangement of them (``twins``): the same
 solutions, a smaller tree (the plan: :mod:`satedge.backtrack.plans`).  Tiles in use are a bit mask.
 
-With numba (a core dependency) the same search runs compiled
-(:mod:`satedge.backtrack.compiled`): the same solutions in the same order, many times faster; and
-with ``workers`` processes, each solution once, in no fixed order.
+Compiled (``loop``: numba's or the C loop, :mod:`satedge.backtrack.loop`) the same search finds
+the same solutions in the same order, many times faster; with ``workers`` processes, each
+solution once, in no fixed order.
 """
 
 from __future__ import annotations
@@ -27,10 +27,12 @@ from ..encode.core import Options, placements, symmetry_breaking
 from ..errors import SatedgeError
 from ..puzzle.model import Puzzle, Solution
 from ..system.extras import available
-from . import compiled as backtrack_jit
+from . import arrays as search_tables
+from . import loop as driver
 from . import plans, split
+from .facts import board_tables
+from .loop import LOOPS
 from .plans import Plan, plan
-from .tables import board_tables
 
 __all__ = [
     "MAX_TABLE",
@@ -45,6 +47,7 @@ __all__ = [
     "prefixes",
     "subtrees",
     "compiled_available",
+    "LOOPS",
     "solve",
 ]
 
@@ -59,7 +62,7 @@ SMALL = 16
 
 def _neighbours(puzzle: Puzzle, cells):
     """Per placement ``o = tile * 4 + rotation`` the label ids it shows on its four sides and the
-    ids that fit them (the puzzle's :func:`~satedge.backtrack.tables.board_tables`); per position
+    ids that fit them (the puzzle's :func:`~satedge.backtrack.facts.board_tables`); per position
     in the order ``cells`` its earlier neighbours ``(own side, position, their side)``."""
     pos = {cell: i for i, cell in enumerate(cells)}
     t = board_tables(puzzle)
@@ -90,6 +93,7 @@ class Cost:
     nodes: int = 0
     started: float = field(default_factory=time.monotonic)
     stage: str | None = None  # what the search is doing, where it is not searching yet
+    loop: str | None = None  # the loop that ran it: python, numba or c (satedge.backtrack.loop)
 
     @property
     def seconds(self) -> float:
@@ -97,13 +101,15 @@ class Cost:
 
     def as_dict(self) -> dict:
         out = {"candidates": self.candidates, "nodes": self.nodes, "seconds": round(self.seconds, 3)}
-        return out | ({"stage": self.stage} if self.stage else {})
+        return (
+            out | ({"stage": self.stage} if self.stage else {}) | ({"loop": self.loop} if self.loop else {})
+        )
 
 
 def solutions(
     puzzle: Puzzle,
     limit: int | None = None,
-    compiled: bool | None = None,
+    loop: str = "auto",
     workers: int = 1,
     cost: Cost | None = None,
     paused: Callable[[Cost], None] | None = None,
@@ -112,9 +118,11 @@ def solutions(
     distinct: bool = True,
     twins: bool = True,
 ) -> Iterator[Solution]:
-    """Every solution of ``puzzle``, lazily, in a fixed order; ``compiled``: run the numba search
-    (None: when numba is installed, its table fits and the board has more than ``SMALL`` cells;
-    False: the pure-Python loop);
+    """Every solution of ``puzzle``, lazily, in a fixed order; ``loop``: the loop that runs the
+    search (:data:`LOOPS`): ``python`` this module's own pure-Python loop, ``numba`` or ``c`` the
+    compiled loop of :mod:`satedge.backtrack.loop`, ``auto`` the pure-Python loop up to ``SMALL``
+    cells or where the compiled loop's tables do not fit (:func:`compiled_available`), the C
+    loop where it builds, else numba's;
     ``workers > 1``: the compiled search in that many processes, each solution once, in no
     fixed order.  ``cost`` is kept up to date as the search goes; ``paused(cost)`` is called
     about every second while no solution comes.  ``allowed``: the placements per cell to search
@@ -127,13 +135,13 @@ def solutions(
     >>> p = Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0)
     >>> [s.placements for s in solutions(p)]
     [((0, 0), (1, 0)), ((1, 2), (0, 2))]
-    >>> [s.placements for s in solutions(p, compiled=False)]
+    >>> [s.placements for s in solutions(p, loop="numba")]
     [((0, 0), (1, 0)), ((1, 2), (0, 2))]
     """
     search = order if isinstance(order, Plan) else plan(puzzle, allowed, order, distinct, twins)
     it = (
         whole
-        for placed in _found(puzzle, search, compiled, workers, limit, cost, paused)
+        for placed in _found(puzzle, search, loop, workers, limit, cost, paused)
         for whole in plans.expand(search, placed)
     )
     return it if limit is None else islice(it, limit)
@@ -141,7 +149,7 @@ def solutions(
 
 def weighted(
     puzzle: Puzzle,
-    compiled: bool | None = None,
+    loop: str = "auto",
     workers: int = 1,
     cost: Cost | None = None,
     paused: Callable[[Cost], None] | None = None,
@@ -161,15 +169,14 @@ def weighted(
     """
     search = order if isinstance(order, Plan) else plan(puzzle, allowed, order)
     return (
-        plans.weighed(search, placed)
-        for placed in _found(puzzle, search, compiled, workers, None, cost, paused)
+        plans.weighed(search, placed) for placed in _found(puzzle, search, loop, workers, None, cost, paused)
     )
 
 
 def _found(
     puzzle: Puzzle,
     search: Plan,
-    compiled: bool | None,
+    loop: str,
     workers: int,
     limit: int | None,
     cost: Cost | None,
@@ -177,19 +184,21 @@ def _found(
 ) -> Iterator[list[int]]:
     """The placements (``tile * 4 + rotation`` by position) of each solution the search finds."""
     cost = Cost() if cost is None else cost
+    if loop not in LOOPS:
+        raise SatedgeError(f"unknown loop {loop!r}; choose from {', '.join(LOOPS)}")
     if workers > 1:
-        _need_compiled(puzzle, compiled)
-        return _parallel(puzzle, search, workers, limit, cost, paused)
-    return _search(puzzle, search, compiled, cost, paused)
+        _need_compiled(puzzle, loop)
+        return _parallel(puzzle, search, workers, limit, cost, paused, loop)
+    return _search(puzzle, search, loop, cost, paused)
 
 
-def tables(puzzle: Puzzle, search: Plan | None = None, misfits: bool = False) -> backtrack_jit.Tables:
-    """The compiled search's arrays for ``puzzle`` (:func:`satedge.backtrack.compiled.tables`), for
+def tables(puzzle: Puzzle, search: Plan | None = None, misfits: bool = False) -> search_tables.Tables:
+    """The compiled search's arrays for ``puzzle`` (:func:`satedge.backtrack.arrays.tables`), for
     ``search`` (default: :func:`plan`'s); ``misfits``: with the keys of the placements that miss
     their earlier neighbours, for a search with a budget of misfits."""
     search = plan(puzzle) if search is None else search
     shown, need, checks = _neighbours(puzzle, search.cells)
-    return backtrack_jit.tables(
+    return search_tables.tables(
         search.allowed, len(puzzle.label_id), len(puzzle.tiles), shown, need, checks, search.twin, misfits
     )
 
@@ -251,10 +260,17 @@ def _parallel(
     limit: int | None,
     cost: Cost,
     paused: Callable[[Cost], None] | None,
+    loop: str,
 ) -> Iterator[list[int]]:
     counts = np.zeros(2, "int64")
     found = split.parallel_search(
-        tables(puzzle, search), workers, limit, counts, _pause(counts, cost, paused)
+        tables(puzzle, search),
+        workers,
+        limit,
+        counts,
+        _pause(counts, cost, paused),
+        loop=loop,
+        ran=_ran(cost),
     )
     return _counted(found, counts, cost)
 
@@ -265,11 +281,11 @@ def prefixes(
     """The roots of the compiled search's subtrees, enough for ``workers`` (placements
     ``tile * 4 + rotation`` of the first positions of ``search``): every solution extends
     exactly one.  ``cost`` gains what the tree above them cost.  ``allow``: the most misfits
-    per depth (:mod:`satedge.backtrack.budget`; default none)."""
+    per depth (:mod:`satedge.best.budget`; default none)."""
     _need_compiled(puzzle)
     counts = np.zeros(2, "int64")
     t = tables(puzzle, search, misfits=allow is not None and any(allow))
-    roots = split.cut(t, workers, counts, allow if backtrack_jit.budgeted(t) else None)[1]
+    roots = split.cut(t, workers, counts, allow if search_tables.budgeted(t) else None)[1]
     if cost is not None:
         cost.candidates, cost.nodes = cost.candidates + int(counts[0]), cost.nodes + int(counts[1])
     return roots
@@ -289,14 +305,14 @@ def subtrees(
     ``weighted``: each solution with its weight, as :func:`weighted` gives them.  With them, the
     candidates and nodes the search cost, and what is left when it stops after ``seconds``:
     branches to share out again (none when it ended).  ``allow``: the most misfits per depth
-    (:mod:`satedge.backtrack.budget`: the boards within it; default none)."""
+    (:mod:`satedge.best.budget`: the boards within it; default none)."""
     _need_compiled(puzzle)
     t = tables(puzzle, search, misfits=allow is not None and any(allow))
     counts = np.zeros(2, "int64")
     end = None if seconds is None else time.monotonic() + seconds
     placed, rest = split.explore(
         t,
-        backtrack_jit.at_root(t, counts, allow if backtrack_jit.budgeted(t) else None),
+        driver.at_root(t, counts, allow if search_tables.budgeted(t) else None),
         share,
         limit,
         lambda: end is not None and time.monotonic() >= end,
@@ -308,12 +324,23 @@ def subtrees(
     return found, (int(counts[0]), int(counts[1])), rest
 
 
-def _need_compiled(puzzle: Puzzle, compiled: bool | None = None) -> None:
-    if compiled is False or not compiled_available(puzzle):
+def _need_compiled(
+    puzzle: Puzzle, loop: str = "auto", what: str = "backtracking with several workers"
+) -> None:
+    if loop == "python":
+        raise SatedgeError(f"{what} needs a compiled loop (numba or c), not python")
+    if not compiled_available(puzzle):
         raise SatedgeError(
-            "backtracking with several workers needs the compiled search: numba (a core dependency: "
+            f"{what} needs the compiled search: numba (a core dependency: "
             f"pip install numba) and at most {MAX_TABLE:,} cells x labels x labels"
         )
+
+
+def _ran(cost: Cost) -> Callable[[str], None]:
+    def ran(name: str) -> None:
+        cost.loop = name
+
+    return ran
 
 
 def compiled_available(puzzle: Puzzle) -> bool:
@@ -323,16 +350,16 @@ def compiled_available(puzzle: Puzzle) -> bool:
 
 
 def _search(
-    puzzle: Puzzle, search: Plan, compiled: bool | None, cost: Cost, paused: Callable[[Cost], None] | None
+    puzzle: Puzzle, search: Plan, loop: str, cost: Cost, paused: Callable[[Cost], None] | None
 ) -> Iterator[list[int]]:
-    if compiled is None:
-        compiled = puzzle.n > SMALL and compiled_available(puzzle)
-    if compiled:
+    if loop == "auto" and (puzzle.n <= SMALL or not compiled_available(puzzle)):
+        loop = "python"
+    if loop != "python":
         counts = np.zeros(2, "int64")
-        yield from _counted(
-            backtrack_jit.search(tables(puzzle, search), counts, _pause(counts, cost, paused)), counts, cost
-        )
+        found = driver.search(tables(puzzle, search), counts, _pause(counts, cost, paused), loop, _ran(cost))
+        yield from _counted(found, counts, cost)
         return
+    cost.loop = "python"
     ids, need, checks = _neighbours(puzzle, search.cells)
     # per position, a table from the labels its placed neighbours demand (one label, or a tuple
     # of labels for several neighbours) to the fitting placements, by layer and tile as the
@@ -342,7 +369,7 @@ def _search(
         index.append({})
         sides = [side for side, _, _ in checks[i][:2]]
         for layer, t, r in sorted(
-            (layer, t, r) for (t, r), layer in zip(tried, backtrack_jit.layers(tried, sides, ids))
+            (layer, t, r) for (t, r), layer in zip(tried, search_tables.layers(tried, sides, ids))
         ):
             o = t * 4 + r
             key = tuple(ids[o][side] for side, _, _ in checks[i])
@@ -400,6 +427,6 @@ def _search(
         stack[i] = iter(index[i].get(key, ()))
 
 
-def solve(puzzle: Puzzle, compiled: bool | None = None, workers: int = 1, order="auto") -> Solution | None:
+def solve(puzzle: Puzzle, loop: str = "auto", workers: int = 1, order="auto") -> Solution | None:
     """The first solution found, or ``None``."""
-    return next(solutions(puzzle, 1, compiled, workers, order=order), None)
+    return next(solutions(puzzle, 1, loop, workers, order=order), None)

@@ -18,9 +18,10 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from ..system.proctree import forked_map
-from . import compiled, native
-from .compiled import COMPILING, State, Tables, at_root, budgeted, place, run
+from . import native
+from .arrays import Tables, budgeted
 from .kernels import Step
+from .loop import CALL_BUDGET, COMPILING, State, at_root, place, run
 
 __all__ = ["SUBTREES_PER_WORKER", "Branch", "branches", "cut", "explore", "parallel_search"]
 
@@ -34,7 +35,7 @@ def branches(t: Tables, state: State, floor: int) -> list[Branch]:
     """What is left of a search paused below position ``floor``, as branches that split it
     without overlap: for each position ``j`` from ``floor`` to the one it paused at, the
     candidates of ``j`` not yet tried below the placements of the cells before it, as
-    ``(prefix, word, bits)`` (:func:`~satedge.backtrack.compiled.run` goes on from one with
+    ``(prefix, word, bits)`` (:func:`~satedge.backtrack.loop.run` goes on from one with
     ``start=(word, bits)``); with misfits, ``(prefix, word, bits, phase)``, and the phases after
     it are left too."""
     out = []
@@ -49,17 +50,24 @@ def branches(t: Tables, state: State, floor: int) -> list[Branch]:
     return out
 
 
-def cut(t: Tables, workers: int, counts=None, allow=None) -> tuple[int, list[list[int]]]:
+def cut(
+    t: Tables,
+    workers: int,
+    counts=None,
+    allow=None,
+    loop: str = "auto",
+    ran: Callable[[str], None] | None = None,
+) -> tuple[int, list[list[int]]]:
     """The shallowest depth at which the tree has at least ``SUBTREES_PER_WORKER * workers``
     subtrees (or the last cell), and the placements of the cells above it; ``counts`` gains the
     candidates and nodes of the tree above that depth (with the subtrees', the whole tree's);
-    ``allow``: the most misfits per depth (:func:`~satedge.backtrack.compiled.run`)."""
+    ``allow``, ``loop`` and ``ran`` as :func:`~satedge.backtrack.loop.run` has them."""
     n = len(t.ndeps)
     d, prefixes, above = 0, [[]], np.zeros(2, np.int64)
     while d < n - 1 and 0 < len(prefixes) < SUBTREES_PER_WORKER * workers:
         d += 1
         above = np.zeros(2, np.int64)
-        prefixes = list(run(t, [], d - 1, counts=above, allow=allow))
+        prefixes = list(run(t, [], d - 1, counts=above, allow=allow, loop=loop, ran=ran))
     if counts is not None:
         counts += above
     return d, prefixes
@@ -76,14 +84,14 @@ def explore(
 ) -> tuple[list[list[int]], list[Branch]]:
     """The solutions (up to ``limit``) in the branches of ``share`` (prefixes from :func:`cut`,
     or :func:`branches` triples), searched one after another on ``state``
-    (:func:`~satedge.backtrack.compiled.at_root`; its loop counts what they cost).  At each pause
+    (:func:`~satedge.backtrack.loop.at_root`; its loop counts what they cost).  At each pause
     (every ``budget`` candidates) where ``hand_back()`` says so, and after each branch, it stops
     and gives back what is left, the rest of the branch at hand split (:func:`branches`) before
     the branches not begun; with the solutions found so far.  It gives up when ``parent`` is no
     longer this process's parent."""
     found: list[list[int]] = []
     last = len(t.ndeps) - 1
-    budget = compiled.CALL_BUDGET if budget is None else budget
+    budget = CALL_BUDGET if budget is None else budget
     for k, branch in enumerate(share):
         prefix, start = (branch, None) if isinstance(branch, list) else (branch[0], branch[1:])
         if len(prefix) > last:
@@ -114,6 +122,8 @@ def parallel_search(
     paused: Callable[[], None] | None = None,
     budget: int | None = None,
     allow=None,
+    loop: str = "auto",
+    ran: Callable[[str], None] | None = None,
 ) -> Iterator[list[int]]:
     """Placements of every solution (at most ``limit``), searched by ``workers`` processes; each
     solution once, in no fixed order.  The processes stop when the iterator is closed.
@@ -121,18 +131,18 @@ def parallel_search(
     counts into a share of memory of its own); ``paused`` is called every half second of
     waiting.  The tree is cut into subtrees (:func:`cut`) that the workers take as they come free;
     when none is left and a worker waits, a busy one splits what is left of its own subtree at
-    its next pause (``budget`` candidates: :func:`explore`).  ``allow``: the most misfits per
-    depth (:func:`~satedge.backtrack.compiled.run`)."""
+    its next pause (``budget`` candidates: :func:`explore`).  ``allow``, ``loop`` and ``ran`` as
+    :func:`~satedge.backtrack.loop.run` has them."""
     counts = np.zeros(2, np.int64) if counts is None else counts
     n = len(t.ndeps)
     above = np.zeros(2, np.int64)
-    if paused is not None and native.compiles(t):
+    if paused is not None and loop in ("auto", "c") and native.compiles(t):
         paused(COMPILING)
-    _, prefixes = cut(t, workers, above, allow)
+    _, prefixes = cut(t, workers, above, allow, loop, ran)
     counts += above
     if len(prefixes) <= 1:
         for prefix in prefixes:
-            yield from run(t, prefix, n - 1, counts=counts, paused=paused, allow=allow)
+            yield from run(t, prefix, n - 1, counts=counts, paused=paused, allow=allow, loop=loop, ran=ran)
         return
     parent, ctx = os.getpid(), multiprocessing.get_context("fork")
     shared, taken = ctx.RawArray("q", 2 * workers), ctx.Value("i", 0)
@@ -143,7 +153,9 @@ def parallel_search(
     def worker():
         with taken.get_lock():
             k, taken.value = taken.value, taken.value + 1
-        state = at_root(t, slots[k], allow)  # the loop bound once: each subtree sets the state again
+        state = at_root(
+            t, slots[k], allow, loop=loop
+        )  # the loop bound once: each subtree sets the state again
         # a subtree, handed back split (:func:`explore`) while another worker waits for work
         return lambda task: explore(t, state, [task[0]], task[1], lambda: hungry.value, parent, task[2])
 

@@ -17,6 +17,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 import pysat
 
+from ..backtrack import native
 from ..jobs import ENGINES, Job, run
 from ..system.extras import require
 from ..system.forkserver import ForkServer
@@ -41,6 +42,7 @@ def environment() -> dict:
         "python": platform.python_version(),
         # the compiled backtracker's library, then each engine's (the engine table's needs)
         "numba": _installed("numba"),
+        "cc": native.described(),  # the C loop's compiler, where there is one
         **{m: _installed(m) for m in sorted(needed)},
         "host": socket.gethostname(),
         "cpu": cpu,

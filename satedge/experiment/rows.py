@@ -94,6 +94,7 @@ check_seconds       number   -       seconds the proof checker took
 checked             boolean  -       false where the answer rests on a solver binary's word that nothing checked
                                      (its UNSAT, or a MaxSAT binary's optimum); absent where it was checked
 candidates          integer  -       the backtracker's candidates looked at
+loop                string   -       the backtracker's search loop that ran the run: python, numba or c
 placements_per_second integer -      the backtracker's nodes per second of its search
 nodes_per_solution  number   -       the backtracker's nodes per solution found (solve) or counted (count)
 score               integer  -       maximize: the best board's inner edges that fit (at the deadline, TIMEOUT)
@@ -105,8 +106,8 @@ finished_at         string   -       when it ended
 wall_seconds        number   -       the run's wall-clock seconds, process start included
 cpu_seconds         number   -       user plus system seconds of the run's whole process tree
 peak_memory_mb      number   -       the most memory the run's process tree held, MB
-env                 mapping  -       versions and the machine: satedge, pysat, python, numba, each engine's library
-                                     (ortools, clingo), host, cpu
+env                 mapping  -       versions and the machine: satedge, pysat, python, numba, the C compiler (cc:
+                                     its path and version), each engine's library (ortools, clingo), host, cpu
 """
 _KINDS = {"string": str, "integer": int, "number": _NUMBER, "mapping": dict, "boolean": bool}
 
@@ -188,6 +189,8 @@ def result_fields(job: Job, res: Result, started: datetime, finished: datetime, 
         )
     if not res.checked:
         out["checked"] = False
+    if res.loop is not None:
+        out["loop"] = res.loop
     out["workers"] = job.solver.workers  # the cores the run used
     if res.parallel:
         out["parallel"] = res.parallel

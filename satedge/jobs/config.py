@@ -14,7 +14,7 @@ with the options the engine's entry takes after a colon (:attr:`Engine.settings`
 are enumerated: :mod:`satedge.sat.solving`) and ``order=`` one of
 :data:`satedge.backtrack.orders.ORDERS` (the order in which the backtracker fills the cells),
 ``schedule=START/STEP/MOST`` and ``cap=N`` (the restarts' schedule of misfits and placements
-each: :mod:`satedge.backtrack.restarts`).
+each: :mod:`satedge.best.restarts`).
 A binary with options is written ``cmd,workers=2,strategy=cubes:COMMAND``.
 
 >>> c = SolverConfig.parse("cadical195:seed=2,workers=2,sat")
@@ -235,7 +235,12 @@ class SolverConfig:
         other = by_name(name)
         if other is not None:
             if options:
-                takes = " and ".join(f"{k}=" for k in other.settings) or "no option"
+                names = [f"{k}=" for k in other.settings]
+                takes = (
+                    ", ".join(names[:-1]) + " and " + names[-1]
+                    if len(names) > 1
+                    else "".join(names) or "no option"
+                )
                 raise SatedgeError(f"solver {quoted(text, 40)}: {name} takes {takes}")
             return cls(engine=name, **own)
         return cls(engine=PYSAT, name=name, options=options, **own)

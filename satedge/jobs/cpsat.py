@@ -21,8 +21,8 @@ import time
 from collections.abc import Iterator
 from itertools import islice
 
-from ..backtrack.branch_and_bound import first_board
 from ..backtrack.search import symmetry_broken
+from ..best.branch_and_bound import first_board
 from ..errors import EncodingError
 from ..puzzle import symmetry
 from ..puzzle.checker import label_bound, score, validate

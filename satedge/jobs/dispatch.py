@@ -169,7 +169,7 @@ def _result(outcome: Outcome, best: dict | None = None) -> Result:
             k: v for k, v in outcome.notes.items() if k in ("variables", "clauses", "encode_seconds", "stage")
         }
         so_far = outcome.notes.get("progress", {})  # the backtracker's last report
-        known.update({k: so_far[k] for k in ("nodes", "candidates") if k in so_far})
+        known.update({k: so_far[k] for k in ("nodes", "candidates", "loop") if k in so_far})
         if "nodes" in so_far and so_far.get("seconds"):
             known["solve_seconds"] = so_far["seconds"]  # the search's, until its last report
         noted = best if best else outcome.notes

@@ -27,15 +27,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..backtrack.loop import LOOPS
 from ..backtrack.orders import ORDERS
-from ..backtrack.restarts import Schedule
+from ..best.restarts import Schedule
 from ..errors import SatedgeError
 from ..puzzle.symmetry import MODES
 from ..sat.maxsat import EVALUATION_SOLVERS, HERMAX
 from ..sat.solvers import BINARY, ENUMERATIONS
 from ..system.extras import Need
 from ..system.files import quoted
-from . import backtrack, budget, clasp, conquer, cpsat, lns, portfolio, restarts, sat
+from . import best, clasp, conquer, cpsat, exact, portfolio, sat
 from .result import Note, Result
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "ORDER_OPTION",
     "SCHEDULE_OPTION",
     "CAP_OPTION",
+    "LOOP_OPTION",
     "declared",
     "option_names",
     "TASKS",
@@ -202,6 +204,15 @@ CAP_OPTION = Option(
     metavar="N",
     help="--method restarts: placements per restart (default: 200,000,000)",
 )
+LOOP_OPTION = Option(
+    name="loop",
+    what="a choice of search loop",
+    noun="loop",
+    choices=LOOPS,
+    help="the backtracker's search loop: python (slow; for checks), numba, c (compiled for the board's cell "
+    "order by the C compiler $CC or cc), or auto, the C loop where it builds and numba's otherwise (the "
+    "pure-Python loop up to 16 cells when solving and counting) (default: auto)",
+)
 # what a job may be: a first solution or several (solve), counts, a formula's size (encode), or
 # the board with the most inner edges that fit (maximize)
 TASKS = ("solve", "count", "encode", "maximize")
@@ -340,7 +351,7 @@ def _formula(run: Callable[..., Result], maximize: Callable[..., Result]) -> dic
     }
 
 
-_BACKTRACK = Task(run=backtrack.run, workers=True, cluster=True, summary="the reference backtracker")
+_BACKTRACK = Task(run=exact.run, workers=True, cluster=True, summary="the reference backtracker")
 ENGINES: dict[str, Engine] = {
     e.name: e
     for e in (
@@ -382,13 +393,13 @@ ENGINES: dict[str, Engine] = {
         ),
         Engine(
             name="backtrack",
-            options=(ORDER_OPTION,),
+            options=(ORDER_OPTION, LOOP_OPTION),
             method=True,
             tasks={
                 "solve": _BACKTRACK,
                 "count": _BACKTRACK,
                 "maximize": Task(
-                    run=backtrack.branch_and_bound,
+                    run=best.by_branch_and_bound,
                     certifies=True,
                     summary="the backtracker's branch and bound, anytime, which proves its best board optimal",
                 ),
@@ -398,11 +409,11 @@ ENGINES: dict[str, Engine] = {
         ),
         Engine(
             name="budget",
-            options=(ORDER_OPTION,),
+            options=(ORDER_OPTION, LOOP_OPTION),
             method=True,
             tasks={
                 "maximize": Task(
-                    run=budget.run,
+                    run=best.by_budgets,
                     resumes=True,
                     workers=True,
                     every_core=True,
@@ -417,12 +428,12 @@ ENGINES: dict[str, Engine] = {
         ),
         Engine(
             name="restarts",
-            options=(SCHEDULE_OPTION, CAP_OPTION),
+            options=(SCHEDULE_OPTION, CAP_OPTION, LOOP_OPTION),
             method=True,
-            needs=restarts.needs,
+            needs=best.NEEDS,
             tasks={
                 "maximize": Task(
-                    run=restarts.run,
+                    run=best.by_restarts,
                     resumes=True,
                     workers=True,
                     every_core=True,
@@ -437,10 +448,10 @@ ENGINES: dict[str, Engine] = {
         Engine(
             name="lns",
             method=True,
-            needs=lns.needs,
+            needs=best.NEEDS,
             tasks={
                 "maximize": Task(
-                    run=lns.run,
+                    run=best.by_lns,
                     resumes=True,
                     workers=True,
                     every_core=True,

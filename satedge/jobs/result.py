@@ -85,6 +85,9 @@ class Result:
     stage : str or None
         What a stopped job was doing when it was stopped, when it said (``certifying (a proof by
         cadical195, checked by drup)``).
+    loop : str or None
+        The backtracker's search loop that ran the job (``python``, ``numba`` or ``c``:
+        :data:`satedge.backtrack.loop.LOOPS`); ``None`` for an engine without one.
     checked : bool
         ``False`` where the answer rests on a solver binary's word that nothing checked: its
         UNSAT (no solution, the end of a count or of an enumeration) or, of a MaxSAT binary, its
@@ -115,6 +118,7 @@ class Result:
     peak_memory_mb: float | None = None
     outcome: Outcome | None = None
     stage: str | None = None
+    loop: str | None = None
     checked: bool = True
 
     def __repr__(self) -> str:
@@ -131,12 +135,13 @@ class Result:
         return f"Result({self.status!r}" + "".join(", " + f for f in found) + ")"
 
     def search_figures(self) -> dict:
-        """The backtracker's figures as ``--json`` and the result rows give them: ``nodes`` and
-        ``candidates``, ``placements_per_second`` over the search and ``nodes_per_solution``
-        (per solution found, or counted); empty for another engine."""
+        """The backtracker's figures as ``--json`` and the result rows give them: the ``loop`` that
+        ran, ``nodes`` and ``candidates``, ``placements_per_second`` over the search and
+        ``nodes_per_solution`` (per solution found, or counted); empty for another engine."""
+        loop = {"loop": self.loop} if self.loop else {}
         if self.nodes is None:
-            return {}
-        out = {"nodes": self.nodes, "candidates": self.candidates}
+            return loop
+        out = {"nodes": self.nodes, "candidates": self.candidates} | loop
         if self.solve_seconds:
             out["placements_per_second"] = round(self.nodes / self.solve_seconds)
         found = self.counts.get("solutions") if self.counts else len(self.solutions)

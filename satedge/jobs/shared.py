@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ..backtrack import branch_and_bound as bnb
 from ..backtrack import search as backtrack
+from ..best import branch_and_bound as bnb
 from ..encode import Encoded
 from ..encode.maxsat import weighted
 from ..errors import EncodingError
@@ -205,28 +205,43 @@ def search_progress(found: Any, t0: float, **more) -> dict:
         "score": found.score,
         "bound": found.bound,
     }
+    if getattr(found, "loop", None):
+        progress["loop"] = found.loop
     return {"progress": {**progress, **more, "seconds": round(time.perf_counter() - t0, 3)}}
 
 
-def anytime(job: Work, note: Note | None, search: Callable[..., Any], who: str, **options) -> Result:
+def anytime(
+    job: Work, note: Note | None, search: Callable[..., Any], who: str, loop: str | None = None, **options
+) -> Result:
     """The job of a search that runs until its time limit and proves nothing (status ``TIMEOUT``
     unless every edge fits): ``search(puzzle, seconds, workers, seed, better, **options)``, a
     board with a ``score`` and ``solution()`` or ``None``, until :data:`MARGIN` before the time
     limit, each better board noted as it is found; on as many processes as the job's workers,
-    at most one a core."""
+    at most one a core.  ``loop``: the search loop to ask for, where the search has one
+    (``search(..., loop=loop, ran=...)``, which says the loop that runs)."""
     t0 = time.perf_counter()
     puzzle, back = shuffled(job)
     edges = len(puzzle.board.adjacencies)
+    ran: list[str] = []
 
     def better(board) -> None:
         if note is not None:
             progress = {"score": board.score, "bound": edges, "seconds": round(time.perf_counter() - t0, 3)}
-            note({**board_note(back(board.solution()), board.score, edges), "progress": progress})
+            note(
+                {**board_note(back(board.solution()), board.score, edges), "progress": progress | _loop(ran)}
+            )
+
+    if loop is not None:
+        options |= {"loop": loop, "ran": ran.append}
 
     seconds = job.limits.timeout - min(MARGIN, job.limits.timeout / 10) - (time.perf_counter() - t0)
     # more processes than cores would only share them, each round's forks and joins made late
     workers = min(job.solver.workers, cores())
     best = search(puzzle, seconds, workers, job.shuffle or 0, better, start=start_board(job), **options)
-    res = Result("UNSAT", solve_seconds=time.perf_counter() - t0)
+    res = Result("UNSAT", solve_seconds=time.perf_counter() - t0, loop=ran[-1] if ran else None)
     board = back(best.solution()) if best is not None else None
     return set_best_board(job, res, board, edges, who, best and best.score)
+
+
+def _loop(ran: list[str]) -> dict:
+    return {"loop": ran[-1]} if ran else {}

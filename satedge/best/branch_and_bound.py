@@ -9,7 +9,7 @@ the others; a branch whose cost reaches the fewest mismatches found so far is cu
 found is better than the last (the search is *anytime*); when the tree is exhausted the last
 one is optimal.  The first bound is the whole number of edges, so the first board comes at
 once; a board with no mismatch ends the search.  The job that runs it
-(:func:`satedge.jobs.backtrack.branch_and_bound`) has the checker score the board it answers.
+(:func:`satedge.jobs.best.by_branch_and_bound`) has the checker score the board it answers.
 
 >>> from satedge.puzzle import Puzzle
 >>> p = Puzzle(rows=1, cols=3, tiles=((1, 2, 1, 1), (2, 1, 1, 3), (3, 3, 3, 3)))
@@ -28,11 +28,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..backtrack.facts import BoardTables, board_tables
+from ..backtrack.kernels import Step, numba_kernel
 from ..encode.core import Options, placements
 from ..puzzle.model import Puzzle, Solution
 from ..system.progress import REPORT_SECONDS
-from .kernels import Step, numba_kernel
-from .tables import BoardTables, board_tables
 
 __all__ = [
     "Best",
@@ -206,7 +206,7 @@ def _run(kernel, cands: Candidates, state: _State, best, best_choice, budget: in
 
 
 def refill(cands: Candidates, tiles: int, below: int, budget: int) -> list[int] | None:
-    """The best fill of a window of cells (:mod:`satedge.backtrack.lns`) that costs less than
+    """The best fill of a window of cells (:mod:`satedge.best.lns`) that costs less than
     ``below``, its candidates by cell (over ``tiles`` tiles), found within ``budget`` candidates
     looked at; ``None`` if none is."""
     n = len(cands.start) - 1
@@ -277,7 +277,7 @@ def best_board(
     compiled : bool
         The numba-compiled loop (default) or the same loop in Python (slow; for tests).
     tables : BoardTables, optional
-        The puzzle's (:func:`satedge.backtrack.tables.board_tables`), where the caller has them.
+        The puzzle's (:func:`satedge.backtrack.facts.board_tables`), where the caller has them.
     """
     edges, cands, placed, state, best, best_choice, counts = _start(puzzle, tables)
     # the first board by the plain loop (it takes milliseconds), then the compiled one goes on

@@ -1,8 +1,8 @@
 """The facts of a puzzle that every search of the backtracker reads: :class:`BoardTables`, built
 once per puzzle by :func:`board_tables` and shared by the search loop
-(:mod:`satedge.backtrack.compiled`), the branch and bound
-(:mod:`satedge.backtrack.branch_and_bound`) and the neighbourhood search
-(:mod:`satedge.backtrack.lns`).
+(:mod:`satedge.backtrack.loop`), the branch and bound
+(:mod:`satedge.best.branch_and_bound`) and the neighbourhood search
+(:mod:`satedge.best.lns`).
 
 Labels are numbered (:attr:`satedge.puzzle.Puzzle.label_id`), cells are row-major, and a
 placement is a tile turned: ``o = tile * 4 + turn``.

@@ -1,11 +1,14 @@
-"""The ``budget`` engine: the best board proved by budgets of misfits
-(:func:`satedge.backtrack.budget.fewest`), each search shared among ``workers`` processes or the
+"""The best-board searches' jobs (:mod:`satedge.best`): the ``backtrack`` engine's branch and
+bound (:func:`by_branch_and_bound`), and the engines ``budget``, ``restarts`` and ``lns``.
+
+``budget`` (:func:`by_budgets`): the best board proved by budgets of misfits
+(:func:`satedge.best.budget.fewest`), each search shared among ``workers`` processes or the
 subtrees of a Dask cluster.  Each better board is noted as it is found, with the budget the next
 search proves (a stopped job's result keeps the best board), and the search's placements about
 every second, whether or not a terminal shows them (a stopped job's figures are then current).
 
 Before the budgets, a short anytime search gives the incumbent: :data:`WARMUP` seconds of the
-restarts (:func:`satedge.backtrack.restarts.search`, capped at :data:`WARMUP_CAP` placements
+restarts (:func:`satedge.best.restarts.search`, capped at :data:`WARMUP_CAP` placements
 each), at most a tenth of the job's time, on boards of more than :data:`WARMUP_CELLS` cells
 where scipy (extra ``stats``) is installed.  Its board is the answer if the job is stopped, and
 where it is optimal the budgets prove it without the last search, the one that must find a
@@ -18,13 +21,16 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from ..backtrack import budget, restarts
 from ..backtrack.search import Cost, plan
+from ..best import branch_and_bound as bnb
+from ..best import budget, lns, restarts
+from ..errors import SatedgeError
 from ..puzzle.model import Puzzle, Solution
-from ..system.extras import available
+from ..system.extras import Need, available
 from ..system.process import Outcome
 from .result import Note, Result, Work
 from .shared import (
+    anytime,
     board_note,
     connected,
     search_progress,
@@ -35,14 +41,81 @@ from .shared import (
     subtrees_on_cluster,
 )
 
-__all__ = ["run", "WARMUP", "WARMUP_CAP", "WARMUP_CELLS"]
+__all__ = [
+    "by_branch_and_bound",
+    "by_budgets",
+    "by_restarts",
+    "by_lns",
+    "NEEDS",
+    "WARMUP",
+    "WARMUP_CAP",
+    "WARMUP_CELLS",
+]
 
 WARMUP = 3.0  # seconds of restarts for the incumbent (the first loads their search: about a second)
 WARMUP_CAP = 20_000_000  # placements per restart among them
 WARMUP_CELLS = 30  # boards this small (5x5) are proved in seconds: the warm-up would only add to it
 
 
-def run(job: Work, note: Note | None = None) -> Result:
+# the restarts fill their boards by assignments, the neighbourhood search swaps by them
+NEEDS = Need(module="scipy", extra="stats")
+
+
+def by_branch_and_bound(job: Work, note: Note | None = None) -> Result:
+    """The backtracker's branch and bound, noting each better board with what the search has cost
+    so far (a stopped job's result keeps both) and that about every second (so that a stopped
+    job's figures are current whether or not a terminal shows them)."""
+    t0 = time.perf_counter()
+    puzzle, back = shuffled(job)
+
+    def progress(best: bnb.Best) -> dict:
+        return search_progress(best, t0)
+
+    def better(best: bnb.Best) -> None:
+        if note is not None:
+            note({**board_note(back(best.board), best.score, best.bound), **progress(best)})
+
+    paused = (
+        (lambda best: note(progress(best))) if note is not None else None
+    )  # a stopped job's figures are then current
+    loop = job.solver.get("loop") or "auto"
+    if loop == "c":
+        raise SatedgeError("the branch and bound has no C loop: its loop is python, numba or auto")
+    best = bnb.best_board(puzzle, better=better, paused=paused, compiled=loop != "python")
+    res = Result(
+        "UNSAT",
+        nodes=best.nodes,
+        candidates=best.candidates,
+        solve_seconds=time.perf_counter() - t0,
+        loop="python" if loop == "python" else "numba",
+    )
+    board = back(best.board) if best.board is not None else None
+    return set_best_board(job, res, board, best.bound, "branch and bound")
+
+
+def by_restarts(job: Work, note: Note | None = None) -> Result:
+    """The best board the restarts (:func:`satedge.best.restarts.search`) find in the job's time, on
+    ``workers`` processes until a second before its time limit; it proves nothing (status
+    ``TIMEOUT``) unless every edge fits."""
+    cap = job.solver.get("cap") or restarts.CAP
+    return anytime(
+        job,
+        note,
+        restarts.search,
+        "the restarts",
+        schedule=job.solver.get("schedule"),
+        cap=cap,
+        loop=job.solver.get("loop") or "auto",
+    )
+
+
+def by_lns(job: Work, note: Note | None = None) -> Result:
+    """The best board the large-neighbourhood search (:func:`satedge.best.lns.search`) finds in the
+    job's time; it proves nothing (status ``TIMEOUT``) unless every edge fits."""
+    return anytime(job, note, lns.search, "the large-neighbourhood search")
+
+
+def by_budgets(job: Work, note: Note | None = None) -> Result:
     """The best board, proved; stopped at its time limit, the best found and no bound proved
     beyond every edge."""
     t0 = time.perf_counter()
@@ -67,12 +140,23 @@ def run(job: Work, note: Note | None = None) -> Result:
         ended: list[Outcome] = []
         searched = None if client is None else _cluster_search(client, job, ended)
         found = budget.fewest(
-            puzzle, start, job.solver.workers, better, paused, job.solver.get("order") or "auto", searched
+            puzzle,
+            start,
+            job.solver.workers,
+            better,
+            paused,
+            job.solver.get("order") or "auto",
+            searched,
+            loop=job.solver.get("loop") or "auto",
         )
         if ended:
             return stopped(ended[0])
     res = Result(
-        "UNSAT", nodes=found.nodes, candidates=found.candidates, solve_seconds=time.perf_counter() - t0
+        "UNSAT",
+        nodes=found.nodes,
+        candidates=found.candidates,
+        solve_seconds=time.perf_counter() - t0,
+        loop=found.loop,
     )
     board = back(found.board) if found.board is not None else None
     return set_best_board(job, res, board, found.bound, "the budgeted search")
@@ -94,10 +178,10 @@ def _incumbent(job: Work, puzzle: Puzzle, better) -> Solution | None:
 
 
 def _cluster_search(client, job: Work, ended: list[Outcome]):
-    """:func:`satedge.backtrack.budget.within` with the search's subtrees as the cluster's tasks."""
+    """:func:`satedge.best.budget.within` with the search's subtrees as the cluster's tasks."""
 
     def within(
-        puzzle: Puzzle, allow, limit, workers, cost: Cost, paused, allowed=None, order="auto"
+        puzzle: Puzzle, allow, limit, workers, cost: Cost, paused, allowed=None, order="auto", loop="auto"
     ) -> Iterator[Solution]:
         search = plan(puzzle, allowed, order)
         parts = subtrees_on_cluster(client, puzzle, job, limit, search, ended, True, cost, allow)

@@ -1,6 +1,6 @@
-"""The ``backtrack`` engine: the reference backtracker (:mod:`satedge.backtrack`), compiled when
-numba is installed, on ``workers`` processes or as subtrees on a Dask cluster; to maximize, its
-branch and bound (:mod:`satedge.backtrack.branch_and_bound`).
+"""The ``backtrack`` engine's solving and counting: the reference backtracker
+(:mod:`satedge.backtrack`) in the loop its ``loop`` option names, on ``workers`` processes or as
+subtrees on a Dask cluster (its branch and bound, which maximizes: :mod:`satedge.jobs.best`).
 
 To count, and to find a first solution, it searches one solution of each board-turn orbit
 (:func:`satedge.backtrack.symmetry_broken`: on a framed square board a corner tile kept in the
@@ -13,23 +13,19 @@ from __future__ import annotations
 import time
 from itertools import islice
 
-from ..backtrack import branch_and_bound as bnb
 from ..backtrack import search as backtrack
 from ..puzzle import symmetry
 from ..system.process import Outcome
 from .result import Note, Result, Work
 from .shared import (
-    board_note,
     connected,
-    search_progress,
-    set_best_board,
     set_status,
     shuffled,
     stopped,
     subtrees_on_cluster,
 )
 
-__all__ = ["run", "branch_and_bound"]
+__all__ = ["run"]
 
 
 def run(job: Work, note: Note | None = None) -> Result:
@@ -42,6 +38,7 @@ def run(job: Work, note: Note | None = None) -> Result:
         backtrack.symmetry_broken(puzzle) if job.task == "count" or limit == 1 else (puzzle.allowed, 1)
     )
     search = backtrack.plan(puzzle, allowed, job.solver.get("order") or "auto")
+    loop = job.solver.get("loop") or "auto"
     with connected(job) as client:  # before anything starts
         ended: list[Outcome] = []
         cost = backtrack.Cost()
@@ -59,11 +56,11 @@ def run(job: Work, note: Note | None = None) -> Result:
             inner = subtrees_on_cluster(client, puzzle, job, limit, search, ended, counting, cost)
         elif counting:
             inner = backtrack.weighted(
-                puzzle, workers=job.solver.workers, cost=cost, paused=paused, order=search
+                puzzle, loop=loop, workers=job.solver.workers, cost=cost, paused=paused, order=search
             )
         else:
             inner = backtrack.solutions(
-                puzzle, limit, workers=job.solver.workers, cost=cost, paused=paused, order=search
+                puzzle, limit, loop, workers=job.solver.workers, cost=cost, paused=paused, order=search
             )
         try:
             if counting:
@@ -86,31 +83,6 @@ def run(job: Work, note: Note | None = None) -> Result:
             getattr(inner, "close", lambda: None)()  # stops the worker processes or the cluster's tasks
         if ended:
             return stopped(ended[0])
-        res.nodes, res.candidates = cost.nodes, cost.candidates
+        res.nodes, res.candidates, res.loop = cost.nodes, cost.candidates, cost.loop
     res.solve_seconds = time.perf_counter() - t0
     return set_status(res)
-
-
-def branch_and_bound(job: Work, note: Note | None = None) -> Result:
-    """The backtracker's branch and bound, noting each better board with what the search has cost
-    so far (a stopped job's result keeps both) and that about every second (so that a stopped
-    job's figures are current whether or not a terminal shows them)."""
-    t0 = time.perf_counter()
-    puzzle, back = shuffled(job)
-
-    def progress(best: bnb.Best) -> dict:
-        return search_progress(best, t0)
-
-    def better(best: bnb.Best) -> None:
-        if note is not None:
-            note({**board_note(back(best.board), best.score, best.bound), **progress(best)})
-
-    paused = (
-        (lambda best: note(progress(best))) if note is not None else None
-    )  # a stopped job's figures are then current
-    best = bnb.best_board(puzzle, better=better, paused=paused)
-    res = Result(
-        "UNSAT", nodes=best.nodes, candidates=best.candidates, solve_seconds=time.perf_counter() - t0
-    )
-    board = back(best.board) if best.board is not None else None
-    return set_best_board(job, res, board, best.bound, "branch and bound")

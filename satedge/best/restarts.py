@@ -1,7 +1,7 @@
 """Good boards of large puzzles by restarts of the budgeted search: the field's break-tolerant
 depth-first search.
 
-Each restart is the search of :mod:`satedge.backtrack.budget` with a schedule of misfits
+Each restart is the search of :mod:`satedge.best.budget` with a schedule of misfits
 (:class:`Schedule`): none until late depths, then one more every few depths; the search keeps
 the deepest placements it makes (the fewest misfits among equally deep ones) and stops after
 ``cap`` placements.  Restarts differ in their tile order (the puzzle's tiles numbered afresh, so
@@ -9,7 +9,7 @@ that every cell tries its candidates, and the first row its tiles, in another or
 are filled row by row from the corner nearest the clues, the last rows column by column
 (:func:`cells`).  Every second (:data:`SLICE`) a restart's deepest placements, where they went
 deeper, are made a whole board by the neighbourhood search
-(:meth:`satedge.backtrack.lns.Search.fill`: the other tiles assigned to the empty cells, which
+(:meth:`satedge.best.lns.Search.fill`: the other tiles assigned to the empty cells, which
 are then refilled exactly), so that each better board reaches the job as it is found;
 :func:`search` runs restarts on every worker until its time is up, then polishes the best
 board with the neighbourhood search's moves.
@@ -27,14 +27,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..backtrack import loop as driver
+from ..backtrack.kernels import Step
+from ..backtrack.search import plan, tables
 from ..puzzle.model import Puzzle, Solution
 from ..puzzle.shuffle import Shuffle
 from ..system.limits import seconds_left
 from ..system.proctree import forked_map
-from . import compiled
-from .kernels import Step
 from .lns import POLISH, Board, Search
-from .search import plan, tables
 
 __all__ = ["Attempt", "Board", "Schedule", "cells", "renumbered", "restart", "search", "CAP", "SLICE"]
 
@@ -47,7 +47,7 @@ SLICE = 1.0
 @dataclass(frozen=True)
 class Schedule:
     """No misfit among the first ``start`` placements, then one more every ``step`` depths, at
-    most ``most`` (``allow[d]`` of :func:`satedge.backtrack.budget.within`).
+    most ``most`` (``allow[d]`` of :func:`satedge.best.budget.within`).
 
     >>> Schedule.of(256)
     Schedule(start=190, step=4, most=14)
@@ -128,15 +128,22 @@ class Attempt:
     deepest placements it has made so far can be handed over while it goes on."""
 
     def __init__(
-        self, puzzle: Puzzle, order: tuple[int, ...], allow: list[int], seed: int, cap: int = CAP, first=()
+        self,
+        puzzle: Puzzle,
+        order: tuple[int, ...],
+        allow: list[int],
+        seed: int,
+        cap: int = CAP,
+        first=(),
+        loop: str = "auto",
     ):
         self.puzzle, self.cap = puzzle, cap
         moved, self.shuffle = renumbered(puzzle, seed, first)
         self.search = plan(moved, order=order, twins=False)
         t = tables(moved, self.search, misfits=True)
         self.counts = np.zeros(2, np.int64)
-        self.state = compiled.at_root(t, self.counts, allow, deepest=True)
-        compiled.place(t, self.state, [], None)
+        self.state = driver.at_root(t, self.counts, allow, deepest=True, loop=loop)
+        driver.place(t, self.state, [], None)
         self.ended = False
 
     @property
@@ -153,7 +160,7 @@ class Attempt:
         over, its ``cap`` of placements made or every edge fits."""
         n = self.puzzle.n
         while not self.ended and (until is None or time.monotonic() < until):
-            if self.counts[1] >= self.cap or self.state.step(0, n - 1, compiled.CALL_BUDGET) == Step.DONE:
+            if self.counts[1] >= self.cap or self.state.step(0, n - 1, driver.CALL_BUDGET) == Step.DONE:
                 self.ended = True
             elif self.state.best[0] == n and self.state.best[1] == 0:  # every edge fits: nothing better
                 self.ended = True
@@ -176,11 +183,12 @@ def restart(
     cap: int = CAP,
     until: float | None = None,
     first=(),
+    loop: str = "auto",
 ) -> tuple[list[tuple[int, int] | None], int, int]:
     """One restart (:class:`Attempt`), stopped after ``cap`` placements or at the
     ``time.monotonic()`` ``until``: its deepest placements by cell (``None`` where it placed
     nothing), in the puzzle's own numbering, their misfits and the placements the search made."""
-    attempt = Attempt(puzzle, order, allow, seed, cap, first)
+    attempt = Attempt(puzzle, order, allow, seed, cap, first, loop)
     attempt.run(until)
     return attempt.board(), attempt.deepest[1], attempt.placements
 
@@ -195,14 +203,17 @@ def search(
     cap: int = CAP,
     start: Solution | None = None,
     searching: bool = False,
+    loop: str = "auto",
+    ran: Callable[[str], None] | None = None,
 ) -> Board | None:
     """The best board the restarts find in ``seconds`` on ``workers`` processes (restart ``k``
     with seed ``seed + k``), each better one to ``better`` as it comes, then the last
-    :data:`satedge.backtrack.lns.POLISH` of the time on the neighbourhood search's moves from the
+    :data:`satedge.best.lns.POLISH` of the time on the neighbourhood search's moves from the
     best (from ``start``, the first best, where given); ``None`` where no board keeps the hard
     rules.  ``searching``: the seconds are the search's, the time the loop takes to compile (an
     empty cache) added, as far as the job's deadline allows (so that a short search finds as
-    much on a cold cache as on a warm one)."""
+    much on a cold cache as on a warm one).  ``loop``: the loop that runs the restarts
+    (:data:`satedge.backtrack.loop.LOOPS`); ``ran`` is told the name of the one that does."""
     t0 = time.monotonic()
     end = t0 + seconds * (1 - POLISH)
     order = cells(puzzle)
@@ -231,7 +242,7 @@ def search(
         def one(k: int) -> Board | None:
             nonlocal attempt, handed
             if attempt is None or attempt.ended:
-                attempt, handed = Attempt(puzzle, order, allow, k, cap), None
+                attempt, handed = Attempt(puzzle, order, allow, k, cap, loop=loop), None
             attempt.run(min(end, time.monotonic() + SLICE))
             if attempt.deepest == handed:
                 return None
@@ -242,7 +253,12 @@ def search(
 
     note(first)  # a board however short the time
     compiling = time.monotonic()
-    restart(puzzle, order, allow, seed, 1)  # the loop compiled here, once, before the workers fork
+    warm = Attempt(
+        puzzle, order, allow, seed, 1, loop=loop
+    )  # the loop compiled here, before the workers fork
+    warm.run()
+    if ran is not None:
+        ran(warm.state.loop)
     if searching:  # the search's seconds start now, as far as the time the job has left allows
         spent, left = time.monotonic() - compiling, seconds_left()
         if left is not None:

@@ -15,12 +15,12 @@ A board keeps every hard rule (each tile once, the frame, the clues) from its fi
     own, and the best reassignment of the tiles to the cells is an assignment problem
     (``scipy.optimize.linear_sum_assignment``), solved exactly whatever the number of cells;
   * *window*: a rectangle of neighbouring cells, refilled with its own tiles by the
-    backtracker's branch and bound (:func:`satedge.backtrack.branch_and_bound.refill`), each placement
+    backtracker's branch and bound (:func:`satedge.best.branch_and_bound.refill`), each placement
     costing its misfits with the cells around the window as well as inside it (within a
     budget of candidates looked at: the best refill found);
   * *region* (:meth:`Search.region`, not among :meth:`Search.improve`'s moves unless asked): a
     rectangle around an edge that does not fit, re-solved exactly by the budgeted search of
-    :mod:`satedge.backtrack.budget` with the ring of cells around it fixed.
+    :mod:`satedge.best.budget` with the ring of cells around it fixed.
 
   A move that scores the same is taken (the board drifts along a plateau); after many moves
   that gain nothing, a random reassignment of a few cells shakes the board, and the search
@@ -46,13 +46,13 @@ from functools import cache
 
 import numpy as np
 
+from ..backtrack.facts import board_tables
+from ..backtrack.kernels import numba_kernel
 from ..puzzle.model import Puzzle, Solution
 from ..system.extras import require
 from ..system.proctree import forked_map
 from . import branch_and_bound as bnb
 from . import budget as budgeted
-from .kernels import numba_kernel
-from .tables import board_tables
 
 __all__ = ["Board", "Search", "WINDOWS", "HOT", "COLD", "anneal", "compiled_anneal", "search"]
 
@@ -236,7 +236,7 @@ class Search:
     def refill(self, cells: np.ndarray, budget: int) -> bool:
         """The tiles on ``cells`` placed again among them, each placement's misfits with the
         cells around counted as well as those inside: the best arrangement the branch and bound
-        (:func:`satedge.backtrack.branch_and_bound.refill`) finds within ``budget`` candidates
+        (:func:`satedge.best.branch_and_bound.refill`) finds within ``budget`` candidates
         looked at, where it misses fewer edges.  Whether it changed the board."""
         if len(cells) < 2:
             return False
@@ -299,7 +299,7 @@ class Search:
 
     def resolve(self, cells: list[int], seconds: float | None = 1.0) -> bool:
         """The tiles on ``cells`` (a rectangle of a grid board) placed again among them, exactly:
-        the budgeted search (:func:`satedge.backtrack.budget.within`) of the rectangle and the
+        the budgeted search (:func:`satedge.best.budget.within`) of the rectangle and the
         ring of cells around it, each ring cell keeping its placement, for a fill that misses
         fewer edges than the board does there; it is given up at its first pause after about
         ``seconds`` (``None``: never; compiling its loop does not count).  Whether it changed

@@ -1,7 +1,7 @@
 """Boards within a budget of misfits, and the best board proved by raising the budget.
 
 The search of :mod:`satedge.backtrack.search` with misfits allowed (the compiled loop's tables
-of misfits, :func:`satedge.backtrack.compiled.tables`): a *budget* is a non-decreasing
+of misfits, :func:`satedge.backtrack.arrays.tables`): a *budget* is a non-decreasing
 schedule, ``allow[d]`` the most misfits (inner edges whose two sides do not fit) among the first
 ``d + 1`` placements of the search's cell order.  At each cell the placements that fit every
 placed neighbour come first, then those that miss one, then two, while the budget lasts; the
@@ -35,11 +35,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..backtrack import loop as driver
+from ..backtrack import plans, split
+from ..backtrack.arrays import Tables, budgeted
+from ..backtrack.facts import board_tables
+from ..backtrack.search import Cost, Plan, plan, symmetry_broken, tables
 from ..puzzle.model import Puzzle, Solution
-from . import compiled, plans, split
 from .branch_and_bound import first_board
-from .search import Cost, Plan, plan, symmetry_broken, tables
-from .tables import board_tables
 
 __all__ = ["Found", "uniform", "within", "fewest", "misfits"]
 
@@ -58,7 +60,7 @@ def misfits(puzzle: Puzzle, board: Solution) -> int:
     return t.edges - int(fits.sum()) // 2
 
 
-def _search(puzzle: Puzzle, allow: list[int], allowed=None, order="auto") -> tuple[Plan, compiled.Tables]:
+def _search(puzzle: Puzzle, allow: list[int], allowed=None, order="auto") -> tuple[Plan, Tables]:
     """The plan and the tables of a search within ``allow``: those of misfits where it allows
     any (a budget of 0 everywhere is the search of whole solutions, at its own speed)."""
     search = plan(puzzle, allowed, order)
@@ -74,15 +76,18 @@ def within(
     paused: Callable[[Cost], None] | None = None,
     allowed=None,
     order="auto",
+    loop: str = "auto",
 ) -> Iterator[Solution]:
     """Boards of ``puzzle`` (at most ``limit``) whose first ``d + 1`` placements miss at most
     ``allow[d]`` edges, for every ``d`` of the search's cell ``order``; ``workers`` processes
     share the tree (then in no fixed order).  One board per leaf of the search: identical tiles
     and turns that look the same are not spread out (:func:`satedge.backtrack.plans.expand`
     would).  ``cost`` is kept up to date, ``paused(cost)`` called about every second while no
-    board comes; ``allowed``: the placements per cell (default :attr:`Puzzle.allowed`)."""
+    board comes; ``allowed``: the placements per cell (default :attr:`Puzzle.allowed`); ``loop``:
+    the loop that runs the search (:data:`satedge.backtrack.loop.LOOPS`), whose name ``cost``
+    keeps."""
     search, t = _search(puzzle, allow, allowed, order)
-    allow = list(allow) if compiled.budgeted(t) else None
+    allow = list(allow) if budgeted(t) else None
     cost = Cost() if cost is None else cost
     counts = np.zeros(2, np.int64)
 
@@ -91,10 +96,13 @@ def within(
         if paused is not None:
             paused(cost)
 
+    def ran(name: str) -> None:
+        cost.loop = name
+
     if workers > 1:
-        found = split.parallel_search(t, workers, limit, counts, follow, allow=allow)
+        found = split.parallel_search(t, workers, limit, counts, follow, allow=allow, loop=loop, ran=ran)
     else:
-        found = compiled.run(t, [], puzzle.n - 1, counts=counts, paused=follow, allow=allow)
+        found = driver.run(t, [], puzzle.n - 1, counts=counts, paused=follow, allow=allow, loop=loop, ran=ran)
     seen = 0
     try:
         for placed in found:
@@ -121,6 +129,7 @@ class Found:
     searching: int | None = None
     nodes: int = 0
     candidates: int = 0
+    loop: str | None = None  # the loop that ran the searches (satedge.backtrack.loop)
 
     @property
     def proved(self) -> bool:
@@ -136,6 +145,7 @@ def fewest(
     order="auto",
     searched: Callable[..., Iterator[Solution]] | None = None,
     deepen: bool = True,
+    loop: str = "auto",
 ) -> Found:
     """The best board of ``puzzle``, proved (see the module's docstring).
 
@@ -143,7 +153,7 @@ def fewest(
     ----------
     start : Solution, optional
         A board to better (one that keeps the hard rules); default the branch and bound's first
-        (:func:`satedge.backtrack.branch_and_bound.first_board`).
+        (:func:`satedge.best.branch_and_bound.first_board`).
     workers : int
         Processes each search's tree is shared among.
     better : callable, optional
@@ -160,6 +170,9 @@ def fewest(
         Raise the budget from 0 until a board is within it (default), each exhausted search
         proving one misfit more; else lower it from the first board's misfits, each search
         finding a better board until one proves that none is.
+    loop : str
+        The loop that runs each search (:data:`satedge.backtrack.loop.LOOPS`); ``Found.loop``
+        names the one that ran.
     """
     bt = board_tables(puzzle)
     edges = bt.edges + bt.loops
@@ -172,23 +185,24 @@ def fewest(
         nodes = done.nodes + (now.nodes if now else 0)
         candidates = done.candidates + (now.candidates if now else 0)
         if board is None:
-            return Found(None, 0, edges - least, searching, nodes, candidates)
-        return Found(board, edges - spent, edges - least, searching, nodes, candidates)
+            return Found(None, 0, edges - least, searching, nodes, candidates, done.loop)
+        return Found(board, edges - spent, edges - least, searching, nodes, candidates, done.loop)
 
     def one(budget: int) -> Solution | None:
         cost = Cost()
         tick = None if paused is None else (lambda c: paused(known(c, budget)))
-        found = runs(puzzle, uniform(puzzle, budget), 1, workers, cost, tick, allowed, order)
+        found = runs(puzzle, uniform(puzzle, budget), 1, workers, cost, tick, allowed, order, loop)
         try:
             return next(iter(found), None)
         finally:
             getattr(found, "close", lambda: None)()
             done.nodes, done.candidates = done.nodes + cost.nodes, done.candidates + cost.candidates
+            done.loop = cost.loop or done.loop
 
     if board is None:
         board = first_board(puzzle, bt)
         if board is None:
-            return Found(None, 0, 0, None, done.nodes, done.candidates)
+            return Found(None, 0, 0, None, done.nodes, done.candidates, done.loop)
     spent = misfits(puzzle, board)
     while least < spent:
         budget = least if deepen else spent - 1
