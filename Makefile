@@ -35,8 +35,8 @@ docs: $(VENV)/.installed-all
 	$(BIN)/python -m sphinx -W --keep-going -q -b html docs docs/_build/html
 
 bench: $(VENV)/.installed-test
-	$(BIN)/python experiments/bench-backtrack.py
-	$(BIN)/python experiments/bench-export.py
+	$(BIN)/python benchmarks/backtrack/bench-backtrack.py
+	$(BIN)/python benchmarks/export/bench-export.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis docs/_build

@@ -61,9 +61,11 @@ def pytest_sessionfinish(session, exitstatus):
             pass
 
 
-def experiment_script(name: str):
-    """The module of ``experiments/NAME.py`` (a bench script: its report is recomputed from its rows)."""
-    spec = importlib.util.spec_from_file_location(name.replace("-", "_"), ROOT / "experiments" / f"{name}.py")
+def benchmark_script(name: str):
+    """The module of ``benchmarks/NAME/bench-NAME.py`` (a benchmark's script: its report is
+    recomputed from its rows)."""
+    path = ROOT / "benchmarks" / name / f"bench-{name}.py"
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -1,4 +1,4 @@
-"""experiments/bench-auto.md quotes what the committed rows give: the PAR-2 of each configuration
+"""benchmarks/auto/bench-auto.md quotes what the committed rows give: the PAR-2 of each configuration
 with its interval, the paired ratios and verdicts, and the target it claims met."""
 
 import json
@@ -9,7 +9,7 @@ from conftest import ROOT
 from satedge.experiment.rows import read_results
 from satedge.experiment.stats import compare, frame, summary
 
-REPORT = " ".join((ROOT / "experiments" / "bench-auto.md").read_text().split())
+REPORT = " ".join((ROOT / "benchmarks" / "auto" / "bench-auto.md").read_text().split())
 AUTO, BT = "auto/auto", "backtrack:workers=2/backtrack:workers=2"
 SAT = {
     "peak": "edgecolor-corners-sym/cadical195:sat,workers=2,strategy=cubes",
@@ -19,7 +19,7 @@ SAT = {
 
 def _rows(kind):
     pytest.importorskip("scipy")
-    return frame(read_results(ROOT / "experiments" / f"bench-auto-{kind}-results.jsonl"))
+    return frame(read_results(ROOT / "benchmarks" / "auto" / f"bench-auto-{kind}-results.jsonl"))
 
 
 @pytest.mark.parametrize("kind", ["peak", "count"])
@@ -56,7 +56,7 @@ def test_the_verdicts_are_the_committed_rows(kind):
 
 def test_every_run_of_a_counting_puzzle_gave_the_same_counts():
     counts: dict = {}
-    for line in (ROOT / "experiments" / "bench-auto-count-results.jsonl").read_text().splitlines():
+    for line in (ROOT / "benchmarks" / "auto" / "bench-auto-count-results.jsonl").read_text().splitlines():
         r = json.loads(line)
         counts.setdefault(r["puzzle_sha256"], set()).add(tuple(r["counts"]))
     assert len(counts) == 8 and all(len(v) == 1 for v in counts.values())

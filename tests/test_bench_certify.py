@@ -1,21 +1,21 @@
-"""experiments/bench-certify.md is what its committed rows give (the script's own report, tables
+"""benchmarks/certify/bench-certify.md is what its committed rows give (the script's own report, tables
 and summary), and the rows hold what it claims: every certificate accepted, with the plain
 command's answer, and drup's verdicts those of the certificates it checked."""
 
 import json
 
-from conftest import ROOT, experiment_script
+from conftest import ROOT, benchmark_script
 
-LINES = (ROOT / "experiments" / "bench-certify-rows.jsonl").read_text().splitlines()
+LINES = (ROOT / "benchmarks" / "certify" / "bench-certify-rows.jsonl").read_text().splitlines()
 META, ROWS = json.loads(LINES[0]), [json.loads(line) for line in LINES[1:]]
 
 
 def _script():
-    return experiment_script("bench-certify")
+    return benchmark_script("certify")
 
 
 def test_the_report_is_its_rows():
-    assert _script().report(ROWS, META) == (ROOT / "experiments" / "bench-certify.md").read_text()
+    assert _script().report(ROWS, META) == (ROOT / "benchmarks" / "certify" / "bench-certify.md").read_text()
 
 
 def test_the_instances_are_the_twelve_and_two_more():

@@ -1,17 +1,17 @@
-"""experiments/bench-enumerate.md is what its committed rows give: every table is recomputed from
-experiments/bench-enumerate-rows.jsonl by the script's own report, and the figures of its notes
+"""benchmarks/enumerate/bench-enumerate.md is what its committed rows give: every table is recomputed from
+benchmarks/enumerate/bench-enumerate-rows.jsonl by the script's own report, and the figures of its notes
 are the rows' own."""
 
 import json
 
-from conftest import ROOT, experiment_script
+from conftest import ROOT, benchmark_script
 
-LINES = (ROOT / "experiments" / "bench-enumerate-rows.jsonl").read_text().splitlines()
+LINES = (ROOT / "benchmarks" / "enumerate" / "bench-enumerate-rows.jsonl").read_text().splitlines()
 META, ROWS = json.loads(LINES[0]), [json.loads(line) for line in LINES[1:]]
 
 
 def _script():
-    return experiment_script("bench-enumerate")
+    return benchmark_script("enumerate")
 
 
 def _row(target, puzzle=None, against=None):
@@ -25,7 +25,9 @@ def _row(target, puzzle=None, against=None):
 
 
 def test_the_report_is_its_rows():
-    assert _script().report(ROWS, META) == (ROOT / "experiments" / "bench-enumerate.md").read_text()
+    assert (
+        _script().report(ROWS, META) == (ROOT / "benchmarks" / "enumerate" / "bench-enumerate.md").read_text()
+    )
 
 
 def test_every_tool_gives_the_same_number_of_models():

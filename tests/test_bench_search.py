@@ -1,18 +1,18 @@
-"""experiments/bench-search.md is what its committed rows give, and the rows answer what it
+"""benchmarks/search/bench-search.md is what its committed rows give, and the rows answer what it
 claims: both loops searched the same trees and counted the same solutions."""
 
 import json
 
-from conftest import ROOT, experiment_script
+from conftest import ROOT, benchmark_script
 
-LINES = (ROOT / "experiments" / "bench-search-rows.jsonl").read_text().splitlines()
+LINES = (ROOT / "benchmarks" / "search" / "bench-search-rows.jsonl").read_text().splitlines()
 META, ROWS = json.loads(LINES[0]), [json.loads(line) for line in LINES[1:]]
 
 
 def test_the_report_is_its_rows():
     assert (
-        experiment_script("bench-search").report(ROWS, META)
-        == (ROOT / "experiments" / "bench-search.md").read_text()
+        benchmark_script("search").report(ROWS, META)
+        == (ROOT / "benchmarks" / "search" / "bench-search.md").read_text()
     )
 
 
@@ -49,7 +49,7 @@ def test_every_first_solution_of_owens_8x8_is_a_solution():
 def test_the_solving_guide_quotes_the_c_loops_rates_as_measured():
     import statistics
 
-    by_loop = experiment_script("bench-search")._by_loop  # the report's pairs
+    by_loop = benchmark_script("search")._by_loop  # the report's pairs
     rate = [r for r in ROWS if r["kind"] == "rate"]
     ratios = []
     for board in {r["puzzle"] for r in rate}:

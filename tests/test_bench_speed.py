@@ -1,20 +1,20 @@
-"""experiments/bench-speed.md is what its committed rows give: every table and figure is
-recomputed from experiments/bench-speed-rows.jsonl by the script's own report."""
+"""benchmarks/speed/bench-speed.md is what its committed rows give: every table and figure is
+recomputed from benchmarks/speed/bench-speed-rows.jsonl by the script's own report."""
 
 import json
 
-from conftest import ROOT, experiment_script
+from conftest import ROOT, benchmark_script
 
-LINES = (ROOT / "experiments" / "bench-speed-rows.jsonl").read_text().splitlines()
+LINES = (ROOT / "benchmarks" / "speed" / "bench-speed-rows.jsonl").read_text().splitlines()
 
 
 def _script():
-    return experiment_script("bench-speed")
+    return benchmark_script("speed")
 
 
 def test_the_report_is_its_rows():
     meta, rows = json.loads(LINES[0]), [json.loads(line) for line in LINES[1:]]
-    assert _script().report(rows, meta) == (ROOT / "experiments" / "bench-speed.md").read_text()
+    assert _script().report(rows, meta) == (ROOT / "benchmarks" / "speed" / "bench-speed.md").read_text()
 
 
 def test_the_rows_answer_what_the_report_claims():

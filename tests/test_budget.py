@@ -12,7 +12,6 @@ from unittest.mock import patch
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from satedge import maximize
 from satedge.backtrack import loop as driver
@@ -327,44 +326,3 @@ def test_the_budgets_start_from_the_restarts_board_and_skip_the_search_that_must
     assert calls.read_text() == f"{min(budget_job.WARMUP, 60.0)} {budget_job.WARMUP_CAP} True\n"
     searched = {report["allowed"] for report in seen if "allowed" in report}
     assert searched == set(range(spent))
-
-
-@pytest.mark.slow
-@settings(max_examples=40, **SETTINGS)
-@given(
-    puzzles(max_rows=3, max_cols=3, max_cells=9, max_colors=3, topologies=("grid",)),
-    st.integers(1, 2),
-    st.integers(1, 2),
-    st.integers(0, 2),
-    st.integers(0, 2),
-    st.integers(0, 99),
-)
-def test_a_region_is_resolved_exactly_when_brute_force_has_a_better_fill(puzzle, h, w, r0, c0, seed):
-    """The region move's exact re-solve against brute force over the region's tiles and turns,
-    the rest of the board fixed: it changes the board exactly when some fill fits more edges,
-    and then the board it leaves keeps the rules and scores more."""
-    from satedge.best.lns import Search
-
-    search = Search(puzzle, seed=seed)
-    start = search.start()
-    h, w = min(h, puzzle.rows), min(w, puzzle.cols)
-    r0, c0 = min(r0, puzzle.rows - h), min(c0, puzzle.cols - w)
-    if start is None:
-        return
-    search.anneal(50, 0.5, 0.4)  # another board than the first, still within the rules
-    before = search.board()
-    cells = [puzzle.board.cell(r, c) for r in range(r0, r0 + h) for c in range(c0, c0 + w)]
-    best = before.score
-    for order in permutations([before.tiles[c] for c in cells]):
-        for turns in product(range(4), repeat=len(cells)):
-            placed = dict(zip(cells, zip(order, turns)))
-            board = Solution(
-                tuple(placed.get(c, (before.tiles[c], before.turns[c])) for c in range(puzzle.n))
-            )
-            if board_problem(puzzle, board) is None:
-                best = max(best, score(puzzle, board))
-    changed = search.resolve(cells, seconds=None)
-    after = search.board()
-    assert changed == (best > before.score)
-    assert board_problem(puzzle, after.solution()) is None and score(puzzle, after.solution()) == after.score
-    assert after.score > before.score if changed else after == before

@@ -7,7 +7,9 @@ names, scores or schema shows here."""
 import pytest
 from conftest import ROOT
 
-RESULTS = sorted((ROOT / "experiments").glob("*-results.jsonl"))
+RESULTS = sorted((ROOT / "experiments").glob("*-results.jsonl")) + sorted(
+    (ROOT / "benchmarks").glob("*/*-results.jsonl")
+)
 EXPECTED = ROOT / "tests" / "data" / "reports"
 
 

@@ -20,8 +20,10 @@ from satedge.jobs import Job
 from satedge.jobs.config import SolverConfig
 from satedge.puzzle.formats import load_puzzle
 
-SPECS = sorted((ROOT / "experiments").glob("*.yaml"))
-ROWS = sorted((ROOT / "experiments").glob("*-results.jsonl"))
+SPECS = sorted((ROOT / "experiments").glob("*.yaml")) + sorted((ROOT / "benchmarks").glob("*/*.yaml"))
+ROWS = sorted((ROOT / "experiments").glob("*-results.jsonl")) + sorted(
+    (ROOT / "benchmarks").glob("*/*-results.jsonl")
+)
 
 
 def _doc_values(option: str) -> set[str]:
@@ -41,7 +43,7 @@ def _spec_entries(key: str) -> list:
     return out
 
 
-# experiments/bench-auto.py times whole commands; its rows name the default `--method auto` "auto"
+# benchmarks/auto/bench-auto.py times whole commands; its rows name the default `--method auto` "auto"
 SCRIPTED = {"bench-auto-peak-results.jsonl", "bench-auto-count-results.jsonl"}
 
 
@@ -102,7 +104,7 @@ def test_committed_rows_name_their_configuration_as_a_spec_run_does():
 def test_every_committed_spec_loads_and_its_runs_keep_their_ids():
     """The specs of the committed studies give the ids of their committed rows (resume skips them)."""
     for rows in ROWS:
-        spec = ROOT / "experiments" / rows.name.replace("-results.jsonl", ".yaml")
+        spec = rows.parent / rows.name.replace("-results.jsonl", ".yaml")
         ids = {json.loads(line)["id"] for line in rows.read_text().splitlines() if line.strip()}
         if spec.name == "bench-solve.yaml" or rows.name in SCRIPTED:  # slices of several specs; a script
             continue

@@ -162,7 +162,7 @@ def test_the_results_lead_with_a_plot_and_define_their_terms(site):
         assert html.index(f'src="../_images/{image}"') < first_table and (site / "_images" / image).exists()
     widths = [
         len(row.split(" | "))
-        for row in (ROOT / "experiments" / "bench-certify.md").read_text().splitlines()
+        for row in (ROOT / "benchmarks" / "certify" / "bench-certify.md").read_text().splitlines()
         if row.startswith("| `")
     ]
     assert widths and max(widths) <= 8
@@ -334,7 +334,7 @@ def test_the_documented_commands_run_on_a_clone_without_shared(tmp_path):
     experiment that the few seconds did not finish."""
     work = tmp_path / "clone"
     work.mkdir()
-    for name in ("puzzles", "encodings", "experiments"):
+    for name in ("puzzles", "encodings", "experiments", "benchmarks"):
         (work / name).symlink_to(ROOT / name)
     (work / ".venv").symlink_to(sys.prefix)  # what `make` sets up
     env = {
@@ -493,14 +493,14 @@ def test_the_heule_verdicts_come_from_the_committed_rows(tmp_path, rows, a, b, i
 
 
 def test_the_parallel_figures_are_the_committed_results(tmp_path):
-    """The advice on workers quotes experiments/bench-parallel-results.jsonl (the solving) and
-    experiments/bench-parallel-extra.json (the enumeration)."""
+    """The advice on workers quotes benchmarks/parallel/bench-parallel-results.jsonl (the solving) and
+    benchmarks/parallel/bench-parallel-extra.json (the enumeration)."""
     import statistics
 
     from satedge.experiment.stats import compare, summary
 
     (tmp_path / "results.jsonl").write_bytes(
-        (ROOT / "experiments" / "bench-parallel-results.jsonl").read_bytes()
+        (ROOT / "benchmarks" / "parallel" / "bench-parallel-results.jsonl").read_bytes()
     )
     df = load_results(tmp_path)
     single, cubes, folio = (
@@ -528,7 +528,7 @@ def test_the_parallel_figures_are_the_committed_results(tmp_path):
         in text
     )
     assert f"ratio {c3['ratio']:.2f}, {c3['ci'][0]:.2f} to {c3['ci'][1]:.2f}, p = {c3['p_value']:.3f}" in text
-    extra = json.loads((ROOT / "experiments" / "bench-parallel-extra.json").read_text())
+    extra = json.loads((ROOT / "benchmarks" / "parallel" / "bench-parallel-extra.json").read_text())
     med = {}
     for r in extra["enumerate"]["4x4-55296"]:
         med.setdefault(r["config"], []).append(r["seconds"])

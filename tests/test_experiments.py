@@ -597,8 +597,11 @@ def test_committed_specs_load(monkeypatch):
     assert runs["heule2008"] == 7 * 8 * 2 * 5  # instances x encodings x solvers x shuffles
     assert runs["bench-solve-shuffled"] == 10 * 2 * 2 * 3  # puzzles x encodings x solvers x shuffles
     assert runs["bench-parallel"] == 10 * 4  # one encoding; the backtracker ignores it
-    committed = [json.loads(line) for line in (ROOT / "experiments" / "bench-parallel-results.jsonl").open()]
-    assert {r.id for r in load_spec(ROOT / "experiments" / "bench-parallel.yaml").runs} == {
+    committed = [
+        json.loads(line)
+        for line in (ROOT / "benchmarks" / "parallel" / "bench-parallel-results.jsonl").open()
+    ]
+    assert {r.id for r in load_spec(ROOT / "benchmarks" / "parallel" / "bench-parallel.yaml").runs} == {
         r["id"] for r in committed
     }
     assert sorted({r["workers"] for r in committed}) == [1, 2]
@@ -622,9 +625,12 @@ def test_committed_specs_load(monkeypatch):
     }
     assert runs["bench-maximize"] == 10 * 3  # boards x (budgets, branch and bound, RC2 on support)
     committed = {
-        json.loads(line)["id"] for line in (ROOT / "experiments" / "bench-maximize-results.jsonl").open()
+        json.loads(line)["id"]
+        for line in (ROOT / "benchmarks" / "maximize" / "bench-maximize-results.jsonl").open()
     }
-    assert {r.id for r in load_spec(ROOT / "experiments" / "bench-maximize.yaml").runs} == committed
+    assert {
+        r.id for r in load_spec(ROOT / "benchmarks" / "maximize" / "bench-maximize.yaml").runs
+    } == committed
 
 
 def test_per_puzzle_table_repeats_and_shared_names():
@@ -868,7 +874,7 @@ def test_report_without_the_plot_extra_prints_the_tables_and_says_which_extra(tm
     import satedge.experiment.report as report_module
 
     (tmp_path / "results.jsonl").write_bytes(
-        (ROOT / "experiments" / "bench-maximize-results.jsonl").read_bytes()
+        (ROOT / "benchmarks" / "maximize" / "bench-maximize-results.jsonl").read_bytes()
     )
     monkeypatch.setattr(report_module, "available", lambda module: module != "matplotlib")
     code, out, err = run_cli("report", tmp_path)

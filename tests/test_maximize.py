@@ -535,13 +535,15 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
 
     root = Path(__file__).resolve().parent.parent
     spec = importlib.util.spec_from_file_location(
-        "bench_maximize", root / "experiments" / "bench-maximize.py"
+        "bench_maximize", root / "benchmarks" / "maximize" / "bench-maximize.py"
     )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert module.report() == (root / "experiments" / "bench-maximize.md").read_text()
+    assert module.report() == (root / "benchmarks" / "maximize" / "bench-maximize.md").read_text()
     records = sorted(
-        p for p in (root / "experiments").glob("bench-maximize-*.json") if p.stem != "bench-maximize-polish"
+        p
+        for p in (root / "benchmarks" / "maximize").glob("bench-maximize-*.json")
+        if p.stem != "bench-maximize-polish"
     )
     assert {r.stem for r in records} >= {
         "bench-maximize-e2",
@@ -560,17 +562,17 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
             if made
             else load_puzzle(record["puzzle"])
         )
-        board = load_solution(root / "experiments" / record["board"], puzzle)
+        board = load_solution(root / "benchmarks" / "maximize" / record["board"], puzzle)
         assert board_problem(puzzle, board) is None and score(puzzle, board) == record["score"], path.name
         assert record["timeline"][-1][1] == record["score"] and record["edges"] == len(
             puzzle.board.adjacencies
         )
-    e2 = json.loads((root / "experiments" / "bench-maximize-e2.json").read_text())["score"]
+    e2 = json.loads((root / "benchmarks" / "maximize" / "bench-maximize-e2.json").read_text())["score"]
     assert f"to {e2} of 480 inner edges in 10 minutes" in " ".join(
         (root / "docs" / "results" / "index.md").read_text().split()
     )
     assert f"reached {e2} of 480 edges in 10 minutes" in " ".join((root / "CHANGELOG.md").read_text().split())
-    polish = json.loads((root / "experiments" / "bench-maximize-polish.json").read_text())["rows"]
+    polish = json.loads((root / "benchmarks" / "maximize" / "bench-maximize-polish.json").read_text())["rows"]
     pairs = [
         (a["score"], b["score"]) for a, b in zip(polish[::2], polish[1::2])
     ]  # (without, with) region moves

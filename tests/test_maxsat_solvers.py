@@ -166,17 +166,21 @@ def test_the_bench_maxsat_report_is_made_from_the_committed_files(monkeypatch):
     from satedge.experiment.spec import load_spec
 
     monkeypatch.setenv("SATEDGE_BENCHMARKS", str(ROOT / "no-such-folder"))
-    spec = importlib.util.spec_from_file_location("bench_maxsat", ROOT / "experiments" / "bench-maxsat.py")
+    spec = importlib.util.spec_from_file_location(
+        "bench_maxsat", ROOT / "benchmarks" / "maxsat" / "bench-maxsat.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert module.report() == (ROOT / "experiments" / "bench-maxsat.md").read_text()
+    assert module.report() == (ROOT / "benchmarks" / "maxsat" / "bench-maxsat.md").read_text()
     for stem in ("solvers", "forms"):
         committed = {r["id"] for r in module.rows_of(stem)}
-        assert {r.id for r in load_spec(ROOT / "experiments" / f"bench-maxsat-{stem}.yaml").runs} == committed
+        assert {
+            r.id for r in load_spec(ROOT / "benchmarks" / "maxsat" / f"bench-maxsat-{stem}.yaml").runs
+        } == committed
     solvers = module.rows_of("solvers")
     assert len(solvers) == 10 * 9 and len(module.rows_of("forms")) == 10 * 4 * 2
     assert module.best_maxsat(solvers) == ["cadical195", "uwrmaxsat"]
-    assert (ROOT / "experiments" / "bench-maxsat-forms.yaml").read_text() == module.forms_spec(
+    assert (ROOT / "benchmarks" / "maxsat" / "bench-maxsat-forms.yaml").read_text() == module.forms_spec(
         module.best_maxsat(solvers)
     )
     both = solvers + [r for r in module.rows_of("forms") if r["encoding"] != "support"]

@@ -9,14 +9,14 @@ and one line per position.  The tables (masks, rotations, labels) stay data, so 
 search serves every puzzle of the same shape, order and sizes.  It takes the same arguments and
 keeps the same state as :func:`~satedge.backtrack.advance.advance`, so it finds the same
 solutions in the same order, with the same counts of candidates and placements, and places about
-twice as many tiles a second (``experiments/bench-search.md``).
+twice as many tiles a second (``benchmarks/search/bench-search.md``).
 
 The C compiler is the one ``$CC`` names (empty: none), else ``cc``, looked up when a search
 first asks for it; the code is compiled for this processor (``-march=native``) and kept in
 ``$SATEDGE_CACHE`` (default ``~/.cache/satedge``) under the hash of its source, the compiler
 and the processor.  From :data:`PROFILED_CELLS` cells on it is compiled a second time with the
 branch profile of a short search of the puzzle at hand (GCC's profile-guided optimisation; the
-gain is in the notes of ``experiments/bench-search.md``); where that fails (another compiler)
+gain is in the notes of ``benchmarks/search/bench-search.md``); where that fails (another compiler)
 the first library serves.  The labels a placement needs are read, a byte each, from a table
 beside the rotations (:func:`labels`), one load less on the way from a placement to its next
 cell's candidates, and kept per cell on the stack for the cells that look back at it (the row
@@ -32,7 +32,6 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import os
-import platform
 import shutil
 import subprocess
 import tempfile
@@ -46,6 +45,7 @@ import numpy as np
 from ..errors import SatedgeError
 from ..system.files import quoted
 from ..system.limits import seconds_left
+from ..system.machine import cpu_lines
 from .kernels import Step
 
 __all__ = [
@@ -205,14 +205,9 @@ def _library(path: str) -> Any:
     return ctypes.CDLL(path)
 
 
-@cache
 def _processor() -> str:
     """What the machine code is compiled for: the processor's model and flags where Linux tells."""
-    try:
-        info = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return platform.machine() + platform.processor()
-    return "\n".join(sorted({line for line in info.splitlines() if line.startswith(("model name", "flags"))}))
+    return "\n".join(cpu_lines())
 
 
 def _compiled(head: str, flags: tuple[str, ...], train: Callable[[Path], bool] | None = None) -> Path | None:

@@ -16,7 +16,7 @@ board misses fewer edges, until one finds a board: the optimum is the score of t
 misfits for which a board exists.  Raising the budget from 0 measured
 better than lowering it from the first board (``deepen=False``: each search finds a better
 board until one proves that none is): a search that finds a board within a budget can take
-longer than one that proves none is within the budget below (``experiments/bench-maximize.md``).
+longer than one that proves none is within the budget below (``benchmarks/maximize/bench-maximize.md``).
 One board of each board-turn orbit is searched (turning a board keeps its score).
 
 >>> from satedge.puzzle.generate import Params, generate

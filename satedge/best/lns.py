@@ -18,9 +18,6 @@ A board keeps every hard rule (each tile once, the frame, the clues) from its fi
     backtracker's branch and bound (:func:`satedge.best.branch_and_bound.refill`), each placement
     costing its misfits with the cells around the window as well as inside it (within a
     budget of candidates looked at: the best refill found);
-  * *region* (:meth:`Search.region`, not among :meth:`Search.improve`'s moves unless asked): a
-    rectangle around an edge that does not fit, re-solved exactly by the budgeted search of
-    :mod:`satedge.best.budget` with the ring of cells around it fixed.
 
   A move that scores the same is taken (the board drifts along a plateau); after many moves
   that gain nothing, a random reassignment of a few cells shakes the board, and the search
@@ -52,15 +49,12 @@ from ..puzzle.model import Puzzle, Solution
 from ..system.extras import require
 from ..system.proctree import forked_map
 from . import branch_and_bound as bnb
-from . import budget as budgeted
 
 __all__ = ["Board", "Search", "WINDOWS", "HOT", "COLD", "anneal", "compiled_anneal", "search"]
 
 BIG = 1 << 20  # the cost of a placement that breaks a hard rule: no assignment takes it
 WINDOWS = ((2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 2), (3, 4), (4, 3))  # window shapes, rows x cols
 WINDOW_BUDGET = 20_000  # candidates the branch and bound looks at in one window
-REGIONS = ((3, 3), (3, 4), (4, 3), (4, 4))  # the shapes of the regions re-solved around a misfit
-REGION_SHARE = 0.0  # the share of region moves among Search.improve's by default (see its docstring)
 FILL_CELLS, FILL_BUDGET = (
     12,
     2_000_000,
@@ -70,10 +64,6 @@ HOT, COLD = 0.45, 0.12  # the temperatures annealing starts and ends at (one mis
 CHUNK_SECONDS = 0.5  # annealing runs in steps this long, whose count is what the speed measured allows
 ROUND = 10.0  # seconds at most between the moments search() reports its best board
 POLISH = 0.05  # the share of search()'s time that the moves of Search.improve take after annealing
-
-
-class _GivenUp(Exception):
-    """A region's search that ran past its time."""
 
 
 @dataclass(frozen=True)
@@ -273,79 +263,6 @@ class Search:
         self.turns[cells] = [turn[k] for k in refill]
         return True
 
-    def region(self) -> bool:
-        """One region move: a rectangle of :data:`REGIONS` around an edge that does not fit,
-        re-solved exactly (:meth:`resolve`).  Whether it changed the board."""
-        p = self.puzzle
-        x = self.nbr.ravel()
-        bad = np.flatnonzero((x >= 0) & ~self._fits())
-        if p.topology != "grid" or not len(bad):
-            return False
-        k = int(bad[self.rng.integers(len(bad))])
-        a, b = divmod(k >> 2, p.cols), divmod(int(x[k]) >> 2, p.cols)
-        h, w = REGIONS[self.rng.integers(len(REGIONS))]
-        h, w = min(h, p.rows), min(w, p.cols)
-        corner = [
-            int(self.rng.integers(max(0, max(a[i], b[i]) - size + 1), min(a[i], b[i], most - size) + 1))
-            for i, size, most in ((0, h, p.rows), (1, w, p.cols))
-        ]
-        return self.resolve(
-            [
-                p.board.cell(r, c)
-                for r in range(corner[0], corner[0] + h)
-                for c in range(corner[1], corner[1] + w)
-            ]
-        )
-
-    def resolve(self, cells: list[int], seconds: float | None = 1.0) -> bool:
-        """The tiles on ``cells`` (a rectangle of a grid board) placed again among them, exactly:
-        the budgeted search (:func:`satedge.best.budget.within`) of the rectangle and the
-        ring of cells around it, each ring cell keeping its placement, for a fill that misses
-        fewer edges than the board does there; it is given up at its first pause after about
-        ``seconds`` (``None``: never; compiling its loop does not count).  Whether it changed
-        the board."""
-        p = self.puzzle
-        rows = [c // p.cols for c in cells]
-        cols = [c % p.cols for c in cells]
-        r0, r1 = max(0, min(rows) - 1), min(p.rows - 1, max(rows) + 1)
-        c0, c1 = max(0, min(cols) - 1), min(p.cols - 1, max(cols) + 1)
-        around = [p.board.cell(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
-        inside = set(cells)
-        part = Puzzle(
-            rows=r1 - r0 + 1,
-            cols=c1 - c0 + 1,
-            tiles=tuple(p.tiles[self.tiles[c]] for c in around),
-            matching=p.matching,
-        )
-        free = [i for i, c in enumerate(around) if c in inside]
-        allowed = tuple(
-            tuple((i, r) for i in free for r in range(4) if self.ok[c, self.tiles[around[i]], r])
-            if c in inside
-            else ((j, int(self.turns[c])),)
-            for j, c in enumerate(around)
-        )
-        now = budgeted.misfits(part, Solution(tuple((j, int(self.turns[c])) for j, c in enumerate(around))))
-        if now == 0:
-            return False
-        until = math.inf if seconds is None else time.monotonic() + seconds
-
-        def stop(cost) -> None:
-            if cost.stage is None and time.monotonic() > until:
-                raise _GivenUp
-
-        try:
-            board = next(
-                budgeted.within(part, budgeted.uniform(part, now - 1), 1, paused=stop, allowed=allowed), None
-            )
-        except _GivenUp:
-            return False
-        if board is None:
-            return False
-        tiles = [int(self.tiles[around[t]]) for t, _ in board]
-        for c, tile, (_, turn) in zip(around, tiles, board):
-            self.tiles[c], self.turns[c] = tile, turn
-        return True
-
     def _window_cost(self, cells: np.ndarray, shown: np.ndarray, where: dict) -> int:
         """The misfits of the window's cells: with each other, once, and with the cells around."""
         miss = 0
@@ -405,28 +322,16 @@ class Search:
                 best = met
         return self.board(), best
 
-    def improve(
-        self, board: Board, seconds: float, bound: int | None = None, regions: float = REGION_SHARE
-    ) -> Board:
+    def improve(self, board: Board, seconds: float, bound: int | None = None) -> Board:
         """The best board the moves reach from ``board`` within ``seconds`` (or once it scores
-        ``bound``, default every edge fitting); ``regions``: the share of region moves
-        (:meth:`region`), the rest windows and swaps in equal parts.  None by default: from the
-        best boards of Eternity II and of generated framed boards, a third of them did no better
-        than windows and swaps alone (``experiments/bench-maximize.md``)."""
+        ``bound``, default every edge fitting): windows and swaps in equal parts."""
         bound = self.loops + self.edges if bound is None else bound
         end = time.monotonic() + seconds
         best = self._load(board.tiles, board.turns)
         score = best.score
         stalled = 0
         while best.score < bound and time.monotonic() < end:
-            pick = self.rng.random()
-            moved = (
-                self.region()
-                if pick < regions
-                else self.window()
-                if pick < (1 + regions) / 2
-                else self.swap()
-            )
+            moved = self.window() if self.rng.random() < 0.5 else self.swap()
             if not moved:
                 continue
             score = self.score()

@@ -21,6 +21,7 @@ from ..backtrack import native
 from ..jobs import ENGINES, Job, run
 from ..system.extras import require
 from ..system.forkserver import ForkServer
+from ..system.machine import cpu_model
 from ..system.resources import __version__
 from .rows import result_fields
 
@@ -29,12 +30,6 @@ __all__ = ["environment", "run_one", "run_local", "run_dask"]
 
 def environment() -> dict:
     """Versions and the machine a run ran on."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as fh:
-            cpu = next((line.split(":", 1)[1].strip() for line in fh if line.startswith("model name")), cpu)
-    except OSError:
-        pass
     needed = {e.needs.module for e in ENGINES.values() if e.needs is not None and e.needs.module}
     return {
         "satedge": __version__,
@@ -45,7 +40,7 @@ def environment() -> dict:
         "cc": native.described(),  # the C loop's compiler, where there is one
         **{m: _installed(m) for m in sorted(needed)},
         "host": socket.gethostname(),
-        "cpu": cpu,
+        "cpu": cpu_model(),
     }
 
 

@@ -27,7 +27,7 @@ def choose(
 ) -> SolverConfig:
     """The solver of ``--method auto`` for ``task`` (``solve``, ``count`` or ``maximize``) on
     ``puzzle`` with ``workers`` processes (default: every core): the engine that answered soonest
-    in ``experiments/bench-auto.md``.  On the peak puzzles (framed 7x7 and 8x8 of tunable
+    in ``benchmarks/auto/bench-auto.md``.  On the peak puzzles (framed 7x7 and 8x8 of tunable
     hardness) and on puzzles with 10^3 to 10^5 solutions to count, the backtracker answered sooner
     than every SAT configuration, the best one included; so it is the backtracker: on boards of at
     most 16 cells its pure-Python loop on one core (loading the compiled one takes longer than
@@ -35,10 +35,10 @@ def choose(
     puzzle (numba does not import, or its table does not fit), larger boards go to the default
     SAT configuration instead.  To maximize: the backtracker with a budget of misfits on every
     core, which proved the optimum sooner than its branch and bound and RC2 on the generated 4x4
-    to 6x6 boards of ``experiments/bench-maximize.md``; on boards of more than :data:`PROVABLE`
+    to 6x6 boards of ``benchmarks/maximize/bench-maximize.md``; on boards of more than :data:`PROVABLE`
     cells with a ``timeout``, restarts of the budgeted search on every core, which prove nothing
     but found better boards than the large-neighbourhood search in the same time on Eternity II
-    (``experiments/bench-maximize.md``); where scipy, which the restarts need, is not installed,
+    (``benchmarks/maximize/bench-maximize.md``); where scipy, which the restarts need, is not installed,
     the budgets there too."""
     if task == "maximize":  # the first of them that is installed (restarts need scipy)
         choices = ("restarts", "budget") if puzzle.n > PROVABLE and timeout is not None else ("budget",)

@@ -9,7 +9,7 @@ solver that writes none (a binary, MiniSat, a walk of subspaces) finds the model
 CaDiCaL proves afterwards that the piece has no other (route ``fresh``).  Each piece is checked
 on the process that found it; with several cubes, the cover's proof says they leave no model
 out.  A whole formula's proof is checked in parts on the job's workers
-(:class:`satedge.sat.certify.FormulaCheck`): measured (``experiments/bench-certify.py``), that beats
+(:class:`satedge.sat.certify.FormulaCheck`): measured (``benchmarks/certify/bench-certify.py``), that beats
 cubes, whose proofs cost more in all than the one proof of the whole.
 
 A maximisation's optimum is certified after any engine found it (:func:`prove_optimum`): a proof

@@ -146,7 +146,7 @@ def _schedule(value: Any) -> Schedule:
 
 # how the SAT method uses several workers; without a strategy: cubes, which partition the solution
 # set (to count and to enumerate the work divides) and found a first solution sooner than the
-# portfolio on the peak puzzles of experiments/bench-parallel.yaml (PAR-2 35.1 against 39.0, where
+# portfolio on the peak puzzles of benchmarks/parallel/bench-parallel.yaml (PAR-2 35.1 against 39.0, where
 # the portfolio's first member, the job itself, won every race)
 STRATEGIES: dict[str, Callable[[object, Note | None], Result]] = {
     "portfolio": portfolio.run,

@@ -17,16 +17,14 @@ process tree:
   and the same command of the code before (commit BASE, in a temporary worktree);
 * the cross-check of 300 examples on two workers, now and before (BASE).
 
-    python experiments/bench-enumerate.py            # writes bench-enumerate-rows.jsonl and .md
-    python experiments/bench-enumerate.py --report   # the report again from the rows
+    python benchmarks/enumerate/bench-enumerate.py            # writes bench-enumerate-rows.jsonl and .md
+    python benchmarks/enumerate/bench-enumerate.py --report   # the report again from the rows
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import platform
 import random
 import shutil
 import statistics
@@ -34,11 +32,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import date
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+sys.path.insert(0, str(HERE.parent))  # the harness the benchmarks share
+import harness  # noqa: E402
+
+ROOT = HERE.parents[1]
 ROWS = HERE / "bench-enumerate-rows.jsonl"
 REPORT = HERE / "bench-enumerate.md"
 BASE = "f2aab1b"  # the code before the bulk checks, the engine table and the clasp engine
@@ -272,7 +272,8 @@ def report(rows: list[dict], meta: dict) -> str:
         "# Enumeration at the field's speed",
         "",
         f"Measured {meta['date']} on {meta['machine']} (2 cores, shared), Python {meta['python']}, in one run of "
-        f"`python experiments/bench-enumerate.py` ({meta['minutes']:.0f} minutes). Whole commands in pairs, the "
+        f"`python benchmarks/enumerate/bench-enumerate.py` ({meta['minutes']:.0f} minutes). Whole commands in "
+        "pairs, the "
         "order shuffled in each pair; a ratio is satedge's CPU seconds (its whole process tree) over the other's, "
         "the median of the pairs with the least and the largest in brackets.",
         "",
@@ -368,37 +369,5 @@ def report(rows: list[dict], meta: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument(
-        "--report", action="store_true", help="only write the report again from the committed rows"
-    )
-    args = ap.parse_args()
-    if args.report:
-        lines = ROWS.read_text().splitlines()
-        meta, rows = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
-    else:
-        t0 = time.time()
-        rows = measure()
-        cpu = next(
-            (
-                line.split(":", 1)[1].strip()
-                for line in open("/proc/cpuinfo")
-                if line.startswith("model name")
-            ),
-            platform.machine(),
-        )
-        meta = {
-            "date": date.today().isoformat(),
-            "machine": f"a {cpu} VM",
-            "python": platform.python_version(),
-            "minutes": (time.time() - t0) / 60,
-            "command": "python experiments/bench-enumerate.py",
-        }
-        ROWS.write_text("\n".join(json.dumps(x) for x in [meta, *rows]) + "\n")
-    REPORT.write_text(report(rows, meta))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(harness.main(__doc__, REPORT, report, lambda args: measure(), ROWS))

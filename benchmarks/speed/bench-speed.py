@@ -17,18 +17,16 @@ with in one run (whole commands):
 The code before each change was measured beside it when the change was made (the figures the
 report's notes quote).
 
-    python experiments/bench-speed.py                       # writes bench-speed-rows.jsonl and .md
-    python experiments/bench-speed.py --report              # the report again from the rows
-    python experiments/bench-speed.py --only backtrack      # measure one target again, keep the rest
+    python benchmarks/speed/bench-speed.py                       # writes bench-speed-rows.jsonl and .md
+    python benchmarks/speed/bench-speed.py --report              # the report again from the rows
+    python benchmarks/speed/bench-speed.py --only backtrack      # measure one target again, keep the rest
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import os
-import platform
 import random
 import shutil
 import statistics
@@ -36,11 +34,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import date
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+sys.path.insert(0, str(HERE.parent))  # the harness the benchmarks share
+import harness  # noqa: E402
+
+ROOT = HERE.parents[1]
 ROWS = HERE / "bench-speed-rows.jsonl"
 REPORT = HERE / "bench-speed.md"
 SEEDS = ["hunde-spiel", "insects", "one-tough-puzzle", "scramble-squares"]
@@ -514,42 +514,38 @@ def _backtrack_report(rows: list[dict], meta: dict) -> list[str]:
     return out
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--report", action="store_true", help="write the report from the committed rows")
-    ap.add_argument(
+def _options(parser) -> None:
+    parser.add_argument(
         "--only",
         choices=TARGETS,
         action="append",
         help="measure this target again and keep the committed rows of the others",
     )
-    args = ap.parse_args()
-    if args.report or args.only:
-        lines = ROWS.read_text().splitlines()
-        meta, rows = json.loads(lines[0]), [json.loads(x) for x in lines[1:]]
-    if not args.report:
-        t0 = time.time()
-        fresh = measure(args.only or list(TARGETS))
-        when = {
-            "date": str(date.today()),
-            "machine": f"{platform.machine()} {os.cpu_count()} cores",
-            "command": "python experiments/bench-speed.py" + "".join(f" --only {t}" for t in args.only or []),
-            "minutes": (time.time() - t0) / 60,
-        }
-        if args.only:  # the other targets keep their rows and the run that measured them; the
-            # target's own rows stay, marked with the day they were measured
-            rows = [
-                r
-                if r.get("target") not in args.only or "superseded" in r
-                else {**r, "superseded": meta.get(r["target"], meta)["date"]}
-                for r in rows
-            ] + fresh
-            meta.update({t: when for t in args.only})
-        else:
-            rows, meta = fresh, {"meta": True, **when, "notes": ""}
-        ROWS.write_text("\n".join(json.dumps(x) for x in [meta] + rows) + "\n")
-    REPORT.write_text(report(rows, meta))
+
+
+def _merge(args, meta: dict, committed: list[dict], fresh: list[dict], when: dict) -> tuple[dict, list[dict]]:
+    """With ``--only``, the other targets keep their rows and the run that measured them; the
+    target's own rows stay, marked with the day they were measured."""
+    if not args.only:
+        return {"meta": True, **when, "notes": ""}, fresh
+    rows = [
+        r
+        if r.get("target") not in args.only or "superseded" in r
+        else {**r, "superseded": meta.get(r["target"], meta)["date"]}
+        for r in committed
+    ] + fresh
+    return {**meta, **{t: when for t in args.only}}, rows
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(
+        harness.main(
+            __doc__,
+            REPORT,
+            report,
+            lambda args: measure(args.only or list(TARGETS)),
+            ROWS,
+            _options,
+            merge=_merge,
+        )
+    )

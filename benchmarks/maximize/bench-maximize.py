@@ -1,6 +1,6 @@
 """bench-maximize: best partial boards, engine against engine, and Eternity II's score over time.
 
-* the spec experiments/bench-maximize.yaml (generated uniform 4x4, 5x5 and 6x6 boards, none with
+* the spec benchmarks/maximize/bench-maximize.yaml (generated uniform 4x4, 5x5 and 6x6 boards, none with
   a full solution; the budgets of misfits, the branch and bound and RC2 over CaDiCaL on support,
   50 s each, two runs at a time): times to the proved optimum, best scores at the deadline;
 * the uniform 6x6 boards again, the budgets of misfits on 2 workers for up to 10 minutes each;
@@ -10,22 +10,19 @@
 * Owen's 8x8 and 9x9 for 5 minutes each and generated framed boards of 10x10 to 16x16 for 30 s
   each, the same command.
 
-Rows and results go to experiments/bench-maximize-*.json(l), the best boards to
-experiments/bench-maximize-*.sol (`satedge check` scores them), the plot to
-experiments/bench-maximize-e2.svg and the report to experiments/bench-maximize.md, which
+Rows and results go to benchmarks/maximize/bench-maximize-*.json(l), the best boards to
+benchmarks/maximize/bench-maximize-*.sol (`satedge check` scores them), the plot to
+benchmarks/maximize/bench-maximize-e2.svg and the report to benchmarks/maximize/bench-maximize.md, which
 tests/test_maximize.py makes again from the committed files.
 
-    python experiments/bench-maximize.py            # about 43 minutes on 2 cores
-    python experiments/bench-maximize.py --hour     # Eternity II for an hour, once (its file is committed)
-    python experiments/bench-maximize.py --only polish  # the polish with and without region moves, once (6 minutes)
-    python experiments/bench-maximize.py --report   # the report and the plot again from the committed files
+    python benchmarks/maximize/bench-maximize.py            # about 43 minutes on 2 cores
+    python benchmarks/maximize/bench-maximize.py --hour     # Eternity II for an hour, once (its file is committed)
+    python benchmarks/maximize/bench-maximize.py --report   # the report and the plot again from the committed files
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import platform
 import shutil
 import subprocess
 import sys
@@ -33,8 +30,13 @@ import time
 from datetime import date
 from pathlib import Path
 
+from satedge.system.machine import described
+
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+sys.path.insert(0, str(HERE.parent))  # the harness the benchmarks share
+import harness  # noqa: E402
+
+ROOT = HERE.parents[1]
 SPEC = HERE / "bench-maximize.yaml"
 ROWS = HERE / "bench-maximize-results.jsonl"
 OUT = ROOT / "out" / "bench-maximize"
@@ -66,13 +68,6 @@ EARLIER = {  # the large-neighbourhood search's runs of 2026-11-27, beside the n
 }
 TARGETS = {"e2": 465, "e2-hour": 467}  # the issue's targets (and 463 within the first minute)
 MINUTE = 463
-
-
-def machine() -> str:
-    import psutil
-
-    python = f"{platform.python_implementation()} {platform.python_version()}"
-    return f"{platform.machine()}, {psutil.cpu_count()} cores, {python}"
 
 
 def puzzle_of(source):
@@ -142,7 +137,7 @@ def search(name: str) -> None:
         "timeline": timeline,
         "board": board.name,
         "date": date.today().isoformat(),
-        "machine": machine(),
+        "machine": described(),
         "command": f"{made}satedge maximize {path}{chosen} --workers {workers} --timeout {seconds}",
     }
     (HERE / f"bench-maximize-{name}.json").write_text(json.dumps(record, indent=1) + "\n")
@@ -171,40 +166,6 @@ def first(r: dict) -> float:
     return next(s for s, score in r["timeline"] if score == r["score"])
 
 
-def polish(seconds: float = 20.0) -> None:
-    """The polish with and without region moves (:meth:`satedge.best.lns.Search.region`)
-    from the committed best boards of Eternity II and the framed boards, ``seconds`` each, two
-    seeds, one process: ``bench-maximize-polish.json``."""
-    from satedge.best.lns import Search
-    from satedge.puzzle.solutions import load_solution
-
-    boards = ["e2", "framed-10x10", "framed-12x12", "framed-14x14"]
-    rows = []
-    for name in boards:
-        puzzle = puzzle_of(SEARCHES[name][0])[0]
-        board = load_solution(HERE / f"bench-maximize-{name}.sol", puzzle)
-        for seed in (1, 2):
-            for regions in (0.0, 1 / 3):
-                search_ = Search(puzzle, seed=seed)
-                start = search_.load(board)
-                if regions:
-                    search_.region()  # its tables' code loaded before the clock
-                got = search_.improve(start, seconds, regions=regions)
-                rows.append(
-                    {
-                        "board": name,
-                        "seed": seed,
-                        "regions": round(regions, 3),
-                        "start": start.score,
-                        "score": got.score,
-                    }
-                )
-                print(rows[-1], flush=True)
-    record = {"search": "polish", "boards": boards, "seconds": seconds, "rows": rows}
-    record.update(date=date.today().isoformat(), machine=machine())
-    (HERE / "bench-maximize-polish.json").write_text(json.dumps(record, indent=1) + "\n")
-
-
 def report() -> str:
     """The Markdown report, from the committed files alone."""
     from satedge.experiment.report import markdown, summarize
@@ -216,7 +177,8 @@ def report() -> str:
         "",
         "![Eternity II with its starter piece: the best score over time](bench-maximize-e2.svg)",
         "",
-        "Made by `python experiments/bench-maximize.py` (the spec `experiments/bench-maximize.yaml`, then the "
+        "Made by `python benchmarks/maximize/bench-maximize.py` (the spec "
+        "`benchmarks/maximize/bench-maximize.yaml`, then the "
         "searches); `--report` makes this page again from the committed files, as the tests do. The engines: "
         "`budget`, the backtracker with a budget of misfits raised from 0 until a board keeps within it (the "
         "first budget that has a board proves the optimum); `backtrack`, its branch and bound; RC2 over "
@@ -229,7 +191,7 @@ def report() -> str:
     env = rows[0]["env"]
     lines += [
         f"## Generated uniform boards ({len(rows)} runs, {', '.join(when)}, host {env.get('host')}, "
-        f"{env.get('cpu')}, 2 runs at a time on 2 cores; command `satedge run experiments/bench-maximize.yaml "
+        f"{env.get('cpu')}, 2 runs at a time on 2 cores; command `satedge run benchmarks/maximize/bench-maximize.yaml "
         "--workers 2`)",
         "",
         "Every edge of these boards is labelled at random, so few have a board where every edge fits. Per "
@@ -308,7 +270,7 @@ def report() -> str:
         "",
         "Each search's timeline (seconds, score), engine, schedule and machine are in its "
         "`bench-maximize-NAME.json`, its board in `bench-maximize-NAME.sol` (`satedge check "
-        "eternity2/e2-starter experiments/bench-maximize-e2.sol` scores it).",
+        "eternity2/e2-starter benchmarks/maximize/bench-maximize-e2.sol` scores it).",
     ]
     return "\n".join(lines) + "\n"
 
@@ -376,7 +338,7 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
             f"  Region re-solves around the misfits with the budgeted loop (`Search.region`), tried in the "
             f"polish: from the committed best boards ({', '.join(polished['boards'])}), {polished['seconds']:g} s "
             f"of the polishing moves with a third of region moves against without, the same seeds "
-            f"(`python experiments/bench-maximize.py --only polish`, {polished['date']}): of {len(pairs)} "
+            f"(`python benchmarks/maximize/bench-maximize.py --only polish`, {polished['date']}): of {len(pairs)} "
             f"pairs, {better} ended higher with them, {worse} lower, the rest level (the moves without them "
             f"raised {raised} of the boards); so the polish does not take them by default."
         )
@@ -418,29 +380,25 @@ def plot() -> None:
     plt.close(fig)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def _options(parser) -> None:
     parser.add_argument("--hour", action="store_true", help="Eternity II for an hour")
-    parser.add_argument(
-        "--report", action="store_true", help="the report and the plot from the committed files"
-    )
     parser.add_argument(
         "--only", nargs="*", help="these searches only (names of SEARCHES; spec for the spec)"
     )
-    args = parser.parse_args()
+
+
+def measure(args) -> None:
     if args.hour:
         search("e2-hour")
     elif args.only is not None:
         for name in args.only:
-            spec() if name == "spec" else polish() if name == "polish" else search(name)
-    elif not args.report:
+            spec() if name == "spec" else search(name)
+    else:
         spec()
         for name in SEARCHES:
             if name != "e2-hour":
                 search(name)
-    plot()
-    (HERE / "bench-maximize.md").write_text(report())
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(harness.main(__doc__, HERE / "bench-maximize.md", report, measure, options=_options, after=plot))

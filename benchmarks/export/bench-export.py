@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark: export the 16x16 Eternity II puzzle as DIMACS (a script, not a unit test).
 
-    .venv/bin/python experiments/bench-export.py [PRESET]
+    .venv/bin/python benchmarks/export/bench-export.py [PRESET]
 
 Prints the encode and write times, the formula size and the peak memory of the process.
 """
@@ -18,7 +18,7 @@ from satedge.sat.dimacs import write_dimacs
 
 
 def main() -> None:
-    e2 = Path(__file__).resolve().parent.parent / "puzzles" / "eternity2" / "e2.yaml"
+    e2 = Path(__file__).resolve().parents[2] / "puzzles" / "eternity2" / "e2.yaml"
     preset = Encoding.parse(sys.argv[1] if len(sys.argv) > 1 else "edgecolor-heule2008")
     puzzle = load_puzzle(e2)
     t0 = time.perf_counter()

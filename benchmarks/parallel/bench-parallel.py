@@ -1,4 +1,4 @@
-"""bench-parallel, the parts a spec cannot hold (experiments/bench-parallel.yaml has the solving):
+"""bench-parallel, the parts a spec cannot hold (benchmarks/parallel/bench-parallel.yaml has the solving):
 
 * enumeration: every solution of two framed 4x4 puzzles (18,432 and 55,296), whole `satedge
   count` commands with the SAT method and the backtracker on 1 worker, 2 local workers and a
@@ -7,11 +7,11 @@
   worker, one after the other) scheduled greedily on 1 to 128 workers;
 * Owen's 8x8 with the best parallel SAT configuration on 2 cores, at most 300 s.
 
-    .venv/bin/python experiments/bench-parallel.py            # about 9 minutes
-    .venv/bin/python experiments/bench-parallel.py --skip-owen
+    .venv/bin/python benchmarks/parallel/bench-parallel.py            # about 9 minutes
+    .venv/bin/python benchmarks/parallel/bench-parallel.py --skip-owen
 
-It prints a JSON object; experiments/bench-parallel-extra.json is the committed one, and
-experiments/bench-parallel.md the report.
+It prints a JSON object; benchmarks/parallel/bench-parallel-extra.json is the committed one, and
+benchmarks/parallel/bench-parallel.md the report.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from satedge.puzzle.formats import save_puzzle
 from satedge.puzzle.generate import Params, generate
 from satedge.sat import cubes
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SATEDGE = [sys.executable, "-m", "satedge"]
 # (name, parameters, seed): framed 4x4 puzzles with 18,432 and 55,296 solutions
 ENUMERATE = [

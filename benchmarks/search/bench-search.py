@@ -10,27 +10,27 @@ side in one run, pairs in shuffled order:
 * Owen's 8x8 on 2 workers, 10 shuffled tile orders (``--shuffle 1`` to ``10``), time to a first
   solution under a time limit.
 
-    python experiments/bench-search.py              # writes bench-search-rows.jsonl and .md
-    python experiments/bench-search.py --report     # the report again from the rows
+    python benchmarks/search/bench-search.py              # writes bench-search-rows.jsonl and .md
+    python benchmarks/search/bench-search.py --report     # the report again from the rows
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import platform
 import random
 import shutil
 import statistics
 import subprocess
 import sys
 import time
-from datetime import date
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+sys.path.insert(0, str(HERE.parent))  # the harness the benchmarks share
+import harness  # noqa: E402
+
+ROOT = HERE.parents[1]
 ROWS = HERE / "bench-search-rows.jsonl"
 REPORT = HERE / "bench-search.md"
 OWEN = "eternity2/8x8"
@@ -393,29 +393,11 @@ def report(rows: list[dict], meta: dict) -> str:
     return "\n".join(out) + "\n"
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--report", action="store_true", help="write the report from the committed rows")
-    args = ap.parse_args()
-    if args.report:
-        lines = ROWS.read_text().splitlines()
-        meta, rows = json.loads(lines[0]), [json.loads(x) for x in lines[1:]]
-    else:
-        if shutil.which(os.environ.get("CC") or "cc") is None:
-            sys.exit("bench-search: no C compiler (cc or $CC): nothing to compare")
-        t0 = time.time()
-        rows = measure()
-        meta = {
-            "meta": True,
-            "date": str(date.today()),
-            "machine": f"{platform.machine()} {os.cpu_count()} cores",
-            "command": "python experiments/bench-search.py",
-            "minutes": (time.time() - t0) / 60,
-            "notes": "",
-        }
-        ROWS.write_text("\n".join(json.dumps(x) for x in [meta] + rows) + "\n")
-    REPORT.write_text(report(rows, meta))
+def _measured(args) -> list[dict]:
+    if shutil.which(os.environ.get("CC") or "cc") is None:
+        sys.exit("bench-search: no C compiler (cc or $CC): nothing to compare")
+    return measure()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(harness.main(__doc__, REPORT, report, _measured, ROWS))

@@ -3,23 +3,22 @@
 Two specs on generated uniform 4x4, 5x5 and 6x6 boards (none has a full solution), 30 s a run,
 two runs at a time on 2 cores:
 
-* experiments/bench-maxsat-solvers.yaml: on the MaxSAT form of support, RC2 over CaDiCaL and the
+* benchmarks/maxsat/bench-maxsat-solvers.yaml: on the MaxSAT form of support, RC2 over CaDiCaL and the
   MaxSAT Evaluation's exact solvers in-process (hermax), with CP-SAT's model and the
   backtracker's budgets of misfits beside them;
-* experiments/bench-maxsat-forms.yaml, written by this script from the first: the MaxSAT forms
+* benchmarks/maxsat/bench-maxsat-forms.yaml, written by this script from the first: the MaxSAT forms
   (direct, support, split, edgecolor) with the two MaxSAT solvers of the lowest PAR-2 there.
 
-Rows go to experiments/bench-maxsat-{solvers,forms}-results.jsonl, the cactus plot of both to
-experiments/bench-maxsat.svg and the report to experiments/bench-maxsat.md, which
+Rows go to benchmarks/maxsat/bench-maxsat-{solvers,forms}-results.jsonl, the cactus plot of both to
+benchmarks/maxsat/bench-maxsat.svg and the report to benchmarks/maxsat/bench-maxsat.md, which
 tests/test_maxsat_solvers.py makes again from the committed files.
 
-    python experiments/bench-maxsat.py            # about 40 minutes on 2 cores
-    python experiments/bench-maxsat.py --report   # the report and the plot again from the committed files
+    python benchmarks/maxsat/bench-maxsat.py            # about 40 minutes on 2 cores
+    python benchmarks/maxsat/bench-maxsat.py --report   # the report and the plot again from the committed files
 """
 
 from __future__ import annotations
 
-import argparse
 import math
 import shutil
 import statistics
@@ -28,7 +27,10 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+sys.path.insert(0, str(HERE.parent))  # the harness the benchmarks share
+import harness  # noqa: E402
+
+ROOT = HERE.parents[1]
 OUT = ROOT / "out"
 SOLVERS_SPEC = HERE / "bench-maxsat-solvers.yaml"
 FORMS_SPEC = HERE / "bench-maxsat-forms.yaml"
@@ -69,7 +71,7 @@ def forms_spec(solvers: list[str]) -> str:
     data.update(name="bench-maxsat-forms", encodings=list(FORMS), solvers=solvers)
     return (
         "# The MaxSAT forms with the two MaxSAT solvers of the lowest PAR-2 in bench-maxsat-solvers.yaml,\n"
-        "# written by experiments/bench-maxsat.py (report: experiments/bench-maxsat.md)\n"
+        "# written by benchmarks/maxsat/bench-maxsat.py (report: benchmarks/maxsat/bench-maxsat.md)\n"
         + yaml.safe_dump(data, sort_keys=False, default_flow_style=None)
     )
 
@@ -126,8 +128,9 @@ def report() -> str:
         "",
         "![Cactus plot: boards proved optimal against the time each took](bench-maxsat.svg)",
         "",
-        "Made by `python experiments/bench-maxsat.py` (the specs `experiments/bench-maxsat-solvers.yaml`, then "
-        "`experiments/bench-maxsat-forms.yaml`, which the script writes from the first); `--report` makes this "
+        "Made by `python benchmarks/maxsat/bench-maxsat.py` (the specs "
+        "`benchmarks/maxsat/bench-maxsat-solvers.yaml`, then "
+        "`benchmarks/maxsat/bench-maxsat-forms.yaml`, which the script writes from the first); `--report` makes this "
         "page again from the committed files, as the tests do. Each run has 30 s on one process (CP-SAT one "
         "search worker, the budgets one process), two runs at a time on 2 cores; the boards are generated "
         "uniform 4x4 to 6x6 boards, none with a board where every edge fits (the 6x6 boards were added to "
@@ -207,19 +210,11 @@ def plot() -> None:
     shutil.copy(out / "cactus.svg", HERE / "bench-maxsat.svg")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--report", action="store_true", help="the report and the plot from the committed files"
-    )
-    args = parser.parse_args()
-    if not args.report:
-        run(SOLVERS_SPEC, "solvers")
-        FORMS_SPEC.write_text(forms_spec(best_maxsat(rows_of("solvers"))))
-        run(FORMS_SPEC, "forms")
-    plot()
-    (HERE / "bench-maxsat.md").write_text(report())
+def measure(args) -> None:
+    run(SOLVERS_SPEC, "solvers")
+    FORMS_SPEC.write_text(forms_spec(best_maxsat(rows_of("solvers"))))
+    run(FORMS_SPEC, "forms")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(harness.main(__doc__, HERE / "bench-maxsat.md", report, measure, after=plot))

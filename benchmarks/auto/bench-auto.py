@@ -12,7 +12,7 @@ The rows (one per run, in satedge's result row schema, seconds in `solve_seconds
 `out/bench-auto/CLASS/results.jsonl`; `satedge report out/bench-auto/CLASS --compare A B` gives
 the intervals and the paired verdicts.
 
-    python experiments/bench-auto.py [peak] [count]     # about 15 minutes on 2 cores, alone on the machine
+    python benchmarks/auto/bench-auto.py [peak] [count]     # about 15 minutes on 2 cores, alone on the machine
 """
 
 from __future__ import annotations

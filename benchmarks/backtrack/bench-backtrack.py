@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark of the reference backtracker (a script, not a unit test).
 
-    .venv/bin/python experiments/bench-backtrack.py
+    .venv/bin/python benchmarks/backtrack/bench-backtrack.py
 
 1. counts all of Hunde-Spiel (16 / 8 / 2), best of 20 runs, puzzle tables built afresh each run;
 2. the seed-001 experiment: 100 random 3x3 puzzles whose 36 edges are drawn uniformly from
@@ -19,7 +19,7 @@ from satedge.puzzle import symmetry
 from satedge.puzzle.formats import load_puzzle
 from satedge.puzzle.generate import Params, generate
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def main(compiled: bool) -> None:

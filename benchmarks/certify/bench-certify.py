@@ -14,16 +14,14 @@ Wall and CPU seconds (the command's whole process tree) of each.  Instances: the
 puzzles, planted framed puzzles from 4x4 to 7x7 (seed 1, and the 6x6 and 7x7 of seed 2), two
 uniform random puzzles and two of Heule's instances.
 
-    python experiments/bench-certify.py            # writes bench-certify-rows.jsonl and .md
-    python experiments/bench-certify.py --report   # the report again from the rows
+    python benchmarks/certify/bench-certify.py            # writes bench-certify-rows.jsonl and .md
+    python benchmarks/certify/bench-certify.py --report   # the report again from the rows
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import platform
 import random
 import resource
 import signal
@@ -32,11 +30,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import date
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+sys.path.insert(0, str(HERE.parent))  # the harness the benchmarks share
+import harness  # noqa: E402
+
+ROOT = HERE.parents[1]
 ROWS = HERE / "bench-certify-rows.jsonl"
 REPORT = HERE / "bench-certify.md"
 TIMEOUT, MOST, DRUP_TIMEOUT = 120, 360, 300
@@ -281,8 +281,8 @@ def report(rows: list[dict], meta: dict) -> str:
         "(bench-certify.svg)",
         "",
         f"Measured {meta['date']} on {meta['machine']} (2 cores, shared), Python {meta['python']}, in one run of "
-        f"`{meta['command']}` ({meta['minutes']:.0f} minutes). Rows: `experiments/bench-certify-rows.jsonl`, one per "
-        "instance.",
+        f"`{meta['command']}` ({meta['minutes']:.0f} minutes). Rows: "
+        "`benchmarks/certify/bench-certify-rows.jsonl`, one per instance.",
         "",
         "For each instance, whole commands as a user types them (start-up included), the certified ones in an order "
         "shuffled per instance:",
@@ -323,38 +323,14 @@ def report(rows: list[dict], meta: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument(
-        "--report", action="store_true", help="only write the report again from the committed rows"
-    )
-    args = ap.parse_args()
-    if args.report:
-        lines = ROWS.read_text().splitlines()
-        meta, rows = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
-    else:
-        t0 = time.time()
-        rows = measure()
-        cpu = next(
-            (
-                line.split(":", 1)[1].strip()
-                for line in open("/proc/cpuinfo")
-                if line.startswith("model name")
-            ),
-            platform.machine(),
-        )
-        meta = {
-            "date": date.today().isoformat(),
-            "machine": f"a {cpu} VM",
-            "python": platform.python_version(),
-            "minutes": (time.time() - t0) / 60,
-            "command": "python experiments/bench-certify.py",
-        }
-        ROWS.write_text("\n".join(json.dumps(x) for x in [meta, *rows]) + "\n")
-    REPORT.write_text(report(rows, meta))
-    plot(rows, HERE / "bench-certify.svg")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(
+        harness.main(
+            __doc__,
+            REPORT,
+            report,
+            lambda args: measure(),
+            ROWS,
+            after=lambda rows, meta: plot(rows, HERE / "bench-certify.svg"),
+        )
+    )
