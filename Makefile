@@ -21,13 +21,16 @@ demo: $(VENV)/.installed-all
 test: $(VENV)/.installed-test
 	$(BIN)/ruff format --check --quiet .
 	$(BIN)/ruff check --quiet .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
-# the inner loop, a few minutes: the formatter, the linter (a noqa that silences nothing included)
-# and the tests not marked slow (the import contracts among them, tests/test_layers.py)
+# the inner loop, a few minutes: the formatter, the linter (a noqa that silences nothing included),
+# the type checker over satedge/ (configured in pyproject.toml) and the tests not marked slow (the
+# import contracts among them, tests/test_layers.py)
 check: $(VENV)/.installed-test
 	$(BIN)/ruff format --check --quiet .
 	$(BIN)/ruff check --quiet .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n 2 -m "not slow"
 
 # the documentation site, warnings as errors: docs/_build/html/index.html

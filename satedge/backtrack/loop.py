@@ -15,8 +15,8 @@ from __future__ import annotations
 import inspect
 import os
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -67,8 +67,12 @@ class State:
     allow: Any
     spent: Any
     best: Any
-    step: Callable[[int, int, int], int] | None = None
-    loop: str | None = None
+    step: Callable[[int, int, int], int] = field(default=lambda floor, last, budget: _unbound())
+    loop: str = ""
+
+
+def _unbound() -> int:
+    raise RuntimeError("no loop is bound to this state: make it with at_root")
 
 
 # what a call gives the loop beside the tables and the state
@@ -136,7 +140,7 @@ def run(
     allow=None,
     loop: str = "auto",
     ran: Callable[[str], None] | None = None,
-) -> Iterator[list[int]]:
+) -> Generator[list[int], None, None]:
     """Placements of cells ``0..last`` that extend ``prefix`` (the placements of the first
     cells), lazily, in the search order; with ``parent``, it stops early once the process with
     that id is no longer this one's parent.  ``counts`` (two int64s) gains the candidates tried and
@@ -211,12 +215,12 @@ def stepper(
     if loop not in LOOPS:
         raise SatedgeError(f"unknown loop {loop!r}; choose from {', '.join(LOOPS)}")
     if loop in ("auto", "c"):
-        step = native.kernel(t, state, counts)
-        if step is not None:
-            return step, "c"
+        built = native.kernel(t, state, counts)
+        if built is not None:
+            return built, "c"
         if loop == "c":
             raise SatedgeError(f"the C loop does not run here: {native.unavailable(t)}")
-    kernel = advance if loop == "python" else compiled_advance()
+    kernel: Callable[..., int] = advance if loop == "python" else compiled_advance()
     bound = arguments(_BOUND, t, state)
 
     def step(floor: int, last: int, budget: int) -> int:
@@ -231,7 +235,7 @@ def search(
     paused: Callable[[], None] | None = None,
     loop: str = "auto",
     ran: Callable[[str], None] | None = None,
-) -> Iterator[list[int]]:
+) -> Generator[list[int], None, None]:
     """Placements (``tile * 4 + rotation`` per cell, row-major) of every solution, lazily
     (``counts``, ``paused``, ``loop`` and ``ran`` as :func:`run` has them)."""
     return run(t, [], len(t.ndeps) - 1, counts=counts, paused=paused, loop=loop, ran=ran)

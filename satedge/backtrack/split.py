@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 
 import numpy as np
 
@@ -38,7 +38,7 @@ def branches(t: Tables, state: State, floor: int) -> list[Branch]:
     ``(prefix, word, bits)`` (:func:`~satedge.backtrack.loop.run` goes on from one with
     ``start=(word, bits)``); with misfits, ``(prefix, word, bits, phase)``, and the phases after
     it are left too."""
-    out = []
+    out: list[Branch] = []
     misfits = budgeted(t)
     for j in range(floor, int(state.depth[0]) + 1):
         w, m, key = int(state.word[j]), int(state.bits[j]), int(state.keys[j])
@@ -63,7 +63,8 @@ def cut(
     candidates and nodes of the tree above that depth (with the subtrees', the whole tree's);
     ``allow``, ``loop`` and ``ran`` as :func:`~satedge.backtrack.loop.run` has them."""
     n = len(t.ndeps)
-    d, prefixes, above = 0, [[]], np.zeros(2, np.int64)
+    d, above = 0, np.zeros(2, np.int64)
+    prefixes: list[list[int]] = [[]]
     while d < n - 1 and 0 < len(prefixes) < SUBTREES_PER_WORKER * workers:
         d += 1
         above = np.zeros(2, np.int64)
@@ -119,12 +120,12 @@ def parallel_search(
     workers: int,
     limit: int | None = None,
     counts=None,
-    paused: Callable[[], None] | None = None,
+    paused: Callable[..., None] | None = None,
     budget: int | None = None,
     allow=None,
     loop: str = "auto",
     ran: Callable[[str], None] | None = None,
-) -> Iterator[list[int]]:
+) -> Generator[list[int], None, None]:
     """Placements of every solution (at most ``limit``), searched by ``workers`` processes; each
     solution once, in no fixed order.  The processes stop when the iterator is closed.
     ``counts`` follows the candidates and nodes of the whole search as the workers go (each

@@ -23,7 +23,7 @@ import subprocess
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -136,7 +136,7 @@ def forked_map(
     idle: Callable[[], None] | None = None,
     more: Callable[[Any], list] | None = None,
     waiting: Callable[[int], None] | None = None,
-) -> Iterator[Any]:
+) -> Generator[Any, None, None]:
     """``fn(task)`` for every task on ``workers`` forked processes, each result as it comes (in no
     fixed order); each process runs ``worker()`` once to make its ``fn`` (a solver it keeps from
     task to task, say) and takes the next task when it comes free.  Closing the iterator, or an
