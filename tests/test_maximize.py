@@ -325,42 +325,6 @@ def test_a_maximum_is_searched_here_and_one_process_but_lns_spreads():
         Job(p, "solve", solver="lns", limits=Limits(timeout=5))
 
 
-# ---------------------------------------------------------------------------- large-neighbourhood search
-@pytest.mark.parametrize("workers", [1, 2])
-def test_lns_reaches_every_edge_of_a_solvable_board_and_the_checker_agrees(workers):
-    p = generate(Params(rows=5, cols=5, colors=4), seed=3)  # planted: every edge can fit
-    res = run(Job(p, "maximize", solver=f"lns:workers={workers}", limits=Limits(timeout=60))).raise_error()
-    board = res.solutions[0]
-    assert (res.status, res.score, res.bound) == ("OPTIMUM", 40, 40)
-    assert validate(p, board) is None
-
-
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(puzzles(**TINY))
-def test_lns_never_reports_more_than_the_brute_force_maximum_nor_a_board_the_checker_scores_lower(puzzle):
-    from satedge.best.lns import Search
-
-    want = brute_maximum(puzzle)
-    search = Search(puzzle, seed=1)
-    first = search.start()
-    if want is None:
-        assert first is None
-        return
-    best = search.improve(search.cool(first, 0.2)[1], 0.2)
-    assert board_problem(puzzle, best.solution()) is None
-    assert score(puzzle, best.solution()) == best.score <= want
-
-
-@pytest.mark.slow
-def test_lns_keeps_the_frame_and_the_clue_of_eternity_ii():
-    p = load_puzzle("eternity2/e2-starter")
-    assert p.clues == (Clue(row=8, col=7, tile=138, rotation=2),)
-    res = run(Job(p, "maximize", solver="lns:workers=1", limits=Limits(timeout=8))).raise_error()
-    board = res.solutions[0]
-    assert res.status == "TIMEOUT" and board.placements[8 * 16 + 7] == (138, 2)
-    assert board_problem(p, board) is None and score(p, board) == res.score and res.bound == 480
-
-
 # ---------------------------------------------------------------------------- WCNF out and back
 @settings(
     max_examples=25,
@@ -728,19 +692,6 @@ def test_proof_says_why_it_was_left_as_it_was(run_cli, tmp_path):
             f"satedge: warning: {args[0]}: {why}: --proof {proof} left as it was\n",
             False,
         )
-
-
-@pytest.mark.slow
-def test_more_lns_workers_than_cores_still_answer_with_a_board(run_cli, tmp_path):
-    """Before: --workers 64 on 2 cores answered "no board found", seconds late."""
-    p = generate(Params(rows=8, colors=10, model="uniform"), seed=1)
-    save_puzzle(p, tmp_path / "u8.yaml")
-    code, out, err = run_cli(
-        "maximize", tmp_path / "u8.yaml", "--method", "lns", "--workers", "64", "--timeout", "5", "--json"
-    )
-    obj = json.loads(out)
-    assert (code, obj["status"], obj["edges"]) == (3, "TIMEOUT", 112) and 0 < obj["score"] <= 112
-    assert score(p, Solution(tuple((c["tile"], c["rotation"]) for c in obj["solution"]))) == obj["score"]
 
 
 def test_a_maxsat_binary_whose_exit_code_and_status_disagree_is_one_short_line(run_cli, tmp_path):
