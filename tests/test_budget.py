@@ -6,6 +6,7 @@ and numba's agree; every board scores what the checker counts."""
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from itertools import islice, permutations, product
 from unittest.mock import patch
 
@@ -79,7 +80,7 @@ def test_the_proved_optimum_is_brute_forces_and_rc2s(puzzle):
     if want is None:
         assert best.board is None
         return
-    assert (best.score, best.bound, best.proved) == (edges - want, edges - want, True)
+    assert (best.score, best.bound, best.optimal) == (edges - want, edges - want, True)
     assert score(puzzle, best.board) == best.score and board_problem(puzzle, best.board) is None
     formula = weighted(puzzle)
     _, cost = optimum(formula, SatSolver())
@@ -300,15 +301,14 @@ def test_the_budgets_start_from_the_restarts_board_and_skip_the_search_that_must
     incumbent, so where it is optimal no search must find a board; the budgets only prove.  Here
     the restarts are made to answer the optimal board, and no budget as large as its misfits is
     searched (before: the deepening searched that budget too, to find the board)."""
-    from satedge.best.lns import Board
     from satedge.jobs import best as budget_job
 
     p = generate(Params(rows=4, cols=5, colors=12, model="uniform"), seed=2)  # 20 cells, 2 misfits at best
     best = fewest(p)
     spent = misfits(p, best.board)
-    assert best.proved and spent >= 1 and p.n <= budget_job.WARMUP_CELLS == 30
+    assert best.optimal and spent >= 1 and p.n <= budget_job.WARMUP_CELLS == 30
     monkeypatch.setattr(budget_job, "WARMUP_CELLS", p.n - 1)  # warmed up as a 6x6 would be
-    given_board = Board(*map(tuple, zip(*best.board.placements)), best.score)
+    given_board = replace(best, bound=len(p.board.adjacencies))
     calls = tmp_path / "calls"  # the job runs in a child process
 
     def restarts_answer(puzzle, seconds, workers, seed, better, cap, searching):

@@ -14,7 +14,7 @@ once; a board with no mismatch ends the search.  The job that runs it
 >>> from satedge.puzzle import Puzzle
 >>> p = Puzzle(rows=1, cols=3, tiles=((1, 2, 1, 1), (2, 1, 1, 3), (3, 3, 3, 3)))
 >>> best = best_board(p)
->>> best.score, best.bound, best.proved  # tile 2, then 1 turned, then 0: both edges fit
+>>> best.score, best.bound, best.optimal  # tile 2, then 1 turned, then 0: both edges fit
 (2, 2, True)
 """
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import replace
 from functools import cache
 from typing import NamedTuple
 
@@ -31,11 +31,11 @@ import numpy as np
 from ..backtrack.facts import BoardTables, board_tables
 from ..backtrack.kernels import Step, numba_kernel
 from ..encode.core import Options, placements
+from ..puzzle.checker import Scored
 from ..puzzle.model import Puzzle, Solution
 from ..system.progress import REPORT_SECONDS
 
 __all__ = [
-    "Best",
     "Candidates",
     "best_board",
     "first_board",
@@ -53,24 +53,6 @@ BNB_BUDGET = (
 # (a few tenths of a second at the most: Eternity II's first board takes about 40,000), so that no
 # compile stands between a job and its first board
 FIRST_BUDGET = 1 << 17
-
-
-@dataclass(frozen=True)
-class Best:
-    """The best board a search found: ``board`` (``None``: no board keeps the hard rules),
-    its ``score`` (inner edges that fit), ``bound`` (no board scores more), ``proved``
-    (``score == bound``), and what it cost: ``nodes`` (placements made), ``candidates``
-    (placements looked at)."""
-
-    board: Solution | None
-    score: int
-    bound: int
-    nodes: int = 0
-    candidates: int = 0
-
-    @property
-    def proved(self) -> bool:
-        return self.board is not None and self.score == self.bound
 
 
 def step(
@@ -259,11 +241,11 @@ def candidates(puzzle: Puzzle, tables: BoardTables) -> tuple[Candidates, list[tu
 
 def best_board(
     puzzle: Puzzle,
-    better: Callable[[Best], None] | None = None,
-    paused: Callable[[Best], None] | None = None,
+    better: Callable[[Scored], None] | None = None,
+    paused: Callable[[Scored], None] | None = None,
     compiled: bool = True,
     tables: BoardTables | None = None,
-) -> Best:
+) -> Scored:
     """The board with the most inner edges that fit, proved optimal (see the module's docstring).
 
     Parameters
@@ -286,9 +268,9 @@ def best_board(
     board = None
     last = time.monotonic()
 
-    def now() -> Best:
+    def now() -> Scored:
         score = edges - int(best[0]) if board is not None else 0
-        return Best(board, score, edges, int(counts[1]), int(counts[0]))
+        return Scored(puzzle, board, score, edges, nodes=int(counts[1]), candidates=int(counts[0]))
 
     while True:
         outcome = _run(kernel, cands, state, best, best_choice, counts[0] + budget, counts)
@@ -306,17 +288,17 @@ def best_board(
             paused(now())
             last = time.monotonic()
     if board is None:
-        return Best(None, 0, 0, int(counts[1]), int(counts[0]))
+        return Scored(puzzle, None, 0, 0, nodes=int(counts[1]), candidates=int(counts[0]))
     found = now()
-    return Best(board, found.score, found.score, found.nodes, found.candidates)
+    return replace(found, bound=found.score)
 
 
 def first_board(puzzle: Puzzle, tables: BoardTables | None = None) -> Solution | None:
     """The first board of :func:`best_board` (the placements that fit first, row by row: a good
     board at once), or ``None`` where no board keeps the hard rules."""
-    first: list[Best] = []
+    first: list[Scored] = []
 
-    def stop(best: Best) -> None:
+    def stop(best: Scored) -> None:
         first.append(best)
         raise _Found
 
@@ -339,7 +321,7 @@ def _start(puzzle: Puzzle, tables: BoardTables | None) -> tuple:
     return edges, cands, placed, state, best, np.zeros(puzzle.n, np.int64), np.zeros(2, np.int64)
 
 
-def quick_board(puzzle: Puzzle, budget: int = FIRST_BUDGET) -> Best | None:
+def quick_board(puzzle: Puzzle, budget: int = FIRST_BUDGET) -> Scored | None:
     """The first board of :func:`best_board` by its plain Python loop within ``budget``
     candidates (nothing compiled: milliseconds), scored, or ``None`` where it found none in them
     (or none keeps the hard rules)."""
@@ -347,7 +329,7 @@ def quick_board(puzzle: Puzzle, budget: int = FIRST_BUDGET) -> Best | None:
     if _run(step, cands, state, best, best_choice, budget, counts) != Step.FOUND:
         return None
     board = Solution(tuple(placed[k] for k in best_choice))
-    return Best(board, edges - int(best[0]), edges, int(counts[1]), int(counts[0]))
+    return Scored(puzzle, board, edges - int(best[0]), edges, nodes=int(counts[1]), candidates=int(counts[0]))
 
 
 class _Found(Exception):

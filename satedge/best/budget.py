@@ -22,7 +22,7 @@ One board of each board-turn orbit is searched (turning a board keeps its score)
 >>> from satedge.puzzle.generate import Params, generate
 >>> p = generate(Params(rows=3, cols=3, colors=8, model="uniform"), seed=1)
 >>> best = fewest(p)
->>> best.score, best.bound, best.proved, misfits(p, best.board)
+>>> best.score, best.bound, best.optimal, misfits(p, best.board)
 (10, 10, True, 2)
 >>> list(within(p, uniform(p, 1)))  # no board misses fewer than 2 of the 12 edges
 []
@@ -31,7 +31,6 @@ One board of each board-turn orbit is searched (turning a board keeps its score)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -40,10 +39,11 @@ from ..backtrack import plans, split
 from ..backtrack.arrays import Tables, budgeted
 from ..backtrack.facts import board_tables
 from ..backtrack.search import Cost, Plan, plan, symmetry_broken, tables
+from ..puzzle.checker import Scored
 from ..puzzle.model import Puzzle, Solution
 from .branch_and_bound import first_board
 
-__all__ = ["Found", "uniform", "within", "fewest", "misfits"]
+__all__ = ["uniform", "within", "fewest", "misfits"]
 
 
 def uniform(puzzle: Puzzle, misfits: int) -> list[int]:
@@ -116,37 +116,17 @@ def within(
         cost.candidates, cost.nodes = int(counts[0]), int(counts[1])
 
 
-@dataclass(frozen=True)
-class Found:
-    """What :func:`fewest` knows: the best ``board`` (``None``: no board keeps the hard rules),
-    its ``score`` (inner edges that fit), ``bound`` (no board scores more), whether ``proved``,
-    the budget of misfits a search is proving (``searching``; ``None`` at the end), and what the
-    searches cost: ``nodes`` (placements) and ``candidates``."""
-
-    board: Solution | None
-    score: int
-    bound: int
-    searching: int | None = None
-    nodes: int = 0
-    candidates: int = 0
-    loop: str | None = None  # the loop that ran the searches (satedge.backtrack.loop)
-
-    @property
-    def proved(self) -> bool:
-        return self.board is not None and self.score == self.bound
-
-
 def fewest(
     puzzle: Puzzle,
     start: Solution | None = None,
     workers: int = 1,
-    better: Callable[[Found], None] | None = None,
-    paused: Callable[[Found], None] | None = None,
+    better: Callable[[Scored], None] | None = None,
+    paused: Callable[[Scored], None] | None = None,
     order="auto",
     searched: Callable[..., Iterator[Solution]] | None = None,
     deepen: bool = True,
     loop: str = "auto",
-) -> Found:
+) -> Scored:
     """The best board of ``puzzle``, proved (see the module's docstring).
 
     Parameters
@@ -158,7 +138,7 @@ def fewest(
         Processes each search's tree is shared among.
     better : callable, optional
         Called with each better board as it is found (a job stopped at its time limit keeps the
-        last), and with the budget each search then looks for (``Found.searching``) and the
+        last), and with the budget each search then looks for (``Scored.searching``) and the
         bound proved so far.
     paused : callable, optional
         Called about every second while a search runs, with what is known.
@@ -171,7 +151,7 @@ def fewest(
         proving one misfit more; else lower it from the first board's misfits, each search
         finding a better board until one proves that none is.
     loop : str
-        The loop that runs each search (:data:`satedge.backtrack.loop.LOOPS`); ``Found.loop``
+        The loop that runs each search (:data:`satedge.backtrack.loop.LOOPS`); ``Scored.loop``
         names the one that ran.
     """
     bt = board_tables(puzzle)
@@ -181,12 +161,13 @@ def fewest(
     done = Cost()  # what the searches before the one under way cost
     board, spent, least = start, None, 0  # least: the fewest misfits a board can have, proved
 
-    def known(now: Cost | None = None, searching: int | None = None) -> Found:
+    def known(now: Cost | None = None, searching: int | None = None) -> Scored:
         nodes = done.nodes + (now.nodes if now else 0)
         candidates = done.candidates + (now.candidates if now else 0)
+        cost = {"searching": searching, "nodes": nodes, "candidates": candidates, "loop": done.loop}
         if board is None:
-            return Found(None, 0, edges - least, searching, nodes, candidates, done.loop)
-        return Found(board, edges - spent, edges - least, searching, nodes, candidates, done.loop)
+            return Scored(puzzle, None, 0, edges - least, **cost)
+        return Scored(puzzle, board, edges - spent, edges - least, **cost)
 
     def one(budget: int) -> Solution | None:
         cost = Cost()
@@ -202,7 +183,7 @@ def fewest(
     if board is None:
         board = first_board(puzzle, bt)
         if board is None:
-            return Found(None, 0, 0, None, done.nodes, done.candidates, done.loop)
+            return Scored(puzzle, None, 0, 0, nodes=done.nodes, candidates=done.candidates, loop=done.loop)
     spent = misfits(puzzle, board)
     while least < spent:
         budget = least if deepen else spent - 1

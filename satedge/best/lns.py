@@ -38,19 +38,19 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
 
 from ..backtrack.facts import board_tables
 from ..backtrack.kernels import numba_kernel
+from ..puzzle.checker import Scored
 from ..puzzle.model import Puzzle, Solution
 from ..system.extras import require
 from ..system.proctree import forked_map
 from . import branch_and_bound as bnb
 
-__all__ = ["Board", "Search", "WINDOWS", "HOT", "COLD", "anneal", "compiled_anneal", "search"]
+__all__ = ["Search", "WINDOWS", "HOT", "COLD", "anneal", "compiled_anneal", "search"]
 
 BIG = 1 << 20  # the cost of a placement that breaks a hard rule: no assignment takes it
 WINDOWS = ((2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 2), (3, 4), (4, 3))  # window shapes, rows x cols
@@ -64,18 +64,6 @@ HOT, COLD = 0.45, 0.12  # the temperatures annealing starts and ends at (one mis
 CHUNK_SECONDS = 0.5  # annealing runs in steps this long, whose count is what the speed measured allows
 ROUND = 10.0  # seconds at most between the moments search() reports its best board
 POLISH = 0.05  # the share of search()'s time that the moves of Search.improve take after annealing
-
-
-@dataclass(frozen=True)
-class Board:
-    """A board of the search: ``tiles[c]`` and ``turns[c]`` on cell ``c``, and its ``score``."""
-
-    tiles: tuple[int, ...]
-    turns: tuple[int, ...]
-    score: int
-
-    def solution(self) -> Solution:
-        return Solution(tuple(zip(self.tiles, self.turns)))
 
 
 class Search:
@@ -108,14 +96,14 @@ class Search:
         self.speed = 1e6  # annealing steps a second, as last measured
 
     # ------------------------------------------------------------------ the board
-    def start(self) -> Board | None:
+    def start(self) -> Scored | None:
         """A first board that keeps the hard rules (the branch and bound's first), or ``None``."""
         board = bnb.first_board(self.puzzle, self.tables)
         if board is None:
             return None
         return self._load([t for t, _ in board], [r for _, r in board])
 
-    def fill(self, by_cell: list[tuple[int, int] | None]) -> Board:
+    def fill(self, by_cell: list[tuple[int, int] | None]) -> Scored:
         """A whole board that keeps the placements of ``by_cell`` (a tile and its turn per cell,
         ``None`` where it is empty): the other tiles assigned to the empty cells, each in its
         best turn against the placed cells (an assignment problem, as a swap move solves one),
@@ -137,17 +125,18 @@ class Search:
                 self.refill(free[k : k + FILL_CELLS], FILL_BUDGET)
         return self.board()
 
-    def load(self, board: Solution) -> Board:
+    def load(self, board: Solution) -> Scored:
         """``board`` (one that keeps the hard rules) as this search's."""
         return self._load([t for t, _ in board], [r for _, r in board])
 
-    def _load(self, tiles, turns) -> Board:
+    def _load(self, tiles, turns) -> Scored:
         self.tiles[:] = tiles
         self.turns[:] = turns
         return self.board()
 
-    def board(self) -> Board:
-        return Board(tuple(map(int, self.tiles)), tuple(map(int, self.turns)), self.score())
+    def board(self) -> Scored:
+        placed = Solution(tuple(zip(map(int, self.tiles), map(int, self.turns))))
+        return Scored(self.puzzle, placed, self.score(), self.loops + self.edges)
 
     def shown(self) -> np.ndarray:
         """The labels each cell shows, per side."""
@@ -274,7 +263,7 @@ class Search:
                     miss += int(shown[x >> 2, x & 3] != self.want[shown[c, s]])
         return miss
 
-    def anneal(self, steps: int, hot: float, cold: float) -> Board:
+    def anneal(self, steps: int, hot: float, cold: float) -> Scored:
         """Simulated annealing (:func:`anneal`) from the board as it is, which it leaves where the
         walk ends; the best board met."""
         best_tiles, best_turns = self.tiles.copy(), self.turns.copy()
@@ -301,13 +290,15 @@ class Search:
         return best
 
     # ------------------------------------------------------------------ the search
-    def cool(self, walk: Board, seconds: float, hot: float = HOT, cold: float = COLD) -> tuple[Board, Board]:
+    def cool(
+        self, walk: Scored, seconds: float, hot: float = HOT, cold: float = COLD
+    ) -> tuple[Scored, Scored]:
         """Annealing for ``seconds`` from the board ``walk``, at a temperature falling from
         ``hot`` to ``cold`` in steps of about half a second (their moves as many as the speed
         measured allows): where the walk ends, and the best board it met."""
         end = time.monotonic() + seconds
         chunks = max(1, round(seconds / CHUNK_SECONDS))
-        self._load(walk.tiles, walk.turns)
+        self.load(walk.board)
         best = walk
         for i in range(chunks):
             t0 = time.monotonic()
@@ -322,12 +313,12 @@ class Search:
                 best = met
         return self.board(), best
 
-    def improve(self, board: Board, seconds: float, bound: int | None = None) -> Board:
+    def improve(self, board: Scored, seconds: float, bound: int | None = None) -> Scored:
         """The best board the moves reach from ``board`` within ``seconds`` (or once it scores
         ``bound``, default every edge fitting): windows and swaps in equal parts."""
         bound = self.loops + self.edges if bound is None else bound
         end = time.monotonic() + seconds
-        best = self._load(board.tiles, board.turns)
+        best = self.load(board.board)
         score = best.score
         stalled = 0
         while best.score < bound and time.monotonic() < end:
@@ -341,7 +332,7 @@ class Search:
             stalled += 1
             if stalled >= STALL:
                 if score < best.score:
-                    self._load(best.tiles, best.turns)
+                    self.load(best.board)
                 for _ in range(3):
                     self.swap(shake=True)
                 stalled = 0
@@ -459,9 +450,9 @@ def search(
     seconds: float,
     workers: int = 1,
     seed: int = 0,
-    better: Callable[[Board], None] | None = None,
+    better: Callable[[Scored], None] | None = None,
     start: Solution | None = None,
-) -> Board | None:
+) -> Scored | None:
     """The best board the search finds in ``seconds`` (or once every edge fits), from ``start``
     or the first board that keeps the hard rules (``None``: there is none): on each of ``workers`` processes a
     walk of its own, annealing over the time (the temperature falling from :data:`HOT` to

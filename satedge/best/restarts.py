@@ -30,13 +30,14 @@ import numpy as np
 from ..backtrack import loop as driver
 from ..backtrack.kernels import Step
 from ..backtrack.search import plan, tables
+from ..puzzle.checker import Scored
 from ..puzzle.model import Puzzle, Solution
 from ..puzzle.shuffle import Shuffle
 from ..system.limits import seconds_left
 from ..system.proctree import forked_map
-from .lns import POLISH, Board, Search
+from .lns import POLISH, Search
 
-__all__ = ["Attempt", "Board", "Schedule", "cells", "renumbered", "restart", "search", "CAP", "SLICE"]
+__all__ = ["Attempt", "Schedule", "cells", "renumbered", "restart", "search", "CAP", "SLICE"]
 
 CAP = 200_000_000  # placements per restart, by default (several seconds of the compiled loop)
 # seconds a worker's restart runs before it hands over its deepest board (when it went deeper), so
@@ -198,14 +199,14 @@ def search(
     seconds: float,
     workers: int = 1,
     seed: int = 0,
-    better: Callable[[Board], None] | None = None,
+    better: Callable[[Scored], None] | None = None,
     schedule: Schedule | None = None,
     cap: int = CAP,
     start: Solution | None = None,
     searching: bool = False,
     loop: str = "auto",
     ran: Callable[[str], None] | None = None,
-) -> Board | None:
+) -> Scored | None:
     """The best board the restarts find in ``seconds`` on ``workers`` processes (restart ``k``
     with seed ``seed + k``), each better one to ``better`` as it comes, then the last
     :data:`satedge.best.lns.POLISH` of the time on the neighbourhood search's moves from the
@@ -222,9 +223,9 @@ def search(
     first = filler.start() if start is None else filler.load(start)
     if first is None:
         return None
-    best: Board | None = None
+    best: Scored | None = None
 
-    def note(board: Board | None) -> None:
+    def note(board: Scored | None) -> None:
         nonlocal best
         if board is not None and (best is None or board.score > best.score):
             best = board
@@ -239,7 +240,7 @@ def search(
         attempt: Attempt | None = None
         handed: tuple[int, int] | None = None
 
-        def one(k: int) -> Board | None:
+        def one(k: int) -> Scored | None:
             nonlocal attempt, handed
             if attempt is None or attempt.ended:
                 attempt, handed = Attempt(puzzle, order, allow, k, cap, loop=loop), None

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 
 from ..backtrack.search import Cost, plan
 from ..best import branch_and_bound as bnb
 from ..best import budget, lns, restarts
 from ..errors import SatedgeError
+from ..puzzle.checker import Scored
 from ..puzzle.model import Puzzle, Solution
 from ..system.extras import Need, available
 from ..system.process import Outcome
@@ -68,10 +70,10 @@ def by_branch_and_bound(job: Work, note: Note | None = None) -> Result:
     t0 = time.perf_counter()
     puzzle, back = shuffled(job)
 
-    def progress(best: bnb.Best) -> dict:
+    def progress(best: Scored) -> dict:
         return search_progress(best, t0)
 
-    def better(best: bnb.Best) -> None:
+    def better(best: Scored) -> None:
         if note is not None:
             note({**board_note(back(best.board), best.score, best.bound), **progress(best)})
 
@@ -121,12 +123,12 @@ def by_budgets(job: Work, note: Note | None = None) -> Result:
     t0 = time.perf_counter()
     puzzle, back = shuffled(job)
 
-    def progress(found: budget.Found) -> dict:
+    def progress(found: Scored) -> dict:
         return search_progress(
             found, t0, **({"allowed": found.searching} if found.searching is not None else {})
         )
 
-    def better(found: budget.Found) -> None:
+    def better(found: Scored) -> None:
         if note is not None and found.board is not None:
             note({**board_note(back(found.board), found.score, found.bound), **progress(found)})
 
@@ -169,12 +171,12 @@ def _incumbent(job: Work, puzzle: Puzzle, better) -> Solution | None:
     edges = len(puzzle.board.adjacencies)
 
     def noted(board) -> None:
-        better(budget.Found(board.solution(), board.score, edges))
+        better(replace(board, bound=edges))
 
     # on this process: forked workers would spend the second loading their searches
     # its seconds are the search's: on an empty cache the compile would take them all
     best = restarts.search(puzzle, seconds, 1, job.shuffle or 0, noted, cap=WARMUP_CAP, searching=True)
-    return None if best is None else best.solution()
+    return None if best is None else best.board
 
 
 def _cluster_search(client, job: Work, ended: list[Outcome]):

@@ -215,7 +215,7 @@ def anytime(
 ) -> Result:
     """The job of a search that runs until its time limit and proves nothing (status ``TIMEOUT``
     unless every edge fits): ``search(puzzle, seconds, workers, seed, better, **options)``, a
-    board with a ``score`` and ``solution()`` or ``None``, until :data:`MARGIN` before the time
+    board scored (:class:`satedge.puzzle.checker.Scored`) or ``None``, until :data:`MARGIN` before the time
     limit, each better board noted as it is found; on as many processes as the job's workers,
     at most one a core.  ``loop``: the search loop to ask for, where the search has one
     (``search(..., loop=loop, ran=...)``, which says the loop that runs)."""
@@ -227,9 +227,7 @@ def anytime(
     def better(board) -> None:
         if note is not None:
             progress = {"score": board.score, "bound": edges, "seconds": round(time.perf_counter() - t0, 3)}
-            note(
-                {**board_note(back(board.solution()), board.score, edges), "progress": progress | _loop(ran)}
-            )
+            note({**board_note(back(board.board), board.score, edges), "progress": progress | _loop(ran)})
 
     if loop is not None:
         options |= {"loop": loop, "ran": ran.append}
@@ -239,7 +237,7 @@ def anytime(
     workers = min(job.solver.workers, cores())
     best = search(puzzle, seconds, workers, job.shuffle or 0, better, start=start_board(job), **options)
     res = Result("UNSAT", solve_seconds=time.perf_counter() - t0, loop=ran[-1] if ran else None)
-    board = back(best.solution()) if best is not None else None
+    board = back(best.board) if best is not None else None
     return set_best_board(job, res, board, edges, who, best and best.score)
 
 

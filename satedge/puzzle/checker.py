@@ -8,7 +8,7 @@ It reads adjacency from the board graph and nothing else from the solvers.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from ..system.files import shown
 from .board import Adjacency
@@ -167,26 +167,43 @@ def label_bound(puzzle: Puzzle) -> int:
 @dataclass(frozen=True)
 class Scored:
     """A puzzle with a board that keeps its hard rules, and the board's score: printed as a grid
-    that marks the sides that do not fit, drawn so in a notebook.
+    that marks the sides that do not fit, drawn so in a notebook.  Every search for the best
+    board gives its boards as this (:mod:`satedge.best`), with what it cost.
 
     Attributes
     ----------
     puzzle : Puzzle
-    board : Solution
+    board : Solution or None
+        ``None`` where a search found that no board keeps the hard rules (``satedge.maximize``
+        then answers ``None``).
     score : int
         The inner edges that fit (:func:`score`).
     bound : int
         No board scores more (as far as the search that found it proved).
+    nodes, candidates : int
+        What the search that found it cost: the placements it made and the candidates it looked
+        at (0 where it does not count them).
+    searching : int or None
+        The budget of misfits a search of budgets is proving (:func:`satedge.best.budget.fewest`;
+        ``None`` at the end, or for another search).
+    loop : str or None
+        The backtracker's loop that ran the search (:data:`satedge.backtrack.loop.LOOPS`).
     """
 
     puzzle: Puzzle
-    board: Solution
+    board: Solution | None
     score: int
     bound: int
+    _: KW_ONLY
+    nodes: int = 0
+    candidates: int = 0
+    searching: int | None = None
+    loop: str | None = None
 
     @property
     def optimal(self) -> bool:
-        return self.score == self.bound
+        """Whether the board is proved best: there is one, and its score is the bound."""
+        return self.board is not None and self.score == self.bound
 
     @property
     def edges(self) -> int:
@@ -194,6 +211,8 @@ class Scored:
         return len(self.puzzle.board.adjacencies)
 
     def __str__(self) -> str:
+        if self.board is None:
+            return "no board keeps the frame and the clues"
         return (
             f"score {self.score} of {self.edges} inner edges"
             f"{' (optimal)' if self.optimal else f', at most {self.bound}'}\n"
@@ -204,4 +223,6 @@ class Scored:
         return f"Scored({self.puzzle!r}, score={self.score}, bound={self.bound})"
 
     def _repr_svg_(self) -> str:
+        if self.board is None:
+            return ""
         return to_svg(self.puzzle, self.board, mismatches(self.puzzle, self.board))
