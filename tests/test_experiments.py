@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, alive, children, sigint_default, small_command_seconds, wait_until
 
+from satedge.backtrack import native
 from satedge.experiment.report import PER_PUZZLE_NOTE, SUMMARY_NOTE, report
 from satedge.experiment.rows import read_results
 from satedge.experiment.runner import run_experiment
@@ -132,6 +133,7 @@ def test_run_report_and_plots(run_cli, tmp_path):
         "pysat",
         "python",
         "numba",
+        "cc",
         "ortools",
         "hermax",
         "clingo",
@@ -139,6 +141,7 @@ def test_run_report_and_plots(run_cli, tmp_path):
         "host",
         "cpu",
     }
+    assert r["env"]["cc"] == native.described()  # the C loop's compiler: its path and version, or None
     assert [r["env"][m] for m in ("numba", "ortools", "hermax", "clingo")] == [
         version(m) for m in ("numba", "ortools", "hermax", "clingo")
     ]
@@ -579,11 +582,12 @@ solvers: [cadical195]
 
 @pytest.mark.slow
 def test_committed_specs_load(monkeypatch):
-    """Every spec in experiments/ is valid without $SATEDGE_BENCHMARKS (the board suite ships under
+    """Every spec in experiments/ and benchmarks/ is valid without $SATEDGE_BENCHMARKS (the board suite ships under
     puzzles/); the solve benchmarks have the runs their comments state (bench-solve: 35 generated
     puzzles and 35 of the board suite x 20 configurations)."""
     monkeypatch.setenv("SATEDGE_BENCHMARKS", str(ROOT / "no-such-folder"))
-    runs = {f.stem: len(load_spec(f).runs) for f in sorted((ROOT / "experiments").glob("*.yaml"))}
+    specs = sorted((ROOT / "experiments").glob("*.yaml")) + sorted((ROOT / "benchmarks").glob("*/*.yaml"))
+    runs = {f.stem: len(load_spec(f).runs) for f in specs}
     assert runs["bench-solve"] == 70 * 20 and runs["bench-solve-quick"] == 10 * 6
     assert runs["bench-solve-2cores"] == 10 * 2  # each solver ignores the encoding: one run per puzzle
     assert runs["bench-solve-backtrack"] == 70  # one solver
