@@ -369,3 +369,29 @@ def test_an_engine_with_an_option_is_one_entry_and_its_option_goes_everywhere(mo
     solve = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices["solve"]
     shown = " ".join(solve.format_help().split())
     assert "--tries N --method sampler: how many arrangements it tries (default: 24)" in shown
+
+
+def _help_of(command: str, option: str) -> str:
+    """The help of ``option`` in ``satedge COMMAND --help``, its words joined by single spaces."""
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+    action = next(a for a in sub._actions if option in a.option_strings)
+    return " ".join(action.help.split())
+
+
+def test_the_solver_help_lists_what_each_command_takes_from_the_table():
+    """Before: maximize's --solver said "the PySAT solver RC2 runs on", and named neither the
+    MaxSAT Evaluation's solvers nor cpsat."""
+    from satedge.sat.maxsat import EVALUATION_SOLVERS
+
+    text = _help_of("maximize", "--solver")
+    assert f"a MaxSAT Evaluation solver by its name: {', '.join(EVALUATION_SOLVERS)} (extra maxsat)" in text
+    for name in ("backtrack", "budget", "restarts", "lns", "cpsat"):
+        engine = ENGINES[name]
+        assert f"{name}: {' '.join(engine.tasks['maximize'].summary.split())}" in text, name
+    for command in ("solve", "count"):
+        text = _help_of(command, "--solver")
+        named = [e for e in ENGINES.values() if e.name in ("backtrack", "cpsat", "clasp") and command in e.tasks]
+        assert len(named) == 3
+        for engine in named:
+            summary = engine.tasks[command].summary or engine.summary
+            assert f"{engine.name}: {' '.join(summary.split())}" in text, (command, engine.name)

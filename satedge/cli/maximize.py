@@ -11,6 +11,7 @@ from ..puzzle.checker import mismatches
 from ..puzzle.drawing import ascii_grid
 from ..puzzle.render import save_picture
 from ..puzzle.solutions import save_solution, solution_to_json
+from ..sat.maxsat import EVALUATION_SOLVERS, HERMAX
 from .common import UNCHECKED, answered_by, answers, engine_of, grid_options
 from .options import (
     MAX_WORKERS,
@@ -20,6 +21,7 @@ from .options import (
     add_memory,
     add_method_choice,
     add_puzzles,
+    engines_by_name,
     number,
     seconds,
 )
@@ -32,7 +34,12 @@ def add(sub) -> None:
     add_puzzles(p)
     add_method_choice(p, "maximize")
     add_encoding(p, DEFAULT_MAXSAT_ENCODING)
-    p.add_argument("--solver", help="with --method sat: the PySAT solver RC2 runs on (default: cadical195)")
+    p.add_argument(
+        "--solver",
+        help="with --method sat: the PySAT solver RC2 runs on (default: cadical195; see `satedge solvers`), or "
+        f"a MaxSAT Evaluation solver by its name: {', '.join(EVALUATION_SOLVERS)} (extra {HERMAX.extra}); or "
+        f"an engine by its name: {engines_by_name('maximize')}",
+    )
     p.add_argument(
         "--solver-cmd",
         metavar="COMMAND",

@@ -202,21 +202,27 @@ def add_encoding(p: argparse.ArgumentParser, default: str = DEFAULT_ENCODING) ->
     )
 
 
+def engines_by_name(task: str) -> str:
+    """The engines a solver string names by themselves for ``task``, each with what it does
+    there and the extra it needs (the engine table's words): ``--solver``'s help."""
+    return "; ".join(
+        f"{e.name}: {e.tasks[task].summary or e.summary}"
+        + (f" (extra {e.needs.extra})" if e.needs and e.needs.extra else "")
+        for e in ENGINES.values()
+        if by_name(e.name) and task in e.tasks
+    )
+
+
 def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
     task = "count" if counting else "solve"
     add_method_choice(p, task)
     add_encoding(p)
     which = p.add_mutually_exclusive_group()
-    others = "; ".join(
-        f"{e.name}: {e.summary}" + (f" (extra {e.needs.extra})" if e.needs and e.needs.extra else "")
-        for e in ENGINES.values()
-        if by_name(e.name) and task in e.tasks
-    )
     which.add_argument(
         "--solver",
         help=f"a PySAT solver name (default: {SolverConfig().name}; see `satedge solvers`); "
         "CaDiCaL takes options after a colon: its configurations sat and unsat, and seed=N "
-        f"(cadical195:sat,seed=2); {others}",
+        f"(cadical195:sat,seed=2); or an engine by its name: {engines_by_name(task)}",
     )
     which.add_argument(
         "--solver-cmd",

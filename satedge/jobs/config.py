@@ -45,7 +45,7 @@ from ..sat.solvers import (
 )
 from ..system.files import quoted
 from ..system.process import MAX_WORKERS
-from .engines import ENGINES, EVALUATION, PYSAT, Engine, declared, option_names, takers
+from .engines import ENGINES, EVALUATION, PYSAT, Engine, declared, option_names, prose, takers
 
 __all__ = ["SolverConfig", "by_name"]
 
@@ -235,12 +235,7 @@ class SolverConfig:
         other = by_name(name)
         if other is not None:
             if options:
-                names = [f"{k}=" for k in other.settings]
-                takes = (
-                    ", ".join(names[:-1]) + " and " + names[-1]
-                    if len(names) > 1
-                    else "".join(names) or "no option"
-                )
+                takes = prose([f"{k}=" for k in other.settings]) if other.settings else "no option"
                 raise SatedgeError(f"solver {quoted(text, 40)}: {name} takes {takes}")
             return cls(engine=name, **own)
         return cls(engine=PYSAT, name=name, options=options, **own)
