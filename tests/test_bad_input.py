@@ -152,7 +152,7 @@ def test_bad_solution_files(run_cli, tmp_path):
         (["encodings", "--memory", "100"], "--memory applies with --puzzle (it says which formulas fit)"),
         (
             ["report", "{d}", "--json"],
-            "--json prints the comparison of two configurations: give --compare A B",
+            "--json prints a comparison: give --compare A B (or more, or all)",
         ),
     ],
 )

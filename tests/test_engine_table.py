@@ -373,7 +373,9 @@ def test_an_engine_with_an_option_is_one_entry_and_its_option_goes_everywhere(mo
 
 def _help_of(command: str, option: str) -> str:
     """The help of ``option`` in ``satedge COMMAND --help``, its words joined by single spaces."""
-    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices[
+        command
+    ]
     action = next(a for a in sub._actions if option in a.option_strings)
     return " ".join(action.help.split())
 
@@ -390,7 +392,9 @@ def test_the_solver_help_lists_what_each_command_takes_from_the_table():
         assert f"{name}: {' '.join(engine.tasks['maximize'].summary.split())}" in text, name
     for command in ("solve", "count"):
         text = _help_of(command, "--solver")
-        named = [e for e in ENGINES.values() if e.name in ("backtrack", "cpsat", "clasp") and command in e.tasks]
+        named = [
+            e for e in ENGINES.values() if e.name in ("backtrack", "cpsat", "clasp") and command in e.tasks
+        ]
         assert len(named) == 3
         for engine in named:
             summary = engine.tasks[command].summary or engine.summary

@@ -440,7 +440,7 @@ def test_a_comparison_of_a_configuration_with_itself_is_refused(tmp_path, run_cl
     assert run_cli("report", tmp_path, "--compare", "a/b", "a/b") == (
         2,
         "",
-        "satedge: error: --compare names 'a/b' twice: compare two configurations\n",
+        "satedge: error: --compare names 'a/b' twice: name each configuration once\n",
     )
 
 

@@ -120,7 +120,7 @@ def test_json_needs_compare(run_cli, tmp_path):
     assert run_cli("report", d, "--json") == (
         2,
         "",
-        "satedge: error: --json prints the comparison of two configurations: give --compare A B\n",
+        "satedge: error: --json prints a comparison: give --compare A B (or more, or all)\n",
     )
     code, _, err = run_cli("report", d, "--compare", "e/fast", "e/nope", "--json")
     assert (code, err) == (2, "satedge: error: --compare: no configuration 'e/nope'; there are e/fast\n")
@@ -135,3 +135,91 @@ def test_plots_show_the_spread_across_shuffles(run_cli, tmp_path):
         cactus.count("fill-opacity: 0.2") == 2 and "median of 3 shuffles" in cactus
     )  # a band per configuration
     assert "whiskers: range over shuffles" in scatter
+
+
+def slower(i, s, rng):
+    return 9 * (1 + i) * rng.uniform(0.8, 1.25)
+
+
+def _instance_table(rows, configs):
+    """Per instance (rows, in order of the sha256) and configuration (columns), the median PAR-2
+    of its shuffles: what the tests of several configurations rank."""
+    df = frame(rows)
+    return pd.DataFrame({c: df[df["config"] == c].groupby("puzzle_sha256")["par2"].median() for c in configs})
+
+
+def test_several_configurations_get_friedman_the_corrected_pairs_and_the_diagram(run_cli, tmp_path):
+    """Before: a second pair was refused (one pair per call), and three configurations had no test
+    across them.  The figures are scipy's and scikit-posthocs' own on the same rows."""
+    import scikit_posthocs as sp
+    from scipy import stats as ss
+
+    configs = ["e/fast", "e/slow", "e/slower", "e/again"]
+    rows = _rows({"e/fast": fast, "e/slow": slow, "e/slower": slower, "e/again": fast_again})
+    d = _write(tmp_path, rows)
+    table = _instance_table(rows, configs)
+    friedman = ss.friedmanchisquare(*(table[c] for c in configs))
+    ranks = table.rank(axis=1).mean()
+    for posthoc, p in (
+        ("holm", None),
+        ("nemenyi", sp.posthoc_nemenyi_friedman(table.reset_index(drop=True))),
+        ("conover", sp.posthoc_conover_friedman(table.reset_index(drop=True), p_adjust="holm")),
+    ):
+        code, out, err = run_cli("report", d, "--compare", *configs, "--posthoc", posthoc, "--json")
+        assert (code, err) == (0, "")
+        got = json.loads(out)
+        assert got["configurations"] == configs and got["instances"] == 12 and got["posthoc"] == posthoc
+        assert got["friedman"] == {
+            "statistic": round(friedman.statistic, 6),
+            "p_value": round(friedman.pvalue, 6),
+        }
+        assert got["ranks"] == {c: round(ranks[c], 4) for c in configs}
+        pairs = [(a, b) for i, a in enumerate(configs) for b in configs[i + 1 :]]
+        assert [(x["a"], x["b"]) for x in got["pairs"]] == pairs
+        if p is None:  # Holm's correction of the pairwise Wilcoxon signed-rank tests
+            from statsmodels.stats.multitest import multipletests
+
+            raw = [ss.wilcoxon(table[a], table[b]).pvalue for a, b in pairs]
+            want = [round(float(x), 6) for x in multipletests(raw, method="holm")[1]]
+        else:
+            want = [round(float(p.loc[a, b]), 6) for a, b in pairs]
+        assert [x["p_value"] for x in got["pairs"]] == want
+        for x, q in zip(got["pairs"], want):
+            assert x["better"] == (None if q >= 0.05 else "a" if x["ratio"] > 1 else "b")
+    holm = json.loads(run_cli("report", d, "--compare", "all", "--json")[1])
+    verdicts = {(x["a"], x["b"]): x["better"] for x in holm["pairs"]}
+    assert holm["configurations"] == sorted(configs)
+    assert verdicts[("e/again", "e/fast")] is None  # the same configuration with other noise
+    assert verdicts[("e/fast", "e/slower")] == "a" and verdicts[("e/again", "e/slower")] == "a"
+    code, out, err = run_cli("report", d, "--compare", "all")
+    assert code == 0
+    assert "4 configurations over the 12 instances they all ran: Friedman chi-square " in out
+    assert (
+        "Average ranks (1 is the lowest PAR-2): " in out
+        and "Per pair (Wilcoxon signed-rank, Holm-corrected):" in out
+    )
+    assert "* e/slower against e/fast: ratio " in out and ": e/fast is better." in out
+    assert "![Critical-difference diagram: the average ranks](critical-difference.svg)" in out
+    assert (d / "critical-difference.svg").stat().st_size > 0 and (
+        d / "critical-difference.png"
+    ).stat().st_size > 0
+    from satedge.experiment.report import critical_difference
+
+    labels = [t.get_text() for t in critical_difference(holm).axes[0].texts]  # "NAME (RANK)" or "(RANK) NAME"
+    assert sorted(word for label in labels for word in label.split() if "/" in word) == sorted(configs)
+
+
+def test_a_comparison_names_each_configuration_once(run_cli, tmp_path):
+    d = _write(tmp_path, _rows({"e/fast": fast, "e/slow": slow}))
+    assert run_cli("report", d, "--compare", "e/fast") == (
+        2,
+        "",
+        "satedge: error: --compare takes two configurations or more, or all\n",
+    )
+    assert run_cli("report", d, "--compare", "e/fast", "e/slow", "e/fast") == (
+        2,
+        "",
+        "satedge: error: --compare names 'e/fast' twice: name each configuration once\n",
+    )
+    pair = json.loads(run_cli("report", d, "--compare", "all", "--json")[1])  # two: the paired comparison
+    assert (pair["a"], pair["b"], pair["better"]) == ("e/fast", "e/slow", "a")

@@ -3,7 +3,9 @@
 A Markdown table on stdout (for solve and count tasks also the seconds per puzzle and
 configuration), ``summary.csv``, and PNG + SVG plots (matplotlib, extra ``plot``):
 ``cactus`` (instances solved against time), ``sizes`` (formula size per encoding) and, with
-``--compare A B``, ``scatter`` (time of A against time of B on the same instances).  With
+``--compare A B``, ``scatter`` (time of A against time of B on the same instances), and with
+``--compare A B C ...``, ``critical-difference`` (the average ranks, joined where the post-hoc
+test finds no difference: scikit-posthocs' diagram).  With
 shuffles the cactus shows each configuration's median curve and a band from the fastest to the
 slowest shuffle, and the scatter each instance's median with whiskers over its shuffles.
 """
@@ -254,8 +256,12 @@ def plain_log_ticks(axis, low: float, high: float) -> None:
     axis.set_minor_formatter(ticker.NullFormatter())
 
 
-def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -> list[Path]:
-    """Cactus, size and (with ``compare``) scatter plots as PNG and SVG; the files written."""
+def plots(
+    rows: list[dict], out: Path, compare: tuple[str, ...] | None = None, many: dict | None = None
+) -> list[Path]:
+    """Cactus, size and (with two configurations to ``compare``) scatter plots, and the
+    critical-difference diagram of ``many`` (:func:`satedge.experiment.stats.compare_many`), as
+    PNG and SVG; the files written."""
     plt = pyplot()
     written: list[Path] = []
 
@@ -314,7 +320,9 @@ def plots(rows: list[dict], out: Path, compare: tuple[str, str] | None = None) -
         ax.grid(True, axis="y", which="both", alpha=0.3)
         save(fig, "sizes")
 
-    if compare:
+    if many is not None:
+        save(critical_difference(many), "critical-difference")
+    if compare and len(compare) == 2:
         a, b = compare
 
         def times_of(config: str) -> dict:  # per instance: the seconds of its runs (shuffles, repetitions)
@@ -428,10 +436,17 @@ def encode_table(rows: list[dict]) -> list[dict]:
 
 
 def report(
-    out: str | Path, compare: tuple[str, str] | None = None, with_plots: bool = True, warn=warn_on_stderr
+    out: str | Path,
+    compare: tuple[str, ...] | None = None,
+    with_plots: bool = True,
+    warn=warn_on_stderr,
+    posthoc: str = "holm",
 ) -> tuple[str, list[Path]]:
     """The Markdown table (also ``summary.csv``) and the plots of an experiment folder; ``warn``
-    is called with each warning (lines that do not parse, run ids found twice)."""
+    is called with each warning (lines that do not parse, run ids found twice).  ``compare``: two
+    configurations (the paired verdict and a scatter plot), three or more, or ``("all",)``: every
+    configuration (the Friedman test, ``posthoc``'s pairwise verdicts and the critical-difference
+    diagram)."""
     out = Path(out)
     rows, rejected = scan_results(out / RESULTS)
     for message in rejected_warnings(out / RESULTS, rejected, "left out"):
@@ -450,6 +465,8 @@ def report(
         )
         with_plots = False
     configs = sorted({config_of(r) for r in rows})
+    if compare == ("all",):
+        compare = tuple(configs)
     for name in compare or ():  # checked before anything is written
         if name not in configs:
             raise SatedgeError(f"--compare: no configuration {shown(name)}; there are {', '.join(configs)}")
@@ -463,9 +480,16 @@ def report(
     printed = columns  # the engines that maximize report no conflicts: no column of dashes
     if all(r["task"] == "maximize" for r in rows) and not any(s.get("conflicts") for s in summary):
         printed = [c for c in columns if c != "conflicts"]
-    extra = holds_up(rows, compare)  # before anything is written: a missing extra stops here
+    many = (
+        stats.compare_many(stats.frame(rows), list(compare), posthoc)
+        if compare and len(compare) > 2
+        else None
+    )
+    extra = holds_up(rows, compare, many)  # before anything is written: a missing extra stops here
     write_csv(summary, out / "summary.csv", columns)
-    files = plots(rows, out, compare) + pictures(rows, out, with_png=True) if with_plots else []
+    files = plots(rows, out, compare, many) + pictures(rows, out, with_png=True) if with_plots else []
+    if many is not None and with_plots:
+        extra += "\n\n![Critical-difference diagram: the average ranks](critical-difference.svg)"
     table, puzzle_columns = per_puzzle(rows, summary)
     return (
         SUMMARY_NOTE
@@ -496,9 +520,10 @@ SCORED_NOTE = (  # of a report of best boards, after PER_PUZZLE_NOTE
 STATS_COLUMNS = ["configuration", "instances", "solved_ci", "par2_ci", "shuffles", "par2_shuffle"]
 
 
-def holds_up(rows: list[dict], compare: tuple[str, str] | None) -> str:
+def holds_up(rows: list[dict], compare: tuple[str, ...] | None, many: dict | None = None) -> str:
     """The report's statistics (:mod:`.stats`): per configuration, intervals and the spread across
-    shuffles, and with ``compare`` the paired verdict.  Without the extra ``stats`` they are left
+    shuffles, and with two configurations to ``compare`` the paired verdict, with ``many`` (of
+    three or more) the Friedman test and the pairwise verdicts.  Without the extra ``stats`` they are left
     out, unless ``compare`` asks for them (then its one-line error names the extra)."""
     if compare is None and not (available("scipy") and available("pandas")):
         return "\n\n(Intervals and comparisons need the extra stats: pip install 'satedge[stats]'.)"
@@ -530,9 +555,30 @@ def holds_up(rows: list[dict], compare: tuple[str, str] | None) -> str:
         for row in table
     ]
     text += markdown(cells, STATS_COLUMNS if shuffled else [c for c in STATS_COLUMNS if "shuffle" not in c])
-    if compare is not None:
+    if many is not None:
+        text += "\n\n" + stats.describe_many(many)
+    elif compare is not None:
         text += "\n\n" + stats.describe(stats.compare(df, *compare))
     return text
+
+
+def critical_difference(many: dict):
+    """The critical-difference diagram of a comparison of several configurations (scikit-posthocs'
+    ``critical_difference_diagram``): each configuration at its average rank, those the post-hoc
+    test does not tell apart joined by a bar."""
+    plt, pd, sp = pyplot(), require("pandas"), require("scikit_posthocs")
+    names = many["configurations"]
+    p = pd.DataFrame(1.0, index=names, columns=names)
+    for pair in many["pairs"]:
+        p.loc[pair["a"], pair["b"]] = p.loc[pair["b"], pair["a"]] = pair["p_value"]
+    fig, ax = plt.subplots(figsize=(8, 0.6 + 0.35 * len(names)))
+    sp.critical_difference_diagram(pd.Series(many["ranks"]), p, ax=ax)
+    ax.set_title(
+        f"Average ranks over {many['instances']} instances (1: the lowest PAR-2); Friedman p = "
+        f"{many['friedman']['p_value']:.3g}; joined: no difference at 5% ({many['posthoc']})",
+        fontsize=8,
+    )
+    return fig
 
 
 def _interval(v):

@@ -1,13 +1,17 @@
-"""What holds up: an experiment's rows as a pandas DataFrame, intervals per configuration and a
-paired comparison of two configurations (extra ``stats``: pandas and scipy).
+"""What holds up: an experiment's rows as a pandas DataFrame, intervals per configuration, a
+paired comparison of two configurations, and of several at once (extra ``stats``: pandas, scipy
+and scikit-posthocs).
 
 A run scores its time (encode + solve) when solved and twice its time limit otherwise (PAR-2,
 as the SAT competitions rank).  An instance is a puzzle (its sha256); its score under a
 configuration is the median over its shuffles and repetitions, so that one lucky presentation
 does not decide.  Intervals are 95%: Wilson's for the share solved, a bootstrap over instances
 for PAR-2 and, paired, for the ratio of two configurations' PAR-2; the paired test is the
-Wilcoxon signed-rank test on the instances' scores.  Resampling is seeded: the same rows give
-the same figures.
+Wilcoxon signed-rank test on the instances' scores.  Several configurations are compared as the
+field compares solvers over shared instances (Demšar, JMLR 2006): the Friedman test across all of
+them, then each pair by a post-hoc test with a correction (Holm's on the pairwise Wilcoxon tests by
+default, or the Nemenyi or Conover test after Friedman's), and a critical-difference diagram of
+their average ranks.  Resampling is seeded: the same rows give the same figures.
 """
 
 from __future__ import annotations
@@ -21,11 +25,26 @@ from ..system.extras import require
 from ..system.files import shown
 from .rows import RESULTS, SOLVED, config_of, par2, read_results, run_time, unique_runs
 
-__all__ = ["LEVEL", "RESAMPLES", "SEED", "frame", "load_results", "summary", "compare", "describe"]
+__all__ = [
+    "LEVEL",
+    "RESAMPLES",
+    "SEED",
+    "POSTHOCS",
+    "frame",
+    "load_results",
+    "summary",
+    "compare",
+    "compare_many",
+    "describe",
+    "describe_many",
+]
 
 LEVEL = 0.95
 RESAMPLES = 9999
 SEED = 2026
+# the post-hoc tests of several configurations: Holm's correction of the pairwise Wilcoxon tests,
+# or Nemenyi's or Conover's test on the Friedman ranks (Conover's p-values Holm-corrected too)
+POSTHOCS = ("holm", "nemenyi", "conover")
 
 
 def _libs():
@@ -169,3 +188,121 @@ def describe(c: dict) -> str:
         f"{c['b']} against {c['a']} over {c['instances']} instances: PAR-2 {c['par2_b']} against {c['par2_a']}, "
         f"ratio {ratio}{ci}; Wilcoxon signed-rank p = {c['p_value']:.4g}: {verdict}."
     )
+
+
+def _ratio(va, vb):
+    """B's mean PAR-2 over A's, with the paired bootstrap 95% interval (``None`` where A's is 0)."""
+    np = _libs()[1]
+    mean_a = float(va.mean())
+    if mean_a == 0:
+        return None, None
+
+    def ratio_of(x, y, axis=-1):
+        return np.mean(y, axis=axis) / np.maximum(np.mean(x, axis=axis), 1e-12)
+
+    return round(float(vb.mean()) / mean_a, 4), _bootstrap((va, vb), ratio_of, paired=True)
+
+
+def compare_many(df, configs: list[str], posthoc: str = "holm") -> dict:
+    """Several configurations over the instances that every one of them ran: the Friedman test,
+    each configuration's average rank (1: the lowest PAR-2), and per pair the ratio of B's PAR-2
+    to A's with its paired bootstrap 95% interval, the post-hoc test's p-value (``posthoc``:
+    :data:`POSTHOCS`) and the verdict ``better`` at the 5% level of that corrected p-value."""
+    stats, np = _libs()
+    sp = require("scikit_posthocs")
+    present = set(df["config"]) if not df.empty else set()
+    if len(set(configs)) != len(configs):
+        raise SatedgeError("--compare names a configuration twice: name each once")
+    if len(configs) < 3:
+        raise SatedgeError("compare_many takes three configurations or more (two: compare)")
+    for name in configs:
+        if name not in present:
+            raise SatedgeError(
+                f"--compare: no configuration {shown(name)}; there are {', '.join(sorted(present))}"
+            )
+    if posthoc not in POSTHOCS:
+        raise SatedgeError(f"unknown post-hoc test {shown(posthoc)}; choose from {', '.join(POSTHOCS)}")
+    pd = require("pandas")
+    table = pd.DataFrame({c: _instances(df, c) for c in configs}).dropna()
+    if len(table) < 2:
+        raise SatedgeError(
+            f"--compare: {', '.join(configs)} ran {len(table)} instance in common: too few to compare"
+        )
+    matrix = table.to_numpy(dtype=float)
+    if np.all(matrix == matrix[:, :1]):
+        friedman = {"statistic": 0.0, "p_value": 1.0}  # every configuration the same on every instance
+    else:
+        res = stats.friedmanchisquare(*matrix.T)
+        friedman = {"statistic": round(float(res.statistic), 6), "p_value": round(float(res.pvalue), 6)}
+    ranks = table.rank(axis=1, method="average").mean()
+    long = table.reset_index(drop=True).melt(var_name="config", value_name="par2", ignore_index=False)
+    long["instance"] = long.index
+    if posthoc == "holm":
+        p = sp.posthoc_wilcoxon(long, val_col="par2", group_col="config", p_adjust="holm", sort=False)
+    elif posthoc == "nemenyi":  # blocks as rows, configurations as columns
+        p = sp.posthoc_nemenyi_friedman(table.reset_index(drop=True))
+    else:
+        p = sp.posthoc_conover_friedman(table.reset_index(drop=True), p_adjust="holm")
+    pairs = []
+    for i, a in enumerate(configs):
+        for b in configs[i + 1 :]:
+            ratio, ci = _ratio(table[a].to_numpy(dtype=float), table[b].to_numpy(dtype=float))
+            adjusted = float(p.loc[a, b])
+            adjusted = 1.0 if adjusted != adjusted else adjusted  # NaN: identical samples
+            better = None
+            if adjusted < 1 - LEVEL and ratio is not None and ratio != 1:
+                better = "a" if ratio > 1 else "b"
+            pairs.append(
+                {"a": a, "b": b, "ratio": ratio, "ci": ci, "p_value": round(adjusted, 6), "better": better}
+            )
+    return {
+        "configurations": list(configs),
+        "instances": len(table),
+        "friedman": friedman,
+        "ranks": {c: round(float(ranks[c]), 4) for c in configs},
+        "posthoc": posthoc,
+        "pairs": pairs,
+        "method": "PAR-2 per instance: median over shuffles, over the instances every configuration ran; "
+        "Friedman test across the configurations; per pair the ratio B/A of the means with a paired bootstrap "
+        "95% interval (percentile, 9999 resamples, seeded) and "
+        + {
+            "holm": "the Wilcoxon signed-rank test, two-sided, Holm-corrected",
+            "nemenyi": "the Nemenyi test on the Friedman ranks",
+            "conover": "the Conover test on the Friedman ranks, Holm-corrected",
+        }[posthoc]
+        + " (scipy, scikit-posthocs)",
+    }
+
+
+def describe_many(c: dict) -> str:
+    """A comparison of several configurations, as the report prints it: the Friedman test, the
+    average ranks and a line per pair."""
+    test = {
+        "holm": "Wilcoxon signed-rank, Holm-corrected",
+        "nemenyi": "Nemenyi",
+        "conover": "Conover, Holm-corrected",
+    }
+    ranks = ", ".join(f"{name} {rank:.2f}" for name, rank in sorted(c["ranks"].items(), key=lambda kv: kv[1]))
+    lines = [
+        f"{len(c['configurations'])} configurations over the {c['instances']} instances they all ran: "
+        f"Friedman chi-square {c['friedman']['statistic']:.2f}, {_p(c['friedman']['p_value'])}. "
+        f"Average ranks (1 is the lowest PAR-2): {ranks}. Per pair ({test[c['posthoc']]}):",
+        "",
+    ]
+    for pair in c["pairs"]:
+        ci = "" if pair["ci"] is None else f" (95% interval {pair['ci'][0]:.2f} to {pair['ci'][1]:.2f})"
+        ratio = "undefined" if pair["ratio"] is None else f"{pair['ratio']:.2f}"
+        verdict = {
+            "a": f"{pair['a']} is better",
+            "b": f"{pair['b']} is better",
+            None: "no difference at the 5% level",
+        }[pair["better"]]
+        lines.append(
+            f"* {pair['b']} against {pair['a']}: ratio {ratio}{ci}, {_p(pair['p_value'])}: {verdict}."
+        )
+    return "\n".join(lines)
+
+
+def _p(p: float) -> str:
+    """A p-value as the report prints it (rounded to 6 places: below that, ``p < 1e-06``)."""
+    return "p < 1e-06" if p < 1e-6 else f"p = {p:.4g}"

@@ -31,6 +31,7 @@ EXTRAS = {
     "distributed": ("dist", "Dask clusters need"),
     "pandas": ("stats", "results as a DataFrame and the report's statistics need"),
     "scipy": ("stats", "the report's statistics need"),
+    "scikit_posthocs": ("stats", "the comparison of several configurations needs"),
     "dratify": ("certify", "certified answers need the proof checker"),
     "drup": ("verified", "the verified proof checker needs"),
 }
