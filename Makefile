@@ -5,13 +5,16 @@ BIN := $(VENV)/bin
 
 .PHONY: demo test check docs bench clean
 
+# the installer says nothing but its errors (-qq), so that the commands' own output shows
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
+	@echo "make: setting up $(VENV)"
+	@$(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip install -qq --upgrade pip
 
 $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e ".[$*]"
-	touch $@
+	@echo "make: installing satedge with the extras $* into $(VENV) (minutes, the first time)"
+	@$(BIN)/python -m pip install -qq -e ".[$*]"
+	@touch $@
 
 demo: $(VENV)/.installed-all
 	$(BIN)/satedge run experiments/demo.yaml --out out/demo --resume

@@ -240,3 +240,16 @@ def test_a_resumed_run_counts_the_runs_done_before_on_its_bar(tmp_path):
     _on_a_terminal(["run", str(spec), "--out", "out", "--only", "*/cadical195", "--workers", "1"], tmp_path)
     again = _on_a_terminal(["run", str(spec), "--out", "out", "--resume", "--workers", "1"], tmp_path)
     assert "2/4" in again and "0/2" not in again
+
+
+def test_make_demo_shows_its_own_work_with_the_installer_quiet():
+    """Before: `make demo` on a fresh machine printed about a hundred lines of the installer's
+    warnings before its own output (pip's -q keeps its warnings; -qq keeps only its errors)."""
+    makefile = (Path(__file__).resolve().parents[1] / "Makefile").read_text()
+    installs = [line.strip() for line in makefile.splitlines() if " pip install" in line]
+    assert len(installs) == 2 and all("-qq" in line and line.startswith("@") for line in installs), installs
+    said = [line.strip() for line in makefile.splitlines() if line.strip().startswith("@echo")]
+    assert said == [
+        '@echo "make: setting up $(VENV)"',
+        '@echo "make: installing satedge with the extras $* into $(VENV) (minutes, the first time)"',
+    ]
