@@ -22,6 +22,11 @@ def add(sub) -> None:
     add_puzzles(p, "input", "IN", several=False)
     p.add_argument("output", metavar="OUT", help="output file (.yaml, .yml or .puz), or - for YAML on stdout")
     p.add_argument(
+        "--name",
+        help="the name the converted puzzle says it has, in rows, reports and pictures (default: its input's "
+        "own, or its file's name for a .puz)",
+    )
+    p.add_argument(
         "--planted",
         metavar="SOLUTION",
         help="record this solution (.sol or JSON, checked first) as the "
@@ -35,6 +40,10 @@ def main(args) -> int:
     inputs = [args.input, Path(args.input).with_suffix(".clue"), args.planted]
     not_inputs([out, out.with_suffix(".clue")] if out.suffix == ".puz" else [out], inputs)
     puzzle = load_puzzle(args.input)
+    if args.name is not None:
+        if not args.name.strip() or "\n" in args.name:
+            raise SatedgeError("--name takes a name: not blank, on one line", args.input)
+        puzzle = puzzle.with_(name=args.name)
     if args.planted is not None:
         solution = load_solution(args.planted, puzzle)
         problem = validate(puzzle, solution)
