@@ -397,5 +397,5 @@ def test_the_solver_help_lists_what_each_command_takes_from_the_table():
         ]
         assert len(named) == 3
         for engine in named:
-            summary = engine.tasks[command].summary or engine.summary
+            summary = engine.summary
             assert f"{engine.name}: {' '.join(summary.split())}" in text, (command, engine.name)

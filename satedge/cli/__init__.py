@@ -36,7 +36,7 @@ from . import (
     solve,
     solvers,
 )
-from .options import Parser
+from .options import Parser, scheduler_of
 
 __all__ = ["COMMANDS", "EXIT_STATUSES", "build_parser", "main"]
 
@@ -104,6 +104,8 @@ def _main(argv: list[str] | None) -> int:
         if args.command is None:
             parser.print_help()
             return 2
+        if hasattr(args, "cluster"):  # --cluster and its options, as the scheduler they name
+            args.scheduler = scheduler_of(args)
         return args.func(args)
     except (SatedgeError, EncodingError) as e:
         print(f"satedge: error: {cut(str(e))}", file=sys.stderr)

@@ -16,6 +16,7 @@ from ..jobs.engines import ENGINES, declared, methods
 from ..puzzle.shuffle import MAX_SEED
 from ..puzzle.symmetry import MODES
 from ..sat.certify import CHECKERS, DEFAULT_CHECKER
+from ..system.cluster import BATCH_SYSTEMS, Batch
 from ..system.files import quoted
 from ..system.process import MAX_MEMORY_MB, MAX_TIMEOUT, MAX_WORKERS, default_memory_mb
 
@@ -204,9 +205,10 @@ def add_encoding(p: argparse.ArgumentParser, default: str = DEFAULT_ENCODING) ->
 
 def engines_by_name(task: str) -> str:
     """The engines a solver string names by themselves for ``task``, each with what it does
-    there and the extra it needs (the engine table's words): ``--solver``'s help."""
+    and the extra it needs (the engine table's words: for ``maximize`` its maximize task's, which
+    differ from what it does to solve): ``--solver``'s help."""
     return "; ".join(
-        f"{e.name}: {e.tasks[task].summary or e.summary}"
+        f"{e.name}: {(e.tasks[task].summary or e.summary) if task == 'maximize' else e.summary}"
         + (f" (extra {e.needs.extra})" if e.needs and e.needs.extra else "")
         for e in ENGINES.values()
         if by_name(e.name) and task in e.tasks
@@ -245,6 +247,7 @@ def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
         help="run the job's parts on this Dask cluster (extra dist), "
         "each under --timeout and --memory; --workers N: N parts at a time (default: the cluster's cores)",
     )
+    add_cluster(p)
     p.add_argument(
         "--timeout",
         type=seconds,
@@ -327,3 +330,65 @@ def add_certify(p: argparse.ArgumentParser, what: str) -> None:
 def memory_limit(limit_mb: int | None) -> int | None:
     """``--memory``, by default 80% of the memory available now."""
     return default_memory_mb() if limit_mb is None else limit_mb
+
+
+def add_cluster(p: argparse.ArgumentParser) -> None:
+    """``--cluster slurm`` and its options: Dask workers started as batch jobs for the command
+    and ended with it (:class:`satedge.system.cluster.Batch`, extra ``hpc``)."""
+    p.add_argument(
+        "--cluster",
+        choices=BATCH_SYSTEMS,
+        help="run the parts on Dask workers started as batch jobs on this queue system for the command, "
+        "ended with it (dask-jobqueue, extra hpc), instead of --scheduler (default: none)",
+    )
+    p.add_argument("--queue", help="with --cluster: the queue (Slurm's partition) (default: its default)")
+    p.add_argument(
+        "--jobs", type=number(1, 10_000), metavar="N", help="with --cluster: worker jobs (default: 1)"
+    )
+    p.add_argument(
+        "--job-cores",
+        type=number(1, 10_000),
+        metavar="N",
+        help="with --cluster: cores per worker job, its task threads (default: 1)",
+    )
+    p.add_argument(
+        "--job-memory", metavar="SIZE", help="with --cluster: memory per worker job, e.g. 4GB (default: 2GB)"
+    )
+    p.add_argument(
+        "--walltime",
+        metavar="HH:MM:SS",
+        help="with --cluster: each worker job's time limit (default: 01:00:00)",
+    )
+
+
+def scheduler_of(args) -> str | None:
+    """The scheduler the command's options name: ``--scheduler``'s address, or the batch cluster
+    of ``--cluster`` and its options (its string form: :class:`satedge.system.cluster.Batch`);
+    the command line sets ``args.scheduler`` to it once the options are parsed."""
+    system = getattr(args, "cluster", None)
+    given = {
+        "queue": getattr(args, "queue", None),
+        "jobs": getattr(args, "jobs", None),
+        "cores": getattr(args, "job_cores", None),
+        "memory": getattr(args, "job_memory", None),
+        "walltime": getattr(args, "walltime", None),
+    }
+    flags = {
+        "queue": "--queue",
+        "jobs": "--jobs",
+        "cores": "--job-cores",
+        "memory": "--job-memory",
+        "walltime": "--walltime",
+    }
+    if system is None:
+        stray = [flags[k] for k, v in given.items() if v is not None]
+        if stray:
+            raise SatedgeError(f"{stray[0]} goes with --cluster slurm")
+        return getattr(args, "scheduler", None)
+    if getattr(args, "scheduler", None):
+        raise SatedgeError("--cluster starts its own Dask workers: give it or --scheduler, not both")
+    for key in ("memory", "walltime", "queue"):
+        word = given[key]
+        if isinstance(word, str) and (not word.strip() or any(c in word for c in ",= \n")):
+            raise SatedgeError(f"{flags[key]} {quoted(word, 30)}: one word, no comma or equals sign")
+    return str(Batch.parse(f"{system}:" + ",".join(f"{k}={v}" for k, v in given.items() if v is not None)))

@@ -9,7 +9,7 @@ from pathlib import Path
 from ..errors import SatedgeError
 from ..system.process import MAX_WORKERS
 from .common import many
-from .options import number
+from .options import add_cluster, number
 
 __all__ = ["add", "main"]
 
@@ -48,6 +48,7 @@ def add(sub) -> None:
         metavar="ADDRESS",
         help="Dask scheduler address, e.g. tcp://10.0.0.1:8786 (default: none)",
     )
+    add_cluster(p)
     p.set_defaults(func=main)
 
 
@@ -55,10 +56,13 @@ def main(args) -> int:
     from ..experiment.runner import run_experiment
     from ..experiment.spec import load_spec, select
 
-    if args.scheduler and args.executor != "dask":
+    scheduler = args.scheduler
+    if args.cluster is not None:
+        args.executor = "dask"  # the runs go to the batch queue's workers
+    if scheduler and args.executor != "dask":
         raise SatedgeError("--scheduler applies to --executor dask only")
-    if args.executor == "dask" and not args.scheduler:
-        raise SatedgeError("--executor dask needs --scheduler ADDRESS")
+    if args.executor == "dask" and not scheduler:
+        raise SatedgeError("--executor dask needs --scheduler ADDRESS (or --cluster slurm)")
     spec = load_spec(args.spec)
     if args.only:
         spec = select(spec, args.only)
@@ -71,7 +75,7 @@ def main(args) -> int:
             workers=args.workers,
             resume=args.resume,
             executor=args.executor,
-            scheduler=args.scheduler,
+            scheduler=scheduler,
             done=lambda k: progress.__setitem__(0, k),
         )
     except (KeyboardInterrupt, SystemExit) as e:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..errors import SatedgeError
 from ..system.bigints import json_dumps
-from ..system.cluster import connect
+from ..system.cluster import connect, disconnect
 from ..system.files import cannot_write, read_bytes, read_json, shown, write_atomic
 from ..system.progress import progress_bar
 from .executors import run_dask, run_local
@@ -104,7 +104,7 @@ def run_experiment(
         try:
             return run_experiment(spec, out, workers, resume, executor, client=client, warn=warn, done=done)
         finally:
-            client.close()
+            disconnect(client)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     with folder_lock(out):

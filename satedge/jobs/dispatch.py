@@ -15,6 +15,7 @@ from collections.abc import Callable
 from ..encode.presets import too_big
 from ..errors import SatedgeError
 from ..puzzle.model import Solution
+from ..system import cluster
 from ..system.process import Outcome, call, here
 from . import certified
 from .engines import DEFAULT_STRATEGY, ENGINES, STRATEGIES
@@ -124,6 +125,8 @@ def run(
             )
             e.job = job
         raise
+    finally:  # the worker jobs of a batch queue, where the job's process was killed before it ended them
+        cluster.cancel(job.scheduler)
 
 
 def _run(job: Job, fresh: bool, cancel, on_note, server, best: dict) -> Result:

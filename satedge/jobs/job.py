@@ -15,6 +15,7 @@ from ..puzzle.model import Puzzle, Solution
 from ..puzzle.shuffle import check_seed
 from ..puzzle.symmetry import MODES
 from ..sat.certify import CHECKERS
+from ..system.cluster import Batch
 from ..system.files import shown
 from ..system.process import Limits
 from .config import SolverConfig
@@ -118,6 +119,9 @@ class Job:
                 "a certified answer is of every solution (mode solutions): distinct and unique are counts"
             )
         object.__setattr__(self, "solver", solver)
+        batch = Batch.parse(self.scheduler)
+        if batch is not None:  # its jobs' name fixed here, which the job's process and this one share
+            object.__setattr__(self, "scheduler", str(batch))
         object.__setattr__(self, "encoding", encoding)
 
     def check_start(self, solver: SolverConfig) -> None:

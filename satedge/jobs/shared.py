@@ -57,7 +57,7 @@ def connected(job: Work) -> Iterator:
     try:
         yield client
     finally:
-        client.close()
+        cluster.disconnect(client)
 
 
 def worker_count(job: Work, client) -> int:

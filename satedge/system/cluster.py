@@ -1,4 +1,7 @@
-"""A Dask distributed cluster as more processes for one job (the extra ``dist``).
+"""A Dask distributed cluster as more processes for one job (the extra ``dist``): a running
+cluster's scheduler by its address, or a cluster of worker jobs on an HPC batch queue
+(:class:`Batch`: Slurm through dask-jobqueue, the extra ``hpc``), started for the job and ended
+with it.
 
 :func:`parts` runs a job's parts (cubes, subtrees, portfolio members) on the cluster's workers,
 each part in a fresh process of its own under the job's limits (:func:`satedge.system.process.call`):
@@ -9,31 +12,216 @@ never start and the running ones are killed through a Dask ``Event`` their tasks
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
 import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, fields, replace
 
 from ..errors import SatedgeError
-from .extras import require
-from .files import one_line
+from .extras import Need, require
+from .files import one_line, quoted
 from .process import Cancelled, Limits, Outcome, call
 
-__all__ = ["connect", "threads", "parts"]
+__all__ = [
+    "BATCH_SYSTEMS",
+    "HPC",
+    "WORKER_START",
+    "Batch",
+    "connect",
+    "disconnect",
+    "cancel",
+    "threads",
+    "parts",
+]
+
+BATCH_SYSTEMS = ("slurm",)  # the batch queues a cluster is made on (dask-jobqueue's SLURMCluster)
+HPC = Need(module="dask_jobqueue", extra="hpc")
+WORKER_START = 300.0  # seconds the queue has to start the first worker job before the job gives up
+
+
+@dataclass(frozen=True)
+class Batch:
+    """A cluster of Dask workers run as batch jobs, as a scheduler string names it:
+    ``slurm:queue=debug,jobs=2,cores=1,memory=2GB,walltime=01:00:00,name=satedge-...``.  Each
+    job is one worker process of ``cores`` threads and ``memory`` (Slurm's ``--mem``), for at
+    most ``walltime``; ``queue`` is Slurm's partition (default: its default one); ``name`` the
+    jobs' name, by which they are cancelled when the job ends (made unique when parsed)."""
+
+    system: str = "slurm"
+    queue: str | None = None
+    jobs: int = 1
+    cores: int = 1
+    memory: str = "2GB"
+    walltime: str = "01:00:00"
+    name: str = ""
+
+    @classmethod
+    def parse(cls, text: str | None) -> Batch | None:
+        """The batch cluster ``text`` names, or ``None`` for a scheduler's address."""
+        if not text:
+            return None
+        system, _, rest = text.partition(":")
+        if system not in BATCH_SYSTEMS or rest.startswith("//"):
+            return None
+        settings: dict = {}
+        names = {f.name for f in fields(cls)} - {"system"}
+        for item in filter(None, rest.split(",")):
+            key, _, value = item.partition("=")
+            if key not in names or not value:
+                takes = ", ".join(sorted(names))
+                raise SatedgeError(
+                    f"cluster {quoted(text, 60)}: {quoted(item, 30)} is not one of {takes} with a value"
+                )
+            settings[key] = value
+        for key in ("jobs", "cores"):
+            if key in settings:
+                if not settings[key].isdigit() or not 1 <= int(settings[key]) <= 10_000:
+                    raise SatedgeError(
+                        f"cluster {quoted(text, 60)}: {key} is a whole number from 1 to 10,000"
+                    )
+                settings[key] = int(settings[key])
+        batch = cls(system=system, **settings)
+        return batch if batch.name else replace(batch, name=f"satedge-{os.getpid()}-{uuid.uuid4().hex[:8]}")
+
+    def __str__(self) -> str:
+        given = [
+            f"{f.name}={getattr(self, f.name)}" for f in fields(self)[1:] if getattr(self, f.name) is not None
+        ]
+        return f"{self.system}:" + ",".join(given)
 
 
 def connect(scheduler: str | None):
-    """A ``dask.distributed.Client`` of the scheduler at ``scheduler``; a one-line error when the
-    extra is missing, no address is given or the scheduler does not answer within 10 s."""
+    """A ``dask.distributed.Client`` of the scheduler at ``scheduler``, or of a cluster of worker
+    jobs started on the batch queue it names (:class:`Batch`; :func:`disconnect` ends them); a
+    one-line error when an extra is missing, no address is given, the scheduler does not answer
+    within 10 s, or the queue is unknown or starts no worker."""
     distributed = require("dask.distributed")
     if not scheduler:
         raise SatedgeError("a Dask cluster needs its scheduler's address, e.g. tcp://10.0.0.1:8786")
+    batch = Batch.parse(scheduler)
+    if batch is not None:
+        return _on_queue(batch, distributed)
     try:
         return distributed.Client(scheduler, timeout="10s")
     except (OSError, ValueError, TypeError) as e:  # no answer, or not an address
         raise SatedgeError(
             f"cannot reach the Dask scheduler at {one_line(scheduler)[:80]}: {one_line(str(e))[:200]}"
         ) from None
+
+
+def _slurm(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(list(args), capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+
+
+def _on_queue(batch: Batch, distributed):
+    """A client of worker jobs on Slurm, once the first has started (``WORKER_START``)."""
+    jobqueue = require("dask_jobqueue", HPC, "--cluster slurm")
+    if shutil.which("sbatch") is None:
+        raise SatedgeError("--cluster slurm needs Slurm's sbatch on PATH; there is none")
+    if batch.queue is not None:
+        listed = _slurm("sinfo", "-h", "-o", "%P")
+        if listed.returncode != 0:
+            said = (listed.stderr or listed.stdout or "no word").strip().splitlines()[0]
+            raise SatedgeError(f"Slurm's sinfo failed: {one_line(said)[:160]}")
+        queues = sorted({q.strip().rstrip("*") for q in listed.stdout.split()})
+        if batch.queue not in queues:
+            raise SatedgeError(
+                f"Slurm has no queue {quoted(batch.queue, 30)}; it has {', '.join(queues) or 'none'}"
+            )
+    folder = tempfile.mkdtemp(prefix="satedge-slurm-")  # the jobs' logs, and the workers' space
+    try:
+        cluster = jobqueue.SLURMCluster(
+            queue=batch.queue,
+            cores=batch.cores,
+            processes=1,
+            memory=batch.memory,
+            walltime=batch.walltime,
+            job_name=batch.name,
+            python=sys.executable,
+            local_directory=folder,
+            log_directory=folder,
+        )
+    except (ValueError, TypeError) as e:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise SatedgeError(f"cluster {batch}: {one_line(str(e))[:200]}") from None
+    script = os.path.join(folder, "worker.sh")
+    with open(script, "w") as fh:
+        fh.write(cluster.job_script())
+    tried = _slurm("sbatch", "--test-only", script)  # what the queue would refuse, refused now
+    if tried.returncode != 0:
+        cluster.close()
+        shutil.rmtree(folder, ignore_errors=True)
+        said = _refusal(tried.stderr) or one_line(tried.stderr.strip() or "no word")[:160]
+        raise SatedgeError(f"Slurm refuses the worker jobs of {batch}: {said}")
+    client = distributed.Client(cluster)
+    client.satedge_batch = (cluster, folder, batch)  # what disconnect ends
+    try:
+        cluster.scale(jobs=batch.jobs)
+        client.wait_for_workers(1, timeout=WORKER_START)
+    except BaseException as e:
+        said = _job_errors(folder)
+        disconnect(client)
+        if isinstance(e, Exception):  # none started in time (the queue is full, say)
+            raise SatedgeError(
+                f"Slurm started no worker of {batch.name} within {WORKER_START:g} s"
+                + (f": {said}" if said else " (squeue and the queue's limits say why)")
+            ) from None
+        raise
+    return client
+
+
+def _refusal(text: str) -> str:
+    """What sbatch said where it refuses a job: its first ``sbatch: error:`` line."""
+    for line in text.splitlines():
+        if "sbatch: error:" in line:
+            return one_line(line[line.index("sbatch: error:") :])[:160]
+    return ""
+
+
+def _job_errors(folder: str) -> str:
+    """The first line a worker job wrote to its error file, if any."""
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
+        if name.endswith(".err"):
+            with open(os.path.join(folder, name), errors="replace") as fh:
+                for line in fh:
+                    if line.strip():
+                        return one_line(line)[:160]
+    return ""
+
+
+def disconnect(client) -> None:
+    """Close ``client``; of a cluster of batch jobs, cancel them and remove their logs too."""
+    batch = getattr(client, "satedge_batch", None)
+    try:
+        client.close()
+    finally:
+        if batch is not None:
+            cluster, folder, spec = batch
+            try:
+                cluster.close()
+            except Exception:  # a cluster whose jobs never started closes with errors of its own
+                pass
+            finally:
+                cancel(str(spec))
+                shutil.rmtree(folder, ignore_errors=True)
+
+
+def cancel(scheduler: str | None) -> None:
+    """Cancel the batch jobs of ``scheduler`` (a :class:`Batch` string with its ``name``) that are
+    queued or running: what a job killed at its time limit could not end itself."""
+    batch = Batch.parse(scheduler) if scheduler else None
+    if batch is None or not scheduler or "name=" not in scheduler or shutil.which("scancel") is None:
+        return
+    try:
+        _slurm("scancel", "--name", batch.name)
+    except (OSError, subprocess.SubprocessError):
+        pass
 
 
 def threads(client) -> int:

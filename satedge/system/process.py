@@ -56,6 +56,8 @@ from .limits import (
     OUTCOMES,
     Limits,
     Outcome,
+    OutOfTime,
+    OverMemory,
     default_memory_mb,
 )
 from .proctree import (
@@ -117,6 +119,8 @@ def _attempt(fn: Callable, args: tuple, kwargs: dict, catch: type[BaseException]
         return {"kind": "wrong", "error": str(e)}
     except MemoryError:
         return {"kind": "memout"}
+    except (OutOfTime, OverMemory):  # the limits of the block around a job run here: its caller's to say
+        raise
     except catch as e:
         return {"kind": "error", "error": one_line_error(e), "trace": traceback.format_exc()}
 
