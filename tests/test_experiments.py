@@ -709,7 +709,7 @@ def test_summary_leaves_unknown_figures_empty():
     "args,message",
     [
         (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler applies to --executor dask only"),
-        (["--executor", "dask"], "--executor dask needs --scheduler ADDRESS"),
+        (["--executor", "dask"], "--executor dask needs --scheduler ADDRESS (or --cluster slurm)"),
         (
             ["--executor", "dask", "--scheduler", "tcp://127.0.0.1:1"],
             "cannot reach the Dask scheduler at tcp://127.0.0.1:1: Timed out trying to connect to "
