@@ -462,5 +462,5 @@ def kernel(t, state, counts) -> Callable[[int, int, int], int] | None:
     def advance(floor: int, last: int, budget: int) -> int:
         return fn(*head, ctypes.c_int64(floor), ctypes.c_int64(last), ctypes.c_int64(budget), tail)
 
-    advance.arrays = (keep, counts)  # alive as long as the function is
+    advance.__dict__["arrays"] = (keep, counts)  # alive as long as the function is
     return advance

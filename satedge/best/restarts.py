@@ -280,7 +280,9 @@ def search(
         try:
             for board in results:
                 note(board)
-                if time.monotonic() >= end or best.score == filler.loops + filler.edges:
+                if time.monotonic() >= end or (
+                    best is not None and best.score == filler.loops + filler.edges
+                ):
                     break
         finally:
             results.close()

@@ -69,7 +69,7 @@ def main(args) -> int:
     names = [crosscheck.name(c) for c in configs]
     if args.json:
         print(json.dumps({**report.as_json(), "configurations": names}))
-        if not report.ok:
+        if report.mismatch is not None:
             print(report.mismatch.describe(), file=sys.stderr)
     else:
         print(f"{len(configs)} configurations; " + report.describe())

@@ -84,7 +84,7 @@ def main(args) -> int:
             f"the same command with --resume finishes it",
             file=sys.stderr,
         )
-        e.said = True  # nothing more to say
+        setattr(e, "said", True)  # nothing more to say
         raise
     print(
         f"{spec.name}: {many(n, 'run')} done, {len(spec.runs) - n} were there already; results in {out}/results.jsonl",

@@ -74,7 +74,7 @@ def by_branch_and_bound(job: Work, note: Note | None = None) -> Result:
         return search_progress(best, t0)
 
     def better(best: Scored) -> None:
-        if note is not None:
+        if note is not None and best.board is not None:
             note({**board_note(back(best.board), best.score, best.bound), **progress(best)})
 
     paused = (

@@ -84,5 +84,5 @@ def require(module: str, need: Need | None = None, who: str | None = None) -> Mo
             if known or top in EXTRAS:  # installed but broken: say what the import said
                 raise SatedgeError(f"{module} is installed but does not import: {e}") from None
             raise SatedgeError(f"{module} is not installed") from None
-        extra, needs = (need.extra, f"{who} needs") if known else EXTRAS[top]
+        extra, needs = (need.extra, f"{who} needs") if known and need is not None else EXTRAS[top]
         raise SatedgeError(f"{needs} {top}: pip install 'satedge[{extra}]'") from None
