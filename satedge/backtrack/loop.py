@@ -30,6 +30,7 @@ from .kernels import Step
 
 __all__ = [
     "LOOPS",
+    "check_loop",
     "CALL_BUDGET",
     "COMPILING",
     "State",
@@ -71,6 +72,12 @@ class State:
     loop: str = ""
 
 
+def check_loop(loop: str) -> None:
+    """A one-line error where ``loop`` is not one of :data:`LOOPS`."""
+    if loop not in LOOPS:
+        raise SatedgeError(f"unknown loop {loop!r}; choose from {', '.join(LOOPS)}")
+
+
 def _unbound() -> int:
     raise RuntimeError("no loop is bound to this state: make it with at_root")
 
@@ -79,15 +86,13 @@ def _unbound() -> int:
 _CALL = ("floor", "last", "budget", "counts")
 
 
-def arguments(names, t: Tables, state: State, **given) -> list:
-    """The arrays a loop takes, in the order of its parameters ``names``: each from ``given``, the
-    tables ``t`` or the state, by its name.  The state's ``allow`` is passed as None where ``t``
-    has no misfits (numba compiles their code away)."""
+def arguments(names, t: Tables, state: State) -> list:
+    """The arrays a loop takes, in the order of its parameters ``names``: each from the tables
+    ``t`` or the state, by its name.  The state's ``allow`` is passed as None where ``t`` has no
+    misfits (numba compiles their code away)."""
     out = []
     for name in names:
-        if name in given:
-            out.append(given[name])
-        elif name == "allow":
+        if name == "allow":
             out.append(state.allow if budgeted(t) else None)
         elif hasattr(t, name):
             out.append(getattr(t, name))
@@ -212,8 +217,7 @@ def stepper(
     outcome``, and the name of the loop it is (``auto``: the C loop where it is built here, else
     numba's).  ``counts`` gains what it costs.  A loop asked for by name that cannot run here is an
     error that says why."""
-    if loop not in LOOPS:
-        raise SatedgeError(f"unknown loop {loop!r}; choose from {', '.join(LOOPS)}")
+    check_loop(loop)
     if loop in ("auto", "c"):
         built = native.kernel(t, state, counts)
         if built is not None:

@@ -95,6 +95,10 @@ class Cost:
     stage: str | None = None  # what the search is doing, where it is not searching yet
     loop: str | None = None  # the loop that ran it: python, numba or c (satedge.backtrack.loop)
 
+    def ran(self, loop: str) -> None:
+        """Keep the name of the loop that runs the search (the loops' ``ran`` callback)."""
+        self.loop = loop
+
     @property
     def seconds(self) -> float:
         return time.monotonic() - self.started
@@ -184,8 +188,7 @@ def _found(
 ) -> Iterator[list[int]]:
     """The placements (``tile * 4 + rotation`` by position) of each solution the search finds."""
     cost = Cost() if cost is None else cost
-    if loop not in LOOPS:
-        raise SatedgeError(f"unknown loop {loop!r}; choose from {', '.join(LOOPS)}")
+    driver.check_loop(loop)
     if workers > 1:
         _need_compiled(puzzle, loop)
         return _parallel(puzzle, search, workers, limit, cost, paused, loop)
@@ -270,7 +273,7 @@ def _parallel(
         counts,
         _pause(counts, cost, paused),
         loop=loop,
-        ran=_ran(cost),
+        ran=cost.ran,
     )
     return _counted(found, counts, cost)
 
@@ -336,13 +339,6 @@ def _need_compiled(
         )
 
 
-def _ran(cost: Cost) -> Callable[[str], None]:
-    def ran(name: str) -> None:
-        cost.loop = name
-
-    return ran
-
-
 def compiled_available(puzzle: Puzzle) -> bool:
     """Whether :func:`solutions` can run ``puzzle`` compiled: numba is installed and the
     candidate tables (cells x labels x labels) have at most ``MAX_TABLE`` entries."""
@@ -356,7 +352,7 @@ def _search(
         loop = "python"
     if loop != "python":
         counts = np.zeros(2, "int64")
-        found = driver.search(tables(puzzle, search), counts, _pause(counts, cost, paused), loop, _ran(cost))
+        found = driver.search(tables(puzzle, search), counts, _pause(counts, cost, paused), loop, cost.ran)
         yield from _counted(found, counts, cost)
         return
     cost.loop = "python"

@@ -96,13 +96,12 @@ def within(
         if paused is not None:
             paused(cost)
 
-    def ran(name: str) -> None:
-        cost.loop = name
-
     if workers > 1:
-        found = split.parallel_search(t, workers, limit, counts, follow, allow=allow, loop=loop, ran=ran)
+        found = split.parallel_search(t, workers, limit, counts, follow, allow=allow, loop=loop, ran=cost.ran)
     else:
-        found = driver.run(t, [], puzzle.n - 1, counts=counts, paused=follow, allow=allow, loop=loop, ran=ran)
+        found = driver.run(
+            t, [], puzzle.n - 1, counts=counts, paused=follow, allow=allow, loop=loop, ran=cost.ran
+        )
     seen = 0
     try:
         for placed in found:

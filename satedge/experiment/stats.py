@@ -151,12 +151,7 @@ def compare(df, a: str, b: str) -> dict:
         raise SatedgeError(f"--compare: {a} and {b} ran no instance in common")
     va, vb = xa[shared].to_numpy(dtype=float), xb[shared].to_numpy(dtype=float)
     mean_a = float(va.mean())
-    ratio = None if mean_a == 0 else round(float(vb.mean()) / mean_a, 4)
-
-    def ratio_of(x, y, axis=-1):
-        return np.mean(y, axis=axis) / np.maximum(np.mean(x, axis=axis), 1e-12)
-
-    ci = _bootstrap((va, vb), ratio_of, paired=True) if ratio is not None else None
+    ratio, ci = _ratio(va, vb)
     differences = vb - va
     p = 1.0 if not np.any(differences) else float(stats.wilcoxon(va, vb).pvalue)
     better = None
