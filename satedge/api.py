@@ -6,7 +6,7 @@ that ``--method`` names for the task (:func:`satedge.jobs.engines.methods`):
 
 >>> from satedge.jobs.engines import methods
 >>> methods("count"), methods("maximize")
-(('auto', 'sat', 'backtrack'), ('auto', 'sat', 'backtrack', 'budget', 'restarts', 'lns'))
+(('auto', 'sat', 'backtrack'), ('auto', 'sat', 'backtrack', 'budget', 'restarts', 'field', 'lns'))
 >>> from satedge import count, solve
 >>> count("hunde-spiel")
 Counts(solutions=16, distinct=8, unique=2)
@@ -358,12 +358,15 @@ def maximize(puzzle: Puzzle | str | os.PathLike, **options) -> Scored | None:
         A puzzle, a puzzle file, or a shipped puzzle's name.
     **options
         As :func:`job` takes them: ``method`` (``auto``: ``budget``, or with a ``timeout`` on
-        boards of more than 36 cells ``restarts``; ``budget``, budgets of misfits raised until
-        a board keeps within one, which proves the optimum; ``restarts``, restarts of that search
-        with a ``schedule`` of misfits, which need a ``timeout``; ``backtrack``, the branch and
+        boards of more than 36 cells ``field`` where they are framed and ``restarts`` where not;
+        ``budget``, budgets of misfits raised until a board keeps within one, which proves the
+        optimum; ``restarts``, restarts of that search with a ``schedule`` of misfits, which need
+        a ``timeout``; ``field``, the field's construction (a ``quota``, its ``ramp``, a
+        ``ladder`` of breaks, ``attempt`` lengths, a ``completion``), which needs a ``timeout``;
+        ``backtrack``, the branch and
         bound; ``sat``, RC2 over a PySAT ``solver`` on a MaxSAT ``encoding``; ``lns``, the
-        large-neighbourhood search, which needs a ``timeout``; ``budget``, ``restarts`` and
-        ``lns`` on ``workers`` processes, every core by default), ``timeout`` (then the best
+        large-neighbourhood search, which needs a ``timeout``; ``budget``, ``restarts``,
+        ``field`` and ``lns`` on ``workers`` processes, every core by default), ``timeout`` (then the best
         board found so far, its ``bound`` the one proved), ...
 
     Returns

@@ -214,7 +214,7 @@ def test_cli_unknown_names(run_cli):
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--solver", "nope")
     assert code == 2 and err == (
         "satedge: error: unknown solver 'nope'; choose a PySAT solver (satedge solvers lists those that "
-        "work here), cmd:COMMAND or backtrack, budget, restarts, lns, cpsat, clasp\n"
+        "work here), cmd:COMMAND or backtrack, budget, restarts, field, lns, cpsat, clasp\n"
     )
     for solver, message in (
         ("kissat404:sat", "solver 'kissat404' takes no options; only cadical153, cadical195, cadical300 do"),

@@ -86,8 +86,8 @@ def test_the_parser_refuses_what_the_toy_cannot_do(toy, run_cli, tmp_path):
             "brute",
             "--workers",
             "2",
-        ): "workers=N applies to PySAT solvers, solver binaries, backtrack, budget, restarts, lns and cpsat only, "
-        "not to brute",
+        ): "workers=N applies to PySAT solvers, solver binaries, backtrack, budget, restarts, field, lns and cpsat "
+        "only, not to brute",
         (
             "count",
             str(puzzle),
@@ -275,8 +275,8 @@ def test_a_toy_maximize_engine_answers_the_command_the_api_and_the_listings(toym
     assert run_cli("maximize", puzzle, "--method", "toymax", "--workers", "2") == (
         2,
         "",
-        "satedge: error: workers=N applies to PySAT solvers, solver binaries, backtrack, budget, restarts, lns "
-        "and cpsat only, not to toymax\n",
+        "satedge: error: workers=N applies to PySAT solvers, solver binaries, backtrack, budget, restarts, field, "
+        "lns and cpsat only, not to toymax\n",
     )
     sys.path.insert(0, str(DOCS))
     try:

@@ -36,6 +36,7 @@ OWN = {
     "lns": {"jobs/best.py", "best/lns.py"},
     "budget": {"jobs/best.py", "best/budget.py"},
     "restarts": {"jobs/best.py", "best/restarts.py"},
+    "field": {"jobs/best.py", "best/field.py"},
 }
 # string constants that spell an engine's name but are not one
 NOT_ENGINES = {
@@ -44,6 +45,7 @@ NOT_ENGINES = {
     ("cli/solvers.py", "pysat"): "the key of `satedge solvers --json` listing the PySAT solvers",
     ("sat/solvers.py", "restarts"): "a SAT solver's statistic (STAT_KEYS)",
     ("backtrack/loop.py", "budget"): "a loop's parameter: the candidates a call may try",
+    ("puzzle/formats.py", "field"): "a puzzle file's key: the settings tuned for its board",
 }
 
 

@@ -16,8 +16,10 @@ from satedge.backtrack import loop as driver
 from satedge.backtrack import native, plans, split
 from satedge.backtrack import search as backtrack
 from satedge.backtrack.advance import advance
+from satedge.backtrack.arrays import Breaks
 from satedge.backtrack.kernels import Step
-from satedge.best import budget
+from satedge.best import budget, restarts
+from satedge.best.field import frame_labels as field_labels
 from satedge.errors import SatedgeError
 from satedge.puzzle.generate import Params, generate
 from satedge.puzzle.model import Puzzle
@@ -33,12 +35,15 @@ def loops() -> list:
     return ["numba", pytest.param("c", marks=pytest.mark.skipif(native.compiler() is None, reason=reason))]
 
 
-def trace(t, loop: str, allow=None, deepest: bool = False, budget: int = 1 << 22, calls: int = 4000) -> list:
+def trace(
+    t, loop: str, allow=None, deepest: bool = False, budget: int = 1 << 22, calls: int = 4000, quota=None
+) -> list:
     """Each call of ``loop`` over ``t`` from the root, ``budget`` candidates a call, until the search
     is over (at most ``calls`` calls): its outcome, the placements it found, its counts so far and
-    (``deepest``) the deepest placements kept; and, first, the loop's name."""
+    (``deepest``) the deepest placements kept; and, first, the loop's name.  ``quota``: a
+    :class:`satedge.backtrack.loop.Quota` the search keeps."""
     counts = np.zeros(2, np.int64)
-    state = driver.at_root(t, counts, allow, deepest, loop)
+    state = driver.at_root(t, counts, allow, deepest, loop, quota)
     out: list = [state.loop]
     last = len(t.ndeps) - 1
     for _ in range(calls):
@@ -110,6 +115,81 @@ def test_every_loop_keeps_the_same_deepest_boards_of_a_long_search(loop):
     assert other[1:] == python[1:]
     assert python[-1][0] == "PAUSED"  # still searching
     assert len({tuple(call[3]) for call in python[1:]}) >= 3  # its deepest board bettered as it went
+
+
+def field(seed: int = 4) -> tuple:
+    """The field's path (satedge.best.field): a framed 5x5, the tables of one break per tile and
+    none on the frame's runs, a ladder of breaks from depth 12, a quota of two labels whose tiles
+    come first, its ramp to depth 14."""
+    made = generate(Params(rows=5, cols=5, colors=6, border_colors=2, frame=True), seed=seed)
+    inner = sorted({x for tile in made.tiles for x in tile} - field_labels(made) - {made.frame})
+    q = {inner[0], inner[1]}
+    p, _ = restarts.renumbered(made, seed, first=q)  # the tiles with more sides of q first
+    run = {p.label_id[x] for x in field_labels(p)}
+    t = backtrack.tables(p, misfits=Breaks(1, frozenset(run)))
+    sides = [sum(x in q for x in tile) for tile in p.tiles]
+    least = [0] * 4 + [min(d, 2 * d - 8) for d in range(4, 15)] + [0] * (p.n - 15)
+    allow = [0] * 12 + [1, 1, 2, 2, 3] + [4] * (p.n - 17)
+    return p, t, allow, driver.Quota(sides, least)
+
+
+@pytest.mark.parametrize("loop", loops())
+@pytest.mark.parametrize("budget", [1 << 22, 97], ids=["whole", "paused"])
+def test_every_loop_takes_the_same_steps_with_a_quota_and_a_ladder_of_breaks(loop, budget):
+    """The field's path: the quota's candidates that fall short end their layer, the breaks only
+    those the tables of Breaks hold, the deepest board kept: call by call the same."""
+    _, t, allow, quota = field()
+    python = trace(t, "python", allow=allow, deepest=True, budget=budget, calls=300, quota=quota)
+    assert trace(t, loop, allow=allow, deepest=True, budget=budget, calls=300, quota=quota)[1:] == python[1:]
+    assert len({tuple(call[3]) for call in python[1:]}) >= 2  # its deepest board bettered as it went
+
+
+@pytest.mark.parametrize("loop", ["python", *loops()])
+def test_an_empty_quota_takes_the_steps_of_no_quota(loop):
+    """A quota of no label (every tile 0 sides of it, 0 sides asked for) is today's loop."""
+    p, t, allow, quota = field(5)
+    empty = driver.Quota([0] * len(p.tiles), [0] * p.n)
+    kwargs = dict(allow=allow, deepest=True, budget=211, calls=200)
+    assert trace(t, loop, quota=empty, **kwargs) == trace(t, loop, **kwargs)
+    t0 = backtrack.tables(board("plain"))
+    empty = driver.Quota([0] * len(board("plain").tiles), [0] * board("plain").n)
+    assert trace(t0, loop, quota=empty) == trace(t0, loop)
+
+
+def test_a_quota_keeps_every_board_it_finds_above_its_ramp():
+    """Every whole board the quota's search finds shows at least the ramp's sides at each depth,
+    and it finds every such board of the search without a quota (its tiles numbered with the
+    quota's sides falling, as the field's attempts number them)."""
+    made = generate(Params(rows=4, cols=4, colors=3, frame=True), seed=4)
+    p, _ = restarts.renumbered(made, 1, first={1})
+    t = backtrack.tables(p)
+    quota = driver.Quota([sum(x == 1 for x in tile) for tile in p.tiles], RAMP)
+    with_quota = _quota_run(t, p, quota)
+    plain = [list(x) for x in driver.search(t, loop="numba")]
+
+    def keeps(placed):
+        total = 0
+        for d, o in enumerate(placed):
+            total += quota.sides[o >> 2]
+            if total < quota.least[d]:
+                return False
+        return True
+
+    assert sorted(with_quota) == sorted(x for x in plain if keeps(x))
+    assert (len(with_quota), len(plain)) == KEPT
+
+
+RAMP, KEPT = [1, 3, 5, 6, 8, 9, 10, 11] + [0] * 8, (11, 24)  # 11 of the 24 boards keep to the ramp
+
+
+def _quota_run(t, p, quota) -> list:
+    counts = np.zeros(2, np.int64)
+    state = driver.at_root(t, counts, loop="numba", quota=quota)
+    out = []
+    while (outcome := state.step(0, p.n - 1, 1 << 22)) != Step.DONE:
+        if outcome == Step.FOUND:
+            out.append(state.placed[: p.n].tolist())
+    return out
 
 
 @settings(max_examples=40, deadline=None)

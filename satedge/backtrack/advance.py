@@ -45,12 +45,15 @@ def advance(
     nkp,
     base,
     allow,
+    qsides,
+    quota,
     placed,
     word,
     bits,
     keys,
     used,
     spent,
+    qsum,
     best,
     depth,
     floor,
@@ -83,7 +86,14 @@ def advance(
     misses.  ``allow`` None: no misfit, and this code is compiled away.  The rotation table is
     then flat (one row): key ``k``'s entries start at ``base[k]``.  ``best`` (with a budget; None:
     not kept) keeps the deepest placements made, the fewest misfits among equally deep:
-    ``best[0]`` placements, ``best[1]`` misfits, the placements from ``best[2]`` on."""
+    ``best[0]`` placements, ``best[1]`` misfits, the placements from ``best[2]`` on.
+
+    With a quota (``quota`` not None; None compiles it away): ``qsides[t]`` is the number of
+    tile ``t``'s sides whose label is one of the quota's, ``quota[i]`` the least number of such
+    sides the placements of positions ``0..i`` must show, and ``qsum[i]`` those of positions
+    ``0..i - 1``.  The tiles are numbered with the most quota sides first, so once a candidate
+    falls short, so does every later one of its layer: the loop goes on with the next layer (or
+    phase) at once."""
     i = depth[0]
     w, m, key = word[i], bits[i], keys[i]
     tw = used.shape[0] - 1  # words of tiles - 1, a power of two - 1
@@ -129,6 +139,10 @@ def advance(
             p = twin[t]
             if p >= 0 and ((u0 if tw == 0 else used[p >> 6]) >> np.uint64(p & 63)) & one == zero:
                 continue  # a copy of an identical tile: only once the copy before it is placed
+        if quota is not None and qsum[i] + qsides[t] < quota[i]:
+            w = (w // (tw + 1) + 1) * (tw + 1) - 1  # the rest of this layer fall short too
+            m = zero
+            continue
         budget -= 1
         # the rotation as a whole number: a byte of the table would keep numpy's sum a byte (NEP 50)
         o = t * 4 + np.int64(
@@ -147,6 +161,8 @@ def advance(
                 continue
         if allow is not None:
             spent[i + 1] = spent[i] + miss
+        if quota is not None:
+            qsum[i + 1] = qsum[i] + qsides[t]
         placed[i] = o
         if best is not None and i + 1 >= best[0] and (i + 1 > best[0] or spent[i + 1] < best[1]):
             best[0], best[1] = i + 1, spent[i + 1]

@@ -14,10 +14,24 @@ import numpy as np
 from ..errors import SatedgeError
 from . import native
 
-__all__ = ["MAX_TABLE_BYTES", "Tables", "tables", "layers", "budgeted"]
+__all__ = ["MAX_TABLE_BYTES", "Breaks", "Tables", "tables", "layers", "budgeted"]
 
 # the rotation table (a byte per key, layer and tile) may take this much memory
 MAX_TABLE_BYTES = 2**28
+
+
+@dataclass(frozen=True)
+class Breaks:
+    """Which misfits the tables of misfits hold: at most ``most`` per placement (1 or 2, of its
+    first two earlier neighbours), and none on a side where the placement shows, or its neighbour
+    asks for, one of the label ids ``hard`` (a frame's run of labels, say).
+
+    >>> Breaks()
+    Breaks(most=2, hard=frozenset())
+    """
+
+    most: int = 2
+    hard: frozenset = frozenset()
 
 
 @dataclass(frozen=True, eq=False)
@@ -71,7 +85,7 @@ def layers(placements, sides, shown) -> list[int]:
 
 
 def tables(
-    allowed, n_labels: int, n_tiles: int, shown, need, checks, twin=None, misfits: bool = False
+    allowed, n_labels: int, n_tiles: int, shown, need, checks, twin=None, misfits: bool | Breaks = False
 ) -> Tables:
     """The arrays (numpy) for a puzzle: ``allowed``, its placements per position in the search
     order; per placement ``o = tile * 4 + rotation`` the label ids it ``shows`` on its four sides
@@ -79,7 +93,8 @@ def tables(
     side, earlier position, its side)``; per tile the ``twin`` placed before it, or -1 (None:
     no identical tiles; see :func:`satedge.backtrack.search.tables`); ``misfits``: the keys of the
     placements that miss one and both of the first two earlier neighbours too, for a search
-    with a budget of misfits (:func:`satedge.backtrack.advance.advance`)."""
+    with a budget of misfits (:func:`satedge.backtrack.advance.advance`); :class:`Breaks` in its
+    place: only the misfits it allows."""
     n = len(checks)
     width = max((len(c) for c in checks), default=0)
     ndeps = np.array([len(c) for c in checks], np.int64)
@@ -119,7 +134,10 @@ def tables(
             )
     nkp = max(len(kinds), 1) * square
     fitting = np.array(entries, np.int64).reshape(-1, 4)
-    missing = _missing(kinds, shown, n_labels, nkp, tile_words) if misfits else np.zeros((0, 4), np.int64)
+    breaks = misfits if isinstance(misfits, Breaks) else Breaks()
+    missing = (
+        _missing(kinds, shown, n_labels, nkp, tile_words, breaks) if misfits else np.zeros((0, 4), np.int64)
+    )
     # words of layers x tiles: a key's entries in the rotation table take this many times 64
     fit_words, miss_words = (
         int(e[:, 1].max(initial=0)) // tile_words * tile_words + tile_words for e in (fitting, missing)
@@ -177,11 +195,12 @@ def tables(
     return replace(t, labels=native.labels(t))  # once per puzzle, not for each subtree's run
 
 
-def _missing(kinds: dict, shown, n_labels: int, nkp: int, tile_words: int) -> np.ndarray:
+def _missing(kinds: dict, shown, n_labels: int, nkp: int, tile_words: int, breaks: Breaks) -> np.ndarray:
     """The entries ``(key, word, bit, rotation)`` of the placements that miss one (keys from
     ``nkp`` on) or both (from ``2 * nkp`` on) of a cell's first two earlier neighbours, for every
     pair of labels those neighbours may ask for; a tile's rotations in one key take layers in the
-    order of the kind's placements, as :func:`layers` gives them for the placements that fit."""
+    order of the kind's placements, as :func:`layers` gives them for the placements that fit;
+    only those ``breaks`` allows."""
     square = n_labels * n_labels
     out = []
     for k, ((placements, sides, _), _) in enumerate(kinds.items()):
@@ -191,10 +210,20 @@ def _missing(kinds: dict, shown, n_labels: int, nkp: int, tile_words: int) -> np
         turns = np.array([r for _, r in placements], np.int64)
         own = np.array([[shown[t * 4 + r][s] for s in sides] for t, r in placements], np.int64)
         asked = np.arange(n_labels)
-        miss = (own[:, 0, None, None] != asked[None, :, None]).astype(np.int64)  # placement, a, b
+        # a side misses where the label shown is not the one asked for; a miss barred (a hard
+        # label on either side of it) or one too many leaves the placement out of the key
+        hard = np.isin(np.arange(n_labels), list(breaks.hard))
+        first = own[:, 0, None, None] != asked[None, :, None]  # placement, a, b
+        barred = first & (hard[own[:, 0]][:, None, None] | hard[None, :, None])
+        miss = first.astype(np.int64)
         if len(sides) == 2:
-            miss = miss + (own[:, 1, None, None] != asked[None, None, :])
-        else:  # a cell with one earlier neighbour asks for label 0 on the second: keys with b = 0
+            second = own[:, 1, None, None] != asked[None, None, :]
+            barred = barred | second & (hard[own[:, 1]][:, None, None] | hard[None, None, :])
+            miss = miss + second
+        miss = np.where(barred | (miss > breaks.most), 0, miss)
+        if (
+            len(sides) == 1
+        ):  # a cell with one earlier neighbour asks for label 0 on the second: keys with b = 0
             miss = np.concatenate(
                 [miss, np.zeros((len(placements), n_labels, n_labels - 1), np.int64)], axis=2
             )

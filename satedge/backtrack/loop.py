@@ -34,6 +34,7 @@ __all__ = [
     "CALL_BUDGET",
     "COMPILING",
     "State",
+    "Quota",
     "arguments",
     "at_root",
     "place",
@@ -56,7 +57,9 @@ class State:
     """A search's state arrays, each named as the loops' parameters name it, and the loop bound to
     them.  With the tables of misfits, ``allow`` (the most misfits per depth, which may be set again
     between searches), ``spent`` (the misfits so far per depth) and ``best`` (the deepest
-    placements, or None where they are not kept).  ``step(floor, last, budget)`` runs the loop;
+    placements, or None where they are not kept).  With a quota (:class:`Quota`; None: none),
+    ``qsides`` (per tile, its sides of the quota's labels), ``quota`` (the least such sides per
+    depth) and ``qsum`` (those so far per depth).  ``step(floor, last, budget)`` runs the loop;
     ``loop`` names it (``python``, ``numba`` or ``c``)."""
 
     placed: Any
@@ -68,8 +71,21 @@ class State:
     allow: Any
     spent: Any
     best: Any
+    qsides: Any = None
+    quota: Any = None
+    qsum: Any = None
     step: Callable[[int, int, int], int] = field(default=lambda floor, last, budget: _unbound())
     loop: str = ""
+
+
+@dataclass(frozen=True)
+class Quota:
+    """A quota of labels for the search: ``sides[t]``, the sides of tile ``t`` (in the tables'
+    numbering) whose label is one of the quota's, and ``least[i]``, the least number of such sides
+    the placements of positions ``0..i`` must show (non-decreasing is not required)."""
+
+    sides: Any
+    least: Any
 
 
 def check_loop(loop: str) -> None:
@@ -105,10 +121,18 @@ _ADVANCE = tuple(inspect.signature(advance).parameters)
 _BOUND = _ADVANCE[: -len(_CALL)]  # the tables' and the state's, bound once per state
 
 
-def at_root(t: Tables, counts=None, allow=None, deepest: bool = False, loop: str = "auto") -> State:
+def at_root(
+    t: Tables,
+    counts=None,
+    allow=None,
+    deepest: bool = False,
+    loop: str = "auto",
+    quota: Quota | None = None,
+) -> State:
     """The search's state arrays, set at the root, with the loop that steps them (``counts``
     gains what it costs; ``allow`` the most misfits per depth, default none; ``deepest``: keep
-    the deepest placements in ``best``; ``loop``: one of :data:`LOOPS`): :func:`place` sets them
+    the deepest placements in ``best``; ``loop``: one of :data:`LOOPS`; ``quota``: the least
+    sides of some labels per depth, :class:`Quota`, default none): :func:`place` sets them
     again for another subtree, so that a worker binds the loop once for all its subtrees."""
     n = len(t.ndeps)
     placed = np.zeros(n + 1, np.int64)
@@ -128,7 +152,12 @@ def at_root(t: Tables, counts=None, allow=None, deepest: bool = False, loop: str
         allow=limit,
         spent=np.zeros(n + 1, np.int64),
         best=np.zeros(n + 2, np.int64) if deepest else None,
+        qsides=None if quota is None else np.array(quota.sides, np.int64),
+        quota=None if quota is None else np.array(quota.least, np.int64),
+        qsum=None if quota is None else np.zeros(n + 1, np.int64),
     )
+    if quota is not None and (len(state.quota) != n or len(state.qsides) != t.n_tiles):
+        raise ValueError(f"a quota is {n} numbers of sides and one number per tile ({t.n_tiles})")
     place(t, state, [], None)  # the C loop trains its branch profile from here
     step, name = stepper(t, state, np.zeros(2, np.int64) if counts is None else counts, loop)
     return replace(state, step=step, loop=name)
@@ -197,6 +226,8 @@ def place(t: Tables, state: State, prefix: list[int], start: tuple[int, ...] | N
         placed[i] = o
         used[o >> 8] |= np.uint64(1) << np.uint64((o >> 2) & 63)
         state.spent[i + 1] = state.spent[i] + (misses(t, placed, i, o) if budgeted(t) else 0)
+        if state.qsum is not None:
+            state.qsum[i + 1] = state.qsum[i] + state.qsides[o >> 2]
     key = int(
         t.kind[floor]
         + t.need[placed[t.d0[floor]] * 4 + t.s0[floor]] * t.n_labels

@@ -133,12 +133,13 @@ def cache_folder() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "satedge"
 
 
-def header(t, deepest: bool = False) -> str:
+def header(t, deepest: bool = False, quota: bool = False) -> str:
     """The ``board.h`` that ``search.c`` includes for the tables ``t``
     (:class:`satedge.backtrack.arrays.Tables`): the sizes, whether the labels fit a byte
     (``PACKED``: :func:`labels`) and whether there are identical tiles, the outcome codes, and one
     line per position (its neighbours, kind and further checks; ``search.c`` says what each
-    column means); ``deepest``: the loop keeps the deepest placements (``DEEPEST``)."""
+    column means); ``deepest``: the loop keeps the deepest placements (``DEEPEST``); ``quota``: it
+    keeps a quota of labels (``QUOTA``)."""
     n = len(t.ndeps)
     rows = []
     for i in range(n):
@@ -164,6 +165,7 @@ def header(t, deepest: bool = False) -> str:
         "TWINS": int(t.twin is not None),
         "BUDGETED": int(t.masks.shape[1] > t.nkp),
         "DEEPEST": int(deepest),
+        "QUOTA": int(quota),
         "NKP": t.nkp,
         **{step.name: int(step) for step in Step},
     }
@@ -420,7 +422,20 @@ def compiles(t, deepest: bool = False) -> bool:
 
 # the C loop's parameters (search.c's advance), each the tables' or the state's array of that name
 ARGUMENTS = ("need", "shown", "masks", "turn", "words", "twin", "labels", "base")
-STATE = ("allow", "placed", "word", "bits", "keys", "used", "spent", "best", "depth")
+STATE = (
+    "allow",
+    "qsides",
+    "quota",
+    "placed",
+    "word",
+    "bits",
+    "keys",
+    "used",
+    "spent",
+    "qsum",
+    "best",
+    "depth",
+)
 
 
 def unavailable(t) -> str:
@@ -441,15 +456,15 @@ def kernel(t, state, counts) -> Callable[[int, int, int], int] | None:
     n = len(t.ndeps)
     if n > MAX_NATIVE_CELLS:
         return None
-    deepest = state.best is not None
+    deepest, quota = state.best is not None, state.quota is not None
     given = {name: getattr(t, name) for name in ARGUMENTS} | {name: getattr(state, name) for name in STATE}
-    blank = np.zeros(1, np.int64)  # in place of twin, base and best where there are none
+    blank = np.zeros(1, np.int64)  # in place of twin, base, best and the quota's where there are none
     keep = [np.ascontiguousarray(given[name]) if given[name] is not None else blank for name in ARGUMENTS]
     keep += [given[name] if given[name] is not None else blank for name in STATE]  # written in place
     head = [ctypes.c_void_p(a.ctypes.data) for a in keep]
     allow, depth = state.allow, state.depth
     train = _training(head, int(depth[0]), n - 1, allow) if PROFILED_CELLS <= n <= OPTIMISED_CELLS else None
-    lib = _compiled(header(t, deepest), FLAGS if n <= OPTIMISED_CELLS else LARGE_FLAGS, train)
+    lib = _compiled(header(t, deepest, quota), FLAGS if n <= OPTIMISED_CELLS else LARGE_FLAGS, train)
     if lib is None:
         return None
     try:

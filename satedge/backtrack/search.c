@@ -10,13 +10,17 @@
  * of NKP keys each (the placements that fit both first earlier neighbours, that miss one, that
  * miss both), the next phase tried once a phase is done, while the budget lasts.  With DEEPEST
  * too, best[] keeps the deepest placements made (best[0] of them, best[1] misfits, the fewest
- * among equally deep ones, the placements from best[2] on).
+ * among equally deep ones, the placements from best[2] on).  With QUOTA, qsides[t] is the number of
+ * tile t's sides of the quota's labels, quota[i] the least such sides positions 0..i must show and
+ * qsum[i] those of positions 0..i - 1; the tiles are numbered quota-rich first, so a candidate that
+ * falls short ends its layer of keys (the loop goes on with the next layer or phase).
  *
  * What varies by puzzle comes from board.h, which satedge writes for each cell order and
  * puzzle shape: the sizes (N cells, TW words of tiles - 1, NK keys, NL labels, TURNS entries a
  * key has in the rotation table without misfits, NKP keys per phase; with misfits the table is
  * flat and key k's entries start at base[k]), whether the labels fit a byte (PACKED),
- * whether there are identical tiles (TWINS), whether misfits are allowed (BUDGETED), the outcome
+ * whether there are identical tiles (TWINS), whether misfits are allowed (BUDGETED), whether a quota
+ * holds (QUOTA), the outcome
  * codes, and the table CELLS of one X(...) per position:
  *
  *   X(P, BEFORE, AFTER, KIND, PREV, D0, S0, D1, S1, EXTRA, O2, C2, S2, O3, C3, S3)
@@ -134,6 +138,11 @@ static inline uint32_t packed(const i64 *need, i64 o) {
       i64 p = twin[tt];                                                                            \
       if (p >= 0 && !HELD(p)) goto next_##P;                                                       \
     }                                                                                              \
+    if (QUOTA && qsum[P] + qsides[tt] < quota[P]) { /* the rest of the layer fall short too */       \
+      w = (w / (TW + 1) + 1) * (TW + 1) - 1;                                                       \
+      m = 0;                                                                                       \
+      goto next_##P;                                                                               \
+    }                                                                                              \
     budget--;                                                                                      \
     i64 at = (BUDGETED ? kb : key * TURNS) + w * 64 + b;                                           \
     o = tt * 4 + turn[at];                                                                         \
@@ -149,6 +158,7 @@ static inline uint32_t packed(const i64 *need, i64 o) {
     if ((EXTRA) > 0 && shown[o * 4 + (O2)] != NEEDS(C2, S2)) goto next_##P;                        \
     if ((EXTRA) > 1 && shown[o * 4 + (O3)] != NEEDS(C3, S3)) goto next_##P;                        \
   }                                                                                                \
+  if (QUOTA) qsum[(P) + 1] = qsum[P] + qsides[tt];                                                 \
   placed[P] = o;                                                                                   \
   KEEP(P);                                                                                         \
   if (DEEPEST && unlikely((P) + 1 >= dbest && ((P) + 1 > dbest || spent[(P) + 1] < best[1])))      \
@@ -173,9 +183,9 @@ static inline uint32_t packed(const i64 *need, i64 o) {
   goto next_##P;
 
 i64 advance(const i64 *need, const i64 *shown, const u64 *masks, const unsigned char *turn, const i64 *words,
-            const i64 *twin, const uint32_t *labels, const i64 *base, const i64 *allow, i64 *placed, i64 *word,
-            u64 *bits, i64 *keys, u64 *used, i64 *spent, i64 *best, i64 *depth, i64 floor, i64 last,
-            i64 budget, i64 *counts) {
+            const i64 *twin, const uint32_t *labels, const i64 *base, const i64 *allow, const i64 *qsides,
+            const i64 *quota, i64 *placed, i64 *word, u64 *bits, i64 *keys, u64 *used, i64 *spent, i64 *qsum,
+            i64 *best, i64 *depth, i64 floor, i64 last, i64 budget, i64 *counts) {
   i64 given = budget, nodes = 0, w, key, o = 0, tt, ret, kb = 0, dbest = best[0];
   u64 m;
   uint32_t lw = 0;
@@ -197,6 +207,9 @@ i64 advance(const i64 *need, const i64 *shown, const u64 *masks, const unsigned 
   (void)base;
   (void)kb;
   (void)dbest;
+  (void)qsides; /* with a quota only */
+  (void)quota;
+  (void)qsum;
   w = word[i];
   m = bits[i];
   key = keys[i];

@@ -195,10 +195,13 @@ def _found(
     return _search(puzzle, search, loop, cost, paused)
 
 
-def tables(puzzle: Puzzle, search: Plan | None = None, misfits: bool = False) -> search_tables.Tables:
+def tables(
+    puzzle: Puzzle, search: Plan | None = None, misfits: bool | search_tables.Breaks = False
+) -> search_tables.Tables:
     """The compiled search's arrays for ``puzzle`` (:func:`satedge.backtrack.arrays.tables`), for
     ``search`` (default: :func:`plan`'s); ``misfits``: with the keys of the placements that miss
-    their earlier neighbours, for a search with a budget of misfits."""
+    their earlier neighbours, for a search with a budget of misfits (a
+    :class:`~satedge.backtrack.arrays.Breaks`: those it allows)."""
     search = plan(puzzle) if search is None else search
     shown, need, checks = _neighbours(puzzle, search.cells)
     return search_tables.tables(

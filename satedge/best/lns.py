@@ -59,6 +59,8 @@ FILL_CELLS, FILL_BUDGET = (
     12,
     2_000_000,
 )  # fill(): empty cells refilled at a time, and the candidates it may look at
+COMPLETE_BUDGET = 20_000_000  # complete(): the candidates the search over all empty cells may look at
+COMPLETE_CELLS = 32  # complete(): the most empty cells it searches; with more, the assignment's board
 STALL = 400  # moves without a better board before a shake
 HOT, COLD = 0.45, 0.12  # the temperatures annealing starts and ends at (one misfit more is taken at e^(-1/T))
 CHUNK_SECONDS = 0.5  # annealing runs in steps this long, whose count is what the speed measured allows
@@ -108,6 +110,34 @@ class Search:
         ``None`` where it is empty): the other tiles assigned to the empty cells, each in its
         best turn against the placed cells (an assignment problem, as a swap move solves one),
         then the empty cells refilled by the branch and bound, :data:`FILL_CELLS` at a time."""
+        free = self._assign(by_cell)
+        for k in range(0, len(free), FILL_CELLS):
+            self.refill(free[k : k + FILL_CELLS], FILL_BUDGET)
+        return self.board()
+
+    def complete(
+        self, by_cell: list[tuple[int, int] | None], beat: int | None = None, budget: int = COMPLETE_BUDGET
+    ) -> Scored:
+        """A whole board that keeps the placements of ``by_cell`` (as :meth:`fill` has them),
+        completed exactly: the other tiles assigned to the empty cells, then the branch and bound
+        over all the empty cells at once with those tiles, in every turn, looking only for a board
+        that scores more than ``beat`` (and than the assignment), within ``budget`` candidates
+        looked at; where it does not finish, the refills of :meth:`fill` from the best it has.
+        With a budget that suffices, the board scores the most that any completion of
+        ``by_cell`` does, where that is more than ``beat``."""
+        free = self._assign(by_cell)
+        if len(free) > COMPLETE_CELLS:  # far from whole: the assignment's board, at once
+            return self.board()
+        if len(free) > 1:
+            gain = 0 if beat is None else max(0, beat + 1 - self.score())
+            if not self.refill(free, budget, gain=gain):  # none better, or not within the budget
+                for k in range(0, len(free), FILL_CELLS):
+                    self.refill(free[k : k + FILL_CELLS], FILL_BUDGET)
+        return self.board()
+
+    def _assign(self, by_cell: list[tuple[int, int] | None]) -> np.ndarray:
+        """The placements of ``by_cell`` made, and the other tiles assigned to its empty cells
+        (each in its best turn against the placed cells); the empty cells."""
         free = np.array([c for c, p in enumerate(by_cell) if p is None], np.int64)
         used = {p[0] for p in by_cell if p is not None}
         spare = np.array([t for t in range(len(self.puzzle.tiles)) if t not in used], np.int64)
@@ -121,9 +151,7 @@ class Search:
             rows, cols = require("scipy.optimize").linear_sum_assignment(cost.min(axis=1).astype(float))
             self.tiles[free[cols]] = spare[rows]
             self.turns[free[cols]] = turn[rows, cols]
-            for k in range(0, len(free), FILL_CELLS):
-                self.refill(free[k : k + FILL_CELLS], FILL_BUDGET)
-        return self.board()
+        return free
 
     def load(self, board: Solution) -> Scored:
         """``board`` (one that keeps the hard rules) as this search's."""
@@ -212,11 +240,12 @@ class Search:
         cells = np.array([p.board.cell(r, c) for r in range(r0, r0 + h) for c in range(c0, c0 + w)])
         return self.refill(cells, WINDOW_BUDGET)
 
-    def refill(self, cells: np.ndarray, budget: int) -> bool:
+    def refill(self, cells: np.ndarray, budget: int, gain: int = 0) -> bool:
         """The tiles on ``cells`` placed again among them, each placement's misfits with the
         cells around counted as well as those inside: the best arrangement the branch and bound
         (:func:`satedge.best.branch_and_bound.refill`) finds within ``budget`` candidates
-        looked at, where it misses fewer edges.  Whether it changed the board."""
+        looked at, where it misses no more edges (``gain``: at least that many fewer).  Whether
+        it changed the board."""
         if len(cells) < 2:
             return False
         tiles = self.tiles[cells]
@@ -245,7 +274,7 @@ class Search:
             self.want,
             np.array(extra, np.int64),
         )
-        refill = bnb.refill(cands, len(self.tiles), self._window_cost(cells, shown, where) + 1, budget)
+        refill = bnb.refill(cands, len(self.tiles), self._window_cost(cells, shown, where) + 1 - gain, budget)
         if refill is None:
             return False
         self.tiles[cells] = [tile[k] for k in refill]

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..backtrack import loop as driver
+from ..backtrack.arrays import Breaks
 from ..backtrack.kernels import Step
 from ..backtrack.search import plan, tables
 from ..puzzle.checker import Scored
@@ -37,12 +38,28 @@ from ..system.limits import seconds_left
 from ..system.proctree import forked_map
 from .lns import POLISH, Search
 
-__all__ = ["Attempt", "Schedule", "cells", "renumbered", "restart", "search", "CAP", "SLICE"]
+__all__ = [
+    "Attempt",
+    "Attempts",
+    "Schedule",
+    "cells",
+    "scan",
+    "renumbered",
+    "restart",
+    "search",
+    "CAP",
+    "SLICE",
+]
 
 CAP = 200_000_000  # placements per restart, by default (several seconds of the compiled loop)
 # seconds a worker's restart runs before it hands over its deepest board (when it went deeper), so
 # that the job has every better board as it comes, however long a restart takes
 SLICE = 1.0
+# with completion, slices this long: each ends in a completion of its deepest board where it is deep
+FIELD_SLICE = 0.2
+# with completion, each slice's deepest placements are completed where they are at most this many
+# cells short of the attempt's deepest
+DEEP = 8
 
 
 @dataclass(frozen=True)
@@ -137,13 +154,20 @@ class Attempt:
         cap: int = CAP,
         first=(),
         loop: str = "auto",
+        least=None,
+        breaks: Breaks | None = None,
     ):
         self.puzzle, self.cap = puzzle, cap
         moved, self.shuffle = renumbered(puzzle, seed, first)
         self.search = plan(moved, order=order, twins=False)
-        t = tables(moved, self.search, misfits=True)
+        hard = frozenset(moved.label_id[x] for x in breaks.hard) if breaks is not None else frozenset()
+        t = tables(moved, self.search, misfits=Breaks(breaks.most, hard) if breaks is not None else True)
+        quota = None
+        if least is not None:  # the quota's sides of each tile, in the moved numbering
+            sides = [sum(x in first for x in tile) for tile in moved.tiles]
+            quota = driver.Quota(sides, list(least))
         self.counts = np.zeros(2, np.int64)
-        self.state = driver.at_root(t, self.counts, allow, deepest=True, loop=loop)
+        self.state = driver.at_root(t, self.counts, allow, deepest=True, loop=loop, quota=quota)
         driver.place(t, self.state, [], None)
         self.ended = False
 
@@ -166,11 +190,18 @@ class Attempt:
             elif self.state.best[0] == n and self.state.best[1] == 0:  # every edge fits: nothing better
                 self.ended = True
 
+    def rebase(self, depth: int) -> None:
+        """Keep the deepest placements from now on that reach ``depth`` (those kept so far are
+        forgotten)."""
+        self.state.best[0], self.state.best[1] = max(0, depth), 1 << 40
+
     def board(self) -> list[tuple[int, int] | None]:
-        """The deepest placements by cell (``None`` where there is none), in the puzzle's own numbering."""
+        """The deepest placements by cell (``None`` where there is none), in the puzzle's own
+        numbering."""
         depth = int(self.state.best[0])
+        placed = self.state.best[2 : 2 + depth]
         by_cell: list[tuple[int, int] | None] = [None] * self.puzzle.n
-        for cell, o in zip(self.search.cells[:depth], self.state.best[2 : 2 + depth]):
+        for cell, o in zip(self.search.cells[:depth], placed):
             tile, turn = self.shuffle.to_original(Solution(((int(o) >> 2, int(o) & 3),))).placements[0]
             by_cell[cell] = (tile, turn)
         return by_cell
@@ -194,6 +225,89 @@ def restart(
     return attempt.board(), attempt.deepest[1], attempt.placements
 
 
+def scan(puzzle: Puzzle, seed: int = 0) -> tuple[int, ...]:
+    """The field's fill order (the construction of :mod:`satedge.best.field`), from a corner and
+    a direction that ``seed`` draws (seed 0: the top left, along the rows): rows from the corner
+    for all but the last ``k`` rows (``k`` about 5/16 of them, at least 2); then a block of
+    ``k`` x ``k`` cells at the start of those rows, row by row; then the columns that are left
+    one by one, away from the block, but for the last ``k - 1``; then that last block, its rows
+    and columns in turn from its corner.  Every cell's two earlier neighbours come before it; on
+    a 16x16: depths 0 to 175 the rows, 176 to 200 the block, 201 to 235 the columns, 236 to 255
+    the last block.
+
+    >>> from satedge.puzzle import Puzzle
+    >>> scan(Puzzle(rows=4, cols=4, tiles=((0, 0, 0, 0),) * 16), seed=0)
+    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 10, 14, 11, 15)
+    """
+    rng = random.Random(f"satedge-scan:{seed}")
+    flip_r, flip_c = (rng.random() < 0.5, rng.random() < 0.5) if seed else (False, False)
+    across = bool(seed) and puzzle.rows == puzzle.cols and rng.random() < 0.5
+    rows, cols = (puzzle.cols, puzzle.rows) if across else (puzzle.rows, puzzle.cols)
+    k = min(rows, max(2, round(rows * 5 / 16)))
+    b = min(k, cols)
+    last = min(max(k - 1, 0), cols - b)
+    top = rows - k
+    order = [(r, c) for r in range(top) for c in range(cols)]
+    order += [(r, c) for r in range(top, rows) for c in range(b)]
+    order += [(r, c) for c in range(b, cols - last) for r in range(top, rows)]
+    r0, c0 = top, cols - last  # the last block: its first row and column, then the next ones
+    while r0 < rows and c0 < cols:
+        order += [(r0, c) for c in range(c0, cols)] + [(r, c0) for r in range(r0 + 1, rows)]
+        r0, c0 = r0 + 1, c0 + 1
+
+    def cell(r: int, c: int) -> int:
+        r, c = (c, r) if across else (r, c)
+        r = puzzle.rows - 1 - r if flip_r else r
+        c = puzzle.cols - 1 - c if flip_c else c
+        return r * puzzle.cols + c
+
+    return tuple(cell(r, c) for r, c in order)
+
+
+@dataclass(frozen=True)
+class Attempts:
+    """How the attempts build their boards: ``allow``, the most misfits per depth; ``cap``, the
+    placements an attempt makes before the next starts; ``first``, the quota's labels (tiles with
+    more sides of them are tried first, ties in an order each attempt draws); ``least``, the
+    least sides of those labels per depth (None: no quota); ``breaks``, which misfits there may
+    be (:class:`satedge.backtrack.arrays.Breaks`, ``hard`` in the puzzle's labels; None: any);
+    ``field``: the field's fill order from a corner each attempt draws (:func:`scan`), else
+    :func:`cells`."""
+
+    allow: tuple[int, ...]
+    cap: int = CAP
+    first: frozenset = frozenset()
+    least: tuple[int, ...] | None = None
+    breaks: Breaks | None = None
+    field: bool = False
+
+    @classmethod
+    def restarts(cls, puzzle: Puzzle, schedule: Schedule | None = None, cap: int = CAP) -> Attempts:
+        """The restarts' own: a schedule of misfits, no quota, the rows then the columns."""
+        return cls(tuple((schedule or Schedule.of(puzzle.n)).allow(puzzle.n)), cap)
+
+    def order(self, puzzle: Puzzle, seed: int) -> tuple[int, ...]:
+        """The cells in the order an attempt with ``seed`` fills them; in the field's order the
+        clues come first, so that the cells beside them check them as they are placed."""
+        if not self.field:
+            return cells(puzzle)
+        clued = [puzzle.board.cell(c.row, c.col) for c in puzzle.clues]
+        return tuple(clued) + tuple(c for c in scan(puzzle, seed) if c not in clued)
+
+    def attempt(self, puzzle: Puzzle, seed: int, loop: str = "auto", cap: int | None = None) -> Attempt:
+        return Attempt(
+            puzzle,
+            self.order(puzzle, seed),
+            list(self.allow),
+            seed,
+            self.cap if cap is None else cap,
+            self.first,
+            loop,
+            self.least,
+            self.breaks,
+        )
+
+
 def search(
     puzzle: Puzzle,
     seconds: float,
@@ -206,6 +320,8 @@ def search(
     searching: bool = False,
     loop: str = "auto",
     ran: Callable[[str], None] | None = None,
+    attempts: Attempts | None = None,
+    complete: bool = False,
 ) -> Scored | None:
     """The best board the restarts find in ``seconds`` on ``workers`` processes (restart ``k``
     with seed ``seed + k``), each better one to ``better`` as it comes, then the last
@@ -214,16 +330,21 @@ def search(
     rules.  ``searching``: the seconds are the search's, the time the loop takes to compile (an
     empty cache) added, as far as the job's deadline allows (so that a short search finds as
     much on a cold cache as on a warm one).  ``loop``: the loop that runs the restarts
-    (:data:`satedge.backtrack.loop.LOOPS`); ``ran`` is told the name of the one that does."""
+    (:data:`satedge.backtrack.loop.LOOPS`); ``ran`` is told the name of the one that does.
+    ``attempts``: how each restart builds its board (default: :meth:`Attempts.restarts` with
+    ``schedule`` and ``cap``); ``complete``: slices of :data:`FIELD_SLICE` seconds, the deepest
+    partial board of each completed by the exact search over its empty cells
+    (:meth:`satedge.best.lns.Search.complete`) where it is at most :data:`DEEP` cells short of the
+    attempt's deepest, rather than the attempt's deepest filled by an assignment once a slice."""
     t0 = time.monotonic()
     end = t0 + seconds * (1 - POLISH)
-    order = cells(puzzle)
-    allow = (schedule or Schedule.of(puzzle.n)).allow(puzzle.n)
+    made = attempts or Attempts.restarts(puzzle, schedule, cap)
     filler = Search(puzzle, seed=seed)
     first = filler.start() if start is None else filler.load(start)
     if first is None:
         return None
     best: Scored | None = None
+    whole = filler.loops + filler.edges
 
     def note(board: Scored | None) -> None:
         nonlocal best
@@ -239,24 +360,35 @@ def search(
         own = Search(puzzle, seed=seed)
         attempt: Attempt | None = None
         handed: tuple[int, int] | None = None
+        mine = first.score  # the best this process has made: a completion looks only for better
+        record = 0  # the deepest its attempt has gone
 
         def one(k: int) -> Scored | None:
-            nonlocal attempt, handed
+            nonlocal attempt, handed, mine, record
             if attempt is None or attempt.ended:
-                attempt, handed = Attempt(puzzle, order, allow, k, cap, loop=loop), None
-            attempt.run(min(end, time.monotonic() + SLICE))
-            if attempt.deepest == handed:
+                attempt, handed, record = made.attempt(puzzle, k, loop), None, 0
+            attempt.run(min(end, time.monotonic() + (FIELD_SLICE if complete else SLICE)))
+            if not complete:  # the deepest board, where it went deeper, filled
+                if attempt.deepest == handed:
+                    return None
+                handed = attempt.deepest
+                return own.fill(attempt.board())
+            # the slice's deepest board, where it is at most DEEP cells short of the attempt's
+            # deepest, completed exactly; the next slice keeps its own deepest from there
+            depth = attempt.deepest[0]
+            found = own.complete(attempt.board(), mine) if depth > record - DEEP else None
+            record = max(record, depth)
+            attempt.rebase(record - DEEP)
+            if found is None or found.score <= mine:
                 return None
-            handed = attempt.deepest
-            return own.fill(attempt.board())
+            mine = found.score
+            return found
 
         return one
 
     note(first)  # a board however short the time
     compiling = time.monotonic()
-    warm = Attempt(
-        puzzle, order, allow, seed, 1, loop=loop
-    )  # the loop compiled here, before the workers fork
+    warm = made.attempt(puzzle, seed, loop, cap=1)  # the loop compiled here, before the workers fork
     warm.run()
     if ran is not None:
         ran(warm.state.loop)
@@ -268,7 +400,7 @@ def search(
     seeds = iter(range(seed, seed + (1 << 40)))
     if workers == 1:
         one = worker()
-        while time.monotonic() < end and (best is None or best.score < filler.loops + filler.edges):
+        while time.monotonic() < end and (best is None or best.score < whole):
             note(one(next(seeds)))
     else:
         results = forked_map(
@@ -280,13 +412,11 @@ def search(
         try:
             for board in results:
                 note(board)
-                if time.monotonic() >= end or (
-                    best is not None and best.score == filler.loops + filler.edges
-                ):
+                if time.monotonic() >= end or (best is not None and best.score == whole):
                     break
         finally:
             results.close()
     left = t0 + seconds - time.monotonic()
-    if best is not None and left > 0.5 and best.score < filler.loops + filler.edges:
+    if best is not None and left > 0.5 and best.score < whole:
         note(filler.improve(best, left))
     return best

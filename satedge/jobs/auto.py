@@ -17,7 +17,8 @@ PROVABLE = 36  # cells: the largest boards whose best score auto searches to the
 POLICY = {
     "solve": "the engine that answers soonest (the compiled backtracker on every core; with --encoding, --solver "
     "or another SAT option: sat)",
-    "maximize": f"restarts on boards of more than {PROVABLE} cells with a --timeout, else budget",
+    "maximize": f"field on framed boards of more than {PROVABLE} cells with a --timeout, restarts on other boards "
+    "that large, else budget",
 }
 POLICY["count"] = POLICY["solve"]
 
@@ -36,12 +37,15 @@ def choose(
     SAT configuration instead.  To maximize: the backtracker with a budget of misfits on every
     core, which proved the optimum sooner than its branch and bound and RC2 on the generated 4x4
     to 6x6 boards of ``benchmarks/maximize/bench-maximize.md``; on boards of more than :data:`PROVABLE`
-    cells with a ``timeout``, restarts of the budgeted search on every core, which prove nothing
-    but found better boards than the large-neighbourhood search in the same time on Eternity II
-    (``benchmarks/maximize/bench-maximize.md``); where scipy, which the restarts need, is not installed,
-    the budgets there too."""
-    if task == "maximize":  # the first of them that is installed (restarts need scipy)
-        choices = ("restarts", "budget") if puzzle.n > PROVABLE and timeout is not None else ("budget",)
+    cells with a ``timeout``, the field's construction on framed boards
+    (:mod:`satedge.best.field`) and restarts of the budgeted search on others, on every core, which
+    prove nothing but found better boards than the large-neighbourhood search in the same time on
+    Eternity II (``benchmarks/maximize/bench-maximize.md``); where scipy, which both need, is not
+    installed, the budgets there too."""
+    if task == "maximize":  # the first of them that is installed (field and restarts need scipy)
+        large = puzzle.n > PROVABLE and timeout is not None
+        anytime = ("field", "restarts") if puzzle.frame is not None else ("restarts",)
+        choices = (*anytime, "budget") if large else ("budget",)
         engine = next(name for name in choices if ENGINES[name].installed())
         return SolverConfig(engine=engine, workers=workers or cores())
     if puzzle.n <= SMALL or compiled_available(puzzle):

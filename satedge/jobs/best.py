@@ -24,7 +24,7 @@ from dataclasses import replace
 
 from ..backtrack.search import Cost, plan
 from ..best import branch_and_bound as bnb
-from ..best import budget, lns, restarts
+from ..best import budget, field, lns, restarts
 from ..errors import SatedgeError
 from ..puzzle.checker import Scored
 from ..puzzle.model import Puzzle, Solution
@@ -47,6 +47,8 @@ __all__ = [
     "by_branch_and_bound",
     "by_budgets",
     "by_restarts",
+    "by_field",
+    "field_settings",
     "by_lns",
     "NEEDS",
     "WARMUP",
@@ -107,6 +109,47 @@ def by_restarts(job: Work, note: Note | None = None) -> Result:
         "the restarts",
         schedule=job.solver.get("schedule"),
         cap=cap,
+        loop=job.solver.get("loop") or "auto",
+    )
+
+
+def field_settings(puzzle: Puzzle, solver) -> field.Settings:
+    """The field's settings for ``puzzle``: the puzzle's (:meth:`satedge.best.field.Settings.of`),
+    each option the ``solver`` gives in their place; a one-line error for one that cannot apply
+    to the puzzle."""
+    tuned = dict(puzzle.tuned)
+    for name in ("quota", "ramp", "ladder"):
+        if solver.get(name) is not None:
+            tuned[name] = solver.get(name)
+    labels = {x for tile in puzzle.tiles for x in tile} - {puzzle.frame}
+    unknown = [x for x in tuned.get("quota", ()) if x not in labels]
+    if unknown:
+        raise SatedgeError(
+            f"quota: {unknown[0]!r} is not a label of the puzzle's tiles (the frame's is no quota label)"
+        )
+    for name, depths in (
+        ("ladder", tuned.get("ladder", ())),
+        ("ramp", [d for d, _ in tuned.get("ramp", ())]),
+    ):
+        if any(d >= puzzle.n for d in depths):
+            raise SatedgeError(f"{name}: depth {max(depths)} is past the board's last cell ({puzzle.n - 1})")
+    settings = field.Settings.of(puzzle, tuned)
+    if solver.get("attempt") is not None:
+        settings = settings.with_(attempt=solver.get("attempt"))
+    return settings.with_(complete=solver.get("completion") != "fill")
+
+
+def by_field(job: Work, note: Note | None = None) -> Result:
+    """The best board the field's construction (:func:`satedge.best.field.search`) finds in the
+    job's time, its settings from the puzzle and the solver string (:func:`field_settings`); it
+    proves nothing (status ``TIMEOUT``) unless every edge fits."""
+    settings = field_settings(job.puzzle, job.solver)
+    return anytime(
+        job,
+        note,
+        field.search,
+        "the field's construction",
+        settings=settings,
         loop=job.solver.get("loop") or "auto",
     )
 

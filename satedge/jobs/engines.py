@@ -14,9 +14,9 @@ and the documentation.  A new engine is its job module, one entry here, its test
 the docs.
 
 >>> list(ENGINES)
-['pysat', 'hermax', 'cmd', 'backtrack', 'budget', 'restarts', 'lns', 'cpsat', 'clasp']
+['pysat', 'hermax', 'cmd', 'backtrack', 'budget', 'restarts', 'field', 'lns', 'cpsat', 'clasp']
 >>> list(ENGINES["lns"].tasks), ENGINES["lns"].tasks["maximize"].timeout, methods("maximize")
-(['maximize'], True, ('auto', 'sat', 'backtrack', 'budget', 'restarts', 'lns'))
+(['maximize'], True, ('auto', 'sat', 'backtrack', 'budget', 'restarts', 'field', 'lns'))
 >>> ENGINES["clasp"].solves_formula, ENGINES["clasp"].needs.extra, REFERENCE, methods("count")
 (True, 'asp', 'backtrack', ('auto', 'sat', 'backtrack'))
 """
@@ -29,6 +29,7 @@ from typing import Any
 
 from ..backtrack.loop import LOOPS
 from ..backtrack.orders import ORDERS
+from ..best.field import depths, labels, ramp
 from ..best.restarts import Schedule
 from ..errors import SatedgeError
 from ..puzzle.symmetry import MODES
@@ -47,6 +48,7 @@ __all__ = [
     "SCHEDULE_OPTION",
     "CAP_OPTION",
     "LOOP_OPTION",
+    "FIELD_OPTIONS",
     "declared",
     "option_names",
     "TASKS",
@@ -203,6 +205,62 @@ CAP_OPTION = Option(
     written="cap=N takes a positive number of placements",
     metavar="N",
     help="--method restarts: placements per restart (default: 200,000,000)",
+)
+# the field's construction (satedge.best.field): its settings, each from the puzzle by default
+FIELD_OPTIONS = (
+    Option(
+        tasks=("maximize",),
+        name="quota",
+        what="a quota of labels",
+        convert=labels,
+        wrong="quota {value}: write labels with slashes (13/16/10), or none",
+        written="quota=L/L/... takes labels with slashes, or none",
+        metavar="L/L/...",
+        help="--method field: the labels of the colour quota, or none (default: the puzzle file's field: quota, "
+        "else the frame-run label and the two inner labels with the fewest sides)",
+    ),
+    Option(
+        tasks=("maximize",),
+        name="ramp",
+        what="a ramp of the quota",
+        convert=ramp,
+        wrong="ramp {value}: write DEPTH:SIDES points with slashes, depths rising (16:0/26:28/160:119)",
+        written="ramp=D:Q/... takes DEPTH:SIDES points with slashes, depths rising",
+        metavar="D:Q/...",
+        help="--method field: the quota's ramp, the least sides of its labels by depth, linear between the points "
+        "and none after the last (default: the puzzle file's, else Eternity II's scaled to the board and to the "
+        "quota's sides)",
+    ),
+    Option(
+        tasks=("maximize",),
+        name="ladder",
+        what="a ladder of breaks",
+        convert=depths,
+        wrong="ladder {value}: write depths with slashes (201/206/211), or none",
+        written="ladder=D/D/... takes depths with slashes, or none",
+        metavar="D/D/...",
+        help="--method field: the depths from which one more break (a misfit) is allowed, or none (default: the "
+        "puzzle file's, else Eternity II's 201/206/.../239 scaled to where the board's columns begin)",
+    ),
+    Option(
+        tasks=("maximize",),
+        name="attempt",
+        what="an attempt's length",
+        convert=_placements,
+        wrong="attempt must be a positive number of placements, not {value}",
+        written="attempt=N takes a positive number of placements",
+        metavar="N",
+        help="--method field: placements per attempt before a new one starts with a new tie order (default: "
+        "10^15, one attempt)",
+    ),
+    Option(
+        tasks=("maximize",),
+        name="completion",
+        what="a completion",
+        choices=("auto", "exact", "fill"),
+        help="--method field: how a partial board becomes whole: exact (a branch and bound over its empty cells "
+        "for a better board) or fill (an assignment of the tiles left, then windows) (default: exact)",
+    ),
 )
 LOOP_OPTION = Option(
     name="loop",
@@ -446,6 +504,27 @@ ENGINES: dict[str, Engine] = {
             "more), each from another tile order and capped in placements, on every core until its time limit",
         ),
         Engine(
+            name="field",
+            options=(*FIELD_OPTIONS, LOOP_OPTION),
+            method=True,
+            needs=best.NEEDS,
+            tasks={
+                "maximize": Task(
+                    run=best.by_field,
+                    resumes=True,
+                    workers=True,
+                    every_core=True,
+                    timeout=True,
+                    summary="the field's construction (a colour quota, a ladder of breaks, long attempts, each "
+                    "deeper board completed exactly) on --workers processes until --timeout: good boards of large "
+                    "framed puzzles, proving nothing",
+                )
+            },
+            summary="the field's construction of good boards: long depth-first attempts that spend a quota of "
+            "labels early and allow a ladder of breaks late, each deeper partial board completed exactly, on every "
+            "core until its time limit",
+        ),
+        Engine(
             name="lns",
             method=True,
             needs=best.NEEDS,
@@ -532,7 +611,7 @@ def takers(option: str, task: str | None = None) -> str:
     ``workers`` for that task), as prose calls them.
 
     >>> takers("order"), takers("strategy"), takers("workers", "maximize")
-    ('backtrack and budget', 'PySAT solvers and solver binaries', 'budget, restarts, lns and cpsat')
+    ('backtrack and budget', 'PySAT solvers and solver binaries', 'budget, restarts, field, lns and cpsat')
     """
     return prose(
         [

@@ -46,7 +46,11 @@ PUZZLE_KEYS = {
     "tiles",
     "clues",
     "planted",
+    "field",
 }
+# the settings of the field's construction a puzzle file may tune for its board (satedge.best.field):
+# the quota's labels, its ramp as [depth, least sides] points, the depths of the ladder of breaks
+TUNED_KEYS = ("quota", "ramp", "ladder")
 CLOCKWISE = list(SIDES)
 
 
@@ -154,6 +158,7 @@ def puzzle_from_dict(data: Any) -> Puzzle:
             raise SatedgeError(f"clue {k}: row, col, tile and rotation must be integers")
         clues.append(Clue(c["row"], c["col"], c["tile"], c["rotation"]))
     planted = data.get("planted")
+    tuned = _tuned(data.get("field"))
     puzzle = Puzzle(
         rows=data["rows"],
         cols=data["cols"],
@@ -163,6 +168,7 @@ def puzzle_from_dict(data: Any) -> Puzzle:
         frame=frame,
         topology=data.get("topology") or "grid",
         clues=tuple(clues),
+        tuned=tuned,
     )
     if planted is not None:
         try:
@@ -174,6 +180,44 @@ def puzzle_from_dict(data: Any) -> Puzzle:
             raise SatedgeError(f"planted: not a solution: {problem}")
         puzzle = puzzle.with_(planted=solution)
     return puzzle
+
+
+def _tuned(given: Any) -> tuple[tuple[str, Any], ...]:
+    """A puzzle file's ``field:`` as (name, value) pairs, checked: ``quota`` a list of labels,
+    ``ramp`` a list of [depth, least sides] pairs, ``ladder`` a list of depths."""
+    if given is None:
+        return ()
+    if not isinstance(given, dict) or not set(map(str, given)) <= set(TUNED_KEYS):
+        raise SatedgeError(f"field: a mapping of {', '.join(TUNED_KEYS)}")
+
+    def whole(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool) and x >= 0
+
+    out = []
+    for key in TUNED_KEYS:
+        if key not in given:
+            continue
+        value = given[key]
+        if key == "ramp":
+            ok = isinstance(value, list) and all(
+                isinstance(p, list) and len(p) == 2 and all(map(whole, p)) for p in value
+            )
+            value = tuple(tuple(p) for p in value) if ok else value
+        elif key == "ladder":
+            ok = isinstance(value, list) and all(map(whole, value))
+            value = tuple(value) if ok else value
+        else:
+            ok = isinstance(value, list) and all(isinstance(x, int | str) for x in value)
+            value = tuple(value) if ok else value
+        if not ok:
+            written = {
+                "quota": "a list of labels",
+                "ramp": "a list of [depth, sides] pairs",
+                "ladder": "a list of depths",
+            }
+            raise SatedgeError(f"field: {key} must be {written[key]}")
+        out.append((key, value))
+    return tuple(out)
 
 
 def puzzle_to_dict(puzzle: Puzzle) -> dict:
@@ -194,6 +238,8 @@ def puzzle_to_dict(puzzle: Puzzle) -> dict:
         ]
     if puzzle.planted is not None:
         d["planted"] = solution_to_json(puzzle, puzzle.planted)
+    if puzzle.tuned:
+        d["field"] = {k: [list(p) for p in v] if k == "ramp" else list(v) for k, v in puzzle.tuned}
     return d
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Any
 
 from ..errors import SatedgeError
 from ..system.files import shown
@@ -155,6 +156,9 @@ class Puzzle:
         ``grid`` or ``torus``.
     clues : tuple of Clue
         Fixed placements.
+    tuned : tuple
+        Settings tuned for this board, as pairs of a setting's name and its value (a puzzle
+        file's ``field:``: :mod:`satedge.best.field`).
 
     Raises
     ------
@@ -171,6 +175,9 @@ class Puzzle:
     topology: str = "grid"
     clues: tuple[Clue, ...] = ()
     planted: Solution | None = field(default=None, compare=False)
+    # settings tuned for this board, as a puzzle file's ``field:`` gives them: (name, value) pairs
+    # (the construction of satedge.best.field reads them)
+    tuned: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -188,6 +195,7 @@ class Puzzle:
             self.topology,
             self.clues,
             self.planted,
+            self.tuned,
         )
 
     # ------------------------------------------------------------------ board and labels

@@ -8,6 +8,7 @@
 #define TWINS 1
 #define BUDGETED 0
 #define DEEPEST 0
+#define QUOTA 0
 #define NKP 256
 #define DONE 0
 #define FOUND 1

@@ -1,0 +1,262 @@
+"""The field's construction of good boards for large framed puzzles: long attempts of a
+depth-first search that spends a quota of chosen labels early and is allowed a ladder of breaks
+late, each deeper partial board completed exactly.  It follows the break-tolerant search that
+found Eternity II's best-known boards (J. Blackwood, 2020, 470 of 480; its steps as he published
+them), generalised to any rows x cols:
+
+1. **Candidates** are looked up by the two labels a cell must meet (its earlier neighbours),
+   every turn precomputed (the backtracker's tables, :mod:`satedge.backtrack.arrays`).
+2. **The fill order** (:func:`satedge.best.restarts.scan`): rows from a corner, a block at the
+   start of the last rows, the columns left, a last block; the clues first, so that the cells
+   beside them check them as they are placed.
+3. **The colour quota** (:class:`Quota`): a set Q of labels and a ramp q(d); the placements of
+   depths 0..d must show at least q(d) sides of labels in Q.  Tiles with more sides in Q are
+   tried first (ties in an order each attempt draws), so a candidate that falls short ends its
+   cell's candidates.
+4. **The ladder of breaks** (:class:`Settings` ``ladder``): the depths at which one more
+   misfit is allowed, cumulatively; a break misses one earlier neighbour, at most one per tile,
+   never on a label of the frame's runs (:class:`satedge.backtrack.arrays.Breaks`).
+5. **Attempts** of ``attempt`` placements each (by default one attempt for the whole run), each
+   deeper partial board, and the one a slice of the search ends on where it is as deep, completed
+   by the branch and bound over its empty cells with the tiles left
+   (:meth:`satedge.best.lns.Search.complete`), which looks only for a board better than the
+   best so far.
+
+Settings come from the puzzle (:meth:`Settings.of`: tuned ones a puzzle file carries under
+``field:``, else rules from its size and labels), and each can be given
+(:meth:`Settings.parse`).  The search itself is :func:`satedge.best.restarts.search`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..backtrack.arrays import Breaks
+from ..puzzle.checker import Scored
+from ..puzzle.model import Puzzle, Solution
+from . import restarts
+
+__all__ = [
+    "Quota",
+    "Settings",
+    "Listed",
+    "labels",
+    "depths",
+    "ramp",
+    "frame_labels",
+    "search",
+    "RAMP",
+    "LADDER",
+    "ATTEMPT",
+]
+
+# Eternity II's ramp as published: (depth, least sides of Q) on a 16x16 with 122 sides of Q,
+# linear between the points, none after the last
+RAMP = ((16, 0), (26, 28), (56, 71), (76, 89), (102, 106), (160, 119))
+RAMP_CELLS, RAMP_SIDES = 256, 122
+# Eternity II's ladder as published: a break more from each of these depths; 201 is where the
+# columns begin on a 16x16 (:func:`satedge.best.restarts.scan`)
+LADDER = (201, 206, 211, 216, 221, 225, 229, 233, 237, 239)
+LADDER_START = 201
+ATTEMPT = 10**15  # placements per attempt, by default: no new attempt within any run's time
+
+
+class Listed(tuple):
+    """A setting's list of labels, depths or ``(depth, sides)`` points, written with slashes
+    (``13/16/10``, ``16:0/26:28``; ``none`` for no item), as solver strings and flags take it.
+
+    >>> str(ramp("16:0/26:28")), str(depths("none")), labels("13,16,x")
+    ('16:0/26:28', 'none', (13, 16, 'x'))
+    """
+
+    def __str__(self) -> str:
+        return "/".join(f"{x[0]}:{x[1]}" if isinstance(x, tuple) else str(x) for x in self) or "none"
+
+    __repr__ = tuple.__repr__
+
+
+def _items(value: Any) -> list:
+    """The items of a setting's text (slashes or commas between them; ``none``: no item), or of a
+    list given in Python."""
+    if isinstance(value, str):
+        return [] if value.strip() == "none" else value.replace(",", "/").split("/")
+    return list(value)
+
+
+def labels(value: Any) -> Listed:
+    """Labels (a label written in digits is a whole number); a :class:`ValueError` for an empty one."""
+    out = [int(x) if isinstance(x, str) and x.strip().isdigit() else x for x in _items(value)]
+    if any(not isinstance(x, int | str) or isinstance(x, bool) or x == "" for x in out):
+        raise ValueError(value)
+    return Listed(out)
+
+
+def depths(value: Any) -> Listed:
+    """Depths, whole numbers from 0; a :class:`ValueError` for anything else."""
+    out = [int(x) for x in _items(value)]
+    if any(x < 0 or x >= 10**9 for x in out):
+        raise ValueError(value)
+    return Listed(sorted(out))
+
+
+def ramp(value: Any) -> Listed:
+    """Points ``DEPTH:SIDES``, at least one, depths rising; a :class:`ValueError` for anything else."""
+    points = [x.split(":") if isinstance(x, str) else x for x in _items(value)]
+    out = [(int(d), int(q)) for d, q in points]
+    if not out or any(d < 0 or q < 0 for d, q in out) or any(a[0] >= b[0] for a, b in zip(out, out[1:])):
+        raise ValueError(value)
+    return Listed(out)
+
+
+@dataclass(frozen=True)
+class Quota:
+    """The labels of the quota and its ramp: ``points`` of ``(depth, least sides)``, linear
+    between them, no quota before the first (where its count is 0) nor after the last.
+
+    >>> Quota(frozenset({1}), ((2, 0), (4, 4))).least(6)
+    (0, 0, 0, 2, 4, 0)
+    """
+
+    labels: frozenset
+    points: tuple[tuple[int, int], ...]
+
+    def least(self, cells: int) -> tuple[int, ...]:
+        out = []
+        for d in range(cells):
+            q = 0
+            for (a, x), (b, y) in zip(self.points, self.points[1:]):
+                if a < d <= b:
+                    q = int(x + (y - x) * (d - a) / (b - a))
+            out.append(q)
+        return tuple(out)
+
+    def __str__(self) -> str:
+        return ",".join(map(str, sorted(self.labels))) + "@" + ",".join(f"{d}:{q}" for d, q in self.points)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The construction's settings: the ``quota`` (None: none), the ``ladder`` of depths from
+    which one more break is allowed, the ``attempt`` length in placements, and ``complete``:
+    whether partial boards are completed exactly (else by an assignment and windows)."""
+
+    quota: Quota | None
+    ladder: tuple[int, ...]
+    attempt: int = ATTEMPT
+    complete: bool = True
+
+    @classmethod
+    def of(cls, puzzle: Puzzle, tuned: dict | None = None) -> Settings:
+        """The settings for ``puzzle``: those ``tuned`` gives (a puzzle file's ``field:``), the
+        rest by rule.  The rule: Q is the frame-run label and the two inner labels with the fewest
+        sides (a board without a frame: the three labels with the fewest), the ramp Eternity II's,
+        its depths scaled to the board's cells and its counts to Q's sides; the ladder Eternity
+        II's, scaled from where the columns of :func:`satedge.best.restarts.scan` begin to the
+        last cell."""
+        tuned = tuned or {}
+        n = puzzle.n
+        if "quota" in tuned:
+            labels = frozenset(tuned["quota"])
+        else:
+            labels = _rarest(puzzle)
+        sides = sum(x in labels for tile in puzzle.tiles for x in tile)
+        if "ramp" in tuned:
+            points = tuple((int(d), int(q)) for d, q in tuned["ramp"])
+        else:
+            points = tuple((round(d * n / RAMP_CELLS), int(q * sides / RAMP_SIDES)) for d, q in RAMP)
+        quota = Quota(labels, points) if labels and sides else None
+        if "ladder" in tuned:
+            ladder = tuple(int(d) for d in tuned["ladder"])
+        else:
+            ladder = _ladder(puzzle)
+        return cls(quota, ladder)
+
+    def attempts(self, puzzle: Puzzle) -> restarts.Attempts:
+        """The attempts these settings make (:class:`satedge.best.restarts.Attempts`)."""
+        n = puzzle.n
+        allow = tuple(sum(x <= d for x in self.ladder) for d in range(n))
+        return restarts.Attempts(
+            allow=allow,
+            cap=self.attempt,
+            first=self.quota.labels if self.quota else frozenset(),
+            least=self.quota.least(n) if self.quota else None,
+            breaks=Breaks(1, frozenset(frame_labels(puzzle))),
+            field=True,
+        )
+
+    def with_(self, **changes) -> Settings:
+        return replace(self, **changes)
+
+
+def frame_labels(puzzle: Puzzle) -> set:
+    """The labels of the frame's runs: those on the sides of frame tiles next to their frame
+    sides (none without a frame)."""
+    if puzzle.frame is None:
+        return set()
+    out = set()
+    for tile in puzzle.tiles:
+        for s in range(4):
+            if tile[s] != puzzle.frame and puzzle.frame in (tile[(s + 1) % 4], tile[(s - 1) % 4]):
+                out.add(tile[s])
+    return out
+
+
+def _rarest(puzzle: Puzzle) -> frozenset:
+    """The default quota labels: the frame-run label and the two inner labels with the fewest
+    sides (the smallest label first among equals)."""
+    run = frame_labels(puzzle)
+    counts = Counter(x for tile in puzzle.tiles for x in tile if x != puzzle.frame)
+    key = lambda x: (counts[x], str(x))  # noqa: E731
+    inner = sorted((x for x in counts if x not in run), key=key)
+    edge = sorted(run, key=key)
+    return frozenset(edge[:1] + inner[:2]) if run else frozenset(inner[:3])
+
+
+def _ladder(puzzle: Puzzle) -> tuple[int, ...]:
+    """Eternity II's ladder scaled to ``puzzle``: from where the columns begin to the last cell."""
+    order_start = _columns_start(puzzle)
+    span, field_span = puzzle.n - order_start, RAMP_CELLS - LADDER_START
+    count = max(1, round(len(LADDER) * span / field_span))
+    steps = [LADDER[min(len(LADDER) - 1, j * len(LADDER) // count)] - LADDER_START for j in range(count)]
+    return tuple(order_start + round(s * span / field_span) for s in steps)
+
+
+def _columns_start(puzzle: Puzzle) -> int:
+    """The depth where :func:`satedge.best.restarts.scan`'s columns begin (the clues come first)."""
+    rows, cols = puzzle.rows, puzzle.cols
+    k = min(rows, max(2, round(rows * 5 / 16)))
+    return (rows - k) * cols + k * min(k, cols)
+
+
+def search(
+    puzzle: Puzzle,
+    seconds: float,
+    workers: int = 1,
+    seed: int = 0,
+    better: Callable[[Scored], None] | None = None,
+    settings: Settings | None = None,
+    start: Solution | None = None,
+    searching: bool = False,
+    loop: str = "auto",
+    ran: Callable[[str], None] | None = None,
+) -> Scored | None:
+    """The best board the construction finds in ``seconds`` on ``workers`` processes (the
+    arguments as :func:`satedge.best.restarts.search` takes them; ``settings`` default
+    :meth:`Settings.of` the puzzle)."""
+    s = settings or Settings.of(puzzle)
+    return restarts.search(
+        puzzle,
+        seconds,
+        workers,
+        seed,
+        better,
+        start=start,
+        searching=searching,
+        loop=loop,
+        ran=ran,
+        attempts=s.attempts(puzzle),
+        complete=s.complete,
+    )

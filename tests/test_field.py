@@ -1,0 +1,217 @@
+"""The field's construction (satedge.best.field): its attempts keep the hard rules, the quota's
+ramp and the ladder of breaks; its completion is exact; its settings come from the puzzle, a
+puzzle file and the solver string, and one that cannot apply is refused in one line."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from satedge.best import field, restarts
+from satedge.best.lns import Search
+from satedge.errors import SatedgeError
+from satedge.jobs.best import field_settings
+from satedge.jobs.config import SolverConfig
+from satedge.puzzle.checker import board_problem, score
+from satedge.puzzle.formats import load_puzzle, puzzle_from_dict, puzzle_to_dict
+from satedge.puzzle.generate import Params, generate
+from satedge.puzzle.model import Solution
+
+
+@st.composite
+def framed(draw):
+    rows, cols = draw(st.integers(3, 5)), draw(st.integers(3, 5))
+    colors = draw(st.integers(2, 5))
+    return generate(
+        Params(rows=rows, cols=cols, colors=colors, border_colors=2, frame=True),
+        seed=draw(st.integers(0, 99)),
+    )
+
+
+@st.composite
+def construction(draw):
+    """A framed board and settings for it: a quota of one to three labels, a ramp, a ladder."""
+    p = draw(framed())
+    labels = sorted({x for tile in p.tiles for x in tile} - {p.frame})
+    q = draw(st.sets(st.sampled_from(labels), min_size=1, max_size=min(3, len(labels))))
+    depths = sorted(draw(st.sets(st.integers(0, p.n - 1), min_size=2, max_size=4)))
+    ramp = tuple((d, draw(st.integers(0, 2 * d))) for d in depths)
+    ladder = tuple(sorted(draw(st.lists(st.integers(1, p.n - 1), max_size=4))))
+    return p, field.Settings(field.Quota(frozenset(q), ramp), ladder)
+
+
+def placed_cells(attempt) -> list[int]:
+    return list(attempt.search.cells[: attempt.deepest[0]])
+
+
+@settings(max_examples=30, deadline=None)
+@given(construction(), st.integers(1, 50))
+def test_an_attempt_keeps_the_quota_the_ladder_and_the_rules_of_breaks(made, seed):
+    """Whatever the quota and the ladder: the deepest partial board of an attempt shows at least
+    the ramp's sides of the quota's labels at every depth, has at most the ladder's breaks by
+    every depth, at most one per tile and none on a frame-run label; and its completion keeps the
+    hard rules and scores what the checker recomputes."""
+    p, s = made
+    attempt = s.with_(attempt=3000).attempts(p).attempt(p, seed, loop="numba")
+    attempt.run(None)
+    while not attempt.ended:
+        attempt.run(None)
+    by_cell = attempt.board()
+    least, allow = s.quota.least(p.n), s.attempts(p).allow
+    run_labels = field.frame_labels(p)
+    shown = {c: p.orientations[t][r] for c, (t, r) in ((c, x) for c, x in enumerate(by_cell) if x)}
+    sides = breaks = 0
+    for d, cell in enumerate(placed_cells(attempt)):
+        sides += sum(x in s.quota.labels for x in p.tiles[by_cell[cell][0]])
+        assert sides >= least[d]
+        here = 0
+        for adj in p.board.adjacencies:
+            a, b = (adj.a, adj.side_a), (adj.b, adj.side_b)
+            for (mine, my_side), (other, other_side) in ((a, b), (b, a)):
+                if mine == cell and other in shown and placed_cells(attempt).index(other) < d:
+                    if shown[mine][my_side] != shown[other][other_side]:
+                        here += 1
+                        assert shown[mine][my_side] not in run_labels
+                        assert shown[other][other_side] not in run_labels
+        assert here <= 1
+        breaks += here
+        assert breaks <= allow[d]
+    board = Search(p, seed=seed).complete(by_cell)
+    assert board_problem(p, board.board) is None
+    assert score(p, board.board) == board.score
+
+
+def brute(p, by_cell) -> int:
+    """The best score of any completion of ``by_cell`` that keeps the hard rules: every
+    arrangement of the tiles left on the empty cells in every turn each cell allows."""
+    holes = [c for c, x in enumerate(by_cell) if x is None]
+    scorer = Search(p)
+    best = -1
+
+    def place(k: int, board: list, used: set) -> None:
+        nonlocal best
+        if k == len(holes):
+            best = max(best, scorer.load(Solution(tuple(board))).score)
+            return
+        for t, r in p.allowed[holes[k]]:
+            if t not in used:
+                board[holes[k]] = (t, r)
+                place(k + 1, board, used | {t})
+        board[holes[k]] = None
+
+    place(0, list(by_cell), {x[0] for x in by_cell if x})
+    return best
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 4), st.booleans())
+def test_the_completion_is_exact_on_small_holes(seed, holes, frame):
+    """Against every completion: up to 4 empty cells (4! arrangements x 4^4 turns), framed or not."""
+    p = generate(Params(rows=3, cols=3, colors=3, frame=frame), seed=seed % 1000)
+    s = Search(p, seed=seed)
+    first = s.start()
+    cells = sorted(range(p.n), key=lambda c: (c * 7919 + seed) % p.n)[:holes]
+    by_cell = [None if c in cells else x for c, x in enumerate(first.board)]
+    assert s.complete(by_cell).score == brute(p, by_cell)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_completion_is_exact_on_six_holes(seed):
+    """Six empty cells of a framed 4x4 (its four inner cells and two of its frame)."""
+    p = generate(Params(rows=4, cols=4, colors=4, border_colors=2, frame=True), seed=seed)
+    s = Search(p, seed=1)
+    first = s.start()
+    by_cell = [None if c in (1, 5, 6, 9, 10, 14) else x for c, x in enumerate(first.board)]
+    assert s.complete(by_cell).score == brute(p, by_cell) > first.score - 12
+
+
+def test_the_completion_looks_only_for_a_better_board():
+    """Given the score to beat, a completion that cannot beat it answers the assignment's board,
+    and one that can answers a board above it."""
+    p = generate(Params(rows=3, cols=3, colors=3), seed=2)
+    s = Search(p, seed=1)
+    first = s.start()
+    by_cell = [None if c in (0, 4, 8) else x for c, x in enumerate(first.board)]
+    best = brute(p, by_cell)
+    assert Search(p, seed=1).complete(by_cell, beat=best - 1).score == best
+    assert Search(p, seed=1).complete(by_cell, beat=best).score <= best
+
+
+def test_the_settings_of_eternity_ii_come_from_its_puzzle_file():
+    p = load_puzzle("eternity2/e2-starter")
+    s = field.Settings.of(p, dict(p.tuned))
+    assert (sorted(s.quota.labels), s.quota.points[-1], s.ladder) == (
+        [10, 13, 16],
+        (160, 119),
+        (201, 206, 211, 216, 221, 225, 229, 233, 237, 239),
+    )
+    least = s.quota.least(256)
+    assert (least[16], least[26], least[56], least[102], least[160], least[161]) == (0, 28, 71, 106, 119, 0)
+    assert field.frame_labels(p) == {1, 5, 9, 13, 17}
+    # without the file's settings, the rules: Eternity II's ramp and ladder on its own board
+    rules = field.Settings.of(p)
+    assert (sorted(rules.quota.labels), rules.ladder) == ([1, 10, 14], s.ladder)
+    # the file's settings go through the canonical form and leave the puzzle's hash as it was
+    again = puzzle_from_dict(puzzle_to_dict(p))
+    assert again.tuned == p.tuned and again == p
+
+
+def test_the_settings_scale_to_any_board():
+    p = generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), seed=1)
+    s = field.Settings.of(p)
+    # the columns begin at depth 6*8 + 2*2 = 52 on an 8x8 (k = 2 rows left)
+    assert s.ladder[0] == 52 and all(52 <= d < 64 for d in s.ladder) and len(s.ladder) == 2
+    assert len(s.quota.labels) == 3 and s.quota.points[0] == (4, 0)
+    order = restarts.scan(p)
+    assert sorted(order) == list(range(64)) and order[52] == 6 * 8 + 2
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"quota": (99,)}, "quota: 99 is not a label of the puzzle's tiles (the frame's is no quota label)"),
+        ({"quota": (0,)}, "quota: 0 is not a label of the puzzle's tiles (the frame's is no quota label)"),
+        ({"ladder": (201, 400)}, "ladder: depth 400 is past the board's last cell (255)"),
+        ({"ramp": ((16, 0), (300, 5))}, "ramp: depth 300 is past the board's last cell (255)"),
+    ],
+)
+def test_a_setting_that_cannot_apply_is_refused_in_one_line(options, message):
+    p = load_puzzle("eternity2/e2-starter")
+    with pytest.raises(SatedgeError) as e:
+        field_settings(p, SolverConfig(engine="field").with_settings(**options))
+    assert str(e.value) == message
+
+
+def test_the_solver_string_gives_every_setting():
+    p = load_puzzle("eternity2/e2-starter")
+    solver = SolverConfig.parse("field:quota=1/2,ladder=210/200,ramp=10:0/20:10,attempt=5000,completion=fill")
+    assert str(solver) == "field:quota=1/2,ramp=10:0/20:10,ladder=200/210,attempt=5000,completion=fill"
+    s = field_settings(p, solver)
+    assert (sorted(s.quota.labels), s.quota.points, s.ladder, s.attempt, s.complete) == (
+        [1, 2],
+        ((10, 0), (20, 10)),
+        (200, 210),
+        5000,
+        False,
+    )
+    none = field_settings(p, SolverConfig.parse("field:quota=none,ladder=none"))
+    assert (none.quota, none.ladder) == (None, ())
+
+
+def test_a_puzzle_files_field_settings_are_checked():
+    data = puzzle_to_dict(generate(Params(rows=3, cols=3, colors=3, frame=True), seed=1))
+    with pytest.raises(SatedgeError) as e:
+        puzzle_from_dict(data | {"field": {"ladder": [3, "x"]}})
+    assert str(e.value) == "field: ladder must be a list of depths"
+    with pytest.raises(SatedgeError) as e:
+        puzzle_from_dict(data | {"field": {"speed": 3}})
+    assert str(e.value) == "field: a mapping of quota, ramp, ladder"
+
+
+@pytest.mark.slow
+def test_every_board_the_search_reports_keeps_the_rules_and_its_answer_is_the_best_reported():
+    p = generate(Params(rows=8, cols=8, colors=8, border_colors=3, frame=True), seed=2)
+    got = []
+    best = field.search(p, 4, workers=1, seed=3, better=got.append, loop="numba")
+    assert got and all(board_problem(p, b.board) is None and score(p, b.board) == b.score for b in got)
+    assert [b.score for b in got] == sorted({b.score for b in got})  # each better than the last
+    assert best.score == got[-1].score
