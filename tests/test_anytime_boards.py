@@ -160,3 +160,27 @@ def test_a_searchs_seconds_do_not_go_to_the_compile(monkeypatch):
             assert len(got) == boards  # the first board alone: the time went to the compile
         else:
             assert len(got) > 1 and got[-1] > got[0]
+
+
+def test_the_workers_progress_is_told_while_their_work_streams_back(monkeypatch):
+    """Before: the budgets' parallel search told its progress only when it waited half a second
+    for a worker; while the workers handed work back to each other without a pause (the uniform
+    6x6 of 12 colours, a budget of one misfit), no placement was reported for minutes.  Here the
+    workers hand back a result every 50 ms for 3 s: the progress is told about every second."""
+    from satedge.backtrack import search as backtrack
+    from satedge.backtrack import split
+
+    def streaming(worker, tasks, workers, idle=None, more=None, waiting=None):
+        end = time.monotonic() + 3
+        while time.monotonic() < end:
+            time.sleep(0.05)
+            yield [], []
+
+    monkeypatch.setattr(split, "forked_map", streaming)
+    p = generate(Params(rows=4, cols=4, colors=3, frame=True), seed=2)
+    told = []
+    found = list(
+        split.parallel_search(backtrack.tables(p), 2, paused=lambda *a: told.append(time.monotonic()))
+    )
+    assert found == []
+    assert 2 <= len(told) <= 4

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import time
 from collections.abc import Callable, Generator
 
 import numpy as np
 
 from ..system.proctree import forked_map
+from ..system.progress import REPORT_SECONDS
 from . import native
 from .arrays import Tables, budgeted
 from .kernels import Step
@@ -176,9 +178,14 @@ def parallel_search(
         more=lambda got: [(branch, limit, budget) for branch in got[1]],
         waiting=waiting,
     )
+    reported = time.monotonic()
     try:
         for found, _ in results:
             counts[:] = start + slots.sum(axis=0)
+            # work handed back comes often while a worker waits: the progress is told all the same
+            if paused is not None and time.monotonic() - reported >= REPORT_SECONDS:
+                reported = time.monotonic()
+                paused()
             yield from found
         counts[:] = start + slots.sum(axis=0)
     finally:
