@@ -24,7 +24,9 @@ MAX_TABLE_BYTES = 2**28
 class Breaks:
     """Which misfits the tables of misfits hold: at most ``most`` per placement (1 or 2, of its
     first two earlier neighbours), and none on a side where the placement shows, or its neighbour
-    asks for, one of the label ids ``hard`` (a frame's run of labels, say).
+    asks for, one of the label ids ``hard`` (a frame's run of labels, say).  A further earlier
+    neighbour (a torus's, a clue's placed first) is checked one by one, and its misfit counts
+    against the budget of misfits whatever these say.
 
     >>> Breaks()
     Breaks(most=2, hard=frozenset())

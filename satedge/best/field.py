@@ -225,10 +225,12 @@ def _ladder(puzzle: Puzzle) -> tuple[int, ...]:
 
 
 def _columns_start(puzzle: Puzzle) -> int:
-    """The depth where :func:`satedge.best.restarts.scan`'s columns begin (the clues come first)."""
+    """The depth where the columns of :func:`satedge.best.restarts.scan` begin, in the attempts'
+    order (the clues first)."""
     rows, cols = puzzle.rows, puzzle.cols
     k = min(rows, max(2, round(rows * 5 / 16)))
-    return (rows - k) * cols + k * min(k, cols)
+    order = restarts.Attempts((), field=True).order(puzzle)
+    return order.index((rows - k) * cols + min(k, cols)) if k < rows and k < cols else puzzle.n - 1
 
 
 def search(

@@ -16,6 +16,10 @@ board with the neighbourhood search's moves.
 
 The schedule's defaults come from the board's size (:meth:`Schedule.of`), those of Eternity II's
 16x16 being no misfit before depth 190, one more every 4 depths, at most 14.
+
+How a restart builds its board is an :class:`Attempts`: the restarts' own (:meth:`Attempts.restarts`),
+or the field's construction (:mod:`satedge.best.field`: a colour quota, a ladder of breaks, the
+fill order of :func:`scan`, long attempts whose deep partial boards are completed exactly).
 """
 
 from __future__ import annotations
@@ -225,24 +229,21 @@ def restart(
     return attempt.board(), attempt.deepest[1], attempt.placements
 
 
-def scan(puzzle: Puzzle, seed: int = 0) -> tuple[int, ...]:
-    """The field's fill order (the construction of :mod:`satedge.best.field`), from a corner and
-    a direction that ``seed`` draws (seed 0: the top left, along the rows): rows from the corner
-    for all but the last ``k`` rows (``k`` about 5/16 of them, at least 2); then a block of
-    ``k`` x ``k`` cells at the start of those rows, row by row; then the columns that are left
-    one by one, away from the block, but for the last ``k - 1``; then that last block, its rows
-    and columns in turn from its corner.  Every cell's two earlier neighbours come before it; on
-    a 16x16: depths 0 to 175 the rows, 176 to 200 the block, 201 to 235 the columns, 236 to 255
-    the last block.
+def scan(puzzle: Puzzle) -> tuple[int, ...]:
+    """The field's fill order (the construction of :mod:`satedge.best.field`), from the top left
+    corner: rows for all but the last ``k`` rows (``k`` about 5/16 of them, at least 2); then a
+    block of ``k`` x ``k`` cells at the start of those rows, row by row; then the columns that are
+    left one by one, away from the block, but for the last ``k - 1``; then that last block, its
+    rows and columns in turn from its corner.  Every cell's two earlier neighbours come before it;
+    on a 16x16: depths 0 to 175 the rows, 176 to 200 the block, 201 to 235 the columns, 236 to
+    255 the last block.  (Every attempt takes this one order, so that the compiled loop is built
+    once: attempts differ in their tile order.)
 
     >>> from satedge.puzzle import Puzzle
-    >>> scan(Puzzle(rows=4, cols=4, tiles=((0, 0, 0, 0),) * 16), seed=0)
+    >>> scan(Puzzle(rows=4, cols=4, tiles=((0, 0, 0, 0),) * 16))
     (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 10, 14, 11, 15)
     """
-    rng = random.Random(f"satedge-scan:{seed}")
-    flip_r, flip_c = (rng.random() < 0.5, rng.random() < 0.5) if seed else (False, False)
-    across = bool(seed) and puzzle.rows == puzzle.cols and rng.random() < 0.5
-    rows, cols = (puzzle.cols, puzzle.rows) if across else (puzzle.rows, puzzle.cols)
+    rows, cols = puzzle.rows, puzzle.cols
     k = min(rows, max(2, round(rows * 5 / 16)))
     b = min(k, cols)
     last = min(max(k - 1, 0), cols - b)
@@ -254,14 +255,7 @@ def scan(puzzle: Puzzle, seed: int = 0) -> tuple[int, ...]:
     while r0 < rows and c0 < cols:
         order += [(r0, c) for c in range(c0, cols)] + [(r, c0) for r in range(r0 + 1, rows)]
         r0, c0 = r0 + 1, c0 + 1
-
-    def cell(r: int, c: int) -> int:
-        r, c = (c, r) if across else (r, c)
-        r = puzzle.rows - 1 - r if flip_r else r
-        c = puzzle.cols - 1 - c if flip_c else c
-        return r * puzzle.cols + c
-
-    return tuple(cell(r, c) for r, c in order)
+    return tuple(r * cols + c for r, c in order)
 
 
 @dataclass(frozen=True)
@@ -271,8 +265,7 @@ class Attempts:
     more sides of them are tried first, ties in an order each attempt draws); ``least``, the
     least sides of those labels per depth (None: no quota); ``breaks``, which misfits there may
     be (:class:`satedge.backtrack.arrays.Breaks`, ``hard`` in the puzzle's labels; None: any);
-    ``field``: the field's fill order from a corner each attempt draws (:func:`scan`), else
-    :func:`cells`."""
+    ``field``: the field's fill order (:func:`scan`), else :func:`cells`."""
 
     allow: tuple[int, ...]
     cap: int = CAP
@@ -286,18 +279,18 @@ class Attempts:
         """The restarts' own: a schedule of misfits, no quota, the rows then the columns."""
         return cls(tuple((schedule or Schedule.of(puzzle.n)).allow(puzzle.n)), cap)
 
-    def order(self, puzzle: Puzzle, seed: int) -> tuple[int, ...]:
-        """The cells in the order an attempt with ``seed`` fills them; in the field's order the
-        clues come first, so that the cells beside them check them as they are placed."""
+    def order(self, puzzle: Puzzle) -> tuple[int, ...]:
+        """The cells in the order the attempts fill them: :func:`scan` with the clues first (so
+        that the cells beside them check them as they are placed), or :func:`cells`."""
         if not self.field:
             return cells(puzzle)
         clued = [puzzle.board.cell(c.row, c.col) for c in puzzle.clues]
-        return tuple(clued) + tuple(c for c in scan(puzzle, seed) if c not in clued)
+        return tuple(clued) + tuple(c for c in scan(puzzle) if c not in clued)
 
     def attempt(self, puzzle: Puzzle, seed: int, loop: str = "auto", cap: int | None = None) -> Attempt:
         return Attempt(
             puzzle,
-            self.order(puzzle, seed),
+            self.order(puzzle),
             list(self.allow),
             seed,
             self.cap if cap is None else cap,
@@ -356,7 +349,9 @@ def search(
     def worker():
         """A process's slices: its restart run on for :data:`SLICE` seconds (a new one, with the
         seed a slice brings, once the last has ended), and its deepest placements made a whole
-        board whenever they went deeper (``None`` where they did not)."""
+        board whenever they went deeper (``None`` where they did not); with ``complete``, slices
+        of :data:`FIELD_SLICE` seconds, each one's deepest board completed where it is deep, and
+        only a board better than this process's best handed over."""
         own = Search(puzzle, seed=seed)
         attempt: Attempt | None = None
         handed: tuple[int, int] | None = None
