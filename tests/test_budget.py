@@ -271,7 +271,7 @@ def test_resume_from_goes_on_from_the_board_a_command_wrote(run_cli, tmp_path):
     assert run_cli("maximize", path, "--method", "backtrack", "--resume-from", board) == (
         2,
         "",
-        "satedge: error: a board to start from applies to budget, restarts and lns, not to backtrack\n",
+        "satedge: error: a board to start from applies to budget, restarts, field and lns, not to backtrack\n",
     )
     framed = generate(Params(rows=4, colors=4, frame=True), seed=1)
     save_puzzle(framed, tmp_path / "f.yaml")

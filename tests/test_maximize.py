@@ -309,7 +309,7 @@ def test_a_maximum_is_searched_here_and_one_process_but_lns_spreads():
     with pytest.raises(
         SatedgeError,
         match=r"^the backtrack engine runs maximize on one process: workers=N applies there to budget, restarts, "
-        r"lns and cpsat$",
+        r"field, lns and cpsat$",
     ):
         Job(p, "maximize", solver="backtrack:workers=2")
     with pytest.raises(

@@ -133,9 +133,6 @@ class Quota:
             out.append(q)
         return tuple(out)
 
-    def __str__(self) -> str:
-        return ",".join(map(str, sorted(self.labels))) + "@" + ",".join(f"{d}:{q}" for d, q in self.points)
-
 
 @dataclass(frozen=True)
 class Settings:
@@ -228,7 +225,7 @@ def _columns_start(puzzle: Puzzle) -> int:
     """The depth where the columns of :func:`satedge.best.restarts.scan` begin, in the attempts'
     order (the clues first)."""
     rows, cols = puzzle.rows, puzzle.cols
-    k = min(rows, max(2, round(rows * 5 / 16)))
+    k = restarts.rows_left(rows)
     order = restarts.Attempts((), field=True).order(puzzle)
     return order.index((rows - k) * cols + min(k, cols)) if k < rows and k < cols else puzzle.n - 1
 

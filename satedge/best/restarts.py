@@ -229,6 +229,12 @@ def restart(
     return attempt.board(), attempt.deepest[1], attempt.placements
 
 
+def rows_left(rows: int) -> int:
+    """The rows :func:`scan` leaves for its blocks and columns: about 5/16 of them, at least 2
+    (5 on a 16x16)."""
+    return min(rows, max(2, round(rows * 5 / 16)))
+
+
 def scan(puzzle: Puzzle) -> tuple[int, ...]:
     """The field's fill order (the construction of :mod:`satedge.best.field`), from the top left
     corner: rows for all but the last ``k`` rows (``k`` about 5/16 of them, at least 2); then a
@@ -244,7 +250,7 @@ def scan(puzzle: Puzzle) -> tuple[int, ...]:
     (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 10, 14, 11, 15)
     """
     rows, cols = puzzle.rows, puzzle.cols
-    k = min(rows, max(2, round(rows * 5 / 16)))
+    k = rows_left(rows)
     b = min(k, cols)
     last = min(max(k - 1, 0), cols - b)
     top = rows - k
