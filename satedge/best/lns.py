@@ -110,9 +110,7 @@ class Search:
         ``None`` where it is empty): the other tiles assigned to the empty cells, each in its
         best turn against the placed cells (an assignment problem, as a swap move solves one),
         then the empty cells refilled by the branch and bound, :data:`FILL_CELLS` at a time."""
-        free = self._assign(by_cell)
-        for k in range(0, len(free), FILL_CELLS):
-            self.refill(free[k : k + FILL_CELLS], FILL_BUDGET)
+        self._refill_in_parts(self._assign(by_cell))
         return self.board()
 
     def complete(
@@ -131,9 +129,13 @@ class Search:
         if len(free) > 1:
             gain = 0 if beat is None else max(0, beat + 1 - self.score())
             if not self.refill(free, budget, gain=gain):  # none better, or not within the budget
-                for k in range(0, len(free), FILL_CELLS):
-                    self.refill(free[k : k + FILL_CELLS], FILL_BUDGET)
+                self._refill_in_parts(free)
         return self.board()
+
+    def _refill_in_parts(self, free: np.ndarray) -> None:
+        """The cells ``free`` refilled :data:`FILL_CELLS` at a time, each within :data:`FILL_BUDGET`."""
+        for k in range(0, len(free), FILL_CELLS):
+            self.refill(free[k : k + FILL_CELLS], FILL_BUDGET)
 
     def _assign(self, by_cell: list[tuple[int, int] | None]) -> np.ndarray:
         """The placements of ``by_cell`` made, and the other tiles assigned to its empty cells
