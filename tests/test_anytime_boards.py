@@ -80,6 +80,7 @@ METHODS = [(m, None) for m in ("budget", "restarts", "lns", "backtrack", "sat")]
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method, solver", METHODS)
 def test_a_board_where_every_edge_fits_ends_every_engine_at_once(monkeypatch, method, solver):
     """Before: a blank 1x60 board (every board scores 59 of 59) waited 40 s for the compile on an
@@ -162,6 +163,7 @@ def test_a_searchs_seconds_do_not_go_to_the_compile(monkeypatch):
             assert len(got) > 1 and got[-1] > got[0]
 
 
+@pytest.mark.slow
 def test_the_workers_progress_is_told_while_their_work_streams_back(monkeypatch):
     """Before: the budgets' parallel search told its progress only when it waited half a second
     for a worker; while the workers handed work back to each other without a pause (the uniform

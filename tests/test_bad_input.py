@@ -225,6 +225,7 @@ def test_bad_workers(run_cli, args, message):
     assert (code, out, err) == (2, "", f"satedge: error: {message}\n")
 
 
+@pytest.mark.slow
 def test_console_script_no_traceback(tmp_path):
     f = tmp_path / "p.yaml"
     f.write_text("rows: 1\n")
@@ -307,6 +308,7 @@ def _good_row() -> dict:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "change,problem",
     [
@@ -357,6 +359,7 @@ def test_bad_yaml_spec_and_preset(run_cli, tmp_path, command):
     )
 
 
+@pytest.mark.slow
 def test_output_files_have_the_usual_permissions(run_cli, tmp_path):
     """Every writer renames a finished temporary file into place; the file is made like any other
     (0644 under umask 022, not the 0600 of a private temporary file) and nothing else is left."""
@@ -538,6 +541,7 @@ def test_kill_stops_the_solving_child_too(tmp_path, signum):
     assert not alive(child)
 
 
+@pytest.mark.slow
 def test_kill_of_the_solving_child_is_a_one_line_error(tmp_path):
     """`kill` of the solving child itself ends it at once, even inside CaDiCaL's C code, and the
     command says so in one line."""
@@ -554,6 +558,7 @@ def test_kill_of_the_solving_child_is_a_one_line_error(tmp_path):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL])
 def test_kill_stops_crosscheck_and_its_pool(tmp_path, signum):
     """`crosscheck --workers 2` killed (even with -9) while its pool works leaves no worker."""
@@ -603,6 +608,7 @@ def test_the_memory_guard_counts_pages_forked_processes_share_once():
         proc.wait()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_kill_stops_check_proof_inside_a_compiled_check(tmp_path, signum):
     """`check-proof --checker drup` killed while drup's compiled check runs ends at once and leaves
@@ -769,6 +775,7 @@ def test_a_certificate_that_cannot_be_written_leaves_no_folder(run_cli, tmp_path
     assert not (tmp_path / "new").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "argv",
     [

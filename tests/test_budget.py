@@ -50,6 +50,7 @@ def brute_misfits(puzzle: Puzzle) -> int | None:
     return best
 
 
+@pytest.mark.slow
 @settings(max_examples=50, **SETTINGS)
 @given(puzzles(**TINY))
 def test_a_board_within_each_budget_exists_exactly_when_brute_force_finds_one(puzzle):
@@ -70,6 +71,7 @@ def within_each_budget_is_brute_forces(puzzle):
             assert misfits(puzzle, board) == edges - score(puzzle, board) <= b
 
 
+@pytest.mark.slow
 @settings(max_examples=60, **SETTINGS)
 @given(puzzles(**TINY))
 def test_the_proved_optimum_is_brute_forces_and_rc2s(puzzle):
@@ -130,6 +132,7 @@ def test_a_schedule_allows_misfits_only_from_its_depth_on():
 # ---------------------------------------------------------------------------- the engines
 
 
+@pytest.mark.slow
 @settings(max_examples=20, **SETTINGS)
 @given(puzzles(**TINY))
 def test_the_budget_engine_and_the_restarts_give_brute_forces_optimum_or_less_and_checked_boards(puzzle):
@@ -218,6 +221,7 @@ def test_an_interrupted_maximisation_keeps_its_best_board():
     assert board_problem(p, best.solutions[0]) is None and score(p, best.solutions[0]) == best.score
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stop, status", [(KeyboardInterrupt(), 130), (SystemExit(143), 143)])
 def test_the_command_prints_and_writes_the_best_board_when_stopped(monkeypatch, tmp_path, stop, status):
     from satedge.cli import common, main
@@ -279,6 +283,7 @@ def test_resume_from_goes_on_from_the_board_a_command_wrote(run_cli, tmp_path):
     assert (code, out) == (2, "") and err.startswith(f"satedge: error: {board}: not a board of this puzzle: ")
 
 
+@pytest.mark.slow
 def test_the_budget_engine_reports_its_progress_while_its_loop_compiles(tmp_path, monkeypatch):
     """Before: with its progress asked for and the loop not compiled yet, the job failed
     (`follow() takes 0 positional arguments`): every run of an experiment on a fresh cache."""
@@ -294,6 +299,7 @@ def test_the_budget_engine_reports_its_progress_while_its_loop_compiles(tmp_path
     assert len(scores) == 1 and seen and all("seconds" in report for report in seen)
 
 
+@pytest.mark.slow
 def test_the_budgets_start_from_the_restarts_board_and_skip_the_search_that_must_find_one(
     monkeypatch, tmp_path
 ):

@@ -34,6 +34,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
 )
@@ -66,6 +67,7 @@ def test_certified_counts_are_the_backtrackers(puzzle, workers):
         )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 3, 4])
 def test_unsat_puzzles_come_with_checked_proofs(seed):
     p = generate(Params(rows=4, cols=4, colors=9, model="uniform"), seed)
@@ -78,6 +80,7 @@ def test_unsat_puzzles_come_with_checked_proofs(seed):
     assert res.certificate["proof_lemmas"] > 0 and res.certificate["models"] == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "solver,route",
     [(s, "own") for s in PROOF_SOLVERS]
@@ -136,6 +139,7 @@ def _corrupted(check, added, proof) -> dict[str, drat.Proof]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("checker", CHECKERS)
 def test_both_checkers_accept_proofs_and_reject_corrupted_ones(checker):
     if not available(checker):
@@ -170,6 +174,7 @@ def test_the_reader_reads_what_the_writer_writes():
         drat.read(proof.text()[:-1] + b"x\n")
 
 
+@pytest.mark.slow
 def test_the_command_line_certifies_and_exports(tmp_path, run_cli):
     code, out, err = run_cli("count", HUNDE, "--certify")
     assert (code, err) == (0, "")
@@ -212,6 +217,7 @@ def pieces(tmp_path_factory):
     return folder
 
 
+@pytest.mark.slow
 def test_a_certificate_in_pieces_checks_again(pieces, run_cli):
     manifest = json.loads((pieces / "manifest.json").read_text())
     n = len(manifest["pieces"])
@@ -273,6 +279,7 @@ def _edit_the_formula(folder):
     f.write_text("".join(lines[:-1]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "change,message",
     [
@@ -347,6 +354,7 @@ def _change_a_definition(folder):
     f.write_text("".join(lines))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "change,message",
     [
@@ -398,6 +406,7 @@ def test_what_cannot_be_certified_is_refused(run_cli, args, message):
     assert run_cli("count", HUNDE, *args) == (2, "", f"satedge: error: {message}\n")
 
 
+@pytest.mark.slow
 def test_a_spec_certifies_and_the_report_shows_the_cost(tmp_path, run_cli):
     spec = tmp_path / "s.yaml"
     spec.write_text(

@@ -19,6 +19,7 @@ def test_every_committed_results_file_has_its_tables():
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("results", RESULTS, ids=lambda f: f.name)
 def test_report_gives_the_committed_tables(tmp_path, run_cli, results):
     (tmp_path / "results.jsonl").write_bytes(results.read_bytes())

@@ -40,6 +40,7 @@ def test_seed_counts(name):
         assert validate(puzzle, s) is None
 
 
+@pytest.mark.slow
 def test_count_cli_json(run_cli):
     code, out, err = run_cli(
         "count", PUZZLES / "hunde-spiel.yaml", PUZZLES / "insects.yaml", "--method", "backtrack", "--json"
@@ -353,6 +354,7 @@ def branches_go_on(puzzle, budget):
     assert list(islice(chain(before, after), 3000)) == whole
 
 
+@pytest.mark.slow
 def test_a_busy_worker_splits_its_subtree_for_an_idle_one(monkeypatch):
     p = generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)
     t = backtrack.tables(p, backtrack.plan(p, order="rows", distinct=False))
@@ -374,6 +376,7 @@ def test_a_busy_worker_splits_its_subtree_for_an_idle_one(monkeypatch):
     assert counts.tolist() == alone.tolist()  # the same tree: every node once, whoever placed it
 
 
+@pytest.mark.slow
 def test_workers_find_every_solution_once(monkeypatch):
     p = generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)
     monkeypatch.setattr(split, "SUBTREES_PER_WORKER", 30)
@@ -456,6 +459,7 @@ def test_eternity2_reads(benchmarks):
     assert (p.rows, p.cols, p.frame, len(p.labels)) == (16, 16, 0, 23)
 
 
+@pytest.mark.slow
 def test_the_shipped_outside_instances_load_without_shared():
     """Eternity II, Owen's boards, Heule's instances and the board suite ship under puzzles/."""
     sizes = {
@@ -492,6 +496,7 @@ def test_the_shipped_outside_instances_load_without_shared():
         assert len(p.clues) == 1 and p.planted is not None and validate(p, p.planted) is None, f
 
 
+@pytest.mark.slow
 def test_the_shipped_instances_are_their_sources(benchmarks):
     """Each shipped puzzle has the sha256 of the file it was converted from (so run ids match),
     the board suite's as converted with the name of its place (`convert --name`)."""

@@ -13,6 +13,7 @@ from satedge.jobs import cpsat
 from satedge.puzzle.formats import load_puzzle
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SEEDS))
 def test_seed_counts(run_cli, name):
     code, out, _ = run_cli("count", PUZZLES / f"{name}.yaml", "--solver", "cpsat", "--json")
@@ -48,6 +49,7 @@ def test_crosscheck_cpsat():
     assert report.ok and report.examples == 100 and report.checks == 300  # the solutions, distinct and unique
 
 
+@pytest.mark.slow
 def test_spec_with_cpsat(tmp_path):
     from satedge.experiment.rows import read_results
     from satedge.experiment.runner import run_experiment

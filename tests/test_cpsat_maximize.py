@@ -17,6 +17,7 @@ from satedge.system.process import Limits
 pytest.importorskip("ortools", reason="CP-SAT needs OR-Tools (extra cp)")
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(**TINY))
 def test_cpsat_finds_the_brute_force_maximum_and_the_checker_agrees(puzzle):

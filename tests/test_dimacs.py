@@ -76,6 +76,7 @@ def test_independent_pysat_enumeration(run_cli, tmp_path, preset):
     assert models == (4 if presets()[preset].options.symmetry == "rotation" else 16)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(
     shutil.which("cadical") is None, reason="Debian's cadical binary is not installed (.ci/run installs it)"
 )
@@ -93,6 +94,7 @@ def test_cadical_binary(run_cli, tmp_path, preset):
     assert code == 0 and validate(puzzle, solution_from_json(json.loads(out), puzzle)) is None
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(
     shutil.which("cadical") is None, reason="Debian's cadical binary is not installed (.ci/run installs it)"
 )
@@ -166,6 +168,7 @@ def test_header_describes_variables(run_cli, tmp_path):
     assert "c puzzle path: " in text and "c ind 1 2 3 " in text
 
 
+@pytest.mark.slow
 def test_stdout_and_batch(run_cli, tmp_path):
     code, out, _ = run_cli("encode", HUNDE, "--encoding", "split", "--card", "ladder")
     assert code == 0 and "\np cnf " in out
@@ -197,6 +200,7 @@ def bad(run_cli, *argv):
     return err
 
 
+@pytest.mark.slow
 def test_decode_bad_input(run_cli, tmp_path):
     f = export(run_cli, tmp_path, "direct-pairwise")
     nv = read_header(f)["p"][0]
@@ -255,6 +259,7 @@ def test_decode_bad_input(run_cli, tmp_path):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "command,what",
     [
@@ -297,6 +302,7 @@ def test_beyond_memory_is_an_error(tmp_path, command, what):
     assert [f.name for f in tmp_path.iterdir()] == ["p.yaml"]
 
 
+@pytest.mark.slow
 def test_all_presets_go_on_past_one_beyond_memory(tmp_path):
     """`encode --all-presets` writes every formula that fits in --memory and the manifest of
     those, then names the ones it could not write in one error line (exit 2); no temporary file

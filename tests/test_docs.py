@@ -107,6 +107,7 @@ def _text(page) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", page))
 
 
+@pytest.mark.slow
 def test_options_and_code_are_printed_as_typed(site):
     """No "--" turned into an en dash (before: "with –all or –limit" 37 times on the CLI page), in
     prose, in option names or in code; no curly quote in code."""
@@ -127,6 +128,7 @@ def test_options_and_code_are_printed_as_typed(site):
     assert "--method auto" in _text((site / "reference" / "cli.html").read_text())
 
 
+@pytest.mark.slow
 def test_code_scrolls_and_tables_scroll_in_their_box(site):
     """A long code line scrolls in its box instead of wrapping (before: a comment wrapped onto a
     line of its own that read like YAML); every page loads that stylesheet, and tables scroll
@@ -138,6 +140,7 @@ def test_code_scrolls_and_tables_scroll_in_their_box(site):
     assert pages and all("_static/satedge.css" in p.read_text() for p in pages)
 
 
+@pytest.mark.slow
 def test_results_pages_have_a_readers_title(site):
     titles = {
         p.name: re.search(r"<h1>(.*?)<", p.read_text(), re.S).group(1)
@@ -148,6 +151,7 @@ def test_results_pages_have_a_readers_title(site):
     ), titles
 
 
+@pytest.mark.slow
 def test_the_results_lead_with_a_plot_and_define_their_terms(site):
     """Before: tables wider than the page, with 6 to 7 lines a row, and no picture; PAR-2,
     two-set, slices and the hardness peak never defined."""
@@ -171,6 +175,7 @@ def test_the_results_lead_with_a_plot_and_define_their_terms(site):
     assert 'href="../glossary.html#term-PAR-2"' in (site / "results" / "index.html").read_text()
 
 
+@pytest.mark.slow
 def test_heules_sizes_are_a_page_made_from_the_code(site):
     """Every instance of Heule's, every variant, satedge's size beside his (before: only in a test)."""
     text = " ".join(_text((site / "reference" / "heule.html").read_text()).split())
@@ -178,6 +183,7 @@ def test_heules_sizes_are_a_page_made_from_the_code(site):
     assert text.count("the same") == 13 and "DIFFERENT" not in text
 
 
+@pytest.mark.slow
 def test_the_api_pages_document_every_public_name(site):
     from sphinx.util.inventory import InventoryFile
 
@@ -212,6 +218,7 @@ def test_the_committed_reference_pages_are_what_the_code_makes():
         assert {Path(p).name for p in tracked} >= {p.name for p in build_pages.committed_pages()}
 
 
+@pytest.mark.slow
 def test_the_command_reference_names_every_command_and_option(site):
     reference = (DOCS / "reference" / "cli.md").read_text()
     for name, sub in subcommands().items():
@@ -323,8 +330,11 @@ def test_there_are_python_blocks_in_the_readme_and_the_guides():
     }
 
 
+LONG = 4  # seconds after which a documented command counts as a long one, past loading its input
+
+
 @pytest.mark.slow
-@pytest.mark.timeout(1200)  # every documented command: about four minutes here
+@pytest.mark.timeout(1200)  # every documented command: about three minutes here
 def test_the_documented_commands_run_on_a_clone_without_shared(tmp_path):
     """Every command line of the README and the docs, pasted in order into a shell in a copy of
     the project that has no ../shared beside it and no $SATEDGE_BENCHMARKS: each ends as its
@@ -365,7 +375,7 @@ def test_the_documented_commands_run_on_a_clone_without_shared(tmp_path):
         )
         ran += 1
         try:
-            _, err = proc.communicate(timeout=6)
+            _, err = proc.communicate(timeout=LONG)
         except subprocess.TimeoutExpired:  # a long command, past its start: stop it and all it started
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
@@ -620,6 +630,7 @@ QUOTED_ERRORS = {
 }
 
 
+@pytest.mark.slow
 def test_every_error_the_docs_quote_is_what_a_command_prints(tmp_path):
     """Before: the DIMACS guide quoted a memory error that `encode` did not print."""
     import fcntl

@@ -95,6 +95,7 @@ def test_seed_counts_every_card(base, card):
             assert three_counts(e, solver) == counts, (name, solver)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("base", sorted(bases()))
 def test_symmetry_rotation_quarters_the_models_not_the_counts(base):
     for name, puzzle, counts in seed_cases(base):
@@ -125,6 +126,7 @@ TORUS_2X3 = Puzzle(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "solver",
     [
@@ -176,6 +178,7 @@ def test_cli_heule_hunde(run_cli):
     assert (json.loads(out)["solutions"], json.loads(out)["models"]) == (16, 4)  # before: 4 solutions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "extra",
     [["--method", "sat"]]
@@ -189,6 +192,7 @@ def test_count_is_16_8_2_on_hunde_spiel_whatever_the_encoding(run_cli, extra):
     assert row["models"] in (4, 16)
 
 
+@pytest.mark.slow
 @given(puzzles(max_cells=6))
 def test_counts_with_symmetry_breaking_are_the_backtrackers(puzzle):
     """Random puzzles (self-symmetric pictures among them): with symmetry breaking every base
@@ -241,6 +245,7 @@ def test_encodings_json(run_cli):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "how", [[], ["--method", "backtrack"], ["--solver", "cpsat"]], ids=["sat", "backtrack", "cpsat"]
 )
@@ -460,6 +465,7 @@ def test_first_solve_has_no_assumption():
     plain.delete()
 
 
+@pytest.mark.slow
 def test_stats_reported_only_by_solvers_that_give_them():
     """Kissat exposes no statistics: its runs say so instead of claiming 0 conflicts."""
     from satedge.jobs import Job, run
@@ -501,6 +507,7 @@ def test_enumerator_reuse():
             next(en.solutions())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", ["cadical195", "minisat22", "cmd:cadical -q"])
 def test_a_picture_of_many_identical_tiles_is_blocked_in_one_clause(solver):
     """A generated framed 4x4 with three classes of copies: 11,612,160 solutions but 8 pictures,
@@ -619,6 +626,7 @@ def test_sizes_of_the_presets_on_eternity2(run_cli):
     ) == (156816, 332688964, 665690536, True, False)
 
 
+@pytest.mark.slow
 def test_the_closed_forms_of_the_card_encodings_are_pysats():
     """The linear at-most-one encodings' sizes in closed form equal what PySAT builds; the others
     have a clause per literal but one at least (the low bound of a large cell)."""

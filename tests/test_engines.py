@@ -102,6 +102,7 @@ def test_satedge_solvers_lists_every_engine(run_cli):
     assert [line.split()[0] for line in out.splitlines()[: len(ENGINES)]] == list(ENGINES)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(ENGINES))
 def test_every_engine_runs_in_the_crosscheck(name):
     solver = example(name)
@@ -120,6 +121,7 @@ def test_every_engine_runs_in_the_crosscheck(name):
     assert mismatch is None and checks == (2 * 5 if ENGINES[name].solves_formula else 3)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(ENGINES))
 def test_every_engine_counts_and_solves_the_seed_puzzles(name):
     solver = example(name)
@@ -216,6 +218,7 @@ CLASP_PRESETS = (
 )
 
 
+@pytest.mark.slow
 @needs_clasp
 @settings(max_examples=40, deadline=None)
 @given(

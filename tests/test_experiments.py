@@ -199,6 +199,7 @@ def test_run_report_and_plots(run_cli, tmp_path):
     assert [f.name for f in other.iterdir()] == ["results.jsonl"]  # checked before anything is written
 
 
+@pytest.mark.slow
 def test_only_runs_a_slice_and_resume_the_rest(run_cli, tmp_path):
     spec = load_spec(write_spec(tmp_path))
     assert {r.config for r in select(spec, ["support-seqcounter/*"]).runs} == {
@@ -728,6 +729,7 @@ def test_dask_options_checked_before_anything_is_written(run_cli, tmp_path, args
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_plots_of_rows_with_partial_sizes(tmp_path):
     """A row with clauses but no variables (hand-edited, or from a run that died) and no experiment
     name: the size plot takes the rows that have both, the cactus plot the folder's name."""
@@ -761,6 +763,7 @@ def test_plots_of_rows_with_partial_sizes(tmp_path):
     assert b"Cactus plot: " + tmp_path.name.encode() in (tmp_path / "cactus.svg").read_bytes()
 
 
+@pytest.mark.slow
 def test_two_runners_on_one_folder_run_every_run_once(tmp_path):
     """Before: two `run --resume` started together on one folder both ran everything (56 rows for
     28 runs). The second now finds the folder locked and stops at once, with one line."""
@@ -821,6 +824,7 @@ def test_the_lock_of_a_killed_runner_is_free(tmp_path):
     assert sorted(ids) == sorted(run.id for run in load_spec(f).runs)
 
 
+@pytest.mark.slow
 def test_damaged_lines_are_named_by_report_and_kept_by_resume(run_cli, tmp_path):
     """Before: report skipped such a line without a word, --resume deleted it, and a byte that is
     not UTF-8 ended both in a UnicodeDecodeError traceback."""
@@ -851,6 +855,7 @@ def test_damaged_lines_are_named_by_report_and_kept_by_resume(run_cli, tmp_path)
     assert run_cli("report", out, "--no-plots")[2].count("warning") == 0
 
 
+@pytest.mark.slow
 def test_report_counts_a_run_once_and_says_it_found_it_twice(run_cli, tmp_path):
     f = write_spec(tmp_path, SMALL.replace("solvers: [cadical195, glucose4]", "solvers: [cadical195]"))
     out = tmp_path / "out"

@@ -43,6 +43,7 @@ def placed_cells(attempt) -> list[int]:
     return list(attempt.search.cells[: attempt.deepest[0]])
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(construction(), st.integers(1, 50))
 def test_an_attempt_keeps_the_quota_the_ladder_and_the_rules_of_breaks(made, seed):
@@ -114,6 +115,7 @@ def test_the_completion_is_exact_on_small_holes(seed, holes, frame):
     assert s.complete(by_cell).score == brute(p, by_cell)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_completion_is_exact_on_six_holes(seed):
     """Six empty cells of a framed 4x4 (its four inner cells and two of its frame)."""

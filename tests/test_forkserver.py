@@ -39,6 +39,7 @@ def test_a_run_answers_as_a_fresh_one_does(server):
     assert [(o.status, o.value) for o in served] == [(fresh.status, fresh.value)] * 3 == [("OK", 6)] * 3
 
 
+@pytest.mark.slow
 def test_a_run_is_killed_at_its_timeout_and_at_its_memory_cap(server):
     t0 = time.monotonic()
     slow = call(time.sleep, (60,), Limits(timeout=1), server=server)
@@ -47,6 +48,7 @@ def test_a_run_is_killed_at_its_timeout_and_at_its_memory_cap(server):
     assert (big.status, big.error) == ("MEMOUT", "more than 300 MB of memory")
 
 
+@pytest.mark.slow
 def test_a_run_that_crashes_costs_one_run(server):
     died = call(_kill_myself, (), Limits(timeout=30), server=server)
     assert (died.status, died.error) == (
@@ -58,12 +60,14 @@ def test_a_run_that_crashes_costs_one_run(server):
     assert call(sum, ([2, 2],), Limits(timeout=30), server=server).value == 4
 
 
+@pytest.mark.slow
 def test_what_a_run_leaves_behind_ends_with_it(server):
     left = call(_leave_a_child_behind, (), Limits(timeout=30), server=server).value
     wait_until(lambda: not alive(left), 10)
     assert not alive(left)
 
 
+@pytest.mark.slow
 def test_a_server_that_died_is_started_again(server):
     assert call(sum, ([1],), Limits(timeout=30), server=server).value == 1
     first = server.proc.pid

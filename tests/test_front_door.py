@@ -88,6 +88,7 @@ def test_values_print_short_and_draw_in_a_notebook():
 
 
 # ---------------------------------------------------------------------------- pipes and other solvers
+@pytest.mark.slow
 def test_dash_is_stdin_and_stdout(tmp_path):
     generated = subprocess.run(
         [*SATEDGE, "generate", "--rows", "4", "--colors", "3", "--frame", "--seed", "3", "-o", "-"],
@@ -144,6 +145,7 @@ BINARIES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("binary", sorted(BINARIES))
 def test_debians_solver_binaries_count_and_pipe(tmp_path, run_cli, binary):
     if shutil.which(binary) is None:
@@ -384,6 +386,7 @@ def test_a_certified_answers_formula_decodes(tmp_path, run_cli):
     assert run_cli("decode", formula, answer) == (1, "UNSATISFIABLE\n", "")
 
 
+@pytest.mark.slow
 def test_a_checker_that_runs_out_of_time_says_so(run_cli):
     """Before: `--checker drup` past its time reported only {"status": "TIMEOUT"}."""
     import json
@@ -420,6 +423,7 @@ def test_the_scatter_plots_title_says_what_its_whiskers_span(tmp_path, run_cli, 
     assert ("range over shuffles" in svg) == shuffles and ("one run each" in svg) != shuffles
 
 
+@pytest.mark.slow
 def test_check_proof_says_what_it_checks(tmp_path, run_cli):
     """check-proof on a terminal: a line with its clock, the stage and the proofs checked so far.
     Before: nothing at all, for 10 minutes on a 47,000-lemma proof."""

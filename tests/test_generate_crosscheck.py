@@ -91,6 +91,7 @@ def test_planted_solutions_validate(pair):
     assert solution in found and len(found) <= 4  # only the first cell's rotation is open
 
 
+@pytest.mark.slow
 @given(malformed_puzzle_files())
 def test_malformed_files_exit_2(tmp_path_factory, case):
     import contextlib
@@ -248,6 +249,7 @@ def test_crosscheck_names_what_it_compared(run_cli):
     assert lines[0].startswith("2 configurations; 3 puzzles, ")
 
 
+@pytest.mark.slow
 def test_strategy_covers_features():
     seen = set()
 

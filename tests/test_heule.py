@@ -45,6 +45,7 @@ def _path(name: str):
     return PUZZLES / (f"{name}.yaml" if "/" in name else f"heule2008/{name}.yaml")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(TABLE))
 def test_sizes_are_heules(name):
     puzzle = load_puzzle(_path(name))
@@ -107,6 +108,7 @@ framed = st.builds(
 )
 
 
+@pytest.mark.slow
 @given(puzzle=framed, variant=st.sampled_from(VARIANTS + ("rotation",)))
 def test_counts_equal_the_backtrackers_on_framed_puzzles(puzzle, variant):
     """Every solution once, and the three counts, as the backtracker has them (with symmetry
@@ -158,6 +160,7 @@ def test_the_array_built_formulas_are_the_list_built_ones_byte_for_byte(case, ar
     assert _formula(dimacs.to_text(encoded)) == SHA256[case]  # written from those lists, once made
 
 
+@pytest.mark.slow
 def test_eternity2_heule2008_all_is_written_as_before(run_cli, tmp_path, monkeypatch):
     monkeypatch.chdir(PUZZLES.parent)  # the header names the puzzle's path as given
     out = tmp_path / "e2.cnf"

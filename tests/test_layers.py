@@ -79,6 +79,7 @@ _WITHOUT_EXTRAS = (
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args,message",
     [
@@ -131,6 +132,7 @@ def test_a_missing_extra_is_one_line(tmp_path, args, message):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_the_core_commands_work_without_extras(tmp_path):
     code = _WITHOUT_EXTRAS.format(mods=OPTIONAL)
     r = subprocess.run(
@@ -142,6 +144,7 @@ def test_the_core_commands_work_without_extras(tmp_path):
     assert '"solutions": 16, "distinct": 8, "unique": 2' in r.stdout
 
 
+@pytest.mark.slow
 def test_the_parsed_arguments_stop_at_the_command_line():
     """Only the command line's modules know argparse: below it every function takes satedge's
     values (a Job, a SolverConfig, an Encoding), never a parsed namespace."""

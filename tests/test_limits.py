@@ -186,17 +186,20 @@ def _kill_9_leaves_nothing(command: list[str], env: dict) -> None:
     assert list(Path(env["TMPDIR"]).iterdir()) == []  # the next command removed the dead one's folders
 
 
+@pytest.mark.slow
 def test_kill_9_of_solve_with_a_solver_binary_leaves_nothing(tmp_path):
     env = _slow_solver(tmp_path)
     _kill_9_leaves_nothing(["solve", str(PUZZLES / "hunde-spiel.yaml"), "--solver-cmd", "slowsat"], env)
 
 
+@pytest.mark.slow
 def test_kill_9_of_run_with_a_cmd_solver_leaves_nothing(tmp_path):
     env = _slow_solver(tmp_path)
     spec = _spec(tmp_path, '["cmd:slowsat"]', 1000, timeout=300)
     _kill_9_leaves_nothing(["run", str(spec), "--out", str(tmp_path / "out"), "--workers", "1"], env)
 
 
+@pytest.mark.slow
 def test_a_timeout_kills_the_solver_binary_too(run_cli, tmp_path, monkeypatch):
     env = _slow_solver(tmp_path)
     unit = small_command_seconds()

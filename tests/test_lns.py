@@ -17,6 +17,7 @@ from satedge.puzzle.model import Clue, Solution
 from satedge.puzzle.strategies import puzzles
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 2])
 def test_lns_reaches_every_edge_of_a_solvable_board_and_the_checker_agrees(workers):
     p = generate(Params(rows=5, cols=5, colors=4), seed=3)  # planted: every edge can fit
@@ -26,6 +27,7 @@ def test_lns_reaches_every_edge_of_a_solvable_board_and_the_checker_agrees(worke
     assert validate(p, board) is None
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(**TINY))
 def test_lns_never_reports_more_than_the_brute_force_maximum_nor_a_board_the_checker_scores_lower(puzzle):

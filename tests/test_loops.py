@@ -87,6 +87,7 @@ def test_the_boards_take_the_paths_they_are_named_for():
     assert max(backtrack.tables(board("torus")).ndeps) == 4  # further neighbours, checked one by one
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("loop", loops())
 @pytest.mark.parametrize("name", list(BOARDS))
 @pytest.mark.parametrize("budget", [1 << 22, 7], ids=["whole", "paused"])
@@ -94,6 +95,7 @@ def test_every_loop_takes_the_same_steps_without_misfits(loop, name, budget):
     same((name, budget), backtrack.tables(board(name)), loop, budget=budget)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("loop", loops())
 @pytest.mark.parametrize("name", list(BOARDS))
 @pytest.mark.parametrize("deepest", [False, True], ids=["misfits", "deepest"])
@@ -104,6 +106,7 @@ def test_every_loop_takes_the_same_steps_with_a_budget_of_misfits(loop, name, de
     same((name, deepest), t, loop, allow=allow, deepest=deepest, budget=97)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("loop", loops())
 def test_every_loop_keeps_the_same_deepest_boards_of_a_long_search(loop):
     """The restarts' path: a budget of misfits, the deepest placements kept, a slice of
@@ -133,6 +136,7 @@ def field(seed: int = 4) -> tuple:
     return p, t, allow, driver.Quota(sides, least)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("loop", loops())
 @pytest.mark.parametrize("budget", [1 << 22, 97], ids=["whole", "paused"])
 def test_every_loop_takes_the_same_steps_with_a_quota_and_a_ladder_of_breaks(loop, budget):
@@ -144,6 +148,7 @@ def test_every_loop_takes_the_same_steps_with_a_quota_and_a_ladder_of_breaks(loo
     assert len({tuple(call[3]) for call in python[1:]}) >= 2  # its deepest board bettered as it went
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("loop", ["python", *loops()])
 def test_an_empty_quota_takes_the_steps_of_no_quota(loop):
     """A quota of no label (every tile 0 sides of it, 0 sides asked for) is today's loop."""
@@ -192,6 +197,7 @@ def _quota_run(t, p, quota) -> list:
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(puzzles(max_rows=3, max_cols=3, max_cells=9, max_colors=3))
 def test_every_loop_takes_the_same_steps_on_generated_puzzles(puzzle):
@@ -202,6 +208,7 @@ def test_every_loop_takes_the_same_steps_on_generated_puzzles(puzzle):
         assert trace(t, loop, budget=11, calls=600)[1:] == python[1:]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("loop", ["python", *loops()])
 def test_every_loop_finds_the_exact_searchs_own_solutions(loop):
     """The driver's solutions are those of the exact search's own pure-Python loop, in its order

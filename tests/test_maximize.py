@@ -65,6 +65,7 @@ def test_every_engine_finds_the_brute_force_maximum_and_the_checker_agrees(puzzl
         assert (best.score if best.board is not None else None) == want
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(**TINY))
 def test_the_maxsat_cost_of_an_optimal_model_is_the_fewest_mismatches(puzzle):
@@ -110,6 +111,7 @@ def framed_uniform(draw, most: int = 3) -> Puzzle:
     return Puzzle(rows=rows, cols=cols, frame=0, tiles=tiles, clues=(clue,))
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(framed_uniform())
 def test_heules_maxsat_form_and_the_colour_counts_give_the_branch_and_bounds_optimum(puzzle):
@@ -237,6 +239,7 @@ def uniform(tmp_path):
     return p, path
 
 
+@pytest.mark.slow
 def test_the_command_prints_the_board_and_check_scores_it(run_cli, uniform, tmp_path):
     p, path = uniform
     want = brute_maximum_3x3(p)
@@ -326,6 +329,7 @@ def test_a_maximum_is_searched_here_and_one_process_but_lns_spreads():
 
 
 # ---------------------------------------------------------------------------- WCNF out and back
+@pytest.mark.slow
 @settings(
     max_examples=25,
     deadline=None,
@@ -353,6 +357,7 @@ def test_wcnf_written_and_read_back_gives_the_same_optimum(tmp_path, puzzle):
         assert got == want, encoding
 
 
+@pytest.mark.slow
 def test_decode_reads_a_maxsat_solvers_answer_in_both_model_forms(run_cli, uniform, tmp_path):
     p, path = uniform
     want = brute_maximum_3x3(p)
@@ -604,6 +609,7 @@ def test_the_api_says_when_rc2_has_no_board_at_its_timeout():
     assert 'RC2 (``method="sat"``) gives its first' in maximize.__doc__
 
 
+@pytest.mark.slow
 def test_a_certificate_declares_the_variables_its_constraint_adds(run_cli, tmp_path):
     """Before: with the optimum 2 or more edges short, pieces/0.cnf declared the formula's
     variables only, not the constraint's own (drat-trim: "illegal literal ... due to max var")."""
@@ -626,6 +632,7 @@ def test_a_certificate_declares_the_variables_its_constraint_adds(run_cli, tmp_p
     assert run_cli("check-proof", proof)[0] == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", ["kissat404", "lingeling"])
 def test_rc2_over_a_solver_without_assumptions_is_refused_in_one_line(run_cli, solver):
     """Before: a traceback (NotImplementedError); Kissat, which ignores assumptions, would give a
@@ -747,6 +754,7 @@ def test_an_option_of_other_commands_is_named_so_and_maximize_takes_a_solver_com
     assert code == 2 and err.endswith("' exited with 10 but said 'OPTIMUM FOUND', which is exit 30\n")
 
 
+@pytest.mark.slow
 def test_a_short_line_of_values_is_called_cut_short(run_cli, tmp_path):
     """Before: `v 0101` was read as the literal 101, then "335 variables unassigned"."""
     wcnf, answer = tmp_path / "h.wcnf", tmp_path / "short.out"
@@ -760,6 +768,7 @@ def test_a_short_line_of_values_is_called_cut_short(run_cli, tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_a_maxsat_binary_that_claims_a_false_optimum_is_named_under_certify(run_cli, tmp_path):
     """Before: "the enumeration or the cubes left a model out", which named neither the binary
     nor its claim."""

@@ -137,6 +137,7 @@ def test_a_maxsat_evaluation_solver_on_the_command_line(run_cli, tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_a_spec_runs_them_beside_rc2_and_cpsat_and_the_report_ranks_them(run_cli, tmp_path):
     pytest.importorskip("ortools", reason="CP-SAT needs OR-Tools (extra cp)")
     spec = tmp_path / "s.yaml"

@@ -102,6 +102,7 @@ def test_the_c_search_checks_a_torus_third_and_fourth_neighbours_and_resumes_whe
     assert searched(p, "c", limit=None) == (found, cost)
 
 
+@pytest.mark.slow
 def test_the_c_search_on_two_workers_finds_every_solution_once():
     need_compiler()
     p = generate(Params(rows=5, cols=5, colors=7, frame=True, border_colors=2), seed=3)
@@ -144,6 +145,7 @@ def _script(path: Path, body: str) -> str:
     return str(path)
 
 
+@pytest.mark.slow
 def test_a_compiler_that_writes_no_library_or_hangs_leaves_nothing_and_numba_answers(tmp_path, monkeypatch):
     """Before: a CC that exited 0 with something else than a library gave a traceback and stayed
     cached; one that hung held the search for 600 s and left its build folder behind."""
@@ -163,6 +165,7 @@ def test_a_compiler_that_writes_no_library_or_hangs_leaves_nothing_and_numba_ans
     assert left == ""
 
 
+@pytest.mark.slow
 def test_a_cached_library_damaged_or_cut_short_is_compiled_again(tmp_path, monkeypatch):
     """Before: a damaged library in the cache gave a traceback, one cut short killed every later
     search with SIGBUS; and a compile killed before it could clean up left its folder for good."""
@@ -203,6 +206,7 @@ def test_the_c_search_over_two_words_of_tiles_and_more_labels_than_a_byte_holds(
     assert (found, cost) == searched(p, "numba", limit=None)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("profile", [True, False])
 def test_a_board_of_36_cells_is_compiled_again_with_its_branch_profile_or_kept_plain(
     tmp_path, monkeypatch, profile
@@ -254,6 +258,7 @@ def boards():
         yield name, native.header(t)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,head", list(boards()), ids=lambda x: x if len(x) < 20 else "")
 def test_search_c_compiles_with_every_warning_as_an_error(tmp_path, name, head):
     need_compiler()
@@ -308,6 +313,7 @@ def test_a_compile_takes_at_most_half_the_time_the_job_has_left(monkeypatch):
     assert native.compile_seconds() == 0.5
 
 
+@pytest.mark.slow
 def test_a_hanging_compiler_is_given_the_bound_of_the_environment_without_a_timeout(
     run_cli, tmp_path, monkeypatch
 ):

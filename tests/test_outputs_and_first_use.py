@@ -72,6 +72,7 @@ def test_a_name_with_line_breaks_stays_in_its_comment(run_cli, tmp_path):
     )  # the JSON line keeps it exactly
 
 
+@pytest.mark.slow
 def test_a_symlinked_output_is_written_through(run_cli, tmp_path):
     """Before: `encode -o LINK` replaced the symlink with a file."""
     target = tmp_path / "real.cnf"
@@ -230,6 +231,7 @@ def test_long_commands_show_progress_on_a_terminal(tmp_path):
     assert piped.returncode == 0 and "%|" not in piped.stderr + piped.stdout
 
 
+@pytest.mark.slow
 def test_a_resumed_run_counts_the_runs_done_before_on_its_bar(tmp_path):
     """Before: after an interruption, --resume's bar read 0/2 where 2 of 4 runs were done."""
     spec = tmp_path / "s.yaml"

@@ -128,6 +128,7 @@ def test_cubes_partition_the_models():
     assert all(set(c.counters) == set(STAT_KEYS) for c in cubes.conquer(e, split.cubes[:4], 2))
 
 
+@pytest.mark.slow
 def test_a_cube_reports_the_solver_statistics_it_cost():
     """The whole formula as one cube costs what one enumeration with the same solver costs."""
     e = Encoding.parse("direct-pairwise").encode(load_puzzle(PUZZLES / "hunde-spiel.yaml"))
@@ -151,6 +152,7 @@ def test_a_portfolio_is_diverse():
     assert {m.solver.workers for m in members} == {1}
 
 
+@pytest.mark.slow
 def test_the_cli_counts_and_solves_with_workers(run_cli):
     hunde = PUZZLES / "hunde-spiel.yaml"
     for strategy in ("cubes", "portfolio"):
@@ -163,6 +165,7 @@ def test_the_cli_counts_and_solves_with_workers(run_cli):
     assert (json.loads(out)["solutions"], json.loads(out)["unique"]) == (16, 2)
 
 
+@pytest.mark.slow
 def test_a_spec_gives_a_solver_workers(tmp_path):
     f = tmp_path / "w.yaml"
     f.write_text(
@@ -237,6 +240,7 @@ def test_a_timeout_covers_every_worker(tmp_path, strategy):
     assert not [p for p in seen if alive(p)]
 
 
+@pytest.mark.slow
 def test_a_stopped_portfolio_keeps_the_formula_size(tmp_path):
     """A portfolio killed by its time limit still says how big its formula is (the row's
     variables and clauses), as a single-core run does."""
@@ -280,6 +284,7 @@ def test_on_a_dask_cluster_the_counts_and_solutions_are_the_backtrackers(schedul
     assert every.parallel["strategy"] == "cubes" and every.parallel["workers"] == 2
 
 
+@pytest.mark.slow
 def test_a_cluster_task_hands_back_the_rest_of_its_share_when_its_time_is_up(monkeypatch):
     # what each Dask task runs: stopped at its first pause (20,000 candidates, no time), its share
     # comes back split until nothing is left; the solutions and the cost are those of one search
@@ -299,6 +304,7 @@ def test_a_cluster_task_hands_back_the_rest_of_its_share_when_its_time_is_up(mon
     assert (cost.candidates, cost.nodes) == (whole.candidates, whole.nodes)
 
 
+@pytest.mark.slow
 def test_the_cli_on_a_dask_cluster(run_cli, scheduler):
     hunde = PUZZLES / "hunde-spiel.yaml"
     for method in ("sat", "backtrack"):

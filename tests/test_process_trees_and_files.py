@@ -75,6 +75,7 @@ def _hard(tmp_path) -> Path:
     return f
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["foreground", "background", "setsid"])
 def test_kill_9_leaves_no_grandchild(tmp_path, how):
     """`kill -9` of `solve --solver-cmd` ends the solver's own children too: one a wrapper script
@@ -177,6 +178,7 @@ def test_a_spec_generating_from_infinity_is_one_line(tmp_path, run_cli):
     assert "generate: seeds must be a list of 1 to 100,000 integers" in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", ["/dev/zero", "/dev/full", "fifo"])
 def test_a_results_file_that_is_not_a_file_is_refused_at_once(tmp_path, target):
     out = tmp_path / "o"
@@ -270,6 +272,7 @@ def test_a_puz_and_its_clue_are_written_together(tmp_path, run_cli):
     assert (tmp_path / "out.clue").read_text() == "kept\n"  # before: rewritten, or deleted
 
 
+@pytest.mark.slow
 def test_a_killed_writer_leaves_nothing_a_later_command_does_not_remove(tmp_path, run_cli):
     dead = subprocess.Popen(["true"])
     dead.wait()
@@ -421,6 +424,7 @@ def test_a_huge_seed_is_a_bounded_number(run_cli):
     )
 
 
+@pytest.mark.slow
 def test_a_full_disk_names_the_file(tmp_path):
     """A write the file system refuses names the file: the results of an experiment beyond the
     file size limit (before: 'File too large' alone).  The limit lets the folder's record of its

@@ -5,6 +5,7 @@ pictures, and a converted file says the name it is given."""
 import json
 from pathlib import Path
 
+import pytest
 import yaml
 from conftest import PUZZLES, ROOT
 
@@ -13,6 +14,7 @@ from satedge.puzzle.formats import load_puzzle
 SUITE = sorted((PUZZLES / "board-suite").rglob("*.yaml"))
 
 
+@pytest.mark.slow
 def test_every_board_of_the_suite_is_named_by_its_place():
     """Before: every one of them said `name: puzzle`."""
     assert len(SUITE) == 45

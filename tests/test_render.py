@@ -86,6 +86,7 @@ def test_ascii_grid_widens_cells_for_two_digit_tiles_and_labels():
     assert lines[1].split("|")[1:-1][10] == "    20     "
 
 
+@pytest.mark.slow
 def test_render_solve_stops_at_its_timeout_and_memory(run_cli, tmp_path):
     """`render --solve` solves as `solve` does, in a child process under --timeout and --memory;
     either ends it without a picture."""

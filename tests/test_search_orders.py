@@ -84,6 +84,7 @@ def test_distinct_turns_shrink_the_tree_and_keep_the_solutions():
         assert (costs[False].nodes, costs[True].nodes) == (1264, 128)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     puzzles(max_rows=3, max_cols=3, max_cells=9, max_colors=2, clues=False),

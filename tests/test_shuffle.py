@@ -3,6 +3,7 @@ reordered; every answer in the original puzzle's numbering."""
 
 import json
 
+import pytest
 from conftest import PUZZLES
 from hypothesis import given
 from hypothesis import strategies as st
@@ -60,6 +61,7 @@ def test_encode_shuffle_writes_the_same_bytes_for_the_same_seed(run_cli, tmp_pat
     assert code == 0 and json.loads(out)["status"] == "SAT"
 
 
+@pytest.mark.slow
 def test_count_with_a_shuffle_gives_the_puzzles_counts(run_cli):
     for extra in (
         [],
@@ -82,6 +84,7 @@ def test_solve_with_a_shuffle_gives_original_numbers(run_cli):
     assert code == 0 and got == {s.placements for s in expected}
 
 
+@pytest.mark.slow
 @given(
     puzzle=puzzles(max_cells=6),
     base=st.sampled_from(sorted(bases())),
@@ -113,6 +116,7 @@ def test_a_preset_under_a_shuffle_is_renumbered_and_reordered():
     assert sorted(map(len, plain.cnf.clauses)) == sorted(map(len, moved.cnf.clauses))
 
 
+@pytest.mark.slow
 def test_a_spec_with_shuffles_gives_a_row_per_shuffle(tmp_path):
     spec = tmp_path / "s.yaml"
     spec.write_text(

@@ -160,6 +160,7 @@ timeout: 120
 """
 
 
+@pytest.mark.slow
 def test_a_spec_run_through_slurm_gives_the_rows_of_this_machine(run_cli, tmp_path, slurm):
     spec = tmp_path / "slurm.yaml"
     spec.write_text(SPEC)
@@ -182,6 +183,7 @@ def test_a_spec_run_through_slurm_gives_the_rows_of_this_machine(run_cli, tmp_pa
     assert _queued(slurm) == ""
 
 
+@pytest.mark.slow
 def test_a_count_through_slurm_is_the_count_here_and_a_time_limit_leaves_no_job(run_cli, slurm):
     here = json.loads(run_cli("count", "board-suite/4/5/board_0", "--method", "backtrack", "--json")[1])
     code, out, err = run_cli(

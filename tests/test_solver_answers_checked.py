@@ -43,6 +43,7 @@ def _one_line(err: str) -> None:
 
 
 # ---------------------------------------------------------------------------- answers checked
+@pytest.mark.slow
 def test_a_binary_that_repeats_its_first_model_is_an_error_not_three_solutions(tmp_path, run_cli):
     """It ignores the blocking clauses and gives its first model again.  Before: `solve --limit 3`
     printed one solution three times (and `--certify` called them certified), `count` looped
@@ -92,6 +93,7 @@ def test_a_status_line_and_an_exit_code_that_disagree_are_an_error(tmp_path, run
     assert f"solver command '{solver[:20]}" in err and f"{said}: a contradictory answer" in err
 
 
+@pytest.mark.slow
 def test_an_honest_binary_still_counts(tmp_path, run_cli):
     solver = _solver(
         tmp_path,
@@ -252,6 +254,7 @@ def test_a_timeout_covers_the_size_check_of_a_large_board(big):
     assert elapsed < 5 + 4 * unit + 5, (elapsed, unit)
 
 
+@pytest.mark.slow
 def test_the_size_of_every_preset_on_a_large_board_comes_at_once(big):
     """Before: `encodings --puzzle` of a 100x100 board with --memory 500 ran for minutes,
     counting every formula's exact size; now each is beyond 500 MB by its low bound alone."""
@@ -263,6 +266,7 @@ def test_the_size_of_every_preset_on_a_large_board_comes_at_once(big):
     assert elapsed < 4 * unit + 10, (elapsed, unit)
 
 
+@pytest.mark.slow
 def test_a_formula_beyond_the_memory_cap_is_refused_before_it_is_sized(tmp_path):
     """Before: `encode --memory 50` of a 45x45 board of blank tiles did not refuse at once, as the
     limits guide says it does: it was building label groups."""
@@ -382,6 +386,7 @@ def _spec(tmp_path: Path, **changes) -> Path:
     return f
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "change,problem",
     [

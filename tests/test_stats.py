@@ -5,6 +5,7 @@ import json
 import random
 
 import pandas as pd
+import pytest
 
 from satedge.experiment import load_results
 from satedge.experiment.stats import compare, frame, summary
@@ -126,6 +127,7 @@ def test_json_needs_compare(run_cli, tmp_path):
     assert (code, err) == (2, "satedge: error: --compare: no configuration 'e/nope'; there are e/fast\n")
 
 
+@pytest.mark.slow
 def test_plots_show_the_spread_across_shuffles(run_cli, tmp_path):
     """A band on the cactus (fastest to slowest shuffle), whiskers on the scatter."""
     d = _write(tmp_path, _rows({"e/fast": fast, "e/slow": slow}))
@@ -148,6 +150,7 @@ def _instance_table(rows, configs):
     return pd.DataFrame({c: df[df["config"] == c].groupby("puzzle_sha256")["par2"].median() for c in configs})
 
 
+@pytest.mark.slow
 def test_several_configurations_get_friedman_the_corrected_pairs_and_the_diagram(run_cli, tmp_path):
     """Before: a second pair was refused (one pair per call), and three configurations had no test
     across them.  The figures are scipy's and scikit-posthocs' own on the same rows."""
