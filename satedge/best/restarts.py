@@ -352,7 +352,7 @@ def search(
             if better is not None:
                 better(board)
 
-    def worker():
+    def worker() -> Callable[[int], Scored | None]:
         """A process's slices: its restart run on for :data:`SLICE` seconds (a new one, with the
         seed a slice brings, once the last has ended), and its deepest placements made a whole
         board whenever they went deeper (``None`` where they did not); with ``complete``, slices

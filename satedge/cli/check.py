@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..puzzle.checker import board_problem, score, validate
 from ..puzzle.formats import load_puzzle
 from ..puzzle.solutions import load_solutions
-from .common import many
+from ..system.bigints import many
 from .options import add_puzzles
 
 __all__ = ["add", "main"]

@@ -6,9 +6,9 @@ import json
 
 from ..sat.certify import CHECKERS, DEFAULT_CHECKER
 from ..sat.proofdir import recheck
+from ..system.bigints import many
 from ..system.process import MAX_WORKERS
 from ..system.progress import status_line
-from .common import many
 from .options import number
 
 __all__ = ["add", "main"]

@@ -15,9 +15,9 @@ from ..api import Request
 from ..encode import DEFAULT_ENCODING, Encoding
 from ..errors import OutOfMemory, SatedgeError
 from ..jobs import Job, Result, declared, run
-from ..puzzle.formats import load_board, load_puzzle
+from ..puzzle.formats import load_puzzle
+from ..puzzle.solutions import load_board
 from ..sat.certify import DEFAULT_CHECKER
-from ..system.bigints import digits
 from ..system.files import check_output, not_inputs
 from ..system.limits import OutOfTime, OverMemory, within
 from ..system.progress import progress_bar, status_line
@@ -26,7 +26,6 @@ __all__ = [
     "checker_of",
     "encoding_of",
     "request_of",
-    "many",
     "engine_of",
     "answered_by",
     "certificate_words",
@@ -49,11 +48,6 @@ def grid_options() -> dict:
     :data:`PIPED_WIDTH` columns in a pipe or a file)."""
     tty = sys.stdout.isatty()
     return {"color": tty, "width": shutil.get_terminal_size().columns if tty else PIPED_WIDTH}
-
-
-def many(n: int, thing: str) -> str:
-    """'1 solution', '2 solutions': a count (of any size) and its noun, in the plural unless it is one."""
-    return f"{digits(n)} {thing}{'s' * (n != 1)}"
 
 
 def engine_of(job: Job) -> str:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..puzzle.symmetry import MODES
-from ..system.bigints import digits, json_dumps
-from .common import answered_by, answers, certificate_words, engine_of, many
+from ..system.bigints import digits, json_dumps, many
+from .common import answered_by, answers, certificate_words, engine_of
 from .options import add_method, add_puzzles
 
 __all__ = ["add", "main"]

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from ..errors import SatedgeError
+from ..system.bigints import many
 from ..system.process import MAX_WORKERS
-from .common import many
 from .options import add_cluster, number
 
 __all__ = ["add", "main"]

@@ -8,7 +8,8 @@ from pathlib import Path
 from ..errors import SatedgeError
 from ..puzzle.drawing import ascii_grid
 from ..puzzle.solutions import save_solution, solution_to_json
-from .common import answered_by, answers, certificate_words, engine_of, grid_options, many
+from ..system.bigints import many
+from .common import answered_by, answers, certificate_words, engine_of, grid_options
 from .options import add_method, add_puzzles
 
 __all__ = ["add", "main"]

@@ -379,7 +379,7 @@ def encode(puzzle: Puzzle, options: Options = Options(), relax: bool = False) ->
     board = puzzle.board
 
     @functools.cache
-    def cells():
+    def cells() -> list[list]:
         """Per cell, its tiles' placement variables, each with the tile's allowed rotations and
         the colour variables of what each shows on the inner edges (a rotation that shows a
         colour its side cannot, or anything but the frame towards the frame, has none); made at

@@ -18,16 +18,15 @@ from ..errors import SatedgeError
 from ..system.files import one_line, parse_ints, read_text, shown, write_atomic, write_group
 from ..system.resources import shipped, shipped_puzzles
 from ..system.yamlfile import parse_yaml
-from .checker import board_problem, validate
+from .checker import validate
 from .model import SIDES, Clue, Puzzle, Solution
-from .solutions import load_solution, sol_lines, sol_text, solution_from_json, solution_to_json
+from .solutions import sol_lines, sol_text, solution_from_json, solution_to_json
 
 __all__ = [
     "READERS",
     "PUZZLE_KEYS",
     "CLOCKWISE",
     "load_puzzle",
-    "load_board",
     "puzzle_from_dict",
     "puzzle_to_dict",
     "puzzle_to_yaml",
@@ -89,16 +88,6 @@ def load_puzzle(path: str | os.PathLike) -> Puzzle:
         if e.path is None:
             raise SatedgeError(str(e), path) from None
         raise
-
-
-def load_board(path: str | os.PathLike, puzzle: Puzzle) -> Solution:
-    """The board in a solution file (one that ``maximize -o`` writes), which must keep
-    ``puzzle``'s hard rules (its sides need not all fit); else a one-line error naming the file."""
-    board = load_solution(path, puzzle)
-    problem = board_problem(puzzle, board)
-    if problem is not None:
-        raise SatedgeError(f"not a board of this puzzle: {problem}", path)
-    return board
 
 
 def _label(x: Any, matching: str, where: str) -> Any:

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import SatedgeError
 from ..system.files import parse_ints, parse_json, read_text, shown, write_atomic
+from .checker import board_problem
 from .model import Puzzle, Solution
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "solution_from_json",
     "load_solutions",
     "load_solution",
+    "load_board",
     "save_solution",
 ]
 
@@ -195,3 +197,13 @@ def save_solution(puzzle: Puzzle, solution: Solution | list[Solution], path: str
     else:
         text = json.dumps(solution_to_json(puzzle, solution)) + "\n"
     write_atomic(path, text)
+
+
+def load_board(path: str | os.PathLike, puzzle: Puzzle) -> Solution:
+    """The board in a solution file (one that ``maximize -o`` writes), which must keep
+    ``puzzle``'s hard rules (its sides need not all fit); else a one-line error naming the file."""
+    board = load_solution(path, puzzle)
+    problem = board_problem(puzzle, board)
+    if problem is not None:
+        raise SatedgeError(f"not a board of this puzzle: {problem}", path)
+    return board

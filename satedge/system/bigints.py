@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["digits", "json_dumps"]
+__all__ = ["digits", "many", "json_dumps"]
 
 _DIGITS = 4000  # decimal digits Python converts an int to text in one step (its limit is 4,300)
 
@@ -25,6 +25,11 @@ def digits(n: int) -> str:
         return "-" + digits(-n)
     high, low = divmod(n, 10**_DIGITS)
     return digits(high) + str(low).zfill(_DIGITS)
+
+
+def many(n: int, thing: str) -> str:
+    """'1 solution', '2 solutions': a count (of any size) and its noun, in the plural unless it is one."""
+    return f"{digits(n)} {thing}{'s' * (n != 1)}"
 
 
 def json_dumps(value: Any, **kwargs) -> str:
