@@ -20,12 +20,14 @@ demo: $(VENV)/.installed-all
 	$(BIN)/satedge run experiments/demo.yaml --out out/demo --resume
 	$(BIN)/satedge report out/demo --compare edgecolor-heule2008/cadical195 support-seqcounter/cadical195
 
-# the formatter and the linter (ruff, configured in pyproject.toml), then the whole suite
+# the formatter and the linter (ruff, configured in pyproject.toml), then the whole suite in three
+# test processes: on two cores, since much of the suite waits on the processes it starts (their
+# time limits, their kills, their start-up), a third keeps the cores busy meanwhile
 test: $(VENV)/.installed-test
 	$(BIN)/ruff format --check --quiet .
 	$(BIN)/ruff check --quiet .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+	$(BIN)/python -m pytest -q -n 3 --dist loadfile
 
 # the inner loop, a few minutes: the formatter, the linter (a noqa that silences nothing included),
 # the type checker over satedge/ (configured in pyproject.toml) and the tests not marked slow (the
