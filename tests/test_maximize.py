@@ -549,6 +549,17 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         "an hour" in results
     )
     assert f"reached {e2} of 480 edges in 10 minutes" in " ".join((root / "CHANGELOG.md").read_text().split())
+    fresh = [
+        json.loads(
+            (root / "benchmarks" / "maximize" / f"bench-maximize-uniform-6x6-c12-s{s}.json").read_text()
+        )
+        for s in (4, 5, 6)
+    ]
+    proved = [r["wall_seconds"] for r in fresh if r["status"] == "OPTIMUM" and r["wall_seconds"] <= 600]
+    assert len(proved) == 2 and (
+        f"of three fresh uniform 6x6 boards with 12 colours, two in {proved[0]} s and {proved[1]} s on 2 workers"
+        in results
+    )
     polish = json.loads((root / "benchmarks" / "maximize" / "bench-maximize-polish.json").read_text())["rows"]
     pairs = [
         (a["score"], b["score"]) for a, b in zip(polish[::2], polish[1::2])
