@@ -536,31 +536,23 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         assert record["timeline"][-1][1] == record["score"] and record["edges"] == len(
             puzzle.board.adjacencies
         )
-    e2 = json.loads((root / "benchmarks" / "maximize" / "bench-maximize-e2.json").read_text())["score"]
+    e2 = module.record("e2")["score"]
     results = " ".join((root / "docs" / "results" / "index.md").read_text().split())
     assert f"{e2} of 480 inner edges in 10 minutes and 460 in an hour" in results
-    field, hour = (
-        json.loads((root / "benchmarks" / "maximize" / f"bench-maximize-{name}.json").read_text())
-        for name in ("e2-field", "e2-field-hour")
-    )
+    field, hour = module.record("e2-field"), module.record("e2-field-hour")
     first = next((s, score) for s, score in field["timeline"] if score >= 463)
     assert (
         f"to {first[1]} in {first[0]} s, to {field['score']} of 480 inner edges in 10 minutes and {hour['score']} in "
         "an hour" in results
     )
     assert f"reached {e2} of 480 edges in 10 minutes" in " ".join((root / "CHANGELOG.md").read_text().split())
-    fresh = [
-        json.loads(
-            (root / "benchmarks" / "maximize" / f"bench-maximize-uniform-6x6-c12-s{s}.json").read_text()
-        )
-        for s in (4, 5, 6)
-    ]
+    fresh = [module.record(f"uniform-6x6-c12-s{s}") for s in (4, 5, 6)]
     proved = [r["wall_seconds"] for r in fresh if r["status"] == "OPTIMUM" and r["wall_seconds"] <= 600]
     assert len(proved) == 2 and (
         f"of three fresh uniform 6x6 boards with 12 colours, two in {proved[0]} s and {proved[1]} s on 2 workers"
         in results
     )
-    polish = json.loads((root / "benchmarks" / "maximize" / "bench-maximize-polish.json").read_text())["rows"]
+    polish = module.record("polish")["rows"]
     pairs = [
         (a["score"], b["score"]) for a, b in zip(polish[::2], polish[1::2])
     ]  # (without, with) region moves
