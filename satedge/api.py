@@ -19,10 +19,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from .backtrack.search import SMALL
 from .encode import Encoding
 from .errors import SatedgeError
 from .jobs import Job, Result, run
-from .jobs.auto import PROVABLE, choose
 from .jobs.config import SolverConfig
 from .jobs.engines import ENGINES, REFERENCE, TASKS, declared, methods, option_names
 from .puzzle.checker import Scored
@@ -37,6 +37,7 @@ from .system.process import Limits, default_memory_mb
 __all__ = [
     "METHODS",
     "PROVABLE",
+    "POLICY",
     "choose",
     "Request",
     "job",
@@ -46,6 +47,49 @@ __all__ = [
     "count",
     "maximize",
 ]
+
+PROVABLE = 36  # cells: the largest boards whose best score auto searches to the proof
+
+# the policy in words, per task, for the help texts and the documentation
+POLICY = {
+    "solve": "the engine that answers soonest (the compiled backtracker on every core; with --encoding, --solver "
+    "or another SAT option: sat)",
+    "maximize": f"field on framed boards of more than {PROVABLE} cells with a --timeout, restarts on other boards "
+    "that large, else budget",
+}
+POLICY["count"] = POLICY["solve"]
+
+
+def choose(
+    puzzle: Puzzle, task: str = "solve", workers: int | None = None, timeout: float | None = None
+) -> SolverConfig:
+    """The solver of ``--method auto`` for ``task`` (``solve``, ``count`` or ``maximize``) on
+    ``puzzle`` with ``workers`` processes (default: every core): the engine that answered soonest
+    in ``benchmarks/auto/bench-auto.md``.  On the peak puzzles (framed 7x7 and 8x8 of tunable
+    hardness) and on puzzles with 10^3 to 10^5 solutions to count, the backtracker answered sooner
+    than every SAT configuration, the best one included; so it is the backtracker: on boards of at
+    most 16 cells its pure-Python loop on one core (loading the compiled one takes longer than
+    solving them), beyond that compiled on every core.  Where the compiled search cannot take the
+    puzzle (numba does not import, or its table does not fit), larger boards go to the default
+    SAT configuration instead.  To maximize: the backtracker with a budget of misfits on every
+    core, which proved the optimum sooner than its branch and bound and RC2 on the generated 4x4
+    to 6x6 boards of ``benchmarks/maximize/bench-maximize.md``; on boards of more than :data:`PROVABLE`
+    cells with a ``timeout``, the field's construction on framed boards
+    (:mod:`satedge.best.field`) and restarts of the budgeted search on others, on every core, which
+    prove nothing but found better boards than the large-neighbourhood search in the same time on
+    Eternity II (``benchmarks/maximize/bench-maximize.md``); where scipy, which both need, is not
+    installed, the budgets there too.  Each engine is picked only where the table says it takes
+    the puzzle (:meth:`satedge.jobs.engines.Engine.takes`: installed, and at its speed)."""
+    if task == "maximize":  # the first of them that the table says takes it (field and restarts need scipy)
+        large = puzzle.n > PROVABLE and timeout is not None
+        anytime = ("field", "restarts") if puzzle.frame is not None else ("restarts",)
+        choices = (*anytime, "budget") if large else ("budget",)
+        engine = next((name for name in choices if ENGINES[name].takes(puzzle)), "budget")
+        return SolverConfig(engine=engine, workers=workers or cores())
+    if ENGINES["backtrack"].takes(puzzle):
+        return SolverConfig(engine="backtrack", workers=workers or (1 if puzzle.n <= SMALL else cores()))
+    return SolverConfig(workers=workers or 1)
+
 
 METHODS = methods("solve")  # the best engine here; an encoding and a SAT solver; the reference
 

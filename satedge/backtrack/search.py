@@ -46,6 +46,7 @@ __all__ = [
     "symmetry_broken",
     "prefixes",
     "subtrees",
+    "at_speed",
     "compiled_available",
     "LOOPS",
     "solve",
@@ -340,6 +341,13 @@ def _need_compiled(
             f"{what} needs the compiled search: numba (a core dependency: "
             f"pip install numba) and at most {MAX_TABLE:,} cells x labels x labels"
         )
+
+
+def at_speed(puzzle: Puzzle) -> bool:
+    """Whether the backtracker answers ``puzzle`` at its speed: on a board of at most
+    :data:`SMALL` cells its pure-Python loop does (loading a compiled one takes longer than
+    solving them), on a larger one a compiled loop must take it (:func:`compiled_available`)."""
+    return puzzle.n <= SMALL or compiled_available(puzzle)
 
 
 def compiled_available(puzzle: Puzzle) -> bool:

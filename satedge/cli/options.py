@@ -8,9 +8,9 @@ import re
 import textwrap
 from difflib import get_close_matches
 
+from ..api import POLICY
 from ..encode import DEFAULT_ENCODING
 from ..errors import SatedgeError
-from ..jobs.auto import POLICY
 from ..jobs.config import SolverConfig, by_name
 from ..jobs.engines import ENGINES, declared, methods
 from ..puzzle.shuffle import MAX_SEED

@@ -8,7 +8,7 @@ the counting modes, several solutions, a certified answer).  An engine's tasks a
 that mapping.  Everything else asks the table: the request's checks
 (:meth:`satedge.jobs.job.Job.check_settings`), the dispatch
 (:func:`satedge.jobs.dispatch.execute`), each command's ``--method`` choices (:func:`methods`)
-and ``auto``'s policy beside it (:mod:`satedge.jobs.auto`), solver strings
+and ``auto``'s policy (:func:`satedge.api.choose`), solver strings
 (:class:`satedge.jobs.config.SolverConfig`), the cross-check, ``satedge solvers``, the help texts
 and the documentation.  A new engine is its job module, one entry here, its tests and a line in
 the docs.
@@ -29,9 +29,11 @@ from typing import Any
 
 from ..backtrack.loop import LOOPS
 from ..backtrack.orders import ORDERS
+from ..backtrack.search import at_speed
 from ..best.field import depths, labels, ramp
 from ..best.restarts import Schedule
 from ..errors import SatedgeError
+from ..puzzle.model import Puzzle
 from ..puzzle.symmetry import MODES
 from ..sat.maxsat import EVALUATION_SOLVERS, HERMAX
 from ..sat.solvers import BINARY, ENUMERATIONS
@@ -348,6 +350,9 @@ class Engine:
         Whether its answers come from a program outside satedge whose "no" (UNSAT, an optimum)
         is its word alone: such an answer is flagged unless a certificate checks it
         (:attr:`satedge.jobs.result.Result.checked`).
+    fits
+        Whether it answers a puzzle at its full speed here (``None``: every puzzle), which
+        ``--method auto`` asks before it picks it (:func:`satedge.api.choose`).
     """
 
     name: str
@@ -359,6 +364,7 @@ class Engine:
     method: bool = False
     needs: Need | None = None
     outside: bool = False
+    fits: Callable[[Puzzle], bool] | None = None
 
     def __post_init__(self) -> None:
         if self.called is None:
@@ -386,6 +392,11 @@ class Engine:
     def installed(self) -> bool:
         """Whether what it needs is here."""
         return self.needs is None or self.needs.met()
+
+    def takes(self, puzzle: Puzzle) -> bool:
+        """Whether ``--method auto`` may pick it for ``puzzle``: what it needs is here, and it
+        answers the puzzle at its full speed (:attr:`fits`)."""
+        return self.installed() and (self.fits is None or self.fits(puzzle))
 
     def check_installed(self) -> None:
         """That what it needs is here; else the one-line error that names the extra or the
@@ -453,6 +464,7 @@ ENGINES: dict[str, Engine] = {
             name="backtrack",
             options=(ORDER_OPTION, LOOP_OPTION),
             method=True,
+            fits=at_speed,
             tasks={
                 "solve": _BACKTRACK,
                 "count": _BACKTRACK,
@@ -598,7 +610,7 @@ def option_names() -> tuple[str, ...]:
 
 
 def methods(task: str) -> tuple[str, ...]:
-    """The choices of ``--method`` for ``task``: ``auto`` (:mod:`satedge.jobs.auto`), ``sat`` (an
+    """The choices of ``--method`` for ``task``: ``auto`` (:func:`satedge.api.choose`), ``sat`` (an
     encoding and a solver) where a formula engine runs the task, and the engines ``--method``
     names that run it."""
     formula = any(e.solves_formula and task in e.tasks for e in ENGINES.values())
