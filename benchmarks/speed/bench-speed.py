@@ -83,11 +83,10 @@ repeat: 10
 """
 LOOP = f"""import sys, time
 from pysat.solvers import Solver
-from satedge.system import resources
 from satedge.puzzle.formats import load_puzzle
 from satedge.encode import Encoding
 for name in {SEEDS!r} * 10:
-    e = Encoding.of("edgecolor-corners").encode(load_puzzle(resources.shipped(name)))
+    e = Encoding.of("edgecolor-corners").encode(load_puzzle(name))
     with Solver(name="cadical195", bootstrap_with=e.cnf.clauses) as s:
         s.solve()
 """

@@ -48,10 +48,10 @@ from ..puzzle.shuffle import MAX_SEED
 from ..sat.certify import CHECKERS, DEFAULT_CHECKER
 from ..sat.dimacs import puzzle_hash
 from ..sat.solving import MODES
+from ..system.files import named, shown
 from ..system.files import problems as problems_line
-from ..system.files import shown
 from ..system.process import MAX_MEMORY_MB, MAX_TIMEOUT, Limits
-from ..system.resources import shipped
+from ..system.resources import PUZZLE_SUFFIXES, shipped_puzzles, shipped_specs
 from ..system.yamlfile import read_yaml
 
 __all__ = [
@@ -187,8 +187,10 @@ def _sources(entries, base: Path, problems: list[str]) -> list[tuple[str, object
             expanded = os.path.expandvars(entry.replace("$SATEDGE_BENCHMARKS", benchmarks()))
             pattern = expanded if Path(expanded).is_absolute() else str(base / expanded)
             files = sorted(glob.glob(pattern))
-            if not files and (named := shipped(expanded)) is not None:  # a shipped puzzle's name
-                files = [str(named)]
+            if (
+                not files and (found := named(expanded, shipped_puzzles(), PUZZLE_SUFFIXES)) is not None
+            ):  # a shipped puzzle's name
+                files = [str(found)]
             if not files and not optional:
                 problems.append(f"no file matches {shown(entry)}")
             out += [("file", f) for f in files]
@@ -289,7 +291,7 @@ def _encodings(entries, problems: list[str]) -> list[Encoding]:
 def load_spec(path: str | Path) -> Spec:
     """The spec in ``path`` (or the shipped spec of that name: ``demo``), checked whole: every
     problem found before anything runs, in one error."""
-    path = shipped(path, "experiments") or Path(path)
+    path = named(path, shipped_specs(), PUZZLE_SUFFIXES) or Path(path)
     data = read_yaml(path)
     if not isinstance(data, dict):
         raise SatedgeError("a spec is a mapping with name, puzzles, encodings, solvers, task, timeout", path)

@@ -15,8 +15,8 @@ from typing import Any
 import yaml
 
 from ..errors import SatedgeError
-from ..system.files import one_line, parse_ints, read_text, shown, write_atomic, write_group
-from ..system.resources import shipped, shipped_puzzles
+from ..system.files import named, one_line, parse_ints, read_text, shown, write_atomic, write_group
+from ..system.resources import PUZZLE_SUFFIXES, shipped_puzzles
 from ..system.yamlfile import parse_yaml
 from .checker import validate
 from .model import SIDES, Clue, Puzzle, Solution
@@ -74,7 +74,7 @@ def load_puzzle(path: str | os.PathLike) -> Puzzle:
     SatedgeError
         Naming the file and what is wrong with it.
     """
-    path = shipped(path) or Path(path)
+    path = named(path, shipped_puzzles(), PUZZLE_SUFFIXES) or Path(path)
     if str(path) != "-" and not os.path.lexists(path):
         close = get_close_matches(str(path), shipped_puzzles(), 1, 0.8)
         raise SatedgeError(

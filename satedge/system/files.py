@@ -338,6 +338,17 @@ def not_inputs(outputs: list, inputs: list) -> None:
 
 
 # ---------------------------------------------------------------------------- reading
+def named(path: str | os.PathLike, table: dict[str, Path], suffixes: tuple[str, ...] = ()) -> Path | None:
+    """The file of ``table`` (satedge's shipped puzzles or specs by name:
+    :mod:`satedge.system.resources`) that the argument ``path`` names where no file of that name
+    is there (``-`` is standard input), the name written with or without one of ``suffixes``;
+    else ``None``."""
+    text = str(path)
+    if text == "-" or (os.path.lexists(text) and not os.path.isdir(text)):  # a file of that name wins
+        return None
+    return table.get(text.removesuffix(Path(text).suffix) if Path(text).suffix in suffixes else text)
+
+
 def open_input(path: str | Path, limit: int = MAX_INPUT_BYTES) -> IO[bytes]:
     """An input file opened for reading; a missing file, one that is not a regular file (a
     device, a FIFO, a folder: refused without blocking) or one of more than ``limit`` bytes is a

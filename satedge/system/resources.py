@@ -21,7 +21,6 @@ __all__ = [
     "preset_folders",
     "shipped_puzzles",
     "shipped_specs",
-    "shipped",
 ]
 
 HERE = Path(__file__).resolve().parent.parent  # the package satedge
@@ -58,12 +57,3 @@ def shipped_puzzles() -> dict[str, Path]:
 def shipped_specs() -> dict[str, Path]:
     """Every shipped experiment spec by its name (``demo``, ``bench-solve-quick``, ...)."""
     return {k: v for k, v in _named("experiments", (".yaml",)).items() if "/" not in k}
-
-
-def shipped(path: str | os.PathLike, kind: str = "puzzles") -> Path | None:
-    """The shipped puzzle (or spec) ``path`` names when no file of that name is there, else ``None``."""
-    text = str(path)
-    if text == "-" or (os.path.lexists(text) and not os.path.isdir(text)):  # a file of that name wins
-        return None
-    table = shipped_puzzles() if kind == "puzzles" else shipped_specs()
-    return table.get(text.removesuffix(Path(text).suffix) if Path(text).suffix in PUZZLE_SUFFIXES else text)
