@@ -107,9 +107,12 @@ def test_a_write_that_fails_at_the_end_leaves_the_answer_on_standard_output(
     out = tmp_path / "x.sol"
 
     def fails(puzzle, board, path):
-        raise cannot_write(OSError(28, "No space left on device"), path)
+        raise cannot_write(
+            OSError(28, "No space left on device"), path[0] if isinstance(path, list) else path
+        )
 
-    monkeypatch.setattr(f"satedge.cli.{command}.save_solution", fails)
+    writer = {"solve": "save_solution", "maximize": "save_board"}[command]  # maximize: -o and --picture
+    monkeypatch.setattr(f"satedge.cli.{command}.{writer}", fails)
     code, stdout, err = run_cli(command, HUNDE, "-o", out, *(["--json"] if json_out else []))
     assert (code, err) == (2, f"satedge: error: {out}: cannot write: No space left on device\n")
     if json_out:
@@ -120,3 +123,24 @@ def test_a_write_that_fails_at_the_end_leaves_the_answer_on_standard_output(
         assert first.startswith(f"{HUNDE}: {'OPTIMUM, score 12 of 12' if command == 'maximize' else 'SAT'}")
         assert stdout.count("\n") > 5  # the grid follows
     assert not out.exists()
+
+
+def test_maximize_writes_its_board_and_its_picture_together_or_neither(run_cli, monkeypatch, tmp_path):
+    """-o and --picture are one group of files: a picture that cannot be made leaves no board file."""
+    from satedge.puzzle import render
+
+    board, picture = tmp_path / "b.sol", tmp_path / "b.svg"
+    code, _, err = run_cli("maximize", HUNDE, "-o", board, "--picture", picture)
+    assert (code, err) == (0, "")
+    assert board.read_text().count("\n") == 9 and picture.read_text().startswith("<svg")
+    board.unlink()
+    picture.unlink()
+
+    def fails(puzzle, solution, suffix, mismatched=()):
+        raise SatedgeError("the picture cannot be drawn")
+
+    monkeypatch.setattr(render, "picture", fails)
+    code, stdout, err = run_cli("maximize", HUNDE, "-o", board, "--picture", picture)
+    assert (code, err) == (2, "satedge: error: the picture cannot be drawn\n")
+    assert stdout.startswith(f"{HUNDE}: OPTIMUM, score 12 of 12")
+    assert os.listdir(tmp_path) == []

@@ -9,8 +9,8 @@ from ..encode.maxsat import DEFAULT_MAXSAT_ENCODING
 from ..errors import SatedgeError
 from ..puzzle.checker import mismatches
 from ..puzzle.drawing import ascii_grid
-from ..puzzle.render import save_picture
-from ..puzzle.solutions import save_solution, solution_to_json
+from ..puzzle.render import save_board
+from ..puzzle.solutions import solution_to_json
 from ..sat.maxsat import EVALUATION_SOLVERS, HERMAX
 from .common import UNCHECKED, answered_by, answers, engine_of, grid_options
 from .options import (
@@ -141,9 +141,7 @@ def main(args) -> int:
                     flush=True,
                 )
         # the files after the answer, which a write that fails at the end (the paths were checked
-        # before the search) leaves on standard output
-        if board is not None and args.output is not None:
-            save_solution(puzzle, board, args.output)
-        if board is not None and args.picture is not None:
-            save_picture(puzzle, board, args.picture, mismatches(puzzle, board))
+        # before the search) leaves on standard output; both of them or neither
+        if board is not None:
+            save_board(puzzle, board, [p for p in outputs if p is not None])
     return status

@@ -24,6 +24,7 @@ __all__ = [
     "load_solution",
     "load_board",
     "save_solution",
+    "solution_text",
 ]
 
 
@@ -190,13 +191,18 @@ def save_solution(puzzle: Puzzle, solution: Solution | list[Solution], path: str
         ``.sol`` (``tile col row rot`` per line; one solution), or JSON for any other suffix
         (a list: a JSON array).
     """
-    if isinstance(solution, list):
-        text = json.dumps([solution_to_json(puzzle, s) for s in solution]) + "\n"
-    elif Path(path).suffix == ".sol":
-        text = sol_text(puzzle, solution)
-    else:
-        text = json.dumps(solution_to_json(puzzle, solution)) + "\n"
+    text = solution_text(puzzle, solution, Path(path).suffix)
     write_atomic(path, text)
+
+
+def solution_text(puzzle: Puzzle, solution: Solution | list[Solution], suffix: str) -> str:
+    """The text of a solution file of ``suffix``, as :func:`save_solution` writes it: ``.sol``
+    for one solution, JSON for any other suffix (a list of solutions: a JSON array)."""
+    if isinstance(solution, list):
+        return json.dumps([solution_to_json(puzzle, s) for s in solution]) + "\n"
+    if suffix == ".sol":
+        return sol_text(puzzle, solution)
+    return json.dumps(solution_to_json(puzzle, solution)) + "\n"
 
 
 def load_board(path: str | os.PathLike, puzzle: Puzzle) -> Solution:
