@@ -105,8 +105,11 @@ def _profile(puzzle: Puzzle, allowed) -> tuple[list, list]:
         both = sum(a.values()) * sum(b.values())
         chance = sum(n * b[puzzle.partner_id(x)] for x, n in a.items()) / both if both else 0.0
         pairs.append((adj.a, adj.b, math.log(chance) if chance else -math.inf))
-    cells = [(len(allowed[c]), frozenset(t for t, _ in allowed[c])) for c in puzzle.board.cells]
-    return pairs, cells
+    tiles: dict[int, tuple[int, frozenset]] = {}  # per kind of cell, as shown is
+    for c in puzzle.board.cells:
+        if id(allowed[c]) not in tiles:
+            tiles[id(allowed[c])] = (len(allowed[c]), frozenset(t for t, _ in allowed[c]))
+    return pairs, [tiles[id(allowed[c])] for c in puzzle.board.cells]
 
 
 def _estimate(profile: tuple[list, list], order) -> float:
