@@ -84,7 +84,7 @@ def choose(
         large = puzzle.n > PROVABLE and timeout is not None
         anytime = ("field", "restarts") if puzzle.frame is not None else ("restarts",)
         choices = (*anytime, "budget") if large else ("budget",)
-        engine = next((name for name in choices if ENGINES[name].takes(puzzle)), "budget")
+        engine = next(name for name in choices if ENGINES[name].takes(puzzle))
         return SolverConfig(engine=engine, workers=workers or cores())
     if ENGINES["backtrack"].takes(puzzle):
         return SolverConfig(engine="backtrack", workers=workers or (1 if puzzle.n <= SMALL else cores()))
