@@ -546,6 +546,16 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         "an hour" in results
     )
     assert f"reached {e2} of 480 edges in 10 minutes" in " ".join((root / "CHANGELOG.md").read_text().split())
+    long = [r for r in module._field_rows() if r["study"] == "long"]
+    minute = sorted(module.at(r, 60) for r in long)
+    ten = sorted(r["score"] for r in long)
+    assert len(long) == 3 and all(module.at(r, 600) == r["score"] for r in long)
+    assert f"on one core, 3 seeds, a median of {minute[1]} in a minute and {ten[1]} in 10 minutes" in results
+    a, b, c = (r["score"] for r in sorted(long, key=lambda r: r["seed"]))
+    assert (
+        f"{a}, {b} and {c} (median {ten[1]}, level with it; {minute[1]} at a minute, where it had 465)"
+        in " ".join((root / "CHANGELOG.md").read_text().split())
+    )
     fresh = [module.record(f"uniform-6x6-c12-s{s}") for s in (4, 5, 6)]
     proved = [r["wall_seconds"] for r in fresh if r["status"] == "OPTIMUM" and r["wall_seconds"] <= 600]
     assert len(proved) == 2 and (
