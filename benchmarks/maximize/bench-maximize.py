@@ -509,6 +509,20 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
                 f"({'met' if got[len(got) // 2] >= field else 'not met'})."
             )
         )
+        if len(got) >= 3 and got[len(got) // 2] < field:
+            medians = {
+                config: sorted(r["score"] for r in rows_by["ablation"] if r["config"] == config)
+                for config in ABLATIONS
+            }
+            middle = {config: m[len(m) // 2] for config, m in medians.items() if m}
+            top = max(middle, key=lambda config: (middle[config], config == "as published"))
+            out.append(
+                "  Tried for it: each ablation's settings in the minute (medians "
+                + "; ".join(f"{config}: {m}" for config, m in middle.items())
+                + "), and the 10-minute runs on one core, which had "
+                + ", ".join(str(at(r, seconds)) for r in rows_by["long"])
+                + f" at {seconds} s; the highest median: {top}, {middle[top]}."
+            )
     out.append(
         "* A budget of 0: placements per second within 5% of the loop before it on Owen's 8x8: not part of "
         "this run (the loop before it is gone from the code); measured by hand when the budgeted loop was "
