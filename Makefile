@@ -7,7 +7,9 @@ BIN := $(VENV)/bin
 
 # the installers say nothing but their errors (pip's -qq, uv's -q: its -qq hides the errors too), so
 # that the commands' own output shows; uv (from PyPI, into the venv) installs the extras in seconds
-# where pip took two minutes here
+# where pip took two minutes here, and compiles them to bytecode as pip does: without it every
+# interpreter compiles each module it imports again where PYTHONDONTWRITEBYTECODE is set (as here),
+# and `satedge --version` took 0.85 s instead of 0.26 s
 $(BIN)/python:
 	@echo "make: setting up $(VENV)"
 	@$(PYTHON) -m venv $(VENV)
@@ -15,17 +17,21 @@ $(BIN)/python:
 
 $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
 	@echo "make: installing satedge with the extras $* into $(VENV)"
-	@$(BIN)/uv pip install -q --python $(BIN)/python -e ".[$*]"
+	@$(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python -e ".[$*]"
+	@$(BIN)/python -m compileall -q satedge
 	@touch $@
 
 demo: $(VENV)/.installed-all
 	$(BIN)/satedge run experiments/demo.yaml --out out/demo --resume
 	$(BIN)/satedge report out/demo --compare edgecolor-heule2008/cadical195 support-seqcounter/cadical195
 
-# the formatter and the linter (ruff, configured in pyproject.toml), then the whole suite in three
+# satedge's own modules compiled to bytecode where they changed (an editable install leaves them
+# out; each command the suite starts would compile them again, 0.16 s), the formatter and the
+# linter (ruff, configured in pyproject.toml), then the whole suite in three
 # test processes: on two cores, since much of the suite waits on the processes it starts (their
 # time limits, their kills, their start-up), a third keeps the cores busy meanwhile
 test: $(VENV)/.installed-test
+	@$(BIN)/python -m compileall -q satedge
 	$(BIN)/ruff format --check --quiet .
 	$(BIN)/ruff check --quiet .
 	$(BIN)/mypy
@@ -35,6 +41,7 @@ test: $(VENV)/.installed-test
 # the type checker over satedge/ (configured in pyproject.toml) and the tests not marked slow (the
 # import contracts among them, tests/test_layers.py)
 check: $(VENV)/.installed-test
+	@$(BIN)/python -m compileall -q satedge
 	$(BIN)/ruff format --check --quiet .
 	$(BIN)/ruff check --quiet .
 	$(BIN)/mypy
