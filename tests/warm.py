@@ -1,31 +1,56 @@
-"""The satedge command, run many times from a warm process: the standard library's forkserver
-imports satedge's CLI once and forks one process per command, so that a test of many commands
-pays for one interpreter's start-up instead of one per command.  Each command still runs in a
-process of its own, with its own working folder, address-space limit, standard streams and exit
-status, as the ``satedge`` script runs it."""
+"""The satedge command, run many times from a warm process: one interpreter imports satedge's CLI
+once and forks a process per command, so that a test of many commands pays for one start-up
+instead of one per command.  Each command still runs in a process of its own, with its own
+working folder, address-space limit, standard streams and exit status, as the ``satedge`` script
+runs it.  The warm process is a child of the test's, which waits for it: it leaves nothing
+behind.
 
-import multiprocessing
+As a script (``python warm.py``) it reads the commands as JSON on stdin and writes the outcomes
+as JSON on stdout; :func:`run_commands` is the test's side.
+"""
+
+import json
 import os
 import resource
+import signal
+import subprocess
 import sys
 import tempfile
+import time
 import traceback
-from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 
-def _command(argv: list[str], cwd: str, address_space: int | None) -> tuple[int, str, str]:
-    """In the forked process: the command in ``cwd``, stdin empty, its exit status and output."""
-    os.chdir(cwd)
-    if address_space:
-        resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    os.close(null)
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os.dup2(out.fileno(), 1)
-        os.dup2(err.fileno(), 2)
+def run_commands(
+    commands: list[tuple[list[str], str]], *, workers: int = 2, hang: float, address_space: int | None = None
+) -> list[tuple[int | None, str, str]]:
+    """Each (argv, working folder) run as ``satedge ARGV`` there, ``workers`` at a time: its
+    exit status, stdout and stderr, or (None, "", "still running after HANG s")."""
+    request = {"commands": commands, "workers": workers, "hang": hang, "address_space": address_space}
+    r = subprocess.run(
+        [sys.executable, str(Path(__file__))],
+        input=json.dumps(request),
+        capture_output=True,
+        text=True,
+        timeout=hang * len(commands) + 60,
+    )
+    assert r.returncode == 0, r.stderr[-3000:]
+    return [tuple(outcome) for outcome in json.loads(r.stdout)]
+
+
+def _command(argv: list[str], cwd: str, address_space: int | None, out: int, err: int) -> None:
+    """In the forked process: the command in ``cwd``, stdin empty, stdout and stderr to the files
+    ``out`` and ``err``; ends the process with the command's exit status."""
+    code = 1
+    try:
+        os.setsid()  # its own session, so that a command that hangs is stopped with all it started
+        os.chdir(cwd)
+        if address_space:
+            resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(out, 1)
+        os.dup2(err, 2)
         from satedge.cli import main
 
         try:
@@ -34,45 +59,50 @@ def _command(argv: list[str], cwd: str, address_space: int | None) -> tuple[int,
             code = e.code if isinstance(e.code, int) else 0 if e.code is None else 1
         except BaseException:
             traceback.print_exc()
-            code = 1
         sys.stdout.flush()
         sys.stderr.flush()
-        texts = []
-        for f in (out, err):
-            f.seek(0)
-            texts.append(f.read().decode(errors="replace"))
-    return code, texts[0], texts[1]
+    finally:
+        os._exit(code)
 
 
-def _child(answer, argv: list[str], cwd: str, address_space: int | None) -> None:
-    answer.send(_command(argv, cwd, address_space))
-    answer.close()
+def _serve(commands: list, workers: int, hang: float, address_space: int | None) -> list:
+    import satedge.cli  # noqa: F401  (what every command imports, once)
+
+    outcomes: list = [None] * len(commands)
+    running: dict[int, tuple[int, int, int, float]] = {}  # pid -> index, stdout, stderr, start
+    waiting = list(range(len(commands)))[::-1]
+    with tempfile.TemporaryDirectory() as scratch:
+        while waiting or running:
+            while waiting and len(running) < workers:
+                i = waiting.pop()
+                out, err = (os.open(f"{scratch}/{i}.{s}", os.O_RDWR | os.O_CREAT) for s in ("out", "err"))
+                sys.stdout.flush()
+                sys.stderr.flush()
+                pid = os.fork()
+                if pid == 0:
+                    _command(*commands[i], address_space, out, err)
+                running[pid] = (i, out, err, time.monotonic())
+            pid, status = os.waitpid(-1, os.WNOHANG)
+            if pid == 0:
+                for pid, (i, _, _, start) in running.items():
+                    if time.monotonic() - start > hang and outcomes[i] is None:
+                        os.killpg(pid, signal.SIGKILL)
+                        outcomes[i] = (None, "", f"still running after {hang} s")
+                time.sleep(0.01)
+                continue
+            i, out, err, _ = running.pop(pid)
+            texts = []
+            for fd in (out, err):
+                with open(fd, "rb") as f:
+                    f.seek(0)
+                    texts.append(f.read().decode(errors="replace"))
+            if outcomes[i] is None:
+                outcomes[i] = (os.waitstatus_to_exitcode(status), *texts)
+    return outcomes
 
 
-def run_commands(
-    commands: list[tuple[list[str], str]], *, workers: int = 2, hang: float, address_space: int | None = None
-) -> list[tuple[int | None, str, str]]:
-    """Each (argv, working folder) run as ``satedge ARGV`` there, ``workers`` at a time: its
-    exit status, stdout and stderr, or (None, "", "still running after HANG s")."""
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["warm", "satedge.cli"])
-
-    def one(command: tuple[list[str], str]) -> tuple[int | None, str, str]:
-        ours, theirs = context.Pipe(duplex=False)
-        process = context.Process(target=_child, args=(theirs, *command, address_space))
-        process.start()
-        theirs.close()
-        try:
-            if ours.poll(hang):
-                return ours.recv()
-            return None, "", f"still running after {hang} s"
-        except EOFError:  # it died before it answered
-            process.join()
-            return process.exitcode, "", f"died with exit code {process.exitcode}"
-        finally:
-            process.kill()
-            process.join()
-            ours.close()
-
-    with ThreadPoolExecutor(workers) as pool:
-        return list(pool.map(one, commands))
+if __name__ == "__main__":
+    request = json.load(sys.stdin)
+    json.dump(
+        _serve(request["commands"], request["workers"], request["hang"], request["address_space"]), sys.stdout
+    )
