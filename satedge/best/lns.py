@@ -23,8 +23,8 @@ A board keeps every hard rule (each tile once, the frame, the clues) from its fi
   that gain nothing, a random reassignment of a few cells shakes the board, and the search
   goes on from the best board whenever the shaken one has not caught up with it.
 
-:func:`search` runs a walk of annealing per process over the time it is given, the
-temperature falling over the whole of it, then the large neighbourhoods from the best board.
+:func:`search` runs a walk of annealing per process, in cycles that each reheat and cool again
+(:func:`schedule`), and the large neighbourhoods polish each cycle's best board.
 
 >>> from satedge.puzzle.generate import Params, generate
 >>> p = generate(Params(rows=4, colors=3), seed=1)  # planted: every one of the 24 edges can fit
@@ -35,9 +35,9 @@ temperature falling over the whole of it, then the large neighbourhoods from the
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -50,7 +50,7 @@ from ..system.extras import require
 from ..system.proctree import forked_map
 from . import branch_and_bound as bnb
 
-__all__ = ["Search", "WINDOWS", "HOT", "COLD", "anneal", "compiled_anneal", "search"]
+__all__ = ["Search", "Walked", "WINDOWS", "HOT", "COLD", "anneal", "compiled_anneal", "schedule", "search"]
 
 BIG = 1 << 20  # the cost of a placement that breaks a hard rule: no assignment takes it
 WINDOWS = ((2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 2), (3, 4), (4, 3))  # window shapes, rows x cols
@@ -63,9 +63,15 @@ COMPLETE_BUDGET = 20_000_000  # complete(): the candidates the search over all e
 COMPLETE_CELLS = 32  # complete(): the most empty cells it searches; with more, the assignment's board
 STALL = 400  # moves without a better board before a shake
 HOT, COLD = 0.45, 0.12  # the temperatures annealing starts and ends at (one misfit more is taken at e^(-1/T))
-CHUNK_SECONDS = 0.5  # annealing runs in steps this long, whose count is what the speed measured allows
+# search()'s schedule counts moves, not seconds: annealing runs in chunks of CHUNK moves, in cycles
+# of CYCLE chunks, each cycle twice as long as the one before it, and the best board of each cycle
+# gets POLISH_MOVES moves of Search.improve; so the walk a seed gives is the same whatever the
+# time, and a longer time limit goes further along it
+CHUNK = 1 << 18
+CYCLE = 16
+POLISH_MOVES = 200
 ROUND = 10.0  # seconds at most between the moments search() reports its best board
-POLISH = 0.05  # the share of search()'s time that the moves of Search.improve take after annealing
+POLISH = 0.05  # the share of its time that the restarts' search gives these moves at its end
 
 
 class Search:
@@ -95,7 +101,6 @@ class Search:
             self.cell_group[g] = i
         self.tiles = np.zeros(n, dtype=np.int64)
         self.turns = np.zeros(n, dtype=np.int64)
-        self.speed = 1e6  # annealing steps a second, as last measured
 
     # ------------------------------------------------------------------ the board
     def start(self) -> Scored | None:
@@ -321,38 +326,41 @@ class Search:
         return best
 
     # ------------------------------------------------------------------ the search
-    def cool(
-        self, walk: Scored, seconds: float, hot: float = HOT, cold: float = COLD
-    ) -> tuple[Scored, Scored]:
-        """Annealing for ``seconds`` from the board ``walk``, at a temperature falling from
-        ``hot`` to ``cold`` in steps of about half a second (their moves as many as the speed
-        measured allows): where the walk ends, and the best board it met."""
-        end = time.monotonic() + seconds
-        chunks = max(1, round(seconds / CHUNK_SECONDS))
+    def cool(self, walk: Scored, best: Scored, chunk: int, seed: int, until: float, end: float) -> Walked:
+        """Annealing from the board ``walk``, chunk after chunk of :func:`schedule` from the
+        chunk numbered ``chunk``, each of :data:`CHUNK` moves with a seed drawn from ``seed``
+        and its number, until the time ``until`` (a chunk is not cut; ``end``, the search's own
+        end, may cut a cycle's polish) or every edge fits; ``best``: the best board of the cycle
+        under way.  Where a cycle ends, its best board gets :data:`POLISH_MOVES` moves of
+        :meth:`improve`, and the next cycle starts from the board they reach."""
+        edges = self.loops + self.edges
         self.load(walk.board)
-        best = walk
-        for i in range(chunks):
-            t0 = time.monotonic()
-            if t0 >= end or best.score == self.loops + self.edges:
-                break
-            steps = max(1000, int(self.speed * min(CHUNK_SECONDS, end - t0)))
-            met = self.anneal(
-                steps, hot * (cold / hot) ** (i / chunks), hot * (cold / hot) ** ((i + 1) / chunks)
-            )
-            self.speed = steps / max(time.monotonic() - t0, 1e-3)
+        while best.score < edges and time.monotonic() < until:
+            hot, cold, last = schedule(chunk)
+            self.rng = np.random.default_rng([seed, chunk])
+            met = self.anneal(CHUNK, hot, cold)
             if met.score > best.score:
                 best = met
-        return self.board(), best
+            chunk += 1
+            if last:
+                best = self.improve(best, end - time.monotonic(), moves=POLISH_MOVES)
+                self.load(best.board)
+        return Walked(self.board(), best, chunk)
 
-    def improve(self, board: Scored, seconds: float, bound: int | None = None) -> Scored:
+    def improve(
+        self, board: Scored, seconds: float, bound: int | None = None, moves: int | None = None
+    ) -> Scored:
         """The best board the moves reach from ``board`` within ``seconds`` (or once it scores
-        ``bound``, default every edge fitting): windows and swaps in equal parts."""
+        ``bound``, default every edge fitting, or after ``moves`` tries): windows and swaps in
+        equal parts."""
         bound = self.loops + self.edges if bound is None else bound
         end = time.monotonic() + seconds
         best = self.load(board.board)
         score = best.score
         stalled = 0
-        while best.score < bound and time.monotonic() < end:
+        tries = 0
+        while best.score < bound and time.monotonic() < end and (moves is None or tries < moves):
+            tries += 1
             moved = self.window() if self.rng.random() < 0.5 else self.swap()
             if not moved:
                 continue
@@ -476,6 +484,32 @@ def compiled_anneal():
     return numba_kernel(anneal)
 
 
+def schedule(chunk: int) -> tuple[float, float, bool]:
+    """The temperatures that annealing's chunk numbered ``chunk`` falls between, and whether it
+    ends its cycle: cycle ``c`` is ``CYCLE * 2**c`` chunks over which the temperature falls from
+    :data:`HOT` to :data:`COLD`.
+
+    >>> schedule(0)[0] == HOT, schedule(15)[2], schedule(16)[0] == HOT, schedule(47)[2]
+    (True, True, True, True)
+    """
+    cycle, first = 0, 0
+    while chunk >= first + (CYCLE << cycle):
+        first += CYCLE << cycle
+        cycle += 1
+    length, at = CYCLE << cycle, chunk - first
+    return HOT * (COLD / HOT) ** (at / length), HOT * (COLD / HOT) ** ((at + 1) / length), at == length - 1
+
+
+@dataclass(frozen=True)
+class Walked:
+    """Where a walk of :func:`search` stands: its board, the best board of its cycle under way,
+    and the number of its next chunk."""
+
+    walk: Scored
+    best: Scored
+    chunk: int
+
+
 def search(
     puzzle: Puzzle,
     seconds: float,
@@ -485,41 +519,28 @@ def search(
     start: Solution | None = None,
 ) -> Scored | None:
     """The best board the search finds in ``seconds`` (or once every edge fits), from ``start``
-    or the first board that keeps the hard rules (``None``: there is none): on each of ``workers`` processes a
-    walk of its own, annealing over the time (the temperature falling from :data:`HOT` to
-    :data:`COLD` over the whole of it, in rounds of at most :data:`ROUND` seconds, after each of
-    which the best board so far goes to ``better``), then the last :data:`POLISH` of the time on
-    the moves of :meth:`Search.improve` from the best board.  ``seed``: the random generators'
-    first seed."""
+    or the first board that keeps the hard rules (``None``: there is none): on each of
+    ``workers`` processes a walk of its own, annealing in the cycles of :func:`schedule`, the
+    best board of each cycle polished by the moves of :meth:`Search.improve`; every
+    :data:`ROUND` seconds at most, the best board so far goes to ``better``.  Each walk is a
+    function of ``seed`` and its number alone, not of the time: a longer time limit goes further
+    along the same walks, and never answers a worse board."""
     t0 = time.monotonic()
+    end = t0 + seconds
     first = Search(puzzle, seed=seed)
     best = first.start() if start is None else first.load(start)
     if best is None:
         return None
     edges = first.loops + first.edges
-    seeds = iter(range(seed + 1, seed + (1 << 62)))
     if better is not None:
         better(best)  # a board however short the time
     compiled_anneal()  # here, once, before the workers are forked
-    walks = [best] * workers
-    cooling = (seconds - (time.monotonic() - t0)) * (1 - POLISH)
-    c0 = time.monotonic()
-    fall = math.log(COLD / HOT)
-    while best.score < edges and (cooled := time.monotonic() - c0) < cooling - 0.5:
-        span = min(ROUND, cooling - cooled)
-        hot, cold = (HOT * math.exp(fall * x / cooling) for x in (cooled, cooled + span))
-        found = _on(puzzle, [("cool", walk, next(seeds), span, hot, cold) for walk in walks], workers)
-        walks = [walk for walk, _ in found]
-        top = max((b for _, b in found), key=lambda b: b.score)
-        if top.score > best.score:
-            best = top
-            if better is not None:
-                better(best)
-    left = seconds - (time.monotonic() - t0)
-    if best.score < edges and left > 0.5:
-        top = max(
-            _on(puzzle, [("improve", best, next(seeds), left)] * workers, workers), key=lambda b: b.score
-        )
+    walks = [Walked(best, best, 0)] * workers
+    while best.score < edges and time.monotonic() < end:
+        until = min(end, time.monotonic() + ROUND)
+        tasks = [(walk, seed + 1 + w, until, end) for w, walk in enumerate(walks)]
+        walks = _on(puzzle, tasks, workers)
+        top = max((walk.best for walk in walks), key=lambda b: b.score)
         if top.score > best.score:
             best = top
             if better is not None:
@@ -528,21 +549,18 @@ def search(
 
 
 def _on(puzzle: Puzzle, tasks: list, workers: int) -> list:
-    """The tasks of :func:`search` done, on ``workers`` processes (forked) or this one."""
+    """The rounds of :func:`search`, each walk's on a process of its own (forked) or, with one
+    worker, on this one."""
     if workers == 1:
         return [_searcher(puzzle)(task) for task in tasks]
     return list(forked_map(lambda: _searcher(puzzle), tasks, workers))
 
 
-def _searcher(puzzle: Puzzle) -> Callable[[tuple], object]:
-    """A worker's function of :func:`search`: one task, a :class:`Search` of its own with the
-    task's seed."""
+def _searcher(puzzle: Puzzle) -> Callable[[tuple], Walked]:
+    """A worker's function of :func:`search`: a walk's round, a :class:`Search` of its own."""
 
-    def one(task: tuple):
-        what, board, seed, seconds, *temperatures = task
-        walker = Search(puzzle, seed=seed)
-        return (
-            walker.cool(board, seconds, *temperatures) if what == "cool" else walker.improve(board, seconds)
-        )
+    def one(task: tuple) -> Walked:
+        walk, seed, until, end = task
+        return Search(puzzle).cool(walk.walk, walk.best, walk.chunk, seed, until, end)
 
     return one
