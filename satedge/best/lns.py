@@ -63,11 +63,11 @@ COMPLETE_BUDGET = 20_000_000  # complete(): the candidates the search over all e
 COMPLETE_CELLS = 32  # complete(): the most empty cells it searches; with more, the assignment's board
 STALL = 400  # moves without a better board before a shake
 HOT, COLD = 0.45, 0.12  # the temperatures annealing starts and ends at (one misfit more is taken at e^(-1/T))
-# search()'s schedule counts moves, not seconds: annealing runs in chunks of CHUNK moves, in cycles
+# search()'s schedule counts moves, not seconds: annealing runs in chunks of ANNEAL_CHUNK moves, in cycles
 # of CYCLE chunks, each cycle twice as long as the one before it, and the best board of each cycle
 # gets POLISH_MOVES moves of Search.improve; so the walk a seed gives is the same whatever the
 # time, and a longer time limit goes further along it
-CHUNK = 1 << 18
+ANNEAL_CHUNK = 1 << 18
 CYCLE = 16
 POLISH_MOVES = 200
 ROUND = 10.0  # seconds at most between the moments search() reports its best board
@@ -328,7 +328,7 @@ class Search:
     # ------------------------------------------------------------------ the search
     def cool(self, walk: Scored, best: Scored, chunk: int, seed: int, until: float, end: float) -> Walked:
         """Annealing from the board ``walk``, chunk after chunk of :func:`schedule` from the
-        chunk numbered ``chunk``, each of :data:`CHUNK` moves with a seed drawn from ``seed``
+        chunk numbered ``chunk``, each of :data:`ANNEAL_CHUNK` moves with a seed drawn from ``seed``
         and its number, until the time ``until`` (a chunk is not cut; ``end``, the search's own
         end, may cut a cycle's polish) or every edge fits; ``best``: the best board of the cycle
         under way.  Where a cycle ends, its best board gets :data:`POLISH_MOVES` moves of
@@ -338,7 +338,7 @@ class Search:
         while best.score < edges and time.monotonic() < until:
             hot, cold, last = schedule(chunk)
             self.rng = np.random.default_rng([seed, chunk])
-            met = self.anneal(CHUNK, hot, cold)
+            met = self.anneal(ANNEAL_CHUNK, hot, cold)
             if met.score > best.score:
                 best = met
             chunk += 1
