@@ -14,6 +14,10 @@ from conftest import ROOT
 from docpages import PAGES, shell_lines
 
 LONG = 4  # seconds after which a documented command counts as a long one, past loading its input
+# groups of pages run side by side: most of the time goes to waiting on the long commands, and
+# the suite's other workers have ended when this test's last commands run (two groups took 10.5
+# minutes in a whole run here)
+GROUPS = 4
 
 
 @pytest.mark.slow
@@ -22,20 +26,18 @@ def test_the_documented_commands_run_on_a_clone_without_shared(tmp_path):
     """Every command line of the README and the docs, pasted in order into a shell in a copy of
     the project that has no ../shared beside it and no $SATEDGE_BENCHMARKS: each ends as its
     comment says (exit 0, or the status it names), or is still running after a few seconds,
-    past loading its input.  The pages are run in two groups side by side, each in a copy of its
+    past loading its input.  The pages are run in groups side by side, each in a copy of its
     own and each page's lines in order (a line that needs another page's output fails).  Skipped:
     `make` and `pip` (the suite runs under them), a Dask scheduler's placeholder address, a
     solver binary that is not installed, and a report of an experiment that the few seconds did
     not finish."""
     lines = {page: shell_lines([page]) for page in PAGES}
-    sizes = [0, 0]
+    sizes = [0] * GROUPS
     group = {}
-    for page in sorted(PAGES, key=lambda page: -len(lines[page])):  # the longest first, to the shorter group
+    for page in sorted(PAGES, key=lambda page: -len(lines[page])):  # the longest first, to the shortest group
         group[page] = sizes.index(min(sizes))
         sizes[group[page]] += len(lines[page])
-    groups: list[list[str]] = [
-        [line for page in PAGES if group[page] == i for line in lines[page]] for i in (0, 1)
-    ]
+    groups = [[line for page in PAGES if group[page] == i for line in lines[page]] for i in range(GROUPS)]
     with ThreadPoolExecutor(len(groups)) as pool:
         outcomes = list(pool.map(_run, [tmp_path / f"clone{i}" for i in range(len(groups))], groups))
     assert [f for _, failed in outcomes for f in failed] == []
