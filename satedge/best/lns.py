@@ -71,7 +71,6 @@ ANNEAL_CHUNK = 1 << 18
 CYCLE = 16
 POLISH_MOVES = 200
 ROUND = 10.0  # seconds at most between the moments search() reports its best board
-POLISH = 0.05  # the share of its time that the restarts' search gives these moves at its end
 
 
 class Search:

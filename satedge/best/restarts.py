@@ -40,7 +40,7 @@ from ..puzzle.model import Puzzle, Solution
 from ..puzzle.shuffle import Shuffle
 from ..system.limits import seconds_left
 from ..system.proctree import forked_map
-from .lns import POLISH, Search
+from .lns import Search
 
 __all__ = [
     "Attempt",
@@ -64,6 +64,7 @@ FIELD_SLICE = 0.2
 # with completion, each slice's deepest placements are completed where they are at most this many
 # cells short of the attempt's deepest
 DEEP = 8
+POLISH = 0.05  # the share of search()'s time the large neighbourhoods' moves take at its end
 
 
 @dataclass(frozen=True)
@@ -324,7 +325,7 @@ def search(
 ) -> Scored | None:
     """The best board the restarts find in ``seconds`` on ``workers`` processes (restart ``k``
     with seed ``seed + k``), each better one to ``better`` as it comes, then the last
-    :data:`satedge.best.lns.POLISH` of the time on the neighbourhood search's moves from the
+    :data:`POLISH` of the time on the neighbourhood search's moves from the
     best (from ``start``, the first best, where given); ``None`` where no board keeps the hard
     rules.  ``searching``: the seconds are the search's, the time the loop takes to compile (an
     empty cache) added, as far as the job's deadline allows (so that a short search finds as
