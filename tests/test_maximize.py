@@ -556,6 +556,12 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         f"{a}, {b} and {c} (median {ten[1]}, level with it; {minute[1]} at a minute, where it had 465)"
         in " ".join((root / "CHANGELOG.md").read_text().split())
     )
+    ladder = [
+        r["score"] for r in module._field_rows() if r["study"] == "ladder" and "470 board" in r["config"]
+    ]
+    assert len(ladder) == 3 and (
+        "with the ladder of the field's 470 board {}, {} and {}".format(*ladder) in results
+    )
     fresh = [module.record(f"uniform-6x6-c12-s{s}") for s in (4, 5, 6)]
     proved = [r["wall_seconds"] for r in fresh if r["status"] == "OPTIMUM" and r["wall_seconds"] <= 600]
     assert len(proved) == 2 and (

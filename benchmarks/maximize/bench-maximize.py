@@ -23,6 +23,7 @@ tests/test_maximize.py makes again from the committed files.
     python benchmarks/maximize/bench-maximize.py            # about 43 minutes on 2 cores
     python benchmarks/maximize/bench-maximize.py --only e2-field ablations pairs  # the field's, about 35 minutes
     python benchmarks/maximize/bench-maximize.py --only long  # Eternity II, 10 minutes on one core, 3 seeds: 20 minutes
+    python benchmarks/maximize/bench-maximize.py --only ladders  # the 469 and 470 boards' settings: 30 minutes
     python benchmarks/maximize/bench-maximize.py --hour     # Eternity II for an hour, once (its file is committed)
     python benchmarks/maximize/bench-maximize.py --report   # the report and the plot again from the committed files
 """
@@ -92,7 +93,23 @@ PAIR_SECONDS, PAIR_SEEDS, PAIR_SIZES = 60, (1, 2, 3, 4, 5), (12, 14, 16)
 # 60 s for 2 of them (the third at 300 s), and 465 at the end of every 10-minute run
 LONG_SECONDS, LONG_SEEDS = 600, (1, 2, 3)
 FIELD_SIDE_BY_SIDE = {60: 465, 600: 465}  # seconds: the median of its 3 seeds
-STUDY_SECONDS = {"ablation": ABLATION_SECONDS, "pair": PAIR_SECONDS, "long": LONG_SECONDS}
+# the settings Blackwood published for his other boards, beside Eternity II's file (the 470 board's
+# quota and ramp, the 469's ladder), 10 minutes on one core by the same seeds: config: options
+LADDERS = {
+    "the 470 board's ladder (197/203/210/216/221/225/229/233/236/238)": {
+        "ladder": "197/203/210/216/221/225/229/233/236/238"
+    },
+    "the 469 board's quota (17/2/18) and ladder (201/206/211/216/221/225/229/233/237/239/241)": {
+        "quota": "17/2/18",
+        "ladder": "201/206/211/216/221/225/229/233/237/239/241",
+    },
+}
+STUDY_SECONDS = {
+    "ablation": ABLATION_SECONDS,
+    "pair": PAIR_SECONDS,
+    "long": LONG_SECONDS,
+    "ladder": LONG_SECONDS,
+}
 
 
 def puzzle_of(source):
@@ -387,6 +404,34 @@ def field_report() -> list[str]:
                 + " | ".join("-" if m is None else str(m) for m in marks)
                 + f" | {first(r)} |"
             )
+    ladders = [r for r in rows if r["study"] == "ladder"]
+    if ladders and long:
+        out += [
+            "",
+            f"The settings of the field's 469 and 470 boards, {LONG_SECONDS // 60} minutes on one core each, "
+            "the same seeds, two runs at a time "
+            f"({ladders[0]['date']}; `{ladders[0]['command']}` and the others): the best score at 60 s and at the "
+            "end; each with the ramp of Eternity II's file.",
+            "",
+            "| settings | "
+            + " | ".join(f"seed {s}" for s in LONG_SEEDS)
+            + " | median at 60 s | median at the end |",
+            "|---|" + "---|" * len(LONG_SEEDS) + "---|---|",
+        ]
+        for config, runs in [
+            ("Eternity II's file (ladder 201/206/211/216/221/225/229/233/237/239)", long)
+        ] + [(c, [r for r in ladders if r["config"] == c]) for c in LADDERS]:
+            if not runs:
+                continue
+            got = {r["seed"]: r for r in runs}
+            cells = [f"{at(got[s], 60)} / {got[s]['score']}" if s in got else "-" for s in LONG_SEEDS]
+            minute = sorted(at(r, 60) for r in runs)
+            ends = sorted(r["score"] for r in runs)
+            out.append(
+                f"| {config} | "
+                + " | ".join(cells)
+                + f" | {minute[len(minute) // 2]} | {ends[len(ends) // 2]} |"
+            )
     pairs = [r for r in rows if r["study"] == "pair"]
     if pairs:
         out += [
@@ -457,9 +502,20 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
             "  Tried for the field's misses: the ablations above (each of the construction's parts taken out, "
             "and attempts of 200 million placements instead of one long attempt) measured at or below the "
             f"published settings in a minute; the 10 minutes and the hour reached {ten['score']} by {first(ten)} s "
-            f"and {hours['score']} by {first(hours)} s, then held it. What is left to try: a second attempt's "
-            "own tie order on each worker instead of one long attempt, the polish run over the hour rather "
-            "than at its end, the ladders Blackwood published for 469 and 470."
+            f"and {hours['score']} by {first(hours)} s, then held it. "
+            + (
+                "The settings of the 469 and 470 boards, 10 minutes on one core by 3 seeds (the table above): "
+                + "; ".join(
+                    f"{c}: {', '.join(str(r['score']) for r in sorted(got, key=lambda r: r['seed']))}"
+                    for c in LADDERS
+                    if (got := [r for r in _field_rows() if r["study"] == "ladder" and r["config"] == c])
+                )
+                + ". "
+                if any(r["study"] == "ladder" for r in _field_rows())
+                else "The ladders Blackwood published for 469 and 470 are not run yet. "
+            )
+            + "What is left to try: a second attempt's own tie order on each worker instead of one long "
+            "attempt, the polish run over the hour rather than at its end."
         )
     tried = [r for n in SEARCHES if n.startswith("e2-") and n[3:4].isdigit() and (r := record(n))]
     e2 = record("e2")  # the restarts' 10 minutes, beside which their schedules were tried
@@ -491,7 +547,9 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
             f"pairs, {better} ended higher with them, {worse} lower, the rest level (the moves without them "
             f"raised {raised} of the boards); so the polish does not take them by default."
         )
-    rows_by = {study: [r for r in _field_rows() if r["study"] == study] for study in ("ablation", "long")}
+    rows_by = {
+        study: [r for r in _field_rows() if r["study"] == study] for study in ("ablation", "long", "ladder")
+    }
     for seconds, field in FIELD_SIDE_BY_SIDE.items():
         runs = (
             [r for r in rows_by["ablation"] if r["config"] == "as published"]
@@ -521,7 +579,17 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
                 + "; ".join(f"{config}: {m}" for config, m in middle.items())
                 + "), and the 10-minute runs on one core, which had "
                 + ", ".join(str(at(r, seconds)) for r in rows_by["long"])
-                + f" at {seconds} s; the highest median: {top}, {middle[top]}."
+                + f" at {seconds} s"
+                + "".join(
+                    f"; with {c}: {', '.join(str(at(r, seconds)) for r in got)}"
+                    for c in LADDERS
+                    if (
+                        got := sorted(
+                            (r for r in rows_by["ladder"] if r["config"] == c), key=lambda r: r["seed"]
+                        )
+                    )
+                )
+                + f"; the highest median of the ablations: {top}, {middle[top]}."
             )
     out.append(
         "* A budget of 0: placements per second within 5% of the loop before it on Owen's 8x8: not part of "
@@ -652,6 +720,12 @@ def field_studies(names: list[str]) -> None:
             ]
     if "long" in names:
         tasks += [("long", "as published", "eternity2/e2-starter", seed, {}, "field") for seed in LONG_SEEDS]
+    if "ladders" in names:
+        tasks += [
+            ("ladder", name, "eternity2/e2-starter", seed, options, "field")
+            for name, options in LADDERS.items()
+            for seed in LONG_SEEDS
+        ]
     studies = {t[0] for t in tasks}
     kept = [r for r in _field_rows() if r["study"] not in studies]
     with ProcessPoolExecutor(2) as pool:
@@ -673,7 +747,7 @@ def measure(args) -> None:
     if args.hour:
         search("e2-field-hour")
     elif args.only is not None:
-        studies = [n for n in args.only if n in ("ablations", "pairs", "long")]
+        studies = [n for n in args.only if n in ("ablations", "pairs", "long", "ladders")]
         for name in args.only:
             if name == "spec":
                 spec()
