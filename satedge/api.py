@@ -77,10 +77,9 @@ def choose(
     cells with a ``timeout``, the field's construction on framed boards
     (:mod:`satedge.best.field`) and restarts of the budgeted search on others, on every core, which
     prove nothing but found better boards than the large-neighbourhood search in the same time on
-    Eternity II (``benchmarks/maximize/bench-maximize.md``); where scipy, which both need, is not
-    installed, the budgets there too.  Each engine is picked only where the table says it takes
+    Eternity II (``benchmarks/maximize/bench-maximize.md``).  Each engine is picked only where the table says it takes
     the puzzle (:meth:`satedge.jobs.engines.Engine.takes`: installed, and at its speed)."""
-    if task == "maximize":  # the first of them that the table says takes it (field and restarts need scipy)
+    if task == "maximize":  # the first of them that the table says takes it
         large = puzzle.n > PROVABLE and timeout is not None
         anytime = ("field", "restarts") if puzzle.frame is not None else ("restarts",)
         choices = (*anytime, "budget") if large else ("budget",)

@@ -816,3 +816,21 @@ def test_a_maxsat_binary_that_claims_a_false_optimum_is_named_under_certify(run_
     assert (code, out) == (2, "") and err.endswith(
         f"said {got} edges that fit is the most, but a board with {got + 1} exists\n"
     )
+
+
+def test_the_plain_maximize_of_a_large_framed_board_needs_only_the_core():
+    """Before: scipy, which the assignments of field, restarts and lns need, came only with the
+    extra stats, so a plain `pip install satedge` answered Eternity II's plain maximize by the
+    budgets (255 of 480 after 5 s).  Now scipy is a core dependency and those engines need none."""
+    import tomllib
+
+    from conftest import ROOT
+
+    from satedge.jobs.engines import ENGINES
+
+    core = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    assert [d for d in core if d.startswith("scipy")] == ["scipy>=1.10"]
+    assert [name for name in ("field", "restarts", "lns") if ENGINES[name].needs is not None] == []
+    p = load_puzzle("eternity2/e2-starter")
+    assert choose(p, "maximize", workers=2, timeout=60).engine == "field"
+    assert choose(p, "maximize", workers=2).engine == "budget"

@@ -35,8 +35,10 @@ def environment() -> dict:
         "satedge": __version__,
         "pysat": getattr(pysat, "__version__", "?"),
         "python": platform.python_version(),
-        # the compiled backtracker's library, then each engine's (the engine table's needs)
+        # the compiled backtracker's library, the best-board searches' assignments, then each engine's
+        # (the engine table's needs)
         "numba": _installed("numba"),
+        "scipy": _installed("scipy"),
         "cc": native.described(),  # the C loop's compiler, where there is one
         **{m: _installed(m) for m in sorted(needed)},
         "host": socket.gethostname(),

@@ -106,8 +106,8 @@ finished_at         string   -       when it ended
 wall_seconds        number   -       the run's wall-clock seconds, process start included
 cpu_seconds         number   -       user plus system seconds of the run's whole process tree
 peak_memory_mb      number   -       the most memory the run's process tree held, MB
-env                 mapping  -       versions and the machine: satedge, pysat, python, numba, the C compiler (cc:
-                                     its path and version), each engine's library (ortools, clingo), host, cpu
+env                 mapping  -       versions and the machine: satedge, pysat, python, numba, scipy, the C compiler
+                                     (cc: its path and version), each engine's library (ortools, clingo), host, cpu
 """
 _KINDS = {"string": str, "integer": int, "number": _NUMBER, "mapping": dict, "boolean": bool}
 

@@ -1,5 +1,5 @@
 """What holds up: an experiment's rows as a pandas DataFrame, intervals per configuration, a
-paired comparison of two configurations, and of several at once (extra ``stats``: pandas, scipy
+paired comparison of two configurations, and of several at once (scipy; extra ``stats``: pandas
 and scikit-posthocs).
 
 A run scores its time (encode + solve) when solved and twice its time limit otherwise (PAR-2,
@@ -48,7 +48,7 @@ POSTHOCS = ("holm", "nemenyi", "conover")
 
 
 def _libs():
-    """scipy.stats and numpy (scipy first: a missing extra is named as stats)."""
+    """scipy.stats and numpy (both in the core)."""
     return require("scipy.stats"), np
 
 

@@ -9,8 +9,8 @@ every second, whether or not a terminal shows them (a stopped job's figures are 
 
 Before the budgets, a short anytime search gives the incumbent: :data:`WARMUP` seconds of the
 restarts (:func:`satedge.best.restarts.search`, capped at :data:`WARMUP_CAP` placements
-each), at most a tenth of the job's time, on boards of more than :data:`WARMUP_CELLS` cells
-where scipy (extra ``stats``) is installed.  Its board is the answer if the job is stopped, and
+each), at most a tenth of the job's time, on boards of more than :data:`WARMUP_CELLS` cells.
+Its board is the answer if the job is stopped, and
 where it is optimal the budgets prove it without the last search, the one that must find a
 board.  It runs on this process (forked workers spend the first second loading their search).
 On the uniform 5x5 boards a warm-up only added to the proofs, which take seconds, hence none up
@@ -28,7 +28,6 @@ from ..best import budget, field, lns, restarts
 from ..errors import SatedgeError
 from ..puzzle.checker import Scored
 from ..puzzle.model import Puzzle, Solution
-from ..system.extras import Need, available
 from ..system.process import Outcome
 from .result import Note, Result, Work
 from .shared import (
@@ -50,7 +49,6 @@ __all__ = [
     "by_field",
     "field_settings",
     "by_lns",
-    "NEEDS",
     "WARMUP",
     "WARMUP_CAP",
     "WARMUP_CELLS",
@@ -59,10 +57,6 @@ __all__ = [
 WARMUP = 3.0  # seconds of restarts for the incumbent (the first loads their search: about a second)
 WARMUP_CAP = 20_000_000  # placements per restart among them
 WARMUP_CELLS = 30  # boards this small (5x5) are proved in seconds: the warm-up would only add to it
-
-
-# the restarts fill their boards by assignments, the neighbourhood search swaps by them
-NEEDS = Need(module="scipy", extra="stats")
 
 
 def by_branch_and_bound(job: Work, note: Note | None = None) -> Result:
@@ -179,7 +173,7 @@ def by_budgets(job: Work, note: Note | None = None) -> Result:
         (lambda found: note(progress(found))) if note is not None else None
     )  # a stopped job's figures are then current
     start = start_board(job)
-    if start is None and puzzle.n > WARMUP_CELLS and available("scipy"):
+    if start is None and puzzle.n > WARMUP_CELLS:
         start = _incumbent(job, puzzle, better)
     with connected(job) as client:
         ended: list[Outcome] = []

@@ -500,7 +500,6 @@ ENGINES: dict[str, Engine] = {
             name="restarts",
             options=(SCHEDULE_OPTION, CAP_OPTION, LOOP_OPTION),
             method=True,
-            needs=best.NEEDS,
             tasks={
                 "maximize": Task(
                     run=best.by_restarts,
@@ -519,7 +518,6 @@ ENGINES: dict[str, Engine] = {
             name="field",
             options=(*FIELD_OPTIONS, LOOP_OPTION),
             method=True,
-            needs=best.NEEDS,
             tasks={
                 "maximize": Task(
                     run=best.by_field,
@@ -539,7 +537,6 @@ ENGINES: dict[str, Engine] = {
         Engine(
             name="lns",
             method=True,
-            needs=best.NEEDS,
             tasks={
                 "maximize": Task(
                     run=best.by_lns,

@@ -30,7 +30,6 @@ EXTRAS = {
     "dask": ("dist", "Dask clusters need"),
     "distributed": ("dist", "Dask clusters need"),
     "pandas": ("stats", "results as a DataFrame and the report's statistics need"),
-    "scipy": ("stats", "the report's statistics need"),
     "scikit_posthocs": ("stats", "the comparison of several configurations needs"),
     "dratify": ("certify", "certified answers need the proof checker"),
     "drup": ("verified", "the verified proof checker needs"),
