@@ -23,7 +23,8 @@ tests/test_maximize.py makes again from the committed files.
     python benchmarks/maximize/bench-maximize.py            # about 43 minutes on 2 cores
     python benchmarks/maximize/bench-maximize.py --only e2-field ablations pairs  # the field's, about 35 minutes
     python benchmarks/maximize/bench-maximize.py --only long  # Eternity II, 10 minutes on one core, 3 seeds: 20 minutes
-    python benchmarks/maximize/bench-maximize.py --only ladders  # the 469 and 470 boards' settings: 30 minutes
+    python benchmarks/maximize/bench-maximize.py --only ladders  # other ladders, those not run yet: 10 min each
+    python benchmarks/maximize/bench-maximize.py --only tunings  # the published settings varied: 8 minutes
     python benchmarks/maximize/bench-maximize.py --hour     # Eternity II for an hour, once (its file is committed)
     python benchmarks/maximize/bench-maximize.py --report   # the report and the plot again from the committed files
 """
@@ -38,6 +39,7 @@ import time
 from datetime import date
 from pathlib import Path
 
+from satedge.best.field import RAMP
 from satedge.system.machine import described
 
 HERE = Path(__file__).resolve().parent
@@ -103,9 +105,28 @@ LADDERS = {
         "quota": "17/2/18",
         "ladder": "201/206/211/216/221/225/229/233/237/239/241",
     },
+    # the one variation of TUNINGS that measured above the published settings in a minute (2026-12-03)
+    "Eternity II's file with breaks 11 and 12 from depths 241 and 245": {
+        "ladder": "201/206/211/216/221/225/229/233/237/239/241/245"
+    },
+}
+# the published settings varied, 60 s on one core by the ablations' seeds: the ramp's counts a few per
+# cent lower and higher (the ramp of Eternity II's file, RAMP), and breaks beyond its tenth
+RAMP_SCALES = (0.97, 1.03)
+TUNINGS = {
+    "as published, in the same run": {},
+    **{
+        f"the ramp's counts {round(abs(k - 1) * 100)}% {'lower' if k < 1 else 'higher'}": {
+            "ramp": "/".join(f"{d}:{round(q * k)}" for d, q in RAMP)
+        }
+        for k in RAMP_SCALES
+    },
+    "an 11th break from depth 241": {"ladder": "201/206/211/216/221/225/229/233/237/239/241"},
+    "breaks 11 and 12 from depths 241 and 245": {"ladder": "201/206/211/216/221/225/229/233/237/239/241/245"},
 }
 STUDY_SECONDS = {
     "ablation": ABLATION_SECONDS,
+    "tuning": ABLATION_SECONDS,
     "pair": PAIR_SECONDS,
     "long": LONG_SECONDS,
     "ladder": LONG_SECONDS,
@@ -333,6 +354,21 @@ def report() -> str:
     return "\n".join(lines) + "\n"
 
 
+def minute_table(rows: list[dict], configs) -> list[str]:
+    """A table of the minute-long runs by seed: the score at 10 s and at the end, and the median at the end."""
+    out = [
+        "| settings | " + " | ".join(f"seed {s}" for s in ABLATION_SEEDS) + " | median at the end |",
+        "|---|" + "---|" * len(ABLATION_SEEDS) + "---|",
+    ]
+    for config in configs:
+        got = {r["seed"]: r for r in rows if r["config"] == config}
+        if got:
+            ends = sorted(r["score"] for r in got.values())
+            cells = [f"{at(got[s], 10)} / {got[s]['score']}" if s in got else "-" for s in ABLATION_SEEDS]
+            out.append(f"| {config} | " + " | ".join(cells) + f" | {ends[len(ends) // 2]} |")
+    return out
+
+
 def field_report() -> list[str]:
     """The field's construction: Eternity II over time beside the restarts and lns, the hour, the
     ablations and the pairs on generated framed boards."""
@@ -373,18 +409,19 @@ def field_report() -> list[str]:
             f"{', '.join(map(str, ABLATION_SEEDS))} (`--shuffle SEED`; {ablations[0]['date']}): the score at 10 s "
             "and at the end.",
             "",
-            "| settings | " + " | ".join(f"seed {s}" for s in ABLATION_SEEDS) + " | median at the end |",
-            "|---|" + "---|" * len(ABLATION_SEEDS) + "---|",
-        ]
-        for config in ABLATIONS:
-            got = {r["seed"]: r for r in ablations if r["config"] == config}
-            if got:
-                ends = sorted(r["score"] for r in got.values())
-                cells = [f"{at(got[s], 10)} / {got[s]['score']}" if s in got else "-" for s in ABLATION_SEEDS]
-                out.append(f"| {config} | " + " | ".join(cells) + f" | {ends[len(ends) // 2]} |")
-        out += [
+            *minute_table(ablations, ABLATIONS),
             "",
             "Their commands: " + "; ".join(f"`{r['command']}`" for r in ablations if r["seed"] == 1) + ".",
+        ]
+    tunings = [r for r in rows if r["study"] == "tuning"]
+    if tunings:
+        out += [
+            "",
+            f"The published settings varied, {ABLATION_SECONDS} s each on one core, two runs at a time, the same "
+            f"seeds ({tunings[0]['date']}; `{tunings[-1]['command']}` and the others): the score at 10 s and at the "
+            "end, the published settings among them.",
+            "",
+            *minute_table(tunings, TUNINGS),
         ]
     long = sorted((r for r in rows if r["study"] == "long"), key=lambda r: r["seed"])
     if long:
@@ -408,7 +445,8 @@ def field_report() -> list[str]:
     if ladders and long:
         out += [
             "",
-            f"The settings of the field's 469 and 470 boards, {LONG_SECONDS // 60} minutes on one core each, "
+            "Other ladders (the settings of the field's 469 and 470 boards, and Eternity II's with two more "
+            f"breaks), {LONG_SECONDS // 60} minutes on one core each, "
             "the same seeds, two runs at a time "
             f"({ladders[0]['date']}; `{ladders[0]['command']}` and the others): the best score at 60 s and at the "
             "end; each with the ramp of Eternity II's file.",
@@ -504,7 +542,7 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
             f"published settings in a minute; the 10 minutes and the hour reached {ten['score']} by {first(ten)} s "
             f"and {hours['score']} by {first(hours)} s, then held it. "
             + (
-                "The settings of the 469 and 470 boards, 10 minutes on one core by 3 seeds (the table above): "
+                "Other ladders, 10 minutes on one core by 3 seeds (the table above): "
                 + "; ".join(
                     f"{c}: {', '.join(str(r['score']) for r in sorted(got, key=lambda r: r['seed']))}"
                     for c in LADDERS
@@ -586,6 +624,17 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
                     if (
                         got := sorted(
                             (r for r in rows_by["ladder"] if r["config"] == c), key=lambda r: r["seed"]
+                        )
+                    )
+                )
+                + "".join(
+                    f"; {c}: {', '.join(str(r['score']) for r in got)}"
+                    for c in TUNINGS
+                    if seconds == 60
+                    and (
+                        got := sorted(
+                            (r for r in _field_rows() if r["study"] == "tuning" and r["config"] == c),
+                            key=lambda r: r["seed"],
                         )
                     )
                 )
@@ -720,14 +769,22 @@ def field_studies(names: list[str]) -> None:
             ]
     if "long" in names:
         tasks += [("long", "as published", "eternity2/e2-starter", seed, {}, "field") for seed in LONG_SEEDS]
-    if "ladders" in names:
+    if "ladders" in names:  # those not run yet: each is committed once
+        done = {r["config"] for r in _field_rows() if r["study"] == "ladder"}
         tasks += [
             ("ladder", name, "eternity2/e2-starter", seed, options, "field")
             for name, options in LADDERS.items()
+            if name not in done
             for seed in LONG_SEEDS
         ]
-    studies = {t[0] for t in tasks}
-    kept = [r for r in _field_rows() if r["study"] not in studies]
+    if "tunings" in names:
+        tasks += [
+            ("tuning", name, "eternity2/e2-starter", seed, options, "field")
+            for seed in ABLATION_SEEDS
+            for name, options in TUNINGS.items()
+        ]
+    ran = {(t[0], t[1]) for t in tasks}
+    kept = [r for r in _field_rows() if (r["study"], r["config"]) not in ran]
     with ProcessPoolExecutor(2) as pool:
         rows = []
         for row in pool.map(field_run, tasks):
@@ -747,7 +804,7 @@ def measure(args) -> None:
     if args.hour:
         search("e2-field-hour")
     elif args.only is not None:
-        studies = [n for n in args.only if n in ("ablations", "pairs", "long", "ladders")]
+        studies = [n for n in args.only if n in ("ablations", "pairs", "long", "ladders", "tunings")]
         for name in args.only:
             if name == "spec":
                 spec()
