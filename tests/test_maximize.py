@@ -562,6 +562,12 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
     assert len(ladder) == 3 and (
         "with the ladder of the field's 470 board {}, {} and {}".format(*ladder) in results
     )
+    attempts = [
+        r["score"] for r in module._field_rows() if r["study"] == "ladder" and "attempts of" in r["config"]
+    ]
+    assert len(attempts) == 3 and (
+        "every 3 billion placements (about 50 s) {}, {} and {}".format(*attempts) in results
+    )
     fresh = [module.record(f"uniform-6x6-c12-s{s}") for s in (4, 5, 6)]
     proved = [r["wall_seconds"] for r in fresh if r["status"] == "OPTIMUM" and r["wall_seconds"] <= 600]
     assert len(proved) == 2 and (
