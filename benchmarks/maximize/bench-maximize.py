@@ -95,8 +95,8 @@ PAIR_SECONDS, PAIR_SEEDS, PAIR_SIZES = 60, (1, 2, 3, 4, 5), (12, 14, 16)
 # 60 s for 2 of them (the third at 300 s), and 465 at the end of every 10-minute run
 LONG_SECONDS, LONG_SEEDS = 600, (1, 2, 3)
 FIELD_SIDE_BY_SIDE = {60: 465, 600: 465}  # seconds: the median of its 3 seeds
-# the settings Blackwood published for his other boards, beside Eternity II's file (the 470 board's
-# quota and ramp, the 469's ladder), 10 minutes on one core by the same seeds: config: options
+# other settings for 10 minutes on one core by the same seeds, beside Eternity II's file: those Blackwood
+# published for his other boards (the 470 board's ladder, the 469's quota and ladder), and more: config: options
 LADDERS = {
     "the 470 board's ladder (197/203/210/216/221/225/229/233/236/238)": {
         "ladder": "197/203/210/216/221/225/229/233/236/238"
@@ -591,7 +591,8 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
             f"raised {raised} of the boards); so the polish does not take them by default."
         )
     rows_by = {
-        study: [r for r in _field_rows() if r["study"] == study] for study in ("ablation", "long", "ladder")
+        study: [r for r in _field_rows() if r["study"] == study]
+        for study in ("ablation", "long", "ladder", "tuning")
     }
     for seconds, field in FIELD_SIDE_BY_SIDE.items():
         runs = (
@@ -625,21 +626,11 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
                 + f" at {seconds} s"
                 + "".join(
                     f"; with {c}: {', '.join(str(at(r, seconds)) for r in got)}"
-                    for c in LADDERS
+                    for study, configs in (("ladder", LADDERS), ("tuning", TUNINGS if seconds == 60 else {}))
+                    for c in configs
                     if (
                         got := sorted(
-                            (r for r in rows_by["ladder"] if r["config"] == c), key=lambda r: r["seed"]
-                        )
-                    )
-                )
-                + "".join(
-                    f"; {c}: {', '.join(str(r['score']) for r in got)}"
-                    for c in TUNINGS
-                    if seconds == 60
-                    and (
-                        got := sorted(
-                            (r for r in _field_rows() if r["study"] == "tuning" and r["config"] == c),
-                            key=lambda r: r["seed"],
+                            (r for r in rows_by[study] if r["config"] == c), key=lambda r: r["seed"]
                         )
                     )
                 )
