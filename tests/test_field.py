@@ -15,6 +15,7 @@ from satedge.puzzle.checker import board_problem, score
 from satedge.puzzle.formats import load_puzzle, puzzle_from_dict, puzzle_to_dict
 from satedge.puzzle.generate import Params, generate
 from satedge.puzzle.model import Solution
+from satedge.puzzle.shuffle import shuffle
 
 
 @st.composite
@@ -155,6 +156,16 @@ def test_the_settings_of_eternity_ii_come_from_its_puzzle_file():
     # the file's settings go through the canonical form and leave the puzzle's hash as it was
     again = puzzle_from_dict(puzzle_to_dict(p))
     assert again.tuned == p.tuned and again == p
+
+
+def test_the_search_takes_the_settings_a_puzzle_file_carries(monkeypatch):
+    p = load_puzzle("eternity2/e2-starter")
+    got = {}
+    monkeypatch.setattr(restarts, "search", lambda *args, **kw: got.update(kw))
+    field.search(shuffle(p, 3)[0], 1)
+    assert (
+        got["attempts"] == field.Settings.of(p, dict(p.tuned)).attempts(p) != field.Settings.of(p).attempts(p)
+    )
 
 
 def test_the_settings_scale_to_any_board():

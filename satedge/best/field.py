@@ -244,8 +244,9 @@ def search(
 ) -> Scored | None:
     """The best board the construction finds in ``seconds`` on ``workers`` processes (the
     arguments as :func:`satedge.best.restarts.search` takes them; ``settings`` default
-    :meth:`Settings.of` the puzzle)."""
-    s = settings or Settings.of(puzzle)
+    :meth:`Settings.of` the puzzle with the settings it carries, as ``maximize --method field``
+    has them)."""
+    s = settings or Settings.of(puzzle, dict(puzzle.tuned))
     return restarts.search(
         puzzle,
         seconds,
