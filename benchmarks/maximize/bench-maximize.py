@@ -769,21 +769,18 @@ def field_studies(names: list[str]) -> None:
             ]
     if "long" in names:
         tasks += [("long", "as published", "eternity2/e2-starter", seed, {}, "field") for seed in LONG_SEEDS]
-    if "ladders" in names:  # those not run yet: each is committed once
-        done = {r["config"] for r in _field_rows() if r["study"] == "ladder"}
+    if "ladders" in names:
         tasks += [
             ("ladder", name, "eternity2/e2-starter", seed, options, "field")
-            for name, options in LADDERS.items()
-            if name not in done
+            for name, options in _not_run("ladder", LADDERS).items()
             for seed in LONG_SEEDS
         ]
-    if "tunings" in names:  # those not run yet, as the ladders
-        done = {r["config"] for r in _field_rows() if r["study"] == "tuning"}
+    if "tunings" in names:
+        tunings = _not_run("tuning", TUNINGS)
         tasks += [
             ("tuning", name, "eternity2/e2-starter", seed, options, "field")
             for seed in ABLATION_SEEDS
-            for name, options in TUNINGS.items()
-            if name not in done
+            for name, options in tunings.items()
         ]
     ran = {(t[0], t[1]) for t in tasks}
     kept = [r for r in _field_rows() if (r["study"], r["config"]) not in ran]
@@ -796,6 +793,12 @@ def field_studies(names: list[str]) -> None:
                 flush=True,
             )
     FIELD_ROWS.write_text("".join(json.dumps(r) + "\n" for r in kept + rows))
+
+
+def _not_run(study: str, configs: dict) -> dict:
+    """The ``configs`` of ``study`` that have no rows yet: each is run and committed once."""
+    done = {r["config"] for r in _field_rows() if r["study"] == study}
+    return {name: options for name, options in configs.items() if name not in done}
 
 
 def _field_rows() -> list[dict]:
