@@ -36,12 +36,21 @@ _CACHE = None
 if not os.environ.get("SATEDGE_CACHE"):
     _CACHE = tempfile.mkdtemp(prefix="satedge-test-cache-")
     os.environ["SATEDGE_CACHE"] = _CACHE
+
+
 # Dask's clusters keep their scratch space (and its lock files) in a folder of the run's, removed
-# at its end, not in $TMPDIR
+# at its end, not in $TMPDIR.  Dask reads its variables as Python literals, so the path goes in
+# quoted: bare, a random name such as one ending in "-0else" made every process that loads Dask
+# print a SyntaxWarning, a second line on the standard error of a command that fails in one
+def dask_value(text: str) -> str:
+    """``text`` as a Dask variable gives it back, unchanged and with no warning."""
+    return repr(text)
+
+
 _SCRATCH = None
 if not os.environ.get("DASK_TEMPORARY_DIRECTORY"):
     _SCRATCH = tempfile.mkdtemp(prefix="satedge-test-dask-")
-    os.environ["DASK_TEMPORARY_DIRECTORY"] = _SCRATCH
+    os.environ["DASK_TEMPORARY_DIRECTORY"] = dask_value(_SCRATCH)
 
 
 # the files whose tests take minutes in all, run first: the suite's workers take whole files in

@@ -11,7 +11,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, alive, children, sigint_default, small_command_seconds, wait_until
+from conftest import ROOT, alive, children, dask_value, sigint_default, small_command_seconds, wait_until
 
 from satedge.backtrack import native
 from satedge.experiment.report import PER_PUZZLE_NOTE, SUMMARY_NOTE, report
@@ -990,3 +990,16 @@ def test_plot_ticks_are_plain_numbers_that_do_not_run_into_each_other(tmp_path):
     scatter = (tmp_path / "scatter.svg").read_text()
     assert tick_labels(scatter, "x") == tick_labels(scatter, "y") == ["1", "2", "5", "10"]
     assert tick_labels((tmp_path / "cactus.svg").read_text(), "x") == ["1", "2", "3", "4", "5"]
+
+
+@pytest.mark.parametrize("folder", ["/tmp/satedge-test-dask-0else", "/tmp/satedge-test-dask-ab_3"])
+def test_the_suites_dask_folder_reads_back_unchanged_and_without_a_warning(folder):
+    # Dask reads its variables as Python literals: a bare folder ending in "-0else" printed a
+    # SyntaxWarning in every process that loads Dask, a second line where an error has one
+    pytest.importorskip("dask")
+    env = {**os.environ, "DASK_TEMPORARY_DIRECTORY": dask_value(folder)}
+    code = "import dask.config; print(dask.config.get('temporary-directory'))"
+    done = subprocess.run(
+        [sys.executable, "-W", "default", "-c", code], env=env, capture_output=True, text=True
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, folder + "\n", "")
