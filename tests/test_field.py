@@ -228,3 +228,28 @@ def test_every_board_the_search_reports_keeps_the_rules_and_its_answer_is_the_be
     assert got and all(board_problem(p, b.board) is None and score(p, b.board) == b.score for b in got)
     assert [b.score for b in got] == sorted({b.score for b in got})  # each better than the last
     assert best.score == got[-1].score
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 999))
+def test_a_bound_keeps_exactly_the_boards_that_beat_it(seed):
+    """An attempt allowed a break at every depth, run to its end, keeps the whole board with the
+    fewest misfits, m; bounded by b misfits, it reaches a whole board exactly where b >= m, and
+    then the same one."""
+    p = generate(Params(rows=2, cols=3, colors=3, model="uniform"), seed=seed)
+    made = field.Settings(None, tuple(range(1, p.n))).attempts(p)
+
+    def deepest(bound=None):
+        attempt = made.attempt(p, seed, loop="numba")
+        if bound is not None:
+            attempt.bound(bound)
+        while not attempt.ended:
+            attempt.run(None)
+        return attempt.deepest, attempt.board()
+
+    (depth, m), board = deepest()
+    assert depth == p.n  # a break at every depth: some whole board
+    assert score(p, Solution(tuple(board))) == len(p.board.adjacencies) - m
+    assert deepest(m) == ((p.n, m), board)
+    if m:
+        assert deepest(m - 1)[0][0] < p.n

@@ -15,7 +15,9 @@ them), generalised to any rows x cols:
    cell's candidates.
 4. **The ladder of breaks** (:class:`Settings` ``ladder``): the depths at which one more
    misfit is allowed, cumulatively; a break misses one earlier neighbour, at most one per tile,
-   never on a label of the frame's runs (:class:`satedge.backtrack.arrays.Breaks`).
+   never on a label of the frame's runs (:class:`satedge.backtrack.arrays.Breaks`).  Each better
+   board bounds the rest of its attempt: no placements with as many misfits as it has
+   (:meth:`satedge.best.restarts.Attempt.bound`), so a ladder may go on into the last cells.
 5. **Attempts** of ``attempt`` placements each (by default one attempt for the whole run), each
    deeper partial board, and the one a slice of the search ends on where it is as deep, completed
    by the branch and bound over its empty cells with the tiles left

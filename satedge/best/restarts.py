@@ -195,6 +195,11 @@ class Attempt:
             elif self.state.best[0] == n and self.state.best[1] == 0:  # every edge fits: nothing better
                 self.ended = True
 
+    def bound(self, most: int) -> None:
+        """No placements with more than ``most`` misfits from now on, at any depth (a branch and
+        bound: a board that a better one must beat has ``most + 1``)."""
+        np.minimum(self.state.allow, max(0, most), out=self.state.allow)
+
     def rebase(self, depth: int) -> None:
         """Keep the deepest placements from now on that reach ``depth`` (those kept so far are
         forgotten)."""
@@ -369,6 +374,8 @@ def search(
             nonlocal attempt, handed, mine, record
             if attempt is None or attempt.ended:
                 attempt, handed, record = made.attempt(puzzle, k, loop), None, 0
+                if complete:
+                    attempt.bound(whole - mine - 1)
             attempt.run(min(end, time.monotonic() + (FIELD_SLICE if complete else SLICE)))
             if not complete:  # the deepest board, where it went deeper, filled
                 if attempt.deepest == handed:
@@ -384,6 +391,7 @@ def search(
             if found is None or found.score <= mine:
                 return None
             mine = found.score
+            attempt.bound(whole - mine - 1)  # a board more misfits than the best has is of no use
             return found
 
         return one
