@@ -145,8 +145,9 @@ def test_the_settings_of_eternity_ii_come_from_its_puzzle_file():
     assert (sorted(s.quota.labels), s.quota.points[-1], s.ladder) == (
         [10, 13, 16],
         (160, 119),
-        (201, 206, 211, 216, 221, 225, 229, 233, 237, 239),
+        (201, 206, 211, 216, 221, 225, 229, 233, 237, 239, 241, 243, 245, 247, 249, 251),
     )
+    assert s.ladder == field.LADDER and field.LADDER[:10] == field.PUBLISHED
     least = s.quota.least(256)
     assert (least[16], least[26], least[56], least[102], least[160], least[161]) == (0, 28, 71, 106, 119, 0)
     assert field.frame_labels(p) == {1, 5, 9, 13, 17}
@@ -171,8 +172,9 @@ def test_the_search_takes_the_settings_a_puzzle_file_carries(monkeypatch):
 def test_the_settings_scale_to_any_board():
     p = generate(Params(rows=8, cols=8, colors=9, border_colors=3, frame=True), seed=1)
     s = field.Settings.of(p)
-    # the columns begin at depth 6*8 + 2*2 = 52 on an 8x8 (k = 2 rows left)
-    assert s.ladder[0] == 52 and all(52 <= d < 64 for d in s.ladder) and len(s.ladder) == 2
+    # the columns begin at depth 6*8 + 2*2 = 52 on an 8x8 (k = 2 rows left); Eternity II's 16 breaks over
+    # the 55 depths from 201 become 3 over the 12 depths from 52: its 1st, 6th and 11th (201, 225, 241)
+    assert s.ladder == (52, 57, 61)
     assert len(s.quota.labels) == 3 and s.quota.points[0] == (4, 0)
     order = restarts.scan(p)
     assert sorted(order) == list(range(64)) and order[52] == 6 * 8 + 2

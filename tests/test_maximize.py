@@ -568,6 +568,30 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
     assert len(attempts) == 3 and (
         "every 3 billion placements (about 50 s) {}, {} and {}".format(*attempts) in results
     )
+    tail, runs = (
+        module.record("e2-tail"),
+        {
+            side: sorted(
+                (r for r in module._field_rows() if r["study"] == "ladder" and r["config"] == config),
+                key=lambda r: r["seed"],
+            )
+            for side, config in (
+                ("tail", module.DEFAULT),
+                ("published", "Eternity II's file, in the same run as the bounded breaks"),
+            )
+        },
+    )
+    assert [len(r) for r in runs.values()] == [3, 3] and tail["score"] == 465
+    assert (
+        f"reaches {tail['score']} in {module.first(tail)} s where it took {module.first(field)} s, and on one core, 3 "
+        "seeds, {}, {} and {} in 10 minutes, first reaching 465 in {} s, {} s and {} s, beside the published ladder's "
+        "{}, {} and {} in the same run".format(
+            *(r["score"] for r in runs["tail"]),
+            *(next(s for s, score in r["timeline"] if score >= 465) for r in runs["tail"]),
+            *(r["score"] for r in runs["published"]),
+        )
+        in results
+    )
     fresh = [module.record(f"uniform-6x6-c12-s{s}") for s in (4, 5, 6)]
     proved = [r["wall_seconds"] for r in fresh if r["status"] == "OPTIMUM" and r["wall_seconds"] <= 600]
     assert len(proved) == 2 and (

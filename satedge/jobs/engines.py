@@ -242,7 +242,7 @@ FIELD_OPTIONS = (
         written="ladder=D/D/... takes depths with slashes, or none",
         metavar="D/D/...",
         help="--method field: the depths from which one more break (a misfit) is allowed, or none (default: the "
-        "puzzle file's, else Eternity II's 201/206/.../239 scaled to where the board's columns begin)",
+        "puzzle file's, else Eternity II's 201/206/.../251 scaled to where the board's columns begin)",
     ),
     Option(
         tasks=("maximize",),
