@@ -356,18 +356,26 @@ def branches_go_on(puzzle, budget):
 
 @pytest.mark.slow
 def test_a_busy_worker_splits_its_subtree_for_an_idle_one(monkeypatch):
+    """A subtree split and handed back is searched by the workers, every solution once and every
+    node once.  Whether a worker waits while another is busy depends on how the machine schedules
+    them (on a loaded one the last subtree can end before the idle worker asks), so a worker asks
+    for a split at every pause until the first one is made."""
     p = generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)
     t = backtrack.tables(p, backtrack.plan(p, order="rows", distinct=False))
     monkeypatch.setattr(split, "SUBTREES_PER_WORKER", 1)  # 48 subtrees of the first cell
     splits = multiprocessing.get_context("fork").Value("i", 0)  # counted in the workers
-    branches = split.branches
+    branches, explore = split.branches, split.explore
 
     def counted(*args):
         with splits.get_lock():
             splits.value += 1
         return branches(*args)
 
+    def asking(t, state, share, limit=None, hand_back=lambda: False, parent=None, budget=None):
+        return explore(t, state, share, limit, lambda: splits.value == 0 or hand_back(), parent, budget)
+
     monkeypatch.setattr(split, "branches", counted)
+    monkeypatch.setattr(split, "explore", asking)
     counts = np.zeros(2, np.int64)
     found = [tuple(s) for s in split.parallel_search(t, 2, counts=counts, budget=5)]
     alone = np.zeros(2, np.int64)
