@@ -501,6 +501,14 @@ def field_report() -> list[str]:
                 + " | ".join(cells)
                 + f" | {minute[len(minute) // 2]} | {ends[len(ends) // 2]} |"
             )
+        noisy = [r for r in ladders if r.get("beside")]
+        if noisy:
+            out += [
+                "",
+                "Noted with the runs: "
+                + "; ".join(f"{r['config']}, seed {r['seed']}: {r['beside']}" for r in noisy)
+                + ".",
+            ]
     pairs = [r for r in rows if r["study"] == "pair"]
     if pairs:
         out += [
