@@ -63,7 +63,7 @@ RAMP_CELLS, RAMP_SIDES = 256, 122
 # Eternity II's ladder: a break more from each of these depths; 201 is where the columns begin on
 # a 16x16 (:func:`satedge.best.restarts.scan`).  The published ladder ends at 239; the breaks from
 # 241 to 251 in the last block are satedge's, cheap since every attempt is bounded by its best board
-# (10 minutes on one core by 3 seeds: 465, 465, 466 beside 465, 464, 465 without them)
+# (benchmarks/maximize/bench-maximize.md measures both ladders side by side)
 PUBLISHED = (201, 206, 211, 216, 221, 225, 229, 233, 237, 239)
 LADDER = PUBLISHED + (241, 243, 245, 247, 249, 251)
 LADDER_START = 201

@@ -391,7 +391,7 @@ def search(
             if found is None or found.score <= mine:
                 return None
             mine = found.score
-            attempt.bound(whole - mine - 1)  # a board more misfits than the best has is of no use
+            attempt.bound(whole - mine - 1)  # a board with as many misfits as the best is of no use
             return found
 
         return one
