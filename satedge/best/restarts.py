@@ -374,8 +374,8 @@ def search(
             nonlocal attempt, handed, mine, record
             if attempt is None or attempt.ended:
                 attempt, handed, record = made.attempt(puzzle, k, loop), None, 0
-                if complete:
-                    attempt.bound(whole - mine - 1)
+            if complete:  # a board with as many misfits as the best is of no use
+                attempt.bound(whole - mine - 1)
             attempt.run(min(end, time.monotonic() + (FIELD_SLICE if complete else SLICE)))
             if not complete:  # the deepest board, where it went deeper, filled
                 if attempt.deepest == handed:
@@ -391,7 +391,6 @@ def search(
             if found is None or found.score <= mine:
                 return None
             mine = found.score
-            attempt.bound(whole - mine - 1)  # a board with as many misfits as the best is of no use
             return found
 
         return one
