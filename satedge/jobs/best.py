@@ -128,6 +128,13 @@ def field_settings(puzzle: Puzzle, solver) -> field.Settings:
         if any(d >= puzzle.n for d in depths):
             raise SatedgeError(f"{name}: depth {max(depths)} is past the board's last cell ({puzzle.n - 1})")
     settings = field.Settings.of(puzzle, tuned)
+    if settings.quota is not None:  # a count no board can show: no attempt would pass its depth
+        sides = sum(x in settings.quota.labels for tile in puzzle.tiles for x in tile)
+        depth, most = max(settings.quota.points, key=lambda point: (point[1], -point[0]))
+        if most > sides:
+            raise SatedgeError(
+                f"ramp: {most} sides of the quota's labels by depth {depth}, but the tiles have {sides}"
+            )
     if solver.get("attempt") is not None:
         settings = settings.with_(attempt=solver.get("attempt"))
     return settings.with_(complete=solver.get("completion") != "fill")
