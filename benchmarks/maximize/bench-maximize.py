@@ -14,7 +14,11 @@
   ``e2-tail``), its ablations (60 s, 3 seeds, one core each,
   two runs at a time) and pairs against the restarts on generated framed boards with a clue
   (60 s, 5 seeds, one core each, two runs at a time), the rows in
-  benchmarks/maximize/bench-maximize-field.jsonl.
+  benchmarks/maximize/bench-maximize-field.jsonl;
+* where Eternity II's plateau comes from (``--only hits``): an attempt's whole boards of 464 or more
+  in 90 s on one core, its bound held there, with settings of Eternity II's file changed one at a
+  time, and where its time goes along the fill order; the rows in
+  benchmarks/maximize/bench-maximize-hits.jsonl.
 
 Rows and results go to benchmarks/maximize/bench-maximize-*.json(l), the best boards to
 benchmarks/maximize/bench-maximize-*.sol (`satedge check` scores them), the plot to
@@ -26,6 +30,7 @@ tests/test_maximize.py makes again from the committed files.
     python benchmarks/maximize/bench-maximize.py --only long  # Eternity II, 10 minutes on one core, 3 seeds: 20 minutes
     python benchmarks/maximize/bench-maximize.py --only ladders  # other settings, those not run yet: 10 min each
     python benchmarks/maximize/bench-maximize.py --only tunings  # settings varied for 60 s, those not run yet: 1.5 min
+    python benchmarks/maximize/bench-maximize.py --only hits  # boards of 464+ per attempt, those not run yet: 33 min
     python benchmarks/maximize/bench-maximize.py --hour     # Eternity II for an hour, once (e2-tail-hour; e2-field-hour
                                                             # is the published ladder's, 2026-12-02)
     python benchmarks/maximize/bench-maximize.py --report   # the report and the plot again from the committed files
@@ -147,6 +152,42 @@ TUNINGS = {
     "attempts of 600 million placements (about 10 s)": {"attempt": 600_000_000},
     "attempts of 1.2 billion placements (about 20 s)": {"attempt": 1_200_000_000},
 }
+# where the plateau comes from (2026-12-05): the whole boards with at most HITS_MISFITS misfits (464 or
+# more) that an attempt's own loop reaches in HITS_SECONDS on one core, its bound held there (as once its
+# best is 463), and those the completion of its slices' deepest boards reaches; the field's options in
+# place of Eternity II's file's: config: options
+HITS_ROWS = HERE / "bench-maximize-hits.jsonl"
+HITS_SECONDS, HITS_SEEDS, HITS_MISFITS = 90, (1, 2, 3, 4), 16
+FILE_LADDER = (201, 206, 211, 216, 221, 225, 229, 233, 237, 239, 241, 243, 245, 247, 249, 251)
+# the phases of the fill order on a 16x16 (satedge.best.restarts.scan): depth ranges
+PHASES = {
+    "rows 0 to 6": (0, 100),
+    "rows 6 to 11": (100, 176),
+    "block": (176, 201),
+    "columns": (201, 236),
+    "last block": (236, 257),
+}
+HITS_BASE = "Eternity II's file"
+HITS = {
+    HITS_BASE: {},
+    "a break more, from depth 176 (the block)": {"ladder": (176, *FILE_LADDER)},
+    "a break more, from depth 150 (the rows)": {"ladder": (150, *FILE_LADDER)},
+    "two breaks more, from depths 150 and 176": {"ladder": (150, 176, *FILE_LADDER)},
+    "the file's ladder one break later (from 206 to 253)": {"ladder": (*FILE_LADDER[1:], 253)},
+    "the file's ladder two breaks later (from 211 to 255)": {"ladder": (*FILE_LADDER[2:], 253, 255)},
+    "a break every 3 depths from 201": {"ladder": tuple(range(201, 247, 3))},
+    "a break every 2 depths from 201": {"ladder": tuple(range(201, 232, 2))},
+    "the ramp's counts 10% lower": {"ramp": tuple((d, int(q * 0.9)) for d, q in RAMP)},
+    # the tunings' ramp 3% higher asked for 123 sides by depth 160, where the tiles have 122
+    "the ramp's counts 3% higher, at most the 122 sides": {
+        "ramp": tuple((d, min(122, round(q * 1.03))) for d, q in RAMP)
+    },
+    "completion of every 0.05 s slice's deepest board within 40 cells of the deepest": {
+        "slice": 0.05,
+        "deep": 40,
+    },
+}
+
 STUDY_SECONDS = {
     "ablation": ABLATION_SECONDS,
     "tuning": ABLATION_SECONDS,
@@ -367,6 +408,7 @@ def report() -> str:
             "Noted with the runs: " + "; ".join(f"{r['search']}: {r['beside']}" for r in noisy) + ".",
         ]
     lines += field_report()
+    lines += hits_report()
     lines += ["", "## The targets", ""] + targets(rows, exact)
     lines += [
         "",
@@ -452,6 +494,7 @@ def field_report() -> list[str]:
             "",
             *minute_table(tunings, TUNINGS),
         ]
+        out += _impossible_ramps()
     long = sorted((r for r in rows if r["study"] == "long"), key=lambda r: r["seed"])
     if long:
         out += [
@@ -532,6 +575,147 @@ def field_report() -> list[str]:
     return out
 
 
+def _quota_sides() -> tuple[frozenset, int, int]:
+    """The labels of Eternity II's quota (its file's), their sides on its tiles, and its cells."""
+    from satedge.best.field import Settings
+    from satedge.puzzle.formats import load_puzzle
+
+    puzzle = load_puzzle("eternity2/e2-starter")
+    labels = Settings.of(puzzle, dict(puzzle.tuned)).quota.labels
+    return labels, sum(x in labels for tile in puzzle.tiles for x in tile), puzzle.n
+
+
+def _impossible_ramps() -> list[str]:
+    """A note on each tuning whose ramp asks for more sides of the quota's labels than Eternity II's
+    tiles have: no attempt of it places a tile from the first depth where it does (``maximize``
+    refuses such a ramp since 2026-12-05)."""
+    from satedge.best.field import Quota, ramp
+
+    labels, sides, cells = _quota_sides()
+    out = []
+    for config, options in TUNINGS.items():
+        points = tuple(ramp(options.get("ramp", "0:0")))
+        least = Quota(labels, points).least(cells)
+        if max(least) > sides:
+            out.append(
+                f"{config[0].upper()}{config[1:]} asks for {max(q for _, q in points)} sides of the quota's labels "
+                f"by depth {points[-1][0]}, where Eternity II's tiles have {sides}: from depth "
+                f"{next(d for d, q in enumerate(least) if q > sides)} on no tile can be placed, so its row measures "
+                "that mistake, not a stronger quota (`maximize` refuses such a ramp since 2026-12-05; the hits "
+                "below measure a ramp 3% higher that stops at the sides)."
+            )
+    return ["", *out] if out else []
+
+
+def _share(config: str, phase: str) -> int:
+    """The per cent of the slices of ``config``'s hits runs that ended in ``phase``."""
+    got = [r for r in _hits_rows() if r["config"] == config]
+    return round(100 * sum(r["phases"][phase] for r in got) / sum(r["slices"] for r in got))
+
+
+def _hits_summary() -> str:
+    """What the hits study found, in a sentence for the targets (empty without its rows)."""
+    rows = _hits_rows()
+    if not rows:
+        return ""
+
+    def total(config: str) -> int:
+        return sum(r["loop_hits"] + r["completion_hits"] for r in rows if r["config"] == config)
+
+    base = HITS_BASE
+    ours = [r for r in rows if r["config"] == base]
+    share = {name: _share(base, name) for name in PHASES}
+    others = [c for c in HITS if c != base and any(r["config"] == c for r in rows)]
+    return (
+        f"Where the plateau comes from (the hits, {ours[0]['date']}): an attempt with Eternity II's file, its "
+        f"bound held at {HITS_MISFITS} misfits, made {total(base)} whole boards of {480 - HITS_MISFITS} or more "
+        f"in {len(ours)} runs of {HITS_SECONDS} s, "
+        f"{sum(r['completion_hits'] for r in ours)} of them by completing its slices' deepest boards; "
+        f"{share['rows 6 to 11']}% of its slices ended in rows 6 to 11 and "
+        f"{share['columns'] + share['last block']}% in the columns and the last block, where boards are made. "
+        + (
+            "Each setting changed made fewer: "
+            if all(total(c) < total(base) for c in others)
+            else "Settings changed made: "
+        )
+        + "; ".join(f"{c}: {total(c)}" for c in others)
+        + ". "
+    )
+
+
+def hits_report() -> list[str]:
+    """The hits study: per configuration, the whole boards of 464 or more each seed's attempt reached
+    (its loop's and its completions'), and where its slices ended."""
+    rows = _hits_rows()
+    if not rows:
+        return []
+    out = [
+        "",
+        "## Where Eternity II's plateau comes from",
+        "",
+        f"An attempt of the field's construction on Eternity II, {HITS_SECONDS} s on one core, two runs at a "
+        f"time, seeds {', '.join(map(str, HITS_SEEDS))}, its bound held at {HITS_MISFITS} misfits (as once its "
+        f"best board scores {480 - HITS_MISFITS - 1}), in the engine's slices: the distinct whole boards with at "
+        f"most {HITS_MISFITS} misfits (scoring {480 - HITS_MISFITS} or more) that its loop reached, and (after "
+        "+) those that the completion of the slices' deepest boards reached; and the share of the slices that "
+        "ended in each phase of the fill order (rows 0 to 6: depths 0 to 99; rows 6 to 11: 100 to 175; the "
+        "block: 176 to 200; the columns: 201 to 235; the last block: 236 to 255), over the seeds "
+        f"(`{rows[0]['command']}`, {' and '.join(sorted({r['date'] for r in rows}))}). Each configuration "
+        "changes one setting of Eternity II's file.",
+        "",
+        "| settings | "
+        + " | ".join(f"seed {s}" for s in HITS_SEEDS)
+        + " | boards | "
+        + " | ".join(PHASES)
+        + " |",
+        "|---|" + "---|" * (len(HITS_SEEDS) + 1 + len(PHASES)),
+    ]
+    for config in HITS:
+        got = {r["seed"]: r for r in rows if r["config"] == config}
+        if not got:
+            continue
+        slices = sum(r["slices"] for r in got.values())
+        shares = [f"{100 * sum(r['phases'][name] for r in got.values()) / slices:.0f}%" for name in PHASES]
+        cells = [
+            f"{got[s]['loop_hits']} + {got[s]['completion_hits']}" if s in got else "-" for s in HITS_SEEDS
+        ]
+        total = sum(r["loop_hits"] + r["completion_hits"] for r in got.values())
+        out.append(f"| {config} | " + " | ".join(cells) + f" | {total} | " + " | ".join(shares) + " |")
+    options = "; ".join(
+        f"{c}: " + ", ".join(f"{k} {_listed(v)}" for k, v in o.items()) for c, o in HITS.items() if o
+    )
+    share = {  # config: the part of its slices that ended in the columns or the last block
+        c: sum(r["phases"]["columns"] + r["phases"]["last block"] for r in got)
+        / sum(r["slices"] for r in got)
+        for c in HITS
+        if (got := [r for r in rows if r["config"] == c])
+    }
+    stuck = [c for c, x in share.items() if x >= 0.7]
+    outside = [c for c, x in share.items() if x < 0.05]
+    return [
+        *out,
+        "",
+        f"Their settings, beside the file's: {options}.",
+        "",
+        f"Where the time went: with {_quoted(stuck)}, at least 70% of the slices ended in the columns or the "
+        "last block (a break more at a depth, or sooner, can only grow the subtrees below it); with "
+        f"{_quoted(outside)}, fewer than 5% did (the attempts seldom got past the block).",
+    ]
+
+
+def _quoted(configs: list[str]) -> str:
+    """Settings' names quoted, ``"a", "b" and "c"``."""
+    names = [f'"{c}"' for c in configs]
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
+def _listed(value) -> str:
+    """A setting as the options write it: ``201/206``, ``16:0/26:28``."""
+    if not isinstance(value, tuple | list):
+        return str(value)
+    return "/".join(":".join(map(str, v)) if isinstance(v, tuple | list) else str(v) for v in value)
+
+
 def targets(rows: list[dict], exact: list[dict]) -> list[str]:
     """Each of the issue's targets, met or not, and what was tried where not."""
     out = []
@@ -593,8 +777,14 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
                 if any(r["study"] == "ladder" for r in _field_rows())
                 else "The ladders Blackwood published for 469 and 470 are not run yet. "
             )
+            + _hits_summary()
             + (
-                "What is left to try: the polish run over the hour rather than at its end."
+                "What is left to try: a cheaper way through rows 6 to 11, where the quota's ramp asks for all "
+                f"but {_quota_sides()[1] - RAMP[-1][1]} of its labels' sides by depth {RAMP[-1][0]} and where "
+                f"{_share(HITS_BASE, 'rows 6 to 11')}% of the file's slices above ended, and the polish "
+                "run over the hour rather than at its end."
+                if hours["search"] == "e2-tail-hour" and _hits_rows()
+                else "What is left to try: the polish run over the hour rather than at its end."
                 if hours["search"] == "e2-tail-hour"
                 else "What is left to try: an hour with the ladder to 251 (the hour's run is committed once, with "
                 "the published ladder), and the polish run over the hour rather than at its end."
@@ -787,7 +977,6 @@ def field_run(task: tuple) -> dict:
 def field_studies(names: list[str]) -> None:
     """The ablations and the pairs, two runs at a time on one core each; their rows replace
     those of the same studies in :data:`FIELD_ROWS`."""
-    from concurrent.futures import ProcessPoolExecutor
 
     tasks = []
     if "ablations" in names:
@@ -825,15 +1014,91 @@ def field_studies(names: list[str]) -> None:
         ]
     ran = {(t[0], t[1]) for t in tasks}
     kept = [r for r in _field_rows() if (r["study"], r["config"]) not in ran]
-    with ProcessPoolExecutor(2) as pool:
-        rows = []
-        for row in pool.map(field_run, tasks):
-            rows.append(row)
-            print(
-                f"{row['study']} {row['config']} {row['engine']} seed {row['seed']}: {row['score']}",
-                flush=True,
-            )
+    rows = _two_at_a_time(
+        field_run, tasks, lambda r: f"{r['study']} {r['config']} {r['engine']} seed {r['seed']}: {r['score']}"
+    )
     FIELD_ROWS.write_text("".join(json.dumps(r) + "\n" for r in kept + rows))
+
+
+def hits_run(task: tuple) -> dict:
+    """One run of the hits study: ``(config, seed, options)``, an attempt of the field's construction
+    on Eternity II (``--shuffle SEED``'s attempt) for :data:`HITS_SECONDS` on one core, bounded at
+    :data:`HITS_MISFITS` misfits, in slices as the engine runs them: the distinct whole boards within
+    the bound that its loop reaches and that the completion of the slices' deepest boards reaches,
+    and the share of the slices that end in each phase of the fill order."""
+    from satedge.best import field, lns, restarts
+    from satedge.puzzle.formats import load_puzzle
+
+    config, seed, options = task
+    puzzle = load_puzzle("eternity2/e2-starter")
+    tuned = dict(puzzle.tuned) | {k: v for k, v in options.items() if k in ("ladder", "ramp")}
+    slice_, deep = options.get("slice", restarts.FIELD_SLICE), options.get("deep", restarts.DEEP)
+    attempt = field.Settings.of(puzzle, tuned).attempts(puzzle).attempt(puzzle, seed)
+    own = lns.Search(puzzle, seed=seed)
+    beat = len(puzzle.board.adjacencies) - HITS_MISFITS - 1
+    looped, completed, ends, record_, completing = set(), set(), [], 0, 0.0
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < HITS_SECONDS:
+        attempt.bound(HITS_MISFITS)
+        attempt.run(time.monotonic() + slice_)
+        ends.append(int(attempt.state.depth[0]))
+        depth, misfits = attempt.deepest
+        if depth == puzzle.n and misfits <= HITS_MISFITS:
+            looped.add(tuple(attempt.board()))
+        elif depth > record_ - deep:
+            t = time.monotonic()
+            found = own.complete(attempt.board(), beat)
+            completing += time.monotonic() - t
+            if found.score > beat:
+                completed.add(tuple(found.board))
+        record_ = max(record_, depth)
+        attempt.rebase(record_ - deep)
+    return {
+        "study": "hits",
+        "config": config,
+        "seed": seed,
+        "seconds": HITS_SECONDS,
+        "misfits": HITS_MISFITS,
+        "loop_hits": len(looped),
+        "completion_hits": len(completed),
+        "completion_seconds": round(completing, 1),
+        "placements": attempt.placements,
+        "slices": len(ends),
+        "phases": {name: sum(a <= d < b for d in ends) for name, (a, b) in PHASES.items()},
+        "options": {k: list(v) if isinstance(v, tuple) else v for k, v in options.items()},
+        "date": date.today().isoformat(),
+        "command": "python benchmarks/maximize/bench-maximize.py --only hits",
+    }
+
+
+def hits_study() -> None:
+    """The configurations of :data:`HITS` not run yet, two runs at a time, their rows added to
+    :data:`HITS_ROWS`."""
+
+    done = {r["config"] for r in _hits_rows()}
+    tasks = [(c, seed, o) for c, o in HITS.items() if c not in done for seed in HITS_SEEDS]
+    rows = _two_at_a_time(
+        hits_run,
+        tasks,
+        lambda r: f"hits {r['config']} seed {r['seed']}: {r['loop_hits']} + {r['completion_hits']}",
+    )
+    HITS_ROWS.write_text("".join(json.dumps(r) + "\n" for r in _hits_rows() + rows))
+
+
+def _hits_rows() -> list[dict]:
+    return [json.loads(line) for line in HITS_ROWS.read_text().splitlines()] if HITS_ROWS.exists() else []
+
+
+def _two_at_a_time(run, tasks: list, says) -> list[dict]:
+    """``run`` of each task, two processes at a time, each row said (``says(row)``) as it comes."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    rows = []
+    with ProcessPoolExecutor(2) as pool:
+        for row in pool.map(run, tasks):
+            rows.append(row)
+            print(says(row), flush=True)
+    return rows
 
 
 def _not_run(study: str, configs: dict) -> dict:
@@ -854,6 +1119,8 @@ def measure(args) -> None:
         for name in args.only:
             if name == "spec":
                 spec()
+            elif name == "hits":
+                hits_study()
             elif name not in studies:
                 search(name)
         if studies:
