@@ -577,12 +577,12 @@ def field_report() -> list[str]:
 
 def _quota_sides() -> tuple[frozenset, int, int]:
     """The labels of Eternity II's quota (its file's), their sides on its tiles, and its cells."""
-    from satedge.best.field import Settings
+    from satedge.best.field import Settings, label_sides
     from satedge.puzzle.formats import load_puzzle
 
     puzzle = load_puzzle("eternity2/e2-starter")
     labels = Settings.of(puzzle, dict(puzzle.tuned)).quota.labels
-    return labels, sum(x in labels for tile in puzzle.tiles for x in tile), puzzle.n
+    return labels, label_sides(puzzle, labels), puzzle.n
 
 
 def _impossible_ramps() -> list[str]:

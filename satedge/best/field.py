@@ -49,6 +49,7 @@ __all__ = [
     "depths",
     "ramp",
     "frame_labels",
+    "label_sides",
     "search",
     "RAMP",
     "LADDER",
@@ -165,7 +166,7 @@ class Settings:
             labels = frozenset(tuned["quota"])
         else:
             labels = _rarest(puzzle)
-        sides = sum(x in labels for tile in puzzle.tiles for x in tile)
+        sides = label_sides(puzzle, labels)
         if "ramp" in tuned:
             points = tuple((int(d), int(q)) for d, q in tuned["ramp"])
         else:
@@ -192,6 +193,12 @@ class Settings:
 
     def with_(self, **changes) -> Settings:
         return replace(self, **changes)
+
+
+def label_sides(puzzle: Puzzle, labels) -> int:
+    """The sides of the puzzle's tiles whose label is one of ``labels``: the most any ramp of a
+    quota of them can ask for."""
+    return sum(x in labels for tile in puzzle.tiles for x in tile)
 
 
 def frame_labels(puzzle: Puzzle) -> set:

@@ -129,7 +129,7 @@ def field_settings(puzzle: Puzzle, solver) -> field.Settings:
             raise SatedgeError(f"{name}: depth {max(depths)} is past the board's last cell ({puzzle.n - 1})")
     settings = field.Settings.of(puzzle, tuned)
     if settings.quota is not None:  # a count no board can show: no attempt would pass its depth
-        sides = sum(x in settings.quota.labels for tile in puzzle.tiles for x in tile)
+        sides = field.label_sides(puzzle, settings.quota.labels)
         depth, most = max(settings.quota.points, key=lambda point: (point[1], -point[0]))
         if most > sides:
             raise SatedgeError(
