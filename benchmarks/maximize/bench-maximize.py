@@ -579,34 +579,33 @@ def field_report() -> list[str]:
     return out
 
 
-def _quota_sides() -> tuple[frozenset, int, int]:
-    """The labels of Eternity II's quota (its file's), their sides on its tiles, and its cells."""
+def _quota_sides() -> tuple[frozenset, int]:
+    """The labels of Eternity II's quota (its file's) and their sides on its tiles."""
     from satedge.best.field import Settings, label_sides
     from satedge.puzzle.formats import load_puzzle
 
     puzzle = load_puzzle("eternity2/e2-starter")
     labels = Settings.of(puzzle, dict(puzzle.tuned)).quota.labels
-    return labels, label_sides(puzzle, labels), puzzle.n
+    return labels, label_sides(puzzle, labels)
 
 
 def _impossible_ramps() -> list[str]:
     """A note on each tuning whose ramp asks for more sides of the quota's labels than Eternity II's
-    tiles have: no attempt of it places a tile from the first depth where it does (``maximize``
-    refuses such a ramp since 2026-12-05)."""
+    tiles have (:meth:`satedge.best.field.Quota.unmet`): no attempt of it places a tile at that
+    point's depth (``maximize`` refuses such a ramp since 2026-12-05)."""
     from satedge.best.field import Quota, ramp
 
-    labels, sides, cells = _quota_sides()
+    labels, sides = _quota_sides()
     out = []
     for config, options in TUNINGS.items():
-        points = tuple(ramp(options.get("ramp", "0:0")))
-        least = Quota(labels, points).least(cells)
-        if max(least) > sides:
+        unmet = Quota(labels, tuple(ramp(options.get("ramp", "0:0")))).unmet(sides)
+        if unmet is not None:
+            depth, most = unmet
             out.append(
-                f"{config[0].upper()}{config[1:]} asks for {max(q for _, q in points)} sides of the quota's labels "
-                f"by depth {points[-1][0]}, where Eternity II's tiles have {sides}: from depth "
-                f"{next(d for d, q in enumerate(least) if q > sides)} on no tile can be placed, so its row measures "
-                "that mistake, not a stronger quota (`maximize` refuses such a ramp since 2026-12-05; the hits "
-                "below measure a ramp 3% higher that stops at the sides)."
+                f"{config[0].upper()}{config[1:]} asks for {most} sides of the quota's labels by depth {depth}, "
+                f"where Eternity II's tiles have {sides}: from depth {depth} on no tile can be placed, so its row "
+                "measures that mistake, not a stronger quota (`maximize` refuses such a ramp since 2026-12-05; the "
+                "hits below measure a ramp 3% higher that stops at the sides)."
             )
     return ["", *out] if out else []
 

@@ -140,6 +140,16 @@ class Quota:
             out.append(q)
         return tuple(out)
 
+    def unmet(self, sides: int) -> tuple[int, int] | None:
+        """The first of the ramp's points that asks for more than ``sides`` (those the tiles have:
+        :func:`label_sides`), ``(depth, least sides)``; no placement reaches its depth.  None where
+        every point can be met.
+
+        >>> Quota(frozenset({1}), ((2, 0), (4, 5), (6, 9))).unmet(8)
+        (6, 9)
+        """
+        return next(((d, q) for d, q in self.points if q > sides), None)
+
 
 @dataclass(frozen=True)
 class Settings:

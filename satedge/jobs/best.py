@@ -130,10 +130,10 @@ def field_settings(puzzle: Puzzle, solver) -> field.Settings:
     settings = field.Settings.of(puzzle, tuned)
     if settings.quota is not None:  # a count no board can show: no attempt would pass its depth
         sides = field.label_sides(puzzle, settings.quota.labels)
-        depth, most = max(settings.quota.points, key=lambda point: (point[1], -point[0]))
-        if most > sides:
+        unmet = settings.quota.unmet(sides)
+        if unmet is not None:
             raise SatedgeError(
-                f"ramp: {most} sides of the quota's labels by depth {depth}, but the tiles have {sides}"
+                f"ramp: {unmet[1]} sides of the quota's labels by depth {unmet[0]}, but the tiles have {sides}"
             )
     if solver.get("attempt") is not None:
         settings = settings.with_(attempt=solver.get("attempt"))
