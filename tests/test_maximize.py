@@ -608,6 +608,20 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         f"to 16 a depth sooner: {totals[more[0]]}, higher on {module._seeds_higher(more[0])} of the 4 seeds, too "
         f"few runs to tell from luck; the next most made {sorted(totals.values())[-2]}" in results
     )
+    file, sooner = (
+        [
+            r["score"]
+            for r in sorted(module._field_rows(), key=lambda r: r["seed"])
+            if r["study"] == "ladder" and r["config"] == c
+        ]
+        for c in module.CONFIRMED[more[0]]
+    )
+    assert file == sooner and (
+        "beside the file in the same run, those breaks ended at {}, {} and {}, as the file did".format(
+            *sooner
+        )
+        in results
+    )
     fresh = [module.record(f"uniform-6x6-c12-s{s}") for s in (4, 5, 6)]
     proved = [r["wall_seconds"] for r in fresh if r["status"] == "OPTIMUM" and r["wall_seconds"] <= 600]
     assert len(proved) == 2 and (
