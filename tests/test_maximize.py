@@ -594,6 +594,14 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         )
         in results
     )
+    ten_scores = [score for _, score in tail["timeline"]]
+    assert [score for _, score in tail_hour["timeline"]][: len(ten_scores)] == ten_scores
+    gap = max(abs(a[0] - b[0]) for a, b in zip(tail["timeline"], tail_hour["timeline"]))
+    assert (
+        f"the hour passed the 10 minutes' scores in the same order, each within {gap:.1f} s, so the plain "
+        f"command reaches {tail_hour['score']} at about {module.first(tail_hour):.0f} s on this machine"
+        in results
+    )
     hits = module._hits_rows()
     totals = {
         c: sum(r["loop_hits"] + r["completion_hits"] for r in hits if r["config"] == c) for c in module.HITS

@@ -666,16 +666,45 @@ def _hits_summary() -> str:
     )
 
 
+def _same_path(ten: dict, hour: dict) -> str:
+    """Whether the hour's run of the plain command went the 10 minutes' way (empty if not): an
+    attempt's path is fixed by its seed, the time to each score by the machine's speed."""
+    when = {score: s for s, score in ten["timeline"]}
+    scores = [score for _, score in hour["timeline"]]
+    if scores[: len(when)] != list(when):
+        return ""
+    gap = max(abs(s - when[score]) for s, score in hour["timeline"] if score in when)
+    # the file's ladder run twice on one core: once alone, once beside breaks 11 to 16 a depth sooner
+    again = list(zip(*(_ladder_runs(c) for c in (DEFAULT, CONFIRMED[next(iter(CONFIRMED))][0]))))
+    scores = ", ".join(str(a["score"]) for a, _ in again)
+    return (
+        f"The hour passed the 10 minutes' scores in the same order, each within {gap:.1f} s of it"
+        + (
+            f", as the file's runs on one core did again in the ladder study ({scores}"
+            f" both times, first reached within {max(abs(first(a) - first(b)) for a, b in again):.1f} s)"
+            if again and all(a["score"] == b["score"] for a, b in again)
+            else ""
+        )
+        + ": an attempt's path is fixed by its seed (the plain command's two workers take seeds 0 and 1), so "
+        f"the plain command reaches {hour['score']} at about {first(hour):.0f} s on this machine whenever it "
+        f"runs, not sooner by luck, and within 10 minutes would need a loop {first(hour) / 600:.1f} times as fast. "
+    )
+
+
+def _ladder_runs(config: str) -> list[dict]:
+    """The ladder study's runs of ``config``, by seed."""
+    return sorted(
+        (r for r in _field_rows() if r["study"] == "ladder" and r["config"] == config),
+        key=lambda r: r["seed"],
+    )
+
+
 def _ten_minutes(config: str) -> str:
     """What the ladder study's 10-minute runs of a hits setting measured beside the file (empty
     before they ran): the settings are in :data:`CONFIRMED`."""
     if config not in CONFIRMED:
         return "A setting to measure for 10 minutes. "
-    rows = _field_rows()
-    runs = [
-        sorted((r for r in rows if r["study"] == "ladder" and r["config"] == c), key=lambda r: r["seed"])
-        for c in CONFIRMED[config]
-    ]
+    runs = [_ladder_runs(c) for c in CONFIRMED[config]]
     if not all(runs):
         return "A setting to measure for 10 minutes. "
     file, tried = ([r["score"] for r in side] for side in runs)
@@ -823,6 +852,7 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
             f"published settings in a minute; the 10 minutes ({ten['date']}) and the hour ({hours['date']}"
             f"{'' if hours['search'] == 'e2-tail-hour' else ', the published ladder'}) reached {ten['score']} by "
             f"{first(ten)} s and {hours['score']} by {first(hours)} s, then held it. "
+            + _same_path(ten, hours)
             + (
                 "Other settings, 10 minutes on one core by 3 seeds (the table above): "
                 + "; ".join(
