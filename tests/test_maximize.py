@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import json
+import math
+import re
 import sys
 from itertools import permutations, product
 
@@ -602,6 +604,23 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         f"command reaches {tail_hour['score']} at about {module.first(tail_hour):.0f} s on this machine"
         in results
     )
+    seeds = [r for r in module._field_rows() if r["study"] == "seed"]
+    minute = [module.at(r, 60) for r in seeds]
+    wider = sorted(minute + [module.at(r, 60) for r in runs["tail"]])
+    reached = [module._when(r, 466) for r in seeds if module._when(r, 466) is not None]
+    events, core_seconds = module._rate_466()
+    assert (len(seeds), len(reached), events) == (12, 1, 3)
+    assert (
+        f"Of 12 more seeds on one core for 150 s, {sum(m >= 465 for m in minute)} had 465 at 60 s "
+        f"({sum(m >= 465 for m in wider)} of 15 with seeds 1 to 3, median {wider[7]}) and one reached 466, at "
+        f"{reached[0]} s; the file's attempts reach 466 about once in {core_seconds / events:.0f} core-seconds, a "
+        f"chance of about {100 * (1 - math.exp(-events * 1200 / core_seconds)):.0f}% in 10 minutes on 2 cores"
+        in results
+    )
+    interval = re.search(
+        r"95% interval of the rate from 3 events: (\d+%) to (\d+%)", module.report()
+    ).groups()
+    assert "({} to {} by the rate's 95% interval)".format(*interval) in results
     hits = module._hits_rows()
     totals = {
         c: sum(r["loop_hits"] + r["completion_hits"] for r in hits if r["config"] == c) for c in module.HITS

@@ -30,6 +30,7 @@ tests/test_maximize.py makes again from the committed files.
     python benchmarks/maximize/bench-maximize.py --only long  # Eternity II, 10 minutes on one core, 3 seeds: 20 minutes
     python benchmarks/maximize/bench-maximize.py --only ladders  # other settings, those not run yet: 10 min each
     python benchmarks/maximize/bench-maximize.py --only tunings  # settings varied for 60 s, those not run yet: 1.5 min
+    python benchmarks/maximize/bench-maximize.py --only seeds  # the time to each score by 12 seeds: 15 min
     python benchmarks/maximize/bench-maximize.py --only hits  # boards of 464+ per attempt, those not run yet: 33 min
     python benchmarks/maximize/bench-maximize.py --hour     # Eternity II for an hour, once (e2-tail-hour; e2-field-hour
                                                             # is the published ladder's, 2026-12-02)
@@ -39,6 +40,7 @@ tests/test_maximize.py makes again from the committed files.
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import subprocess
 import sys
@@ -212,7 +214,11 @@ STUDY_SECONDS = {
     "pair": PAIR_SECONDS,
     "long": LONG_SECONDS,
     "ladder": LONG_SECONDS,
+    "seed": 150,
 }
+# the time to each score by seed (2026-12-05): Eternity II's file on one core for 150 s by seeds beside
+# the ones the other studies ran, each seed's attempt being the one a worker of that seed runs
+SEED_SEEDS = tuple(range(4, 16))
 
 
 def puzzle_of(source):
@@ -427,6 +433,7 @@ def report() -> str:
         ]
     lines += field_report()
     lines += hits_report()
+    lines += seeds_report()
     lines += ["", "## The targets", ""] + targets(rows, exact)
     lines += [
         "",
@@ -729,6 +736,79 @@ def _seeds_higher(config: str) -> int:
     return sum(got[(config, s)] > got[(HITS_BASE, s)] for s in HITS_SEEDS)
 
 
+def _when(r: dict, score: int) -> float | None:
+    """When a run first reached ``score`` or more (None if it did not)."""
+    return next((s for s, got in r["timeline"] if got >= score), None)
+
+
+def _rate_466() -> tuple[int, float]:
+    """The boards of 466 that the file's runs reached, and the core-seconds they searched until
+    then or to their end: the seeds' runs, the ladder study's runs of the file (seeds 1 to 3,
+    10 minutes) and the plain command's hour (its two workers, seeds 0 and 1, until its 466)."""
+    runs = [r for r in _field_rows() if r["study"] == "seed"] + _ladder_runs(DEFAULT)
+    events = sum(_when(r, 466) is not None for r in runs)
+    seconds = sum(_when(r, 466) or r["seconds"] for r in runs)
+    hour = record("e2-tail-hour")
+    if hour is not None:
+        got = _when(hour, 466)
+        events += got is not None
+        seconds += hour["workers"] * (got or hour["seconds"])
+    return events, seconds
+
+
+def seeds_report() -> list[str]:
+    """The time to each score by seed: Eternity II's file on one core, and what the seeds say of
+    the chance of 466 within the plain command's 10 minutes on 2 cores."""
+    from scipy.stats import chi2
+
+    rows = sorted((r for r in _field_rows() if r["study"] == "seed"), key=lambda r: r["seed"])
+    if not rows:
+        return []
+    scores = (463, 464, 465, 466)
+    out = [
+        "",
+        "## The time to each score, by seed",
+        "",
+        f"Eternity II's file on one core for {rows[0]['seconds']} s by {len(rows)} seeds beside those of the "
+        f"other studies, two runs at a time (`{rows[0]['command']}` for seeds {rows[0]['seed']} to "
+        f"{rows[-1]['seed']}, {rows[0]['date']}): an attempt's path is fixed by its seed, and a worker of the "
+        "plain command with that seed runs it. When each score was first reached, in seconds:",
+        "",
+        "| seed | " + " | ".join(map(str, scores)) + " | at 60 s |",
+        "|---|" + "---|" * (len(scores) + 1),
+    ]
+    for r in rows:
+        cells = [f"{w}" if (w := _when(r, k)) is not None else "-" for k in scores]
+        out.append(f"| {r['seed']} | " + " | ".join(cells) + f" | {at(r, 60)} |")
+    minute = sorted(at(r, 60) for r in rows)
+    more = sorted(at(r, 60) for r in rows + _ladder_runs(DEFAULT))
+    events, seconds = _rate_466()
+    earliest = min(
+        w for r in [*rows, *_ladder_runs(DEFAULT), record("e2-tail-hour")] if (w := _when(r, 466)) is not None
+    )
+    low, high = chi2.ppf(0.025, 2 * events) / 2, chi2.ppf(0.975, 2 * events + 2) / 2
+    budget = 2 * 600
+
+    def chance(n: float) -> str:
+        return f"{100 * (1 - math.exp(-n * budget / seconds)):.0f}%"
+
+    return out + [
+        "",
+        f"At 60 s, {sum(m >= 465 for m in minute)} of the {len(rows)} seeds had 465 or more; with seeds 1 to 3 "
+        "(the file's runs of the ladder study), "
+        f"{sum(m >= 465 for m in more)} of {len(more)} (median {more[len(more) // 2]}). "
+        f"466 came to {sum(_when(r, 466) is not None for r in rows)} of the {len(rows)} within "
+        f"{rows[0]['seconds']} s. With the ladder study's file runs and the plain command's hour (its 466 at "
+        f"{first(record('e2-tail-hour'))} s on 2 workers), the file's attempts reached 466 {events} times in "
+        f"{seconds:.0f} core-seconds of search, about once in {seconds / events:.0f}: as if it came at random at "
+        f"that rate, 10 minutes on 2 cores would reach it with a chance of about {chance(events)} (95% interval "
+        f"of the rate from {events} events: {chance(low)} to {chance(high)}). The plain command's own seeds, 0 "
+        f"and 1, take {first(record('e2-tail-hour'))} s on this machine. Attempts restarted every 3 billion "
+        "placements (about 50 s, the ladder study) reached no 466 in 3 runs: the earliest 466 above came "
+        f"{earliest} s into its attempt, so shorter attempts would cut them off.",
+    ]
+
+
 def hits_report() -> list[str]:
     """The hits study: per configuration, the whole boards of 464 or more each seed's attempt reached
     (its loop's and its completions'), and where its slices ended."""
@@ -954,6 +1034,13 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
                 )
                 + f"; the highest median of the ablations: {top}, {middle[top]}."
             )
+            wider = sorted(at(r, seconds) for r in runs + [r for r in _field_rows() if r["study"] == "seed"])
+            if len(wider) > len(runs):
+                out.append(
+                    f"  Over {len(wider)} seeds (these 3 and the time by seed above), the median at {seconds} s is "
+                    f"{wider[len(wider) // 2]} ({sum(w >= field for w in wider)} of {len(wider)} at {field} or more): "
+                    "seeds 1 to 3 fell below the middle; the target is read from them, as committed."
+                )
     out.append(
         "* A budget of 0: placements per second within 5% of the loop before it on Owen's 8x8: not part of "
         "this run (the loop before it is gone from the code); measured by hand when the budgeted loop was "
@@ -1092,6 +1179,8 @@ def field_studies(names: list[str]) -> None:
             for seed in LONG_SEEDS
             for name, options in _not_run("ladder", LADDERS).items()
         ]
+    if "seeds" in names and not any(r["study"] == "seed" for r in _field_rows()):
+        tasks += [("seed", HITS_BASE, "eternity2/e2-starter", seed, {}, "field") for seed in SEED_SEEDS]
     if "tunings" in names:
         tunings = _not_run("tuning", TUNINGS)
         tasks += [
@@ -1202,7 +1291,7 @@ def measure(args) -> None:
     if args.hour:
         search("e2-tail-hour")
     elif args.only is not None:
-        studies = [n for n in args.only if n in ("ablations", "pairs", "long", "ladders", "tunings")]
+        studies = [n for n in args.only if n in ("ablations", "pairs", "long", "ladders", "tunings", "seeds")]
         for name in args.only:
             if name == "spec":
                 spec()
