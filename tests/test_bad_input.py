@@ -684,6 +684,19 @@ def _descendants(pid: int) -> list[int]:
     return out
 
 
+def _stop_all(pid: int) -> list[int]:
+    """SIGSTOP to every descendant of ``pid``: those stopped (one that ended between the listing
+    and its signal is left out)."""
+    stopped = []
+    for child in _descendants(pid):
+        try:
+            os.kill(child, signal.SIGSTOP)
+        except ProcessLookupError:
+            continue
+        stopped.append(child)
+    return stopped
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "argv, want",
@@ -707,13 +720,9 @@ def test_a_job_whose_processes_are_all_stopped_still_ends_at_its_timeout(argv, w
         stderr=subprocess.PIPE,
         text=True,
     )
-    found = wait_until(
-        lambda: [p for p in _descendants(proc.pid) if not children(p)] and _descendants(proc.pid), 30
-    )
+    wait_until(lambda: [p for p in _descendants(proc.pid) if not children(p)] and _descendants(proc.pid), 30)
     time.sleep(1)
-    found = _descendants(proc.pid)
-    for pid in found:
-        os.kill(pid, signal.SIGSTOP)
+    found = _stop_all(proc.pid)
     try:
         out, err = proc.communicate(timeout=30)  # six seconds from the start, and the kill
     finally:
@@ -740,9 +749,7 @@ def test_an_experiment_whose_processes_are_all_stopped_still_ends_each_run_at_it
         text=True,
     )
     wait_until(lambda: len([p for p in _descendants(proc.pid) if not children(p)]) >= 2, 60)
-    found = _descendants(proc.pid)  # the warm process, two supervisors and their jobs
-    for pid in found:
-        os.kill(pid, signal.SIGSTOP)
+    found = _stop_all(proc.pid)  # the warm process, two supervisors and their jobs
     try:
         out, err = proc.communicate(timeout=60)  # three runs of 4 s, two at a time, and the kills
     finally:
