@@ -146,6 +146,8 @@ def _on_queue(batch: Batch, distributed):
             python=sys.executable,
             local_directory=folder,
             log_directory=folder,
+            # the scheduler's web page on a free port: two jobs at once do not contend for 8787
+            scheduler_options={"dashboard_address": ":0"},
         )
     except (ValueError, TypeError) as e:
         shutil.rmtree(folder, ignore_errors=True)
