@@ -675,7 +675,7 @@ def _hits_summary() -> str:
 
 def _same_path(ten: dict, hour: dict) -> str:
     """Whether the hour's run of the plain command went the 10 minutes' way (empty if not): an
-    attempt's path is fixed by its seed, the time to each score by the machine's speed."""
+    attempt's loop follows its seed, the time to each score by the machine's speed."""
     when = {score: s for s, score in ten["timeline"]}
     scores = [score for _, score in hour["timeline"]]
     if scores[: len(when)] != list(when):
@@ -692,7 +692,7 @@ def _same_path(ten: dict, hour: dict) -> str:
             if again and all(a["score"] == b["score"] for a, b in again)
             else ""
         )
-        + ": an attempt's path is fixed by its seed (the plain command's two workers take seeds 0 and 1), so "
+        + ": an attempt's loop follows its seed (the plain command's two workers take seeds 0 and 1), so "
         f"the plain command reaches {hour['score']} at about {first(hour):.0f} s on this machine whenever it "
         f"runs, not sooner by luck, and within 10 minutes would need a loop {first(hour) / 600:.1f} times as fast. "
     )
@@ -771,7 +771,7 @@ def seeds_report() -> list[str]:
         "",
         f"Eternity II's file on one core for {rows[0]['seconds']} s by {len(rows)} seeds beside those of the "
         f"other studies, two runs at a time (`{rows[0]['command']}` for seeds {rows[0]['seed']} to "
-        f"{rows[-1]['seed']}, {rows[0]['date']}): an attempt's path is fixed by its seed, and a worker of the "
+        f"{rows[-1]['seed']}, {rows[0]['date']}): an attempt's loop follows its seed, and a worker of the "
         "plain command with that seed runs it. When each score was first reached, in seconds:",
         "",
         "| seed | " + " | ".join(map(str, scores)) + " | at 60 s |",
