@@ -610,6 +610,9 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
     reached = [module._when(r, 466) for r in seeds if module._when(r, 466) is not None]
     events, core_seconds = module._rate_466()
     assert (len(seeds), len(reached), events) == (12, 1, 3)
+    # each seed once: 11 x 150 s, seed 15 to its 466, seed 2's 10 minutes, seed 3 to its 466 and the hour's
+    # seeds 0 and 1 to its 466 (seed 1's 10 minutes on one core are the first part of its path there)
+    assert round(core_seconds, 1) == round(11 * 150 + reached[0] + 600 + 68.6 + 2 * 1097.2, 1) == 4652.4
     assert (
         f"Of 12 more seeds on one core for 150 s, {sum(m >= 465 for m in minute)} had 465 at 60 s "
         f"({sum(m >= 465 for m in wider)} of 15 with seeds 1 to 3, median {wider[7]}) and one reached 466, at "
