@@ -111,6 +111,8 @@ LONG_SECONDS, LONG_SEEDS = 600, (1, 2, 3)
 FIELD_SIDE_BY_SIDE = {60: 465, 600: 465}  # seconds: the median of its 3 seeds
 # other settings for 10 minutes on one core by the same seeds, beside Eternity II's file: those Blackwood
 # published for his other boards (the 470 board's ladder, the 469's quota and ladder), and more: config: options
+# the file's settings run again in the ladder study, beside breaks 11 to 16 a depth sooner
+REPEAT = "Eternity II's file, in the same run as breaks 11 to 16 a depth sooner"
 LADDERS = {
     "the 470 board's ladder (197/203/210/216/221/225/229/233/236/238)": {
         "ladder": "197/203/210/216/221/225/229/233/236/238"
@@ -135,7 +137,7 @@ LADDERS = {
     },
     # the one setting of the hits study that made more boards of 464 or more (2026-12-05), seed by
     # seed beside the file in the same run
-    "Eternity II's file, in the same run as breaks 11 to 16 a depth sooner": {},
+    REPEAT: {},
     "Eternity II's file with breaks 11 to 16 a depth sooner (240 to 250)": {
         "ladder": "201/206/211/216/221/225/229/233/237/239/240/242/244/246/248/250"
     },
@@ -180,7 +182,7 @@ HITS_BASE = "Eternity II's file"
 # hits config: (the file's ladder config in the same run, the setting's ladder config)
 CONFIRMED = {
     "breaks 11 to 16 a depth sooner (240 to 250)": (
-        "Eternity II's file, in the same run as breaks 11 to 16 a depth sooner",
+        REPEAT,
         "Eternity II's file with breaks 11 to 16 a depth sooner (240 to 250)",
     )
 }
@@ -681,8 +683,7 @@ def _same_path(ten: dict, hour: dict) -> str:
     if scores[: len(when)] != list(when):
         return ""
     gap = max(abs(s - when[score]) for s, score in hour["timeline"] if score in when)
-    # the file's ladder run twice on one core: once alone, once beside breaks 11 to 16 a depth sooner
-    again = list(zip(*(_ladder_runs(c) for c in (DEFAULT, CONFIRMED[next(iter(CONFIRMED))][0]))))
+    again = list(zip(_ladder_runs(DEFAULT), _ladder_runs(REPEAT)))  # the file's runs on one core, twice
     scores = ", ".join(str(a["score"]) for a, _ in again)
     return (
         f"The hour passed the 10 minutes' scores in the same order, each within {gap:.1f} s of it"
