@@ -573,10 +573,7 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
     tail, runs = (
         module.record("e2-tail"),
         {
-            side: sorted(
-                (r for r in module._field_rows() if r["study"] == "ladder" and r["config"] == config),
-                key=lambda r: r["seed"],
-            )
+            side: module._runs("ladder", config)
             for side, config in (
                 ("tail", module.DEFAULT),
                 ("published", "Eternity II's file, in the same run as the bounded breaks"),
@@ -604,7 +601,7 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         f"command reaches {tail_hour['score']} at about {module.first(tail_hour):.0f} s on this machine"
         in results
     )
-    seeds = [r for r in module._field_rows() if r["study"] == "seed"]
+    seeds = module._runs("seed")
     minute = [module.at(r, 60) for r in seeds]
     wider = sorted(minute + [module.at(r, 60) for r in runs["tail"]])
     reached = [module._when(r, 466) for r in seeds if module._when(r, 466) is not None]
@@ -638,14 +635,7 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         f"to 16 a depth sooner: {totals[more[0]]}, higher on {module._seeds_higher(more[0])} of the 4 seeds, too "
         f"few runs to tell from luck; the next most made {sorted(totals.values())[-2]}" in results
     )
-    file, sooner = (
-        [
-            r["score"]
-            for r in sorted(module._field_rows(), key=lambda r: r["seed"])
-            if r["study"] == "ladder" and r["config"] == c
-        ]
-        for c in module.CONFIRMED[more[0]]
-    )
+    file, sooner = ([r["score"] for r in module._runs("ladder", c)] for c in module.CONFIRMED[more[0]])
     assert file == sooner and (
         "beside the file in the same run, those breaks ended at {}, {} and {}, as the file did".format(
             *sooner

@@ -683,7 +683,7 @@ def _same_path(ten: dict, hour: dict) -> str:
     if scores[: len(when)] != list(when):
         return ""
     gap = max(abs(s - when[score]) for s, score in hour["timeline"] if score in when)
-    again = list(zip(_ladder_runs(DEFAULT), _ladder_runs(REPEAT)))  # the file's runs on one core, twice
+    again = list(zip(_runs("ladder", DEFAULT), _runs("ladder", REPEAT)))  # the file's runs on one core, twice
     scores = ", ".join(str(a["score"]) for a, _ in again)
     return (
         f"The hour passed the 10 minutes' scores in the same order, each within {gap:.1f} s of it"
@@ -699,10 +699,10 @@ def _same_path(ten: dict, hour: dict) -> str:
     )
 
 
-def _ladder_runs(config: str) -> list[dict]:
-    """The ladder study's runs of ``config``, by seed."""
+def _runs(study: str, config: str | None = None) -> list[dict]:
+    """The rows of ``study`` in :data:`FIELD_ROWS` (of ``config`` alone, if given), by seed."""
     return sorted(
-        (r for r in _field_rows() if r["study"] == "ladder" and r["config"] == config),
+        (r for r in _field_rows() if r["study"] == study and config in (None, r["config"])),
         key=lambda r: r["seed"],
     )
 
@@ -712,7 +712,7 @@ def _ten_minutes(config: str) -> str:
     before they ran): the settings are in :data:`CONFIRMED`."""
     if config not in CONFIRMED:
         return "A setting to measure for 10 minutes. "
-    runs = [_ladder_runs(c) for c in CONFIRMED[config]]
+    runs = [_runs("ladder", c) for c in CONFIRMED[config]]
     if not all(runs):
         return "A setting to measure for 10 minutes. "
     file, tried = ([r["score"] for r in side] for side in runs)
@@ -749,7 +749,7 @@ def _rate_466() -> tuple[int, float]:
     seed's attempt is one path, so each seed counts once, for its longest run: the hour's for
     seeds 0 and 1."""
     longest: dict[int, tuple[float, bool]] = {}  # seed: (core-seconds, whether it reached 466)
-    for r in [r for r in _field_rows() if r["study"] == "seed"] + _ladder_runs(DEFAULT):
+    for r in _runs("seed") + _runs("ladder", DEFAULT):
         got = _when(r, 466)
         longest[r["seed"]] = max(longest.get(r["seed"], (0.0, False)), (got or r["seconds"], got is not None))
     events, seconds = sum(e for _, e in longest.values()), sum(s for s, _ in longest.values())
@@ -769,7 +769,7 @@ def seeds_report() -> list[str]:
     the chance of 466 within the plain command's 10 minutes on 2 cores."""
     from scipy.stats import chi2
 
-    rows = sorted((r for r in _field_rows() if r["study"] == "seed"), key=lambda r: r["seed"])
+    rows = _runs("seed")
     if not rows:
         return []
     scores = (463, 464, 465, 466)
@@ -789,10 +789,12 @@ def seeds_report() -> list[str]:
         cells = [f"{w}" if (w := _when(r, k)) is not None else "-" for k in scores]
         out.append(f"| {r['seed']} | " + " | ".join(cells) + f" | {at(r, 60)} |")
     minute = sorted(at(r, 60) for r in rows)
-    more = sorted(at(r, 60) for r in rows + _ladder_runs(DEFAULT))
+    more = sorted(at(r, 60) for r in rows + _runs("ladder", DEFAULT))
     events, seconds = _rate_466()
     earliest = min(
-        w for r in [*rows, *_ladder_runs(DEFAULT), record("e2-tail-hour")] if (w := _when(r, 466)) is not None
+        w
+        for r in [*rows, *_runs("ladder", DEFAULT), record("e2-tail-hour")]
+        if (w := _when(r, 466)) is not None
     )
     low, high = chi2.ppf(0.025, 2 * events) / 2, chi2.ppf(0.975, 2 * events + 2) / 2
     budget = 2 * 600
@@ -945,9 +947,9 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
             + (
                 "Other settings, 10 minutes on one core by 3 seeds (the table above): "
                 + "; ".join(
-                    f"{c}: {', '.join(str(r['score']) for r in sorted(got, key=lambda r: r['seed']))}"
+                    f"{c}: {', '.join(str(r['score']) for r in got)}"
                     for c in LADDERS
-                    if (got := [r for r in _field_rows() if r["study"] == "ladder" and r["config"] == c])
+                    if (got := _runs("ladder", c))
                 )
                 + ". "
                 if any(r["study"] == "ladder" for r in _field_rows())
@@ -996,11 +998,8 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
             f"pairs, {better} ended higher with them, {worse} lower, the rest level (the moves without them "
             f"raised {raised} of the boards); so the polish does not take them by default."
         )
-    rows_by = {
-        study: [r for r in _field_rows() if r["study"] == study]
-        for study in ("ablation", "long", "ladder", "tuning")
-    }
-    default = [r for r in rows_by["ladder"] if r["config"] == DEFAULT]  # the file's settings since 2026-12-05
+    rows_by = {study: _runs(study) for study in ("ablation", "long", "ladder", "tuning")}
+    default = _runs("ladder", DEFAULT)  # the file's settings since 2026-12-05
     for seconds, field in FIELD_SIDE_BY_SIDE.items():
         runs = default or (
             [r for r in rows_by["ablation"] if r["config"] == "as published"]
@@ -1043,7 +1042,7 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
                 )
                 + f"; the highest median of the ablations: {top}, {middle[top]}."
             )
-            wider = sorted(at(r, seconds) for r in runs + [r for r in _field_rows() if r["study"] == "seed"])
+            wider = sorted(at(r, seconds) for r in runs + _runs("seed"))
             if len(wider) > len(runs):
                 out.append(
                     f"  Over {len(wider)} seeds (these 3 and the time by seed above), the median at {seconds} s is "
@@ -1188,7 +1187,7 @@ def field_studies(names: list[str]) -> None:
             for seed in LONG_SEEDS
             for name, options in _not_run("ladder", LADDERS).items()
         ]
-    if "seeds" in names and not any(r["study"] == "seed" for r in _field_rows()):
+    if "seeds" in names and not _runs("seed"):
         tasks += [("seed", HITS_BASE, "eternity2/e2-starter", seed, {}, "field") for seed in SEED_SEEDS]
     if "tunings" in names:
         tunings = _not_run("tuning", TUNINGS)
