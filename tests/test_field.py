@@ -224,7 +224,21 @@ def test_a_puzzle_files_field_settings_are_checked():
     assert str(e.value) == "field: ladder must be a list of depths"
     with pytest.raises(SatedgeError) as e:
         puzzle_from_dict(data | {"field": {"speed": 3}})
-    assert str(e.value) == "field: a mapping of quota, ramp, ladder"
+    assert str(e.value) == "field: a mapping of quota, ramp, ladder, attempt"
+    for wrong in (0, -5, "many", [3], True):
+        with pytest.raises(SatedgeError) as e:
+            puzzle_from_dict(data | {"field": {"attempt": wrong}})
+        assert str(e.value) == "field: attempt must be a positive number of placements"
+
+
+def test_a_puzzle_files_attempt_is_the_default_and_the_option_goes_before_it():
+    p = load_puzzle("eternity2/e2-starter")
+    assert dict(p.tuned)["attempt"] == 9_000_000_000
+    assert field_settings(p, SolverConfig(engine="field")).attempt == 9_000_000_000
+    assert field_settings(p, SolverConfig.parse("field:attempt=5000")).attempt == 5000
+    assert field.Settings.of(p).attempt == field.ATTEMPT == 10**15  # the rule: one attempt
+    again = puzzle_from_dict(puzzle_to_dict(p))
+    assert again.tuned == p.tuned and again.tuned[-1] == ("attempt", 9_000_000_000)
 
 
 @pytest.mark.slow

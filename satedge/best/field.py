@@ -186,7 +186,7 @@ class Settings:
             ladder = tuple(int(d) for d in tuned["ladder"])
         else:
             ladder = _ladder(puzzle)
-        return cls(quota, ladder)
+        return cls(quota, ladder, int(tuned.get("attempt", ATTEMPT)))
 
     def attempts(self, puzzle: Puzzle) -> restarts.Attempts:
         """The attempts these settings make (:class:`satedge.best.restarts.Attempts`)."""

@@ -252,8 +252,8 @@ FIELD_OPTIONS = (
         wrong="attempt must be a positive number of placements, not {value}",
         written="attempt=N takes a positive number of placements",
         metavar="N",
-        help="--method field: placements per attempt before a new one starts with a new tie order (default: "
-        "10^15, one attempt)",
+        help="--method field: placements per attempt before a new one starts with a new tie order (default: the "
+        "puzzle file's, else 10^15, one attempt)",
     ),
     Option(
         tasks=("maximize",),

@@ -48,8 +48,9 @@ PUZZLE_KEYS = {
     "field",
 }
 # the settings of the field's construction a puzzle file may tune for its board (satedge.best.field):
-# the quota's labels, its ramp as [depth, least sides] points, the depths of the ladder of breaks
-TUNED_KEYS = ("quota", "ramp", "ladder")
+# the quota's labels, its ramp as [depth, least sides] points, the depths of the ladder of breaks, the
+# placements of an attempt
+TUNED_KEYS = ("quota", "ramp", "ladder", "attempt")
 CLOCKWISE = list(SIDES)
 
 
@@ -173,7 +174,8 @@ def puzzle_from_dict(data: Any) -> Puzzle:
 
 def _tuned(given: Any) -> tuple[tuple[str, Any], ...]:
     """A puzzle file's ``field:`` as (name, value) pairs, checked: ``quota`` a list of labels,
-    ``ramp`` a list of [depth, least sides] pairs, ``ladder`` a list of depths."""
+    ``ramp`` a list of [depth, least sides] pairs, ``ladder`` a list of depths, ``attempt`` a
+    positive number of placements."""
     if given is None:
         return ()
     if not isinstance(given, dict) or not set(map(str, given)) <= set(TUNED_KEYS):
@@ -195,6 +197,8 @@ def _tuned(given: Any) -> tuple[tuple[str, Any], ...]:
         elif key == "ladder":
             ok = isinstance(value, list) and all(map(whole, value))
             value = tuple(value) if ok else value
+        elif key == "attempt":
+            ok = whole(value) and value > 0
         else:
             ok = isinstance(value, list) and all(isinstance(x, int | str) for x in value)
             value = tuple(value) if ok else value
@@ -203,6 +207,7 @@ def _tuned(given: Any) -> tuple[tuple[str, Any], ...]:
                 "quota": "a list of labels",
                 "ramp": "a list of [depth, sides] pairs",
                 "ladder": "a list of depths",
+                "attempt": "a positive number of placements",
             }
             raise SatedgeError(f"field: {key} must be {written[key]}")
         out.append((key, value))
@@ -228,7 +233,10 @@ def puzzle_to_dict(puzzle: Puzzle) -> dict:
     if puzzle.planted is not None:
         d["planted"] = solution_to_json(puzzle, puzzle.planted)
     if puzzle.tuned:
-        d["field"] = {k: [list(p) for p in v] if k == "ramp" else list(v) for k, v in puzzle.tuned}
+        d["field"] = {
+            k: v if k == "attempt" else [list(p) for p in v] if k == "ramp" else list(v)
+            for k, v in puzzle.tuned
+        }
     return d
 
 
