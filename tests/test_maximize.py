@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import math
-import re
 import sys
 from itertools import permutations, product
 
@@ -598,29 +596,55 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
     gap = max(abs(a[0] - b[0]) for a, b in zip(tail["timeline"], tail_hour["timeline"]))
     assert (
         f"the hour passed the 10 minutes' scores in the same order, each within {gap:.1f} s, so the plain "
-        f"command reaches {tail_hour['score']} at about {module.first(tail_hour):.0f} s on this machine"
+        f"command reached {tail_hour['score']} at about {module.first(tail_hour):.0f} s on this machine"
         in results
     )
-    seeds = module._runs("seed")
+    seeds = module._runs("seed") + module._runs("age")
     minute = [module.at(r, 60) for r in seeds]
     wider = sorted(minute + [module.at(r, 60) for r in runs["tail"]])
-    reached = [module._when(r, 466) for r in seeds if module._when(r, 466) is not None]
+    reached = sorted(w for r in seeds if (w := module._when(r, 466)) is not None)
     events, core_seconds = module._rate_466()
-    assert (len(seeds), len(reached), events) == (12, 1, 3)
-    # each seed once: 11 x 150 s, seed 15 to its 466, seed 2's 10 minutes, seed 3 to its 466 and the hour's
-    # seeds 0 and 1 to its 466 (seed 1's 10 minutes on one core are the first part of its path there)
-    assert round(core_seconds, 1) == round(11 * 150 + reached[0] + 600 + 68.6 + 2 * 1097.2, 1) == 4652.4
+    assert (len(seeds), len(reached), events) == (28, 3, 5)
+    # each seed once: seeds 4 to 14 for 150 s, seed 15 to its 466, seeds 16 to 31 for 300 s or to their
+    # 466, seed 2's 10 minutes, seed 3 to its 466 and the hour's seeds 0 and 1 to its 466 (seed 1's
+    # 10 minutes on one core are the first part of its path there)
     assert (
-        f"Of 12 more seeds on one core for 150 s, {sum(m >= 465 for m in minute)} had 465 at 60 s "
-        f"({sum(m >= 465 for m in wider)} of 15 with seeds 1 to 3, median {wider[7]}) and one reached 466, at "
-        f"{reached[0]} s; the file's attempts reach 466 about once in {core_seconds / events:.0f} core-seconds, a "
-        f"chance of about {100 * (1 - math.exp(-events * 1200 / core_seconds)):.0f}% in 10 minutes on 2 cores"
+        round(core_seconds, 1)
+        == round(11 * 150 + 139.4 + 14 * 300 + 11.8 + 70.2 + 600 + 68.6 + 2 * 1097.2, 1)
+        == 8934.4
+    )
+    assert module._ages_466() == [
+        (0, 150, 4, 4490.0),
+        (150, 300, 0, 2550.0),
+        (300, 600, 0, 900.0),
+        (600, None, 1, pytest.approx(994.4)),
+    ]
+    ages = module._age_chances()
+    assert (ages["one"], ages["restarts"], ages["flat"]) == (37, 66, 49)
+    ages_run = module.record("e2-ages")
+    assert (
+        f"Of 28 more seeds on one core for 150 s or 300 s, {sum(m >= 465 for m in minute)} had 465 at 60 s "
+        f"({sum(m >= 465 for m in wider)} of 31 with seeds 1 to 3, median {wider[15]}) and 3 reached 466, at "
+        f"{reached[0]} s, {reached[1]} s and {reached[2]} s; {ages['n_young']} of the file's {events} first 466s "
+        f"came within an attempt's first 150 s, once in {ages['t_young'] / ages['n_young']:.0f} core-seconds there "
+        f"and {ages['n_old']} in {ages['t_old']:.0f} after (p = {ages['p']:.2f}). So Eternity II's file starts a "
+        "new attempt every 9 billion placements (about 150 s here), a chance of about "
+        f"{ages['restarts']}% of 466 in 10 minutes on 2 cores where one attempt per worker had about {ages['one']}%, "
+        f"and the plain command reached {ages_run['score']} at {module.first(ages_run)} s in its 10 minutes"
         in results
     )
-    interval = re.search(
-        r"95% interval of the rate from 3 events: (\d+%) to (\d+%)", module.report()
-    ).groups()
-    assert "({} to {} by the rate's 95% interval)".format(*interval) in results
+    assert ages_run["settings"]["attempt"] == dict(load_puzzle("eternity2/e2-starter").tuned)["attempt"]
+    guide = " ".join((root / "docs" / "guides" / "maximize.md").read_text().split())
+    assert (
+        f"{ages['n_young']} of the {events} first boards of 466 came within their attempt's first 150 s"
+        in guide
+    )
+    assert (
+        f"{ages['n_young']} of the {events} first boards of 466 came in an attempt's first 150 s, so attempts of "
+        f"that length reach 466 in 10 minutes on 2 cores with a chance of about {ages['restarts']}% where one "
+        f"attempt per worker had about {ages['one']}%; the plain command reached 466 at {module.first(ages_run)} s"
+        in " ".join((root / "CHANGELOG.md").read_text().split())
+    )
     hits = module._hits_rows()
     totals = {
         c: sum(r["loop_hits"] + r["completion_hits"] for r in hits if r["config"] == c) for c in module.HITS

@@ -15,6 +15,8 @@
   two runs at a time) and pairs against the restarts on generated framed boards with a clue
   (60 s, 5 seeds, one core each, two runs at a time), the rows in
   benchmarks/maximize/bench-maximize-field.jsonl;
+* since 2026-12-05 Eternity II's file starts a new attempt every 9 billion placements (``e2-ages``, the
+  plain command for 10 minutes), from the time to each score by seed (``--only seeds``, ``--only ages``);
 * where Eternity II's plateau comes from (``--only hits``): an attempt's whole boards of 464 or more
   in 90 s on one core, its bound held there, with settings of Eternity II's file changed one at a
   time, and where its time goes along the fill order; the rows in
@@ -31,6 +33,7 @@ tests/test_maximize.py makes again from the committed files.
     python benchmarks/maximize/bench-maximize.py --only ladders  # other settings, those not run yet: 10 min each
     python benchmarks/maximize/bench-maximize.py --only tunings  # settings varied for 60 s, those not run yet: 1.5 min
     python benchmarks/maximize/bench-maximize.py --only seeds  # the time to each score by 12 seeds: 15 min
+    python benchmarks/maximize/bench-maximize.py --only ages  # the same by 16 more seeds for 300 s: 40 min
     python benchmarks/maximize/bench-maximize.py --only hits  # boards of 464+ per attempt, those not run yet: 33 min
     python benchmarks/maximize/bench-maximize.py --hour     # Eternity II for an hour, once (e2-tail-hour; e2-field-hour
                                                             # is the published ladder's, 2026-12-02)
@@ -73,6 +76,8 @@ SEARCHES = {  # name: (puzzle, seconds, method, workers); a dict: a generated fr
     # since 2026-12-05: Eternity II's ladder goes on into the last block, each attempt bounded by its best
     "e2-tail": ("eternity2/e2-starter", 600, "auto", 2),
     "e2-tail-hour": ("eternity2/e2-starter", 3600, "auto", 2),
+    # since 2026-12-05: Eternity II's file starts a new attempt every 9 billion placements
+    "e2-ages": ("eternity2/e2-starter", 600, "auto", 2),
     "8x8": ("eternity2/8x8", 300, "auto", 2),
     "9x9": ("eternity2/9x9", 300, "auto", 2),
     **{f"framed-{n}x{n}": (params, 30, "auto", 2) for n, params in FRAMED.items()},
@@ -85,6 +90,10 @@ SEARCHES = {  # name: (puzzle, seconds, method, workers); a dict: a generated fr
         for s in (1, 2, 3, 4, 5, 6)  # 4 to 6: fresh boards, 2026-12-02
     },
 }
+SUPERSEDED = (
+    "e2-field",
+    "e2-tail",
+)  # the field's 10 minutes with Eternity II's file as it was before e2-ages
 EARLIER = {  # the large-neighbourhood search's runs of 2026-11-27, beside the new ones (not run again)
     "e2": "e2-lns",
     "e2-hour": "e2-lns-hour",
@@ -217,10 +226,18 @@ STUDY_SECONDS = {
     "long": LONG_SECONDS,
     "ladder": LONG_SECONDS,
     "seed": 150,
+    "age": 300,
 }
 # the time to each score by seed (2026-12-05): Eternity II's file on one core for 150 s by seeds beside
 # the ones the other studies ran, each seed's attempt being the one a worker of that seed runs
 SEED_SEEDS = tuple(range(4, 16))
+# how an attempt's chance of 466 changes with its age (2026-12-05): the same, for 300 s, by seeds that
+# no study had run, so that a choice of attempt length is not made on the seeds the plain command runs
+AGE_SEEDS = tuple(range(16, 32))
+ONE_ATTEMPT = {
+    "attempt": 10**15
+}  # the file's settings before it started a new attempt every 9 billion placements
+AGES = (0, 150, 300, 600)  # the attempts' ages, in seconds, where the rate of 466 is told apart
 
 
 def puzzle_of(source):
@@ -480,6 +497,7 @@ def field_report() -> list[str]:
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for name, engine in (
+        ("e2-ages", "field, attempts of 9 billion"),
         ("e2-tail", "field, ladder to 251"),
         ("e2-tail-hour", "field, ladder to 251"),
         ("e2-field", "field, published ladder"),
@@ -694,8 +712,9 @@ def _same_path(ten: dict, hour: dict) -> str:
             else ""
         )
         + ": an attempt's loop follows its seed (the plain command's two workers take seeds 0 and 1), so "
-        f"the plain command reaches {hour['score']} at about {first(hour):.0f} s on this machine whenever it "
-        f"runs, not sooner by luck, and within 10 minutes would need a loop {first(hour) / 600:.1f} times as fast. "
+        f"with one attempt per worker the plain command reached {hour['score']} at about {first(hour):.0f} s on "
+        "this machine whenever it ran, not sooner by luck, and within 10 minutes would have needed a loop "
+        f"{first(hour) / 600:.1f} times as fast. "
     )
 
 
@@ -742,34 +761,48 @@ def _when(r: dict, score: int) -> float | None:
     return next((s for s, got in r["timeline"] if got >= score), None)
 
 
-def _rate_466() -> tuple[int, float]:
-    """The boards of 466 that the file's attempts reached, and the core-seconds they searched until
-    then or to their end: the seeds' runs, the ladder study's runs of the file (seeds 1 to 3,
-    10 minutes) and the plain command's hour (its two workers, seeds 0 and 1, until its 466).  A
-    seed's attempt is one path, so each seed counts once, for its longest run: the hour's for
-    seeds 0 and 1."""
-    longest: dict[int, tuple[float, bool]] = {}  # seed: (core-seconds, whether it reached 466)
-    for r in _runs("seed") + _runs("ladder", DEFAULT):
+def _paths_466() -> dict[int, tuple[float, bool]]:
+    """Each seed's attempt with the file's settings, once, for its longest run: the core-seconds it
+    searched until its first 466 or its end, and whether it reached 466.  The runs: the seeds' and
+    the ages' studies, the ladder study's runs of the file (seeds 1 to 3, 10 minutes) and the plain
+    command's hour (its two workers, seeds 0 and 1, until its 466, which one of them reached: here
+    seed 0's)."""
+    longest: dict[int, tuple[float, bool]] = {}
+    for r in _runs("seed") + _runs("age") + _runs("ladder", DEFAULT):
         got = _when(r, 466)
         longest[r["seed"]] = max(longest.get(r["seed"], (0.0, False)), (got or r["seconds"], got is not None))
-    events, seconds = sum(e for _, e in longest.values()), sum(s for s, _ in longest.values())
     hour = record("e2-tail-hour")
     if hour is not None:
         got = _when(hour, 466)
         for seed in range(hour["workers"]):  # the plain command's seeds, 0 and 1
-            if seed in longest:
-                events, seconds = events - longest[seed][1], seconds - longest[seed][0]
-        events += got is not None
-        seconds += hour["workers"] * (got or hour["seconds"])
-    return events, seconds
+            longest[seed] = (got or hour["seconds"], got is not None and seed == 0)
+    return longest
+
+
+def _rate_466() -> tuple[int, float]:
+    """The boards of 466 that the file's attempts reached, and the core-seconds they searched until
+    then or to their end (:func:`_paths_466`)."""
+    paths = _paths_466().values()
+    return sum(e for _, e in paths), sum(s for s, _ in paths)
+
+
+def _ages_466() -> list[tuple[int, int | None, int, float]]:
+    """The file's attempts by their age (:data:`AGES`): ``(from, to, boards of 466 first reached
+    within, core-seconds searched within)``, each attempt until its first 466 or its end."""
+    paths = _paths_466().values()
+    out = []
+    for a, b in zip(AGES, AGES[1:] + (None,)):
+        top = lambda s: s if b is None else min(s, b)  # noqa: E731
+        out.append(
+            (a, b, sum(e and a < s <= top(s) for s, e in paths), sum(max(0.0, top(s) - a) for s, _ in paths))
+        )
+    return out
 
 
 def seeds_report() -> list[str]:
     """The time to each score by seed: Eternity II's file on one core, and what the seeds say of
-    the chance of 466 within the plain command's 10 minutes on 2 cores."""
-    from scipy.stats import chi2
-
-    rows = _runs("seed")
+    the chance of 466 within the plain command's 10 minutes on 2 cores, by the attempts' age."""
+    rows, ages = _runs("seed"), _runs("age")
     if not rows:
         return []
     scores = (463, 464, 465, 466)
@@ -779,45 +812,89 @@ def seeds_report() -> list[str]:
         "",
         f"Eternity II's file on one core for {rows[0]['seconds']} s by {len(rows)} seeds beside those of the "
         f"other studies, two runs at a time (`{rows[0]['command']}` for seeds {rows[0]['seed']} to "
-        f"{rows[-1]['seed']}, {rows[0]['date']}): an attempt's loop follows its seed, and a worker of the "
-        "plain command with that seed runs it. When each score was first reached, in seconds:",
+        f"{rows[-1]['seed']}, {rows[0]['date']})"
+        + (
+            f", and for {ages[0]['seconds']} s by {len(ages)} more (`{ages[0]['command']}` for seeds "
+            f"{ages[0]['seed']} to {ages[-1]['seed']}, {ages[0]['date']}, to tell how an attempt's chance of 466 "
+            "changes with its age)"
+            if ages
+            else ""
+        )
+        + ": an attempt's loop follows its seed, and a worker of the plain command with that seed runs it. "
+        "When each score was first reached, in seconds:",
         "",
         "| seed | " + " | ".join(map(str, scores)) + " | at 60 s |",
         "|---|" + "---|" * (len(scores) + 1),
     ]
-    for r in rows:
+    for r in rows + ages:
         cells = [f"{w}" if (w := _when(r, k)) is not None else "-" for k in scores]
         out.append(f"| {r['seed']} | " + " | ".join(cells) + f" | {at(r, 60)} |")
-    minute = sorted(at(r, 60) for r in rows)
-    more = sorted(at(r, 60) for r in rows + _runs("ladder", DEFAULT))
+    minute = sorted(at(r, 60) for r in rows + ages)
+    more = sorted(at(r, 60) for r in rows + ages + _runs("ladder", DEFAULT))
     events, seconds = _rate_466()
-    earliest = min(
-        w
-        for r in [*rows, *_runs("ladder", DEFAULT), record("e2-tail-hour")]
-        if (w := _when(r, 466)) is not None
-    )
-    low, high = chi2.ppf(0.025, 2 * events) / 2, chi2.ppf(0.975, 2 * events + 2) / 2
-    budget = 2 * 600
-
-    def chance(n: float) -> str:
-        return f"{100 * (1 - math.exp(-n * budget / seconds)):.0f}%"
-
+    out += [
+        "",
+        f"At 60 s, {sum(m >= 465 for m in minute)} of these {len(minute)} seeds had 465 or more; with seeds 1 "
+        f"to 3 (the file's runs of the ladder study), {sum(m >= 465 for m in more)} of {len(more)} (median "
+        f"{more[len(more) // 2]}). 466 came to {sum(_when(r, 466) is not None for r in rows + ages)} of the "
+        f"{len(minute)}. With the ladder study's file runs and the plain command's hour (its 466 at "
+        f"{first(record('e2-tail-hour'))} s on 2 workers), the file's attempts reached 466 {events} times in "
+        f"{seconds:.0f} core-seconds of search, each seed once, for its longest run, until its first 466 or its "
+        f"end (about once in {seconds / events:.0f}). By the attempts' age:",
+        "",
+        "| age of the attempt | attempts' first 466 | core-seconds | about once in |",
+        "|---|---|---|---|",
+    ]
+    for a, b, n, t in _ages_466():
+        span = f"{a} to {b} s" if b is not None else f"over {a} s"
+        out.append(f"| {span} | {n} | {t:.0f} | {f'{t / n:.0f}' if n else '-'} |")
+    ages_ = _age_chances()
+    times = sorted(s for s, e in _paths_466().values() if e)
+    young = ages_["young"]
     return out + [
         "",
-        f"At 60 s, {sum(m >= 465 for m in minute)} of the {len(rows)} seeds had 465 or more; with seeds 1 to 3 "
-        "(the file's runs of the ladder study), "
-        f"{sum(m >= 465 for m in more)} of {len(more)} (median {more[len(more) // 2]}). "
-        f"466 came to {sum(_when(r, 466) is not None for r in rows)} of the {len(rows)} within "
-        f"{rows[0]['seconds']} s. With the ladder study's file runs and the plain command's hour (its 466 "
-        f"at {first(record('e2-tail-hour'))} s on 2 workers), the file's attempts reached 466 {events} times "
-        f"in {seconds:.0f} core-seconds of search (each seed once, for its longest run), about once in "
-        f"{seconds / events:.0f}: as if it came at random at that rate, 10 minutes on 2 cores would reach it "
-        f"with a chance of about {chance(events)} (95% interval of the rate from {events} events: "
-        f"{chance(low)} to {chance(high)}). The plain command's own seeds, 0 and 1, take "
-        f"{first(record('e2-tail-hour'))} s on this machine. Attempts restarted every 3 billion placements "
-        "(about 50 s, the ladder study) reached no 466 in 3 runs: the earliest 466 above came "
-        f"{earliest} s into its attempt, so shorter attempts would cut them off.",
+        f"{ages_['n_young']} of the {events} came within an attempt's first {young} s (at "
+        + ", ".join(f"{x} s" for x in times if x <= young)
+        + f"), once in {ages_['t_young'] / ages_['n_young']:.0f} core-seconds there; after {young} s, "
+        f"{ages_['n_old']} in {ages_['t_old']:.0f} (p = {ages_['p']:.2f}, one-sided, that the rate is no higher "
+        "while the attempt is young: too few to tell on their own; the classic finding for randomised "
+        "backtracking, heavy tails that restarts cut, points the same way). At these two rates, 10 minutes on "
+        f"2 cores reach 466 with a chance of about {ages_['one']}% with one attempt per worker and "
+        f"{ages_['restarts']}% with attempts of {young} s; at one rate for all ages, {ages_['flat']}% either way "
+        f"but for the new attempts' first seconds (the earliest 466 came {times[0]} s into its attempt). So "
+        "Eternity II's file starts a new attempt every 9 billion placements, about 150 s here (the runs "
+        "above are single attempts of the file's settings before it did).",
     ]
+
+
+def _age_chances() -> dict:
+    """What the attempts' ages (:func:`_ages_466`) say: the first 466s and core-seconds while an
+    attempt is young (its first age span) and after, the one-sided exact test that the rate is no
+    higher while young, and the chance, in percent, of 466 within 10 minutes on 2 cores at those two
+    rates with one attempt per worker (``one``) and with attempts as long as the young span
+    (``restarts``), and at one rate for all ages (``flat``)."""
+    from scipy.stats import binomtest
+
+    (_, young, n_young, t_young), *rest = _ages_466()
+    n_old, t_old = sum(x[2] for x in rest), sum(x[3] for x in rest)
+    test = binomtest(n_young, n_young + n_old, t_young / (t_young + t_old), alternative="greater")
+
+    def chance(attempt: float, young_rate: float, old_rate: float) -> int:
+        per_attempt = young_rate * min(attempt, young) + old_rate * max(0.0, attempt - young)
+        return round(100 * (1 - math.exp(-per_attempt * 2 * 600 / attempt)))
+
+    rates, flat = (n_young / t_young, n_old / t_old), (n_young + n_old) / (t_young + t_old)
+    return {
+        "young": young,
+        "n_young": n_young,
+        "t_young": t_young,
+        "n_old": n_old,
+        "t_old": t_old,
+        "p": test.pvalue,
+        "one": chance(600, *rates),
+        "restarts": chance(young, *rates),
+        "flat": chance(600, flat, flat),
+    }
 
 
 def hits_report() -> list[str]:
@@ -923,7 +1000,7 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
             f"* Uniform 6x6 boards with 12 colours{what}, at least 2 of 3 proved within 10 minutes on 2 workers: "
             f"{len(proved)} of {len(boards)} ({seconds}): " + ("met." if len(proved) >= 2 else "not met.")
         )
-    e2 = record("e2-tail") or record("e2-field") or record("e2")
+    e2 = record("e2-ages") or record("e2-tail") or record("e2-field") or record("e2")
     hour = record("e2-tail-hour") or record("e2-field-hour") or record("e2-hour")
     for r, what, target, seconds in (
         (e2, "at least 463 within a minute", MINUTE, 60),
@@ -935,12 +1012,22 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
             f"* Eternity II, {what} ({r['engine'] if r else 'not run'}): "
             + ("not run yet." if got is None else f"{got} ({'met' if got >= target else 'not met'}).")
         )
+    ages = record("e2-ages")
+    if ages is not None and _runs("age"):
+        out.append(
+            f"  The 10 minutes with a new attempt every 9 billion placements (`{ages['command']}`, {ages['date']}) "
+            f"reached {ages['score']} at {first(ages)} s: one run, where the rates by the attempts' age (the time "
+            f"to each score, by seed) give attempts of 150 s about {_age_chances()['restarts']}% and one attempt per "
+            "worker, as before, about "
+            f"{_age_chances()['one']}%."
+        )
     ten, hours = record("e2-tail") or record("e2-field"), record("e2-tail-hour") or record("e2-field-hour")
     if ten is not None and hours is not None and _field_rows():
         out.append(
             "  Tried for the field's misses: the ablations above (each of the construction's parts taken out, "
             "and attempts of 200 million placements instead of one long attempt) measured at or below the "
-            f"published settings in a minute; the 10 minutes ({ten['date']}) and the hour ({hours['date']}"
+            f"published settings in a minute; with one attempt per worker, the 10 minutes ({ten['date']}) and the "
+            f"hour ({hours['date']}"
             f"{'' if hours['search'] == 'e2-tail-hour' else ', the published ladder'}) reached {ten['score']} by "
             f"{first(ten)} s and {hours['score']} by {first(hours)} s, then held it. "
             + _same_path(ten, hours)
@@ -1081,6 +1168,7 @@ def plot() -> None:
     plt.rcParams["svg.hashsalt"] = "bench-maximize"  # the same rows draw the same file
     fig, ax = plt.subplots(figsize=(7, 4))
     for name, label in (
+        ("e2-ages", "field (auto), attempts of 9 billion placements, 10 minutes"),
         ("e2-tail", "field (auto), ladder to 251, 10 minutes"),
         ("e2-tail-hour", "field (auto), ladder to 251, an hour"),
         ("e2-field", "field (auto), 10 minutes"),
@@ -1189,6 +1277,10 @@ def field_studies(names: list[str]) -> None:
         ]
     if "seeds" in names and not _runs("seed"):
         tasks += [("seed", HITS_BASE, "eternity2/e2-starter", seed, {}, "field") for seed in SEED_SEEDS]
+    if "ages" in names and not _runs("age"):
+        tasks += [
+            ("age", HITS_BASE, "eternity2/e2-starter", seed, ONE_ATTEMPT, "field") for seed in AGE_SEEDS
+        ]
     if "tunings" in names:
         tunings = _not_run("tuning", TUNINGS)
         tasks += [
@@ -1299,7 +1391,9 @@ def measure(args) -> None:
     if args.hour:
         search("e2-tail-hour")
     elif args.only is not None:
-        studies = [n for n in args.only if n in ("ablations", "pairs", "long", "ladders", "tunings", "seeds")]
+        studies = [
+            n for n in args.only if n in ("ablations", "pairs", "long", "ladders", "tunings", "seeds", "ages")
+        ]
         for name in args.only:
             if name == "spec":
                 spec()
@@ -1312,7 +1406,9 @@ def measure(args) -> None:
     else:
         spec()
         for name in SEARCHES:
-            if not name.endswith("-hour"):  # an hour's run is made once, by name (--only NAME)
+            # an hour's run is made once, by name (--only NAME), as are the field's runs of settings since
+            # changed (SUPERSEDED)
+            if not name.endswith("-hour") and name not in SUPERSEDED:
                 search(name)
 
 
