@@ -169,7 +169,7 @@ class Settings:
         sides (a board without a frame: the three labels with the fewest), the ramp Eternity II's,
         its depths scaled to the board's cells and its counts to Q's sides; the ladder Eternity
         II's, scaled from where the columns of :func:`satedge.best.restarts.scan` begin to the
-        last cell."""
+        last cell; one attempt for the whole run (:data:`ATTEMPT` placements)."""
         tuned = tuned or {}
         n = puzzle.n
         if "quota" in tuned:

@@ -112,7 +112,7 @@ def field_settings(puzzle: Puzzle, solver) -> field.Settings:
     each option the ``solver`` gives in their place; a one-line error for one that cannot apply
     to the puzzle."""
     tuned = dict(puzzle.tuned)
-    for name in ("quota", "ramp", "ladder"):
+    for name in ("quota", "ramp", "ladder", "attempt"):
         if solver.get(name) is not None:
             tuned[name] = solver.get(name)
     labels = {x for tile in puzzle.tiles for x in tile} - {puzzle.frame}
@@ -135,8 +135,6 @@ def field_settings(puzzle: Puzzle, solver) -> field.Settings:
             raise SatedgeError(
                 f"ramp: {unmet[1]} sides of the quota's labels by depth {unmet[0]}, but the tiles have {sides}"
             )
-    if solver.get("attempt") is not None:
-        settings = settings.with_(attempt=solver.get("attempt"))
     return settings.with_(complete=solver.get("completion") != "fill")
 
 
