@@ -35,8 +35,9 @@ tests/test_maximize.py makes again from the committed files.
     python benchmarks/maximize/bench-maximize.py --only seeds  # the time to each score by 12 seeds: 15 min
     python benchmarks/maximize/bench-maximize.py --only ages  # the same by 16 more seeds for 300 s: 40 min
     python benchmarks/maximize/bench-maximize.py --only hits  # boards of 464+ per attempt, those not run yet: 33 min
-    python benchmarks/maximize/bench-maximize.py --hour     # Eternity II for an hour, once (e2-tail-hour; e2-field-hour
-                                                            # is the published ladder's, 2026-12-02)
+    python benchmarks/maximize/bench-maximize.py --hour     # Eternity II for an hour, once (e2-ages-hour; e2-tail-hour
+                                                            # is one attempt per worker's, e2-field-hour the published
+                                                            # ladder's, 2026-12-02)
     python benchmarks/maximize/bench-maximize.py --report   # the report and the plot again from the committed files
 """
 
@@ -78,6 +79,7 @@ SEARCHES = {  # name: (puzzle, seconds, method, workers); a dict: a generated fr
     "e2-tail-hour": ("eternity2/e2-starter", 3600, "auto", 2),
     # since 2026-12-05: Eternity II's file starts a new attempt every 9 billion placements
     "e2-ages": ("eternity2/e2-starter", 600, "auto", 2),
+    "e2-ages-hour": ("eternity2/e2-starter", 3600, "auto", 2),
     "8x8": ("eternity2/8x8", 300, "auto", 2),
     "9x9": ("eternity2/9x9", 300, "auto", 2),
     **{f"framed-{n}x{n}": (params, 30, "auto", 2) for n, params in FRAMED.items()},
@@ -90,10 +92,8 @@ SEARCHES = {  # name: (puzzle, seconds, method, workers); a dict: a generated fr
         for s in (1, 2, 3, 4, 5, 6)  # 4 to 6: fresh boards, 2026-12-02
     },
 }
-SUPERSEDED = (
-    "e2-field",
-    "e2-tail",
-)  # the field's 10 minutes with Eternity II's file as it was before e2-ages
+# the field's 10 minutes with Eternity II's file as it was before e2-ages
+SUPERSEDED = ("e2-field", "e2-tail")
 EARLIER = {  # the large-neighbourhood search's runs of 2026-11-27, beside the new ones (not run again)
     "e2": "e2-lns",
     "e2-hour": "e2-lns-hour",
@@ -234,9 +234,8 @@ SEED_SEEDS = tuple(range(4, 16))
 # how an attempt's chance of 466 changes with its age (2026-12-05): the same, for 300 s, by seeds that
 # no study had run, so that a choice of attempt length is not made on the seeds the plain command runs
 AGE_SEEDS = tuple(range(16, 32))
-ONE_ATTEMPT = {
-    "attempt": 10**15
-}  # the file's settings before it started a new attempt every 9 billion placements
+# the file's settings before it started a new attempt every 9 billion placements
+ONE_ATTEMPT = {"attempt": 10**15}
 AGES = (0, 150, 300, 600)  # the attempts' ages, in seconds, where the rate of 466 is told apart
 
 
@@ -498,6 +497,7 @@ def field_report() -> list[str]:
     ]
     for name, engine in (
         ("e2-ages", "field, attempts of 9 billion"),
+        ("e2-ages-hour", "field, attempts of 9 billion"),
         ("e2-tail", "field, ladder to 251"),
         ("e2-tail-hour", "field, ladder to 251"),
         ("e2-field", "field, published ladder"),
@@ -820,7 +820,7 @@ def seeds_report() -> list[str]:
             if ages
             else ""
         )
-        + ": an attempt's loop follows its seed, and a worker of the plain command with that seed runs it. "
+        + ": an attempt's loop follows its seed, and a worker of the plain command with that seed runs it first. "
         "When each score was first reached, in seconds:",
         "",
         "| seed | " + " | ".join(map(str, scores)) + " | at 60 s |",
@@ -848,19 +848,19 @@ def seeds_report() -> list[str]:
     for a, b, n, t in _ages_466():
         span = f"{a} to {b} s" if b is not None else f"over {a} s"
         out.append(f"| {span} | {n} | {t:.0f} | {f'{t / n:.0f}' if n else '-'} |")
-    ages_ = _age_chances()
+    chances = _age_chances()
     times = sorted(s for s, e in _paths_466().values() if e)
-    young = ages_["young"]
+    young = chances["young"]
     return out + [
         "",
-        f"{ages_['n_young']} of the {events} came within an attempt's first {young} s (at "
+        f"{chances['n_young']} of the {events} came within an attempt's first {young} s (at "
         + ", ".join(f"{x} s" for x in times if x <= young)
-        + f"), once in {ages_['t_young'] / ages_['n_young']:.0f} core-seconds there; after {young} s, "
-        f"{ages_['n_old']} in {ages_['t_old']:.0f} (p = {ages_['p']:.2f}, one-sided, that the rate is no higher "
+        + f"), once in {chances['t_young'] / chances['n_young']:.0f} core-seconds there; after {young} s, "
+        f"{chances['n_old']} in {chances['t_old']:.0f} (p = {chances['p']:.2f}, one-sided, that the rate is no higher "
         "while the attempt is young: too few to tell on their own; the classic finding for randomised "
         "backtracking, heavy tails that restarts cut, points the same way). At these two rates, 10 minutes on "
-        f"2 cores reach 466 with a chance of about {ages_['one']}% with one attempt per worker and "
-        f"{ages_['restarts']}% with attempts of {young} s; at one rate for all ages, {ages_['flat']}% either way "
+        f"2 cores reach 466 with a chance of about {chances['one']}% with one attempt per worker and "
+        f"{chances['restarts']}% with attempts of {young} s; at one rate for all ages, {chances['flat']}% either way "
         f"but for the new attempts' first seconds (the earliest 466 came {times[0]} s into its attempt). So "
         "Eternity II's file starts a new attempt every 9 billion placements, about 150 s here (the runs "
         "above are single attempts of the file's settings before it did).",
@@ -1001,7 +1001,7 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
             f"{len(proved)} of {len(boards)} ({seconds}): " + ("met." if len(proved) >= 2 else "not met.")
         )
     e2 = record("e2-ages") or record("e2-tail") or record("e2-field") or record("e2")
-    hour = record("e2-tail-hour") or record("e2-field-hour") or record("e2-hour")
+    hour = record("e2-ages-hour") or record("e2-tail-hour") or record("e2-field-hour") or record("e2-hour")
     for r, what, target, seconds in (
         (e2, "at least 463 within a minute", MINUTE, 60),
         (e2, "466 within 10 minutes", 466, 600),
@@ -1014,12 +1014,19 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
         )
     ages = record("e2-ages")
     if ages is not None and _runs("age"):
+        chances = _age_chances()
         out.append(
             f"  The 10 minutes with a new attempt every 9 billion placements (`{ages['command']}`, {ages['date']}) "
             f"reached {ages['score']} at {first(ages)} s: one run, where the rates by the attempts' age (the time "
-            f"to each score, by seed) give attempts of 150 s about {_age_chances()['restarts']}% and one attempt per "
-            "worker, as before, about "
-            f"{_age_chances()['one']}%."
+            f"to each score, by seed) give attempts of 150 s about {chances['restarts']}% and one attempt per "
+            f"worker, as before, about {chances['one']}%."
+            + (
+                f" The hour's run of the same command (`{hour['command']}`, {hour['date']}) had {at(hour, 600)} at "
+                f"600 s and first reached {hour['score']} at {first(hour)} s: "
+                f"{sum(at(r, 600) >= 466 for r in (ages, hour))} of these 2 runs reached 466 within 10 minutes."
+                if hour is not None and hour["search"] == "e2-ages-hour"
+                else ""
+            )
         )
     ten, hours = record("e2-tail") or record("e2-field"), record("e2-tail-hour") or record("e2-field-hour")
     if ten is not None and hours is not None and _field_rows():
@@ -1169,6 +1176,7 @@ def plot() -> None:
     fig, ax = plt.subplots(figsize=(7, 4))
     for name, label in (
         ("e2-ages", "field (auto), attempts of 9 billion placements, 10 minutes"),
+        ("e2-ages-hour", "field (auto), attempts of 9 billion placements, an hour"),
         ("e2-tail", "field (auto), ladder to 251, 10 minutes"),
         ("e2-tail-hour", "field (auto), ladder to 251, an hour"),
         ("e2-field", "field (auto), 10 minutes"),
@@ -1389,7 +1397,7 @@ def _field_rows() -> list[dict]:
 
 def measure(args) -> None:
     if args.hour:
-        search("e2-tail-hour")
+        search("e2-ages-hour")
     elif args.only is not None:
         studies = [
             n for n in args.only if n in ("ablations", "pairs", "long", "ladders", "tunings", "seeds", "ages")
