@@ -862,9 +862,14 @@ def seeds_report() -> list[str]:
         f"2 cores reach 466 with a chance of about {chances['one']}% with one attempt per worker and "
         f"{chances['restarts']}% with attempts of {young} s; at one rate for all ages, {chances['flat']}% either way "
         f"but for the new attempts' first seconds (the earliest 466 came {times[0]} s into its attempt). So "
-        "Eternity II's file starts a new attempt every 9 billion placements, about 150 s here (the runs "
-        "above are single attempts of the file's settings before it did).",
+        f"Eternity II's file starts a new attempt every {_billions(record('e2-ages'))} placements, about {young} s "
+        "here (the runs above are single attempts of the file's settings before it did).",
     ]
+
+
+def _billions(r: dict) -> str:
+    """A field run's attempt length, in billions of placements."""
+    return f"{r['settings']['attempt'] / 1e9:g} billion"
 
 
 def _age_chances() -> dict:
@@ -1016,10 +1021,10 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
     if ages is not None and _runs("age"):
         chances = _age_chances()
         out.append(
-            f"  The 10 minutes with a new attempt every 9 billion placements (`{ages['command']}`, {ages['date']}) "
-            f"reached {ages['score']} at {first(ages)} s: one run, where the rates by the attempts' age (the time "
-            f"to each score, by seed) give attempts of 150 s about {chances['restarts']}% and one attempt per "
-            f"worker, as before, about {chances['one']}%."
+            f"  The 10 minutes with a new attempt every {_billions(ages)} placements (`{ages['command']}`, "
+            f"{ages['date']}) reached {ages['score']} at {first(ages)} s, where the rates by the attempts' age (the "
+            f"time to each score, by seed) give attempts of {chances['young']} s about {chances['restarts']}% and "
+            f"one attempt per worker, as before, about {chances['one']}%."
             + (
                 f" The hour's run of the same command (`{hour['command']}`, {hour['date']}) had {at(hour, 600)} at "
                 f"600 s and first reached {hour['score']} at {first(hour)} s: "
