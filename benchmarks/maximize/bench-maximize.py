@@ -27,7 +27,8 @@ benchmarks/maximize/bench-maximize-*.sol (`satedge check` scores them), the plot
 benchmarks/maximize/bench-maximize-e2.svg and the report to benchmarks/maximize/bench-maximize.md, which
 tests/test_maximize.py makes again from the committed files.
 
-    python benchmarks/maximize/bench-maximize.py            # about 43 minutes on 2 cores
+    python benchmarks/maximize/bench-maximize.py            # the spec and the searches: over an hour
+                                                            # (the report's last section: each part's time)
     python benchmarks/maximize/bench-maximize.py --only e2-field ablations pairs  # the field's, about 35 minutes
     python benchmarks/maximize/bench-maximize.py --only long  # Eternity II, 10 minutes on one core, 3 seeds: 20 minutes
     python benchmarks/maximize/bench-maximize.py --only ladders  # other settings, those not run yet: 10 min each
@@ -453,6 +454,7 @@ def report() -> str:
     lines += hits_report()
     lines += seeds_report()
     lines += ["", "## The targets", ""] + targets(rows, exact)
+    lines += ["", "## Running it again", ""] + run_times(rows)
     lines += [
         "",
         "Each search's timeline (seconds, score), engine, schedule and machine are in its "
@@ -460,6 +462,40 @@ def report() -> str:
         "eternity2/e2-starter benchmarks/maximize/bench-maximize-e2.sol` scores it).",
     ]
     return "\n".join(lines) + "\n"
+
+
+def run_times(rows: list[dict]) -> list[str]:
+    """How long each part of this script took when its committed results were made: the spec's rows
+    from the first start to the last end, each search its wall time, and each study of the field's
+    rows and of the hits its runs' seconds, two at a time."""
+    from datetime import datetime
+
+    spec = (
+        datetime.fromisoformat(max(r["finished_at"] for r in rows))
+        - datetime.fromisoformat(min(r["started_at"] for r in rows))
+    ).total_seconds()
+    full = {"the spec": spec} | {
+        name: r["wall_seconds"]
+        for name in SEARCHES
+        if not name.endswith("-hour") and name not in SUPERSEDED and (r := record(name))
+    }
+    proofs = sum(s for name, s in full.items() if name.startswith("uniform-"))
+    studies: dict[str, float] = {}
+    for r in _field_rows() + [r | {"study": "hits"} for r in _hits_rows()]:
+        studies[r["study"]] = studies.get(r["study"], 0) + r["seconds"] / 2
+    total = sum(full.values())
+    return [
+        f"A full run (`python benchmarks/maximize/bench-maximize.py`: the spec and every search of 10 "
+        f"minutes or less) took {total / 60:.0f} minutes here, the parts' times as committed added up: "
+        f"the spec {spec / 60:.1f}, the six uniform 6x6 proofs {proofs / 60:.1f}, the other searches "
+        f"{(total - spec - proofs) / 60:.1f}. Over 45 minutes, so each part also runs on its own by "
+        "`--only NAME` (a search's name, `spec`, or a study). The studies of Eternity II, their runs' seconds "
+        "two at a time, all dates together: "
+        + ", ".join(f"{study} {seconds / 60:.1f}" for study, seconds in sorted(studies.items()))
+        + " minutes. The studies of settings (`ladders`, `tunings`, `hits`) run only the settings not "
+        "committed yet, so they ran in slices on several days and no result is made twice; the hours run "
+        "once each (`--hour`).",
+    ]
 
 
 def minute_table(rows: list[dict], configs) -> list[str]:
