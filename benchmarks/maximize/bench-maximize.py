@@ -803,16 +803,31 @@ def _paths_466() -> dict[int, tuple[float, bool]]:
     the ages' studies, the ladder study's runs of the file (seeds 1 to 3, 10 minutes) and the plain
     command's hour (its two workers, seeds 0 and 1, until its 466, which one of them reached: here
     seed 0's)."""
-    longest: dict[int, tuple[float, bool]] = {}
-    for r in _runs("seed") + _runs("age") + _runs("ladder", DEFAULT):
-        got = _when(r, 466)
-        longest[r["seed"]] = max(longest.get(r["seed"], (0.0, False)), (got or r["seconds"], got is not None))
+    longest = _longest(466)
     hour = record("e2-tail-hour")
     if hour is not None:
         got = _when(hour, 466)
         for seed in range(hour["workers"]):  # the plain command's seeds, 0 and 1
             longest[seed] = (got or hour["seconds"], got is not None and seed == 0)
     return longest
+
+
+def _longest(score: int) -> dict[int, tuple[float, bool]]:
+    """Each seed's attempt with the file's settings on one core (the seeds', the ages' and the
+    ladder study's runs of the file), once, for its longest run: the seconds until its first
+    ``score`` or its end, and whether it reached ``score``."""
+    longest: dict[int, tuple[float, bool]] = {}
+    for r in _runs("seed") + _runs("age") + _runs("ladder", DEFAULT):
+        got = _when(r, score)
+        longest[r["seed"]] = max(longest.get(r["seed"], (0.0, False)), (got or r["seconds"], got is not None))
+    return longest
+
+
+def _mean_time(score: int) -> float:
+    """The core-seconds the file's attempts on one core searched per first board of ``score``
+    (:func:`_longest`): their seconds until then or to their end, over the boards reached."""
+    paths = _longest(score).values()
+    return sum(s for s, _ in paths) / sum(e for _, e in paths)
 
 
 def _rate_466() -> tuple[int, float]:
@@ -1068,6 +1083,21 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
                 if hour is not None and hour["search"] == "e2-ages-hour"
                 else ""
             )
+        )
+    if _runs("age"):
+        means = {score: _mean_time(score) for score in (464, 465, 466)}
+        step = means[466] / means[465]
+        chance = 1 - math.exp(-2 * 3600 / (means[466] * step))
+        out.append(
+            "  How far 467 is: on one core, the seeds' attempts with the file's settings (the time to each "
+            "score, by seed: each seed once, for its longest run) searched, per first board of a score (their "
+            "seconds until it or to their end, over the boards reached), "
+            + ", ".join(f"{means[s]:.1f} core-seconds for {s}" for s in means)
+            + f", each score {means[465] / means[464]:.1f} and {step:.1f} times as long to reach as the one "
+            f"below. If 467 is {step:.1f} times as rare again (a guess from the trend, as the steps only "
+            f"grow), an attempt needs about {means[466] * step / 3600:.0f} core-hours for it, and an hour on 2 "
+            f"cores reaches it with a chance of about {100 * chance:.0f}%. For 467 within the hour on average, the "
+            f"search would have to be about {means[466] * step / 7200:.0f} times as fast."
         )
     ten, hours = record("e2-tail") or record("e2-field"), record("e2-tail-hour") or record("e2-field-hour")
     if ten is not None and hours is not None and _field_rows():
