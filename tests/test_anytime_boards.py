@@ -3,6 +3,7 @@ goes on, the branch and bound before anything is compiled, a board where every e
 whatever the engine; and the progress line keeps the best score however narrow it is."""
 
 import importlib.util
+import os
 import time
 
 import pytest
@@ -215,3 +216,33 @@ def test_a_longer_time_limit_never_answers_worse(method, solver):
         assert score(p, best.board) == best.score
         scores.append(best.score)
     assert scores[1] >= max(scores[0], 0), scores
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_each_worker_s_restarts_follow_from_its_first_seed_not_the_clock(tmp_path, monkeypatch, workers):
+    """Before: a new restart took the seed of the slice it started on, and the slices take the
+    next seeds in turn, so the clock chose a worker's later restarts.  Here each restart of 200,000
+    placements lasts several slices of half a millisecond: worker ``i``'s restarts have the seeds
+    5 + i, then ``workers`` on each time, however many there were."""
+    p = generate(Params(rows=6, colors=12, model="uniform"), seed=1)  # no board where every edge fits
+    log = tmp_path / "seeds"
+    made = restarts.Attempts.restarts(p, cap=200_000)
+    monkeypatch.setattr(restarts, "SLICE", 0.0005)
+    attempt = restarts.Attempts.attempt
+
+    def logged(self, puzzle, seed, loop="auto", cap=None):
+        if cap is None:  # not the attempt that compiles the loop first
+            with log.open("a") as f:
+                f.write(f"{os.getpid()} {seed}\n")
+        return attempt(self, puzzle, seed, loop, cap)
+
+    monkeypatch.setattr(restarts.Attempts, "attempt", logged)
+    restarts.search(p, 2, workers=workers, seed=5, attempts=made, searching=True)  # 2 s after the compile
+    by_process: dict[str, list[int]] = {}
+    for line in log.read_text().splitlines():
+        pid, seed = line.split()
+        by_process.setdefault(pid, []).append(int(seed))
+    assert sorted(seeds[0] for seeds in by_process.values()) == list(range(5, 5 + workers))
+    for seeds in by_process.values():
+        assert len(seeds) > 2
+        assert seeds == list(range(seeds[0], seeds[0] + workers * len(seeds), workers))

@@ -328,8 +328,8 @@ def search(
     attempts: Attempts | None = None,
     complete: bool = False,
 ) -> Scored | None:
-    """The best board the restarts find in ``seconds`` on ``workers`` processes (restart ``k``
-    with seed ``seed + k``), each better one to ``better`` as it comes, then the last
+    """The best board the restarts find in ``seconds`` on ``workers`` processes (worker ``i``'s
+    restart ``j`` with seed ``seed + i + j * workers``), each better one to ``better`` as it comes, then the last
     :data:`POLISH` of the time on the neighbourhood search's moves from the
     best (from ``start``, the first best, where given); ``None`` where no board keeps the hard
     rules.  ``searching``: the seconds are the search's, the time the loop takes to compile (an
@@ -359,8 +359,10 @@ def search(
                 better(board)
 
     def worker() -> Callable[[int], Scored | None]:
-        """A process's slices: its restart run on for :data:`SLICE` seconds (a new one, with the
-        seed a slice brings, once the last has ended), and its deepest placements made a whole
+        """A process's slices: its restart run on for :data:`SLICE` seconds (a new one once the
+        last has ended: the first with the seed its first slice brings, ``seed + i`` for the
+        ``i``-th process, each next one ``workers`` seeds on, so that a process's restarts follow
+        from its first seed and not from the clock), and its deepest placements made a whole
         board whenever they went deeper (``None`` where they did not); with ``complete``, slices
         of :data:`FIELD_SLICE` seconds, each one's deepest board completed where it is deep, and
         only a board better than this process's best handed over."""
@@ -369,11 +371,14 @@ def search(
         handed: tuple[int, int] | None = None
         mine = first.score  # the best this process has made: a completion looks only for better
         record = 0  # the deepest its attempt has gone
+        next_seed: int | None = None  # the seed of this process's next restart
 
         def one(k: int) -> Scored | None:
-            nonlocal attempt, handed, mine, record
+            nonlocal attempt, handed, mine, record, next_seed
             if attempt is None or attempt.ended:
-                attempt, handed, record = made.attempt(puzzle, k, loop), None, 0
+                next_seed = k if next_seed is None else next_seed
+                attempt, handed, record = made.attempt(puzzle, next_seed, loop), None, 0
+                next_seed += workers
             if complete:  # a board with as many misfits as the best is of no use
                 attempt.bound(whole - mine - 1)
             attempt.run(min(end, time.monotonic() + (FIELD_SLICE if complete else SLICE)))
