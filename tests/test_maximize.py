@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import sys
 from itertools import permutations, product
 
@@ -635,6 +636,15 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         "(no 467)" in results
     )
     assert ages_hour["score"] == 466 and ages_hour["settings"] == ages_run["settings"]
+    means = {score: module._mean_time(score) for score in (465, 466)}
+    assert [round(means[s], 1) for s in (465, 466)] == [67.5, 1835.0]
+    step = means[466] / means[465]
+    assert (
+        f"On one core the seeds searched {means[465]:.1f} core-seconds per first 465 and {means[466]:.1f} per "
+        f"first 466, {step:.1f} times as long; if 467 is as much rarer again, it is about "
+        f"{means[466] * step / 3600:.0f} core-hours away, and an hour on 2 cores has a chance of about "
+        f"{100 * (1 - math.exp(-7200 / (means[466] * step))):.0f}%" in results
+    )
     assert ages_run["settings"]["attempt"] == dict(load_puzzle("eternity2/e2-starter").tuned)["attempt"]
     guide = " ".join((root / "docs" / "guides" / "maximize.md").read_text().split())
     assert (
