@@ -474,11 +474,7 @@ def run_times(rows: list[dict]) -> list[str]:
         datetime.fromisoformat(max(r["finished_at"] for r in rows))
         - datetime.fromisoformat(min(r["started_at"] for r in rows))
     ).total_seconds()
-    full = {"the spec": spec} | {
-        name: r["wall_seconds"]
-        for name in SEARCHES
-        if not name.endswith("-hour") and name not in SUPERSEDED and (r := record(name))
-    }
+    full = {"the spec": spec} | {name: r["wall_seconds"] for name in _full_run() if (r := record(name))}
     proofs = sum(s for name, s in full.items() if name.startswith("uniform-"))
     studies: dict[str, float] = {}
     for r in _field_rows() + [r | {"study": "hits"} for r in _hits_rows()]:
@@ -1087,7 +1083,8 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
     if _runs("age"):
         means = {score: _mean_time(score) for score in (464, 465, 466)}
         step = means[466] / means[465]
-        chance = 1 - math.exp(-2 * 3600 / (means[466] * step))
+        away = means[466] * step  # the core-seconds per 467, were it step times as rare as 466
+        chance = 1 - math.exp(-2 * 3600 / away)
         out.append(
             "  How far 467 is: on one core, the seeds' attempts with the file's settings (the time to each "
             "score, by seed: each seed once, for its longest run) searched, per first board of a score (their "
@@ -1095,9 +1092,9 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
             + ", ".join(f"{means[s]:.1f} core-seconds for {s}" for s in means)
             + f", each score {means[465] / means[464]:.1f} and {step:.1f} times as long to reach as the one "
             f"below. If 467 is {step:.1f} times as rare again (a guess from the trend, as the steps only "
-            f"grow), an attempt needs about {means[466] * step / 3600:.0f} core-hours for it, and an hour on 2 "
+            f"grow), an attempt needs about {away / 3600:.0f} core-hours for it, and an hour on 2 "
             f"cores reaches it with a chance of about {100 * chance:.0f}%. For 467 within the hour on average, the "
-            f"search would have to be about {means[466] * step / 7200:.0f} times as fast."
+            f"search would have to be about {away / 7200:.0f} times as fast."
         )
     ten, hours = record("e2-tail") or record("e2-field"), record("e2-tail-hour") or record("e2-field-hour")
     if ten is not None and hours is not None and _field_rows():
@@ -1484,11 +1481,14 @@ def measure(args) -> None:
             field_studies(studies)
     else:
         spec()
-        for name in SEARCHES:
-            # an hour's run is made once, by name (--only NAME), as are the field's runs of settings since
-            # changed (SUPERSEDED)
-            if not name.endswith("-hour") and name not in SUPERSEDED:
-                search(name)
+        for name in _full_run():
+            search(name)
+
+
+def _full_run() -> list[str]:
+    """The searches a full run makes, after the spec: all but the hours, each made once, by name
+    (--only NAME), and the field's runs of settings since changed (:data:`SUPERSEDED`)."""
+    return [name for name in SEARCHES if not name.endswith("-hour") and name not in SUPERSEDED]
 
 
 if __name__ == "__main__":
