@@ -29,9 +29,10 @@ settings.load_profile(os.environ.get("SATEDGE_HYPOTHESIS") or ("ci" if os.enviro
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# the searches the tests compile (satedge.backtrack.native) are kept for the run only, not in the
-# user's cache; test workers (and the commands the tests start) inherit the folder of the run that
-# started them, which makes it only where no cache is named and removes it at its end
+# the searches the tests compile (satedge.backtrack.native) are not kept in the user's cache: `make
+# test` names a folder in the venv, kept from one run to the next; where no cache is named, the run
+# makes one of its own and removes it at its end.  Test workers (and the commands the tests start)
+# inherit the folder of the run that started them
 _CACHE = None
 if not os.environ.get("SATEDGE_CACHE"):
     _CACHE = tempfile.mkdtemp(prefix="satedge-test-cache-")
