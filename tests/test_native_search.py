@@ -111,6 +111,20 @@ def test_the_c_search_on_two_workers_finds_every_solution_once():
     assert sorted(searched(p, "c", limit=None, workers=2)[0], key=str) == sorted(one, key=str)
 
 
+def test_the_compiler_is_looked_up_again_when_cc_or_path_changes(tmp_path, monkeypatch):
+    # the lookup is kept per $CC and $PATH (each binding of the loop asks for it), never across them
+    mine = _script(tmp_path / "my-cc", "exit 1")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setenv("CC", "my-cc")
+    assert native.compiler() == mine
+    monkeypatch.setenv("PATH", str(tmp_path / "elsewhere"))
+    assert native.compiler() is None
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert native.compiler() == mine
+    monkeypatch.setenv("CC", "")
+    assert native.compiler() is None
+
+
 def test_without_a_compiler_or_when_it_fails_numbas_loop_answers_the_same(tmp_path, monkeypatch):
     p = generate(Params(rows=4, cols=4, colors=3, frame=True), seed=2)
     monkeypatch.setenv("SATEDGE_CACHE", str(tmp_path / "cache"))

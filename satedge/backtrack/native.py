@@ -100,9 +100,15 @@ MAX_EXTRA = 2  # further earlier neighbours a position checks one by one (a toru
 
 
 def compiler() -> str | None:
-    """The C compiler: ``$CC`` (empty: none), else ``cc`` on PATH; ``None`` when there is none."""
+    """The C compiler: ``$CC`` (empty: none), else ``cc`` on PATH; ``None`` when there is none
+    (looked up once per ``$CC`` and ``$PATH`` in a process, as each binding of the loop asks)."""
     named = os.environ.get("CC", "cc")
-    return shutil.which(named) if named.strip() else None
+    return _which(named, os.environ.get("PATH")) if named.strip() else None
+
+
+@cache
+def _which(named: str, path: str | None) -> str | None:
+    return shutil.which(named, path=path)
 
 
 def described() -> str | None:
