@@ -646,6 +646,17 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         f"{100 * (1 - math.exp(-7200 / (means[466] * step))):.0f}%" in results
     )
     assert ages_run["settings"]["attempt"] == dict(load_puzzle("eternity2/e2-starter").tuned)["attempt"]
+    repairs = module._runs("repair")
+    boards = {r["config"] for r in repairs}
+    assert len(boards) == 2 and all(r["timeline"][0][1] == 466 for r in repairs)
+    spent = sum(r["seconds"] for r in repairs)
+    assert (
+        f"Repairing the two committed boards of 466 with the large-neighbourhood search, {repairs[0]['seconds']} s "
+        f"on one core by {len(repairs) // 2} seeds each ({spent} core-seconds, {spent / (module.POLISH * 3600):.0f} "
+        "times the hour's polish), raised none of them"
+        in results
+        and all(r["score"] == 466 for r in repairs)
+    )
     guide = " ".join((root / "docs" / "guides" / "maximize.md").read_text().split())
     assert (
         f"{ages['n_young']} of the {events} first boards of 466 came within their attempt's first 150 s"

@@ -20,7 +20,10 @@
 * where Eternity II's plateau comes from (``--only hits``): an attempt's whole boards of 464 or more
   in 90 s on one core, its bound held there, with settings of Eternity II's file changed one at a
   time, and where its time goes along the fill order; the rows in
-  benchmarks/maximize/bench-maximize-hits.jsonl.
+  benchmarks/maximize/bench-maximize-hits.jsonl;
+* whether repair raises the best boards (``--only repairs``): the large-neighbourhood search from each
+  committed board of 466, 300 s on one core by 3 seeds (the polish run for longer than the field's
+  engine gives it in an hour).
 
 Rows and results go to benchmarks/maximize/bench-maximize-*.json(l), the best boards to
 benchmarks/maximize/bench-maximize-*.sol (`satedge check` scores them), the plot to
@@ -36,6 +39,7 @@ tests/test_maximize.py makes again from the committed files.
     python benchmarks/maximize/bench-maximize.py --only seeds  # the time to each score by 12 seeds: 15 min
     python benchmarks/maximize/bench-maximize.py --only ages  # the same by 16 more seeds for 300 s: 40 min
     python benchmarks/maximize/bench-maximize.py --only hits  # boards of 464+ per attempt, those not run yet: 33 min
+    python benchmarks/maximize/bench-maximize.py --only repairs  # the 466 boards repaired, 300 s by 3 seeds: 15 min
     python benchmarks/maximize/bench-maximize.py --hour     # Eternity II for an hour, once (e2-ages-hour; e2-tail-hour
                                                             # is one attempt per worker's, e2-field-hour the published
                                                             # ladder's, 2026-12-02)
@@ -54,6 +58,7 @@ from datetime import date
 from pathlib import Path
 
 from satedge.best.field import RAMP
+from satedge.best.restarts import POLISH
 from satedge.system.machine import described
 
 HERE = Path(__file__).resolve().parent
@@ -228,7 +233,12 @@ STUDY_SECONDS = {
     "ladder": LONG_SECONDS,
     "seed": 150,
     "age": 300,
+    "repair": 300,
 }
+# the committed boards of 466 (the 10 minutes' and the hour's of e2-ages), each repaired by the
+# large-neighbourhood search from it, 300 s on one core by the ablations' seeds: the polish run for
+# longer than the field's engine gives it in an hour (its last 5%, 180 s on each of 2 cores)
+REPAIRED = {"the 10 minutes' 466": "e2-ages", "the hour's 466": "e2-ages-hour"}
 # the time to each score by seed (2026-12-05): Eternity II's file on one core for 150 s by seeds beside
 # the ones the other studies ran, each seed's attempt being the one a worker of that seed runs
 SEED_SEEDS = tuple(range(4, 16))
@@ -750,6 +760,37 @@ def _same_path(ten: dict, hour: dict) -> str:
     )
 
 
+def _repairs_summary() -> str:
+    """What repairing the committed boards of 466 measured (the study ``repair``), or nothing
+    before it ran."""
+    rows = _runs("repair")
+    if not rows:
+        return ""
+    starts = {r["config"]: r["timeline"][0][1] for r in rows}
+    raised = [r for r in rows if r["score"] > starts[r["config"]]]
+    seconds = sum(r["seconds"] for r in rows)
+    return (
+        f"Repair of the best boards (a polish run longer than the hour gives it, its last {round(POLISH * 100)}%: "
+        f"{POLISH * 3600:.0f} s on one core): the large-neighbourhood search (`lns`) from each "
+        f"committed board of 466, {rows[0]['seconds']} s on one core by {len(rows) // len(starts)} seeds, two "
+        f"runs at a time ({rows[0]['date']}; `{rows[0]['command']}` and the others): "
+        + "; ".join(
+            f"{config}: {', '.join(str(r['score']) for r in _runs('repair', config))}" for config in starts
+        )
+        + f". {len(raised)} of {len(rows)} runs raised their board in {seconds:.0f} core-seconds in all"
+        + (
+            ", so a polish over the hour is not where 467 comes from. "
+            if not raised
+            else f" (to {', '.join(str(r['score']) for r in raised)}). "
+        )
+    )
+
+
+def _board(name: str) -> str:
+    """The committed best board of the search ``name``, as a command run from the top names it."""
+    return f"{HERE.relative_to(HERE.parent.parent)}/{record(name)['board']}"
+
+
 def _runs(study: str, config: str | None = None) -> list[dict]:
     """The rows of ``study`` in :data:`FIELD_ROWS` (of ``config`` alone, if given), by seed."""
     return sorted(
@@ -1118,11 +1159,12 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
                 else "The ladders Blackwood published for 469 and 470 are not run yet. "
             )
             + _hits_summary()
+            + _repairs_summary()
             + (
                 "What is left to try: a cheaper way through rows 6 to 11, where the quota's ramp asks for all "
                 f"but {_quota_sides()[1] - RAMP[-1][1]} of its labels' sides by depth {RAMP[-1][0]} and where "
-                f"{_share(HITS_BASE, 'rows 6 to 11')}% of the file's slices above ended, and the polish "
-                "run over the hour rather than at its end."
+                f"{_share(HITS_BASE, 'rows 6 to 11')}% of the file's slices above ended"
+                + ("." if _runs("repair") else ", and the polish run over the hour rather than at its end.")
                 if hours["search"] == "e2-tail-hour" and _hits_rows()
                 else "What is left to try: the polish run over the hour rather than at its end."
                 if hours["search"] == "e2-tail-hour"
@@ -1286,9 +1328,13 @@ def field_run(task: tuple) -> dict:
     from satedge.api import job
     from satedge.best.restarts import Schedule
     from satedge.jobs import run
+    from satedge.puzzle.solutions import load_solution
 
     study, config, source, seed, options, method = task
     puzzle, path, made = puzzle_of(source)
+    fields = {k: v for k, v in options.items() if k != "resume-from"}
+    if "resume-from" in options:  # a committed board, named as the command names it
+        fields["start"] = load_solution(HERE.parent.parent / options["resume-from"], puzzle)
     seconds = STUDY_SECONDS[study]
     if options.get("ladder") == "schedule":
         allow = Schedule.of(puzzle.n).allow(puzzle.n)
@@ -1299,7 +1345,7 @@ def field_run(task: tuple) -> dict:
         if "score" in fields and (not timeline or fields["score"] > timeline[-1][1]):
             timeline.append([round(fields["seconds"], 1), fields["score"]])
 
-    j = job(puzzle, "maximize", method=method, workers=1, timeout=seconds, shuffle=seed, **options)
+    j = job(puzzle, "maximize", method=method, workers=1, timeout=seconds, shuffle=seed, **fields)
     res = run(j, progress=progress).raise_error()
     flags = "".join(
         f" --{k} {'/'.join(map(str, v)) if isinstance(v, list) else v}" for k, v in options.items()
@@ -1353,6 +1399,12 @@ def field_studies(names: list[str]) -> None:
         ]
     if "seeds" in names and not _runs("seed"):
         tasks += [("seed", HITS_BASE, "eternity2/e2-starter", seed, {}, "field") for seed in SEED_SEEDS]
+    if "repairs" in names and not _runs("repair"):
+        tasks += [
+            ("repair", name, "eternity2/e2-starter", seed, {"resume-from": _board(search)}, "lns")
+            for seed in ABLATION_SEEDS
+            for name, search in REPAIRED.items()
+        ]
     if "ages" in names and not _runs("age"):
         tasks += [
             ("age", HITS_BASE, "eternity2/e2-starter", seed, ONE_ATTEMPT, "field") for seed in AGE_SEEDS
@@ -1468,7 +1520,9 @@ def measure(args) -> None:
         search("e2-ages-hour")
     elif args.only is not None:
         studies = [
-            n for n in args.only if n in ("ablations", "pairs", "long", "ladders", "tunings", "seeds", "ages")
+            n
+            for n in args.only
+            if n in ("ablations", "pairs", "long", "ladders", "tunings", "seeds", "ages", "repairs")
         ]
         for name in args.only:
             if name == "spec":
