@@ -237,7 +237,7 @@ STUDY_SECONDS = {
 }
 # the committed boards of 466 (the 10 minutes' and the hour's of e2-ages), each repaired by the
 # large-neighbourhood search from it, 300 s on one core by the ablations' seeds: the polish run for
-# longer than the field's engine gives it in an hour (its last 5%, 180 s on each of 2 cores)
+# longer than the field's engine gives it in an hour (its last 5%, 180 s on one core)
 REPAIRED = {"the 10 minutes' 466": "e2-ages", "the hour's 466": "e2-ages-hour"}
 # the time to each score by seed (2026-12-05): Eternity II's file on one core for 150 s by seeds beside
 # the ones the other studies ran, each seed's attempt being the one a worker of that seed runs
@@ -1332,9 +1332,9 @@ def field_run(task: tuple) -> dict:
 
     study, config, source, seed, options, method = task
     puzzle, path, made = puzzle_of(source)
-    fields = {k: v for k, v in options.items() if k != "resume-from"}
+    given = {k: v for k, v in options.items() if k != "resume-from"}
     if "resume-from" in options:  # a committed board, named as the command names it
-        fields["start"] = load_solution(HERE.parent.parent / options["resume-from"], puzzle)
+        given["start"] = load_solution(HERE.parent.parent / options["resume-from"], puzzle)
     seconds = STUDY_SECONDS[study]
     if options.get("ladder") == "schedule":
         allow = Schedule.of(puzzle.n).allow(puzzle.n)
@@ -1345,7 +1345,7 @@ def field_run(task: tuple) -> dict:
         if "score" in fields and (not timeline or fields["score"] > timeline[-1][1]):
             timeline.append([round(fields["seconds"], 1), fields["score"]])
 
-    j = job(puzzle, "maximize", method=method, workers=1, timeout=seconds, shuffle=seed, **fields)
+    j = job(puzzle, "maximize", method=method, workers=1, timeout=seconds, shuffle=seed, **given)
     res = run(j, progress=progress).raise_error()
     flags = "".join(
         f" --{k} {'/'.join(map(str, v)) if isinstance(v, list) else v}" for k, v in options.items()
