@@ -3,10 +3,12 @@ goes on, the branch and bound before anything is compiled, a board where every e
 whatever the engine; and the progress line keeps the best score however narrow it is."""
 
 import importlib.util
+import json
 import os
 import time
 
 import pytest
+from conftest import alive, children
 
 from satedge import Limits, maximize
 from satedge.backtrack import advance, native
@@ -16,7 +18,9 @@ from satedge.jobs import Job, run
 from satedge.jobs.engines import ENGINES, Engine, Task
 from satedge.puzzle import Puzzle, Solution
 from satedge.puzzle.checker import score
+from satedge.puzzle.formats import save_puzzle
 from satedge.puzzle.generate import Params, generate
+from satedge.system import limits
 from satedge.system.progress import describe, fitted
 
 
@@ -246,3 +250,28 @@ def test_each_worker_s_restarts_follow_from_its_first_seed_not_the_clock(tmp_pat
     for seeds in by_process.values():
         assert len(seeds) > 2
         assert seeds == list(range(seeds[0], seeds[0] + workers * len(seeds), workers))
+
+
+@pytest.mark.slow
+def test_a_command_whose_time_runs_out_before_the_jobs_answer_keeps_the_best_board_noted(
+    run_cli, tmp_path, monkeypatch
+):
+    """Before: where the command's own alarm (its --timeout and a grace) went off before the job's
+    process had handed back its answer (on a busy machine, the workers' ends took longer than the
+    grace), the command answered TIMEOUT with no board, though the job had noted one.  A grace
+    below zero makes the alarm go off first every time."""
+    p = Puzzle(rows=1, cols=3, tiles=((1, 2, 1, 1), (2, 1, 1, 3), (3, 3, 3, 3)))
+    save_puzzle(p, tmp_path / "p.yaml")
+    toy = Engine(
+        name="noter",
+        method=True,
+        summary="notes two boards",
+        tasks={"maximize": Task(run=_better_then_worse, timeout=True)},
+    )
+    monkeypatch.setitem(ENGINES, toy.name, toy)
+    monkeypatch.setattr(limits, "GRACE", -1.5)
+    code, out, err = run_cli("maximize", tmp_path / "p.yaml", "--solver", "noter", "--timeout", 3, "--json")
+    obj = json.loads(out)
+    assert (code, obj["status"], obj["score"], obj["bound"]) == (3, "TIMEOUT", 2, 2)
+    assert [(c["tile"], c["rotation"]) for c in obj["solution"]] == [(2, 3), (1, 0), (0, 3)]
+    assert [c for c in children(os.getpid()) if alive(c)] == []  # the job's process, asleep, is gone

@@ -201,8 +201,8 @@ def answer_file(path: str, request: Request, **fields) -> tuple:
             job = request.job(puzzle, timeout=left(), **fields)
             with status_line(f"{path}: {engine_of(job)}") as show:
                 res = run(job, progress=show if job.progress else None)
-    except OutOfTime:
-        res = Result("TIMEOUT")
+    except OutOfTime as e:  # a maximisation's best board so far, where the job had noted one
+        res = getattr(e, "best", None) or Result("TIMEOUT")
     except OverMemory:
         raise beyond_memory(f"{path}: reading and preparing its job", request.limits.memory_mb) from None
     try:

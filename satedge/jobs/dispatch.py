@@ -16,6 +16,7 @@ from ..encode.presets import too_big
 from ..errors import SatedgeError
 from ..puzzle.model import Solution
 from ..system import cluster
+from ..system.limits import OutOfTime
 from ..system.process import Outcome, call, here
 from . import certified
 from .engines import DEFAULT_STRATEGY, ENGINES, STRATEGIES
@@ -96,10 +97,12 @@ def run(
 
     Raises
     ------
-    KeyboardInterrupt, SystemExit
-        As they came (Ctrl-C; the command line's SIGTERM and SIGHUP), once the job's processes
-        are gone; of a maximisation that had found a board, with ``best``: a result of status
-        ``INTERRUPTED`` that holds it (and ``job``).
+    KeyboardInterrupt, SystemExit, satedge.system.limits.OutOfTime
+        As they came (Ctrl-C; the command line's SIGTERM and SIGHUP; the time limit of the block
+        around it, :func:`satedge.system.limits.within`, before the job's answer came back),
+        once the job's processes are gone; of a maximisation that had found a board, with
+        ``best``: a result of status ``INTERRUPTED`` (``TIMEOUT`` for the time limit) that holds
+        it (and ``job``).
     """
 
     best: dict = {}  # a maximisation's best board so far, for an interrupt or a time limit to keep
@@ -115,10 +118,10 @@ def run(
 
     try:
         return _run(job, fresh, cancel, on_note, server, best)
-    except (KeyboardInterrupt, SystemExit) as e:  # Ctrl-C, or the CLI's SIGTERM and SIGHUP
+    except (KeyboardInterrupt, SystemExit, OutOfTime) as e:  # Ctrl-C, the CLI's SIGTERM and SIGHUP, its time
         if best:  # the job's processes are gone; its best board is the answer so far
             e.best = Result(
-                "INTERRUPTED",
+                "TIMEOUT" if isinstance(e, OutOfTime) else "INTERRUPTED",
                 solutions=[Solution(tuple(map(tuple, best["board"])))],
                 score=best.get("score"),
                 bound=best.get("bound"),
