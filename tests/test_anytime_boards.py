@@ -125,6 +125,15 @@ def _better_then_worse(job, note=None):
     time.sleep(60)
 
 
+# an engine that notes a board of 2, then one of 0, then runs past its time limit
+NOTER = Engine(
+    name="noter",
+    method=True,
+    summary="notes two boards",
+    tasks={"maximize": Task(run=_better_then_worse, timeout=True)},
+)
+
+
 @pytest.mark.slow
 def test_a_stopped_search_answers_the_best_board_it_noted_not_the_last(monkeypatch):
     """Before: a stopped job kept the last board noted, whatever its score, so that an engine
@@ -134,13 +143,7 @@ def test_a_stopped_search_answers_the_best_board_it_noted_not_the_last(monkeypat
     assert [
         score(p, b) for b in (Solution(((2, 3), (1, 0), (0, 3))), Solution(((0, 0), (1, 0), (2, 0))))
     ] == [2, 0]
-    toy = Engine(
-        name="noter",
-        method=True,
-        summary="notes two boards",
-        tasks={"maximize": Task(run=_better_then_worse, timeout=True)},
-    )
-    monkeypatch.setitem(ENGINES, toy.name, toy)
+    monkeypatch.setitem(ENGINES, "noter", NOTER)
     res = run(Job(p, "maximize", solver="noter", limits=Limits(timeout=3)))
     assert (res.status, res.score, res.solutions) == ("TIMEOUT", 2, [Solution(((2, 3), (1, 0), (0, 3)))])
 
@@ -262,13 +265,7 @@ def test_a_command_whose_time_runs_out_before_the_jobs_answer_keeps_the_best_boa
     below zero makes the alarm go off first every time."""
     p = Puzzle(rows=1, cols=3, tiles=((1, 2, 1, 1), (2, 1, 1, 3), (3, 3, 3, 3)))
     save_puzzle(p, tmp_path / "p.yaml")
-    toy = Engine(
-        name="noter",
-        method=True,
-        summary="notes two boards",
-        tasks={"maximize": Task(run=_better_then_worse, timeout=True)},
-    )
-    monkeypatch.setitem(ENGINES, toy.name, toy)
+    monkeypatch.setitem(ENGINES, "noter", NOTER)
     monkeypatch.setattr(limits, "GRACE", -1.5)
     code, out, err = run_cli("maximize", tmp_path / "p.yaml", "--solver", "noter", "--timeout", 3, "--json")
     obj = json.loads(out)
