@@ -788,7 +788,7 @@ def _repairs_summary() -> str:
 
 def _board(name: str) -> str:
     """The committed best board of the search ``name``, as a command run from the top names it."""
-    return f"{HERE.relative_to(HERE.parent.parent)}/{record(name)['board']}"
+    return f"{HERE.relative_to(ROOT)}/{record(name)['board']}"
 
 
 def _runs(study: str, config: str | None = None) -> list[dict]:
@@ -1334,7 +1334,7 @@ def field_run(task: tuple) -> dict:
     puzzle, path, made = puzzle_of(source)
     given = {k: v for k, v in options.items() if k != "resume-from"}
     if "resume-from" in options:  # a committed board, named as the command names it
-        given["start"] = load_solution(HERE.parent.parent / options["resume-from"], puzzle)
+        given["start"] = load_solution(ROOT / options["resume-from"], puzzle)
     seconds = STUDY_SECONDS[study]
     if options.get("ladder") == "schedule":
         allow = Schedule.of(puzzle.n).allow(puzzle.n)
