@@ -187,6 +187,7 @@ def test_the_settings_scale_to_any_board():
         ({"quota": (0,)}, "quota: 0 is not a label of the puzzle's tiles (the frame's is no quota label)"),
         ({"ladder": (201, 400)}, "ladder: depth 400 is past the board's last cell (255)"),
         ({"ramp": ((16, 0), (300, 5))}, "ramp: depth 300 is past the board's last cell (255)"),
+        ({"quota": (), "ramp": ((16, 0), (26, 5))}, "ramp: there is no quota for it to count (quota none)"),
         # the quota's labels 13, 16 and 10 have 24 + 50 + 48 sides on Eternity II's tiles
         (
             {"ramp": ((16, 0), (100, 123), (160, 123))},

@@ -128,6 +128,8 @@ def field_settings(puzzle: Puzzle, solver) -> field.Settings:
         if any(d >= puzzle.n for d in depths):
             raise SatedgeError(f"{name}: depth {max(depths)} is past the board's last cell ({puzzle.n - 1})")
     settings = field.Settings.of(puzzle, tuned)
+    if settings.quota is None and solver.get("ramp") is not None:  # a ramp of no labels counts nothing
+        raise SatedgeError("ramp: there is no quota for it to count (quota none)")
     if settings.quota is not None:  # a count no board can show: no attempt would pass its depth
         sides = field.label_sides(puzzle, settings.quota.labels)
         unmet = settings.quota.unmet(sides)
