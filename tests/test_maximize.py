@@ -690,6 +690,14 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         )
         in results
     )
+    depths = module._depths_summary()
+    assert (depths["rows 7 to 9"], depths["changed 100"], depths["cut"], depths["facing"]) == (53, 58, 0, 150)
+    assert (
+        f"Stopped about every {module.DEPTHS_SLICE} s by {len(module._depths_rows())} seeds, the loop was in rows 7 "
+        f"to 9 at {depths['rows 7 to 9']}% of the stops; its placements up to depth 100 changed at "
+        f"{depths['changed 100']}% of them, and a lookahead on the quota's count would have cut {depths['cut']} "
+        f"of the {depths['facing']} stops where it could apply" in results
+    )
     fresh = [module.record(f"uniform-6x6-c12-s{s}") for s in (4, 5, 6)]
     proved = [r["wall_seconds"] for r in fresh if r["status"] == "OPTIMUM" and r["wall_seconds"] <= 600]
     assert len(proved) == 2 and (

@@ -21,6 +21,9 @@
   in 90 s on one core, its bound held there, with settings of Eternity II's file changed one at a
   time, and where its time goes along the fill order; the rows in
   benchmarks/maximize/bench-maximize-hits.jsonl;
+* where an attempt's time goes (``--only depths``, once): its loop stopped every 0.05 s for 90 s by 4
+  seeds, the depth of each stop, how often the placements up to a depth changed, and what a lookahead
+  on the quota's count would cut; the rows in benchmarks/maximize/bench-maximize-depths.jsonl;
 * whether repair raises the best boards (``--only repairs``): the large-neighbourhood search from each
   committed board of 466, 300 s on one core by 3 seeds (the polish run for longer than the field's
   engine gives it in an hour).
@@ -39,6 +42,7 @@ tests/test_maximize.py makes again from the committed files.
     python benchmarks/maximize/bench-maximize.py --only seeds  # the time to each score by 12 seeds: 15 min
     python benchmarks/maximize/bench-maximize.py --only ages  # the same by 16 more seeds for 300 s: 40 min
     python benchmarks/maximize/bench-maximize.py --only hits  # boards of 464+ per attempt, those not run yet: 33 min
+    python benchmarks/maximize/bench-maximize.py --only depths  # where an attempt's time goes, once: 3 min
     python benchmarks/maximize/bench-maximize.py --only repairs  # the 466 boards repaired, 300 s by 3 seeds: 15 min
     python benchmarks/maximize/bench-maximize.py --hour     # Eternity II for an hour, once (e2-ages-hour; e2-tail-hour
                                                             # is one attempt per worker's, e2-field-hour the published
@@ -57,6 +61,7 @@ import time
 from datetime import date
 from pathlib import Path
 
+from satedge.backtrack.loop import CALL_BUDGET
 from satedge.best.field import RAMP
 from satedge.best.restarts import POLISH
 from satedge.system.machine import described
@@ -224,6 +229,16 @@ HITS = {
         "ladder": (*FILE_LADDER[:10], 240, 242, 244, 246, 248, 250)
     },
 }
+
+# where an attempt's time goes (2026-12-05): an attempt with Eternity II's file, its bound held at
+# HITS_MISFITS, on one core for DEPTHS_SECONDS by the hits' seeds, its loop stopped every DEPTHS_SLICE
+# seconds (no completion): the depth each stop found it at, how often the placements up to each of
+# DEPTHS_CHANGED had changed since the stop before, and whether the sides of the quota's labels that face
+# cells placed after the ramp's last point (and before the first break) were more than the tiles may show
+# there, which a lookahead could cut
+DEPTHS_ROWS = HERE / "bench-maximize-depths.jsonl"
+DEPTHS_SECONDS, DEPTHS_SLICE = 90, 0.05
+DEPTHS_CHANGED = (20, 40, 60, 80, 100, 120, 140, 160)
 
 STUDY_SECONDS = {
     "ablation": ABLATION_SECONDS,
@@ -462,6 +477,7 @@ def report() -> str:
         ]
     lines += field_report()
     lines += hits_report()
+    lines += depths_report()
     lines += seeds_report()
     lines += ["", "## The targets", ""] + targets(rows, exact)
     lines += ["", "## Running it again", ""] + run_times(rows)
@@ -487,7 +503,7 @@ def run_times(rows: list[dict]) -> list[str]:
     full = {"the spec": spec} | {name: r["wall_seconds"] for name in _full_run() if (r := record(name))}
     proofs = sum(s for name, s in full.items() if name.startswith("uniform-"))
     studies: dict[str, float] = {}
-    for r in _field_rows() + [r | {"study": "hits"} for r in _hits_rows()]:
+    for r in _field_rows() + [r | {"study": "hits"} for r in _hits_rows()] + _depths_rows():
         studies[r["study"]] = studies.get(r["study"], 0) + r["seconds"] / 2
     total = sum(full.values())
     return [
@@ -500,7 +516,7 @@ def run_times(rows: list[dict]) -> list[str]:
         + ", ".join(f"{study} {seconds / 60:.1f}" for study, seconds in sorted(studies.items()))
         + " minutes. The studies of settings (`ladders`, `tunings`, `hits`) run only the settings not "
         "committed yet, so they ran in slices on several days and no result is made twice; the hours run "
-        "once each (`--hour`).",
+        "once each (`--hour`), and so does the depths study (`--only depths`).",
     ]
 
 
@@ -733,6 +749,32 @@ def _hits_summary() -> str:
             if total(c) > total(base)
         )
     )
+
+
+def _depths_sentence() -> str:
+    """Where rows 6 to 11's time goes and what is left to try, from the depths study."""
+    x = _depths_summary()
+    return (
+        f"Rows 6 to 11, where {_share(HITS_BASE, 'rows 6 to 11')}% of the file's slices above ended, in detail "
+        f"(the depths study, the tables above): {x['rows 7 to 9']}% of the loop's stops found it in rows 7 to 9, "
+        f"{x['row 8']}% in row 8 alone. Its placements up to depth 100 had changed at {x['changed 100']}% of the "
+        f"stops, at most {x['per change 100']} million placements per change on average: the time there goes to "
+        "many small subtrees, not to a few large ones that a cap on a subtree's placements would cut short. A "
+        f"lookahead on the quota's count would have cut {x['cut']} of the {x['facing']} stops where it could "
+        "apply: the cost of those rows is their exact fits, not the quota. What is left to try: a lookahead "
+        "on the exact fits of rows 7 to 9, or a faster loop"
+        + (
+            f" (for 467 within the hour, about {_away_467() / 7200:.0f} times as fast)."
+            if _runs("age")
+            else "."
+        )
+    )
+
+
+def _away_467() -> float:
+    """The core-seconds per first 467, were it as much rarer than 466 as 466 is than 465 (the time to
+    each score, by seed)."""
+    return _mean_time(466) ** 2 / _mean_time(465)
 
 
 def _same_path(ten: dict, hour: dict) -> str:
@@ -1050,6 +1092,95 @@ def hits_report() -> list[str]:
     ]
 
 
+DEPTHS_SHARES = ("rows 0 to 6", "row 7", "row 8", "row 9", "row 10", "block", "columns", "last block")
+
+
+def _depths_shares(r: dict) -> dict[str, int]:
+    """A depths run's stops by part of the fill order (:data:`DEPTHS_SHARES`)."""
+    rows = r["rows"]
+    return {
+        "rows 0 to 6": sum(rows[:7]),
+        **{f"row {k}": rows[k] for k in range(7, 11)},
+        **{name: r["phases"][name] for name in ("block", "columns", "last block")},
+    }
+
+
+def _depths_summary() -> dict:
+    """The depths study over its seeds: the per cent of the stops in rows 7 to 9 and in row 8, the
+    per cent of the stops at which the placements up to depth 100 had changed, the most placements
+    (millions) per such change, and the stops with sides of the quota's labels facing the cells after
+    the ramp, and those a lookahead on them would cut."""
+    rows = _depths_rows()
+    stops = sum(r["stops"] for r in rows)
+    share = {k: sum(_depths_shares(r)[k] for r in rows) for k in DEPTHS_SHARES}
+    return {
+        "stops": stops,
+        "rows 7 to 9": round(100 * (share["row 7"] + share["row 8"] + share["row 9"]) / stops),
+        "row 8": round(100 * share["row 8"] / stops),
+        "changed 100": round(100 * sum(r["changed"]["100"] for r in rows) / stops),
+        "per change 100": round(
+            sum(r["placements"] for r in rows) / sum(r["changed"]["100"] for r in rows) / 1e6, 1
+        ),
+        "facing": sum(r["facing"] for r in rows),
+        "cut": sum(r["cut"] for r in rows),
+    }
+
+
+def depths_report() -> list[str]:
+    """The depths study: where an attempt's loop was at each stop, how often the placements up to a
+    depth changed, and what a lookahead on the quota's count would cut."""
+    rows = _depths_rows()
+    if not rows:
+        return []
+    r0 = rows[0]
+    out = [
+        "",
+        "Where an attempt's time goes: the attempt of each seed with Eternity II's file, its bound held at "
+        f"{r0['misfits']} misfits, on one core for {r0['seconds']} s, two runs at a time, its loop stopped every "
+        f"{r0['slice']} s or so (it looks at the clock between runs of {CALL_BUDGET:,} candidates) with no "
+        "completion (`{r0['command']}`, {r0['date']}): the per cent of the stops that "
+        "found it in each part of the fill order (rows 0 to 6: depths 0 to 111; row 7: 112 to 127; row 8: 128 "
+        "to 143; row 9: 144 to 159; row 10: 160 to 175), its placements (billions) and its stops.",
+        "",
+        "| seed | placements | stops | " + " | ".join(DEPTHS_SHARES) + " |",
+        "|---|---|---|" + "---|" * len(DEPTHS_SHARES),
+    ]
+    for r in rows:
+        got = _depths_shares(r)
+        out.append(
+            f"| {r['seed']} | {r['placements'] / 1e9:.1f} | {r['stops']} | "
+            + " | ".join(f"{100 * got[k] / r['stops']:.0f}%" for k in DEPTHS_SHARES)
+            + " |"
+        )
+    stops, made = sum(r["stops"] for r in rows), sum(r["placements"] for r in rows)
+    out += [
+        "",
+        "How often the placements up to a depth had changed from one stop to the next, over the seeds: the "
+        "stops at which they had, and the placements per change (millions; the placements below one "
+        "placement at that depth are at most this many on average).",
+        "",
+        "| depth | " + " | ".join(str(d) for d in DEPTHS_CHANGED) + " |",
+        "|---|" + "---|" * len(DEPTHS_CHANGED),
+        "| stops changed | "
+        + " | ".join(f"{100 * sum(r['changed'][str(d)] for r in rows) / stops:.0f}%" for d in DEPTHS_CHANGED)
+        + " |",
+        "| placements per change | "
+        + " | ".join(f"{made / sum(r['changed'][str(d)] for r in rows) / 1e6:.1f}" for d in DEPTHS_CHANGED)
+        + " |",
+    ]
+    x = _depths_summary()
+    last = RAMP[-1]
+    out += [
+        "",
+        f"A lookahead on the quota's count: the tiles placed after the ramp's last point (depth {last[0]}) "
+        f"show at most {_quota_sides()[1] - last[1]} sides of its labels, and each side of those labels that "
+        "faces a cell placed after it (and before the first break, so that it must fit) needs one. At "
+        f"{x['facing']} of the {stops} stops such sides faced those cells; at {x['cut']} of them there were "
+        "more than the tiles may show, which is all a lookahead on them could cut.",
+    ]
+    return out
+
+
 def _quoted(configs: list[str]) -> str:
     """Settings' names quoted, ``"a", "b" and "c"``."""
     names = [f'"{c}"' for c in configs]
@@ -1161,7 +1292,9 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
             + _hits_summary()
             + _repairs_summary()
             + (
-                "What is left to try: a cheaper way through rows 6 to 11, where the quota's ramp asks for all "
+                _depths_sentence()
+                if _depths_rows()
+                else "What is left to try: a cheaper way through rows 6 to 11, where the quota's ramp asks for all "
                 f"but {_quota_sides()[1] - RAMP[-1][1]} of its labels' sides by depth {RAMP[-1][0]} and where "
                 f"{_share(HITS_BASE, 'rows 6 to 11')}% of the file's slices above ended"
                 + ("." if _runs("repair") else ", and the polish run over the hour rather than at its end.")
@@ -1493,6 +1626,94 @@ def _hits_rows() -> list[dict]:
     return [json.loads(line) for line in HITS_ROWS.read_text().splitlines()] if HITS_ROWS.exists() else []
 
 
+def depths_run(seed: int) -> dict:
+    """One run of the depths study (:data:`DEPTHS_ROWS`): the attempt of ``--shuffle SEED`` with
+    Eternity II's file, bounded at :data:`HITS_MISFITS` misfits, its loop stopped every
+    :data:`DEPTHS_SLICE` seconds for :data:`DEPTHS_SECONDS`."""
+    from functools import cache
+
+    from satedge.best import field
+    from satedge.puzzle.formats import load_puzzle
+    from satedge.puzzle.model import Solution
+
+    puzzle = load_puzzle("eternity2/e2-starter")
+    settings = field.Settings.of(puzzle, dict(puzzle.tuned))
+    made = settings.attempts(puzzle)
+    attempt = made.attempt(puzzle, seed)
+    order = made.order(puzzle)
+    at = {cell: i for i, cell in enumerate(order)}
+    labels, last = settings.quota.labels, settings.quota.points[-1]
+    sides = field.label_sides(puzzle, labels)
+    state, rows, cols = attempt.state, puzzle.rows, puzzle.cols
+
+    @cache
+    def shown(o: int) -> tuple:  # the labels placement o (the loop's numbering) shows, by side
+        return puzzle.oriented(*attempt.shuffle.to_original(Solution(((o >> 2, o & 3),))).placements[0])
+
+    # per position, its sides toward cells placed after the ramp's last point and before the first break:
+    # a side of the quota's labels there needs such a side of the tile placed after that point, and the
+    # tiles placed there show at most the sides the ramp leaves
+    late = []
+    for i in range(puzzle.n):
+        r, c = divmod(order[i], cols)
+        steps = enumerate(((-1, 0), (0, 1), (1, 0), (0, -1)))
+        near = [
+            (s, at[(r + dr) * cols + c + dc])
+            for s, (dr, dc) in steps
+            if 0 <= r + dr < rows and 0 <= c + dc < cols
+        ]
+        late.append([(s, j) for s, j in near if last[0] < j < settings.ladder[0]])
+    stops, seen, changed = [], dict.fromkeys(DEPTHS_CHANGED, b""), dict.fromkeys(DEPTHS_CHANGED, 0)
+    facing_stops, cut = 0, 0
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < DEPTHS_SECONDS:
+        attempt.bound(HITS_MISFITS)
+        attempt.run(time.monotonic() + DEPTHS_SLICE)
+        depth = int(state.depth[0])
+        stops.append(depth)
+        for d in DEPTHS_CHANGED:  # a placement up to d new since the stop before: a subtree entered
+            now = state.placed[: d + 1].tobytes() if depth > d else b""
+            changed[d] += now != b"" and now != seen[d]
+            seen[d] = now
+        facing = sum(
+            shown(int(state.placed[i]))[s] in labels for i in range(depth) for s, j in late[i] if j >= depth
+        )
+        facing_stops += facing > 0
+        cut += facing > sides - max(last[1], int(state.qsum[depth]))
+    return {
+        "study": "depths",
+        "seed": seed,
+        "seconds": DEPTHS_SECONDS,
+        "slice": DEPTHS_SLICE,
+        "misfits": HITS_MISFITS,
+        "placements": attempt.placements,
+        "stops": len(stops),
+        "rows": [
+            sum(r * cols <= d < (r + 1) * cols for d in stops) for r in range(PHASES["block"][0] // cols)
+        ],
+        "phases": {name: sum(a <= d < b for d in stops) for name, (a, b) in PHASES.items()},
+        "changed": {str(d): changed[d] for d in DEPTHS_CHANGED},
+        "facing": facing_stops,
+        "cut": cut,
+        "date": date.today().isoformat(),
+        "command": "python benchmarks/maximize/bench-maximize.py --only depths",
+    }
+
+
+def depths_study() -> None:
+    """The depths study, once: its rows to :data:`DEPTHS_ROWS`."""
+    if _depths_rows():
+        return
+    rows = _two_at_a_time(
+        depths_run, list(HITS_SEEDS), lambda r: f"depths seed {r['seed']}: {r['stops']} stops, cut {r['cut']}"
+    )
+    DEPTHS_ROWS.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def _depths_rows() -> list[dict]:
+    return [json.loads(line) for line in DEPTHS_ROWS.read_text().splitlines()] if DEPTHS_ROWS.exists() else []
+
+
 def _two_at_a_time(run, tasks: list, says) -> list[dict]:
     """``run`` of each task, two processes at a time, each row said (``says(row)``) as it comes."""
     from concurrent.futures import ProcessPoolExecutor
@@ -1529,6 +1750,8 @@ def measure(args) -> None:
                 spec()
             elif name == "hits":
                 hits_study()
+            elif name == "depths":
+                depths_study()
             elif name not in studies:
                 search(name)
         if studies:
