@@ -513,7 +513,7 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
     records = sorted(
         p
         for p in (root / "benchmarks" / "maximize").glob("bench-maximize-*.json")
-        if p.stem not in ("bench-maximize-polish", "bench-maximize-loop-speed")
+        if p.stem not in ("bench-maximize-polish", "bench-maximize-loop-speed", "bench-maximize-flags")
     )
     assert {r.stem for r in records} >= {
         "bench-maximize-e2",
@@ -697,6 +697,40 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         f"to 9 at {depths['rows 7 to 9']}% of the stops; its placements up to depth 100 changed at "
         f"{depths['changed 100']}% of them, and a lookahead on the quota's count would have cut {depths['cut']} "
         f"of the {depths['facing']} stops where it could apply" in results
+    )
+    flags = json.loads(module.FLAGS_RESULT.read_text())
+    ratios: dict[str, list[float]] = {}
+    for base, other in flags["pairs"]:
+        assert base["variant"] == "-O1" and (base["placements"], base["deepest"]) == (
+            other["placements"],
+            other["deepest"],
+        )
+        ratios.setdefault(other["variant"], []).append(base["cpu_seconds"] / other["cpu_seconds"])
+    spread = {v: f"{min(x):.2f} to {max(x):.2f}" for v, x in ratios.items()}
+    bind = {v: x["bind_seconds"] for v, x in flags["compiled"].items()}
+    assert spread == {"-O2": "1.00 to 1.02", "-O2 with the branch profile": "1.02 to 1.03"}
+    assert (
+        f"Compiled at -O2 with its branch profile in place of -O1, Eternity II's loop was "
+        f"{spread['-O2 with the branch profile']} times as fast ({len(ratios['-O2'])} pairs side by side)"
+        in results
+    )
+    native_source = " ".join(
+        (root / "satedge" / "backtrack" / "native.py").read_text().replace("#", "").split()
+    )
+    assert (
+        f"took {bind['-O1']} s to bind on an empty cache at -O1, {bind['-O2']} s at -O2 ({spread['-O2']} times "
+        f"as fast) and {bind['-O2 with the branch profile']} s at -O2 with its profile "
+        f"({spread['-O2 with the branch profile']} times as fast)" in native_source
+    )
+    changelog = " ".join((root / "CHANGELOG.md").read_text().split())
+    assert (
+        f"{depths['rows 7 to 9']}% of the stops were in rows 7 to 9, the placements up to depth 100 changed at "
+        f"{depths['changed 100']}% of them, and a lookahead on the quota's count would have cut {depths['cut']} of "
+        f"the {depths['facing']} stops where it could apply" in changelog
+    )
+    assert (
+        f"{spread['-O2']} and {spread['-O2 with the branch profile']} times as fast, bound in {bind['-O2']} s and "
+        f"{bind['-O2 with the branch profile']} s against {bind['-O1']} s on an empty cache" in changelog
     )
     fresh = [module.record(f"uniform-6x6-c12-s{s}") for s in (4, 5, 6)]
     proved = [r["wall_seconds"] for r in fresh if r["status"] == "OPTIMUM" and r["wall_seconds"] <= 600]

@@ -24,6 +24,9 @@
 * where an attempt's time goes (``--only depths``, once): its loop stopped every 0.05 s for 90 s by 4
   seeds, the depth of each stop, how often the placements up to a depth changed, and what a lookahead
   on the quota's count would cut; the rows in benchmarks/maximize/bench-maximize-depths.jsonl;
+* a faster loop from its compiler (``--only flags``, once): Eternity II's loop compiled at -O2, with
+  and without its branch profile, side by side with -O1; the result in
+  benchmarks/maximize/bench-maximize-flags.json;
 * whether repair raises the best boards (``--only repairs``): the large-neighbourhood search from each
   committed board of 466, 300 s on one core by 3 seeds (the polish run for longer than the field's
   engine gives it in an hour).
@@ -43,6 +46,7 @@ tests/test_maximize.py makes again from the committed files.
     python benchmarks/maximize/bench-maximize.py --only ages  # the same by 16 more seeds for 300 s: 40 min
     python benchmarks/maximize/bench-maximize.py --only hits  # boards of 464+ per attempt, those not run yet: 33 min
     python benchmarks/maximize/bench-maximize.py --only depths  # where an attempt's time goes, once: 3 min
+    python benchmarks/maximize/bench-maximize.py --only flags  # the loop's compiler flags, once: 3 min
     python benchmarks/maximize/bench-maximize.py --only repairs  # the 466 boards repaired, 300 s by 3 seeds: 15 min
     python benchmarks/maximize/bench-maximize.py --hour     # Eternity II for an hour, once (e2-ages-hour; e2-tail-hour
                                                             # is one attempt per worker's, e2-field-hour the published
@@ -61,6 +65,7 @@ import time
 from datetime import date
 from pathlib import Path
 
+from satedge.backtrack import native
 from satedge.backtrack.loop import CALL_BUDGET
 from satedge.best.field import RAMP
 from satedge.best.restarts import POLISH
@@ -239,6 +244,18 @@ HITS = {
 DEPTHS_ROWS = HERE / "bench-maximize-depths.jsonl"
 DEPTHS_SECONDS, DEPTHS_SLICE = 90, 0.05
 DEPTHS_CHANGED = (20, 40, 60, 80, 100, 120, 140, 160)
+
+# a faster loop by its compiler's flags (2026-12-05): Eternity II's loop (256 cells, more than
+# satedge.backtrack.native.OPTIMISED_CELLS) is compiled at -O1 without a branch profile; each variant
+# compiled once on an empty cache, then side by side with -O1, one core each, the same FLAGS_PLACEMENTS
+# placements of the attempt of --shuffle 1 with Eternity II's file, FLAGS_ROUNDS rounds: CPU seconds
+FLAGS_RESULT = HERE / "bench-maximize-flags.json"
+FLAGS_PLACEMENTS, FLAGS_ROUNDS = 10**9, 3
+FLAGS_VARIANTS = {  # name: (the flags of boards over OPTIMISED_CELLS, OPTIMISED_CELLS)
+    "-O1": (native.LARGE_FLAGS, native.OPTIMISED_CELLS),
+    "-O2": (native.FLAGS, native.OPTIMISED_CELLS),
+    "-O2 with the branch profile": (native.FLAGS, 300),  # compiled as boards of up to 100 cells are
+}
 
 STUDY_SECONDS = {
     "ablation": ABLATION_SECONDS,
@@ -516,7 +533,7 @@ def run_times(rows: list[dict]) -> list[str]:
         + ", ".join(f"{study} {seconds / 60:.1f}" for study, seconds in sorted(studies.items()))
         + " minutes. The studies of settings (`ladders`, `tunings`, `hits`) run only the settings not "
         "committed yet, so they ran in slices on several days and no result is made twice; the hours run "
-        "once each (`--hour`), and so does the depths study (`--only depths`).",
+        "once each (`--hour`), and so do the depths and flags studies (`--only depths`, `--only flags`).",
     ]
 
 
@@ -761,13 +778,36 @@ def _depths_sentence() -> str:
         f"stops, at most {x['per change 100']} million placements per change on average: the time there goes to "
         "many small subtrees, not to a few large ones that a cap on a subtree's placements would cut short. A "
         f"lookahead on the quota's count would have cut {x['cut']} of the {x['facing']} stops where it could "
-        "apply: the cost of those rows is their exact fits, not the quota. What is left to try: a lookahead "
+        "apply: the cost of those rows is their exact fits, not the quota. "
+        + _flags_sentence()
+        + "What is left to try: a lookahead "
         "on the exact fits of rows 7 to 9, or a faster loop"
         + (
             f" (for 467 within the hour, about {_away_467() / 7200:.0f} times as fast)."
             if _runs("age")
             else "."
         )
+    )
+
+
+def _flags_sentence() -> str:
+    """What the compiler's flags gain the loop on Eternity II (the flags study; empty without it)."""
+    if not FLAGS_RESULT.exists():
+        return ""
+    r = json.loads(FLAGS_RESULT.read_text())
+    ratios = {v: [] for v in list(FLAGS_VARIANTS)[1:]}
+    for base, other in r["pairs"]:
+        ratios[other["variant"]].append(base["cpu_seconds"] / other["cpu_seconds"])
+    bind = {v: x["bind_seconds"] for v, x in r["compiled"].items()}
+    return (
+        f"A faster loop from its compiler (`{r['command']}`, {r['date']}): Eternity II's loop is compiled at -O1 "
+        f"without a branch profile (bound in {bind['-O1']} s on an empty cache); side by side with it, one core "
+        f"each, {r['placements']:,} placements of the same attempt: "
+        + "; ".join(
+            f"{v} {min(x):.2f} to {max(x):.2f} times as fast in {len(x)} pairs, bound in {bind[v]} s"
+            for v, x in ratios.items()
+        )
+        + ". The flags are not where a faster loop comes from. "
     )
 
 
@@ -1714,6 +1754,74 @@ def _depths_rows() -> list[dict]:
     return [json.loads(line) for line in DEPTHS_ROWS.read_text().splitlines()] if DEPTHS_ROWS.exists() else []
 
 
+def flags_run(task: tuple) -> dict:
+    """One run of the flags study: ``(variant, cache, placements)``, the loop compiled as
+    :data:`FLAGS_VARIANTS` says (kept in the folder ``cache``), then ``placements`` of the attempt of
+    ``--shuffle 1`` with Eternity II's file: the seconds to bind the loop and the CPU seconds of the
+    search."""
+    import os
+
+    from satedge.best import field
+    from satedge.puzzle.formats import load_puzzle
+
+    variant, cache, placements = task
+    os.environ["SATEDGE_CACHE"], os.environ["SATEDGE_COMPILE_SECONDS"] = cache, "900"
+    native.LARGE_FLAGS, native.OPTIMISED_CELLS = FLAGS_VARIANTS[variant]  # a worker process's, each run
+    puzzle = load_puzzle("eternity2/e2-starter")
+    made = field.Settings.of(puzzle, dict(puzzle.tuned)).attempts(puzzle)
+    t0 = time.monotonic()
+    attempt = made.attempt(puzzle, 1, loop="c", cap=placements)
+    bound = time.monotonic() - t0
+    c0 = time.process_time()
+    attempt.run()
+    return {
+        "variant": variant,
+        "bind_seconds": round(bound, 1),
+        "cpu_seconds": round(time.process_time() - c0, 3),
+        "placements": attempt.placements,
+        "deepest": list(attempt.deepest),
+    }
+
+
+def flags_study() -> None:
+    """The flags study, once: each variant compiled on an empty cache, one at a time, then each against
+    -O1 side by side, :data:`FLAGS_ROUNDS` rounds, the pair's order swapped each round; the result to
+    :data:`FLAGS_RESULT`."""
+    import tempfile
+    from concurrent.futures import ProcessPoolExecutor
+
+    if FLAGS_RESULT.exists():
+        return
+    with tempfile.TemporaryDirectory() as cache:
+        with ProcessPoolExecutor(1) as pool:  # the runs change their process's environment and flags
+            compiled = dict(
+                zip(FLAGS_VARIANTS, pool.map(flags_run, [(v, cache, 10**7) for v in FLAGS_VARIANTS]))
+            )
+        tasks = []
+        for k in range(FLAGS_ROUNDS):
+            for v in list(FLAGS_VARIANTS)[1:]:
+                pair = [("-O1", cache, FLAGS_PLACEMENTS), (v, cache, FLAGS_PLACEMENTS)]
+                tasks += pair if k % 2 == 0 else pair[::-1]
+        rows = _two_at_a_time(flags_run, tasks, lambda r: f"flags {r['variant']}: {r['cpu_seconds']} s")
+    FLAGS_RESULT.write_text(
+        json.dumps(
+            {
+                "compiled": compiled,
+                "pairs": [
+                    sorted(rows[i : i + 2], key=lambda r: r["variant"] != "-O1")
+                    for i in range(0, len(rows), 2)
+                ],
+                "placements": FLAGS_PLACEMENTS,
+                "date": date.today().isoformat(),
+                "machine": described(),
+                "command": "python benchmarks/maximize/bench-maximize.py --only flags",
+            },
+            indent=1,
+        )
+        + "\n"
+    )
+
+
 def _two_at_a_time(run, tasks: list, says) -> list[dict]:
     """``run`` of each task, two processes at a time, each row said (``says(row)``) as it comes."""
     from concurrent.futures import ProcessPoolExecutor
@@ -1752,6 +1860,8 @@ def measure(args) -> None:
                 hits_study()
             elif name == "depths":
                 depths_study()
+            elif name == "flags":
+                flags_study()
             elif name not in studies:
                 search(name)
         if studies:

@@ -77,8 +77,10 @@ __all__ = [
 
 MAX_NATIVE_CELLS = 400
 FLAGS = ("-O2", "-march=native", "-shared", "-fPIC")
-# boards of more cells are compiled with LARGE_FLAGS, without a profile: at -O2 the loop of
-# Eternity II's 256 cells with a budget of misfits took a minute to compile, at -O1 eight seconds
+# boards of more cells are compiled with LARGE_FLAGS, without a profile: the loop of Eternity II's 256
+# cells with the field's quota and breaks took 3.6 s to bind on an empty cache at -O1, 16.0 s at -O2
+# (1.00 to 1.02 times as fast) and 58.2 s at -O2 with its profile (1.02 to 1.03 times as fast); the
+# flags study of benchmarks/maximize/bench-maximize.md
 OPTIMISED_CELLS = 100
 LARGE_FLAGS = ("-O1", "-march=native", "-shared", "-fPIC")
 # boards from this many cells on are compiled again with the branch profile of a short search of
