@@ -179,6 +179,20 @@ def test_a_compiler_that_writes_no_library_or_hangs_leaves_nothing_and_numba_ans
     assert left == ""
 
 
+def test_a_compiler_stopped_midway_leaves_its_temporary_files_in_the_build_folder(tmp_path, monkeypatch):
+    """Before: each compile stopped at its time limit (cc1 killed) left an empty ccXXXXXX.s in
+    $TMPDIR, one per run of the suite."""
+    outside, build = tmp_path / "tmp", tmp_path / "build"
+    outside.mkdir(), build.mkdir()
+    monkeypatch.setenv("TMPDIR", str(outside))
+    monkeypatch.setattr(native, "COMPILE_SECONDS", 0.5)
+    cc = _script(tmp_path / "slow-cc", ': > "$TMPDIR/ccTEST.s"; exec sleep 100 # satedge-test-temporary')
+    assert native._compile(cc, build, "", native.FLAGS) is None
+    assert list(outside.iterdir()) == [] and (build / "ccTEST.s").is_file()
+    left = subprocess.run(["pgrep", "-f", "satedge-test-temporary"], capture_output=True, text=True).stdout
+    assert left == ""
+
+
 @pytest.mark.slow
 def test_a_cached_library_damaged_or_cut_short_is_compiled_again(tmp_path, monkeypatch):
     """Before: a damaged library in the cache gave a traceback, one cut short killed every later

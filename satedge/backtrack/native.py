@@ -326,7 +326,9 @@ def compile_seconds() -> float:
 def _compile(cc: str, folder: Path, head: str, flags: tuple[str, ...]) -> Path | None:
     """``folder/search.so`` compiled from ``search.c`` and ``head`` (as ``folder/board.h``) with
     ``flags``; ``None`` where the compiler fails or takes more than :func:`compile_seconds`
-    (it is stopped, with every process it started, and the numba loop answers instead)."""
+    (it is stopped, with every process it started, and the numba loop answers instead).  The
+    compiler's own temporary files go to ``folder`` too, so that one stopped midway leaves none
+    in the user's temporary folder."""
     c, built = folder / "search.c", folder / "search.so"
     shutil.copyfile(SEARCH_C, c)
     (folder / "board.h").write_text(head)
@@ -336,6 +338,7 @@ def _compile(cc: str, folder: Path, head: str, flags: tuple[str, ...]) -> Path |
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
+        env={**os.environ, "TMPDIR": str(folder)},
     )
     try:
         code = proc.wait(timeout=compile_seconds())
