@@ -1295,7 +1295,7 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
     if _runs("age"):
         means = {score: _mean_time(score) for score in (464, 465, 466)}
         step = means[466] / means[465]
-        away = means[466] * step  # the core-seconds per 467, were it step times as rare as 466
+        away = _away_467()
         chance = 1 - math.exp(-2 * 3600 / away)
         out.append(
             "  How far 467 is: on one core, the seeds' attempts with the file's settings (the time to each "
