@@ -250,7 +250,7 @@ def test_the_command_prints_and_writes_the_best_board_when_stopped(monkeypatch, 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("method", ["budget", "restarts", "lns"])
+@pytest.mark.parametrize("method", ["budget", "restarts", "field", "lns"])
 def test_a_search_resumed_from_a_board_never_answers_less(method):
     p = generate(Params(rows=4, colors=10, model="uniform"), seed=1)
     start = Solution(tuple((t, 0) for t in range(p.n)))  # any arrangement keeps a board without frame
@@ -272,6 +272,15 @@ def test_resume_from_goes_on_from_the_board_a_command_wrote(run_cli, tmp_path):
     before = score(p, load_solution(board, p))
     code, out, err = run_cli("maximize", path, "--method", "budget", "--resume-from", board, "-o", board)
     assert code == 0 and score(p, load_solution(board, p)) >= before
+    from satedge.cli import build_parser
+
+    command = next(a for a in build_parser()._actions if a.dest == "command").choices["maximize"]
+    shown = " ".join(command.format_help().split())  # from the engine table, as the error below
+    assert "--method budget, restarts, field and lns go on from it (default: none)" in shown
+    assert (
+        "--workers N processes of --method budget, restarts, field and lns (default: every core); "
+        "search workers of --solver cpsat (default: one)"
+    ) in shown
     assert run_cli("maximize", path, "--method", "backtrack", "--resume-from", board) == (
         2,
         "",

@@ -239,11 +239,6 @@ def _tampered(pieces, tmp_path, change) -> str:
     return str(copy)
 
 
-def _drop_line(path, keep):
-    lines = path.read_text().splitlines(keepends=True)
-    path.write_text("".join(line for line in lines if keep(line)))
-
-
 def _first_piece_with_models(folder):
     manifest = json.loads((folder / "manifest.json").read_text())
     return next(p for p in manifest["pieces"] if p["models"] > 0)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..encode.maxsat import DEFAULT_MAXSAT_ENCODING
 from ..errors import SatedgeError
+from ..jobs.engines import doing, prose
 from ..puzzle.checker import mismatches
 from ..puzzle.drawing import ascii_grid
 from ..puzzle.render import save_board
@@ -50,7 +51,8 @@ def add(sub) -> None:
         "--workers",
         type=number(1, MAX_WORKERS),
         metavar="N",
-        help="processes of --method budget, restarts and lns (default: every core)",
+        help=f"processes of --method {prose(doing('maximize', 'every_core'))} (default: every core); search "
+        f"workers of --solver {prose(doing('maximize', 'workers', but='every_core'))} (default: one)",
     )
     add_engine_options(p, "maximize")
     p.add_argument(
@@ -73,8 +75,8 @@ def add(sub) -> None:
     p.add_argument(
         "--resume-from",
         metavar="FILE",
-        help="start from this board (a .sol or .json that -o wrote, one puzzle): --method budget, "
-        "restarts and lns go on from it (default: none)",
+        help="start from this board (a .sol or .json that -o wrote, one puzzle): --method "
+        f"{prose(doing('maximize', 'resumes'))} go on from it (default: none)",
     )
     p.add_argument(
         "--picture",

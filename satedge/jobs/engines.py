@@ -64,6 +64,7 @@ __all__ = [
     "DEFAULT_STRATEGY",
     "methods",
     "takers",
+    "doing",
     "prose",
 ]
 
@@ -629,6 +630,20 @@ def takers(option: str, task: str | None = None) -> str:
             if option in e.settings and (task is None or (task in e.tasks and e.tasks[task].workers))
         ]
     )
+
+
+def doing(task: str, what: str, but: str | None = None) -> list[str]:
+    """The engines whose ``task`` allows ``what`` (a :class:`Task` field), as prose calls them;
+    with ``but``, only those where that field is false.
+
+    >>> doing("maximize", "resumes")
+    ['budget', 'restarts', 'field', 'lns']
+    """
+    return [
+        e.called
+        for e in ENGINES.values()
+        if task in e.tasks and getattr(e.tasks[task], what) and not (but and getattr(e.tasks[task], but))
+    ]
 
 
 def prose(names: list[str]) -> str:

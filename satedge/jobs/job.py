@@ -19,7 +19,7 @@ from ..system.cluster import Batch
 from ..system.files import shown
 from ..system.process import Limits
 from .config import SolverConfig
-from .engines import ENGINES, TASKS, prose, takers
+from .engines import ENGINES, TASKS, doing, prose, takers
 
 __all__ = ["Job", "check_engine"]
 
@@ -130,7 +130,7 @@ class Job:
         own = ENGINES[solver.engine].tasks.get(self.task)
         if own is None or not own.resumes:
             raise SatedgeError(
-                f"a board to start from applies to {prose(_doing('maximize', 'resumes'))}, not to {solver.engine}"
+                f"a board to start from applies to {prose(doing('maximize', 'resumes'))}, not to {solver.engine}"
             )
         problem = board_problem(self.puzzle, self.start)
         if problem is not None:
@@ -230,22 +230,17 @@ def check_engine(
             f"{takers('workers', task)}"
         )
     if scheduler is not None and not does.cluster:
-        there = _doing(task, "cluster")
+        there = doing(task, "cluster")
         raise SatedgeError(
             f"a Dask scheduler applies to the engines whose parts run there ({', '.join(there)}), "
             f"not to {solver.engine}"
             if there
             else f"no engine runs {task} on a Dask cluster: a Dask scheduler applies to "
-            f"{prose([t for t in TASKS if _doing(t, 'cluster')])}"
+            f"{prose([t for t in TASKS if doing(t, 'cluster')])}"
         )
     if certify and not does.certifies:
         raise SatedgeError(
             f"a certified answer needs an engine that proves what it answers "
-            f"({prose(_doing(task, 'certifies'))}), not {solver}"
+            f"({prose(doing(task, 'certifies'))}), not {solver}"
         )
     return solver
-
-
-def _doing(task: str, what: str) -> list[str]:
-    """The engines whose ``task`` allows ``what`` (a :class:`Task` field), as prose calls them."""
-    return [e.called for e in ENGINES.values() if task in e.tasks and getattr(e.tasks[task], what)]
