@@ -732,6 +732,28 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         f"{spread['-O2']} and {spread['-O2 with the branch profile']} times as fast, bound in {bind['-O2']} s and "
         f"{bind['-O2 with the branch profile']} s against {bind['-O1']} s on an empty cache" in changelog
     )
+    look = module._lookahead_summary()
+    assert (look["cannot"], look["stops"], look["share"], look["faster"], look["below faster"]) == (
+        1848,
+        5234,
+        35,
+        "1.55",
+        "1.12",
+    )
+    assert look["undecided"] == 0 and all(
+        max(r["own"], r["below"]) <= r["cannot"] <= r["own"] + r["below"] for r in module._lookahead_rows()
+    )
+    assert (
+        f"At {look['cannot']} of {look['stops']} stops ({look['share']}%) the loop was in a subtree whose own row "
+        "or row below could not be filled with the tiles left: a lookahead on the next row that cut them all at "
+        f"no cost would make the loop at most {look['faster']} times as fast, where 467 within the hour needs "
+        f"about {module._away_467() / 7200:.0f}" in results
+    )
+    assert (
+        f"at {look['cannot']} of {look['stops']} stops ({look['share']}%) one of them could not be filled with the "
+        f"tiles left, so a lookahead that cut all of those at no cost would make the loop at most {look['faster']} "
+        f"times as fast ({look['below faster']} with the row below alone)" in changelog
+    )
     fresh = [module.record(f"uniform-6x6-c12-s{s}") for s in (4, 5, 6)]
     proved = [r["wall_seconds"] for r in fresh if r["status"] == "OPTIMUM" and r["wall_seconds"] <= 600]
     assert len(proved) == 2 and (
@@ -751,6 +773,65 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
     ) and "ended lower in 5 of 8 pairs and higher in none" in " ".join(
         (root / "CHANGELOG.md").read_text().split()
     )
+
+
+def test_the_lookahead_studys_row_search_agrees_with_every_arrangement_of_the_row():
+    """The search of one row that the maximize benchmark's lookahead study runs, against every
+    arrangement of the tiles left on that row, on framed 4x3 boards: the row above as planted, or with
+    a cell turned at random (a cell of it left empty, whose cell below may show any inner label), a
+    clue in the row (turned at random) or not, and up to 4 tiles placed in the rows below."""
+    import importlib.util
+    import random
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "maximize" / "bench-maximize.py"
+    spec = importlib.util.spec_from_file_location("bench_maximize", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    answers = []
+    for seed in range(60):
+        p = generate(Params(rows=4, cols=3, colors=2, border_colors=2, frame=True), seed=seed)
+        rng = random.Random(seed)
+        planted = p.planted.placements  # the row above as a solution has it, one cell turned on odd seeds
+        by_cell = {c: (planted[c][0], p.oriented(*planted[c])) for c in range(3)}
+        if seed % 2:
+            c = rng.randrange(3)
+            by_cell[c] = (planted[c][0], p.oriented(planted[c][0], rng.randrange(4)))
+        if seed % 4 == 1:
+            del by_cell[rng.randrange(3)]
+        if seed % 3 == 2:
+            by_cell[4] = (
+                planted[4][0],
+                p.oriented(planted[4][0], rng.randrange(4)),
+            )  # a clue: row 1, column 1
+        for c in rng.sample(range(6, 12), seed % 5):  # tiles placed in the rows below: fewer left
+            by_cell[c] = (planted[c][0], p.oriented(*planted[c]))
+        free = [t for t in range(len(p.tiles)) if t not in {t for t, _ in by_cell.values()}]
+        open_cells = [c for c in (3, 4, 5) if c not in by_cell]
+        want = False
+        for chosen in permutations(free, len(open_cells)):
+            for turns in product(range(4), repeat=len(open_cells)):
+                row = dict(by_cell) | {c: (t, p.oriented(t, r)) for c, t, r in zip(open_cells, chosen, turns)}
+                labels = [row[c][1] for c in (3, 4, 5)]
+                want = want or all(
+                    x[3] == (p.frame if c == 0 else labels[c - 1][1])
+                    and (x[1] == p.frame) == (c == 2)
+                    and x[2] != p.frame
+                    and (x[0] == by_cell[c][1][2] if c in by_cell else x[0] != p.frame)
+                    for c, x in enumerate(labels)
+                )
+        answers.append(want)
+        assert module.row_fillable(p, 1, by_cell) is want, seed
+    assert sorted(set(answers)) == [False, True]
+    # one label inside: any inner tile fits any inner cell, so only the count of tiles left decides; with
+    # three of the four inner tiles placed elsewhere, the row's two inner cells cannot both be filled
+    p = generate(Params(rows=4, cols=4, colors=1, border_colors=1, frame=True), seed=1)
+    planted = p.planted.placements
+    by_cell = {c: (planted[c][0], p.oriented(*planted[c])) for c in range(4)}
+    assert module.row_fillable(p, 1, by_cell) is True
+    inner = [planted[c][0] for c in (5, 6, 9, 10)]
+    by_cell |= {c: (t, p.oriented(t, 0)) for c, t in zip((9, 10, 13), inner[1:])}
+    assert module.row_fillable(p, 1, by_cell) is False
 
 
 @pytest.mark.slow

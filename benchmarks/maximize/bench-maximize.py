@@ -24,6 +24,9 @@
 * where an attempt's time goes (``--only depths``, once): its loop stopped every 0.05 s for 90 s by 4
   seeds, the depth of each stop, how often the placements up to a depth changed, and what a lookahead
   on the quota's count would cut; the rows in benchmarks/maximize/bench-maximize-depths.jsonl;
+* a lookahead on the rows' exact fits (``--only lookahead``, once): the same attempts stopped as often,
+  and at each stop in the rows whether the row below the loop's could still be filled exactly; the
+  rows in benchmarks/maximize/bench-maximize-lookahead.jsonl;
 * a faster loop from its compiler (``--only flags``, once): Eternity II's loop compiled at -O2, with
   and without its branch profile, side by side with -O1; the result in
   benchmarks/maximize/bench-maximize-flags.json;
@@ -46,6 +49,7 @@ tests/test_maximize.py makes again from the committed files.
     python benchmarks/maximize/bench-maximize.py --only ages  # the same by 16 more seeds for 300 s: 40 min
     python benchmarks/maximize/bench-maximize.py --only hits  # boards of 464+ per attempt, those not run yet: 33 min
     python benchmarks/maximize/bench-maximize.py --only depths  # where an attempt's time goes, once: 3 min
+    python benchmarks/maximize/bench-maximize.py --only lookahead  # a lookahead on the rows, once: 3 min
     python benchmarks/maximize/bench-maximize.py --only flags  # the loop's compiler flags, once: 3 min
     python benchmarks/maximize/bench-maximize.py --only repairs  # the 466 boards repaired, 300 s by 3 seeds: 15 min
     python benchmarks/maximize/bench-maximize.py --hour     # Eternity II for an hour, once (e2-ages-hour; e2-tail-hour
@@ -244,6 +248,11 @@ HITS = {
 DEPTHS_ROWS = HERE / "bench-maximize-depths.jsonl"
 DEPTHS_SECONDS, DEPTHS_SLICE = 90, 0.05
 DEPTHS_CHANGED = (20, 40, 60, 80, 100, 120, 140, 160)
+# the lookahead study (--only lookahead, once): the same attempts stopped as often, and at each stop in the
+# rows (before the block, where no break is allowed) whether the row below the loop's cell could still be
+# filled exactly with the tiles left; a search of that row capped at LOOKAHEAD_NODES placements
+LOOKAHEAD_ROWS = HERE / "bench-maximize-lookahead.jsonl"
+LOOKAHEAD_NODES = 1_000_000
 
 # a faster loop by its compiler's flags (2026-12-05): Eternity II's loop (256 cells, more than
 # satedge.backtrack.native.OPTIMISED_CELLS) is compiled at -O1 without a branch profile; each variant
@@ -520,7 +529,9 @@ def run_times(rows: list[dict]) -> list[str]:
     full = {"the spec": spec} | {name: r["wall_seconds"] for name in _full_run() if (r := record(name))}
     proofs = sum(s for name, s in full.items() if name.startswith("uniform-"))
     studies: dict[str, float] = {}
-    for r in _field_rows() + [r | {"study": "hits"} for r in _hits_rows()] + _depths_rows():
+    for r in (
+        _field_rows() + [r | {"study": "hits"} for r in _hits_rows()] + _depths_rows() + _lookahead_rows()
+    ):
         studies[r["study"]] = studies.get(r["study"], 0) + r["seconds"] / 2
     total = sum(full.values())
     return [
@@ -533,7 +544,8 @@ def run_times(rows: list[dict]) -> list[str]:
         + ", ".join(f"{study} {seconds / 60:.1f}" for study, seconds in sorted(studies.items()))
         + " minutes. The studies of settings (`ladders`, `tunings`, `hits`) run only the settings not "
         "committed yet, so they ran in slices on several days and no result is made twice; the hours run "
-        "once each (`--hour`), and so do the depths and flags studies (`--only depths`, `--only flags`).",
+        "once each (`--hour`), and so do the depths, lookahead and flags studies (`--only depths`, `--only "
+        "lookahead`, `--only flags`).",
     ]
 
 
@@ -780,13 +792,33 @@ def _depths_sentence() -> str:
         f"lookahead on the quota's count would have cut {x['cut']} of the {x['facing']} stops where it could "
         "apply: the cost of those rows is their exact fits, not the quota. "
         + _flags_sentence()
-        + "What is left to try: a lookahead "
-        "on the exact fits of rows 7 to 9, or a faster loop"
+        + _lookahead_sentence()
+        + (
+            "What is left to try: a faster loop"
+            if _lookahead_rows()
+            else "What is left to try: a lookahead on the exact fits of rows 7 to 9, or a faster loop"
+        )
         + (
             f" (for 467 within the hour, about {_away_467() / 7200:.0f} times as fast)."
             if _runs("age")
             else "."
         )
+    )
+
+
+def _lookahead_sentence() -> str:
+    """What a lookahead on the rows' exact fits could gain (the lookahead study; empty without it)."""
+    look = _lookahead_summary()
+    if not look:
+        return ""
+    return (
+        f"A lookahead on the rows' exact fits (`--only lookahead`, {_lookahead_rows()[0]['date']}): at "
+        f"{look['cannot']} of the {look['stops']} stops ({look['share']}%; {look['cannot 7 to 9']} of the "
+        f"{look['rows 7 to 9']} in rows 7 to 9, {look['share 7 to 9']}%) the loop was in a subtree whose own row "
+        f"({look['own']}) or row below ({look['below']}) could not be filled with the tiles left. A lookahead that "
+        "cut all of them at no cost would have saved that share of the loop's time and no more: the loop at "
+        f"most {look['faster']} times as fast, and {look['below faster']} times with the row below alone; "
+        "checking a row costs a search of it, as the loop's own does. "
     )
 
 
@@ -1218,7 +1250,50 @@ def depths_report() -> list[str]:
         f"{x['facing']} of the {stops} stops such sides faced those cells; at {x['cut']} of them there were "
         "more than the tiles may show, which is all a lookahead on them could cut.",
     ]
+    look = _lookahead_summary()
+    if look:
+        r0 = _lookahead_rows()[0]
+        out += [
+            "",
+            "A lookahead on the rows' exact fits: the same attempts stopped as often (`{}`, {}), and at each stop "
+            "in the rows (the loop's cell before the block) two searches of a row, each cell left to right with "
+            "the tiles not placed, fitting the cell before it, the frame and the cell above where that is placed "
+            "(any label but the frame's where it is not): the loop's own row as it was once the row above was "
+            "done (own), and the row below as the loop's row stands now (below; up to row {}, the last the rows "
+            "fill). Each leaves out the quota and the rest of the loop's row, so a row that cannot be filled is a "
+            "subtree that cannot be finished. A lookahead on the next row (at the end of each row, and at each "
+            "placement for the row below) could have cut those stops and no other. At {} stops neither search "
+            "found a row that cannot be filled and one was not decided within {:,} placements.".format(
+                r0["command"], r0["date"], PHASES["block"][0] // 16 - 1, look["undecided"], LOOKAHEAD_NODES
+            ),
+            "",
+            "| seed | stops | in the rows | in rows 7 to 9 | own row cannot be filled | row below cannot | "
+            "either | either, in rows 7 to 9 |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        out += [
+            f"| {r['seed']} | {r['stops']} | {r['rows']} | {r['rows 7 to 9']} | {r['own']} | {r['below']} | "
+            f"{r['cannot']} | {r['cannot 7 to 9']} |"
+            for r in _lookahead_rows()
+        ]
+        out += ["", _lookahead_sentence().strip()]
     return out
+
+
+def _lookahead_summary() -> dict:
+    """The lookahead study over its seeds (empty without it): its stops, those in the rows and rows 7 to
+    9, those whose own row or row below could not be filled (and either), their per cent, and the most a
+    lookahead that cut them at no cost would speed the loop."""
+    rows = _lookahead_rows()
+    if not rows:
+        return {}
+    keys = ("stops", "rows", "rows 7 to 9", "own", "below", "cannot", "cannot 7 to 9", "undecided")
+    x = {k: sum(r[k] for r in rows) for k in keys}
+    x["share"] = round(100 * x["cannot"] / x["stops"])
+    x["share 7 to 9"] = round(100 * x["cannot 7 to 9"] / x["rows 7 to 9"])
+    x["faster"] = f"{x['stops'] / (x['stops'] - x['cannot']):.2f}"
+    x["below faster"] = f"{x['stops'] / (x['stops'] - x['below']):.2f}"
+    return x
 
 
 def _quoted(configs: list[str]) -> str:
@@ -1662,8 +1737,21 @@ def hits_study() -> None:
     HITS_ROWS.write_text("".join(json.dumps(r) + "\n" for r in _hits_rows() + rows))
 
 
+def _lines(path: Path) -> list[dict]:
+    """The rows of a study's ``.jsonl`` file, a JSON object a line (none before the study ran)."""
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def _once(path: Path, run, says) -> None:
+    """A study made once: ``run`` for each of the hits' seeds, two at a time, its rows to ``path``
+    (nothing where they are there)."""
+    if not path.exists():
+        rows = _two_at_a_time(run, list(HITS_SEEDS), says)
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
 def _hits_rows() -> list[dict]:
-    return [json.loads(line) for line in HITS_ROWS.read_text().splitlines()] if HITS_ROWS.exists() else []
+    return _lines(HITS_ROWS)
 
 
 def depths_run(seed: int) -> dict:
@@ -1742,16 +1830,138 @@ def depths_run(seed: int) -> dict:
 
 def depths_study() -> None:
     """The depths study, once: its rows to :data:`DEPTHS_ROWS`."""
-    if _depths_rows():
-        return
-    rows = _two_at_a_time(
-        depths_run, list(HITS_SEEDS), lambda r: f"depths seed {r['seed']}: {r['stops']} stops, cut {r['cut']}"
-    )
-    DEPTHS_ROWS.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    _once(DEPTHS_ROWS, depths_run, lambda r: f"depths seed {r['seed']}: {r['stops']} stops, cut {r['cut']}")
 
 
 def _depths_rows() -> list[dict]:
-    return [json.loads(line) for line in DEPTHS_ROWS.read_text().splitlines()] if DEPTHS_ROWS.exists() else []
+    return _lines(DEPTHS_ROWS)
+
+
+def row_fillable(puzzle, row: int, by_cell: dict, most: int = LOOKAHEAD_NODES) -> bool | None:
+    """Whether ``row`` of a framed ``puzzle`` with identical matching (not its first or last) can be
+    filled exactly, given ``by_cell``, the placed cells (each a tile and its labels by side, as
+    ``puzzle.oriented`` has them): its cells left to right with the tiles not placed, each fitting the
+    cell before it, the frame and, where the cell above is placed, that cell (any label but the frame's
+    where it is not); a placed cell of the row (a clue) stays.  None: not decided within ``most``
+    placements."""
+    cols, frame = puzzle.cols, puzzle.frame
+    used = {tile for tile, _ in by_cell.values()}
+    by_left: dict = {}
+    for tile in range(len(puzzle.tiles)):
+        if tile not in used:
+            for turn in range(4):
+                x = puzzle.oriented(tile, turn)
+                by_left.setdefault(x[3], []).append((tile, x))
+    nodes, taken = 0, set()
+
+    def fits(c: int, x: tuple) -> bool:
+        above = by_cell.get((row - 1) * cols + c)
+        top = x[0] == above[1][2] if above else x[0] != frame
+        return top and x[2] != frame and (x[1] == frame) == (c == cols - 1)
+
+    def go(c: int, left) -> bool:
+        nonlocal nodes
+        here = by_cell.get(row * cols + c)
+        for tile, x in [here] if here else by_left.get(left, ()):
+            if tile in taken or x[3] != left or not fits(c, x):
+                continue
+            nodes += 1
+            if nodes > most:
+                raise TimeoutError
+            if c == cols - 1:
+                return True
+            taken.add(tile)
+            done = go(c + 1, x[1])
+            taken.discard(tile)
+            if done:
+                return True
+        return False
+
+    try:
+        return go(0, frame)
+    except TimeoutError:
+        return None
+
+
+def lookahead_run(seed: int) -> dict:
+    """One run of the lookahead study (:data:`LOOKAHEAD_ROWS`): the attempt of the depths study, its loop
+    stopped as often; at each stop in the rows (its cell before the block), whether its cell's row could
+    be filled exactly when the row above it was done (``own``), and whether the row below can be now
+    (``below``, where that row is one the rows fill): a row's cells left to right with the tiles not
+    placed, each fitting the cell before it, the frame and, where the cell above is placed, that cell; any
+    label but the frame's where it is not.  That leaves out the quota and the rest of the loop's own row:
+    a row that cannot be filled is a subtree that cannot be finished, which a lookahead on the next row,
+    made at each placement, could have cut; no other stop could it have cut."""
+    from functools import cache
+
+    from satedge.best import field
+    from satedge.puzzle.formats import load_puzzle
+    from satedge.puzzle.model import Solution
+
+    puzzle = load_puzzle("eternity2/e2-starter")
+    settings = field.Settings.of(puzzle, dict(puzzle.tuned))
+    made = settings.attempts(puzzle)
+    attempt = made.attempt(puzzle, seed)
+    order = made.order(puzzle)
+    state, cols = attempt.state, puzzle.cols
+    last_row = PHASES["block"][0] // cols - 1  # the last row the rows fill (10 on a 16x16)
+
+    @cache
+    def placement(o: int) -> tuple[int, tuple]:  # placement o (the loop's numbering): its tile and labels
+        tile, turn = attempt.shuffle.to_original(Solution(((o >> 2, o & 3),))).placements[0]
+        return tile, puzzle.oriented(tile, turn)
+
+    counts = dict.fromkeys(("rows", "rows 7 to 9", "own", "below", "cannot", "cannot 7 to 9", "undecided"), 0)
+    starts = {order[i] // cols: i for i in reversed(range(puzzle.n)) if order[i] % cols == 0}  # a row's first
+    stops = 0
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < DEPTHS_SECONDS:
+        attempt.bound(HITS_MISFITS)
+        attempt.run(time.monotonic() + DEPTHS_SLICE)
+        stops += 1
+        depth = int(state.depth[0])
+        if depth >= PHASES["block"][0]:
+            continue
+        row = order[depth] // cols
+        placed = {order[i]: placement(int(state.placed[i])) for i in range(depth)}
+        done = {order[i]: placed[order[i]] for i in range(min(depth, starts[row]))}  # the rows above, a clue
+        own = row_fillable(puzzle, row, done) if row > 0 else True
+        below = row_fillable(puzzle, row + 1, placed) if row < last_row else True
+        cannot, middle = own is False or below is False, 7 <= row <= 9
+        counts["rows"] += 1
+        counts["rows 7 to 9"] += middle
+        counts["own"] += own is False
+        counts["below"] += below is False
+        counts["cannot"] += cannot
+        counts["cannot 7 to 9"] += cannot and middle
+        counts["undecided"] += not cannot and (own is None or below is None)
+    return {
+        "study": "lookahead",
+        "seed": seed,
+        "seconds": DEPTHS_SECONDS,
+        "slice": DEPTHS_SLICE,
+        "misfits": HITS_MISFITS,
+        "placements": attempt.placements,
+        "stops": stops,
+        **counts,
+        "date": date.today().isoformat(),
+        "command": "python benchmarks/maximize/bench-maximize.py --only lookahead",
+    }
+
+
+def lookahead_study() -> None:
+    """The lookahead study, once: its rows to :data:`LOOKAHEAD_ROWS`."""
+    _once(
+        LOOKAHEAD_ROWS,
+        lookahead_run,
+        lambda r: (
+            f"lookahead seed {r['seed']}: {r['stops']} stops, {r['rows']} in the rows, {r['cannot']} cannot"
+        ),
+    )
+
+
+def _lookahead_rows() -> list[dict]:
+    return _lines(LOOKAHEAD_ROWS)
 
 
 def flags_run(task: tuple) -> dict:
@@ -1841,7 +2051,7 @@ def _not_run(study: str, configs: dict) -> dict:
 
 
 def _field_rows() -> list[dict]:
-    return [json.loads(line) for line in FIELD_ROWS.read_text().splitlines()] if FIELD_ROWS.exists() else []
+    return _lines(FIELD_ROWS)
 
 
 def measure(args) -> None:
@@ -1860,6 +2070,8 @@ def measure(args) -> None:
                 hits_study()
             elif name == "depths":
                 depths_study()
+            elif name == "lookahead":
+                lookahead_study()
             elif name == "flags":
                 flags_study()
             elif name not in studies:
