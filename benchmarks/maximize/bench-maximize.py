@@ -25,8 +25,8 @@
   seeds, the depth of each stop, how often the placements up to a depth changed, and what a lookahead
   on the quota's count would cut; the rows in benchmarks/maximize/bench-maximize-depths.jsonl;
 * a lookahead on the rows' exact fits (``--only lookahead``, once): the same attempts stopped as often,
-  and at each stop in the rows whether the row below the loop's could still be filled exactly; the
-  rows in benchmarks/maximize/bench-maximize-lookahead.jsonl;
+  and at each stop in the rows whether the loop's row and the row below could still be filled
+  exactly; the rows in benchmarks/maximize/bench-maximize-lookahead.jsonl;
 * a faster loop from its compiler (``--only flags``, once): Eternity II's loop compiled at -O2, with
   and without its branch profile, side by side with -O1; the result in
   benchmarks/maximize/bench-maximize-flags.json;
@@ -249,8 +249,8 @@ DEPTHS_ROWS = HERE / "bench-maximize-depths.jsonl"
 DEPTHS_SECONDS, DEPTHS_SLICE = 90, 0.05
 DEPTHS_CHANGED = (20, 40, 60, 80, 100, 120, 140, 160)
 # the lookahead study (--only lookahead, once): the same attempts stopped as often, and at each stop in the
-# rows (before the block, where no break is allowed) whether the row below the loop's cell could still be
-# filled exactly with the tiles left; a search of that row capped at LOOKAHEAD_NODES placements
+# rows (before the block, where no break is allowed) whether the loop's row and the row below could still be
+# filled exactly with the tiles left; each search of a row capped at LOOKAHEAD_NODES placements
 LOOKAHEAD_ROWS = HERE / "bench-maximize-lookahead.jsonl"
 LOOKAHEAD_NODES = 1_000_000
 
