@@ -1754,29 +1754,39 @@ def _hits_rows() -> list[dict]:
     return _lines(HITS_ROWS)
 
 
-def depths_run(seed: int) -> dict:
-    """One run of the depths study (:data:`DEPTHS_ROWS`): the attempt of ``--shuffle SEED`` with
-    Eternity II's file, bounded at :data:`HITS_MISFITS` misfits, its loop stopped every
-    :data:`DEPTHS_SLICE` seconds for :data:`DEPTHS_SECONDS`."""
+def _file_attempt(seed: int) -> tuple:
+    """The attempt of ``--shuffle SEED`` with Eternity II's file that the depths and lookahead studies
+    stop and look into: the puzzle, its settings, the attempt's order of cells, the attempt, and per
+    placement of its loop's numbering (cached) its tile and labels by side in the puzzle's own."""
     from functools import cache
 
     from satedge.best import field
     from satedge.puzzle.formats import load_puzzle
-    from satedge.puzzle.model import Solution
 
     puzzle = load_puzzle("eternity2/e2-starter")
     settings = field.Settings.of(puzzle, dict(puzzle.tuned))
     made = settings.attempts(puzzle)
     attempt = made.attempt(puzzle, seed)
-    order = made.order(puzzle)
+
+    @cache
+    def placement(o: int) -> tuple[int, tuple]:
+        tile, turn = attempt.original(o)
+        return tile, puzzle.oriented(tile, turn)
+
+    return puzzle, settings, made.order(puzzle), attempt, placement
+
+
+def depths_run(seed: int) -> dict:
+    """One run of the depths study (:data:`DEPTHS_ROWS`): the attempt of ``--shuffle SEED`` with
+    Eternity II's file, bounded at :data:`HITS_MISFITS` misfits, its loop stopped every
+    :data:`DEPTHS_SLICE` seconds for :data:`DEPTHS_SECONDS`."""
+    from satedge.best import field
+
+    puzzle, settings, order, attempt, placement = _file_attempt(seed)
     at = {cell: i for i, cell in enumerate(order)}
     labels, last = settings.quota.labels, settings.quota.points[-1]
     sides = field.label_sides(puzzle, labels)
     state, rows, cols = attempt.state, puzzle.rows, puzzle.cols
-
-    @cache
-    def shown(o: int) -> tuple:  # the labels placement o (the loop's numbering) shows, by side
-        return puzzle.oriented(*attempt.shuffle.to_original(Solution(((o >> 2, o & 3),))).placements[0])
 
     # per position, its sides toward cells placed after the ramp's last point and before the first break:
     # a side of the quota's labels there needs such a side of the tile placed after that point, and the
@@ -1804,7 +1814,10 @@ def depths_run(seed: int) -> dict:
             changed[d] += now != b"" and now != seen[d]
             seen[d] = now
         facing = sum(
-            shown(int(state.placed[i]))[s] in labels for i in range(depth) for s, j in late[i] if j >= depth
+            placement(int(state.placed[i]))[1][s] in labels
+            for i in range(depth)
+            for s, j in late[i]
+            if j >= depth
         )
         facing_stops += facing > 0
         cut += facing > sides - max(last[1], int(state.qsum[depth]))
@@ -1892,24 +1905,9 @@ def lookahead_run(seed: int) -> dict:
     label but the frame's where it is not.  That leaves out the quota and the rest of the loop's own row:
     a row that cannot be filled is a subtree that cannot be finished, which a lookahead on the next row,
     made at each placement, could have cut; no other stop could it have cut."""
-    from functools import cache
-
-    from satedge.best import field
-    from satedge.puzzle.formats import load_puzzle
-    from satedge.puzzle.model import Solution
-
-    puzzle = load_puzzle("eternity2/e2-starter")
-    settings = field.Settings.of(puzzle, dict(puzzle.tuned))
-    made = settings.attempts(puzzle)
-    attempt = made.attempt(puzzle, seed)
-    order = made.order(puzzle)
+    puzzle, _, order, attempt, placement = _file_attempt(seed)
     state, cols = attempt.state, puzzle.cols
     last_row = PHASES["block"][0] // cols - 1  # the last row the rows fill (10 on a 16x16)
-
-    @cache
-    def placement(o: int) -> tuple[int, tuple]:  # placement o (the loop's numbering): its tile and labels
-        tile, turn = attempt.shuffle.to_original(Solution(((o >> 2, o & 3),))).placements[0]
-        return tile, puzzle.oriented(tile, turn)
 
     counts = dict.fromkeys(("rows", "rows 7 to 9", "own", "below", "cannot", "cannot 7 to 9", "undecided"), 0)
     starts = {order[i] // cols: i for i in reversed(range(puzzle.n)) if order[i] % cols == 0}  # a row's first

@@ -212,9 +212,13 @@ class Attempt:
         placed = self.state.best[2 : 2 + depth]
         by_cell: list[tuple[int, int] | None] = [None] * self.puzzle.n
         for cell, o in zip(self.search.cells[:depth], placed):
-            tile, turn = self.shuffle.to_original(Solution(((int(o) >> 2, int(o) & 3),))).placements[0]
-            by_cell[cell] = (tile, turn)
+            by_cell[cell] = self.original(o)
         return by_cell
+
+    def original(self, o: int) -> tuple[int, int]:
+        """Placement ``o`` of the search's numbering (``tile * 4 + turn``) as ``(tile, turn)`` in the
+        puzzle's own."""
+        return self.shuffle.to_original(Solution(((int(o) >> 2, int(o) & 3),))).placements[0]
 
 
 def restart(
