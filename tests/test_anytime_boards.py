@@ -229,12 +229,18 @@ def test_a_longer_time_limit_never_answers_worse(method, solver):
 def test_each_worker_s_restarts_follow_from_its_first_seed_not_the_clock(tmp_path, monkeypatch, workers):
     """Before: a new restart took the seed of the slice it started on, and the slices take the
     next seeds in turn, so the clock chose a worker's later restarts.  Here each restart of 200,000
-    placements lasts several slices of half a millisecond: worker ``i``'s restarts have the seeds
-    5 + i, then ``workers`` on each time, however many there were."""
+    placements lasts several slices of half a millisecond (calls of the loop of 20,000 candidates): worker
+    ``i``'s restarts have the seeds 5 + i, then ``workers`` on each time, however many there were.  (Before
+    too, on a busy machine: a restart ran the loop's whole call of 4 million candidates, and the first
+    board made whole loaded the assignment's and the branch and bound's code, so that a worker of a
+    third of a core made one restart in the 2 s.)"""
     p = generate(Params(rows=6, colors=12, model="uniform"), seed=1)  # no board where every edge fits
     log = tmp_path / "seeds"
     made = restarts.Attempts.restarts(p, cap=200_000)
     monkeypatch.setattr(restarts, "SLICE", 0.0005)
+    monkeypatch.setattr(restarts.driver, "CALL_BUDGET", 20_000)
+    warm = lns.Search(p)  # that code loaded here, before the search's clock and its workers
+    warm.fill([None, None] + list(warm.start().board)[2:])
     attempt = restarts.Attempts.attempt
 
     def logged(self, puzzle, seed, loop="auto", cap=None):
