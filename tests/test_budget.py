@@ -13,12 +13,13 @@ from unittest.mock import patch
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from satedge import maximize
 from satedge.backtrack import loop as driver
 from satedge.backtrack import search as backtrack
 from satedge.best import restarts
-from satedge.best.budget import fewest, misfits, uniform, within
+from satedge.best.budget import fewest, late_first, misfits, uniform, within
 from satedge.encode.maxsat import weighted
 from satedge.errors import SatedgeError
 from satedge.jobs import Job, run
@@ -48,6 +49,35 @@ def brute_misfits(puzzle: Puzzle) -> int | None:
             if board_problem(puzzle, board) is None:
                 best = min(best if best is not None else edges, edges - score(puzzle, board))
     return best
+
+
+def _everywhere(puzzle, allow, *args):
+    """:func:`within` for the budgets everywhere alone, the search before the late stages: no
+    board from the others."""
+    return within(puzzle, allow, *args) if min(allow) == max(allow) else iter(())
+
+
+def test_a_search_for_b_misfits_looks_in_the_later_rows_first_then_everywhere():
+    p = generate(Params(rows=4, cols=3, colors=5, model="uniform"), seed=1)
+    assert late_first(p, 1) == [[0] * 9 + [1] * 3, [0] * 6 + [1] * 6, [1] * 12]
+    assert late_first(p, 0) == [[0] * 12]
+    assert late_first(generate(Params(rows=1, cols=4, colors=5, model="uniform"), seed=1), 2) == [[2] * 4]
+    # a board whose one misfit the last row's stage finds: a third of the placements
+    p = generate(Params(rows=4, colors=8, model="uniform"), seed=1)
+    late, flat = fewest(p), fewest(p, searched=_everywhere)
+    assert (late.score, late.bound, flat.score, flat.bound) == (23, 23, 23, 23)
+    assert (late.nodes, flat.nodes) == (263_203, 788_625)
+    assert board_problem(p, late.board) is None and score(p, late.board) == 23
+
+
+@settings(max_examples=25, **SETTINGS)
+@given(st.integers(3, 4), st.integers(3, 4), st.integers(4, 9), st.integers(0, 10**6))
+def test_the_late_stages_prove_the_optimum_the_budgets_everywhere_prove(rows, cols, colors, seed):
+    p = generate(Params(rows=rows, cols=cols, colors=colors, model="uniform"), seed=seed)
+    late, flat = fewest(p), fewest(p, searched=_everywhere)
+    assert (late.score, late.bound, late.optimal) == (flat.score, flat.bound, True)
+    assert board_problem(p, late.board) is None and score(p, late.board) == late.score
+    assert misfits(p, late.board) == misfits(p, flat.board)
 
 
 @pytest.mark.slow

@@ -13,7 +13,11 @@ The best board (:func:`fewest`): the branch and bound's first board (the fitting
 first: a greedy board at once), or the one it is given, answered if the search is stopped;
 then searches with a budget of 0, 1, 2, ... misfits, each of which, exhausted, proves that no
 board misses fewer edges, until one finds a board: the optimum is the score of the fewest
-misfits for which a board exists.  Raising the budget from 0 measured
+misfits for which a board exists.  A search with a budget of ``b > 0`` first looks for a board
+whose misfits all fall in the last rows of the cell order (:func:`late_first`): the placements
+before those rows fit exactly, a part of the tree of the budget of 0 that was searched first, and
+where such a board exists the search that finds the optimum ends in a fraction of its tree
+(``benchmarks/maximize/bench-maximize.md``).  Raising the budget from 0 measured
 better than lowering it from the first board (``deepen=False``: each search finds a better
 board until one proves that none is): a search that finds a board within a budget can take
 longer than one that proves none is within the budget below (``benchmarks/maximize/bench-maximize.md``).
@@ -26,6 +30,8 @@ One board of each board-turn orbit is searched (turning a board keeps its score)
 (10, 10, True, 2)
 >>> list(within(p, uniform(p, 1)))  # no board misses fewer than 2 of the 12 edges
 []
+>>> late_first(p, 2)  # two misfits in the last row's cells, then anywhere
+[[0, 0, 0, 0, 0, 0, 2, 2, 2], [2, 2, 2, 2, 2, 2, 2, 2, 2]]
 """
 
 from __future__ import annotations
@@ -43,12 +49,23 @@ from ..puzzle.checker import Scored
 from ..puzzle.model import Puzzle, Solution
 from .branch_and_bound import first_board
 
-__all__ = ["uniform", "within", "fewest", "misfits"]
+__all__ = ["uniform", "late_first", "within", "fewest", "misfits"]
 
 
 def uniform(puzzle: Puzzle, misfits: int) -> list[int]:
     """The budget of ``misfits`` everywhere."""
     return [misfits] * puzzle.n
+
+
+def late_first(puzzle: Puzzle, misfits: int) -> list[list[int]]:
+    """The budgets a search for a board with at most ``misfits`` misfits tries in turn: the
+    misfits allowed only in the last row's cells of the search's order, then in the last two
+    rows', and so on for the later half of the rows, then everywhere (:func:`uniform`, which alone
+    can prove that no board is within it).  Each is a part of the last, so a board any of them
+    finds is within ``misfits``; where the fewer misfits were proved impossible, it is optimal."""
+    n, row = puzzle.n, puzzle.cols
+    late = [[0] * (n - j * row) + [misfits] * (j * row) for j in range(1, puzzle.rows // 2 + 1)]
+    return (late if misfits else []) + [uniform(puzzle, misfits)]
 
 
 def misfits(puzzle: Puzzle, board: Solution) -> int:
@@ -169,15 +186,19 @@ def fewest(
         return Scored(puzzle, board, edges - spent, edges - least, **cost)
 
     def one(budget: int) -> Solution | None:
-        cost = Cost()
-        tick = None if paused is None else (lambda c: paused(known(c, budget)))
-        found = runs(puzzle, uniform(puzzle, budget), 1, workers, cost, tick, allowed, order, loop)
-        try:
-            return next(iter(found), None)
-        finally:
-            getattr(found, "close", lambda: None)()
-            done.nodes, done.candidates = done.nodes + cost.nodes, done.candidates + cost.candidates
-            done.loop = cost.loop or done.loop
+        for allow in late_first(puzzle, budget):
+            cost = Cost()
+            tick = None if paused is None else (lambda c: paused(known(c, budget)))
+            found = runs(puzzle, allow, 1, workers, cost, tick, allowed, order, loop)
+            try:
+                board = next(iter(found), None)
+            finally:
+                getattr(found, "close", lambda: None)()
+                done.nodes, done.candidates = done.nodes + cost.nodes, done.candidates + cost.candidates
+                done.loop = cost.loop or done.loop
+            if board is not None:
+                return board
+        return None
 
     if board is None:
         board = first_board(puzzle, bt)
