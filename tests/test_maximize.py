@@ -9,6 +9,7 @@ import json
 import math
 import sys
 from itertools import combinations, permutations, product
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,6 +21,7 @@ from scipy.stats import fisher_exact
 from satedge import Limits, maximize
 from satedge.api import choose
 from satedge.best.branch_and_bound import best_board as branch_and_bound
+from satedge.best.budget import fewest
 from satedge.encode.maxsat import weighted
 from satedge.encode.presets import Encoding
 from satedge.errors import SatedgeError
@@ -34,6 +36,7 @@ from satedge.sat.cnf import wcnf_clauses, write_wcnf
 from satedge.sat.dimacs import export, rebuilt
 from satedge.sat.maxsat import optimum
 
+ROOT = Path(__file__).resolve().parent.parent
 TINY = dict(max_rows=2, max_cols=4, max_cells=4, max_colors=4)
 
 
@@ -500,20 +503,63 @@ def test_a_certified_optimum_checks_again_and_a_tampered_one_is_refused(run_cli,
     assert code == 2 and err.startswith(f"satedge: error: {other}")
 
 
-def test_the_bench_maximize_report_is_made_from_the_committed_files():
+def _bench_maximize():
+    """The maximize benchmark's script, as a module."""
     import importlib.util
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
-    spec = importlib.util.spec_from_file_location(
-        "bench_maximize", root / "benchmarks" / "maximize" / "bench-maximize.py"
-    )
+    path = ROOT / "benchmarks" / "maximize" / "bench-maximize.py"
+    spec = importlib.util.spec_from_file_location("bench_maximize", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert module.report() == (root / "benchmarks" / "maximize" / "bench-maximize.md").read_text()
+    return module
+
+
+def test_the_late_studys_figures_are_its_committed_rows():
+    """The budgets' late stages against the budgets everywhere alone (the benchmark's --only late):
+    the figures the guide, the results page and the changelog quote, and one board's committed row
+    made again."""
+    module = _bench_maximize()
+    pairs = module._late_pairs()
+    fives = [p for p in pairs if p[0]["board"].startswith("uniform-5x5")]
+    sixes = [p for p in pairs if p[0]["board"].startswith("uniform-6x6")]
+    assert (len(fives), len(sixes)) == (4, 6) and all(r["status"] == "OPTIMUM" for p in fives for r in p)
+    for late, flat in pairs:  # where both proved it, the same optimum
+        assert late["status"] != "OPTIMUM" or flat["status"] != "OPTIMUM" or late["score"] == flat["score"]
+    late5, flat5 = (sorted(r["seconds"] for r in side) for side in zip(*fives))
+    proved = [sum(r["status"] == "OPTIMUM" for r in side) for side in zip(*sixes)]
+    assert proved == [4, 3]
+    guide = " ".join((ROOT / "docs" / "guides" / "maximize.md").read_text().split())
+    assert (
+        f"proved the generated uniform 5x5 boards in {late5[0]} s to {late5[-1]} s ({flat5[0]} s to "
+        f"{flat5[-1]} s without it), and {proved[0]} of 6 uniform 6x6 boards with 12 colours within "
+        f"{module.LATE_SECONDS} s where the budgets everywhere alone proved {proved[1]}" in guide
+    )
+    results = " ".join((ROOT / "docs" / "results" / "index.md").read_text().split())
+    assert (
+        f"the 5x5s in {late5[0]} s to {late5[-1]} s and {proved[0]} of six 6x6s within "
+        f"{module.LATE_SECONDS} s ({proved[1]} without)" in results
+    )
+    changes = " ".join((ROOT / "CHANGELOG.md").read_text().split())
+    assert (
+        f"proved in {late5[0]} s to {late5[-1]} s ({flat5[0]} s to {flat5[-1]} s before), and {proved[0]} of "
+        f"six 6x6 boards with 12 colours within {module.LATE_SECONDS} s ({proved[1]} before)" in changes
+    )
+    # a committed row made again: the placements of a search are the same on every run
+    row = next(p[0] for p in fives if p[0]["board"] == "uniform-5x5-c11-s1")
+    best = fewest(generate(Params(rows=5, colors=11, model="uniform"), seed=1))
+    assert (
+        (best.score, best.bound, best.nodes)
+        == (row["score"], row["bound"], row["nodes"])
+        == (39, 39, 20_011_149)
+    )
+
+
+def test_the_bench_maximize_report_is_made_from_the_committed_files():
+    module = _bench_maximize()
+    assert module.report() == (ROOT / "benchmarks" / "maximize" / "bench-maximize.md").read_text()
     records = sorted(
         p
-        for p in (root / "benchmarks" / "maximize").glob("bench-maximize-*.json")
+        for p in (ROOT / "benchmarks" / "maximize").glob("bench-maximize-*.json")
         if p.stem not in ("bench-maximize-polish", "bench-maximize-loop-speed", "bench-maximize-flags")
     )
     assert {r.stem for r in records} >= {
@@ -533,13 +579,13 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
             if made
             else load_puzzle(record["puzzle"])
         )
-        board = load_solution(root / "benchmarks" / "maximize" / record["board"], puzzle)
+        board = load_solution(ROOT / "benchmarks" / "maximize" / record["board"], puzzle)
         assert board_problem(puzzle, board) is None and score(puzzle, board) == record["score"], path.name
         assert record["timeline"][-1][1] == record["score"] and record["edges"] == len(
             puzzle.board.adjacencies
         )
     e2 = module.record("e2")["score"]
-    results = " ".join((root / "docs" / "results" / "index.md").read_text().split())
+    results = " ".join((ROOT / "docs" / "results" / "index.md").read_text().split())
     assert f"{e2} of 480 inner edges in 10 minutes and 460 in an hour" in results
     field, hour = module.record("e2-field"), module.record("e2-field-hour")
     first = next((s, score) for s, score in field["timeline"] if score >= 463)
@@ -547,7 +593,7 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         f"to {first[1]} in {first[0]} s, to {field['score']} of 480 inner edges in 10 minutes and {hour['score']} in "
         "an hour" in results
     )
-    assert f"reached {e2} of 480 edges in 10 minutes" in " ".join((root / "CHANGELOG.md").read_text().split())
+    assert f"reached {e2} of 480 edges in 10 minutes" in " ".join((ROOT / "CHANGELOG.md").read_text().split())
     long = [r for r in module._field_rows() if r["study"] == "long"]
     minute = sorted(module.at(r, 60) for r in long)
     ten = sorted(r["score"] for r in long)
@@ -556,7 +602,7 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
     a, b, c = (r["score"] for r in sorted(long, key=lambda r: r["seed"]))
     assert (
         f"{a}, {b} and {c} (median {ten[1]}, level with it; {minute[1]} at a minute, where it had 465)"
-        in " ".join((root / "CHANGELOG.md").read_text().split())
+        in " ".join((ROOT / "CHANGELOG.md").read_text().split())
     )
     ladder = [
         r["score"] for r in module._field_rows() if r["study"] == "ladder" and "470 board" in r["config"]
@@ -609,7 +655,7 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
     triples = [sorted(t)[1] >= 465 for t in combinations(wider, 3)]
     chance = round(100 * sum(triples) / len(triples))
     assert (len(wider), sum(w >= 465 for w in wider), chance) == (31, 19, 67)
-    page = " ".join((root / "benchmarks" / "maximize" / "bench-maximize.md").read_text().split())
+    page = " ".join((ROOT / "benchmarks" / "maximize" / "bench-maximize.md").read_text().split())
     assert f"the median of 3 seeds is 465 or more with a chance of about {chance}%" in page
     same = fisher_exact([[19, 12], [2, 1]]).pvalue  # the field's re-implementation: 465 on 2 of its 3 seeds
     reached = sorted(w for r in seeds if (w := module._when(r, 466)) is not None)
@@ -668,7 +714,7 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         in results
         and all(r["score"] == 466 for r in repairs)
     )
-    guide = " ".join((root / "docs" / "guides" / "maximize.md").read_text().split())
+    guide = " ".join((ROOT / "docs" / "guides" / "maximize.md").read_text().split())
     assert (
         f"{ages['n_young']} of the {events} first boards of 466 came within their attempt's first 150 s"
         in guide
@@ -678,7 +724,7 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         f"that length reach 466 in 10 minutes on 2 cores with a chance of about {ages['restarts']}% where one "
         f"attempt per worker had about {ages['one']}%; the plain command reached 466 at {module.first(ages_run)} s "
         f"in its 10 minutes, and its hour's run 466 at {module.first(ages_hour)} s ({module.at(ages_hour, 600)} at "
-        "600 s, no 467)" in " ".join((root / "CHANGELOG.md").read_text().split())
+        "600 s, no 467)" in " ".join((ROOT / "CHANGELOG.md").read_text().split())
     )
     hits = module._hits_rows()
     totals = {
@@ -726,14 +772,14 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         in results
     )
     native_source = " ".join(
-        (root / "satedge" / "backtrack" / "native.py").read_text().replace("#", "").split()
+        (ROOT / "satedge" / "backtrack" / "native.py").read_text().replace("#", "").split()
     )
     assert (
         f"took {bind['-O1']} s to bind on an empty cache at -O1, {bind['-O2']} s at -O2 ({spread['-O2']} times "
         f"as fast) and {bind['-O2 with the branch profile']} s at -O2 with its profile "
         f"({spread['-O2 with the branch profile']} times as fast)" in native_source
     )
-    changelog = " ".join((root / "CHANGELOG.md").read_text().split())
+    changelog = " ".join((ROOT / "CHANGELOG.md").read_text().split())
     assert (
         f"{depths['rows 7 to 9']}% of the stops were in rows 7 to 9, the placements up to depth 100 changed at "
         f"{depths['changed 100']}% of them, and a lookahead on the quota's count would have cut {depths['cut']} of "
@@ -782,7 +828,7 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         0,
         8,
     ) and "ended lower in 5 of 8 pairs and higher in none" in " ".join(
-        (root / "CHANGELOG.md").read_text().split()
+        (ROOT / "CHANGELOG.md").read_text().split()
     )
 
 
@@ -791,14 +837,9 @@ def test_the_lookahead_studys_row_search_agrees_with_every_arrangement_of_the_ro
     arrangement of the tiles left on that row, on framed 4x3 boards: the row above as planted, or with
     a cell turned at random (a cell of it left empty, whose cell below may show any inner label), a
     clue in the row (turned at random) or not, and up to 4 tiles placed in the rows below."""
-    import importlib.util
     import random
-    from pathlib import Path
 
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "maximize" / "bench-maximize.py"
-    spec = importlib.util.spec_from_file_location("bench_maximize", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _bench_maximize()
     answers = []
     for seed in range(60):
         p = generate(Params(rows=4, cols=3, colors=2, border_colors=2, frame=True), seed=seed)

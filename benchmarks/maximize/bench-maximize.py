@@ -27,6 +27,9 @@
 * a lookahead on the rows' exact fits (``--only lookahead``, once): the same attempts stopped as often,
   and at each stop in the rows whether the loop's row and the row below could still be filled
   exactly; the rows in benchmarks/maximize/bench-maximize-lookahead.jsonl;
+* the budgets' searches with their misfits late first (``--only late``, once): the generated uniform
+  5x5 and 6x6 boards proved on one core with and without them, side by side, 120 s each; the rows in
+  benchmarks/maximize/bench-maximize-late.jsonl;
 * a faster loop from its compiler (``--only flags``, once): Eternity II's loop compiled at -O2, with
   and without its branch profile, side by side with -O1; the result in
   benchmarks/maximize/bench-maximize-flags.json;
@@ -51,6 +54,7 @@ tests/test_maximize.py makes again from the committed files.
     python benchmarks/maximize/bench-maximize.py --only depths  # where an attempt's time goes, once: 3 min
     python benchmarks/maximize/bench-maximize.py --only lookahead  # a lookahead on the rows, once: 3 min
     python benchmarks/maximize/bench-maximize.py --only flags  # the loop's compiler flags, once: 3 min
+    python benchmarks/maximize/bench-maximize.py --only late  # the budgets' late misfits first, once: 12 min
     python benchmarks/maximize/bench-maximize.py --only repairs  # the 466 boards repaired, 300 s by 3 seeds: 15 min
     python benchmarks/maximize/bench-maximize.py --hour     # Eternity II for an hour, once (e2-ages-hour; e2-tail-hour
                                                             # is one attempt per worker's, e2-field-hour the published
@@ -254,6 +258,12 @@ DEPTHS_CHANGED = (20, 40, 60, 80, 100, 120, 140, 160)
 # filled exactly with the tiles left; each search of a row capped at LOOKAHEAD_NODES placements
 LOOKAHEAD_ROWS = HERE / "bench-maximize-lookahead.jsonl"
 LOOKAHEAD_NODES = 1_000_000
+# the budgets' late misfits first (--only late, once): each generated uniform 5x5 and 6x6 board proved by
+# satedge.best.budget.fewest on one core, with its searches for a board first allowed their misfits only in
+# the later rows (late_first) and with the budget everywhere alone, the two side by side, LATE_SECONDS each
+LATE_ROWS = HERE / "bench-maximize-late.jsonl"
+LATE_BOARDS = tuple((5, c, s) for c in (10, 11) for s in (1, 2)) + tuple((6, 12, s) for s in range(1, 7))
+LATE_SECONDS = 120
 
 # a faster loop by its compiler's flags (2026-12-05): Eternity II's loop (256 cells, more than
 # satedge.backtrack.native.OPTIMISED_CELLS) is compiled at -O1 without a branch profile; each variant
@@ -478,6 +488,7 @@ def report() -> str:
         f"{r['wall_seconds']} |"
         for r in exact
     ]
+    lines += late_report()
     lines += [
         "",
         "## Eternity II, Owen's boards and generated framed boards: the restarts, and the large-neighbourhood "
@@ -517,6 +528,85 @@ def report() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _late_pairs() -> list[tuple[dict, dict]]:
+    """The late study's boards, each its run with the late stages and without (none before it ran)."""
+    rows = _lines(LATE_ROWS)
+    by = {(r["board"], r["late"]): r for r in rows}
+    return [(by[b, True], by[b, False]) for b in dict.fromkeys(r["board"] for r in rows)]
+
+
+def _late_seconds(rows: list[dict]) -> str:
+    """The seconds of runs of the late study, ``over LATE_SECONDS`` for those stopped there."""
+    return ", ".join(
+        f"{r['seconds']} s" if r["status"] == "OPTIMUM" else f"over {LATE_SECONDS} s" for r in rows
+    )
+
+
+def late_report() -> list[str]:
+    """The budgets' searches with their misfits late first, against the budgets everywhere alone."""
+    pairs = _late_pairs()
+    if not pairs:
+        return []
+    r0 = pairs[0][0]
+    out = [
+        "",
+        "The budgets' searches with their misfits late first (`satedge.best.budget.late_first`: a search for a "
+        "board with b misfits first allows them only in the last row's cells of the search's order, then in "
+        "the last two rows', and so on for the later half of the rows, then everywhere, which alone can prove "
+        "that no board is within b), against the budgets everywhere alone, the engine's search before "
+        f"({r0['date']}, `{r0['command']}`, {r0['machine']}): each board proved by the engine's search "
+        f"(`budget.fewest`, from the branch and bound's first board, no warm-up) on one core, its two runs side "
+        f"by side, stopped at {LATE_SECONDS} s; the seconds and the placements (millions) to the proved optimum:",
+        "",
+        "| board | optimum | late first | placements | everywhere alone | placements | placements, everywhere "
+        "over late |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for late, flat in pairs:
+        both = late["status"] == flat["status"] == "OPTIMUM"
+        if both and late["score"] != flat["score"]:
+            raise ValueError(f"{late['board']}: the two searches proved {late['score']} and {flat['score']}")
+        cells = [
+            f"{r['seconds']} s | {r['nodes'] / 1e6:.1f}"
+            if r["status"] == "OPTIMUM"
+            else f"over {LATE_SECONDS} s | -"
+            for r in (late, flat)
+        ]
+        optimum = late.get("score", flat.get("score", "-"))
+        saved = f"{flat['nodes'] / late['nodes']:.1f}" if both else "-"
+        out.append(f"| {late['board']} | {optimum} | {cells[0]} | {cells[1]} | {saved} |")
+    for size in sorted({p[0]["board"].split("-")[1] for p in pairs}):
+        runs = [p for p in pairs if p[0]["board"].split("-")[1] == size]
+        proved = [sum(r["status"] == "OPTIMUM" for r in side) for side in zip(*runs)]
+        out.append("")
+        out.append(
+            f"On the {size} boards the late stages proved {proved[0]} of {len(runs)} within {LATE_SECONDS} s "
+            f"({_late_seconds([p[0] for p in runs])}), the budgets everywhere alone {proved[1]} "
+            f"({_late_seconds([p[1] for p in runs])})."
+        )
+    late = {p[0]["board"]: p[0] for p in pairs}
+    unproved = [
+        r["search"]
+        for n in SEARCHES
+        if n.startswith("uniform-") and (r := record(n)) and r["status"] != "OPTIMUM"
+    ]
+    if unproved and all(b in late for b in unproved):
+        out[-1] += (
+            f" Of the boards the budgets on 2 workers did not prove in 10 minutes (the table above: "
+            f"{', '.join(unproved)}), the late stages proved "
+            + (
+                ", ".join(
+                    f"{b} ({late[b]['score']}, in {late[b]['seconds']} s)"
+                    for b in unproved
+                    if late[b]["status"] == "OPTIMUM"
+                )
+                or "none"
+            )
+            + f" on one core within {LATE_SECONDS} s."
+        )
+    return out
+
+
 def run_times(rows: list[dict]) -> list[str]:
     """How long each part of this script took when its committed results were made: the spec's rows
     from the first start to the last end, each search its wall time, and each study of the field's
@@ -546,7 +636,12 @@ def run_times(rows: list[dict]) -> list[str]:
         + " minutes. The studies of settings (`ladders`, `tunings`, `hits`) run only the settings not "
         "committed yet, so they ran in slices on several days and no result is made twice; the hours run "
         "once each (`--hour`), and so do the depths, lookahead and flags studies (`--only depths`, `--only "
-        "lookahead`, `--only flags`).",
+        "lookahead`, `--only flags`)"
+        + (
+            f", and the budgets' late study (`--only late`, {late / 60:.1f} minutes, its runs' seconds two at a time)."
+            if (late := sum(r["seconds"] for pair in _late_pairs() for r in pair) / 2)
+            else "."
+        ),
     ]
 
 
@@ -1359,6 +1454,17 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
             "here); the branch and bound and RC2 beside it (the tables above)."
         )
     )
+    late = sorted(
+        (p[0] for p in _late_pairs() if p[0]["board"].startswith("uniform-5x5")), key=lambda r: r["seconds"]
+    )
+    if late:
+        proved = [r["seconds"] for r in late if r["status"] == "OPTIMUM"]
+        met = len(proved) == len(late) and proved[len(proved) // 2] <= 5 and proved[-1] <= 60
+        out.append(
+            f"  With the late stages, the engine's search since {late[0]['date']} (the late study above: one "
+            f"core, two runs at a time, no warm-up as on these boards): {_late_seconds(late)}, "
+            f"{len(proved)} of {len(late)} proved: {'met' if met else 'not met'}."
+        )
     for what, boards in (("", exact[:3]), (" (fresh boards, seeds 4 to 6)", exact[3:])):
         if not boards:
             continue
@@ -1368,6 +1474,13 @@ def targets(rows: list[dict], exact: list[dict]) -> list[str]:
             f"* Uniform 6x6 boards with 12 colours{what}, at least 2 of 3 proved within 10 minutes on 2 workers: "
             f"{len(proved)} of {len(boards)} ({seconds}): " + ("met." if len(proved) >= 2 else "not met.")
         )
+        late = {p[0]["board"]: p[0] for p in _late_pairs()}
+        if all(r["search"] in late for r in boards):
+            runs = [late[r["search"]] for r in boards]
+            out.append(
+                f"  With the late stages (the late study above: one core, {LATE_SECONDS} s): "
+                f"{sum(r['status'] == 'OPTIMUM' for r in runs)} of {len(runs)} ({_late_seconds(runs)})."
+            )
     e2 = record("e2-ages") or record("e2-tail") or record("e2-field") or record("e2")
     hour = record("e2-ages-hour") or record("e2-tail-hour") or record("e2-field-hour") or record("e2-hour")
     for r, what, target, seconds in (
@@ -2055,6 +2168,64 @@ def flags_study() -> None:
     )
 
 
+def _proved(board: tuple, late: bool) -> dict:
+    """The best board of a generated uniform board proved on this process (in a child of the
+    study's): :func:`satedge.best.budget.fewest`, with its late stages or the budgets everywhere
+    alone (its searches of other budgets answered with no board)."""
+    from satedge.best import budget
+    from satedge.puzzle.generate import Params, generate
+
+    rows, colors, seed = board
+    puzzle = generate(Params(rows=rows, colors=colors, model="uniform"), seed=seed)
+
+    def everywhere(puzzle, allow, *args):
+        return budget.within(puzzle, allow, *args) if min(allow) == max(allow) else iter(())
+
+    t0 = time.perf_counter()
+    best = budget.fewest(puzzle, searched=None if late else everywhere)
+    return {
+        "score": best.score,
+        "bound": best.bound,
+        "nodes": best.nodes,
+        "seconds": time.perf_counter() - t0,
+    }
+
+
+def late_run(task: tuple) -> dict:
+    """One board proved (:func:`_proved`) in a child process, killed at :data:`LATE_SECONDS`."""
+    from satedge.system.limits import Limits
+    from satedge.system.process import call
+
+    board, late = task
+    rows, colors, seed = board
+    got = call(_proved, (board, late), Limits(timeout=LATE_SECONDS, memory_mb=4096))
+    row = {"board": f"uniform-{rows}x{rows}-c{colors}-s{seed}", "late": late}
+    if got.status == "OK":
+        row |= {"status": "OPTIMUM", **got.value, "seconds": round(got.value["seconds"], 2)}
+    elif got.status == "TIMEOUT":
+        row |= {"status": "TIMEOUT", "seconds": LATE_SECONDS}
+    else:
+        got.unwrap()  # a failure to report, not a row
+    return row | {
+        "date": date.today().isoformat(),
+        "command": "python benchmarks/maximize/bench-maximize.py --only late",
+        "machine": described(),
+    }
+
+
+def late_study() -> None:
+    """The late study, once: each board with and without the late stages, side by side, its rows to
+    :data:`LATE_ROWS`."""
+    if not LATE_ROWS.exists():
+        tasks = [(board, late) for board in LATE_BOARDS for late in (True, False)]
+        rows = _two_at_a_time(
+            late_run,
+            tasks,
+            lambda r: f"late {r['board']} {r['late']}: {r['status']} {r.get('score')} in {r['seconds']} s",
+        )
+        LATE_ROWS.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
 def _two_at_a_time(run, tasks: list, says) -> list[dict]:
     """``run`` of each task, two processes at a time, each row said (``says(row)``) as it comes."""
     from concurrent.futures import ProcessPoolExecutor
@@ -2097,6 +2268,8 @@ def measure(args) -> None:
                 lookahead_study()
             elif name == "flags":
                 flags_study()
+            elif name == "late":
+                late_study()
             elif name not in studies:
                 search(name)
         if studies:
