@@ -59,10 +59,11 @@ def uniform(puzzle: Puzzle, misfits: int) -> list[int]:
 
 def late_first(puzzle: Puzzle, misfits: int) -> list[list[int]]:
     """The budgets a search for a board with at most ``misfits`` misfits tries in turn: the
-    misfits allowed only in the last row's cells of the search's order, then in the last two
-    rows', and so on for the later half of the rows, then everywhere (:func:`uniform`, which alone
-    can prove that no board is within it).  Each is a part of the last, so a board any of them
-    finds is within ``misfits``; where the fewer misfits were proved impossible, it is optimal."""
+    misfits allowed only in the last row's worth of cells of the search's order (the last row, in
+    the order of rows), then in the last two rows' worth, and so on for the later half of the rows,
+    then everywhere (:func:`uniform`, which alone can prove that no board is within it).  Each is
+    a part of the last, so a board any of them finds is within ``misfits``; where the fewer
+    misfits were proved impossible, it is optimal."""
     n, row = puzzle.n, puzzle.cols
     late = [[0] * (n - j * row) + [misfits] * (j * row) for j in range(1, puzzle.rows // 2 + 1)]
     return (late if misfits else []) + [uniform(puzzle, misfits)]
@@ -186,9 +187,9 @@ def fewest(
         return Scored(puzzle, board, edges - spent, edges - least, **cost)
 
     def one(budget: int) -> Solution | None:
+        tick = None if paused is None else (lambda c: paused(known(c, budget)))
         for allow in late_first(puzzle, budget):
             cost = Cost()
-            tick = None if paused is None else (lambda c: paused(known(c, budget)))
             found = runs(puzzle, allow, 1, workers, cost, tick, allowed, order, loop)
             try:
                 board = next(iter(found), None)
