@@ -51,12 +51,6 @@ def brute_misfits(puzzle: Puzzle) -> int | None:
     return best
 
 
-def _everywhere(puzzle, allow, *args):
-    """:func:`within` for the budgets everywhere alone, the search before the late stages: no
-    board from the others."""
-    return within(puzzle, allow, *args) if min(allow) == max(allow) else iter(())
-
-
 def test_a_search_for_b_misfits_looks_in_the_later_rows_first_then_everywhere():
     p = generate(Params(rows=4, cols=3, colors=5, model="uniform"), seed=1)
     assert late_first(p, 1) == [[0] * 9 + [1] * 3, [0] * 6 + [1] * 6, [1] * 12]
@@ -64,7 +58,7 @@ def test_a_search_for_b_misfits_looks_in_the_later_rows_first_then_everywhere():
     assert late_first(generate(Params(rows=1, cols=4, colors=5, model="uniform"), seed=1), 2) == [[2] * 4]
     # a board whose one misfit the last row's stage finds: a third of the placements
     p = generate(Params(rows=4, colors=8, model="uniform"), seed=1)
-    late, flat = fewest(p), fewest(p, searched=_everywhere)
+    late, flat = fewest(p), fewest(p, late=False)
     assert (late.score, late.bound, flat.score, flat.bound) == (23, 23, 23, 23)
     assert (late.nodes, flat.nodes) == (263_203, 788_625)
     assert board_problem(p, late.board) is None and score(p, late.board) == 23
@@ -74,7 +68,7 @@ def test_a_search_for_b_misfits_looks_in_the_later_rows_first_then_everywhere():
 @given(st.integers(3, 4), st.integers(3, 4), st.integers(4, 9), st.integers(0, 10**6))
 def test_the_late_stages_prove_the_optimum_the_budgets_everywhere_prove(rows, cols, colors, seed):
     p = generate(Params(rows=rows, cols=cols, colors=colors, model="uniform"), seed=seed)
-    late, flat = fewest(p), fewest(p, searched=_everywhere)
+    late, flat = fewest(p), fewest(p, late=False)
     assert (late.score, late.bound, late.optimal) == (flat.score, flat.bound, True)
     assert board_problem(p, late.board) is None and score(p, late.board) == late.score
     assert misfits(p, late.board) == misfits(p, flat.board)

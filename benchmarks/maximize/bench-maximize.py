@@ -2171,18 +2171,15 @@ def flags_study() -> None:
 def _proved(board: tuple, late: bool) -> dict:
     """The best board of a generated uniform board proved on this process (in a child of the
     study's): :func:`satedge.best.budget.fewest`, with its late stages or the budgets everywhere
-    alone (its searches of other budgets answered with no board)."""
+    alone (``late=False``)."""
     from satedge.best import budget
     from satedge.puzzle.generate import Params, generate
 
     rows, colors, seed = board
     puzzle = generate(Params(rows=rows, colors=colors, model="uniform"), seed=seed)
 
-    def everywhere(puzzle, allow, *args):
-        return budget.within(puzzle, allow, *args) if min(allow) == max(allow) else iter(())
-
     t0 = time.perf_counter()
-    best = budget.fewest(puzzle, searched=None if late else everywhere)
+    best = budget.fewest(puzzle, late=late)
     return {
         "score": best.score,
         "bound": best.bound,

@@ -143,6 +143,7 @@ def fewest(
     searched: Callable[..., Iterator[Solution]] | None = None,
     deepen: bool = True,
     loop: str = "auto",
+    late: bool = True,
 ) -> Scored:
     """The best board of ``puzzle``, proved (see the module's docstring).
 
@@ -170,6 +171,9 @@ def fewest(
     loop : str
         The loop that runs each search (:data:`satedge.backtrack.loop.LOOPS`); ``Scored.loop``
         names the one that ran.
+    late : bool
+        Look for a board with each budget's misfits late first (:func:`late_first`, default); else
+        search each budget everywhere at once.
     """
     bt = board_tables(puzzle)
     edges = bt.edges + bt.loops
@@ -188,7 +192,7 @@ def fewest(
 
     def one(budget: int) -> Solution | None:
         tick = None if paused is None else (lambda c: paused(known(c, budget)))
-        for allow in late_first(puzzle, budget):
+        for allow in late_first(puzzle, budget) if late else [uniform(puzzle, budget)]:
             cost = Cost()
             found = runs(puzzle, allow, 1, workers, cost, tick, allowed, order, loop)
             try:
