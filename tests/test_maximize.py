@@ -554,6 +554,54 @@ def test_the_late_studys_figures_are_its_committed_rows():
     )
 
 
+def test_a_full_run_of_the_maximize_benchmark_is_the_issues_parts_within_45_minutes():
+    """A full run (no --only) makes Eternity II's plain command for 10 minutes, the field's ablations and
+    pairs, and three 6x6 proofs; their committed times add up to under 45 minutes, as the report says."""
+    module = _bench_maximize()
+    assert module.FULL_SEARCHES == ("e2-ages", *(f"uniform-6x6-c12-s{s}-late" for s in (1, 2, 3)))
+    assert module.FULL_STUDIES == {"ablations": "ablation", "pairs": "pair"}
+    searches = [module.record(name)["wall_seconds"] for name in module.FULL_SEARCHES]
+    rows = module._field_rows()
+    studies = [sum(r["seconds"] for r in rows if r["study"] == study) / 2 for study in ("ablation", "pair")]
+    assert studies == [5 * 3 * 60 / 2, 3 * 5 * 2 * 60 / 2]  # 5 settings by 3 seeds; 3 sizes by 5 seeds by 2
+    total = sum(searches) + sum(studies)
+    assert total <= 45 * 60
+    report = " ".join((ROOT / "benchmarks" / "maximize" / "bench-maximize.md").read_text().split())
+    assert f"took {total / 60:.1f} minutes here, within 45" in report
+    changes = " ".join((ROOT / "CHANGELOG.md").read_text().split())
+    assert f"and three 6x6 proofs, {total / 60:.1f} minutes by the committed times" in changes
+    # the uniform 6x6 proofs made again with the late stages: the figures the results page and changelog quote
+    before, again = (
+        [module.record(f"uniform-6x6-c12-s{s}{late}") for s in range(1, 7)] for late in ("", "-late")
+    )
+    proved = sorted(r["wall_seconds"] for r in again if r["status"] == "OPTIMUM" and r["wall_seconds"] <= 600)
+    open_ = [r for r in again + [module.record("uniform-6x6-c12-s769139-late")] if r["status"] != "OPTIMUM"]
+    assert len(proved) == 5 and [(r["score"], r["bound"]) for r in open_] == [(58, 59), (58, 59)]
+    assert sum(r["status"] == "OPTIMUM" and r["wall_seconds"] <= 600 for r in before) == 4
+    results = " ".join((ROOT / "docs" / "results" / "index.md").read_text().split())
+    assert (
+        f"on 2 workers 5 of the six within 10 minutes ({proved[0]} s to {proved[-1]} s), the sixth and another "
+        "(seed 769139) at 58 of 60 with a bound of 59" in results
+    )
+    assert (
+        f"5 of six within 10 minutes ({proved[0]} s to {proved[-1]} s), where 4 were proved before" in changes
+    )
+
+
+def test_each_search_of_the_maximize_benchmark_runs_the_engine_of_its_committed_run():
+    """Run again by name, a search uses the engine its committed record names: those the plain command
+    made before it chose the field's construction name their engine."""
+    from satedge.api import choose
+
+    module = _bench_maximize()
+    for name, (source, seconds, method, workers) in module.SEARCHES.items():
+        record = module.record(name)
+        engine = method.partition(":schedule=")[0]
+        if engine == "auto":
+            engine = choose(module.puzzle_of(source)[0], "maximize", workers, seconds).engine
+        assert record is None or record["engine"] == engine, name
+
+
 def test_the_bench_maximize_report_is_made_from_the_committed_files():
     module = _bench_maximize()
     assert module.report() == (ROOT / "benchmarks" / "maximize" / "bench-maximize.md").read_text()
