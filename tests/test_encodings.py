@@ -2,13 +2,14 @@
 against the backtracker; the sizes stated in each docstring; timeouts that stop."""
 
 import json
+import os
 import shutil
 import subprocess
 import sys
 import time
 
 import pytest
-from conftest import PUZZLES, ROOT, SEEDS, small_command_seconds
+from conftest import PUZZLES, ROOT, SEEDS, alive, children, small_command_seconds
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from pysat.card import CardEnc, EncType
@@ -416,6 +417,7 @@ def blank_torus(path):
 def test_timeout_stops_search(tmp_path, make, extra):
     f = make(tmp_path / "p.yaml")
     unit = small_command_seconds()
+    before = set(children(os.getpid()))  # earlier tests' (multiprocessing's resource tracker, a cluster)
     t0 = time.monotonic()
     r = subprocess.run(
         [sys.executable, "-m", "satedge", "solve", str(f), *extra, "--timeout", "2", "--json"],
@@ -429,23 +431,7 @@ def test_timeout_stops_search(tmp_path, make, extra):
         elapsed,
         unit,
     )  # the timeout, and the start-up of a command, however loaded
-    assert _children() == []
-
-
-def _children():
-    import os
-
-    me = str(os.getpid())
-    out = []
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat") as fh:
-                    if fh.read().split(")")[-1].split()[1] == me:
-                        out.append(d)
-            except OSError:
-                pass
-    return out
+    assert [c for c in children(os.getpid()) if alive(c) and c not in before] == []
 
 
 def test_first_solve_has_no_assumption():
