@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 from satedge import maximize
 from satedge.backtrack import loop as driver
 from satedge.backtrack import search as backtrack
+from satedge.backtrack.plans import plan
+from satedge.backtrack.search import symmetry_broken
 from satedge.best import restarts
 from satedge.best.budget import fewest, late_first, misfits, uniform, within
 from satedge.encode.maxsat import weighted
@@ -31,6 +33,7 @@ from satedge.puzzle.generate import Params, generate
 from satedge.puzzle.model import Puzzle, Solution
 from satedge.puzzle.solutions import load_solution
 from satedge.puzzle.strategies import puzzles
+from satedge.puzzle.symmetry import picture
 from satedge.sat.maxsat import optimum
 from satedge.sat.solvers import SatSolver
 from satedge.system.process import Limits
@@ -53,15 +56,43 @@ def brute_misfits(puzzle: Puzzle) -> int | None:
 
 def test_a_search_for_b_misfits_looks_in_the_later_rows_first_then_everywhere():
     p = generate(Params(rows=4, cols=3, colors=5, model="uniform"), seed=1)
-    assert late_first(p, 1) == [[0] * 9 + [1] * 3, [0] * 6 + [1] * 6, [1] * 12]
-    assert late_first(p, 0) == [[0] * 12]
-    assert late_first(generate(Params(rows=1, cols=4, colors=5, model="uniform"), seed=1), 2) == [[2] * 4]
+    assert late_first(p, 2) == [([0] * 9 + [2] * 3, False), ([0] * 6 + [2] * 6, False), ([2] * 12, False)]
+    # one misfit: the later half's cells, then the earlier half's in the reversed order, which prove it
+    assert late_first(p, 1) == [
+        ([0] * 9 + [1] * 3, False),
+        ([0] * 6 + [1] * 6, False),
+        ([0] * 6 + [1] * 6, True),
+    ]
+    assert late_first(p, 0) == [([0] * 12, False)]
+    one_row = generate(Params(rows=1, cols=4, colors=5, model="uniform"), seed=1)
+    assert late_first(one_row, 2) == [([2] * 4, False)] and late_first(one_row, 1) == [([1] * 4, False)]
     # a board whose one misfit the last row's stage finds: a third of the placements
     p = generate(Params(rows=4, colors=8, model="uniform"), seed=1)
     late, flat = fewest(p), fewest(p, late=False)
     assert (late.score, late.bound, flat.score, flat.bound) == (23, 23, 23, 23)
     assert (late.nodes, flat.nodes) == (263_203, 788_625)
     assert board_problem(p, late.board) is None and score(p, late.board) == 23
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(puzzles(max_rows=3, max_cols=3, max_cells=9, max_colors=4))
+def test_one_misfit_is_searched_whole_by_the_later_half_and_the_reversed_order(puzzle):
+    """Every board with at most one misfit (one of each board-turn orbit, as the engine searches
+    them), and no other, is a board of the later half's search or of the reversed order's: the same
+    pictures as the search everywhere, on boards of every kind."""
+    allowed, _ = symmetry_broken(puzzle)
+    cells = plan(puzzle, allowed).cells
+
+    def pictures(allow, back=False):
+        found = within(puzzle, allow, allowed=allowed, order=cells[::-1] if back else cells)
+        return {picture(puzzle, board) for board in found}
+
+    everywhere = pictures(uniform(puzzle, 1))
+    *late, (last, reversed_) = late_first(puzzle, 1)
+    if not late:  # one row: the search everywhere
+        assert reversed_ is False and last == uniform(puzzle, 1)
+        return
+    assert reversed_ is True and pictures(*late[-1]) | pictures(last, True) == everywhere
 
 
 @settings(max_examples=25, **SETTINGS)

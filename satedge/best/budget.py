@@ -17,7 +17,9 @@ misfits for which a board exists.  A search with a budget of ``b > 0`` first loo
 whose misfits all fall in the last rows of the cell order (:func:`late_first`): the placements
 before those rows fit exactly, a part of the tree of the budget of 0 that was searched first, and
 where such a board exists the search that finds the optimum ends in a fraction of its tree
-(``benchmarks/maximize/bench-maximize.md``).  Raising the budget from 0 measured
+(``benchmarks/maximize/bench-maximize.md``).  A budget of one misfit needs no search everywhere:
+the later half's search and the same in the reversed order, the earlier half's cells last, prove
+it between them.  Raising the budget from 0 measured
 better than lowering it from the first board (``deepen=False``: each search finds a better
 board until one proves that none is): a search that finds a board within a budget can take
 longer than one that proves none is within the budget below (``benchmarks/maximize/bench-maximize.md``).
@@ -31,7 +33,9 @@ One board of each board-turn orbit is searched (turning a board keeps its score)
 >>> list(within(p, uniform(p, 1)))  # no board misses fewer than 2 of the 12 edges
 []
 >>> late_first(p, 2)  # two misfits in the last row's cells, then anywhere
-[[0, 0, 0, 0, 0, 0, 2, 2, 2], [2, 2, 2, 2, 2, 2, 2, 2, 2]]
+[([0, 0, 0, 0, 0, 0, 2, 2, 2], False), ([2, 2, 2, 2, 2, 2, 2, 2, 2], False)]
+>>> late_first(p, 1)  # one: in the last row's cells, then in the others, the order reversed
+[([0, 0, 0, 0, 0, 0, 1, 1, 1], False), ([0, 0, 0, 1, 1, 1, 1, 1, 1], True)]
 """
 
 from __future__ import annotations
@@ -57,16 +61,27 @@ def uniform(puzzle: Puzzle, misfits: int) -> list[int]:
     return [misfits] * puzzle.n
 
 
-def late_first(puzzle: Puzzle, misfits: int) -> list[list[int]]:
-    """The budgets a search for a board with at most ``misfits`` misfits tries in turn: the
-    misfits allowed only in the last row's worth of cells of the search's order (the last row, in
-    the order of rows), then in the last two rows' worth, and so on for the later half of the rows,
-    then everywhere (:func:`uniform`, which alone can prove that no board is within it).  Each is
-    a part of the last, so a board any of them finds is within ``misfits``; where the fewer
-    misfits were proved impossible, it is optimal."""
+def late_first(puzzle: Puzzle, misfits: int) -> list[tuple[list[int], bool]]:
+    """The budgets a search for a board with at most ``misfits`` misfits tries in turn, each with
+    whether it runs in the search's cell order reversed: the misfits allowed only in the last
+    row's worth of cells of the search's order (the last row, in the order of rows), then in the
+    last two rows' worth, and so on for the later half of the rows (the last ``m`` cells), then
+    everywhere (:func:`uniform`).  Each searches a part of the boards within ``misfits``, so a
+    board any of them finds is within it; where the fewer misfits were proved impossible, it is
+    optimal.
+
+    One misfit: in place of everywhere, the order reversed with its first ``m`` cells exact (the
+    later half's) and the misfit allowed in the others.  A misfit counts at the later of its two
+    cells, so a board's one misfit falls in the later half's cells in the search's order, or else
+    both its cells are among the first ``n - m``, which the reversed order has last: the two
+    searches together prove that no board has one misfit or none, at about the cost of the later
+    half's search each."""
     n, row = puzzle.n, puzzle.cols
-    late = [[0] * (n - j * row) + [misfits] * (j * row) for j in range(1, puzzle.rows // 2 + 1)]
-    return (late if misfits else []) + [uniform(puzzle, misfits)]
+    late = [([0] * (n - j * row) + [misfits] * (j * row), False) for j in range(1, puzzle.rows // 2 + 1)]
+    if misfits == 1 and late:
+        m = puzzle.rows // 2 * row
+        return late + [([0] * m + [1] * (n - m), True)]
+    return (late if misfits else []) + [(uniform(puzzle, misfits), False)]
 
 
 def misfits(puzzle: Puzzle, board: Solution) -> int:
@@ -192,9 +207,10 @@ def fewest(
 
     def one(budget: int) -> Solution | None:
         tick = None if paused is None else (lambda c: paused(known(c, budget)))
-        for allow in late_first(puzzle, budget) if late else [uniform(puzzle, budget)]:
+        for allow, back in late_first(puzzle, budget) if late else [(uniform(puzzle, budget), False)]:
             cost = Cost()
-            found = runs(puzzle, allow, 1, workers, cost, tick, allowed, order, loop)
+            cells = plan(puzzle, allowed, order).cells[::-1] if back else order
+            found = runs(puzzle, allow, 1, workers, cost, tick, allowed, cells, loop)
             try:
                 board = next(iter(found), None)
             finally:
