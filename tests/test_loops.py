@@ -5,6 +5,7 @@ placements, counts and deepest boards on every path: plain, misfits, the deepest
 identical tiles, pause and resume, and two workers.  The exact search's own pure-Python loop
 (satedge.backtrack.search, ``loop="python"``) is compared with them on whole solution lists."""
 
+import dataclasses
 import inspect
 import re
 
@@ -30,9 +31,28 @@ COMPILED = ("numba", "c")
 
 def loops() -> list:
     """The loops to compare with the plain Python one: numba's, and the C loop where a C compiler
-    is found (without one, the C loop's cases skip with that reason)."""
+    is found (without one, the C loop's cases skip with that reason), over a slot per key and tile
+    (``c``, as small boards have it) and over compact entries (``c-compact``, as large ones do)."""
     reason = "no C compiler here (cc, or $CC): the C loop is not built"
-    return ["numba", pytest.param("c", marks=pytest.mark.skipif(native.compiler() is None, reason=reason))]
+    skip = pytest.mark.skipif(native.compiler() is None, reason=reason)
+    return ["numba", pytest.param("c", marks=skip), pytest.param("c-compact", marks=skip)]
+
+
+def bound(t, loop: str) -> tuple:
+    """The tables and the loop's name for ``loop``: ``c-compact`` is the C loop over ``t``'s compact
+    entries (:func:`satedge.backtrack.native.entries`)."""
+    if loop == "c-compact":
+        return dataclasses.replace(t, **native.entries(t, compact=True)), "c"
+    return t, loop
+
+
+def chosen(loop: str, monkeypatch) -> str:
+    """The loop's name as searches take it; for ``c-compact``, the C loop, every table from now on
+    taken as compact entries however small."""
+    if loop == "c-compact":
+        monkeypatch.setattr(native, "COMPACT_SLOTS", -1)
+        return "c"
+    return loop
 
 
 def trace(
@@ -43,6 +63,7 @@ def trace(
     (``deepest``) the deepest placements kept; and, first, the loop's name.  ``quota``: a
     :class:`satedge.backtrack.loop.Quota` the search keeps."""
     counts = np.zeros(2, np.int64)
+    t, loop = bound(t, loop)
     state = driver.at_root(t, counts, allow, deepest, loop, quota)
     out: list = [state.loop]
     last = len(t.ndeps) - 1
@@ -65,7 +86,7 @@ def same(case: tuple, t, loop: str, **kwargs) -> None:
     if case not in _PYTHON:
         _PYTHON[case] = trace(t, "python", **kwargs)
     python, other = _PYTHON[case], trace(t, loop, **kwargs)
-    assert (python[0], other[0]) == ("python", loop)
+    assert (python[0], other[0]) == ("python", bound(t, loop)[1])
     assert other[1:] == python[1:]
 
 
@@ -204,15 +225,16 @@ def test_every_loop_takes_the_same_steps_on_generated_puzzles(puzzle):
     # frames, clues, identical tiles, a torus and both matching rules all come from the strategy
     t = backtrack.tables(puzzle)
     python = trace(t, "python", budget=11, calls=600)
-    for loop in COMPILED if native.compiler() is not None else ("numba",):
+    for loop in COMPILED + ("c-compact",) if native.compiler() is not None else ("numba",):
         assert trace(t, loop, budget=11, calls=600)[1:] == python[1:]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("loop", ["python", *loops()])
-def test_every_loop_finds_the_exact_searchs_own_solutions(loop):
+def test_every_loop_finds_the_exact_searchs_own_solutions(loop, monkeypatch):
     """The driver's solutions are those of the exact search's own pure-Python loop, in its order
     (the board of identical tiles aside: its 16,343,040 solutions are 9! arrangements of a few)."""
+    loop = chosen(loop, monkeypatch)
     for name in ("plain", "torus", "complementary"):
         p = board(name)
         own = list(backtrack.solutions(p, loop="python"))
@@ -223,7 +245,8 @@ def test_every_loop_finds_the_exact_searchs_own_solutions(loop):
 
 
 @pytest.mark.parametrize("loop", loops())
-def test_two_workers_on_every_loop_find_every_solution_once(loop):
+def test_two_workers_on_every_loop_find_every_solution_once(loop, monkeypatch):
+    loop = chosen(loop, monkeypatch)
     p = generate(Params(rows=4, cols=4, colors=3, frame=True), seed=2)
     t = backtrack.tables(p)
     alone = sorted(map(tuple, driver.search(t, loop="python")))
@@ -234,7 +257,8 @@ def test_two_workers_on_every_loop_find_every_solution_once(loop):
 
 
 @pytest.mark.parametrize("loop", ["python", *loops()])
-def test_a_search_names_the_loop_that_ran_it(loop):
+def test_a_search_names_the_loop_that_ran_it(loop, monkeypatch):
+    loop = chosen(loop, monkeypatch)
     p = generate(Params(rows=4, cols=4, colors=3, frame=True), seed=2)
     cost = backtrack.Cost()
     found = list(backtrack.solutions(p, loop=loop, cost=cost))

@@ -20,6 +20,7 @@ from scipy.stats import fisher_exact
 
 from satedge import Limits, maximize
 from satedge.api import choose
+from satedge.backtrack import native
 from satedge.best.branch_and_bound import best_board as branch_and_bound
 from satedge.best.budget import fewest
 from satedge.encode.maxsat import weighted
@@ -621,7 +622,13 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
     records = sorted(
         p
         for p in (ROOT / "benchmarks" / "maximize").glob("bench-maximize-*.json")
-        if p.stem not in ("bench-maximize-polish", "bench-maximize-loop-speed", "bench-maximize-flags")
+        if p.stem
+        not in (
+            "bench-maximize-polish",
+            "bench-maximize-loop-speed",
+            "bench-maximize-flags",
+            "bench-maximize-tables",
+        )
     )
     assert {r.stem for r in records} >= {
         "bench-maximize-e2",
@@ -1198,3 +1205,44 @@ def test_the_plain_maximize_of_a_large_framed_board_needs_only_the_core():
     p = load_puzzle("eternity2/e2-starter")
     assert choose(p, "maximize", workers=2, timeout=60).engine == "field"
     assert choose(p, "maximize", workers=2).engine == "budget"
+
+
+def test_the_c_loops_compact_entries_are_quoted_from_their_study_and_taken_where_they_are_faster():
+    """The tables study: compact entries against a slot per key and tile, the same attempt side by
+    side; the figures the changelog and the results page quote, and the size from which the loop takes
+    them (between Owen's 8x8, where they are not faster, and the 9x9, where they are)."""
+    module = _bench_maximize()
+    r = json.loads(module.TABLES_RESULT.read_text())
+    ratios: dict[str, list[float]] = {}
+    slots: dict[str, int] = {}
+    for plain, compact in r["pairs"]:
+        assert (plain["variant"], compact["variant"], plain["board"]) == (
+            "slots",
+            "compact",
+            compact["board"],
+        )
+        assert plain["placements"] == compact["placements"] == r["placements"] == 10**9
+        ratios.setdefault(plain["board"], []).append(plain["cpu_seconds"] / compact["cpu_seconds"])
+        slots[plain["board"]] = compact["slots"]
+    spread = {b: f"{min(x):.2f} to {max(x):.2f}" for b, x in ratios.items()}
+    assert spread == {
+        "eternity2/e2-starter": "1.11 to 1.12",
+        "eternity2/9x9": "1.06 to 1.06",
+        "eternity2/8x8": "0.98 to 0.99",
+    }
+    assert (
+        slots["eternity2/8x8"]
+        <= native.COMPACT_SLOTS
+        < slots["eternity2/9x9"]
+        < slots["eternity2/e2-starter"]
+    )
+    results = " ".join((ROOT / "docs" / "results" / "index.md").read_text().split())
+    assert (
+        f"make Eternity II's loop {spread['eternity2/e2-starter']} times as fast "
+        f"({len(ratios['eternity2/e2-starter'])} pairs side by side)" in results
+    )
+    changelog = " ".join((ROOT / "CHANGELOG.md").read_text().split())
+    assert (
+        f"Eternity II's attempts {spread['eternity2/e2-starter']} times as fast and Owen's 9x9 1.06 times; Owen's "
+        f"8x8 keeps its slots (compact, {spread['eternity2/8x8']} times)" in changelog
+    )

@@ -222,12 +222,14 @@ def test_a_cached_library_damaged_or_cut_short_is_compiled_again(tmp_path, monke
 
 
 @pytest.mark.slow
-def test_the_c_search_over_two_words_of_tiles_and_more_labels_than_a_byte_holds():
+@pytest.mark.parametrize("compact", [False, True], ids=["slots", "compact"])
+def test_the_c_search_over_two_words_of_tiles_and_more_labels_than_a_byte_holds(compact, monkeypatch):
     need_compiler()
+    monkeypatch.setattr(native, "COMPACT_SLOTS", -1 if compact else 1 << 62)  # one way or the other
     p = generate(Params(rows=9, cols=8, colors=10000, matching="complementary"), seed=4)
     t = backtrack.tables(p)
     assert (t.n_tiles, t.n_labels) == (72, 322)  # two words of tiles; labels read through the placements
-    assert t.labels.tolist() == [0]
+    assert t.clabels.tolist() == [] and (t.cstart.size > 0) is compact
     found, cost = searched(p, "c", limit=None)
     assert len(found) == 2 and cost == (2824, 2824)
     assert (found, cost) == searched(p, "numba", limit=None)
@@ -269,7 +271,8 @@ def test_the_header_written_for_a_small_board_is_the_checked_in_example():
 def boards():
     """Headers that take every branch of search.c: the example (labels in a byte, identical
     tiles), a torus (further neighbours), more than 64 tiles (several words of tiles), and more
-    than 256 labels (no table of labels), and a budget of misfits (on a torus)."""
+    than 256 labels (no table of labels), and a budget of misfits (on a torus), with compact entries,
+    the deepest placements and a quota too."""
     yield "example", EXAMPLE.read_text()
     for name, p in (
         ("torus", generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)),
@@ -281,7 +284,12 @@ def boards():
         if name == "misfits":  # and the deepest placements kept
             yield "deepest", native.header(t, deepest=True)
         if name == "labels":  # as a puzzle of over 256 labels has it
-            t = dataclasses.replace(t, labels=np.zeros(1, np.uint32))
+            t = dataclasses.replace(t, clabels=np.zeros(0, np.uint32))
+        if name == "misfits":  # and the entries compact, as large tables have them
+            yield (
+                "compact",
+                native.header(dataclasses.replace(t, **native.entries(t, compact=True)), True, True),
+            )
         yield name, native.header(t)
 
 

@@ -34,6 +34,9 @@
 * a faster loop from its compiler (``--only flags``, once): Eternity II's loop compiled at -O2, with
   and without its branch profile, side by side with -O1; the result in
   benchmarks/maximize/bench-maximize-flags.json;
+* the C loop's candidates as compact entries (``--only tables``, once): Eternity II's, Owen's 9x9's and
+  8x8's loops with the entries compact and with a slot per key and tile, side by side; the result in
+  benchmarks/maximize/bench-maximize-tables.json;
 * whether repair raises the best boards (``--only repairs``): the large-neighbourhood search from each
   committed board of 466, 300 s on one core by 3 seeds (the polish run for longer than the field's
   engine gives it in an hour).
@@ -58,6 +61,7 @@ tests/test_maximize.py makes again from the committed files.
     python benchmarks/maximize/bench-maximize.py --only depths  # where an attempt's time goes, once: 3 min
     python benchmarks/maximize/bench-maximize.py --only lookahead  # a lookahead on the rows, once: 3 min
     python benchmarks/maximize/bench-maximize.py --only flags  # the loop's compiler flags, once: 3 min
+    python benchmarks/maximize/bench-maximize.py --only tables  # the C loop's compact entries, once: 4 min
     python benchmarks/maximize/bench-maximize.py --only late  # the budgets' late misfits first, once: 12 min
     python benchmarks/maximize/bench-maximize.py --only repairs  # the 466 boards repaired, 300 s by 3 seeds: 15 min
     python benchmarks/maximize/bench-maximize.py --hour     # Eternity II for an hour, once (e2-ages-hour; e2-tail-hour
@@ -300,6 +304,16 @@ FLAGS_VARIANTS = {  # name: (the flags of boards over OPTIMISED_CELLS, OPTIMISED
     "-O2": (native.FLAGS, native.OPTIMISED_CELLS),
     "-O2 with the branch profile": (native.FLAGS, 300),  # compiled as boards of up to 100 cells are
 }
+
+# the C loop's candidates as compact entries or a slot per key and tile (--only tables, once,
+# 2026-12-06; satedge.backtrack.native.entries): each board's loop with both, side by side, one core
+# each, the same TABLES_PLACEMENTS placements of one attempt, TABLES_ROUNDS rounds, the pair's order
+# swapped each round: CPU seconds.  Eternity II: the field's attempt of --shuffle 1 with its file;
+# Owen's boards: the restarts' attempt of --shuffle 1 (a schedule of misfits, no quota)
+TABLES_RESULT = HERE / "bench-maximize-tables.json"
+TABLES_PLACEMENTS, TABLES_ROUNDS = 10**9, 3
+TABLES_BOARDS = ("eternity2/e2-starter", "eternity2/9x9", "eternity2/8x8")
+TABLES_VARIANTS = {"slots": 1 << 62, "compact": -1}  # name: native.COMPACT_SLOTS
 
 STUDY_SECONDS = {
     "ablation": ABLATION_SECONDS,
@@ -929,6 +943,7 @@ def _depths_sentence() -> str:
         "apply: the cost of those rows is their exact fits, not the quota. "
         + _flags_sentence()
         + _lookahead_sentence()
+        + _tables_sentence()
         + (
             "What is left to try: a faster loop"
             if _lookahead_rows()
@@ -939,6 +954,30 @@ def _depths_sentence() -> str:
             if _runs("age")
             else "."
         )
+    )
+
+
+def _tables_sentence() -> str:
+    """What compact entries gain the C loop (the tables study; empty without it)."""
+    if not TABLES_RESULT.exists():
+        return ""
+    r = json.loads(TABLES_RESULT.read_text())
+    ratios: dict = {}
+    sizes: dict = {}
+    for slots, compact in r["pairs"]:
+        ratios.setdefault(slots["board"], []).append(slots["cpu_seconds"] / compact["cpu_seconds"])
+        sizes[slots["board"]] = (compact["entries"], compact["slots"])
+    taken = [b for b, (_, n) in sizes.items() if n > native.COMPACT_SLOTS]
+    return (
+        f"The C loop's candidates as compact entries (`{r['command']}`, {r['date']}): side by side with a slot "
+        f"per key and tile, one core each, {r['placements']:,} placements of the same attempt, compact over "
+        "slots: "
+        + "; ".join(
+            f"{b} {min(x):.2f} to {max(x):.2f} times as fast in {len(x)} pairs ({sizes[b][0]:,} entries in "
+            f"{sizes[b][1]:,} slots)"
+            for b, x in ratios.items()
+        )
+        + f". The loop takes compact entries from {native.COMPACT_SLOTS:,} slots on: {', '.join(taken)}. "
     )
 
 
@@ -2212,23 +2251,68 @@ def flags_study() -> None:
                 pair = [("-O1", cache, FLAGS_PLACEMENTS), (v, cache, FLAGS_PLACEMENTS)]
                 tasks += pair if k % 2 == 0 else pair[::-1]
         rows = _two_at_a_time(flags_run, tasks, lambda r: f"flags {r['variant']}: {r['cpu_seconds']} s")
-    FLAGS_RESULT.write_text(
-        json.dumps(
-            {
-                "compiled": compiled,
-                "pairs": [
-                    sorted(rows[i : i + 2], key=lambda r: r["variant"] != "-O1")
-                    for i in range(0, len(rows), 2)
-                ],
-                "placements": FLAGS_PLACEMENTS,
-                "date": date.today().isoformat(),
-                "machine": described(),
-                "command": "python benchmarks/maximize/bench-maximize.py --only flags",
-            },
-            indent=1,
-        )
-        + "\n"
+    _write_pairs(FLAGS_RESULT, rows, "-O1", FLAGS_PLACEMENTS, "flags", compiled=compiled)
+
+
+def _write_pairs(path: Path, rows: list[dict], first: str, placements: int, only: str, **more) -> None:
+    """A side-by-side study's result: its rows in pairs as they ran, the variant ``first`` first in
+    each, with the placements each run made, the date, the machine and the command (``--only
+    only``)."""
+    pairs = [sorted(rows[i : i + 2], key=lambda r: r["variant"] != first) for i in range(0, len(rows), 2)]
+    record = {
+        **more,
+        "pairs": pairs,
+        "placements": placements,
+        "date": date.today().isoformat(),
+        "machine": described(),
+        "command": f"python benchmarks/maximize/bench-maximize.py --only {only}",
+    }
+    path.write_text(json.dumps(record, indent=1) + "\n")
+
+
+def tables_run(task: tuple) -> dict:
+    """One run of the tables study: ``(board, variant)``, the board's attempt (:data:`TABLES_BOARDS`)
+    with the C loop's entries as :data:`TABLES_VARIANTS` says, bound and warmed for half a second,
+    then :data:`TABLES_PLACEMENTS` placements more: their CPU seconds."""
+    from satedge.best import field, restarts
+    from satedge.puzzle.formats import load_puzzle
+
+    name, variant = task
+    native.COMPACT_SLOTS = TABLES_VARIANTS[variant]  # a worker process's, each run
+    puzzle = load_puzzle(name)
+    if puzzle.frame is not None and puzzle.n == 256:
+        made = field.Settings.of(puzzle, dict(puzzle.tuned)).attempts(puzzle)
+    else:
+        made = restarts.Attempts.restarts(puzzle)
+    attempt = made.attempt(puzzle, 1, loop="c", cap=10**15)
+    attempt.run(time.monotonic() + 0.5)
+    attempt.cap = attempt.placements + TABLES_PLACEMENTS
+    c0 = time.process_time()
+    attempt.run()
+    return {
+        "board": name,
+        "variant": variant,
+        "slots": int(attempt.tables.turn.size),
+        "entries": int(attempt.tables.cturn.size) if variant == "compact" else None,
+        "cpu_seconds": round(time.process_time() - c0, 3),
+        "placements": TABLES_PLACEMENTS,
+    }
+
+
+def tables_study() -> None:
+    """The tables study, once: each board's loop with each variant, side by side, the result to
+    :data:`TABLES_RESULT`."""
+    if TABLES_RESULT.exists():
+        return
+    tasks = []
+    for k in range(TABLES_ROUNDS):
+        for name in TABLES_BOARDS:
+            pair = [(name, v) for v in TABLES_VARIANTS]
+            tasks += pair if k % 2 == 0 else pair[::-1]
+    rows = _two_at_a_time(
+        tables_run, tasks, lambda r: f"tables {r['board']} {r['variant']}: {r['cpu_seconds']} s"
     )
+    _write_pairs(TABLES_RESULT, rows, "slots", TABLES_PLACEMENTS, "tables")
 
 
 def _proved(board: tuple, late: bool) -> dict:
@@ -2328,6 +2412,8 @@ def measure(args) -> None:
                 lookahead_study()
             elif name == "flags":
                 flags_study()
+            elif name == "tables":
+                tables_study()
             elif name == "late":
                 late_study()
             elif name not in studies:

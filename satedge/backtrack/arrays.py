@@ -40,7 +40,7 @@ class Breaks:
 class Tables:
     """The search's read-only arrays, each named as the loops' parameters name it
     (:func:`satedge.backtrack.advance.advance` says what each holds), the number of tiles and the C
-    loop's table of labels."""
+    loop's own copy of the candidates."""
 
     ndeps: Any
     dep_cell: Any
@@ -63,8 +63,11 @@ class Tables:
     nkp: int  # keys per phase: all of them, or with misfits a third
     base: Any  # with misfits, where each key's entries start in the flat rotation table; else None
     n_tiles: int
-    # the C loop's table of the labels each entry of ``turn`` needs (:func:`satedge.backtrack.native.labels`)
-    labels: Any = None
+    # the C loop's own copy of the candidates (:func:`satedge.backtrack.native.entries`)
+    cmasks: Any = None
+    cstart: Any = None
+    cturn: Any = None
+    clabels: Any = None
 
 
 def budgeted(t: Tables) -> bool:
@@ -194,7 +197,7 @@ def tables(
         base=base,
         n_tiles=n_tiles,
     )
-    return replace(t, labels=native.labels(t))  # once per puzzle, not for each subtree's run
+    return replace(t, **native.entries(t))  # once per puzzle, not for each subtree's run
 
 
 def _missing(kinds: dict, shown, n_labels: int, nkp: int, tile_words: int, breaks: Breaks) -> np.ndarray:

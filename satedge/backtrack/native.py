@@ -17,10 +17,12 @@ first asks for it; the code is compiled for this processor (``-march=native``) a
 and the processor.  From :data:`PROFILED_CELLS` cells on it is compiled a second time with the
 branch profile of a short search of the puzzle at hand (GCC's profile-guided optimisation; the
 gain is in the notes of ``benchmarks/search/bench-search.md``); where that fails (another compiler)
-the first library serves.  The labels a placement needs are read, a byte each, from a table
-beside the rotations (:func:`labels`), one load less on the way from a placement to its next
-cell's candidates, and kept per cell on the stack for the cells that look back at it (the row
-below, on a row scan) instead of being looked up again through its placement.  On boards of
+the first library serves.  The C loop reads its own copy of the candidates (:func:`entries`): a
+key's words of tiles side by side, and on large tables only the entries there are, so that the
+caches hold them.  The labels a placement needs are read, a byte each, from a table beside the
+rotations, one load less on the way from a placement to its next cell's candidates, and kept per
+cell on the stack for the cells that look back at it (the row below, on a row scan) instead of
+being looked up again through its placement.  On boards of
 more than :data:`OPTIMISED_CELLS` cells the code is compiled at ``-O1`` (:data:`LARGE_FLAGS`)
 and without a profile, as ``-O2`` takes minutes there; on boards of more than
 :data:`MAX_NATIVE_CELLS` cells, without a compiler or where it fails, :func:`kernel` returns
@@ -60,7 +62,8 @@ __all__ = [
     "RECORD_FLAGS",
     "SEARCH_C",
     "header",
-    "labels",
+    "entries",
+    "COMPACT_SLOTS",
     "tile_words",
     "kernel",
     "unavailable",
@@ -87,6 +90,10 @@ LARGE_FLAGS = ("-O1", "-march=native", "-shared", "-fPIC")
 # TRAINING candidates (a tenth of a second or so)
 PROFILED_CELLS = 36
 MAX_LABEL_ENTRIES = 1 << 24  # the table of labels (4 bytes an entry) takes at most 64 MB
+# the C loop takes compact entries (entries()) where the tables have more slots than this
+# (on Owen's 8x8, 0.8 million slots, the slots are as fast; on the 9x9, 2.2 million, and Eternity II's
+# 13 to 19 million, the entries are faster: the tables study of benchmarks/maximize/bench-maximize.md)
+COMPACT_SLOTS = 1 << 20
 TRAINING = 1 << 23
 PROFILE_FLAGS = ("-fprofile-use", "-Wno-missing-profile")
 SEARCH_C = Path(__file__).with_name("search.c")  # the loop; it includes the board.h of header()
@@ -144,7 +151,7 @@ def cache_folder() -> Path:
 def header(t, deepest: bool = False, quota: bool = False) -> str:
     """The ``board.h`` that ``search.c`` includes for the tables ``t``
     (:class:`satedge.backtrack.arrays.Tables`): the sizes, whether the labels fit a byte
-    (``PACKED``: :func:`labels`) and whether there are identical tiles, the outcome codes, and one
+    (``PACKED``: :func:`entries`) and whether there are identical tiles, the outcome codes, and one
     line per position (its neighbours, kind and further checks; ``search.c`` says what each
     column means); ``deepest``: the loop keeps the deepest placements (``DEEPEST``); ``quota``: it
     keeps a quota of labels (``QUOTA``)."""
@@ -168,8 +175,10 @@ def header(t, deepest: bool = False, quota: bool = False) -> str:
         "TW": tile_words(t.n_tiles) - 1,
         "NK": t.masks.shape[1],
         "NL": t.n_labels,
+        "MW": t.masks.shape[0],
         "TURNS": t.turn.shape[1],
-        "PACKED": int(t.labels.size > 1),
+        "COMPACT": int(t.cstart.size > 0),
+        "PACKED": int(t.clabels.size > 0),
         "TWINS": int(t.twin is not None),
         "BUDGETED": int(t.masks.shape[1] > t.nkp),
         "DEEPEST": int(deepest),
@@ -189,25 +198,44 @@ def tile_words(n_tiles: int) -> int:
     return 1 << max(0, (n_tiles - 1) // 64).bit_length()
 
 
-def labels(t) -> np.ndarray:
-    """Per entry of the rotation table ``t.turn`` (a key, a layer, a tile), the labels its
-    placement needs on sides 0 to 3, a byte each (side ``s`` in bits ``8 s`` on): the loop reads
-    the label its next cell asks for from the entry it took, not through the placement.  Zeros
-    where labels do not fit a byte, or where the table would pass :data:`MAX_LABEL_ENTRIES` or
-    the C loop does not run: the loop reads ``need`` instead."""
-    if t.n_labels > 256 or len(t.ndeps) > MAX_NATIVE_CELLS or t.turn.size > MAX_LABEL_ENTRIES:
-        return np.zeros(1, np.uint32)
-    # a key's entries start at a multiple of 64 words of tiles (a row of the table, or with misfits
-    # base[key] in its one row): an entry's tile follows from its place in the flat table
-    # (slot // 64 % words) * 64 + slot % 64, which is slot % (64 * words); in 32 bits, as the
-    # table has at most MAX_LABEL_ENTRIES entries
-    tiles = (np.arange(t.turn.size, dtype=np.int32) % np.int32(64 * tile_words(t.n_tiles))).reshape(
-        t.turn.shape
-    )
-    placements = np.minimum(tiles * 4 + t.turn, 4 * t.n_tiles)  # past the last tile: no entry, labels 0
-    # each placement's four labels in one word, then a word per entry
-    need = t.need.reshape(-1, 4).astype(np.uint32) << (8 * np.arange(4, dtype=np.uint32))
-    return need.sum(axis=-1, dtype=np.uint32)[placements]
+def entries(t, compact: bool | None = None) -> dict[str, Any]:
+    """The C loop's own copy of the candidates of ``t``: per key its words of tiles side by side
+    (``cmasks``, key by key, where ``t.masks`` has them word by word), each entry's rotation
+    (``cturn``) and the labels its placement needs on sides 0 to 3, a byte each, side ``s`` in bits
+    ``8 s`` on (``clabels``; empty where labels do not fit a byte or the table would pass
+    :data:`MAX_LABEL_ENTRIES`: the loop reads ``need`` through the placement instead).
+
+    The entries are a slot per key and tile as ``t.turn`` has them (``cstart`` empty), or
+    ``compact`` (default: where the slots pass :data:`COMPACT_SLOTS`) only those there are, key by
+    key, word by word and tile by tile, ``cstart[key * words + w]`` the first of word ``w``'s: the
+    entry of bit ``b`` is that plus the word's bits below ``b``.  On Eternity II the field's tables
+    have 86,061 entries in 19 million slots, which no cache holds."""
+    masks = np.ascontiguousarray(t.masks.T)  # key by key
+    if compact is None:
+        compact = t.turn.size > COMPACT_SLOTS
+    if not compact:
+        turn, start = t.turn.ravel(), np.zeros(0, np.int64)
+        # an entry's tile follows from its slot: (slot // 64 % words) * 64 + slot % 64, which is
+        # slot % (64 * words); in 32 bits, as the table has at most MAX_LABEL_ENTRIES entries
+        tiles = np.arange(turn.size, dtype=np.int32) % np.int32(64 * tile_words(t.n_tiles))
+    else:
+        nk, mw = masks.shape
+        counts = np.array([int(x).bit_count() for x in masks.ravel()], np.int64)
+        start = np.cumsum(counts) - counts
+        key, w = np.nonzero(counts.reshape(nk, mw))
+        bits = np.unpackbits(masks[key, w].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+        row, b = np.nonzero(bits)  # row by row (key, word), then bit: the entries' order
+        key, w = key[row], w[row]
+        slot = (key * t.turn.shape[1] if t.base is None else t.base[key]) + w * 64 + b
+        turn = t.turn.ravel()[slot]
+        tiles = (w % tile_words(t.n_tiles)) * 64 + b
+    if t.n_labels > 256 or len(t.ndeps) > MAX_NATIVE_CELLS or turn.size > MAX_LABEL_ENTRIES:
+        labels = np.zeros(0, np.uint32)
+    else:
+        placements = np.minimum(tiles * 4 + turn, 4 * t.n_tiles)  # no entry: past the last tile, labels 0
+        need = t.need.reshape(-1, 4).astype(np.uint32) << (8 * np.arange(4, dtype=np.uint32))
+        labels = need.sum(axis=-1, dtype=np.uint32)[placements]
+    return {"cmasks": masks, "cstart": start, "cturn": turn, "clabels": labels}
 
 
 @cache
@@ -432,7 +460,7 @@ def compiles(t, deepest: bool = False) -> bool:
 
 
 # the C loop's parameters (search.c's advance), each the tables' or the state's array of that name
-ARGUMENTS = ("need", "shown", "masks", "turn", "words", "twin", "labels", "base")
+ARGUMENTS = ("need", "shown", "cmasks", "cstart", "cturn", "clabels", "base", "words", "twin")
 STATE = (
     "allow",
     "qsides",

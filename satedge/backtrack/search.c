@@ -16,12 +16,13 @@
  * falls short ends its layer of keys (the loop goes on with the next layer or phase).
  *
  * What varies by puzzle comes from board.h, which satedge writes for each cell order and
- * puzzle shape: the sizes (N cells, TW words of tiles - 1, NK keys, NL labels, TURNS entries a
- * key has in the rotation table without misfits, NKP keys per phase; with misfits the table is
- * flat and key k's entries start at base[k]), whether the labels fit a byte (PACKED),
- * whether there are identical tiles (TWINS), whether misfits are allowed (BUDGETED), whether a quota
- * holds (QUOTA), the outcome
- * codes, and the table CELLS of one X(...) per position:
+ * puzzle shape: the sizes (N cells, TW words of tiles - 1, NK keys, MW words of masks a key has,
+ * NL labels, TURNS slots a key has in the rotation table without misfits, NKP keys per phase;
+ * with misfits the table is flat and key k's slots start at base[k]), whether the entries are
+ * compact (COMPACT: only those there are, cstart[] where each key's words start), whether the
+ * labels fit a byte (PACKED), whether there are identical tiles (TWINS), whether misfits are
+ * allowed (BUDGETED), whether a quota holds (QUOTA), the outcome codes, and the table CELLS of one
+ * X(...) per position:
  *
  *   X(P, BEFORE, AFTER, KIND, PREV, D0, S0, D1, S1, EXTRA, O2, C2, S2, O3, C3, S3)
  *
@@ -67,11 +68,18 @@ typedef uint64_t u64;
 #define KEEP(p) ((void)0)
 #endif
 
-/* with misfits, where the key's entries start in the flat rotation table (and table of labels) */
-#if BUDGETED
-#define KEY_BASE() (kb = base[key])
-#else
+/* word w of key's tiles, the words of a key side by side */
+#define MASK(key, w) cmasks[(key) * MW + (w)]
+
+/* where the entry of bit b of word w of the key is: COMPACT, the key's entries one after another
+ * (cstart[] where each word's first is, then the word's bits below b); else a slot per key and
+ * tile, the key's slots from kb (with misfits base[key], else key * TURNS) */
+#if COMPACT
 #define KEY_BASE() ((void)0)
+#define ENTRY() (cstart[key * MW + w] + __builtin_popcountll(MASK(key, w) & (((u64)1 << b) - 1)))
+#else
+#define KEY_BASE() (kb = BUDGETED ? base[key] : key * TURNS)
+#define ENTRY() (kb + w * 64 + b)
 #endif
 
 /* the deepest placements so far, the fewest misfits among equally deep ones: kept out of line, as
@@ -103,7 +111,7 @@ static inline uint32_t packed(const i64 *need, i64 o) {
   keys[P] = key;                                                                                   \
   KEY_BASE();                                                                                      \
   w = 0;                                                                                           \
-  m = masks[key] & FREE(0);                                                                        \
+  m = MASK(key, 0) & FREE(0);                                                                      \
   next_##P:                                                                                        \
   while (m == 0) {                                                                                 \
     if (likely(++w >= words[key])) {                                                               \
@@ -112,7 +120,7 @@ static inline uint32_t packed(const i64 *need, i64 o) {
         keys[P] = key;                                                                             \
         KEY_BASE();                                                                                \
         w = 0;                                                                                     \
-        m = masks[key] & FREE(0);                                                                  \
+        m = MASK(key, 0) & FREE(0);                                                                \
         continue;                                                                                  \
       }                                                                                            \
       if (unlikely((P) <= floor)) {                                                                \
@@ -123,7 +131,7 @@ static inline uint32_t packed(const i64 *need, i64 o) {
       }                                                                                            \
       goto back_##BEFORE;                                                                          \
     }                                                                                              \
-    m = masks[w * NK + key] & FREE(w);                                                             \
+    m = MASK(key, w) & FREE(w);                                                                    \
   }                                                                                                \
   if (unlikely(budget == 0)) {                                                                     \
     i = (P);                                                                                       \
@@ -138,15 +146,15 @@ static inline uint32_t packed(const i64 *need, i64 o) {
       i64 p = twin[tt];                                                                            \
       if (p >= 0 && !HELD(p)) goto next_##P;                                                       \
     }                                                                                              \
-    if (QUOTA && qsum[P] + qsides[tt] < quota[P]) { /* the rest of the layer fall short too */       \
+    if (QUOTA && qsum[P] + qsides[tt] < quota[P]) { /* the rest of the layer fall short too */     \
       w = (w / (TW + 1) + 1) * (TW + 1) - 1;                                                       \
       m = 0;                                                                                       \
       goto next_##P;                                                                               \
     }                                                                                              \
     budget--;                                                                                      \
-    i64 at = (BUDGETED ? kb : key * TURNS) + w * 64 + b;                                           \
-    o = tt * 4 + turn[at];                                                                         \
-    if (PACKED) lw = labels[at];                                                                   \
+    i64 at = ENTRY();                                                                              \
+    o = tt * 4 + cturn[at];                                                                        \
+    if (PACKED) lw = clabels[at];                                                                  \
   }                                                                                                \
   if (BUDGETED) { /* its phase and the further neighbours it misses, within the budget */          \
     i64 miss = key / NKP;                                                                          \
@@ -182,10 +190,10 @@ static inline uint32_t packed(const i64 *need, i64 o) {
   KEY_BASE();                                                                                      \
   goto next_##P;
 
-i64 advance(const i64 *need, const i64 *shown, const u64 *masks, const unsigned char *turn, const i64 *words,
-            const i64 *twin, const uint32_t *labels, const i64 *base, const i64 *allow, const i64 *qsides,
-            const i64 *quota, i64 *placed, i64 *word, u64 *bits, i64 *keys, u64 *used, i64 *spent, i64 *qsum,
-            i64 *best, i64 *depth, i64 floor, i64 last, i64 budget, i64 *counts) {
+i64 advance(const i64 *need, const i64 *shown, const u64 *cmasks, const i64 *cstart, const unsigned char *cturn,
+            const uint32_t *clabels, const i64 *base, const i64 *words, const i64 *twin, const i64 *allow,
+            const i64 *qsides, const i64 *quota, i64 *placed, i64 *word, u64 *bits, i64 *keys, u64 *used,
+            i64 *spent, i64 *qsum, i64 *best, i64 *depth, i64 floor, i64 last, i64 budget, i64 *counts) {
   i64 given = budget, nodes = 0, w, key, o = 0, tt, ret, kb = 0, dbest = best[0];
   u64 m;
   uint32_t lw = 0;
@@ -200,13 +208,14 @@ i64 advance(const i64 *need, const i64 *shown, const u64 *masks, const unsigned 
 #endif
   (void)shown; /* read by the further checks of a torus only */
   (void)twin;  /* of identical tiles only */
-  (void)labels; /* where the labels fit a byte only */
+  (void)clabels; /* where the labels fit a byte only */
   (void)lw;
   (void)allow; /* with a budget of misfits only */
   (void)spent;
-  (void)base;
-  (void)kb;
   (void)dbest;
+  (void)cstart; /* compact entries only */
+  (void)base;   /* a slot per key and tile, with misfits, only */
+  (void)kb;
   (void)qsides; /* with a quota only */
   (void)quota;
   (void)qsum;

@@ -167,6 +167,7 @@ class Attempt:
         self.search = plan(moved, order=order, twins=False)
         hard = frozenset(moved.label_id[x] for x in breaks.hard) if breaks is not None else frozenset()
         t = tables(moved, self.search, misfits=Breaks(breaks.most, hard) if breaks is not None else True)
+        self.tables = t  # what its loop reads
         quota = None
         if least is not None:  # the quota's sides of each tile, in the moved numbering
             sides = [sum(x in first for x in tile) for tile in moved.tiles]

@@ -3,7 +3,9 @@
 #define TW 0
 #define NK 256
 #define NL 8
+#define MW 4
 #define TURNS 256
+#define COMPACT 0
 #define PACKED 1
 #define TWINS 1
 #define BUDGETED 0
