@@ -1230,6 +1230,12 @@ def test_the_c_loops_compact_entries_are_quoted_from_their_study_and_taken_where
         "eternity2/9x9": "1.06 to 1.06",
         "eternity2/8x8": "0.98 to 0.99",
     }
+    source = " ".join((ROOT / "satedge" / "backtrack" / "native.py").read_text().replace("#", "").split())
+    assert (
+        f"Owen's 8x8, {slots['eternity2/8x8'] / 1e6:.2f} million slots, are as fast with their slots; those of "
+        f"the 9x9, {slots['eternity2/9x9'] / 1e6:.2f} million, and the field's of Eternity II, "
+        f"{slots['eternity2/e2-starter'] / 1e6:.2f} million, faster" in source
+    )
     assert (
         slots["eternity2/8x8"]
         <= native.COMPACT_SLOTS

@@ -91,8 +91,9 @@ LARGE_FLAGS = ("-O1", "-march=native", "-shared", "-fPIC")
 PROFILED_CELLS = 36
 MAX_LABEL_ENTRIES = 1 << 24  # the table of labels (4 bytes an entry) takes at most 64 MB
 # the C loop takes compact entries (entries()) where the tables have more slots than this
-# (on Owen's 8x8, 0.8 million slots, the slots are as fast; on the 9x9, 2.2 million, and Eternity II's
-# 13 to 19 million, the entries are faster: the tables study of benchmarks/maximize/bench-maximize.md)
+# (the restarts' tables of Owen's 8x8, 1.01 million slots, are as fast with their slots; those of the 9x9,
+# 2.76 million, and the field's of Eternity II, 18.96 million, faster with their entries: the tables study
+# of benchmarks/maximize/bench-maximize.md)
 COMPACT_SLOTS = 1 << 20
 TRAINING = 1 << 23
 PROFILE_FLAGS = ("-fprofile-use", "-Wno-missing-profile")
