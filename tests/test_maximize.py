@@ -1273,3 +1273,19 @@ def test_the_c_loops_compact_entries_are_quoted_from_their_study_and_taken_where
     )
     report = " ".join((ROOT / "benchmarks" / "maximize" / "bench-maximize.md").read_text().split())
     assert "seeds 1, 2, 3; the tables study): 464, 465, 466, median 465 (met)" in report
+    # the plain command on this loop, 10 minutes on 2 cores, beside the two runs of the loop before
+    plain = module.record("e2-compact")
+    ten = [module.record(name) for name in ("e2-ages", "e2-ages-hour", "e2-compact")]
+    assert (plain["score"], module.first(plain), [module.at(r, 600) for r in ten]) == (
+        465,
+        20.3,
+        [466, 465, 465],
+    )
+    assert (
+        f"The plain command on 2 cores reached {plain['score']} at {module.first(plain)} s and held it for its 10 "
+        f"minutes: 1 of its {len(ten)} committed 10-minute runs has reached 466" in changelog
+    )
+    assert (
+        f"the plain command on 2 cores reached {plain['score']} at {module.first(plain)} s and no more in its 10 "
+        "minutes" in results
+    )
