@@ -1260,11 +1260,15 @@ def test_the_c_loops_compact_entries_are_quoted_from_their_study_and_taken_where
     at60 = [[module.at(r, 60) for r in side] for side in runs]
     assert at60 == [[465, 464, 466], [465, 464, 464]]
     assert [[r["score"] for r in side] for side in runs] == [[465, 465, 466]] * 2
-    firsts = [module._first(r, r["score"]) for r in runs[0]]
-    assert firsts == ["43.3 s", "73.5 s", "59.7 s"]
+    firsts = [module._when(r, r["score"]) for r in runs[0]]
+    assert firsts == [43.3, 73.5, 59.7] and [module._when(r, r["score"]) for r in runs[1]] == [
+        46.7,
+        81.8,
+        68.6,
+    ]
     assert (
         "the same 3 seeds on one core then first reach 465, 465 and 466 at "
-        f"{firsts[0][:-2]} s, {firsts[1][:-2]} s and {firsts[2][:-2]} s, 464, 465 and 466 at 60 s: a median of "
+        f"{firsts[0]} s, {firsts[1]} s and {firsts[2]} s, 464, 465 and 466 at 60 s: a median of "
         "465 in a minute, the field's re-implementation's" in results
     )
     assert (

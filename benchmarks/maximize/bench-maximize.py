@@ -965,12 +965,6 @@ def _depths_sentence() -> str:
     )
 
 
-def _first(run: dict | None, score: int) -> str:
-    """When ``run`` first reached ``score`` or more (``-`` where it did not)."""
-    t = next((t for t, got in (run or {}).get("timeline", []) if got >= score), None)
-    return "-" if t is None else f"{t:.1f} s"
-
-
 def _tables_sentence() -> str:
     """What compact entries gain the C loop (the tables study; empty without it)."""
     if not TABLES_RESULT.exists():
@@ -1747,7 +1741,7 @@ def targets(rows: list[dict]) -> list[str]:
                 + "; ".join(
                     f"seed {r['seed']} "
                     + ", ".join(
-                        f"{score} at {t:.1f} s ({_first(before.get(r['seed']), score)} before)"
+                        f"{score} at {t:.1f} s ({_when(before[r['seed']], score):.1f} s before)"
                         for t, score in r["timeline"]
                         if score >= 464
                     )

@@ -221,7 +221,8 @@ def entries(t, compact: bool | None = None) -> dict[str, Any]:
         tiles = np.arange(turn.size, dtype=np.int32) % np.int32(64 * tile_words(t.n_tiles))
     else:
         nk, mw = masks.shape
-        counts = np.array([int(x).bit_count() for x in masks.ravel()], np.int64)
+        ones = np.array([bin(x).count("1") for x in range(256)], np.int64)  # the bits set in a byte
+        counts = ones[masks.view(np.uint8)].reshape(nk * mw, 8).sum(axis=1)
         start = np.cumsum(counts) - counts
         key, w = np.nonzero(counts.reshape(nk, mw))
         bits = np.unpackbits(masks[key, w].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
