@@ -602,6 +602,34 @@ def test_a_full_run_of_the_maximize_benchmark_is_the_issues_parts_within_45_minu
     )
 
 
+def test_each_run_of_the_field_studies_makes_its_job_and_its_committed_rows_command():
+    """Every run of the field's studies (the full run's ablations and pairs, and those run again by name)
+    builds its job before any search, so a setting the engine no longer takes fails here rather than
+    minutes into a full run; and the command it writes is its committed row's."""
+    module = _bench_maximize()
+
+    def flags(command: str) -> set[tuple[str, str]]:
+        words = command.partition(" --method ")[2].split()[1:]
+        return set(zip(words[::2], words[1::2]))
+
+    published = {("--ladder", module.PUBLISHED["ladder"]), ("--attempt", str(10**15))}
+    committed = {(r["study"], r["config"], r["seed"], r["engine"]): r for r in module._field_rows()}
+    tasks = module.field_tasks(["ablations", "pairs", "long", "ladders", "tunings"])
+    assert len(tasks) == 5 * 3 + 3 * 5 * 2 + 3  # the ladders and tunings are run once, and were
+    for task in tasks:
+        study, config, _, seed, _, method = task
+        j, _, _, command = module.field_job(task)
+        then = committed[study, config, seed, method]
+        assert j.solver.engine == method and command.partition(" --method ")[0] in then["command"], task
+        # the same settings: those the file carried when the row was made are now given as flags
+        assert flags(then["command"]) <= flags(command), task
+        assert flags(command) - flags(then["command"]) <= (
+            published if then["date"] <= "2026-12-03" else set()
+        )
+    schedule = next(t for t in tasks if t[1] == "no ladder (the restarts' schedule 190/4/14)")
+    assert dict(module.field_job(schedule)[0].solver.settings)["ladder"] == tuple(range(190, 243, 4))
+
+
 def test_each_search_of_the_maximize_benchmark_runs_the_engine_of_its_committed_run():
     """Run again by name, a search uses the engine its committed record names: those the plain command
     made before it chose the field's construction name their engine."""
@@ -628,6 +656,7 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
             "bench-maximize-loop-speed",
             "bench-maximize-flags",
             "bench-maximize-tables",
+            "bench-maximize-full-run",
         )
     )
     assert {r.stem for r in records} >= {

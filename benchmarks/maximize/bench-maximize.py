@@ -148,6 +148,7 @@ SEARCHES = {  # name: (puzzle, seconds, method, workers); a dict: a generated fr
 # other search and study runs by --only NAME, its committed result made once
 FULL_SEARCHES = ("e2-ages", *(f"uniform-6x6-c12-s{s}-halves" for s in (1, 2, 3)))
 FULL_STUDIES = {"ablations": "ablation", "pairs": "pair"}  # --only NAME: the study its rows name
+FULL_RUN = HERE / "bench-maximize-full-run.json"  # the times of the last full run, each part's and in all
 EARLIER = {  # the large-neighbourhood search's runs of 2026-11-27, beside the new ones (not run again)
     "e2": "e2-lns",
     "e2-hour": "e2-lns-hour",
@@ -157,15 +158,18 @@ EARLIER = {  # the large-neighbourhood search's runs of 2026-11-27, beside the n
 TARGETS = {"e2": 465, "e2-hour": 467}  # the issue's targets (and 463 within the first minute)
 MINUTE = 463
 FIELD_ROWS = HERE / "bench-maximize-field.jsonl"
-# the published settings: Eternity II's file carried them until 2026-12-04; since, its ladder goes on to 251
-PUBLISHED = {"ladder": "201/206/211/216/221/225/229/233/237/239"}
+# the file's settings before it started a new attempt every 9 billion placements (2026-12-05)
+ONE_ATTEMPT = {"attempt": 10**15}
+# the published settings: Eternity II's file carried them until 2026-12-04; since, its ladder goes on to 251,
+# and since 2026-12-05 it starts a new attempt every 9 billion placements
+PUBLISHED = {"ladder": "201/206/211/216/221/225/229/233/237/239", **ONE_ATTEMPT}
 ABLATION_SECONDS, ABLATION_SEEDS = 60, (1, 2, 3)
-ABLATIONS = {  # name: the field's options in place of the published settings (Eternity II's file)
+ABLATIONS = {  # name: the field's options, each the published settings with one part taken out
     "as published": PUBLISHED,
-    "no quota": {"quota": "none"},
-    "no ladder (the restarts' schedule 190/4/14)": {"ladder": "schedule"},
-    "short attempts (200 million placements)": {"attempt": 200_000_000},
-    "no completion (assignment and windows)": {"completion": "fill"},
+    "no quota": PUBLISHED | {"quota": "none"},
+    "no ladder (the restarts' schedule 190/4/14)": PUBLISHED | {"ladder": "schedule"},
+    "short attempts (200 million placements)": PUBLISHED | {"attempt": 200_000_000},
+    "no completion (assignment and windows)": PUBLISHED | {"completion": "fill"},
 }
 PAIR_SECONDS, PAIR_SEEDS, PAIR_SIZES = 60, (1, 2, 3, 4, 5), (12, 14, 16)
 # the field's re-implementation as the issue measured it here, one core each, 3 seeds: 465 within 51 to
@@ -342,8 +346,6 @@ SEED_SEEDS = tuple(range(4, 16))
 # how an attempt's chance of 466 changes with its age (2026-12-05): the same, for 300 s, by seeds that
 # no study had run, so that a choice of attempt length is not made on the seeds the plain command runs
 AGE_SEEDS = tuple(range(16, 32))
-# the file's settings before it started a new attempt every 9 billion placements
-ONE_ATTEMPT = {"attempt": 10**15}
 AGES = (0, 150, 300, 600)  # the attempts' ages, in seconds, where the rate of 466 is told apart
 
 
@@ -661,6 +663,21 @@ def late_report() -> list[str]:
     return out
 
 
+def _full_run() -> str:
+    """The last full run's time, as it measured it."""
+    if not FULL_RUN.exists():
+        return ""
+    r = json.loads(FULL_RUN.read_text())
+    studies = r["seconds"]["studies"]
+    proofs = sum(s for name, s in r["seconds"].items() if name.endswith("-halves"))
+    return (
+        f" Run end to end in a fresh clone (`{r['command']}`, {r['date']}, {r['machine']}), it took "
+        f"{r['total'] / 60:.1f} minutes, {'within' if r['total'] <= 45 * 60 else 'over'} 45: Eternity II "
+        f"{r['seconds']['e2-ages'] / 60:.1f}, the proofs {proofs / 60:.1f}, the ablations and pairs together "
+        f"{studies / 60:.1f}."
+    )
+
+
 def run_times(rows: list[dict]) -> list[str]:
     """How long each part of this script took when its committed results were made: a full run's parts
     (:data:`FULL_SEARCHES` their wall times, :data:`FULL_STUDIES` their runs' seconds two at a time), the
@@ -695,7 +712,7 @@ def run_times(rows: list[dict]) -> list[str]:
         f"{total / 60:.1f} minutes here, {'within' if total <= 45 * 60 else 'over'} 45, the parts' times as "
         f"committed added up: Eternity II {made[0] / 60:.1f}, the ablations {full['ablation'] / 60:.1f}, the "
         f"pairs {full['pair'] / 60:.1f}, the proofs {proofs / 60:.1f} "
-        f"({', '.join(f'{s} s' for s in made[1:])}). Every other part runs on its own by `--only NAME` (a "
+        f"({', '.join(f'{s} s' for s in made[1:])}).{_full_run()} Every other part runs on its own by `--only NAME` (a "
         f"search's name, `spec`, or a study), its committed result made once: the spec {spec / 60:.1f} minutes, "
         f"the other searches but the hours {others / 60:.1f}, the hours once each (`--hour`). The studies, their "
         "runs' seconds two at a time, all dates together: "
@@ -1847,55 +1864,63 @@ def _options(parser) -> None:
     )
 
 
-def field_run(task: tuple) -> dict:
-    """One run of the field's studies: ``(study, config, puzzle source, seed, options, method)``
-    on one core for its seconds, its timeline and best score."""
+def field_job(task: tuple) -> tuple:
+    """The job of one run of the field's studies, ``(study, config, puzzle source, seed, options,
+    method)``, and its command: ``(job, puzzle, path, command)``."""
     from satedge.api import job
     from satedge.best.restarts import Schedule
-    from satedge.jobs import run
     from satedge.puzzle.solutions import load_solution
 
     study, config, source, seed, options, method = task
     puzzle, path, made = puzzle_of(source)
+    if options.get("ladder") == "schedule":
+        allow = Schedule.of(puzzle.n).allow(puzzle.n)
+        options = options | {"ladder": [d for d in range(puzzle.n) if allow[d] > (allow[d - 1] if d else 0)]}
     given = {k: v for k, v in options.items() if k != "resume-from"}
     if "resume-from" in options:  # a committed board, named as the command names it
         given["start"] = load_solution(ROOT / options["resume-from"], puzzle)
     seconds = STUDY_SECONDS[study]
-    if options.get("ladder") == "schedule":
-        allow = Schedule.of(puzzle.n).allow(puzzle.n)
-        options = options | {"ladder": [d for d in range(puzzle.n) if allow[d] > (allow[d - 1] if d else 0)]}
+    j = job(puzzle, "maximize", method=method, workers=1, timeout=seconds, shuffle=seed, **given)
+    flags = "".join(
+        f" --{k} {'/'.join(map(str, v)) if isinstance(v, list) else v}" for k, v in options.items()
+    )
+    command = f"{made}satedge maximize {path} --method {method}{flags} --workers 1 --timeout {seconds} --shuffle {seed}"
+    return j, puzzle, path, command
+
+
+def field_run(task: tuple) -> dict:
+    """One run of the field's studies (:func:`field_job`) on one core for its seconds, its
+    timeline and best score."""
+    from satedge.jobs import run
+
+    study, config, _, seed, _, _ = task
+    j, puzzle, path, command = field_job(task)
     timeline: list[list[float]] = []
 
     def progress(fields: dict) -> None:
         if "score" in fields and (not timeline or fields["score"] > timeline[-1][1]):
             timeline.append([round(fields["seconds"], 1), fields["score"]])
 
-    j = job(puzzle, "maximize", method=method, workers=1, timeout=seconds, shuffle=seed, **given)
     res = run(j, progress=progress).raise_error()
-    flags = "".join(
-        f" --{k} {'/'.join(map(str, v)) if isinstance(v, list) else v}" for k, v in options.items()
-    )
     return {
         "study": study,
         "config": config,
         "puzzle": path,
         "seed": seed,
         "engine": j.solver.engine,
-        "seconds": seconds,
+        "seconds": STUDY_SECONDS[study],
         "score": res.score,
         "edges": len(puzzle.board.adjacencies),
         "timeline": timeline,
         "date": date.today().isoformat(),
-        "command": f"{made}satedge maximize {path} --method {method}{flags} --workers 1 --timeout {seconds} "
-        f"--shuffle {seed}",
+        "command": command,
     }
 
 
-def field_studies(names: list[str]) -> None:
-    """The ablations and the pairs, two runs at a time on one core each; their rows replace
-    those of the same studies in :data:`FIELD_ROWS`."""
-
-    tasks = []
+def field_tasks(names: list[str]) -> list[tuple]:
+    """The runs of the field's studies ``names`` (those run once: where they have no rows yet),
+    as :func:`field_run` takes them."""
+    tasks: list[tuple] = []
     if "ablations" in names:
         tasks += [
             ("ablation", name, "eternity2/e2-starter", seed, options, "field")
@@ -1941,6 +1966,13 @@ def field_studies(names: list[str]) -> None:
             for seed in ABLATION_SEEDS
             for name, options in tunings.items()
         ]
+    return tasks
+
+
+def field_studies(names: list[str]) -> None:
+    """The ablations and the pairs, two runs at a time on one core each; their rows replace
+    those of the same studies in :data:`FIELD_ROWS`."""
+    tasks = field_tasks(names)
     ran = {(t[0], t[1]) for t in tasks}
     kept = [r for r in _field_rows() if (r["study"], r["config"]) not in ran]
     rows = _two_at_a_time(
@@ -2458,9 +2490,22 @@ def measure(args) -> None:
         if studies:
             field_studies(studies)
     else:
+        seconds, t0 = {}, time.time()
         for name in FULL_SEARCHES:
+            t = time.time()
             search(name)
+            seconds[name] = round(time.time() - t, 1)
+        t = time.time()
         field_studies(list(FULL_STUDIES))
+        seconds["studies"] = round(time.time() - t, 1)
+        record = {
+            "command": "python benchmarks/maximize/bench-maximize.py",
+            "date": date.today().isoformat(),
+            "machine": described(),
+            "seconds": seconds,
+            "total": round(time.time() - t0, 1),
+        }
+        FULL_RUN.write_text(json.dumps(record, indent=1) + "\n")
 
 
 if __name__ == "__main__":
