@@ -1328,3 +1328,18 @@ def test_the_c_loops_compact_entries_are_quoted_from_their_study_and_taken_where
         f"the plain command on 2 cores reached {plain['score']} at {module.first(plain)} s and no more in its 10 "
         "minutes" in results
     )
+    # the targets read every committed run of the plain command: 466 within 10 minutes in 1 of them
+    assert [module.at(r, 60) for r in ten] == [465, 465, 465]
+    assert (
+        "* Eternity II, at least 463 within a minute (field): 465, 465, 465 in the plain command's 3 committed "
+        "runs (met)." in report
+    )
+    assert (
+        "* Eternity II, 466 within 10 minutes (field): 466, 465, 465 in the plain command's 3 committed runs "
+        "(met in 1 of 3 runs)." in report
+    )
+    assert "* Eternity II, 467 within an hour (field): 466 (not met)." in report
+    assert (
+        "465, 465 and 465 at a minute, and 466, 465 and 465 at 10 minutes, so 466 within 10 minutes is met in 1 "
+        "of 3 runs" in changelog
+    )

@@ -1610,15 +1610,26 @@ def targets(rows: list[dict]) -> list[str]:
             )
     e2 = record("e2-ages") or record("e2-tail") or record("e2-field") or record("e2")
     hour = record("e2-ages-hour") or record("e2-tail-hour") or record("e2-field-hour") or record("e2-hour")
-    for r, what, target, seconds in (
-        (e2, "at least 463 within a minute", MINUTE, 60),
-        (e2, "466 within 10 minutes", 466, 600),
-        (hour, "467 within an hour", TARGETS["e2-hour"], 3600),
+    # the plain command's committed runs on the file's settings of today: the first, the hour's first 10
+    # minutes, and again on the loop that reads compact entries; each target is read from all of them
+    plain = [r for name in ("e2-ages", "e2-ages-hour", "e2-compact") if (r := record(name))]
+    for runs, what, target, seconds in (
+        (plain or [e2], "at least 463 within a minute", MINUTE, 60),
+        (plain or [e2], "466 within 10 minutes", 466, 600),
+        ([hour], "467 within an hour", TARGETS["e2-hour"], 3600),
     ):
-        got = None if r is None else at(r, seconds)
+        got = [at(r, seconds) for r in runs if r is not None]
+        met = sum(g >= target for g in got)
+        verdict = "met" if met == len(got) else "not met" if not met else f"met in {met} of {len(got)} runs"
         out.append(
-            f"* Eternity II, {what} ({r['engine'] if r else 'not run'}): "
-            + ("not run yet." if got is None else f"{got} ({'met' if got >= target else 'not met'}).")
+            f"* Eternity II, {what} ({runs[0]['engine'] if runs[0] else 'not run'}): "
+            + (
+                "not run yet."
+                if not got
+                else f"{got[0]} ({verdict})."
+                if len(got) == 1
+                else f"{', '.join(map(str, got))} in the plain command's {len(got)} committed runs ({verdict})."
+            )
         )
     ages = record("e2-ages")
     if ages is not None and _runs("age"):
