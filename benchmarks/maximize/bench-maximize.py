@@ -671,7 +671,7 @@ def _full_run() -> str:
     studies = r["seconds"]["studies"]
     proofs = sum(s for name, s in r["seconds"].items() if name.endswith("-halves"))
     return (
-        f" Run end to end in a fresh clone (`{r['command']}`, {r['date']}, {r['machine']}), it took "
+        f" Run end to end (`{r['command']}`, {r['date']}, {r['machine']}), it took "
         f"{r['total'] / 60:.1f} minutes, {'within' if r['total'] <= 45 * 60 else 'over'} 45: Eternity II "
         f"{r['seconds']['e2-ages'] / 60:.1f}, the proofs {proofs / 60:.1f}, the ablations and pairs together "
         f"{studies / 60:.1f}."
