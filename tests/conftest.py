@@ -91,6 +91,12 @@ def benchmark_script(name: str):
     return module
 
 
+def prose(path: Path) -> str:
+    """The words of a text file, each run of white space one space: a sentence it quotes is found
+    however the file wraps it."""
+    return " ".join(path.read_text().split())
+
+
 PUZZLES = ROOT / "puzzles"
 SEEDS = {
     "hunde-spiel": (16, 8, 2),

@@ -4,12 +4,12 @@ with its interval, the paired ratios and verdicts, and the target it claims met.
 import json
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, prose
 
 from satedge.experiment.rows import read_results
 from satedge.experiment.stats import compare, frame, summary
 
-REPORT = " ".join((ROOT / "benchmarks" / "auto" / "bench-auto.md").read_text().split())
+REPORT = prose(ROOT / "benchmarks" / "auto" / "bench-auto.md")
 AUTO, BT = "auto/auto", "backtrack:workers=2/backtrack:workers=2"
 SAT = {
     "peak": "edgecolor-corners-sym/cadical195:sat,workers=2,strategy=cubes",

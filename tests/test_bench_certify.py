@@ -4,7 +4,7 @@ command's answer, and drup's verdicts those of the certificates it checked."""
 
 import json
 
-from conftest import ROOT, benchmark_script
+from conftest import ROOT, benchmark_script, prose
 
 LINES = (ROOT / "benchmarks" / "certify" / "bench-certify-rows.jsonl").read_text().splitlines()
 META, ROWS = json.loads(LINES[0]), [json.loads(line) for line in LINES[1:]]
@@ -124,7 +124,7 @@ def test_the_results_page_quotes_the_rows():
     script = _script()
     answered = [r for r in ROWS if script.answer(r) != "no answer in 120 s"]
     walls = [r["certified_w2"]["wall"] / r["plain"]["wall"] for r in answered]
-    line = " ".join((ROOT / "docs" / "results" / "index.md").read_text().split())
+    line = prose(ROOT / "docs" / "results" / "index.md")
     assert (
         f"a certified count on two workers checks its proof beside the search: within 3 times the plain count on "
         f"all {len(answered)} instances the plain count answered ({min(walls):.1f} to {max(walls):.1f} times)"

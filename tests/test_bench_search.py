@@ -3,7 +3,7 @@ claims: both loops searched the same trees and counted the same solutions."""
 
 import json
 
-from conftest import ROOT, benchmark_script
+from conftest import ROOT, benchmark_script, prose
 
 LINES = (ROOT / "benchmarks" / "search" / "bench-search-rows.jsonl").read_text().splitlines()
 META, ROWS = json.loads(LINES[0]), [json.loads(line) for line in LINES[1:]]
@@ -55,7 +55,7 @@ def test_the_solving_guide_quotes_the_c_loops_rates_as_measured():
     for board in {r["puzzle"] for r in rate}:
         speed = by_loop(rate, board, lambda r: r["nodes"] / r["cpu"])
         ratios.append(statistics.median(c / n for n, c in zip(speed["numba"], speed["c"])))
-    guide = " ".join((ROOT / "docs" / "guides" / "solving.md").read_text().split())
+    guide = prose(ROOT / "docs" / "guides" / "solving.md")
     assert (
         f"at {min(ratios):.1f} to {max(ratios):.1f} times the placements per second of numba's loop" in guide
     )

@@ -9,9 +9,9 @@ import json
 import math
 import sys
 from itertools import combinations, permutations, product
-from pathlib import Path
 
 import pytest
+from conftest import ROOT, benchmark_script, prose
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pysat.examples.rc2 import RC2
@@ -37,7 +37,6 @@ from satedge.sat.cnf import wcnf_clauses, write_wcnf
 from satedge.sat.dimacs import export, rebuilt
 from satedge.sat.maxsat import optimum
 
-ROOT = Path(__file__).resolve().parent.parent
 TINY = dict(max_rows=2, max_cols=4, max_cells=4, max_colors=4)
 
 
@@ -506,13 +505,7 @@ def test_a_certified_optimum_checks_again_and_a_tampered_one_is_refused(run_cli,
 
 def _bench_maximize():
     """The maximize benchmark's script, as a module."""
-    import importlib.util
-
-    path = ROOT / "benchmarks" / "maximize" / "bench-maximize.py"
-    spec = importlib.util.spec_from_file_location("bench_maximize", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_script("maximize")
 
 
 def test_the_late_studys_figures_are_its_committed_rows():
@@ -529,18 +522,18 @@ def test_the_late_studys_figures_are_its_committed_rows():
     late5, flat5 = (sorted(r["seconds"] for r in side) for side in zip(*fives))
     proved = [sum(r["status"] == "OPTIMUM" for r in side) for side in zip(*sixes)]
     assert proved == [4, 3]
-    guide = " ".join((ROOT / "docs" / "guides" / "maximize.md").read_text().split())
+    guide = prose(ROOT / "docs" / "guides" / "maximize.md")
     assert (
         f"proved the generated uniform 5x5 boards in {late5[0]} s to {late5[-1]} s ({flat5[0]} s to "
         f"{flat5[-1]} s without it), and {proved[0]} of 6 uniform 6x6 boards with 12 colours within "
         f"{module.LATE_SECONDS} s where the budgets everywhere alone proved {proved[1]}" in guide
     )
-    results = " ".join((ROOT / "docs" / "results" / "index.md").read_text().split())
+    results = prose(ROOT / "docs" / "results" / "index.md")
     assert (
         f"the 5x5s in {late5[0]} s to {late5[-1]} s and {proved[0]} of six 6x6s within "
         f"{module.LATE_SECONDS} s ({proved[1]} without)" in results
     )
-    changes = " ".join((ROOT / "CHANGELOG.md").read_text().split())
+    changes = prose(ROOT / "CHANGELOG.md")
     assert (
         f"proved in {late5[0]} s to {late5[-1]} s ({flat5[0]} s to {flat5[-1]} s before), and {proved[0]} of "
         f"six 6x6 boards with 12 colours within {module.LATE_SECONDS} s ({proved[1]} before)" in changes
@@ -567,9 +560,9 @@ def test_a_full_run_of_the_maximize_benchmark_is_the_issues_parts_within_45_minu
     assert studies == [5 * 3 * 60 / 2, 3 * 5 * 2 * 60 / 2]  # 5 settings by 3 seeds; 3 sizes by 5 seeds by 2
     total = sum(searches) + sum(studies)
     assert total <= 45 * 60
-    report = " ".join((ROOT / "benchmarks" / "maximize" / "bench-maximize.md").read_text().split())
+    report = prose(ROOT / "benchmarks" / "maximize" / "bench-maximize.md")
     assert f"took {total / 60:.1f} minutes here, within 45" in report
-    changes = " ".join((ROOT / "CHANGELOG.md").read_text().split())
+    changes = prose(ROOT / "CHANGELOG.md")
     assert f"and three 6x6 proofs, {total / 60:.1f} minutes by the committed times" in changes
     # and the last full run, end to end, as it timed itself
     full = json.loads((ROOT / "benchmarks" / "maximize" / "bench-maximize-full-run.json").read_text())
@@ -585,7 +578,7 @@ def test_a_full_run_of_the_maximize_benchmark_is_the_issues_parts_within_45_minu
     open_ = [r for r in again + [module.record("uniform-6x6-c12-s769139-late")] if r["status"] != "OPTIMUM"]
     assert len(proved) == 5 and [(r["score"], r["bound"]) for r in open_] == [(58, 59), (58, 59)]
     assert sum(r["status"] == "OPTIMUM" and r["wall_seconds"] <= 600 for r in before) == 4
-    results = " ".join((ROOT / "docs" / "results" / "index.md").read_text().split())
+    results = prose(ROOT / "docs" / "results" / "index.md")
     assert (
         f"on 2 workers 5 of the six within 10 minutes ({proved[0]} s to {proved[-1]} s), the sixth and another "
         "(seed 769139) at 58 of 60 with a bound of 59" in results
@@ -598,7 +591,7 @@ def test_a_full_run_of_the_maximize_benchmark_is_the_issues_parts_within_45_minu
     assert all(r["status"] == "OPTIMUM" for r in halves) and halves[-1]["score"] == 58
     seconds = sorted(r["wall_seconds"] for r in halves)
     assert f"all seven in {seconds[0]} s to {seconds[-1]} s on 2 workers" in results
-    guide = " ".join((ROOT / "docs" / "guides" / "maximize.md").read_text().split())
+    guide = prose(ROOT / "docs" / "guides" / "maximize.md")
     assert f"proved those six and the board of seed 769139 in {seconds[0]} s to {seconds[-1]} s" in guide
     six = sorted(r["wall_seconds"] for r in halves[:6])
     assert (
@@ -688,7 +681,7 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
             puzzle.board.adjacencies
         )
     e2 = module.record("e2")["score"]
-    results = " ".join((ROOT / "docs" / "results" / "index.md").read_text().split())
+    results = prose(ROOT / "docs" / "results" / "index.md")
     assert f"{e2} of 480 inner edges in 10 minutes and 460 in an hour" in results
     field, hour = module.record("e2-field"), module.record("e2-field-hour")
     first = next((s, score) for s, score in field["timeline"] if score >= 463)
@@ -696,7 +689,7 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         f"to {first[1]} in {first[0]} s, to {field['score']} of 480 inner edges in 10 minutes and {hour['score']} in "
         "an hour" in results
     )
-    assert f"reached {e2} of 480 edges in 10 minutes" in " ".join((ROOT / "CHANGELOG.md").read_text().split())
+    assert f"reached {e2} of 480 edges in 10 minutes" in prose(ROOT / "CHANGELOG.md")
     long = [r for r in module._field_rows() if r["study"] == "long"]
     minute = sorted(module.at(r, 60) for r in long)
     ten = sorted(r["score"] for r in long)
@@ -705,7 +698,7 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
     a, b, c = (r["score"] for r in sorted(long, key=lambda r: r["seed"]))
     assert (
         f"{a}, {b} and {c} (median {ten[1]}, level with it; {minute[1]} at a minute, where it had 465)"
-        in " ".join((ROOT / "CHANGELOG.md").read_text().split())
+        in prose(ROOT / "CHANGELOG.md")
     )
     ladder = [
         r["score"] for r in module._field_rows() if r["study"] == "ladder" and "470 board" in r["config"]
@@ -758,7 +751,7 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
     triples = [sorted(t)[1] >= 465 for t in combinations(wider, 3)]
     chance = round(100 * sum(triples) / len(triples))
     assert (len(wider), sum(w >= 465 for w in wider), chance) == (31, 19, 67)
-    page = " ".join((ROOT / "benchmarks" / "maximize" / "bench-maximize.md").read_text().split())
+    page = prose(ROOT / "benchmarks" / "maximize" / "bench-maximize.md")
     assert f"the median of 3 seeds is 465 or more with a chance of about {chance}%" in page
     same = fisher_exact([[19, 12], [2, 1]]).pvalue  # the field's re-implementation: 465 on 2 of its 3 seeds
     reached = sorted(w for r in seeds if (w := module._when(r, 466)) is not None)
@@ -817,7 +810,7 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         in results
         and all(r["score"] == 466 for r in repairs)
     )
-    guide = " ".join((ROOT / "docs" / "guides" / "maximize.md").read_text().split())
+    guide = prose(ROOT / "docs" / "guides" / "maximize.md")
     assert (
         f"{ages['n_young']} of the {events} first boards of 466 came within their attempt's first 150 s"
         in guide
@@ -827,7 +820,7 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         f"that length reach 466 in 10 minutes on 2 cores with a chance of about {ages['restarts']}% where one "
         f"attempt per worker had about {ages['one']}%; the plain command reached 466 at {module.first(ages_run)} s "
         f"in its 10 minutes, and its hour's run 466 at {module.first(ages_hour)} s ({module.at(ages_hour, 600)} at "
-        "600 s, no 467)" in " ".join((ROOT / "CHANGELOG.md").read_text().split())
+        "600 s, no 467)" in prose(ROOT / "CHANGELOG.md")
     )
     hits = module._hits_rows()
     totals = {
@@ -882,7 +875,7 @@ def test_the_bench_maximize_report_is_made_from_the_committed_files():
         f"as fast) and {bind['-O2 with the branch profile']} s at -O2 with its profile "
         f"({spread['-O2 with the branch profile']} times as fast)" in native_source
     )
-    changelog = " ".join((ROOT / "CHANGELOG.md").read_text().split())
+    changelog = prose(ROOT / "CHANGELOG.md")
     assert (
         f"{depths['rows 7 to 9']}% of the stops were in rows 7 to 9, the placements up to depth 100 changed at "
         f"{depths['changed 100']}% of them, and a lookahead on the quota's count would have cut {depths['cut']} of "
@@ -1230,8 +1223,6 @@ def test_the_plain_maximize_of_a_large_framed_board_needs_only_the_core():
     budgets (255 of 480 after 5 s).  Now scipy is a core dependency and those engines need none."""
     import tomllib
 
-    from conftest import ROOT
-
     from satedge.jobs.engines import ENGINES
 
     core = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
@@ -1277,12 +1268,12 @@ def test_the_c_loops_compact_entries_are_quoted_from_their_study_and_taken_where
         < slots["eternity2/9x9"]
         < slots["eternity2/e2-starter"]
     )
-    results = " ".join((ROOT / "docs" / "results" / "index.md").read_text().split())
+    results = prose(ROOT / "docs" / "results" / "index.md")
     assert (
         f"make Eternity II's loop {spread['eternity2/e2-starter']} times as fast "
         f"({len(ratios['eternity2/e2-starter'])} pairs side by side)" in results
     )
-    changelog = " ".join((ROOT / "CHANGELOG.md").read_text().split())
+    changelog = prose(ROOT / "CHANGELOG.md")
     assert (
         f"Eternity II's attempts {spread['eternity2/e2-starter']} times as fast and Owen's 9x9 1.06 times; Owen's "
         f"8x8 keeps its slots (compact, {spread['eternity2/8x8']} times)" in changelog
@@ -1310,7 +1301,7 @@ def test_the_c_loops_compact_entries_are_quoted_from_their_study_and_taken_where
         "seeds 1 to 3, has 464, 465 and 466 at 60 s (a median of 465, the field's re-implementation's; 464, 464 "
         "and 465 before) and 465, 465 and 466 at 10 minutes" in changelog
     )
-    report = " ".join((ROOT / "benchmarks" / "maximize" / "bench-maximize.md").read_text().split())
+    report = prose(ROOT / "benchmarks" / "maximize" / "bench-maximize.md")
     assert "seeds 1, 2, 3; the tables study): 464, 465, 466, median 465 (met)" in report
     # the plain command on this loop, 10 minutes on 2 cores, beside the two runs of the loop before
     plain = module.record("e2-compact")

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 import sys
 import types
-from pathlib import Path
 
 import pytest
+from conftest import ROOT, prose
 from hypothesis import HealthCheck, given, settings
 from test_maximize import TINY, brute_maximum
 
@@ -26,7 +26,6 @@ from satedge.system.files import shown
 hermax = pytest.importorskip("hermax", reason="the MaxSAT Evaluation's solvers need hermax (extra maxsat)")
 
 SOLVERS = list(EVALUATION_SOLVERS)
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -189,7 +188,7 @@ def test_the_bench_maxsat_report_is_made_from_the_committed_files(monkeypatch):
         module.median_5x5(both, c) for c in ("support/cadical195", "cpsat/cpsat", "budget/budget")
     )
     assert (rc2[1:], cpsat[1:], budget[1:]) == ((1, 4), (0, 4), (4, 4))
-    line = " ".join((ROOT / "docs" / "results" / "index.md").read_text().split())
+    line = prose(ROOT / "docs" / "results" / "index.md")
     assert (
         f"the budgets of misfits proved all four 5x5 boards (median {budget[0]:.1f} s), RC2 over CaDiCaL "
         f"{rc2[1]} and CP-SAT {cpsat[1]}" in line
