@@ -479,3 +479,27 @@ def test_reading_a_small_file_under_a_large_limit_allocates_what_it_holds(tmp_pa
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout, done.stderr) == (0, "6000", "")
+
+
+def test_the_command_limits_leave_an_alarm_set_around_them_to_its_own_handler():
+    """A test runner's time limit (an alarm around the command) is not the command's: a block
+    without a timeout leaves its signal to its handler (a count over Slurm once said TIMEOUT
+    where pytest-timeout's alarm rang), and one with a timeout sets it again when it ends."""
+    from satedge.system.limits import OutOfTime, within
+
+    rang: list[int] = []
+    before = signal.signal(signal.SIGALRM, lambda signum, frame: rang.append(signum))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.2)
+        with within(None, None):
+            assert wait_until(lambda: rang, 5)
+        assert rang == [signal.SIGALRM]
+        signal.setitimer(signal.ITIMER_REAL, 30)
+        with within(0.05, None):
+            with pytest.raises(OutOfTime):
+                time.sleep(5)
+        left = signal.getitimer(signal.ITIMER_REAL)[0]
+        assert 25 < left < 30 and rang == [signal.SIGALRM]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)

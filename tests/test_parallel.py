@@ -23,7 +23,7 @@ from satedge.errors import SatedgeError
 from satedge.experiment import load_results
 from satedge.experiment.runner import run_experiment
 from satedge.experiment.spec import load_spec
-from satedge.jobs import Job, run
+from satedge.jobs import Job, dispatch, run
 from satedge.jobs.config import SolverConfig
 from satedge.jobs.portfolio import members as portfolio
 from satedge.puzzle import symmetry
@@ -33,7 +33,7 @@ from satedge.puzzle.strategies import puzzles
 from satedge.sat import cubes
 from satedge.sat.solving import MODES, STAT_KEYS, Enumerator
 from satedge.system import proctree
-from satedge.system.process import Limits
+from satedge.system.process import Limits, call
 
 SLOW = settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
@@ -282,6 +282,25 @@ def test_on_a_dask_cluster_the_counts_and_solutions_are_the_backtrackers(schedul
     every = run(Job(p, "solve", scheduler=scheduler, limits=limits))
     assert len(every.solutions) == len(sols) and set(every.solutions) == sols
     assert every.parallel["strategy"] == "cubes" and every.parallel["workers"] == 2
+
+
+@pytest.mark.slow
+def test_a_job_on_a_dask_cluster_under_limits_runs_in_a_new_interpreter(scheduler, monkeypatch):
+    """Killed at its time limit with its Dask client, and never a fork of this process and its
+    threads.  It ran in the command's own process, where the limit's signal once landed in Dask's
+    code as it forked and left logging's lock held: the next command on the cluster hung."""
+    started = []
+    monkeypatch.setattr(dispatch, "here", lambda *a, **k: pytest.fail("the job ran in this process"))
+    monkeypatch.setattr(dispatch, "call", lambda *a, **k: started.append(k["fresh"]) or call(*a, **k))
+    hunde = load_puzzle(PUZZLES / "hunde-spiel.yaml")
+    job = Job(
+        hunde, "count", solver="backtrack", modes=MODES, scheduler=scheduler, limits=Limits(timeout=120)
+    )
+    counts = run(job).counts
+    assert ({m: counts[m] for m in MODES}, started) == (
+        {"solutions": 16, "distinct": 8, "unique": 2},
+        [True],
+    )
 
 
 @pytest.mark.slow

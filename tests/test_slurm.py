@@ -81,7 +81,7 @@ def slurm(tmp_path_factory):
         "SelectTypeParameters=CR_Core_Memory\nAuthType=auth/munge\nMpiDefault=none\nReturnToService=2\n"
         f"SlurmctldPort=16817\nSlurmdPort=16818\n"
         f"NodeName={host} CPUs={os.cpu_count()} RealMemory=4000 State=UNKNOWN\n"
-        f"PartitionName=satedge Nodes={host} Default=YES MaxTime=INFINITE State=UP\n"
+        f"PartitionName=satedge Nodes={host} Default=YES MaxTime=12:00:00 State=UP\n"
     )
     key = root / "munge" / "munge.key"
     key.write_bytes(os.urandom(1024))
@@ -229,6 +229,21 @@ def test_a_queue_that_refuses_the_jobs_is_one_line_and_leaves_none(run_cli, slur
         "satedge: error: hunde-spiel: Slurm refuses the worker jobs of slurm:jobs=1,cores=1,"
     )
     assert err.endswith(": allocation failure: Requested node configuration is not available\n")
+    assert err.count("\n") == 1 and _queued(slurm) == ""
+
+
+def test_worker_jobs_the_queue_holds_for_good_are_one_line_at_once_and_leave_none(run_cli, slurm):
+    """A time beyond the partition's limit passes sbatch --test-only, and the job would pend for
+    good (before: the command waited 300 s for a worker and then said only that none started)."""
+    code, out, err = run_cli(
+        "count", "hunde-spiel", "--method", "backtrack", "--cluster", "slurm", "--walltime", "13:00:00"
+    )
+    assert (code, out) == (2, "")
+    assert err.startswith(
+        "satedge: error: hunde-spiel: Slurm holds the worker jobs of "
+        "slurm:jobs=1,cores=1,memory=2GB,walltime=13:00:00,name=satedge-"
+    )
+    assert err.endswith(": PartitionTimeLimit (squeue's reason), which waiting does not end\n")
     assert err.count("\n") == 1 and _queued(slurm) == ""
 
 

@@ -73,8 +73,9 @@ def run(
 ) -> Result:
     """Run a job, however it ends.
 
-    A job with limits runs in a child process under them (:func:`satedge.system.process.call`), a job
-    without in this process; on a Dask cluster every part runs under the job's limits.
+    A job with limits runs in a child process under them (:func:`satedge.system.process.call`; a
+    new interpreter for a job on a Dask cluster), a job without in this process; on a Dask cluster
+    every part runs under the job's limits too.
 
     Parameters
     ----------
@@ -133,12 +134,7 @@ def run(
 
 
 def _run(job: Job, fresh: bool, cancel, on_note, server, best: dict) -> Result:
-    if (
-        (job.limits.unlimited or job.scheduler is not None)
-        and not fresh
-        and server is None
-        and cancel is None
-    ):
+    if job.limits.unlimited and not fresh and server is None and cancel is None:
         return _result(here(execute, (job,), note=on_note), best)
     if job.solver.has_formula and job.limits.memory_mb is not None:  # what cannot fit is not built
         try:
@@ -155,7 +151,10 @@ def _run(job: Job, fresh: bool, cancel, on_note, server, best: dict) -> Result:
             execute,
             (job,),
             job.limits,
-            fresh=fresh,
+            # a job on a Dask cluster in a new interpreter, not a fork of this process and its threads:
+            # killed at its time limit with its scheduler, where the limit's signal in this process
+            # could land in Dask's code and leave its locks held
+            fresh=fresh or job.scheduler is not None,
             notes=True,
             cancel=cancel,
             on_note=on_note,

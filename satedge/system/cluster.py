@@ -13,6 +13,7 @@ never start and the running ones are killed through a Dask ``Event`` their tasks
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -165,10 +166,12 @@ def _on_queue(batch: Batch, distributed):
     client.satedge_batch = (cluster, folder, batch)  # what disconnect ends
     try:
         cluster.scale(jobs=batch.jobs)
-        client.wait_for_workers(1, timeout=WORKER_START)
+        _first_worker(client, batch)
     except BaseException as e:
         said = _job_errors(folder)
         disconnect(client)
+        if isinstance(e, SatedgeError):
+            raise
         if isinstance(e, Exception):  # none started in time (the queue is full, say)
             raise SatedgeError(
                 f"Slurm started no worker of {batch.name} within {WORKER_START:g} s"
@@ -176,6 +179,55 @@ def _on_queue(batch: Batch, distributed):
             ) from None
         raise
     return client
+
+
+# what squeue gives as the reason of a pending job that waiting does not start: it asks for more
+# than the queue ever gives (sbatch --test-only passes a time beyond the partition's limit), or
+# someone holds it
+HELD_FOR_GOOD = frozenset(
+    {
+        "BadConstraints",
+        "DependencyNeverSatisfied",
+        "InvalidAccount",
+        "InvalidQOS",
+        "JobHeldAdmin",
+        "JobHeldUser",
+        "PartitionNodeLimit",
+        "PartitionTimeLimit",
+    }
+)
+
+
+def _first_worker(client, batch: Batch) -> None:
+    """Wait for the first worker job to start (``WORKER_START``), and look at the jobs' reason in
+    squeue every 2 s: a reason no wait ends is a one-line error at once."""
+    deadline = time.monotonic() + WORKER_START
+    while True:
+        try:
+            client.wait_for_workers(1, timeout=min(2.0, max(0.01, deadline - time.monotonic())))
+            return
+        except TimeoutError:
+            if time.monotonic() >= deadline:
+                raise
+        reason = _held(batch.name)
+        if reason:
+            raise SatedgeError(
+                f"Slurm holds the worker jobs of {batch}: {reason} (squeue's reason), which waiting does not end"
+            )
+
+
+def _held(name: str) -> str:
+    """squeue's reason for a pending job named ``name`` that no wait starts (:data:`HELD_FOR_GOOD`,
+    or a limit per job of a QOS or an association), or ``""``."""
+    try:
+        listed = _slurm("squeue", "-h", "-n", name, "-t", "PENDING", "-o", "%r")
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    for line in listed.stdout.splitlines():
+        reason = line.strip().split(",")[0]
+        if reason in HELD_FOR_GOOD or re.fullmatch(r"(QOS|Assoc)Max\w*PerJob\w*", reason):
+            return reason
+    return ""
 
 
 def _refusal(text: str) -> str:

@@ -170,10 +170,12 @@ def within(timeout: float | None, memory_mb: float | None) -> Iterator[Callable[
     (:class:`OutOfTime`), and a look at this process's memory ten times a second
     (:class:`OverMemory` past ``memory_mb``).  The block gets a callable that says how many
     seconds are left (``None``: no limit), for the job it starts.  Off the main thread, where
-    no signal can be caught, the block runs without them."""
+    no signal can be caught, the block runs without them.  An alarm set around the block (a
+    test runner's time limit) is not the block's: without ``timeout`` its signal stays with its
+    own handler, and with one it is set again at the end for what it had left."""
     start = time.monotonic()
     main = threading.current_thread() is threading.main_thread()
-    handlers, stop = {}, threading.Event()
+    handlers, stop, outer = {}, threading.Event(), 0.0
 
     def raise_(error):
         def handler(signum, frame):
@@ -182,14 +184,11 @@ def within(timeout: float | None, memory_mb: float | None) -> Iterator[Callable[
         return handler
 
     if main:
-        handlers = {
-            signal.SIGALRM: signal.signal(signal.SIGALRM, raise_(OutOfTime)),
-            signal.SIGUSR1: signal.signal(signal.SIGUSR1, raise_(OverMemory)),
-        }
-        if timeout is not None:
-            signal.setitimer(
-                signal.ITIMER_REAL, timeout + GRACE
-            )  # the job stops itself first, at the timeout
+        handlers[signal.SIGUSR1] = signal.signal(signal.SIGUSR1, raise_(OverMemory))
+        if timeout is not None:  # an alarm of our own; one set by someone else is theirs to catch
+            handlers[signal.SIGALRM] = signal.signal(signal.SIGALRM, raise_(OutOfTime))
+            # the job stops itself first, at the timeout; an outer alarm is set again at the end
+            outer = signal.setitimer(signal.ITIMER_REAL, timeout + GRACE)[0]
         if memory_mb is not None:
             me, ident = psutil.Process(), threading.get_ident()
 
@@ -207,6 +206,9 @@ def within(timeout: float | None, memory_mb: float | None) -> Iterator[Callable[
     finally:
         stop.set()
         if main:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            if timeout is not None:
+                signal.setitimer(signal.ITIMER_REAL, 0)
             for sig, old in handlers.items():
                 signal.signal(sig, old)
+            if outer:  # what was left of the alarm around the block, less the block's time
+                signal.setitimer(signal.ITIMER_REAL, max(0.001, outer - (time.monotonic() - start)))
