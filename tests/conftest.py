@@ -195,6 +195,6 @@ def scheduler():
     """The address of a Dask LocalCluster of two single-threaded worker processes (extra dist)."""
     distributed = pytest.importorskip("dask.distributed")
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as lc:
         yield lc.scheduler_address

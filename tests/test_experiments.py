@@ -491,7 +491,7 @@ def test_dask_same_rows_as_local(tmp_path):
         n_workers=1,
         threads_per_worker=2,
         processes=False,
-        dashboard_address=None,
+        dashboard_address=":0",
         protocol="tcp",
         host="127.0.0.1",
     ) as cluster:
