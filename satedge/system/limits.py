@@ -175,7 +175,7 @@ def within(timeout: float | None, memory_mb: float | None) -> Iterator[Callable[
     own handler, and with one it is set again at the end for what it had left."""
     start = time.monotonic()
     main = threading.current_thread() is threading.main_thread()
-    handlers, stop, outer = {}, threading.Event(), 0.0
+    handlers, stop, outer = {}, threading.Event(), (0.0, 0.0)
 
     def raise_(error):
         def handler(signum, frame):
@@ -188,7 +188,7 @@ def within(timeout: float | None, memory_mb: float | None) -> Iterator[Callable[
         if timeout is not None:  # an alarm of our own; one set by someone else is theirs to catch
             handlers[signal.SIGALRM] = signal.signal(signal.SIGALRM, raise_(OutOfTime))
             # the job stops itself first, at the timeout; an outer alarm is set again at the end
-            outer = signal.setitimer(signal.ITIMER_REAL, timeout + GRACE)[0]
+            outer = signal.setitimer(signal.ITIMER_REAL, timeout + GRACE)
         if memory_mb is not None:
             me, ident = psutil.Process(), threading.get_ident()
 
@@ -210,5 +210,6 @@ def within(timeout: float | None, memory_mb: float | None) -> Iterator[Callable[
                 signal.setitimer(signal.ITIMER_REAL, 0)
             for sig, old in handlers.items():
                 signal.signal(sig, old)
-            if outer:  # what was left of the alarm around the block, less the block's time
-                signal.setitimer(signal.ITIMER_REAL, max(0.001, outer - (time.monotonic() - start)))
+            if outer[0]:  # what was left of the alarm around the block, less the block's time
+                left = max(0.001, outer[0] - (time.monotonic() - start))
+                signal.setitimer(signal.ITIMER_REAL, left, outer[1])
