@@ -247,6 +247,46 @@ def test_worker_jobs_the_queue_holds_for_good_are_one_line_at_once_and_leave_non
     assert err.count("\n") == 1 and _queued(slurm) == ""
 
 
+def test_worker_jobs_that_end_before_a_worker_starts_are_one_line_at_once_and_leave_none(
+    run_cli, slurm, monkeypatch
+):
+    """A job whose output folder its node lacks fails to start (the jobs' output went to /tmp,
+    which the nodes of a cluster do not share; SBATCH_ERROR, which overrides the script's, names
+    such a folder here): the command says so at once (before: it waited 300 s)."""
+    monkeypatch.setenv("SBATCH_ERROR", "/nonexistent/satedge/%j.err")
+    code, out, err = run_cli("count", "hunde-spiel", "--method", "backtrack", "--cluster", "slurm")
+    assert (code, out) == (2, "")
+    assert err.startswith(
+        "satedge: error: hunde-spiel: the worker jobs of "
+        "slurm:jobs=1,cores=1,memory=2GB,walltime=01:00:00,name=satedge-"
+    )
+    assert err.endswith(
+        " ended before a worker started: FAILED, JobLaunchFailure (squeue's state and reason)\n"
+    )
+    assert err.count("\n") == 1 and _queued(slurm) == ""
+
+
+def test_the_worker_jobs_write_their_output_under_the_cache_folder_that_the_nodes_share(
+    tmp_path, monkeypatch
+):
+    """Named for this host and process; the folders of this host's ended processes are removed,
+    those of live ones and of other hosts kept."""
+    monkeypatch.setenv("SATEDGE_CACHE", str(tmp_path))
+    host = socket.gethostname()
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    old = {
+        name: tmp_path / "slurm" / name
+        for name in (f"{host}-{dead.stdout.strip()}-x", f"{host}-{os.getppid()}-y", f"other-{os.getpid()}-z")
+    }
+    for folder in old.values():
+        folder.mkdir(parents=True)
+    made = Path(cluster.log_folder())
+    assert made.parent == tmp_path / "slurm" and made.name.startswith(f"{host}-{os.getpid()}-")
+    assert sorted(p.name for p in (tmp_path / "slurm").iterdir()) == sorted([*list(old)[1:], made.name])
+
+
 def test_cluster_options_are_checked_before_anything_starts(run_cli, monkeypatch):
     assert run_cli("count", "hunde-spiel", "--queue", "x") == (
         2,

@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import SatedgeError
-from ..system.files import quoted
+from ..system.files import cache_folder, quoted
 from ..system.limits import seconds_left
 from ..system.machine import cpu_lines
 from .kernels import Step
@@ -139,14 +139,6 @@ def _version(cc: str) -> str:
     except (OSError, subprocess.SubprocessError):
         return ""
     return out.splitlines()[0].strip() if out.strip() else ""
-
-
-def cache_folder() -> Path:
-    """Where compiled searches are kept: ``$SATEDGE_CACHE``, else ``$XDG_CACHE_HOME/satedge`` or
-    ``~/.cache/satedge``."""
-    if os.environ.get("SATEDGE_CACHE"):
-        return Path(os.environ["SATEDGE_CACHE"])
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "satedge"
 
 
 def header(t, deepest: bool = False, quota: bool = False) -> str:

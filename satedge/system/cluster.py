@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -26,7 +27,7 @@ from dataclasses import dataclass, fields, replace
 
 from ..errors import SatedgeError
 from .extras import Need, require
-from .files import one_line, quoted
+from .files import cache_folder, one_line, quoted
 from .process import Cancelled, Limits, Outcome, call
 
 __all__ = [
@@ -135,7 +136,8 @@ def _on_queue(batch: Batch, distributed):
             raise SatedgeError(
                 f"Slurm has no queue {quoted(batch.queue, 30)}; it has {', '.join(queues) or 'none'}"
             )
-    folder = tempfile.mkdtemp(prefix="satedge-slurm-")  # the jobs' logs, and the workers' space
+    folder = tempfile.mkdtemp(prefix="satedge-slurm-")  # the workers' space, made again on their nodes
+    logs = log_folder()  # the jobs' output, where their nodes write it
     try:
         cluster = jobqueue.SLURMCluster(
             queue=batch.queue,
@@ -146,12 +148,12 @@ def _on_queue(batch: Batch, distributed):
             job_name=batch.name,
             python=sys.executable,
             local_directory=folder,
-            log_directory=folder,
+            log_directory=logs,
             # the scheduler's web page on a free port: two jobs at once do not contend for 8787
             scheduler_options={"dashboard_address": ":0"},
         )
     except (ValueError, TypeError) as e:
-        shutil.rmtree(folder, ignore_errors=True)
+        _remove(folder, logs)
         raise SatedgeError(f"cluster {batch}: {one_line(str(e))[:200]}") from None
     script = os.path.join(folder, "worker.sh")
     with open(script, "w") as fh:
@@ -159,19 +161,19 @@ def _on_queue(batch: Batch, distributed):
     tried = _slurm("sbatch", "--test-only", script)  # what the queue would refuse, refused now
     if tried.returncode != 0:
         cluster.close()
-        shutil.rmtree(folder, ignore_errors=True)
+        _remove(folder, logs)
         said = _refusal(tried.stderr) or one_line(tried.stderr.strip() or "no word")[:160]
         raise SatedgeError(f"Slurm refuses the worker jobs of {batch}: {said}")
     client = distributed.Client(cluster)
-    client.satedge_batch = (cluster, folder, batch)  # what disconnect ends
+    client.satedge_batch = (cluster, (folder, logs), batch)  # what disconnect ends
     try:
         cluster.scale(jobs=batch.jobs)
         _first_worker(client, batch)
     except BaseException as e:
-        said = _job_errors(folder)
+        said = _job_errors(logs)
         disconnect(client)
-        if isinstance(e, SatedgeError):
-            raise
+        if isinstance(e, SatedgeError):  # with what a job that ran wrote first to its error file
+            raise SatedgeError(f"{e}: {said}" if said else str(e)) from None
         if isinstance(e, Exception):  # none started in time (the queue is full, say)
             raise SatedgeError(
                 f"Slurm started no worker of {batch.name} within {WORKER_START:g} s"
@@ -209,25 +211,78 @@ def _first_worker(client, batch: Batch) -> None:
         except TimeoutError:
             if time.monotonic() >= deadline:
                 raise
-        reason = _held(batch.name)
-        if reason:
+        jobs = _states(batch.name)
+        held = [r for s, r in jobs if s == "PENDING" and (r in HELD_FOR_GOOD or re.fullmatch(PER_JOB, r))]
+        if held:
             raise SatedgeError(
-                f"Slurm holds the worker jobs of {batch}: {reason} (squeue's reason), which waiting does not end"
+                f"Slurm holds the worker jobs of {batch}: {held[0]} (squeue's reason), which waiting does not end"
+            )
+        if jobs and all(s in ENDED for s, _ in jobs):  # a job that ended has no worker to come
+            state, reason = jobs[0]
+            raise SatedgeError(
+                f"the worker jobs of {batch} ended before a worker started: {state}"
+                + (f", {reason}" if reason and reason != "None" else "")
+                + " (squeue's state and reason)"
             )
 
 
-def _held(name: str) -> str:
-    """squeue's reason for a pending job named ``name`` that no wait starts (:data:`HELD_FOR_GOOD`,
-    or a limit per job of a QOS or an association), or ``""``."""
+PER_JOB = r"(QOS|Assoc)Max\w*PerJob\w*"  # squeue's reasons of the limits per job of a QOS or an account
+# the states of a job that has ended (squeue lists them for a few minutes after)
+ENDED = frozenset(
+    {
+        "BOOT_FAIL",
+        "CANCELLED",
+        "COMPLETED",
+        "DEADLINE",
+        "FAILED",
+        "NODE_FAIL",
+        "OUT_OF_MEMORY",
+        "PREEMPTED",
+        "TIMEOUT",
+    }
+)
+
+
+def _states(name: str) -> list[tuple[str, str]]:
+    """squeue's state and reason of each job named ``name``, those that ended lately too."""
     try:
-        listed = _slurm("squeue", "-h", "-n", name, "-t", "PENDING", "-o", "%r")
+        listed = _slurm("squeue", "-h", "-n", name, "-t", "all", "-o", "%T %r")
     except (OSError, subprocess.SubprocessError):
-        return ""
+        return []
+    jobs = []
     for line in listed.stdout.splitlines():
-        reason = line.strip().split(",")[0]
-        if reason in HELD_FOR_GOOD or re.fullmatch(r"(QOS|Assoc)Max\w*PerJob\w*", reason):
-            return reason
-    return ""
+        state, _, reason = line.strip().partition(" ")
+        if state:
+            jobs.append((state, reason.split(",")[0].strip()))
+    return jobs
+
+
+def log_folder() -> str:
+    """A new folder for the output of a batch queue's worker jobs, which their nodes write
+    themselves: under :func:`satedge.system.files.cache_folder`, in the home directory that a
+    cluster's nodes share (a node's /tmp is its own, and a job whose output folder its node lacks
+    fails to start), named for this host and process.  The folders of this host's processes that
+    have ended (killed at their time limit) are removed first; where the cache folder cannot be
+    written, a temporary folder, which serves a single node."""
+    host = re.sub(r"[^A-Za-z0-9.]", "_", socket.gethostname()) or "host"
+    base = cache_folder() / "slurm"
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        for old in base.glob(f"{host}-*-*"):
+            try:
+                os.kill(int(old.name[len(host) + 1 :].split("-")[0]), 0)
+            except ProcessLookupError:
+                shutil.rmtree(old, ignore_errors=True)
+            except (ValueError, OSError):
+                pass
+        return tempfile.mkdtemp(prefix=f"{host}-{os.getpid()}-", dir=base)
+    except OSError:
+        return tempfile.mkdtemp(prefix="satedge-slurm-logs-")
+
+
+def _remove(*folders: str) -> None:
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _refusal(text: str) -> str:
@@ -256,14 +311,14 @@ def disconnect(client) -> None:
         client.close()
     finally:
         if batch is not None:
-            cluster, folder, spec = batch
+            cluster, folders, spec = batch
             try:
                 cluster.close()
             except Exception:  # a cluster whose jobs never started closes with errors of its own
                 pass
             finally:
                 cancel(str(spec))
-                shutil.rmtree(folder, ignore_errors=True)
+                _remove(*folders)
 
 
 def cancel(scheduler: str | None) -> None:

@@ -28,6 +28,7 @@ import psutil
 from ..errors import SatedgeError
 
 __all__ = [
+    "cache_folder",
     "MAX_INPUT_BYTES",
     "MAX_LINE",
     "TEMPORARY",
@@ -58,6 +59,15 @@ MAX_INPUT_BYTES = 64 * 2**20  # puzzles, specs, presets, solutions: Eternity II'
 MAX_LINE = 300  # characters of an error line, echoes included
 # the temporary file an output is written to, beside it: .NAME.satedge-PID-TOKEN.tmpSUFFIX
 TEMPORARY = re.compile(r"\..+\.satedge-(\d+)-[0-9a-f]{8}\.tmp.*")
+
+
+def cache_folder() -> Path:
+    """Where satedge keeps what it makes for later (compiled searches, the logs of a batch
+    queue's worker jobs): ``$SATEDGE_CACHE``, else ``$XDG_CACHE_HOME/satedge`` or
+    ``~/.cache/satedge``."""
+    if os.environ.get("SATEDGE_CACHE"):
+        return Path(os.environ["SATEDGE_CACHE"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "satedge"
 
 
 # ---------------------------------------------------------------------------- text helpers
