@@ -182,8 +182,9 @@ def test_a_compiler_that_writes_no_library_or_hangs_leaves_nothing_and_numba_ans
 def test_the_compilers_temporary_files_go_to_the_build_folder(tmp_path, monkeypatch):
     """Before: each compile stopped at its time limit (cc1 killed before it could clean up) left an
     empty ccXXXXXX.s in $TMPDIR, one per run of the suite; the compiler's temporary files now go to
-    the build folder, removed with it (or swept, :func:`native._sweep`).  The compiler here writes
-    one and fails, so that no clock decides whether it wrote it."""
+    the build folder, removed with it (or swept by the next compile,
+    :func:`satedge.system.proctree.sweep`).  The compiler here writes one and fails, so that no
+    clock decides whether it wrote it."""
     outside, build = tmp_path / "tmp", tmp_path / "build"
     outside.mkdir(), build.mkdir()
     monkeypatch.setenv("TMPDIR", str(outside))

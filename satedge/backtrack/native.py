@@ -48,6 +48,7 @@ from ..errors import SatedgeError
 from ..system.files import cache_folder, quoted
 from ..system.limits import seconds_left
 from ..system.machine import cpu_lines
+from ..system.proctree import sweep
 from .kernels import Step
 
 __all__ = [
@@ -273,7 +274,7 @@ def _built(cc: str, folder: Path, head: str, flags: tuple[str, ...]) -> Path | N
         return lib
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        _sweep(folder)
+        sweep(folder, "build-")  # those of compiles whose process is gone (killed by a time limit)
         with tempfile.TemporaryDirectory(dir=folder, prefix=f"build-{os.getpid()}-") as tmp:
             built = _compile(cc, Path(tmp), head, flags)
             if built is None:
@@ -315,18 +316,6 @@ def _keep(built: Path, lib: Path) -> None:
     digest.write_text(hashlib.sha256(built.read_bytes()).hexdigest())
     os.replace(built, lib)
     os.replace(digest, lib.with_name(lib.name + ".sha256"))
-
-
-def _sweep(folder: Path) -> None:
-    """Remove the build folders of compiles whose process is gone (killed by a time limit or
-    ``kill -9`` before it could remove its own)."""
-    for old in folder.glob("build-*-*"):
-        try:
-            os.kill(int(old.name.split("-")[1]), 0)
-        except ProcessLookupError:
-            shutil.rmtree(old, ignore_errors=True)
-        except (ValueError, OSError):
-            pass
 
 
 def compile_seconds() -> float:

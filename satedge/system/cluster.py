@@ -29,6 +29,7 @@ from ..errors import SatedgeError
 from .extras import Need, require
 from .files import cache_folder, one_line, quoted
 from .process import Cancelled, Limits, Outcome, call
+from .proctree import sweep
 
 __all__ = [
     "BATCH_SYSTEMS",
@@ -268,13 +269,7 @@ def log_folder() -> str:
     base = cache_folder() / "slurm"
     try:
         base.mkdir(parents=True, exist_ok=True)
-        for old in base.glob(f"{host}-*-*"):
-            try:
-                os.kill(int(old.name[len(host) + 1 :].split("-")[0]), 0)
-            except ProcessLookupError:
-                shutil.rmtree(old, ignore_errors=True)
-            except (ValueError, OSError):
-                pass
+        sweep(base, f"{host}-")
         return tempfile.mkdtemp(prefix=f"{host}-{os.getpid()}-", dir=base)
     except OSError:
         return tempfile.mkdtemp(prefix="satedge-slurm-logs-")

@@ -316,9 +316,10 @@ def scratch() -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def sweep(where: str | None = None) -> list[str]:
-    """Remove the scratch folders in ``where`` (default: the temporary folder) of satedge processes
-    that have ended without removing them (killed by SIGKILL); the names removed."""
+def sweep(where: str | Path | None = None, prefix: str = SCRATCH) -> list[str]:
+    """Remove the folders ``PREFIX-PID-...`` in ``where`` (default: the scratch folders
+    ``satedge-PID-XXXXXXXX`` in the temporary folder) of processes that have ended without
+    removing them (killed by SIGKILL); the names removed."""
     base = Path(where or tempfile.gettempdir())
     removed = []
     try:
@@ -326,8 +327,8 @@ def sweep(where: str | None = None) -> list[str]:
     except OSError:
         return removed
     for d in entries:
-        pid = d.name[len(SCRATCH) :].split("-", 1)[0]
-        if not (d.name.startswith(SCRATCH) and pid.isdigit() and d.is_dir() and not d.is_symlink()):
+        pid = d.name[len(prefix) :].split("-", 1)[0]
+        if not (d.name.startswith(prefix) and pid.isdigit() and d.is_dir() and not d.is_symlink()):
             continue
         if psutil.pid_exists(int(pid)):
             continue
