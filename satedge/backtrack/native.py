@@ -73,7 +73,6 @@ __all__ = [
     "compiler",
     "described",
     "compiles",
-    "cache_folder",
     "COMPILE_SECONDS",
     "COMPILE_SHARE",
     "compile_seconds",

@@ -199,11 +199,27 @@ HELD_FOR_GOOD = frozenset(
         "PartitionTimeLimit",
     }
 )
+PER_JOB = r"(QOS|Assoc)Max\w*PerJob\w*"  # squeue's reasons of the limits per job of a QOS or an account
+# the states of a job that has ended (squeue lists them for a few minutes after)
+ENDED = frozenset(
+    {
+        "BOOT_FAIL",
+        "CANCELLED",
+        "COMPLETED",
+        "DEADLINE",
+        "FAILED",
+        "NODE_FAIL",
+        "OUT_OF_MEMORY",
+        "PREEMPTED",
+        "TIMEOUT",
+    }
+)
 
 
 def _first_worker(client, batch: Batch) -> None:
-    """Wait for the first worker job to start (``WORKER_START``), and look at the jobs' reason in
-    squeue every 2 s: a reason no wait ends is a one-line error at once."""
+    """Wait for the first worker job to start (``WORKER_START``), and look at the jobs in squeue
+    every 2 s: a pending job's reason that no wait ends, or jobs that all ended, is a one-line
+    error at once."""
     deadline = time.monotonic() + WORKER_START
     while True:
         try:
@@ -225,23 +241,6 @@ def _first_worker(client, batch: Batch) -> None:
                 + (f", {reason}" if reason and reason != "None" else "")
                 + " (squeue's state and reason)"
             )
-
-
-PER_JOB = r"(QOS|Assoc)Max\w*PerJob\w*"  # squeue's reasons of the limits per job of a QOS or an account
-# the states of a job that has ended (squeue lists them for a few minutes after)
-ENDED = frozenset(
-    {
-        "BOOT_FAIL",
-        "CANCELLED",
-        "COMPLETED",
-        "DEADLINE",
-        "FAILED",
-        "NODE_FAIL",
-        "OUT_OF_MEMORY",
-        "PREEMPTED",
-        "TIMEOUT",
-    }
-)
 
 
 def _states(name: str) -> list[tuple[str, str]]:

@@ -317,8 +317,8 @@ def scratch() -> Iterator[Path]:
 
 
 def sweep(where: str | Path | None = None, prefix: str = SCRATCH) -> list[str]:
-    """Remove the folders ``PREFIX-PID-...`` in ``where`` (default: the scratch folders
-    ``satedge-PID-XXXXXXXX`` in the temporary folder) of processes that have ended without
+    """Remove the folders named ``prefix`` and then ``PID-...`` in ``where`` (default: the scratch
+    folders ``satedge-PID-XXXXXXXX`` in the temporary folder) of processes that have ended without
     removing them (killed by SIGKILL); the names removed."""
     base = Path(where or tempfile.gettempdir())
     removed = []
