@@ -16,7 +16,8 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from satedge.backtrack import search as backtrack
-from satedge.encode import CARDS, Options, Size, bases, encode, placements, sizes, symmetry_breaking
+from satedge.encode import CARDS, Options, Size, bases, encode, placements, sizes
+from satedge.puzzle.symmetry import symmetry_breaking
 from satedge.encode.cards import card_size
 from satedge.encode.presets import floors, presets
 from satedge.errors import Unsupported

@@ -6,8 +6,9 @@ among worker processes, :mod:`.plans` what it searches (the cell order,
 look-alike turns, identical tiles) and :mod:`.orders` the cell orders with their estimated
 trees.
 
-It imports :mod:`satedge.encode` (the symmetry-breaking placements it shares with the
-encodings), :mod:`satedge.puzzle`, :mod:`satedge.system` and :mod:`satedge.errors`.
+It imports :mod:`satedge.puzzle` (the symmetry-breaking placements it shares with the encodings
+come from there: :func:`satedge.puzzle.symmetry.broken_placements`), :mod:`satedge.system` and
+:mod:`satedge.errors`, and nothing of the encodings it checks.
 """
 
 from .search import (

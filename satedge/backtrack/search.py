@@ -23,9 +23,9 @@ from itertools import islice
 
 import numpy as np
 
-from ..encode.core import Options, placements, symmetry_breaking
 from ..errors import SatedgeError
 from ..puzzle.model import Puzzle, Solution
+from ..puzzle.symmetry import broken_placements, symmetry_breaking
 from ..system.extras import available
 from . import arrays as search_tables
 from . import loop as driver
@@ -212,7 +212,7 @@ def tables(
 
 def symmetry_broken(puzzle: Puzzle) -> tuple[tuple, int]:
     """The placements per cell that keep one solution of each board-turn orbit (the restriction
-    of :func:`satedge.encode.symmetry_breaking`: a corner tile in the top-left corner, or an
+    of :func:`satedge.puzzle.symmetry.symmetry_breaking`: a corner tile in the top-left corner, or an
     asymmetric tile unturned), and the orbit's size: every solution found stands for that many.
     Where no rule applies (a clued puzzle): :attr:`Puzzle.allowed` and 1.
 
@@ -230,7 +230,7 @@ def symmetry_broken(puzzle: Puzzle) -> tuple[tuple, int]:
     rule = symmetry_breaking(puzzle)
     if rule is None:
         return puzzle.allowed, 1
-    allowed = placements(puzzle, Options(symmetry="rotation"))
+    allowed = broken_placements(puzzle)
     tile, cells, _ = rule
     if len(cells) == 1:
         kept = tuple(p for p in allowed[cells[0]] if p[0] == tile)

@@ -2,7 +2,7 @@
 
 Every tile is placed once, the frame and the clues kept (the placements of
 :attr:`Puzzle.allowed`, one tile of each board-turn orbit kept where it can be, as
-:func:`satedge.encode.symmetry_breaking` says: turning a board keeps its score); the cells are
+:func:`satedge.puzzle.symmetry.symmetry_breaking` says: turning a board keeps its score); the cells are
 filled row by row, and a placement costs the edges it does not fit with its neighbours placed
 before it.  At each cell the placements that fit every placed neighbour are tried first, then
 the others; a branch whose cost reaches the fewest mismatches found so far is cut.  Each board
@@ -30,9 +30,9 @@ import numpy as np
 
 from ..backtrack.facts import BoardTables, board_tables
 from ..backtrack.kernels import Step, numba_kernel
-from ..encode.core import Options, placements
 from ..puzzle.checker import Scored
 from ..puzzle.model import Puzzle, Solution
+from ..puzzle.symmetry import broken_placements
 from ..system.progress import REPORT_SECONDS
 
 __all__ = [
@@ -217,7 +217,7 @@ def neighbours(earlier: list[list[tuple[int, int, int]]]) -> tuple[np.ndarray, .
 def candidates(puzzle: Puzzle, tables: BoardTables) -> tuple[Candidates, list[tuple[int, int]]]:
     """The arrays of :func:`step` for the whole board (``tables``: the puzzle's), its cells row by
     row, and the candidates' placements."""
-    allowed = placements(puzzle, Options(symmetry="rotation"))
+    allowed = broken_placements(puzzle)
     cands = [(t, r) for cell in allowed for t, r in cell]
     start = np.cumsum([0] + [len(cell) for cell in allowed]).astype(np.int64)
     tile = np.array([t for t, _ in cands] or [0], dtype=np.int64)

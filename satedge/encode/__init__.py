@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..puzzle.model import Puzzle
 from .cards import at_most_one, exactly_one
-from .core import CARDS, SYMMETRIES, Encoded, Options, Size, make_cnf, placements, symmetry_breaking
+from .core import CARDS, SYMMETRIES, Encoded, Options, Size, make_cnf, placements
 from .presets import DEFAULT_ENCODING, Encoding, bases, presets, sizes
 
 __all__ = [
@@ -37,7 +37,6 @@ __all__ = [
     "placements",
     "presets",
     "sizes",
-    "symmetry_breaking",
 ]
 
 

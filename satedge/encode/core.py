@@ -11,8 +11,8 @@ from math import prod
 from pysat.formula import CNF, IDPool
 
 from ..errors import SatedgeError
-from ..puzzle.model import Puzzle, Solution, self_symmetry
-from ..puzzle.symmetry import matchings
+from ..puzzle.model import Puzzle, Solution
+from ..puzzle.symmetry import broken_placements, matchings, symmetry_breaking
 from ..system.files import shown
 
 __all__ = [
@@ -21,7 +21,6 @@ __all__ = [
     "COLORCOUNT",
     "Options",
     "Encoded",
-    "symmetry_breaking",
     "placements",
     "Size",
     "floor",
@@ -72,7 +71,7 @@ class Options:
     card
         The exactly-one / at-most-one encoding, a :class:`pysat.card.EncType` name
     symmetry
-        ``none`` or ``rotation`` (see :func:`symmetry_breaking`)
+        ``none`` or ``rotation`` (see :func:`satedge.puzzle.symmetry.symmetry_breaking`)
     redundant
         Add implied clauses (each encoding says which) that keep the solution set
     families
@@ -263,59 +262,10 @@ class Encoded:
 
 
 # ---------------------------------------------------------------------------- shared pieces
-def symmetry_breaking(puzzle: Puzzle) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
-    """``(tile, cells, rotations)``: keeping ``tile`` to those cells and rotations breaks the
-    whole-board rotation symmetry; ``None`` when no rule applies.
-
-    It applies when the puzzle has no clues (a clue already breaks the symmetry).  Two rules,
-    the first that applies:
-
-    * *corner*: a tile that fits only cells the board's turns bring onto cell 0 (a corner tile
-      of a framed board) is kept to cell 0, the top-left corner: one unit clause;
-    * *rotation*: the first tile that looks different in all four rotations keeps rotation 0
-      on a square board ({0, 1} on a non-square one).
-
-    Either way exactly one solution in each orbit of 4 (square) or 2 (non-square) survives:
-    the model count becomes solutions / 4 or solutions / 2.
-
-    >>> from satedge.puzzle import Puzzle
-    >>> framed = Puzzle(rows=2, cols=2, frame=0, tiles=((0, 1, 2, 0), (0, 0, 1, 2), (1, 0, 0, 2), (2, 1, 0, 0)))
-    >>> symmetry_breaking(framed)
-    (0, (0,), (0, 1, 2, 3))
-    >>> symmetry_breaking(Puzzle(rows=1, cols=3, tiles=((1, 2, 1, 2), (1, 2, 3, 4), (3, 3, 4, 4))))
-    (1, (0, 1, 2), (0, 1))
-    """
-    if puzzle.clues:
-        return None
-    board = puzzle.board
-    corner = {board.turn_cell(0, k) for k in board.turns()}
-    if len(corner) == len(board.turns()):
-        kinds: dict[int, tuple[tuple, set[int]]] = {}  # cells of one kind share their tuple of placements
-        for c, cell in enumerate(puzzle.allowed):
-            kinds.setdefault(id(cell), (cell, set()))[1].add(c)
-        tiles = {k: {t for t, _ in cell} for k, (cell, _) in kinds.items()}
-        first = tiles[id(puzzle.allowed[0])]
-        for t in range(len(puzzle.tiles)):
-            if t in first and all(cells <= corner for k, (_, cells) in kinds.items() if t in tiles[k]):
-                return t, (0,), (0, 1, 2, 3)
-    for t, labels in enumerate(puzzle.tiles):
-        if self_symmetry(labels) == 1:
-            return t, tuple(board.cells), ((0,) if puzzle.rows == puzzle.cols else (0, 1))
-    return None
-
-
 def placements(puzzle: Puzzle, options: Options) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Per cell, the allowed placements, with the symmetry-breaking restriction applied."""
-    allowed = puzzle.allowed
-    if options.symmetry == "rotation":
-        brk = symmetry_breaking(puzzle)
-        if brk is not None:
-            tile, cells, keep = brk
-            allowed = tuple(
-                tuple(p for p in cell if p[0] != tile or (c in cells and p[1] in keep))
-                for c, cell in enumerate(allowed)
-            )
-    return allowed
+    """Per cell, the allowed placements, with the symmetry-breaking restriction applied where
+    ``options`` asks for it (:func:`satedge.puzzle.symmetry.broken_placements`)."""
+    return broken_placements(puzzle) if options.symmetry == "rotation" else puzzle.allowed
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from math import factorial, prod
 
-from .model import Puzzle, Solution, rotate
+from .model import Puzzle, Solution, rotate, self_symmetry
 
 __all__ = [
     "Picture",
@@ -30,6 +30,8 @@ __all__ = [
     "orbit_pictures",
     "orbit",
     "matchings",
+    "symmetry_breaking",
+    "broken_placements",
 ]
 
 Picture = tuple[tuple, ...]
@@ -53,6 +55,62 @@ class Counts:
     solutions: int
     distinct: int
     unique: int
+
+
+def symmetry_breaking(puzzle: Puzzle) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
+    """``(tile, cells, rotations)``: keeping ``tile`` to those cells and rotations breaks the
+    whole-board rotation symmetry; ``None`` when no rule applies.
+
+    It applies when the puzzle has no clues (a clue already breaks the symmetry).  Two rules,
+    the first that applies:
+
+    * *corner*: a tile that fits only cells the board's turns bring onto cell 0 (a corner tile
+      of a framed board) is kept to cell 0, the top-left corner: one unit clause;
+    * *rotation*: the first tile that looks different in all four rotations keeps rotation 0
+      on a square board ({0, 1} on a non-square one).
+
+    Either way exactly one solution in each orbit of 4 (square) or 2 (non-square) survives:
+    the model count becomes solutions / 4 or solutions / 2.
+
+    >>> from satedge.puzzle import Puzzle
+    >>> framed = Puzzle(rows=2, cols=2, frame=0, tiles=((0, 1, 2, 0), (0, 0, 1, 2), (1, 0, 0, 2), (2, 1, 0, 0)))
+    >>> symmetry_breaking(framed)
+    (0, (0,), (0, 1, 2, 3))
+    >>> symmetry_breaking(Puzzle(rows=1, cols=3, tiles=((1, 2, 1, 2), (1, 2, 3, 4), (3, 3, 4, 4))))
+    (1, (0, 1, 2), (0, 1))
+    """
+    if puzzle.clues:
+        return None
+    board = puzzle.board
+    corner = {board.turn_cell(0, k) for k in board.turns()}
+    if len(corner) == len(board.turns()):
+        kinds: dict[int, tuple[tuple, set[int]]] = {}  # cells of one kind share their tuple of placements
+        for c, cell in enumerate(puzzle.allowed):
+            kinds.setdefault(id(cell), (cell, set()))[1].add(c)
+        tiles = {k: {t for t, _ in cell} for k, (cell, _) in kinds.items()}
+        first = tiles[id(puzzle.allowed[0])]
+        for t in range(len(puzzle.tiles)):
+            if t in first and all(cells <= corner for k, (_, cells) in kinds.items() if t in tiles[k]):
+                return t, (0,), (0, 1, 2, 3)
+    for t, labels in enumerate(puzzle.tiles):
+        if self_symmetry(labels) == 1:
+            return t, tuple(board.cells), ((0,) if puzzle.rows == puzzle.cols else (0, 1))
+    return None
+
+
+def broken_placements(puzzle: Puzzle) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell, the allowed placements (:attr:`Puzzle.allowed`) less those that
+    :func:`symmetry_breaking`'s rule forbids: one solution of each board-turn orbit keeps its
+    placements.  Shared by the encodings' ``symmetry: rotation``, the reference backtracker and
+    the branch and bound."""
+    allowed = puzzle.allowed
+    brk = symmetry_breaking(puzzle)
+    if brk is None:
+        return allowed
+    tile, cells, keep = brk
+    return tuple(
+        tuple(p for p in cell if p[0] != tile or (c in cells and p[1] in keep)) for c, cell in enumerate(allowed)
+    )
 
 
 def picture(puzzle: Puzzle, solution: Solution) -> Picture:
