@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import PUZZLES, alive, children, sigint_default, wait_until
 
+from satedge.encode import bases
 from satedge.errors import SatedgeError
 from satedge.puzzle.formats import save_puzzle
 from satedge.puzzle.generate import Params, generate
@@ -416,7 +417,7 @@ def test_counts_out_of_range(run_cli, args, message):
         ),
         (
             "name: p\nbase: [edgecolor]\n",
-            "unknown base encoding ['edgecolor']; choose from direct, support, split, edgecolor, heule",
+            f"unknown base encoding ['edgecolor']; choose from {', '.join(bases())} or FILE.py:FUNCTION of your own",
         ),
         ("name: p\nbase: edgecolor\noptions: {1: x}\n", "unknown option(s) 1"),
         (

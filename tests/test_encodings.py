@@ -16,10 +16,9 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from satedge.backtrack import search as backtrack
-from satedge.encode import CARDS, Options, Size, bases, encode, placements, sizes
-from satedge.puzzle.symmetry import symmetry_breaking
+from satedge.encode import CARDS, Options, Size, bases, encode, placements
 from satedge.encode.cards import card_size
-from satedge.encode.presets import floors, presets
+from satedge.encode.presets import presets
 from satedge.errors import Unsupported
 from satedge.jobs import Job, execute
 from satedge.puzzle import symmetry
@@ -27,6 +26,7 @@ from satedge.puzzle.formats import load_puzzle
 from satedge.puzzle.generate import Params, generate
 from satedge.puzzle.model import Puzzle
 from satedge.puzzle.strategies import puzzles
+from satedge.puzzle.symmetry import symmetry_breaking
 from satedge.sat.solving import count, count_modes, solutions
 
 SOLVERS = ("cadical195", "glucose4", "minisat22")
@@ -215,7 +215,7 @@ def test_cli_unknown_names(run_cli):
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--encoding", "nope")
     assert code == 2 and err == (
         "satedge: error: unknown encoding 'nope'; choose a preset (satedge encodings lists them), a base "
-        "encoding (direct, support, split, edgecolor, heule) or a preset file\n"
+        f"encoding ({', '.join(bases())}), a preset file or FILE.py:FUNCTION of your own\n"
     )
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--solver", "nope")
     assert code == 2 and err == (
@@ -564,14 +564,14 @@ def test_sizes_are_counted_exactly_without_building_the_formula(puzzle, base, ca
     options = Options(card=card, symmetry=symmetry, redundant=redundant)
     if not covers(base, puzzle):
         with pytest.raises(Unsupported):
-            sizes()[base](puzzle, options)
+            bases()[base].size(puzzle, options)
         with pytest.raises(Unsupported):
-            floors()[base](puzzle, options)
+            bases()[base].floor(puzzle, options)
         return
     e = encode(puzzle, base, options)
     size = Size(e.nv, len(e.cnf.clauses), sum(map(len, e.cnf.clauses)))
-    assert sizes()[base](puzzle, options) == size
-    low = floors()[base](puzzle, options)  # a low bound, of every count
+    assert bases()[base].size(puzzle, options) == size
+    low = bases()[base].floor(puzzle, options)  # a low bound, of every count
     assert low.variables <= size.variables and low.clauses <= size.clauses and low.literals <= size.literals
 
 

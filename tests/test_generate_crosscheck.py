@@ -9,9 +9,9 @@ import yaml
 from hypothesis import given, settings
 
 from satedge.backtrack import search as backtrack
-from satedge.encode import Encoding, Options
+from satedge.encode import Base, Encoding, Options
+from satedge.encode.bases.support import encode as support_encode
 from satedge.encode.onehot import placement_formula, supports
-from satedge.encode.support import encode as support_encode
 from satedge.experiment import crosscheck
 from satedge.jobs.config import SolverConfig
 from satedge.puzzle.checker import validate
@@ -190,8 +190,8 @@ def test_workers_share_the_configurations_and_find_the_same():
     """Two worker processes, one configuration each, check what one process checks; a broken
     encoding's mismatch comes back from its worker."""
     configs = [
-        (Encoding("support", build=support_encode), SolverConfig()),
-        (Encoding("broken", build=broken_support), SolverConfig()),
+        (Encoding("support", declaration=Base(name="support", build=support_encode)), SolverConfig()),
+        (Encoding("broken", declaration=Base(name="broken", build=broken_support)), SolverConfig()),
     ]
     one, two = (crosscheck.run(configs[:1] * 2, examples=15, seed=4, workers=w) for w in (1, 2))
     assert (one.ok, two.ok, one.examples, two.examples, one.checks, two.checks) == (

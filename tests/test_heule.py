@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from satedge.backtrack import search as backtrack
-from satedge.encode import Encoding, Options, Size, encode, heule
+from satedge.encode import Encoding, Options, Size, encode
+from satedge.encode.bases import heule
 from satedge.encode.core import BlockCNF
 from satedge.encode.presets import presets
 from satedge.errors import Unsupported

@@ -1,9 +1,12 @@
 """CNF encodings of edge-matching puzzles.
 
-An *encoding* is any callable ``encoding(puzzle, options) -> Encoded``.  The base encodings
-live one per module (:mod:`.direct`, :mod:`.support`, :mod:`.split`, :mod:`.edgecolor`,
-:mod:`.heule`), on the shared pieces of :mod:`.core`; :class:`Encoding` names one with its
-options, and the presets are named ones in YAML (:mod:`.presets`).
+A *base encoding* is declared once, in its own module, as a :class:`Base` (:mod:`.base`): its
+name, its build function ``build(puzzle, options) -> Encoded``, its size and low bound counted
+without building it, its MaxSAT form and the kinds of variables it names.  satedge's live one
+per module in :mod:`.bases` (direct, support, split, edgecolor, heule), on the shared pieces
+of :mod:`.core`; yours is a file, a module or an installed package's entry point, found the same
+way (:mod:`.registry`).  :class:`Encoding` names a base with its options, and the presets are
+named ones in YAML (:mod:`.presets`).
 
 Every encoding
 
@@ -17,11 +20,14 @@ Every encoding
 from __future__ import annotations
 
 from ..puzzle.model import Puzzle
+from .base import Base, kinds
 from .cards import at_most_one, exactly_one
 from .core import CARDS, SYMMETRIES, Encoded, Options, Size, make_cnf, placements
-from .presets import DEFAULT_ENCODING, Encoding, bases, presets, sizes
+from .presets import DEFAULT_ENCODING, Encoding, presets
+from .registry import bases
 
 __all__ = [
+    "Base",
     "CARDS",
     "DEFAULT_ENCODING",
     "SYMMETRIES",
@@ -36,7 +42,7 @@ __all__ = [
     "make_cnf",
     "placements",
     "presets",
-    "sizes",
+    "kinds",
 ]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -153,11 +154,64 @@ class Encoded:
     shows: Callable[[int, tuple], list[list[int]]] | None = None
     soft: tuple[int, ...] | None = None
 
-    @property
-    def meanings(self) -> str:
-        """What the kinds of its named variables mean (:data:`KINDS`), as its header says."""
-        named = {self.pool.obj(v)[0] for v in [*self.decision, *(self.soft or ())]}
-        return "; ".join(text for kind, text in KINDS.items() if kind in named)
+    @classmethod
+    def of_placements(
+        cls,
+        puzzle: Puzzle,
+        base: str,
+        options: Options,
+        clauses: list[list[int]],
+        pool: IDPool,
+        x: dict[tuple[int, int, int], int],
+        soft: list[int] | None = None,
+    ) -> Encoded:
+        """The formula of an encoding with one variable per placement: ``x[cell, tile, turn]``
+        for every placement a model may make (the others are never made), ``clauses`` over them
+        and any auxiliaries of ``pool``.  Everything a model is read back with follows from
+        ``x``: its decision variables, :attr:`cells`, :attr:`literals` and :attr:`shows`.
+        ``soft``: of a MaxSAT form, its match variables.
+
+        >>> from pysat.formula import IDPool
+        >>> from satedge.puzzle import Puzzle
+        >>> p = Puzzle(rows=1, cols=2, tiles=((0, 1, 0, 0), (0, 0, 0, 1)), frame=0)
+        >>> pool = IDPool()
+        >>> x = {(c, t, r): pool.id(("x", c, t, r)) for c, cell in enumerate(p.allowed) for t, r in cell}
+        >>> f = Encoded.of_placements(p, "mine", Options(), [[x[0, 0, 0], x[0, 1, 2]]], pool, x)
+        >>> f.decode([1, -2, -3, 4]), f.literals(f.decode([1, -2, -3, 4]))
+        (Solution(0/0 1/0), [1, 4])
+        """
+        cells: dict[int, list[tuple[int, int, int]]] = {}
+        for (c, t, r), v in x.items():
+            cells.setdefault(c, []).append((v, t, r))
+
+        @functools.cache
+        def read() -> Cells:  # made at the first model, not for a formula only written to a file
+            return [[(v, t, [(r, [])]) for v, t, r in cells.get(c, [])] for c in puzzle.board.cells]
+
+        def literals(solution: Solution) -> list[int] | None:
+            out = []
+            for c, (t, r) in enumerate(solution):
+                v = x.get((c, t, r))
+                if v is None:
+                    return None
+                out.append(v)
+            return out
+
+        def shows(c: int, look: tuple) -> list[list[int]]:
+            return [[v] for v, t, r in cells.get(c, []) if puzzle.oriented(t, r) == look]
+
+        return cls(
+            puzzle,
+            base,
+            options,
+            make_cnf(clauses, pool.top),
+            pool,
+            decision=sorted(x.values()),
+            cells=read,
+            literals=literals,
+            shows=shows,
+            soft=None if soft is None else tuple(soft),
+        )
 
     @property
     def maxsat(self) -> bool:

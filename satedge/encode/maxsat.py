@@ -16,8 +16,9 @@ first side, ``f`` on the second), and ``m[k] & e[k, v] -> f[k, partner(v)]``.  E
 the options of its base (``symmetry: rotation`` among them), and the clause family
 ``colorcount`` (``support+families=colorcount``): a redundant cardinality constraint that at most
 as many match variables hold as the labels' counts allow (:func:`satedge.puzzle.checker.label_bound`:
-an edge that fits pairs two sides of one label), left out where the board's edges are fewer.  An
-encoding of your own (a ``build``) has no MaxSAT form.
+an edge that fits pairs two sides of one label), left out where the board's edges are fewer.  A
+base encoding declares its MaxSAT form (:attr:`satedge.encode.base.Base.relaxed`); one that
+declares none, as a build function of yours alone, is refused in one line.
 
 >>> from satedge.puzzle import Puzzle
 >>> p = Puzzle(rows=1, cols=2, tiles=((1, 2, 1, 1), (2, 1, 1, 3)))
@@ -36,29 +37,24 @@ from pysat.card import CardEnc, EncType
 from ..errors import SatedgeError
 from ..puzzle.checker import label_bound
 from ..puzzle.model import Puzzle
-from . import direct, edgecolor, heule, split, support
+from .base import Base
 from .core import COLORCOUNT, BlockCNF, Encoded, Options, make_cnf
 from .presets import Encoding
+from .registry import bases
 from .shuffled import encode_shuffled
 
-__all__ = ["RELAXED", "DEFAULT_MAXSAT_ENCODING", "maxsat_encoding", "weighted"]
+__all__ = ["DEFAULT_MAXSAT_ENCODING", "maxsat_encoding", "weighted"]
 
-RELAXED = {
-    "direct": direct.encode,
-    "support": support.encode,
-    "split": split.encode,
-    "edgecolor": edgecolor.encode,
-    "heule": heule.encode,
-}
 DEFAULT_MAXSAT_ENCODING = "support"
 
 
 def maxsat_encoding(encoding: Encoding | str | None = None) -> Encoding:
     """The encoding named (default :data:`DEFAULT_MAXSAT_ENCODING`), if its base has a MaxSAT form."""
     chosen = Encoding.of(encoding or DEFAULT_MAXSAT_ENCODING)
-    if chosen.build is not None:
+    if chosen.declared.relaxed is None:
+        relaxed = [name for name, b in bases().items() if b.relaxed is not None]
         raise SatedgeError(
-            f"the encoding {chosen.base} of your own has no MaxSAT form; choose one on {', '.join(RELAXED)}"
+            f"the encoding {chosen.base} declares no MaxSAT form; choose one on {', '.join(relaxed)}"
         )
     return chosen
 
@@ -68,17 +64,19 @@ def weighted(puzzle: Puzzle, encoding: Encoding | str | None = None, shuffle: in
     clauses ``cnf``, its soft unit clauses ``soft`` (see the module's docstring); with
     ``shuffle``, of the puzzle under that seed, read back in its own numbering."""
     chosen = maxsat_encoding(encoding)
-    build = partial(_counted if COLORCOUNT in chosen.options.families else _relaxed, chosen.base)
+    build = partial(_counted if COLORCOUNT in chosen.options.families else _relaxed, chosen.declared)
     options = chosen.base_options
     formula = build(puzzle, options) if shuffle is None else encode_shuffled(build, puzzle, options, shuffle)
     return replace(formula, options=chosen.options)
 
 
-def _relaxed(base: str, puzzle: Puzzle, options: Options) -> Encoded:
-    return RELAXED[base](puzzle, options, relax=True)
+def _relaxed(base: Base, puzzle: Puzzle, options: Options) -> Encoded:
+    if base.relaxed is None:  # maxsat_encoding refused it before
+        raise SatedgeError(f"the encoding {base.name} declares no MaxSAT form")
+    return base.relaxed(puzzle, options)
 
 
-def _counted(base: str, puzzle: Puzzle, options: Options) -> Encoded:
+def _counted(base: Base, puzzle: Puzzle, options: Options) -> Encoded:
     """The MaxSAT form with the family ``colorcount``: at most ``label_bound`` of the edges with a
     match variable fit (the others, a cell's own sides on a torus, fit on every board)."""
     formula = _relaxed(base, puzzle, options)

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Callable
 
 from pysat.formula import IDPool
 
-from ..puzzle.model import Puzzle, Solution
+from ..puzzle.model import Puzzle
 from .cards import card_floor, card_size, exactly_one
-from .core import Encoded, Options, Size, floor, make_cnf, placements
+from .core import Encoded, Options, Size, floor, placements
 
 __all__ = [
     "placement_formula",
-    "literals",
     "conflicts",
     "supports",
     "conflicts_size",
@@ -61,35 +59,7 @@ def placement_formula(
                 soft.append(m)
                 fit = [c + [-m] for c in fit]
             clauses.extend(fit)
-    cnf = make_cnf(clauses, pool.top)
-
-    @functools.cache
-    def cells() -> list:  # made at the first model, not for a formula only written to a file
-        """Per cell, each placement's variable alone: it fixes the tile and its rotation."""
-        return [[(x[c, t, r], t, [(r, [])]) for t, r in cell] for c, cell in enumerate(allowed)]
-
-    return Encoded(
-        puzzle,
-        base,
-        options,
-        cnf,
-        pool,
-        decision=sorted(x.values()),
-        cells=cells,
-        literals=lambda s: literals(x, s),
-        shows=lambda c, look: [[x[c, t, r]] for t, r in allowed[c] if puzzle.oriented(t, r) == look],
-        soft=tuple(soft) if relax else None,
-    )
-
-
-def literals(x: dict, solution: Solution) -> list[int] | None:
-    out = []
-    for c, (t, r) in enumerate(solution):
-        v = x.get((c, t, r))
-        if v is None:
-            return None
-        out.append(v)
-    return out
+    return Encoded.of_placements(puzzle, base, options, clauses, pool, x, soft if relax else None)
 
 
 def conflicts(puzzle: Puzzle, ga: dict, gb: dict) -> list[list[int]]:

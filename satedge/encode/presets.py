@@ -26,29 +26,28 @@ the shipped ones (``satedge encodings`` lists them) and your own, in the folders
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
 from dataclasses import dataclass, field, fields, replace
 from difflib import get_close_matches
 from pathlib import Path
+from typing import Any
 
 from ..errors import OutOfMemory, SatedgeError, Unsupported
 from ..puzzle.model import Puzzle
 from ..puzzle.shuffle import shuffle as shuffled_puzzle
 from ..system.files import quoted, shown
+from ..system.plugins import is_reference, load
 from ..system.resources import preset_folders
 from ..system.yamlfile import read_yaml
-from . import direct, edgecolor, heule, split, support
+from .base import Base
 from .core import COLORCOUNT, Encoded, Options, Size
-from .heule import FAMILIES
+from .registry import bases, declared, find
 from .shuffled import encode_shuffled
 
 __all__ = [
     "DEFAULT_ENCODING",
     "PRESET_KEYS",
     "OPTION_KEYS",
-    "bases",
-    "floors",
-    "sizes",
     "Encoding",
     "load_preset",
     "presets",
@@ -61,41 +60,6 @@ PRESET_KEYS = {"name", "description", "reference", "base", "options"}
 OPTION_KEYS = tuple(f.name for f in fields(Options))  # card, symmetry, redundant, families
 
 
-def bases() -> dict[str, Callable[[Puzzle, Options], Encoded]]:
-    """The base encodings by name."""
-    return {
-        "direct": direct.encode,
-        "support": support.encode,
-        "split": split.encode,
-        "edgecolor": edgecolor.encode,
-        "heule": heule.encode,
-    }
-
-
-def floors() -> dict[str, Callable[[Puzzle, Options], Size]]:
-    """Per base encoding, a low bound on its formula's size, counted at once from the kinds of
-    cells (a test compares it with the exact size)."""
-    return {
-        "direct": direct.floor,
-        "support": support.floor,
-        "split": split.floor,
-        "edgecolor": edgecolor.floor,
-        "heule": heule.floor,
-    }
-
-
-def sizes() -> dict[str, Callable[[Puzzle, Options], Size]]:
-    """Per base encoding, the function that counts its formula's variables, clauses and literals
-    from its clause families, without building it (exact: a test compares them)."""
-    return {
-        "direct": direct.size,
-        "support": support.size,
-        "split": split.size,
-        "edgecolor": edgecolor.size,
-        "heule": heule.size,
-    }
-
-
 @dataclass(frozen=True)
 class Encoding:
     """A base encoding with its options, by name; checked when made.
@@ -103,8 +67,8 @@ class Encoding:
     Attributes
     ----------
     base
-        One of :func:`bases` (or the name of ``build``, an encoding of your own: any
-        callable ``(puzzle, options) -> Encoded``)
+        The base encoding's name (:func:`satedge.encode.registry.bases`) or a reference to one
+        of yours, ``FILE.py:NAME`` or ``package.module:NAME``
     options
         :class:`satedge.encode.Options`
     name
@@ -113,6 +77,9 @@ class Encoding:
     origin, defaults
         The preset or base it was named from and that one's options; ``description``,
         ``reference``: a preset's own words.
+    declaration
+        The base encoding's declaration (:class:`satedge.encode.base.Base`), found from
+        ``base`` when not given; :attr:`declared` reads it.
     """
 
     base: str
@@ -122,16 +89,24 @@ class Encoding:
     reference: str = field(default="", compare=False)
     origin: str = field(default="", compare=False)
     defaults: Options = field(default=Options(), compare=False)
-    build: Callable[[Puzzle, Options], Encoded] | None = field(default=None, compare=False, repr=False)
+    declaration: Base | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.build is None and (not isinstance(self.base, str) or self.base not in bases()):
-            raise SatedgeError(f"unknown base encoding {shown(self.base)}; choose from {', '.join(bases())}")
+        if self.declaration is None:
+            found = find(self.base) if isinstance(self.base, str) else None
+            if found is None:
+                raise SatedgeError(
+                    f"unknown base encoding {shown(self.base)}; choose from {', '.join(bases())} or "
+                    "FILE.py:FUNCTION of your own"
+                )
+            object.__setattr__(self, "declaration", found)
+        elif not isinstance(self.declaration, Base):
+            raise SatedgeError(f"a declaration is a satedge.encode.Base, not {shown(self.declaration)}")
         if not isinstance(self.options, Options):
             raise SatedgeError(
                 f"options must be satedge.encode.Options, not {quoted(repr(self.options), 40)}"
             )
-        own = FAMILIES if self.base == "heule" else ()
+        own = self.declared.families
         unknown = sorted(set(self.options.families) - {*own, COLORCOUNT})
         if unknown and not own:
             raise SatedgeError(
@@ -143,9 +118,9 @@ class Encoding:
             )
         if not self.origin:
             object.__setattr__(self, "origin", self.base)
-            object.__setattr__(self, "defaults", Options() if self.origin in bases() else self.options)
+            object.__setattr__(self, "defaults", Options())
         if not self.name:
-            object.__setattr__(self, "name", _name(self.origin, self.options, self.defaults))
+            object.__setattr__(self, "name", _name(self.origin, self.options, self.defaults, self.is_base))
         elif not isinstance(self.name, str) or not self.name.strip() or len(self.name) > 200:
             raise SatedgeError(
                 f"an encoding's name is a string of 1 to 200 characters, not {quoted(repr(self.name), 40)}"
@@ -156,6 +131,34 @@ class Encoding:
 
     def __repr__(self) -> str:
         return f"Encoding({self.name!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as what names it, so that a new process finds its base again: a base of yours
+        is loaded again from its source, which must not have changed (its sha256)."""
+        b = self.declared
+        if not b.source:  # a declaration made in Python: pickled as it is
+            return (_unpickled, (self.base, self.options, self.name, self._words(), b, None, None))
+        return (_unpickled, (self.base, self.options, self.name, self._words(), None, b.source, b.sha256))
+
+    def _words(self) -> tuple[str, str, str, Options]:
+        return (self.description, self.reference, self.origin, self.defaults)
+
+    @property
+    def declared(self) -> Base:
+        """Its base encoding's declaration."""
+        if self.declaration is None:  # set when it is made
+            raise AssertionError("an Encoding is made with its declaration")
+        return self.declaration
+
+    @property
+    def is_base(self) -> bool:
+        """Whether it is named from its base (not from a preset)."""
+        return self.origin == self.base
+
+    @property
+    def sha256(self) -> str | None:
+        """Of a base encoding of yours: the sha256 of its source file; ``None`` for satedge's."""
+        return self.declared.sha256
 
     def with_options(self, **changes) -> Encoding:
         """The same configuration with some options changed (``card``, ``symmetry``, ``redundant``,
@@ -169,7 +172,7 @@ class Encoding:
         if not given:
             return self
         options = replace(self.options, **given)
-        return replace(self, options=options, name=_name(self.origin, options, self.defaults))
+        return replace(self, options=options, name=_name(self.origin, options, self.defaults, self.is_base))
 
     def encode(self, puzzle: Puzzle, shuffle: int | None = None) -> Encoded:
         """The formula of ``puzzle``; with ``shuffle``, of the puzzle under that shuffle seed
@@ -179,26 +182,26 @@ class Encoding:
                 f"{COLORCOUNT} bounds the edges that fit in a MaxSAT form (maximize --method sat, "
                 "encode --maxsat); in a SAT formula every edge fits"
             )
-        fn = self.build or bases()[self.base]
+        build = self.declared.build
         return (
-            fn(puzzle, self.options)
+            build(puzzle, self.options)
             if shuffle is None
-            else encode_shuffled(fn, puzzle, self.options, shuffle)
+            else encode_shuffled(build, puzzle, self.options, shuffle)
         )
 
     def size(self, puzzle: Puzzle, shuffle: int | None = None) -> Size | None:
-        """The formula's size, counted from its clause families without building it (``None`` for
-        an encoding of your own)."""
-        if self.build is not None:
+        """The formula's size, counted from its clause families without building it (``None``
+        where its base declares no way to count it)."""
+        count = self.declared.size
+        if count is None:
             return None
-        return sizes()[self.base](
-            puzzle if shuffle is None else shuffled_puzzle(puzzle, shuffle)[0], self.base_options
-        )
+        return count(puzzle if shuffle is None else shuffled_puzzle(puzzle, shuffle)[0], self.base_options)
 
     def floor(self, puzzle: Puzzle) -> Size | None:
         """A low bound on the formula's size (the same under any shuffle), counted at once from
-        the kinds of cells (``None`` for an encoding of your own)."""
-        return None if self.build is not None else floors()[self.base](puzzle, self.base_options)
+        the kinds of cells (``None`` where its base declares none)."""
+        bound = self.declared.floor
+        return None if bound is None else bound(puzzle, self.base_options)
 
     @property
     def base_options(self) -> Options:
@@ -212,6 +215,7 @@ class Encoding:
         ``memory_mb``: first of its low bound (:meth:`floor`, at once however large the board),
         then of its exact size."""
         error = too_big(self, self.floor(puzzle), memory_mb, at_least=True)
+        size = None
         if error is None:
             error = too_big(self, size := self.size(puzzle, shuffle), memory_mb)
         if error is not None:
@@ -219,28 +223,30 @@ class Encoding:
         return size
 
     @classmethod
-    def parse(cls, text: str) -> Encoding:
+    def parse(cls, text: str, folder: str | os.PathLike | None = None) -> Encoding:
         """The configuration an encoding string names (see the module's docstring); the one parser
-        of encoding strings in satedge."""
+        of encoding strings in satedge.  ``folder``: where a relative ``FILE.py`` (or preset file)
+        is, default the working directory."""
         if not isinstance(text, str) or not text.strip():
             raise SatedgeError(
                 f"an encoding is a preset, a base encoding or a preset file, not {quoted(repr(text), 40)}"
             )
         start, _, rest = text.partition("+")
         table = presets()
+        found: Encoding
         if start in table:
             found = table[start]
-        elif start in bases():
-            found = cls(start, description=f"base encoding {start}")
+        elif (base := find(start, folder)) is not None:
+            found = cls(start, description=base.summary or f"base encoding {start}", declaration=base)
         elif start.endswith((".yaml", ".yml")):
-            found = load_preset(start)
+            found = load_preset(start if folder is None else Path(folder) / start)
         else:
             close = get_close_matches(start, [*table, *bases()], 1, 0.8)
             raise SatedgeError(
                 f"unknown encoding {quoted(start, 40)}"
                 + (f" (did you mean {close[0]}?)" if close else "")
                 + f"; choose a preset (satedge encodings lists them), a base encoding "
-                f"({', '.join(bases())}) or a preset file"
+                f"({', '.join(bases())}), a preset file or FILE.py:FUNCTION of your own"
             )
         return found.with_options(**_option_items(text, rest)) if rest else found
 
@@ -252,11 +258,34 @@ class Encoding:
         return value if isinstance(value, cls) else cls.parse(value)
 
 
+def _unpickled(
+    base: str,
+    options: Options,
+    name: str,
+    words: tuple[str, str, str, Options],
+    made: Base | None,
+    source: str | None,
+    sha256: str | None,
+) -> Encoding:
+    """An :class:`Encoding` in a new process (:meth:`Encoding.__reduce__`): its base found again
+    from its source, the same file it was (its sha256)."""
+    if made is None and source is not None and is_reference(source):  # yours: loaded again
+        found = load(source, "encoding")
+        if sha256 and found.sha256 != sha256:
+            raise SatedgeError(
+                f"encoding {quoted(base, 80)}: {source.rpartition(':')[0]} changed since the job was made "
+                "(its sha256 differs)"
+            )
+        made = declared(replace(found, name=base))
+    description, reference, origin, defaults = words
+    return Encoding(base, options, name, description, reference, origin, defaults, made)
+
+
 def _value(v) -> str:
     return str(v).lower() if isinstance(v, bool) else ",".join(v) if isinstance(v, (list, tuple)) else str(v)
 
 
-def _name(origin: str, options: Options, defaults: Options) -> str:
+def _name(origin: str, options: Options, defaults: Options, is_base: bool) -> str:
     """An encoding's name: its origin, then the options that differ from the origin's,
     ``+key=value`` in the order of their keys; after a base encoding (whose name says nothing of
     the exactly-one encoding) ``card`` always among them."""
@@ -264,7 +293,7 @@ def _name(origin: str, options: Options, defaults: Options) -> str:
         return origin
     mine, theirs = options.as_dict(), defaults.as_dict()
     keys = {k for k in mine.keys() | theirs.keys() if mine.get(k, []) != theirs.get(k, [])}
-    if origin in bases():
+    if is_base:
         keys.add("card")
     return origin + "".join(f"+{k}={_value(mine.get(k, []))}" for k in sorted(keys))
 
@@ -319,16 +348,18 @@ def load_preset(path: str | Path) -> Encoding:
         raise SatedgeError(f"unknown option(s) {', '.join(bad)}", path)
     if not isinstance(data["name"], str):
         raise SatedgeError(f"a preset's name is a string, not {quoted(repr(data['name']), 40)}", path)
+    base = data["base"]
     try:
         options = Options(**opts)
         return Encoding(
-            data["base"],
+            base,
             options,
             name=data["name"],
             description=str(data.get("description", "")),
             reference=str(data.get("reference", "")),
             origin=data["name"],
             defaults=options,
+            declaration=find(base, Path(path).parent) if isinstance(base, str) else None,
         )
     except SatedgeError as e:
         raise SatedgeError(str(e), path) from None

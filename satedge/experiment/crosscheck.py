@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pysat.formula import CNF
 
 from ..backtrack import search as backtrack
-from ..encode import CARDS, Encoded, Encoding, Options, bases, presets
+from ..encode import CARDS, Base, Encoded, Encoding, Options, bases, presets
 from ..errors import EncodingError, SatedgeError, Unsupported
 from ..jobs import Job, execute
 from ..jobs.config import SolverConfig
@@ -124,11 +124,17 @@ def default_configs(encodings: list[str] | None = None, solvers: list[str] | Non
 
 @dataclass
 class Mismatch:
+    """A configuration that does not give the backtracker's answers on ``puzzle``: the
+    ``problem``, the solutions only the backtracker has (``missing``), those only the
+    configuration gave (``extra``: one the checker rejects among them) and the backtracker's
+    (``expected``)."""
+
     config: Config
     puzzle: Puzzle
     problem: str
     missing: list[Solution] = field(default_factory=list)
     extra: list[Solution] = field(default_factory=list)
+    expected: list[Solution] = field(default_factory=list)
 
     def describe(self) -> str:
         lines = [
@@ -140,6 +146,7 @@ class Mismatch:
         for title, sols in (
             ("missing (backtracker has them, the encoding not)", self.missing),
             ("extra (the encoding gives them, the backtracker not)", self.extra),
+            ("the backtracker's solutions", [] if self.missing else self.expected),
         ):
             if sols:
                 lines.append(f"{title}: {len(sols)}")
@@ -168,6 +175,7 @@ def check_puzzle(
                 problem,
                 missing=sorted(expected - got_set, key=repr) if got is not None else [],
                 extra=sorted(got_set - expected, key=repr) if got is not None else [],
+                expected=sorted(expected, key=repr),
             )
 
         try:
@@ -179,7 +187,9 @@ def check_puzzle(
                     except Unsupported:  # an encoding for framed boards only, on a puzzle without a frame
                         formulas[encoding] = None
                     if formulas[encoding] is not None:
-                        back = CNF(from_string=dimacs.to_text(formulas[encoding], sha256=sha256)).clauses
+                        back = CNF(
+                            from_string=dimacs.to_text(formulas[encoding], encoding, sha256=sha256)
+                        ).clauses
                         if back != formulas[encoding].cnf.clauses:
                             return fail("the DIMACS text does not read back into the same clauses")
                 encoded = formulas[encoding]
@@ -229,7 +239,8 @@ def check_puzzle(
                     return fail(f"{mode} count {found[mode]}, the backtracker's is {getattr(counts, mode)}")
                 checks += 1
         except EncodingError as e:  # a decoded solution failed the checker
-            return checks, Mismatch(config, puzzle, str(e), extra=[e.solution])
+            bad = [] if e.solution is None else [e.solution]  # a model with no solution to show: none
+            return checks, Mismatch(config, puzzle, str(e), extra=bad, expected=sorted(expected, key=repr))
     return checks, None
 
 
@@ -342,6 +353,7 @@ def check_encoding(
     name: str | None = None,
 ) -> Report:
     """Cross-check your own encoding callable against the backtracker, in one call."""
-    mine = Encoding(name or getattr(encoding, "__name__", "custom"), options, build=encoding)
+    called = name or getattr(encoding, "__name__", "custom")
+    mine = Encoding(called, options, declaration=Base(name=called, build=encoding))
     configs: list[Config] = [(mine, SolverConfig.parse(s)) for s in solvers]
     return run(configs, examples=examples, seed=seed, max_cells=max_cells)

@@ -53,7 +53,8 @@ _NUMBER = (int, float)
 # they do not apply) and its meaning (indented lines go on with it), as the documentation gives them
 _TABLE = """
 id                  string   always  a digest of what the run computes: the puzzle's sha256, base encoding and
-                                     options, solver, task, mode, repetition and shuffle (the key of --resume)
+                                     options (of one of yours, its file's sha256 too), solver, task, mode,
+                                     repetition and shuffle (the key of --resume)
 experiment          string   -       the spec's name
 puzzle              string   always  the puzzle file as the spec found it, or generated:NAME
 puzzle_name         string   always  the puzzle's name
@@ -63,6 +64,8 @@ cols                integer  always  the board's columns
 encoding            string   always  the encoding's name (an engine with a model of its own names itself)
 base                string   -       the base encoding (the engine's name for one with a model of its own)
 options             mapping  -       the encoding's options: card, symmetry, redundant (and families)
+encoding_sha256     string   -       of a base encoding of yours (FILE.py:NAME, a module, an entry point): the
+                                     sha256 of its source file
 solver              string   always  the solver configuration's string form; - for an encode task
 task                string   always  solve, count, maximize or encode
 mode                string   -       solutions, distinct or unique
@@ -221,6 +224,7 @@ def row(run, experiment: str, fields: dict) -> dict:
         "encoding": run.encoding,
         "base": encoding.base if encoding is not None else run.encoding,
         "options": (encoding.options if encoding is not None else Options()).as_dict(),
+        **({"encoding_sha256": encoding.sha256} if encoding is not None and encoding.sha256 else {}),
         "solver": run.solver,
         "task": job.task,
         "mode": job.modes[0],

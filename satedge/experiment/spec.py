@@ -11,6 +11,7 @@
     encodings:                     # preset names, base names, or inline base + options
       - edgecolor-heule2008
       - {base: support, card: totalizer, symmetry: rotation}
+      - mine.py:encode             # a base encoding of yours: FILE.py:NAME (from the spec's folder)
     solvers: [cadical195, glucose4, "cmd:cadical -q", cpsat, backtrack]   # cpsat and backtrack
                                    # ignore the encodings; "backtrack:workers=2": two processes;
                                    # "kissat404:workers=2,strategy=cubes": the SAT method on two
@@ -157,6 +158,8 @@ class Run:
             key.append({"shuffle": self.shuffle})
         if self.job.certify is not None:  # and so do runs without a certificate
             key.append({"certify": self.job.certify})
+        if e is not None and e.sha256:  # a base encoding of yours: another file, another run
+            key.append({"encoding_sha256": e.sha256})
         return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -255,12 +258,13 @@ def benchmarks() -> str:
     return str(Path(os.environ.get("SATEDGE_BENCHMARKS") or "../shared/benchmarks").resolve())
 
 
-def _encodings(entries, problems: list[str]) -> list[Encoding]:
+def _encodings(entries, problems: list[str], folder: Path) -> list[Encoding]:
+    """The encodings a spec names (a file of yours, ``FILE.py:NAME``, from the spec's ``folder``)."""
     out = []
     for entry in entries if isinstance(entries, list) else [entries]:
         try:
             if isinstance(entry, str):
-                out.append(Encoding.parse(entry))
+                out.append(Encoding.parse(entry, folder))
             elif isinstance(entry, dict) and isinstance(entry.get("base"), str):
                 opts = {k: v for k, v in entry.items() if k not in ("base", "name")}
                 unknown = sorted(map(str, set(opts) - set(OPTION_KEYS)))
@@ -269,7 +273,7 @@ def _encodings(entries, problems: list[str]) -> list[Encoding]:
                         f"unknown encoding option(s) {', '.join(unknown)}; choose from {', '.join(OPTION_KEYS)}"
                     )
                     continue
-                encoding = Encoding.parse(entry["base"]).with_options(**opts)
+                encoding = Encoding.parse(entry["base"], folder).with_options(**opts)
                 if "name" in entry and not (isinstance(entry["name"], str) and NAME.fullmatch(entry["name"])):
                     problems.append(
                         f"an encoding's name is letters, digits, '.', '_' and '-', at most 100 characters, "
@@ -303,7 +307,7 @@ def load_spec(path: str | Path) -> Spec:
         if key not in data:
             problems.append(f"missing key {shown(key)}")
     sources = _sources(data.get("puzzles") or [], path.parent, problems)
-    encodings = _encodings(data.get("encodings") or [], problems)
+    encodings = _encodings(data.get("encodings") or [], problems, path.parent)
     solvers: list[SolverConfig | None] = []
     entries = data.get("solvers") or []
     for s in entries if isinstance(entries, list) else [entries]:

@@ -236,7 +236,7 @@ def run(job: Job, note: Note | None = None) -> Result:
     if job.proof is not None:
         proofdir.export(
             job.proof,
-            to_text(formula, job.encoding.name),
+            to_text(formula, job.encoding),
             formula.nv,
             len(formula.cnf.clauses),
             pieces,

@@ -55,7 +55,7 @@ def encode_only(job: Work, note: Note | None = None) -> Result:
     formula = encode_and_note(job, res, note)
     t1 = time.perf_counter()
     res.literals = sum(map(len, formula.cnf.clauses))
-    res.dimacs_bytes = write_dimacs(formula, _Sink(), job.encoding.name)
+    res.dimacs_bytes = write_dimacs(formula, _Sink(), job.encoding)
     res.write_seconds = time.perf_counter() - t1
     return res
 

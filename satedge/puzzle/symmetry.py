@@ -109,7 +109,8 @@ def broken_placements(puzzle: Puzzle) -> tuple[tuple[tuple[int, int], ...], ...]
         return allowed
     tile, cells, keep = brk
     return tuple(
-        tuple(p for p in cell if p[0] != tile or (c in cells and p[1] in keep)) for c, cell in enumerate(allowed)
+        tuple(p for p in cell if p[0] != tile or (c in cells and p[1] in keep))
+        for c, cell in enumerate(allowed)
     )
 
 

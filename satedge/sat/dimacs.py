@@ -18,15 +18,17 @@ import lzma
 import os
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from pysat.formula import CNF
 
 from ..encode import Encoded, Encoding, Options, presets
+from ..encode.base import Base, meanings
 from ..encode.core import BlockCNF
 from ..encode.maxsat import maxsat_encoding, weighted
+from ..encode.registry import declared
 from ..errors import OutOfMemory, SatedgeError, Unsupported
 from ..puzzle.checker import board_problem, score, validate
 from ..puzzle.formats import load_puzzle, puzzle_from_dict, puzzle_to_dict, puzzle_to_yaml
@@ -40,6 +42,7 @@ from ..system.files import (
     quoted,
     write_atomic,
 )
+from ..system.plugins import load
 from ..system.process import Limits, call
 from ..system.resources import __version__
 from .cnf import MAX_TOKEN, objective, parse_model, wcnf_clauses, write_clauses, write_wcnf
@@ -69,21 +72,26 @@ def puzzle_hash(puzzle) -> str:
 
 def header_lines(
     encoded: Encoded,
-    encoding_name: str | None = None,
+    encoding: Encoding | str | None = None,
     puzzle_path: str | None = None,
     sha256: str | None = None,
     command: str | None = None,
 ) -> list[str]:
-    """The comment lines that make a DIMACS file self-describing (``sha256``: the puzzle's
-    :func:`puzzle_hash`, when known already; ``command``: the command line that wrote it)."""
+    """The comment lines that make a DIMACS file self-describing (``encoding``: the configuration
+    it was encoded with, or its name alone; ``sha256``: the puzzle's :func:`puzzle_hash`, when
+    known already; ``command``: the command line that wrote it).  A base encoding of yours is
+    named with where it was loaded from and the sha256 of its file."""
     p = encoded.puzzle
-    info = {
+    config = encoding if isinstance(encoding, Encoding) else None
+    own = config.declared if config is not None and config.declared.own else None
+    info: dict[str, Any] = {
         "satedge": __version__,
         "puzzle": {"name": p.name, "path": puzzle_path, "sha256": sha256 or puzzle_hash(p)},
         "encoding": {
-            "name": encoding_name or encoded.base,
-            "base": encoded.base,
+            "name": str(encoding or encoded.base),
+            "base": encoded.base if config is None else config.base,
             **encoded.options.as_dict(),
+            **({"source": own.source, "sha256": own.sha256} if own is not None else {}),
         },
         "variables": encoded.nv,
         "clauses": encoded.clause_count,
@@ -92,6 +100,7 @@ def header_lines(
     }
     if encoded.maxsat:
         info["maxsat"] = {"soft": len(encoded.soft), "weight": 1, "edges": len(p.board.adjacencies)}
+    named = meanings(encoded, config.declared if config is not None else None)
     if puzzle_path in (None, "-"):  # no file to read it back from (a pipe, a script): the puzzle itself
         info["puzzle"]["data"] = puzzle_to_dict(p.with_(planted=None))
     lines = [
@@ -100,14 +109,15 @@ def header_lines(
         f"c puzzle: {p.name}",
         f"c puzzle path: {puzzle_path or '-'}",
         f"c puzzle sha256: {info['puzzle']['sha256']}",
-        f"c encoding: {info['encoding']['name']} (base {encoded.base}, card {encoded.options.card}, "
+        f"c encoding: {info['encoding']['name']} (base {info['encoding']['base']}, card {encoded.options.card}, "
         f"symmetry {encoded.options.symmetry}, redundant {str(encoded.options.redundant).lower()}"
         + (f", families {' '.join(encoded.options.families)}" if encoded.options.families else "")
         + ")",
+        *([f"c encoding source: {own.source} (sha256 {own.sha256})"] if own is not None else []),
         f"c shuffle: {'none' if encoded.shuffle is None else encoded.shuffle} (a seed: the puzzle's tiles reordered "
         "and turned, the variables renumbered and the clauses reordered; 'var' lines name the shuffled tiles)",
         "c satedge " + json.dumps(info, separators=(",", ":")),
-        f"c decision variables (var id, then its meaning; {encoded.meanings}):",
+        f"c decision variables (var id, then its meaning; {named}):",
     ]
     for v in encoded.decision:
         lines.append("c var " + " ".join(map(str, (v, *encoded.pool.obj(v)))))
@@ -138,16 +148,17 @@ def _open_write(path: Path) -> IO[str]:
 def write_dimacs(
     encoded: Encoded,
     out: Path | str | IO[str],
-    encoding_name: str | None = None,
+    encoding: Encoding | str | None = None,
     puzzle_path: str | None = None,
 ) -> int:
     """Write the formula; ``out`` is a path (``.gz``/``.xz`` compress; written through a temporary
-    file and renamed, so a failure leaves nothing behind) or an open text stream.  Returns bytes
-    written (uncompressed)."""
+    file and renamed, so a failure leaves nothing behind) or an open text stream; ``encoding``:
+    the configuration the header names (:func:`header_lines`).  Returns bytes written
+    (uncompressed)."""
     if not isinstance(out, (str, os.PathLike)):
-        return _write(encoded, out, encoding_name, puzzle_path)
+        return _write(encoded, out, encoding, puzzle_path)
     with atomic_output(out) as tmp, _open_write(tmp) as fh:
-        return _write(encoded, fh, encoding_name, puzzle_path)
+        return _write(encoded, fh, encoding, puzzle_path)
 
 
 def export(
@@ -191,14 +202,21 @@ def _encode_and_write(
     encoded = weighted(puzzle, encoding, shuffle) if maxsat else encoding.encode(puzzle, shuffle)
     try:
         with _open_write(tmp) as fh:
-            n = _write(encoded, fh, encoding.name, puzzle_path, command=command)
+            n = _write(encoded, fh, encoding, puzzle_path, command=command)
     except OSError as e:
         raise cannot_write(e, out) from None
     return encoded.nv, encoded.clause_count, n
 
 
-def _write(encoded: Encoded, fh: IO[str], encoding_name, puzzle_path, sha256=None, command=None) -> int:
-    head = "\n".join(header_lines(encoded, encoding_name, puzzle_path, sha256, command)) + "\n"
+def _write(
+    encoded: Encoded,
+    fh: IO[str],
+    encoding: Encoding | str | None,
+    puzzle_path: str | None,
+    sha256: str | None = None,
+    command: str | None = None,
+) -> int:
+    head = "\n".join(header_lines(encoded, encoding, puzzle_path, sha256, command)) + "\n"
     if encoded.maxsat:
         fh.write(head)
         return len(head) + write_wcnf(fh, encoded.cnf.clauses, encoded.soft)
@@ -212,13 +230,13 @@ def _write(encoded: Encoded, fh: IO[str], encoding_name, puzzle_path, sha256=Non
 
 def to_text(
     encoded: Encoded,
-    encoding_name: str | None = None,
+    encoding: Encoding | str | None = None,
     puzzle_path: str | None = None,
     sha256: str | None = None,
 ) -> str:
     """The DIMACS text :func:`write_dimacs` writes, as a string."""
     buf = io.StringIO()
-    _write(encoded, buf, encoding_name, puzzle_path, sha256)
+    _write(encoded, buf, encoding, puzzle_path, sha256)
     return buf.getvalue()
 
 
@@ -361,6 +379,16 @@ def rebuilt(cnf_path, puzzle_path=None, info: dict | None = None) -> tuple[Puzzl
             f"puzzle {where} does not match the formula (sha256 differs from the header's)", cnf_path
         )
     enc = info["encoding"]
+    own: Base | None = None
+    if isinstance(enc.get("sha256"), str):  # a base encoding of yours: the same file, loaded again
+        found = load(str(enc.get("source")), "the header's encoding")
+        if found.sha256 != enc["sha256"]:
+            raise SatedgeError(
+                f"the header's encoding {enc.get('base')} was written by {enc.get('source')} with sha256 "
+                f"{enc['sha256'][:12]}..., which has changed since",
+                cnf_path,
+            )
+        own = declared(replace(found, name=str(enc.get("base"))))
     try:
         options = Options(
             card=enc["card"],
@@ -368,7 +396,7 @@ def rebuilt(cnf_path, puzzle_path=None, info: dict | None = None) -> tuple[Puzzl
             redundant=enc["redundant"],
             families=tuple(enc.get("families", ())),
         )
-        encoding = Encoding(enc["base"], options)
+        encoding = Encoding(enc["base"], options, declaration=own)
         maxsat = "maxsat" in info
         encoded = (
             weighted(puzzle, encoding, info.get("shuffle"))
@@ -384,7 +412,7 @@ def rebuilt(cnf_path, puzzle_path=None, info: dict | None = None) -> tuple[Puzzl
             cnf_path,
         )
     most = (
-        len(to_text(encoded, info["encoding"].get("name"), info["puzzle"].get("path"))) + 2**20
+        len(to_text(encoded, str(enc.get("name") or encoding.name), info["puzzle"].get("path"))) + 2**20
     )  # the file as written
     try:
         with open_text(cnf_path) as fh:  # at most what the formula takes: a compressed file may expand to any

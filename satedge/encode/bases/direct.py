@@ -29,9 +29,12 @@ Source
 
 from __future__ import annotations
 
-from ..puzzle.model import Puzzle
-from .core import Encoded, Options, Size
-from .onehot import (
+from functools import partial
+
+from ...puzzle.model import Puzzle
+from ..base import Base, kinds
+from ..core import Encoded, Options, Size
+from ..onehot import (
     conflicts,
     conflicts_size,
     placement_floor,
@@ -41,7 +44,7 @@ from .onehot import (
     supports_size,
 )
 
-__all__ = ["encode", "size", "floor"]
+__all__ = ["encode", "size", "floor", "BASE"]
 
 floor = placement_floor  # a low bound on the size, at once
 
@@ -66,3 +69,17 @@ def size(puzzle: Puzzle, options: Options = Options()) -> Size:
         return out + supports_size(puzzle, ga, gb) + supports_size(puzzle, gb, ga) if redundant else out
 
     return placement_size(puzzle, options, adjacency)
+
+
+BASE = Base(
+    name="direct",
+    summary=(
+        "One-hot placement variables x[cell, tile, turn] and binary conflict clauses between "
+        "neighbouring placements that do not fit."
+    ),
+    build=encode,
+    size=size,
+    floor=floor,
+    relaxed=partial(encode, relax=True),
+    kinds=kinds("x", "m"),
+)

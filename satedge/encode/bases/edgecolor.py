@@ -47,16 +47,18 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from functools import partial
 from typing import NamedTuple
 
 from pysat.formula import IDPool
 
-from ..puzzle.model import Puzzle, Solution
-from .cards import card_floor, card_size, exactly_one
-from .core import Encoded, Options, Size, make_cnf, placements
-from .core import floor as core_floor
+from ...puzzle.model import Puzzle, Solution
+from ..base import Base, kinds
+from ..cards import card_floor, card_size, exactly_one
+from ..core import Encoded, Options, Size, make_cnf, placements
+from ..core import floor as core_floor
 
-__all__ = ["tile_templates", "corner_supports", "encode", "size", "floor"]
+__all__ = ["tile_templates", "corner_supports", "encode", "size", "floor", "BASE"]
 
 TRUE, FALSE = object(), object()
 
@@ -430,3 +432,17 @@ def _corner_size(puzzle: Puzzle, lay: _Layout, c: int) -> Size:
                 clauses += 1
                 lits += (la is not TRUE) + (lb is not TRUE) + len(support.get((a, b), ()))
     return Size(0, clauses, lits)
+
+
+BASE = Base(
+    name="edgecolor",
+    summary=(
+        "Heule's compact idea: placements without turns p[cell, tile] and one-hot colours e[edge, "
+        "value] on every edge; the turn is read off the colours."
+    ),
+    build=encode,
+    size=size,
+    floor=floor,
+    relaxed=partial(encode, relax=True),
+    kinds=kinds("p", "e", "f", "o", "m"),
+)

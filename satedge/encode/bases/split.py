@@ -39,15 +39,17 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from functools import partial
 
 from pysat.formula import IDPool
 
-from ..puzzle.model import Puzzle, Solution
-from .cards import at_most_one, card_floor, card_size, exactly_one
-from .core import Encoded, Options, Size, make_cnf, placements
-from .core import floor as core_floor
+from ...puzzle.model import Puzzle, Solution
+from ..base import Base, kinds
+from ..cards import at_most_one, card_floor, card_size, exactly_one
+from ..core import Encoded, Options, Size, make_cnf, placements
+from ..core import floor as core_floor
 
-__all__ = ["encode", "size", "floor"]
+__all__ = ["encode", "size", "floor", "BASE"]
 
 
 def encode(puzzle: Puzzle, options: Options = Options(), relax: bool = False) -> Encoded:
@@ -194,3 +196,17 @@ def size(puzzle: Puzzle, options: Options = Options()) -> Size:
             showing = Counter(lab for lab, _ in {(puzzle.oriented(t, r)[d], t) for t, r in allowed[c]})
             size += Size(0, len(labels[c, d]), sum(1 + k for k in showing.values()))
     return size
+
+
+BASE = Base(
+    name="split",
+    summary=(
+        "Tiles p[cell, tile] and turns q[cell, turn] apart, with side labels s[cell, side, "
+        "label]; neighbours meet only through the labels."
+    ),
+    build=encode,
+    size=size,
+    floor=floor,
+    relaxed=partial(encode, relax=True),
+    kinds=kinds("p", "q", "s", "m"),
+)

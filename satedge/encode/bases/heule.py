@@ -58,18 +58,20 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from itertools import combinations
 
 import numpy as np
 
-from ..errors import SatedgeError, Unsupported
-from ..puzzle.model import Puzzle, Solution
-from ..system.files import shown
-from .cards import at_most_one, card_size, exactly_one
-from .core import BlockCNF, Encoded, Options, Size, clauses_size, placements, pool_of
-from .core import floor as core_floor
+from ...errors import SatedgeError, Unsupported
+from ...puzzle.model import Puzzle, Solution
+from ...system.files import shown
+from ..base import Base, kinds
+from ..cards import at_most_one, card_size, exactly_one
+from ..core import BlockCNF, Encoded, Options, Size, clauses_size, placements, pool_of
+from ..core import floor as core_floor
 
-__all__ = ["FAMILIES", "encode", "size", "floor"]
+__all__ = ["FAMILIES", "encode", "size", "floor", "BASE"]
 
 FAMILIES = ("atmostone", "fbcolors")
 
@@ -467,3 +469,18 @@ def size(puzzle: Puzzle, options: Options = Options()) -> Size:
     for (t, key), n in counts.items():
         total += clauses_size([[0] + cl for cl in lay.placed(puzzle, t, first[t, key])]).times(n)
     return total
+
+
+BASE = Base(
+    name="heule",
+    summary=(
+        "Heule's compact encoding exactly as his encoder writes the SAT Competition 2009 em_* "
+        "formulas (framed grid boards only)."
+    ),
+    build=encode,
+    size=size,
+    floor=floor,
+    relaxed=partial(encode, relax=True),
+    kinds=kinds("p", "e", "f", "m"),
+    families=FAMILIES,
+)
