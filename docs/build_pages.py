@@ -6,8 +6,8 @@ docs/build_pages.py`` writes them again, and the build and ``make test`` refuse 
 * ``reference/rows.md``: the results row schema, from :data:`satedge.experiment.rows.FIELDS`;
 * ``reference/errors.md``: the exit statuses and the bounds on input, from the constants the
   code checks against;
-* ``reference/engines.md``: the engines, from the engine table
-  (:data:`satedge.jobs.engines.ENGINES`);
+* ``reference/engines.md``: the engines, from their declarations
+  (:func:`satedge.jobs.registry.engines`);
 Before each build (not committed):
 
 * ``_static/layers.svg``: the layers of satedge, from the import-linter contract in
@@ -27,7 +27,7 @@ from xml.sax.saxutils import escape
 from satedge.cli import EXIT_STATUSES, build_parser
 from satedge.experiment import rows, spec
 from satedge.experiment.rows import FIELDS
-from satedge.jobs import engines
+from satedge.jobs.registry import engines
 from satedge.puzzle import model as puzzle
 from satedge.sat import binaries
 from satedge.system import files, limits, yamlfile
@@ -107,18 +107,19 @@ def rows_reference() -> str:
 
 
 def engines_reference() -> str:
-    """The engines, one row each, as the engine table declares them."""
+    """The engines, one row each, as they declare themselves."""
     lines = [
         "# Engines",
         "",
-        "Generated from the engine table (`satedge.jobs.engines.ENGINES`), which the parser, "
-        "`satedge solvers` and the cross-check read too. Name one with `--solver NAME` (a PySAT solver by its "
-        "own name, a binary with `--solver-cmd COMMAND`).",
+        "Generated from the engines' declarations (each module of `satedge/engines/` declares its `ENGINE`; "
+        "`satedge.jobs.registry.engines()` finds them and yours), which the parser, `satedge solvers` and the "
+        "cross-check read too. Name one with `--solver NAME` (a PySAT solver by its own name, a binary with "
+        "`--solver-cmd COMMAND`).",
         "",
         "| engine | what it is | takes an encoding | options | answers | certifies | Dask cluster | needs |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for e in engines.ENGINES.values():
+    for e in engines().values():
         solve = e.tasks.get("solve")
         answers = [t for t in e.tasks if t != "encode"] + (
             ["several solutions"] if solve and solve.enumerates else []

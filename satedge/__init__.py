@@ -47,7 +47,7 @@ _WHERE = {
     "load_solution": "puzzle.solutions",
     "load_solutions": "puzzle.solutions",
     "save_solution": "puzzle.solutions",
-    "SolverConfig": "jobs.config",
+    "SolverConfig": "jobs.solver",
     "Counts": "puzzle.symmetry",
     "__version__": "system.resources",
 }

@@ -121,6 +121,22 @@ def benchmarks() -> Path:
 
 
 @pytest.fixture
+def engines_of(monkeypatch):
+    """Bring in toy engines of :mod:`toy_engines` as a user brings in engines of their own,
+    by ``$SATEDGE_ENGINES``: ``engines_of("BRUTE", "TOYMAX")``; returns their declarations."""
+    import toy_engines
+
+    def add(*names: str):
+        monkeypatch.setenv("SATEDGE_ENGINES", ",".join(f"{toy_engines.__file__}:{n}" for n in names))
+        from satedge.jobs.registry import engines
+
+        found = engines()
+        return [found[getattr(toy_engines, n).name] for n in names]
+
+    return add
+
+
+@pytest.fixture
 def run_cli(capsys):
     """Run the CLI in-process: returns (exit status, stdout, stderr)."""
     from satedge.cli import main

@@ -15,7 +15,6 @@ from satedge.backtrack import advance, native
 from satedge.best import branch_and_bound as bnb
 from satedge.best import lns, restarts
 from satedge.jobs import Job, run
-from satedge.jobs.engines import ENGINES, Engine, Task
 from satedge.puzzle import Puzzle, Solution
 from satedge.puzzle.checker import score
 from satedge.puzzle.formats import save_puzzle
@@ -117,25 +116,8 @@ def test_the_progress_line_keeps_the_best_score_when_it_is_narrow():
     )
 
 
-def _better_then_worse(job, note=None):
-    """Notes the board that scores 2, then the one that scores 0, then runs past its time limit."""
-    p = job.puzzle
-    for board in (Solution(((2, 3), (1, 0), (0, 3))), Solution(((0, 0), (1, 0), (2, 0)))):
-        note({"board": [list(x) for x in board], "score": score(p, board), "bound": 2})
-    time.sleep(60)
-
-
-# an engine that notes a board of 2, then one of 0, then runs past its time limit
-NOTER = Engine(
-    name="noter",
-    method=True,
-    summary="notes two boards",
-    tasks={"maximize": Task(run=_better_then_worse, timeout=True)},
-)
-
-
 @pytest.mark.slow
-def test_a_stopped_search_answers_the_best_board_it_noted_not_the_last(monkeypatch):
+def test_a_stopped_search_answers_the_best_board_it_noted_not_the_last(engines_of):
     """Before: a stopped job kept the last board noted, whatever its score, so that an engine
     that noted a worse board after a better one (a search from an incumbent, a warm-up) could
     answer worse with more time."""
@@ -143,7 +125,7 @@ def test_a_stopped_search_answers_the_best_board_it_noted_not_the_last(monkeypat
     assert [
         score(p, b) for b in (Solution(((2, 3), (1, 0), (0, 3))), Solution(((0, 0), (1, 0), (2, 0))))
     ] == [2, 0]
-    monkeypatch.setitem(ENGINES, "noter", NOTER)
+    engines_of("NOTER")
     res = run(Job(p, "maximize", solver="noter", limits=Limits(timeout=3)))
     assert (res.status, res.score, res.solutions) == ("TIMEOUT", 2, [Solution(((2, 3), (1, 0), (0, 3)))])
 
@@ -263,7 +245,7 @@ def test_each_worker_s_restarts_follow_from_its_first_seed_not_the_clock(tmp_pat
 
 @pytest.mark.slow
 def test_a_command_whose_time_runs_out_before_the_jobs_answer_keeps_the_best_board_noted(
-    run_cli, tmp_path, monkeypatch
+    run_cli, tmp_path, monkeypatch, engines_of
 ):
     """Before: where the command's own alarm (its --timeout and a grace) went off before the job's
     process had handed back its answer (on a busy machine, the workers' ends took longer than the
@@ -271,7 +253,7 @@ def test_a_command_whose_time_runs_out_before_the_jobs_answer_keeps_the_best_boa
     below zero makes the alarm go off first every time."""
     p = Puzzle(rows=1, cols=3, tiles=((1, 2, 1, 1), (2, 1, 1, 3), (3, 3, 3, 3)))
     save_puzzle(p, tmp_path / "p.yaml")
-    monkeypatch.setitem(ENGINES, "noter", NOTER)
+    engines_of("NOTER")
     monkeypatch.setattr(limits, "GRACE", -1.5)
     before = set(children(os.getpid()))  # earlier tests' (multiprocessing's resource tracker, a cluster)
     code, out, err = run_cli("maximize", tmp_path / "p.yaml", "--solver", "noter", "--timeout", 3, "--json")

@@ -14,6 +14,7 @@ from conftest import PUZZLES, alive, children, sigint_default, wait_until
 
 from satedge.encode import bases
 from satedge.errors import SatedgeError
+from satedge.jobs.registry import doing, takers
 from satedge.puzzle.formats import save_puzzle
 from satedge.puzzle.generate import Params, generate
 
@@ -204,12 +205,12 @@ def test_bad_option_one_line(run_cli):
         ),
         (
             ["--method", "backtrack", "--workers", "2", "--strategy", "cubes"],
-            "a strategy applies to PySAT solvers and solver binaries only, not to backtrack",
+            f"a strategy applies to {takers('strategy')} only, not to backtrack",
         ),
         (
             ["--solver", "cpsat", "--scheduler", "tcp://127.0.0.1:1"],
-            "a Dask scheduler applies to the engines whose parts run there (PySAT solvers, solver binaries, "
-            "backtrack), not to cpsat",
+            f"a Dask scheduler applies to the engines whose parts run there ({', '.join(doing('solve', 'cluster'))}), "
+            "not to cpsat",
         ),
         (
             ["--workers", "2", "--strategy", "halves"],

@@ -25,8 +25,10 @@ from satedge.best.budget import fewest, late_first, misfits, uniform, within
 from satedge.encode.maxsat import weighted
 from satedge.errors import SatedgeError
 from satedge.jobs import Job, run
-from satedge.jobs.config import SolverConfig
+from satedge.jobs.engine import prose
+from satedge.jobs.registry import doing
 from satedge.jobs.result import Result
+from satedge.jobs.solver import SolverConfig
 from satedge.puzzle.checker import board_problem, score
 from satedge.puzzle.formats import load_puzzle, save_puzzle
 from satedge.puzzle.generate import Params, generate
@@ -331,15 +333,16 @@ def test_resume_from_goes_on_from_the_board_a_command_wrote(run_cli, tmp_path):
 
     command = next(a for a in build_parser()._actions if a.dest == "command").choices["maximize"]
     shown = " ".join(command.format_help().split())  # from the engine table, as the error below
-    assert "--method budget, restarts, field and lns go on from it (default: none)" in shown
+    resumes = prose(doing("maximize", "resumes"))
+    assert f"--method {resumes} go on from it (default: none)" in shown
     assert (
-        "--workers N processes of --method budget, restarts, field and lns (default: every core); "
+        f"--workers N processes of --method {prose(doing('maximize', 'every_core'))} (default: every core); "
         "search workers of --solver cpsat (default: one)"
     ) in shown
     assert run_cli("maximize", path, "--method", "backtrack", "--resume-from", board) == (
         2,
         "",
-        "satedge: error: a board to start from applies to budget, restarts, field and lns, not to backtrack\n",
+        f"satedge: error: a board to start from applies to {resumes}, not to backtrack\n",
     )
     framed = generate(Params(rows=4, colors=4, frame=True), seed=1)
     save_puzzle(framed, tmp_path / "f.yaml")
@@ -371,7 +374,7 @@ def test_the_budgets_start_from_the_restarts_board_and_skip_the_search_that_must
     incumbent, so where it is optimal no search must find a board; the budgets only prove.  Here
     the restarts are made to answer the optimal board, and no budget as large as its misfits is
     searched (before: the deepening searched that budget too, to find the board)."""
-    from satedge.jobs import best as budget_job
+    from satedge.engines import budget as budget_job
 
     p = generate(Params(rows=4, cols=5, colors=12, model="uniform"), seed=2)  # 20 cells, 2 misfits at best
     best = fewest(p)

@@ -17,6 +17,8 @@ from satedge.encode import encode
 from satedge.errors import SatedgeError
 from satedge.jobs import Job, run
 from satedge.jobs.certified import by_pictures
+from satedge.jobs.engine import prose
+from satedge.jobs.registry import doing
 from satedge.puzzle import symmetry
 from satedge.puzzle.formats import load_puzzle, save_puzzle
 from satedge.puzzle.generate import Params, generate
@@ -381,13 +383,13 @@ def test_a_certificate_by_pictures_checks_again_and_refuses_tampering(
         (["--proof", "p"], "--proof applies with --certify"),
         (
             ["--certify", "--method", "backtrack"],
-            "a certified answer needs an engine that proves what it answers (PySAT "
-            "solvers and solver binaries), not backtrack",
+            "a certified answer needs an engine that proves what it answers "
+            f"({prose(doing('solve', 'certifies'))}), not backtrack",
         ),
         (
             ["--certify", "--solver", "cpsat"],
-            "a certified answer needs an engine that proves what it answers (PySAT solvers "
-            "and solver binaries), not cpsat",
+            "a certified answer needs an engine that proves what it answers "
+            f"({prose(doing('solve', 'certifies'))}), not cpsat",
         ),
         (
             ["--certify", "--workers", "2", "--strategy", "portfolio"],

@@ -12,12 +12,12 @@ import yaml
 from conftest import PUZZLES, ROOT
 from docpages import shell_lines
 
-from satedge.api import Request
 from satedge.encode import Encoding, Options
 from satedge.errors import SatedgeError
 from satedge.experiment.spec import load_spec
 from satedge.jobs import Job
-from satedge.jobs.config import SolverConfig
+from satedge.jobs.registry import takers
+from satedge.jobs.solver import SolverConfig
 from satedge.puzzle.formats import load_puzzle
 
 SPECS = sorted((ROOT / "experiments").glob("*.yaml")) + sorted((ROOT / "benchmarks").glob("*/*.yaml"))
@@ -177,7 +177,7 @@ def test_encoding_strings_and_values(text, base, options, name):
         ("backtrack:sat", "solver 'backtrack:sat': backtrack takes workers=, order= and loop="),
         (
             "cpsat:strategy=cubes",
-            "a strategy applies to PySAT solvers and solver binaries only, not to cpsat",
+            f"a strategy applies to {takers('strategy')} only, not to cpsat",
         ),
         ("cmd:", "the solver command is empty: give a solver binary and its options, e.g. 'cadical -q'"),
         ("cadical195:workers=two", "solver 'cadical195:workers=two': workers=N takes N from 1 to 1,024"),
@@ -241,7 +241,7 @@ def test_the_same_rule_in_the_same_words_from_python_a_spec_and_the_command_line
     proof = "a proof folder goes with a certified answer: name a checker"
     for make in (
         lambda: Job(load_puzzle(hunde), "count", proof=str(tmp_path / "p")),
-        lambda: Request.make("count", method="sat", proof=str(tmp_path / "p")),
+        lambda: Job.make(None, "count", method="sat", proof=str(tmp_path / "p")),
     ):
         with pytest.raises(SatedgeError, match=f"^{re.escape(proof)}$"):
             make()
@@ -254,4 +254,4 @@ def test_a_solver_binary_is_looked_up_on_path_when_a_job_is_made_not_before():
     config = SolverConfig.parse("cmd:no-such-solver-here -q")
     assert str(config) == "cmd:no-such-solver-here -q"
     with pytest.raises(SatedgeError, match=r"^solver command 'no-such-solver-here -q' not found on PATH$"):
-        Job.check_settings("solve", config)
+        Job(None, "solve", config)

@@ -8,8 +8,8 @@ pytest.importorskip("ortools")
 
 from conftest import PUZZLES, ROOT, SEEDS
 
+from satedge.engines import cpsat
 from satedge.experiment import crosscheck
-from satedge.jobs import cpsat
 from satedge.puzzle.formats import load_puzzle
 
 

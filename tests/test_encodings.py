@@ -21,6 +21,7 @@ from satedge.encode.cards import card_size
 from satedge.encode.presets import presets
 from satedge.errors import Unsupported
 from satedge.jobs import Job, execute
+from satedge.jobs.registry import engines
 from satedge.puzzle import symmetry
 from satedge.puzzle.formats import load_puzzle
 from satedge.puzzle.generate import Params, generate
@@ -220,7 +221,7 @@ def test_cli_unknown_names(run_cli):
     code, out, err = run_cli("count", PUZZLES / "hunde-spiel.yaml", "--solver", "nope")
     assert code == 2 and err == (
         "satedge: error: unknown solver 'nope'; choose a PySAT solver (satedge solvers lists those that "
-        "work here), cmd:COMMAND or backtrack, budget, restarts, field, lns, cpsat, clasp\n"
+        f"work here), cmd:COMMAND or {', '.join(n for n, e in engines().items() if e.named)}\n"
     )
     for solver, message in (
         ("kissat404:sat", "solver 'kissat404' takes no options; only cadical153, cadical195, cadical300 do"),
@@ -500,7 +501,7 @@ def test_a_picture_of_many_identical_tiles_is_blocked_in_one_clause(solver):
     """A generated framed 4x4 with three classes of copies: 11,612,160 solutions but 8 pictures,
     each shown by 1,451,520 solutions.  Every encoding blocks a picture in one clause (over a
     variable per cell and look), not one per solution: the counts in 8 and 2 solver calls."""
-    from satedge.jobs.config import SolverConfig
+    from satedge.jobs.solver import SolverConfig
     from satedge.sat.solving import Enumerator
 
     p = generate(Params(rows=4, colors=2, border_colors=1, frame=True), seed=2)

@@ -1,6 +1,8 @@
-"""One engine table (satedge.jobs.engines): every engine in it is dispatched, documented, listed by
-`satedge solvers` and runs in the cross-check; no engine's name is written outside the table and
-its own modules; and the clasp engine counts as the backtracker does."""
+"""Every engine, satedge's or yours, is one declaration (:mod:`satedge.engines`): each is
+dispatched, documented, listed by `satedge solvers`, runs in the cross-check, counts and solves
+the seed puzzles, and maximizes to the branch and bound's optimum where it maximizes, one test
+over every engine the registry finds; no engine's name is written outside its own module; and
+the clasp engine counts as the backtracker does."""
 
 import ast
 import json
@@ -13,33 +15,32 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from satedge.backtrack import search as backtrack
+from satedge.best.branch_and_bound import best_board
 from satedge.encode import Encoding
 from satedge.errors import Unsupported
 from satedge.experiment.crosscheck import check_puzzle, default_configs
 from satedge.jobs import Job, execute
-from satedge.jobs.engines import ENGINES, REFERENCE, TASKS
+from satedge.jobs.engine import TASKS
+from satedge.jobs.registry import REFERENCE, SHIPPED, engines
+from satedge.jobs.solver import SolverConfig
 from satedge.puzzle import symmetry
+from satedge.puzzle.checker import board_problem, score
 from satedge.puzzle.formats import load_puzzle
+from satedge.puzzle.generate import Params, generate
 from satedge.puzzle.strategies import puzzles
-from satedge.sat.solvers import DEFAULT_SOLVER
+from satedge.sat.maxsat import EVALUATION_SOLVERS
+from satedge.system.process import Limits
 
 HUNDE = PUZZLES / "hunde-spiel.yaml"
 SATEDGE = ROOT / "satedge"
-# the modules each engine is made of, beside the table: its job module and what it alone uses
-OWN = {
-    "pysat": {"sat/solvers.py", "sat/solving.py", "jobs/sat.py", "jobs/portfolio.py"},
-    "cmd": {"sat/solvers.py", "sat/binaries.py", "sat/solving.py", "jobs/sat.py"},
-    "hermax": {"sat/maxsat.py", "jobs/sat.py"},
-    "backtrack": {"backtrack/search.py", "backtrack/loop.py", "jobs/exact.py"},
-    "cpsat": {"jobs/cpsat.py"},
-    "clasp": {"jobs/clasp.py"},
-    "lns": {"jobs/best.py", "best/lns.py"},
-    "budget": {"jobs/best.py", "best/budget.py"},
-    "restarts": {"jobs/best.py", "best/restarts.py"},
-    "field": {"jobs/best.py", "best/field.py"},
-}
-# string constants that spell an engine's name but are not one
+ENGINES = engines()
+# string constants that spell an engine's name outside its module, and why
 NOT_ENGINES = {
+    ("jobs/registry.py", "backtrack"): "REFERENCE: the engine every other is cross-checked against",
+    ("jobs/solver.py", "pysat"): "PYSAT: the engine a PySAT solver's name, and the default solver, names",
+    ("jobs/solver.py", "hermax"): "EVALUATION: the engine a MaxSAT Evaluation solver's name names",
+    ("sat/solvers.py", "cmd"): "BINARY: the prefix of a solver binary's string, cmd:COMMAND",
+    ("sat/maxsat.py", "hermax"): "the module that the MaxSAT Evaluation's solvers need",
     ("experiment/executors.py", "pysat"): "the PySAT package's version in a row's environment",
     ("sat/binaries.py", "clasp"): "a program looked for on PATH (KNOWN_BINARIES)",
     ("cli/solvers.py", "pysat"): "the key of `satedge solvers --json` listing the PySAT solvers",
@@ -49,28 +50,44 @@ NOT_ENGINES = {
 }
 
 
-def example(name: str) -> str | None:
-    """A solver string of the engine ``name`` that runs here, or None."""
+def example(name: str, task: str = "solve") -> str | None:
+    """A solver string of the engine ``name`` that runs ``task`` here, or None: an engine named by
+    its name, the default solver of the PySAT engine, a MaxSAT Evaluation solver, CaDiCaL's binary
+    (to solve and count)."""
     e = ENGINES[name]
-    if not e.installed():
+    if not e.installed() or task not in e.tasks:
         return None
-    if name == "pysat":
-        return DEFAULT_SOLVER
-    if name == "cmd":
-        return "cmd:cadical -q" if shutil.which("cadical") else None
-    if name == "hermax":
-        return "uwrmaxsat"
-    return name
+    if e.named:
+        return name
+    if name == SolverConfig().engine:
+        return str(SolverConfig())
+    if any(e.tasks[t].run.__name__ == "evaluation" for t in e.tasks):
+        return next(iter(EVALUATION_SOLVERS))
+    return "cmd:cadical -q" if task != "maximize" and shutil.which("cadical") else None
 
 
-def test_every_engine_is_dispatched_to_a_job_module_that_runs_it():
+def test_every_engine_is_declared_in_a_module_of_its_own_that_runs_it():
+    modules = [e.source for e in ENGINES.values()]
+    assert len(set(modules)) == len(modules)
     for e in ENGINES.values():
         assert e.tasks and set(e.tasks) <= set(TASKS), e.name
-        for task, does in e.tasks.items():
-            module = does.run.__module__.split(".")
-            assert module[:2] == ["satedge", "jobs"] and (SATEDGE / "jobs" / f"{module[2]}.py").is_file(), (
-                task
-            )
+        assert (
+            e.source.startswith(f"{SHIPPED}.")
+            and (SATEDGE / "engines" / f"{e.source.split('.')[-1]}.py").is_file()
+        )
+        for task, does in e.tasks.items():  # its own job function, or what every formula engine shares
+            assert does.run.__module__.split(".")[1] in ("engines", "jobs"), (e.name, task)
+
+
+def test_no_engine_module_imports_another():
+    found = []
+    for path in sorted((SATEDGE / "engines").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+                found.append(f"{path.name}: .{node.module}")
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(SHIPPED):
+                found.append(f"{path.name}: {node.module}")
+    assert found == []
 
 
 def test_every_engine_is_documented():
@@ -102,18 +119,23 @@ def test_satedge_solvers_lists_every_engine(run_cli):
     assert [line.split()[0] for line in out.splitlines()[: len(ENGINES)]] == list(ENGINES)
 
 
+def _runs(name: str, task: str) -> str:
+    """A solver string of the engine for ``task``, or the test skips and says why."""
+    e = ENGINES[name]
+    if task not in e.tasks:
+        pytest.skip(f"engine {name} answers {', '.join(e.tasks)} only")
+    solver = example(name, task)
+    if solver is None:
+        pytest.skip(
+            f"engine {name} cannot run {task} here (what it needs, {e.needs}, or its program is missing)"
+        )
+    return solver
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(ENGINES))
 def test_every_engine_runs_in_the_crosscheck(name):
-    solver = example(name)
-    if "solve" not in ENGINES[name].tasks:
-        pytest.skip(
-            f"engine {name} answers {', '.join(ENGINES[name].tasks)} only (tests/test_maximize.py checks it)"
-        )
-    if solver is None:
-        pytest.skip(
-            f"engine {name} cannot run here (what it needs, {ENGINES[name].needs}, or its binary is missing)"
-        )
+    solver = _runs(name, "solve")
     configs = default_configs(["edgecolor-corners", "direct-pairwise"], [solver])
     assert len(configs) == (2 if ENGINES[name].solves_formula else 1)
     puzzle = load_puzzle(HUNDE)
@@ -124,15 +146,7 @@ def test_every_engine_runs_in_the_crosscheck(name):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(ENGINES))
 def test_every_engine_counts_and_solves_the_seed_puzzles(name):
-    solver = example(name)
-    if "solve" not in ENGINES[name].tasks:
-        pytest.skip(
-            f"engine {name} answers {', '.join(ENGINES[name].tasks)} only (tests/test_maximize.py checks it)"
-        )
-    if solver is None:
-        pytest.skip(
-            f"engine {name} cannot run here (what it needs, {ENGINES[name].needs}, or its binary is missing)"
-        )
+    solver = _runs(name, "solve")
     for seed, counts in SEEDS.items():
         puzzle = load_puzzle(PUZZLES / f"{seed}.yaml")
         res = execute(Job(puzzle, "count", solver=solver, modes=symmetry.MODES))
@@ -140,6 +154,50 @@ def test_every_engine_counts_and_solves_the_seed_puzzles(name):
         first = execute(Job(puzzle, "solve", solver=solver, limit=1)).solutions
         every = execute(Job(puzzle, "solve", solver=solver)).solutions
         assert len(first) == 1 and set(first) <= set(every) and len(every) == counts[0]
+
+
+def _one_label_off(puzzle):
+    """The puzzle with the top label of its first inner tile changed: its planted board misses an edge."""
+    tiles = list(puzzle.tiles)
+    k = next(i for i, t in enumerate(tiles) if puzzle.frame not in t)
+    other = next(x for t in tiles for x in t if x not in (puzzle.frame, tiles[k][0]))
+    tiles[k] = (other, *tiles[k][1:])
+    return puzzle.with_(tiles=tuple(tiles), planted=None)
+
+
+# boards small enough that every engine finds the best in a few seconds, whose best board misses
+# edges: a framed 4x4 (23 of 24) and a 3x3 without a frame (10 of 12)
+MAXIMIZED = (
+    _one_label_off(generate(Params(rows=4, cols=4, colors=5, border_colors=2, frame=True), seed=3)),
+    generate(Params(rows=3, cols=3, colors=8, model="uniform"), seed=1),
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(ENGINES))
+def test_every_engine_maximizes_to_the_branch_and_bounds_optimum(name):
+    """The maximize engines' contract: a board that keeps the hard rules, scored as the checker
+    scores it, at most the optimum the branch and bound proves; an engine that proves its answer
+    (it needs no time limit) answers OPTIMUM at that optimum, an anytime one (it runs until its
+    time limit, here 3 s) a board no better, its bound every edge where it proved nothing."""
+    solver = _runs(name, "maximize")
+    does = ENGINES[name].tasks["maximize"]
+    for puzzle in MAXIMIZED:
+        best = best_board(puzzle)
+        edges = len(puzzle.board.adjacencies)
+        assert best.score == best.bound < edges  # proved; not every edge fits
+        res = execute(
+            Job(puzzle, "maximize", solver=solver, limits=Limits(timeout=3 if does.timeout else None))
+        )
+        board = res.solutions[0]
+        assert board_problem(puzzle, board) is None and score(puzzle, board) == res.score <= best.score, name
+        if does.timeout:
+            assert (res.status, res.bound) == ("TIMEOUT", edges), (name, puzzle.name)
+        else:
+            assert (res.status, res.score, res.bound) == ("OPTIMUM", best.score, best.score), (
+                name,
+                puzzle.name,
+            )
 
 
 def _string_constants(tree: ast.AST):
@@ -157,32 +215,28 @@ def _string_constants(tree: ast.AST):
             yield node
 
 
-def test_no_engine_name_is_written_outside_the_table_and_its_own_modules():
-    names = set(ENGINES)
+def test_no_engine_name_is_written_outside_its_own_module():
     found = []
     for path in sorted(SATEDGE.rglob("*.py")):
         rel = path.relative_to(SATEDGE).as_posix()
-        if rel == "jobs/engines.py":  # the table
-            continue
-        tree = ast.parse(path.read_text())
-        if rel == "api.py":  # auto's policy, the API's default: that function alone
-            tree.body = [n for n in tree.body if not (isinstance(n, ast.FunctionDef) and n.name == "choose")]
-        for node in _string_constants(tree):
-            if node.value in names and rel not in OWN[node.value] and (rel, node.value) not in NOT_ENGINES:
+        for node in _string_constants(ast.parse(path.read_text())):
+            e = ENGINES.get(node.value)
+            if (
+                e is not None
+                and rel != f"engines/{e.source.split('.')[-1]}.py"
+                and (rel, e.name) not in NOT_ENGINES
+            ):
                 found.append(f"{rel}:{node.lineno}: {node.value!r}")
     assert found == []
-    assert {rel for rels in OWN.values() for rel in rels} <= {
-        p.relative_to(SATEDGE).as_posix() for p in SATEDGE.rglob("*.py")
-    }
 
 
-def test_the_solver_option_and_method_help_read_the_table():
+def test_the_solver_option_and_method_help_read_the_declarations():
     from satedge.cli import build_parser
 
     count = next(a for a in build_parser()._actions if a.dest == "command").choices["count"]
     flat = " ".join(count.format_help().split())
     for e in ENGINES.values():
-        if e.name not in ("pysat", "cmd") and "count" in e.tasks:
+        if e.named and "count" in e.tasks:
             assert f"{e.name}: {' '.join(e.summary.split())}" in flat
     assert f"{REFERENCE}: the reference backtracker" in flat
     assert "lns:" not in flat  # it cannot count

@@ -322,26 +322,16 @@ timeout: 10
     )
 
 
-def test_a_run_that_fails_while_solving_keeps_its_formula_size(monkeypatch):
+def test_a_run_that_fails_while_solving_keeps_its_formula_size(engines_of):
     """A run that runs out of memory after it has encoded its formula is MEMOUT with the formula's
     size: what the job noted before the solver started survives its end."""
-    from dataclasses import replace
-
     from satedge import jobs
-    from satedge.jobs.engines import ENGINES
     from satedge.puzzle.formats import load_puzzle
     from satedge.system.process import Limits
 
-    def engine(job, note):
-        note({"variables": 7, "clauses": 11, "encode_seconds": 0.5})
-        raise MemoryError
-
-    solve = replace(ENGINES["pysat"].tasks["solve"], run=engine)
-    # the forked child runs it
-    monkeypatch.setitem(
-        ENGINES, "pysat", replace(ENGINES["pysat"], tasks={**ENGINES["pysat"].tasks, "solve": solve})
-    )
-    res = jobs.run(jobs.Job(load_puzzle(ROOT / "puzzles" / "hunde-spiel.yaml"), limits=Limits(timeout=30)))
+    engines_of("MEMOUT")  # notes a formula's size, then runs out of memory in the forked child
+    puzzle = load_puzzle(ROOT / "puzzles" / "hunde-spiel.yaml")
+    res = jobs.run(jobs.Job(puzzle, solver="memout", limit=1, limits=Limits(timeout=30)))
     assert (res.status, res.variables, res.clauses, res.encode_seconds) == ("MEMOUT", 7, 11, 0.5)
     assert res.error == "out of memory (MemoryError)"
 

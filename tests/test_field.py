@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from satedge.best import field, restarts
 from satedge.best.lns import Search
+from satedge.engines.field import field_settings
 from satedge.errors import SatedgeError
-from satedge.jobs.best import field_settings
-from satedge.jobs.config import SolverConfig
+from satedge.jobs.solver import SolverConfig
 from satedge.puzzle.checker import board_problem, score
 from satedge.puzzle.formats import load_puzzle, puzzle_from_dict, puzzle_to_dict
 from satedge.puzzle.generate import Params, generate

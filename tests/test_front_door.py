@@ -54,9 +54,9 @@ def test_the_library_has_what_the_command_line_has():
 
 
 def test_auto_is_the_backtracker_on_every_core(monkeypatch):
-    from satedge import api
+    from satedge.engines import backtrack
 
-    monkeypatch.setattr(api, "cores", lambda: 2)
+    monkeypatch.setattr(backtrack, "cores", lambda: 2)
     assert str(satedge.job("hunde-spiel").solver) == "backtrack"  # 9 cells: the pure-Python loop
     assert str(satedge.job("board-suite/7/8/board_0").solver) == "backtrack:workers=2"
     assert (

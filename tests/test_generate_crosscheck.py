@@ -13,7 +13,7 @@ from satedge.encode import Base, Encoding, Options
 from satedge.encode.bases.support import encode as support_encode
 from satedge.encode.onehot import placement_formula, supports
 from satedge.experiment import crosscheck
-from satedge.jobs.config import SolverConfig
+from satedge.jobs.solver import SolverConfig
 from satedge.puzzle.checker import validate
 from satedge.puzzle.formats import load_puzzle, puzzle_to_yaml
 from satedge.puzzle.generate import Params, generate

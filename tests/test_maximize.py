@@ -19,7 +19,6 @@ from pysat.formula import WCNF
 from scipy.stats import fisher_exact
 
 from satedge import Limits, maximize
-from satedge.api import choose
 from satedge.backtrack import native
 from satedge.best.branch_and_bound import best_board as branch_and_bound
 from satedge.best.budget import fewest
@@ -27,6 +26,8 @@ from satedge.encode.maxsat import weighted
 from satedge.encode.presets import Encoding
 from satedge.errors import SatedgeError
 from satedge.jobs import Job, run
+from satedge.jobs.job import choose
+from satedge.jobs.registry import takers
 from satedge.puzzle.checker import Scored, board_problem, label_bound, mismatches, score, validate
 from satedge.puzzle.formats import load_puzzle, save_puzzle
 from satedge.puzzle.generate import Params, generate
@@ -316,8 +317,8 @@ def test_a_maximum_is_searched_here_and_one_process_but_lns_spreads():
         Job(p, "maximize", solver="cadical195", scheduler="tcp://127.0.0.1:1")
     with pytest.raises(
         SatedgeError,
-        match=r"^the backtrack engine runs maximize on one process: workers=N applies there to budget, restarts, "
-        r"field, lns and cpsat$",
+        match=rf"^the backtrack engine runs maximize on one process: workers=N applies there to "
+        rf"{takers('workers', 'maximize')}$",
     ):
         Job(p, "maximize", solver="backtrack:workers=2")
     with pytest.raises(
@@ -632,7 +633,7 @@ def test_each_run_of_the_field_studies_makes_its_job_and_its_committed_rows_comm
 def test_each_search_of_the_maximize_benchmark_runs_the_engine_of_its_committed_run():
     """Run again by name, a search uses the engine its committed record names: those the plain command
     made before it chose the field's construction name their engine."""
-    from satedge.api import choose
+    from satedge.jobs.job import choose
 
     module = _bench_maximize()
     for name, (source, seconds, method, workers) in module.SEARCHES.items():
@@ -1223,11 +1224,11 @@ def test_the_plain_maximize_of_a_large_framed_board_needs_only_the_core():
     budgets (255 of 480 after 5 s).  Now scipy is a core dependency and those engines need none."""
     import tomllib
 
-    from satedge.jobs.engines import ENGINES
+    from satedge.jobs.registry import engines
 
     core = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     assert [d for d in core if d.startswith("scipy")] == ["scipy>=1.10"]
-    assert [name for name in ("field", "restarts", "lns") if ENGINES[name].needs is not None] == []
+    assert [name for name in ("field", "restarts", "lns") if engines()[name].needs is not None] == []
     p = load_puzzle("eternity2/e2-starter")
     assert choose(p, "maximize", workers=2, timeout=60).engine == "field"
     assert choose(p, "maximize", workers=2).engine == "budget"

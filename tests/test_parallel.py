@@ -24,8 +24,8 @@ from satedge.experiment import load_results
 from satedge.experiment.runner import run_experiment
 from satedge.experiment.spec import load_spec
 from satedge.jobs import Job, dispatch, run
-from satedge.jobs.config import SolverConfig
 from satedge.jobs.portfolio import members as portfolio
+from satedge.jobs.solver import SolverConfig
 from satedge.puzzle import symmetry
 from satedge.puzzle.formats import load_puzzle
 from satedge.puzzle.generate import Params, generate

@@ -13,7 +13,8 @@ from satedge.backtrack import arrays as search_tables
 from satedge.backtrack import orders
 from satedge.backtrack import search as backtrack
 from satedge.errors import SatedgeError
-from satedge.jobs.config import SolverConfig
+from satedge.jobs.registry import takers
+from satedge.jobs.solver import SolverConfig
 from satedge.puzzle import symmetry
 from satedge.puzzle.formats import load_puzzle
 from satedge.puzzle.generate import Params, generate
@@ -256,7 +257,7 @@ def test_order_in_solver_strings_and_errors():
             "backtrack:order=diagonal",
             "solver 'backtrack:order=diagonal': order is one of auto, rows, columns, spiral, border",
         ),
-        ("cadical195:order=rows", "a cell order applies to backtrack and budget only, not to cadical195"),
+        ("cadical195:order=rows", f"a cell order applies to {takers('order')} only, not to cadical195"),
     ):
         with pytest.raises(SatedgeError, match=f"^{message}$"):
             SolverConfig.parse(text)
@@ -267,7 +268,7 @@ def test_order_on_the_command_line(run_cli):
     assert (code, out, err.strip()) == (
         2,
         "",
-        "satedge: error: a cell order applies to backtrack and budget only, not to cadical195",
+        f"satedge: error: a cell order applies to {takers('order')} only, not to cadical195",
     )
     code, out, err = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--order", "columns")
     assert code == 0 and "backtrack:order=columns" in out
@@ -275,10 +276,10 @@ def test_order_on_the_command_line(run_cli):
 
 def test_a_solver_string_keeps_its_settings_unless_an_option_overrides_them():
     from satedge.cli import build_parser
-    from satedge.cli.common import request_of
+    from satedge.cli.common import job_of
 
     def parsed(*argv):
-        return request_of(build_parser().parse_args(["solve", "hunde-spiel", *argv]), "solve").solver
+        return job_of(build_parser().parse_args(["solve", "hunde-spiel", *argv]), "solve").solver
 
     assert (
         str(parsed("--solver", "cadical195:workers=2,strategy=portfolio"))

@@ -375,7 +375,7 @@ def used_schedule(puzzle, solver) -> str:
 
 def field_used(puzzle, solver) -> dict:
     """The field's settings a search used."""
-    from satedge.jobs.best import field_settings
+    from satedge.engines.field import field_settings
 
     s = field_settings(puzzle, solver)
     return {

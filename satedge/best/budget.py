@@ -53,7 +53,12 @@ from ..puzzle.checker import Scored
 from ..puzzle.model import Puzzle, Solution
 from .branch_and_bound import first_board
 
-__all__ = ["uniform", "late_first", "within", "fewest", "misfits"]
+__all__ = ["PROVABLE", "uniform", "late_first", "within", "fewest", "misfits"]
+
+# cells: the largest boards whose best score the budgets prove in good time (the 6x6 boards of
+# benchmarks/maximize/bench-maximize.md in seconds to minutes): --method auto proves these, and
+# beyond them with a time limit searches for good boards instead
+PROVABLE = 36
 
 
 def uniform(puzzle: Puzzle, misfits: int) -> list[int]:
@@ -120,7 +125,7 @@ def within(
     the loop that runs the search (:data:`satedge.backtrack.loop.LOOPS`), whose name ``cost``
     keeps."""
     search, t = _search(puzzle, allow, allowed, order)
-    allow = list(allow) if budgeted(t) else None
+    given = list(allow) if budgeted(t) else None
     cost = Cost() if cost is None else cost
     counts = np.zeros(2, np.int64)
 
@@ -130,10 +135,10 @@ def within(
             paused(cost)
 
     if workers > 1:
-        found = split.parallel_search(t, workers, limit, counts, follow, allow=allow, loop=loop, ran=cost.ran)
+        found = split.parallel_search(t, workers, limit, counts, follow, allow=given, loop=loop, ran=cost.ran)
     else:
         found = driver.run(
-            t, [], puzzle.n - 1, counts=counts, paused=follow, allow=allow, loop=loop, ran=cost.ran
+            t, [], puzzle.n - 1, counts=counts, paused=follow, allow=given, loop=loop, ran=cost.ran
         )
     seen = 0
     try:
@@ -195,15 +200,26 @@ def fewest(
     allowed, _ = symmetry_broken(puzzle)
     runs = searched or within
     done = Cost()  # what the searches before the one under way cost
-    board, spent, least = start, None, 0  # least: the fewest misfits a board can have, proved
+    board, spent, least = (
+        start,
+        0,
+        0,
+    )  # spent: the board's misfits; least: the fewest a board can have, proved
 
     def known(now: Cost | None = None, searching: int | None = None) -> Scored:
         nodes = done.nodes + (now.nodes if now else 0)
         candidates = done.candidates + (now.candidates if now else 0)
-        cost = {"searching": searching, "nodes": nodes, "candidates": candidates, "loop": done.loop}
-        if board is None:
-            return Scored(puzzle, None, 0, edges - least, **cost)
-        return Scored(puzzle, board, edges - spent, edges - least, **cost)
+        got = 0 if board is None else edges - spent
+        return Scored(
+            puzzle,
+            board,
+            got,
+            edges - least,
+            nodes=nodes,
+            candidates=candidates,
+            searching=searching,
+            loop=done.loop,
+        )
 
     def one(budget: int) -> Solution | None:
         tick = None if paused is None else (lambda c: paused(known(c, budget)))

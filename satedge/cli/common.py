@@ -1,5 +1,5 @@
-"""What the commands that answer puzzles share: the typed request their options make
-(:class:`satedge.api.Request`, checked once, before any puzzle is read), answering it puzzle by
+"""What the commands that answer puzzles share: the job their options make for every puzzle
+(:meth:`satedge.jobs.Job.make`, checked once, before any puzzle is read), answering it puzzle by
 puzzle under its limits, and the words their output shares."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from collections.abc import Iterator
 from contextlib import nullcontext
 from pathlib import Path
 
-from ..api import Request
 from ..encode import DEFAULT_ENCODING, Encoding
 from ..errors import OutOfMemory, SatedgeError
-from ..jobs import Job, Result, declared, run
+from ..jobs import Job, Result, run
+from ..jobs.registry import declared
 from ..puzzle.formats import load_puzzle
 from ..puzzle.solutions import load_board
 from ..sat.certify import DEFAULT_CHECKER
@@ -25,7 +25,7 @@ from ..system.progress import progress_bar, status_line
 __all__ = [
     "checker_of",
     "encoding_of",
-    "request_of",
+    "job_of",
     "engine_of",
     "answered_by",
     "certificate_words",
@@ -90,8 +90,8 @@ def needs_more_memory(limit_mb: int) -> str:
     return f"needs more than {limit_mb} MB of memory (--memory MB to allow more)"
 
 
-def beyond_memory(what: str, limit_mb: float) -> SatedgeError:
-    return SatedgeError(f"{what} {needs_more_memory(int(limit_mb))}")
+def beyond_memory(what: str, limit_mb: float | None) -> SatedgeError:
+    return SatedgeError(f"{what} {needs_more_memory(int(limit_mb or 0))}")
 
 
 def checker_of(args) -> str | None:
@@ -121,18 +121,20 @@ def encoding_of(args) -> Encoding | None:
     )
 
 
-def request_of(args, task: str) -> Request:
-    """What a command's options ask of every puzzle (:class:`satedge.api.Request`), checked
-    before any puzzle is read; an option the command does not have counts as not given."""
+def job_of(args, task: str) -> Job:
+    """The job a command's options make for every puzzle (:meth:`satedge.jobs.Job.make`),
+    checked before any puzzle is read; an option the command does not have counts as not given."""
     checker = checker_of(args)
     if args.puzzles.count("-") > 1:
         raise SatedgeError("- (standard input) is named more than once: it can be read once")
     solver_cmd = getattr(args, "solver_cmd", None)
     mode = getattr(args, "mode", None)
     limit = getattr(args, "limit", None)
-    limit = limit if limit is not None else (None if getattr(args, "all", False) else 1)
+    if task == "solve" and limit is None and not getattr(args, "all", False):
+        limit = 1  # a first solution
     encoding = encoding_of(args)
-    return Request.make(
+    return Job.make(
+        None,
         task,
         method=args.method,
         solver="cmd:" + solver_cmd if solver_cmd is not None else args.solver,
@@ -151,12 +153,12 @@ def request_of(args, task: str) -> Request:
 
 
 def answers(args, task: str, outputs: tuple = (), **fields) -> Iterator[tuple]:
-    """The request the command's options make (:func:`request_of`; the files ``outputs`` names
-    may not be puzzles, and must be writable), checked before any puzzle is read, then each puzzle file
+    """The job the command's options make (:func:`job_of`; the files ``outputs`` names may not be
+    puzzles, and must be writable), checked before any puzzle is read, then each puzzle file
     :func:`answer_file` in turn, as ``(path, puzzle, job, result, seconds)``, ``seconds`` from
     reading the file to the answer: a single job shows its own progress (on a terminal), several
     a progress bar of the puzzles."""
-    request = request_of(args, task)
+    request = job_of(args, task)
     not_inputs(list(outputs), args.puzzles)
     for out in outputs:  # a file that could not be written at the end is refused before the work
         check_output(out)
@@ -165,22 +167,23 @@ def answers(args, task: str, outputs: tuple = (), **fields) -> Iterator[tuple]:
             try:
                 answered = answer_file(path, request, progress=bar is None and sys.stderr.isatty(), **fields)
             except (KeyboardInterrupt, SystemExit) as e:  # Ctrl-C, kill: a best board so far, then stop
-                if getattr(e, "best", None) is None:
+                best, stopped = getattr(e, "best", None), getattr(e, "job", None)
+                if best is None or stopped is None:
                     raise
-                yield path, e.job.puzzle, e.job, e.best, None
+                yield path, stopped.puzzle, stopped, best, None
                 print(
                     f"satedge: interrupted: {task} stopped with its best board so far ({path})",
                     file=sys.stderr,
                 )
-                e.said = True
+                setattr(e, "said", True)  # nothing more to say
                 raise
             yield answered
             if bar is not None:
                 bar.update()
 
 
-def answer_file(path: str, request: Request, **fields) -> tuple:
-    """Read the puzzle ``path``, make its job (:meth:`satedge.api.Request.job`) and run it
+def answer_file(path: str, request: Job, **fields) -> tuple:
+    """Read the puzzle ``path``, make its job (``request``'s for it, :meth:`satedge.jobs.Job.of`) and run it
     (:func:`satedge.jobs.run`), all under the request's limits
     (:func:`satedge.system.limits.within`): from reading the file to the answer, this process's
     work (the size checks) as well as the job's; ``(path, puzzle, job, result, seconds)``.  A
@@ -198,7 +201,7 @@ def answer_file(path: str, request: Request, **fields) -> tuple:
             puzzle = load_puzzle(path)
             if start_from is not None:
                 fields["start"] = load_board(start_from, puzzle)
-            job = request.job(puzzle, timeout=left(), **fields)
+            job = request.of(puzzle, timeout=left(), **fields)
             with status_line(f"{path}: {engine_of(job)}") as show:
                 res = run(job, progress=show if job.progress else None)
     except OutOfTime as e:  # a maximisation's best board so far, where the job had noted one
@@ -211,7 +214,7 @@ def answer_file(path: str, request: Request, **fields) -> tuple:
         raise beyond_memory(f"{path}: solving", e.memory_mb) from None
     except SatedgeError as e:
         raise SatedgeError(str(e), path) from None
-    if not res.checked:
+    if not res.checked and job is not None:
         print(
             f"satedge: warning: {path}: the answer rests on the word of {job.solver}, which nothing "
             "checked: --certify checks it with a DRAT proof",

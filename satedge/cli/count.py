@@ -19,9 +19,8 @@ def add(sub) -> None:
 
 
 def main(args) -> int:
-    modes = (args.mode,) if args.mode else MODES
     status = 0
-    for path, puzzle, job, res, seconds in answers(args, "count", modes=modes):
+    for path, puzzle, job, res, seconds in answers(args, "count"):
         counts = {m: res.counts.get(m) for m in MODES}
         if res.status == "TIMEOUT":
             status = 3

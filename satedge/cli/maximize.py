@@ -7,7 +7,8 @@ from pathlib import Path
 
 from ..encode.maxsat import DEFAULT_MAXSAT_ENCODING
 from ..errors import SatedgeError
-from ..jobs.engines import doing, prose
+from ..jobs.engine import prose
+from ..jobs.registry import doing
 from ..puzzle.checker import mismatches
 from ..puzzle.drawing import ascii_grid
 from ..puzzle.render import save_board

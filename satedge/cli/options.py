@@ -8,11 +8,11 @@ import re
 import textwrap
 from difflib import get_close_matches
 
-from ..api import POLICY
 from ..encode import DEFAULT_ENCODING
 from ..errors import SatedgeError
-from ..jobs.config import SolverConfig, by_name
-from ..jobs.engines import ENGINES, declared, methods
+from ..jobs.job import policy
+from ..jobs.registry import declared, engines, methods
+from ..jobs.solver import SolverConfig, by_name
 from ..puzzle.shuffle import MAX_SEED
 from ..puzzle.symmetry import MODES
 from ..sat.certify import CHECKERS, DEFAULT_CHECKER
@@ -175,9 +175,9 @@ def add_encoding(p: argparse.ArgumentParser, default: str = DEFAULT_ENCODING) ->
     p.add_argument(
         "--encoding",
         metavar="PRESET|BASE",
-        help=f"a preset, a base encoding or a preset file, with "
-        f"options after + if you like (edgecolor+card=ladder); see `satedge encodings` (default: "
-        f"{default})",
+        help=f"a preset, a base encoding, a preset file or an encoding of your own (FILE.py:FUNCTION, "
+        f"package.module:FUNCTION, an installed package's by name), with options after + if you like "
+        f"(edgecolor+card=ladder); see `satedge encodings` (default: {default})",
     )
     p.set_defaults(default_encoding=default)
     p.add_argument(
@@ -210,7 +210,7 @@ def engines_by_name(task: str) -> str:
     return "; ".join(
         f"{e.name}: {(e.tasks[task].summary or e.summary) if task == 'maximize' else e.summary}"
         + (f" (extra {e.needs.extra})" if e.needs and e.needs.extra else "")
-        for e in ENGINES.values()
+        for e in engines().values()
         if by_name(e.name) and task in e.tasks
     )
 
@@ -282,8 +282,8 @@ def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
 
 def add_engine_options(p: argparse.ArgumentParser, task: str) -> None:
     """``--NAME`` for each option the engines that run ``task`` declare for its command
-    (:func:`satedge.jobs.engines.declared`): a choice's choices, a free value as text, read and
-    checked by the option itself when the request is made."""
+    (:func:`satedge.jobs.registry.declared`): a choice's choices, a free value as text, read and
+    checked by the option itself when the job is made."""
     for option in declared(task).values():
         p.add_argument(
             f"--{option.name}",
@@ -294,18 +294,19 @@ def add_engine_options(p: argparse.ArgumentParser, task: str) -> None:
 
 
 def add_method_choice(p: argparse.ArgumentParser, task: str) -> None:
-    """``--method``: its choices for ``task`` and what each does, as the engine table says."""
-    formula = next(e.tasks[task].summary for e in ENGINES.values() if e.solves_formula and task in e.tasks)
+    """``--method``: its choices for ``task`` and what each does, as the engines declare it (``sat``:
+    as the default solver's engine does it)."""
+    formula = SolverConfig().declared.tasks[task].summary
     named = [
         f"{e.name}: {e.tasks[task].summary or e.summary}"
-        for e in ENGINES.values()
+        for e in engines().values()
         if e.method and task in e.tasks
     ]
     p.add_argument(
         "--method",
         choices=list(methods(task)),
         default="auto",
-        help="; ".join([f"auto: {POLICY[task]}", f"sat: {formula}", *named]),
+        help="; ".join([f"auto: {policy(task)}", f"sat: {formula}", *named]),
     )
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from ..api import METHODS, Request
 from ..errors import SatedgeError
+from ..jobs import Job
+from ..jobs.registry import methods
 from ..puzzle.checker import board_problem, mismatches
 from ..puzzle.drawing import to_svg
 from ..puzzle.formats import load_puzzle
@@ -31,7 +32,7 @@ def add(sub) -> None:
     g.add_argument("--solve", action="store_true", help="solve the puzzle and draw the first solution")
     p.add_argument(
         "--method",
-        choices=list(METHODS),
+        choices=list(methods("solve")),
         help="with --solve: auto (the engine that answers soonest), "
         "sat or backtrack, as solve has them (default: auto)",
     )
@@ -59,10 +60,10 @@ def main(args) -> int:
     not_inputs([args.output], [args.puzzle, args.solution])
     solution = None
     if args.solve:
-        request = Request.make(
-            "solve", method=args.method or "auto", timeout=args.timeout, memory_mb=args.memory
+        request = Job.make(
+            None, "solve", method=args.method or "auto", timeout=args.timeout, memory_mb=args.memory, limit=1
         )
-        _, puzzle, _, res, _ = answer_file(args.puzzle, request, limit=1)
+        _, puzzle, _, res, _ = answer_file(args.puzzle, request)
         if res.status == "TIMEOUT":
             print(f"{args.puzzle}: TIMEOUT after {args.timeout:g} s, nothing to draw", file=sys.stderr)
             return 3

@@ -32,7 +32,6 @@ def add(sub) -> None:
 
 
 def main(args) -> int:
-    limit = args.limit if args.limit is not None else (None if args.all else 1)
     want_all = args.all or args.limit is not None
     if args.mode and not want_all:
         raise SatedgeError("--mode applies with --all or --limit")
@@ -46,9 +45,7 @@ def main(args) -> int:
                 "a .sol file holds one solution; with --all or --limit give a .json file", args.output
             )
     status = 0
-    for path, puzzle, job, res, seconds in answers(
-        args, "solve", (args.output,), modes=(args.mode or "solutions",), limit=limit
-    ):
+    for path, puzzle, job, res, seconds in answers(args, "solve", (args.output,)):
         if res.status == "TIMEOUT":
             status = 3
         elif res.status == "UNSAT":

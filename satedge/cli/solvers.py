@@ -1,11 +1,11 @@
-"""``satedge solvers``: the engines (:data:`satedge.jobs.engines.ENGINES`), whether each can run here,
-the PySAT solvers that work here and the solver binaries on PATH."""
+"""``satedge solvers``: the engines (:func:`satedge.jobs.registry.engines`: satedge's and yours),
+whether each can run here, the PySAT solvers that work here and the solver binaries on PATH."""
 
 from __future__ import annotations
 
 import json
 
-from ..jobs.engines import ENGINES
+from ..jobs.registry import engines as declared
 from ..sat.binaries import solver_binaries
 from ..sat.maxsat import evaluation_solvers
 from ..sat.solvers import solver_names
@@ -36,7 +36,7 @@ def main(args) -> int:
             "certify": "count" in e.tasks and e.tasks["count"].certifies,
             "summary": e.summary,
         }
-        for e in ENGINES.values()
+        for e in declared().values()
     }
     if args.json:
         print(json.dumps({"engines": engines, "pysat": names, "maxsat": maxsat, "binaries": binaries}))

@@ -5,7 +5,7 @@ give exactly the backtracker's solution set (with ``symmetry: rotation``: one so
 board-turn orbit when the symmetry breaking applies), the same ``distinct`` and ``unique``
 counts (symmetry breaking or not), only solutions the checker accepts, and a DIMACS text that PySAT reads back into the
 same clauses.  A mismatch is shrunk by hypothesis to a small puzzle.  Every engine of the table
-(:data:`satedge.jobs.engines.ENGINES`) can be checked: PySAT's solvers and solver binaries through
+(:func:`satedge.jobs.registry.engines`, satedge's and yours) can be checked: PySAT's solvers and solver binaries through
 one enumerator each, the others through their jobs (:func:`satedge.jobs.execute`); the
 reference backtracker too, in another cell order say.
 
@@ -29,8 +29,8 @@ from ..backtrack import search as backtrack
 from ..encode import CARDS, Base, Encoded, Encoding, Options, bases, presets
 from ..errors import EncodingError, SatedgeError, Unsupported
 from ..jobs import Job, execute
-from ..jobs.config import SolverConfig
-from ..jobs.engines import ENGINES, Engine
+from ..jobs.engine import Engine
+from ..jobs.solver import SolverConfig
 from ..puzzle import symmetry
 from ..puzzle.formats import puzzle_to_yaml
 from ..puzzle.model import Puzzle, Solution
@@ -68,7 +68,8 @@ def checks_of(engine: Engine) -> tuple[str, ...]:
     (``solutions``), or where it finds one solution only, that one (``first``); then each count
     it answers (``distinct``, ``unique``; ``solutions`` is the set's size).
 
-    >>> checks_of(ENGINES["backtrack"])
+    >>> from satedge.jobs.registry import engine
+    >>> checks_of(engine("backtrack"))
     ('solutions', 'distinct', 'unique')
     """
     count, solve = engine.tasks.get("count"), engine.tasks.get("solve")
@@ -80,7 +81,7 @@ def name(config: Config) -> str:
     """A configuration as the results rows name one: ``ENCODING/SOLVER``, or the solver alone
     for an engine with a model of its own.
 
-    >>> from satedge.jobs.config import SolverConfig
+    >>> from satedge.jobs.solver import SolverConfig
     >>> name((None, SolverConfig.parse("cpsat"))), name((Encoding.parse("support"), SolverConfig()))
     ('cpsat', 'support/cadical195')
     """
@@ -197,7 +198,7 @@ def check_puzzle(
                     continue
                 checks += 2  # made, and read back
                 orbit = encoded.orbit
-            apply = checks_of(ENGINES[solver.engine])
+            apply = checks_of(solver.declared)
             counted = apply[1:]  # the counts beside the solution set
             if encoding is not None and solver.sat is not None:
                 with solving.Enumerator(encoded, solver) as enum:
@@ -265,7 +266,7 @@ class Report:
 
     def describe(self) -> str:
         head = f"{self.examples} puzzles, {self.checks} checks, {self.seconds:.1f} s: "
-        return head + ("no mismatch" if self.ok else "MISMATCH\n" + self.mismatch.describe())
+        return head + ("no mismatch" if self.mismatch is None else "MISMATCH\n" + self.mismatch.describe())
 
 
 def _explore(
@@ -353,7 +354,7 @@ def check_encoding(
     name: str | None = None,
 ) -> Report:
     """Cross-check your own encoding callable against the backtracker, in one call."""
-    called = name or getattr(encoding, "__name__", "custom")
+    called = str(name or getattr(encoding, "__name__", "custom"))
     mine = Encoding(called, options, declaration=Base(name=called, build=encoding))
     configs: list[Config] = [(mine, SolverConfig.parse(s)) for s in solvers]
     return run(configs, examples=examples, seed=seed, max_cells=max_cells)

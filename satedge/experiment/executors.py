@@ -18,7 +18,8 @@ from importlib.metadata import PackageNotFoundError, version
 import pysat
 
 from ..backtrack import native
-from ..jobs import ENGINES, Job, run
+from ..jobs import Job, run
+from ..jobs.registry import engines
 from ..system.extras import require
 from ..system.forkserver import ForkServer
 from ..system.machine import cpu_model
@@ -30,7 +31,7 @@ __all__ = ["environment", "run_one", "run_local", "run_dask"]
 
 def environment() -> dict:
     """Versions and the machine a run ran on."""
-    needed = {e.needs.module for e in ENGINES.values() if e.needs is not None and e.needs.module}
+    needed = {e.needs.module for e in engines().values() if e.needs is not None and e.needs.module}
     return {
         "satedge": __version__,
         "pysat": getattr(pysat, "__version__", "?"),

@@ -35,13 +35,13 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from ..encode import Encoding, Options
 from ..encode.presets import OPTION_KEYS
 from ..errors import SatedgeError
 from ..jobs import Job
-from ..jobs.config import SolverConfig
-from ..jobs.job import check_engine
+from ..jobs.solver import SolverConfig
 from ..puzzle.formats import load_puzzle
 from ..puzzle.generate import Params, generate
 from ..puzzle.model import Puzzle
@@ -115,7 +115,7 @@ class Run:
 
     @property
     def puzzle(self) -> Puzzle:
-        return self.job.puzzle
+        return self.job.board
 
     @property
     def shuffle(self) -> int | None:
@@ -174,10 +174,10 @@ class Spec:
     mode: str = "solutions"
 
 
-def _sources(entries, base: Path, problems: list[str]) -> list[tuple[str, object]]:
+def _sources(entries, base: Path, problems: list[str]) -> list[tuple[str, Any]]:
     """What the ``puzzles`` entries name, before anything is read or generated: ``("file", path)``
     per file a glob matches, ``("generate", (params, seed))`` per seed."""
-    out: list[tuple[str, object]] = []
+    out: list[tuple[str, Any]] = []
     if entries in ([], None):
         problems.append(
             "puzzles names none: give a file, a glob, a shipped puzzle's name or {generate: {...}}"
@@ -237,7 +237,7 @@ def _sources(entries, base: Path, problems: list[str]) -> list[tuple[str, object
     return out
 
 
-def _puzzles(sources: list[tuple[str, object]], problems: list[str]) -> list[tuple[str, Puzzle]]:
+def _puzzles(sources: list[tuple[str, Any]], problems: list[str]) -> list[tuple[str, Puzzle]]:
     """The puzzles of :func:`_sources`, read or generated."""
     out: list[tuple[str, Puzzle]] = []
     for kind, what in sources:
@@ -315,7 +315,8 @@ def load_spec(path: str | Path) -> Spec:
             solvers.append(SolverConfig.parse(str(s)))
         except SatedgeError as e:
             problems.append(str(e))
-    task, mode = data.get("task", "solve"), "solutions"
+    task: Any = data.get("task", "solve")
+    mode = "solutions"
     if task == "encode":
         solvers = [None]  # encoding only: no solver runs
     elif isinstance(task, dict) and set(task) == {"count"}:
@@ -368,22 +369,30 @@ def load_spec(path: str | Path) -> Spec:
     puzzles = _puzzles(sources, problems) if not problems else []
     if problems:
         raise SatedgeError(problems_line(problems), path)
+    limits = Limits(timeout=float(timeout), memory_mb=int(memory))
     refused = []  # every solver the task cannot take, not only the first
+
+    def job_of(puzzle: Puzzle | None, solver: SolverConfig | None, encoding: Encoding | None, seed) -> Job:
+        return Job(
+            puzzle,
+            task,
+            solver or SolverConfig(),
+            encoding,
+            (mode,),
+            limit=1 if task == "solve" else None,
+            limits=limits,
+            shuffle=seed,
+            certify=certify if task != "encode" else None,
+        )
+
     for solver in solvers:
         try:
-            check_engine(
-                task,
-                solver or SolverConfig(),
-                modes=(mode,),
-                limit=1 if task == "solve" else None,
-                certify=certify is not None and task != "encode",
-            )
+            job_of(None, solver, None, None)
         except SatedgeError as e:
             refused.append(f"solver {solver}: {e}")
     if refused:
         raise SatedgeError(problems_line(refused), path)
     spec = Spec(str(data["name"]), path, timeout=float(timeout), memory=int(memory), task=task, mode=mode)
-    limits = Limits(timeout=spec.timeout, memory_mb=spec.memory)
     seen = set()
     hashed = [
         (ppath, bare, puzzle_hash(bare)) for ppath, bare in ((p, q.with_(planted=None)) for p, q in puzzles)
@@ -395,17 +404,7 @@ def load_spec(path: str | Path) -> Spec:
                     own = solver is not None and not solver.has_formula  # no encoding: one run per puzzle
                     for encoding in [None] if own else encodings:
                         try:
-                            job = Job(
-                                bare,
-                                task,
-                                solver or SolverConfig(),
-                                encoding,
-                                (mode,),
-                                limit=1 if task == "solve" else None,
-                                limits=limits,
-                                shuffle=seed,
-                                certify=certify if task != "encode" else None,
-                            )
+                            job = job_of(bare, solver, encoding, seed)
                         except SatedgeError as e:  # a solver or an encoding that the task does not take
                             raise SatedgeError(f"solver {solver}: {e}", path) from None
                         run = Run(ppath, job, rep, sha)

@@ -1,20 +1,16 @@
-"""The job API: a :class:`Job` says what to run, :func:`run` runs it under its limits and returns
-a :class:`Result` with a status.
+"""The job layer: a :class:`Job` says what to run, :func:`run` runs it under its limits and
+returns a :class:`Result` with a status.
 
-A job is a puzzle, a task (``solve``, ``count``, ``encode``) and a solver configuration
-(:class:`satedge.jobs.config.SolverConfig`: the engine, its workers and strategy), with an
-encoding (:class:`satedge.encode.Encoding`) for the engines that solve a formula.  The engines
-are one module each, whose job functions the engine table holds
-(:data:`satedge.jobs.engines.ENGINES`, the whole contract of an engine): :mod:`.sat` (PySAT's
-solvers and solver binaries), :mod:`.backtrack`, :mod:`.cpsat`, :mod:`.clasp`; the SAT
-method's strategies with several workers beside them: :mod:`.portfolio` and :mod:`.conquer`;
-certified answers: :mod:`.certified`; ``--method auto``: :mod:`.auto`.  Layers, top down:
-:mod:`.dispatch`; :mod:`.auto` and :mod:`.certified`; :mod:`.job` (the request, checked
-against the table); :mod:`.engines` (the table); the engines' and strategies' modules;
-:mod:`.shared`; :mod:`.result`.  It imports every package below it: :mod:`satedge.sat`,
-:mod:`satedge.backtrack`, :mod:`satedge.encode`, :mod:`satedge.puzzle`,
-:mod:`satedge.system`.  Every status (``TIMEOUT``, ``MEMOUT``, ``ERROR``) means the same whoever
-started the job: a command, an experiment's run or a script.
+A job is a puzzle, a task (``solve``, ``count``, ``encode``, ``maximize``) and a solver
+configuration (:class:`satedge.jobs.solver.SolverConfig`: the engine, its workers and options),
+with an encoding (:class:`satedge.encode.Encoding`) for the engines that solve a formula.  An
+engine declares itself once (:class:`satedge.jobs.engine.Engine`), in a module of
+:mod:`satedge.engines` or of yours, and :mod:`.registry` finds it; this layer names none of
+them.  Beside the declaration and the job: what the engines share (:mod:`.formula` and
+:mod:`.satmethod` with its strategies :mod:`.portfolio` and :mod:`.cubes`, :mod:`.searching`,
+:mod:`.boards`, :mod:`.anytime`, :mod:`.parts` for a Dask cluster), certified answers
+(:mod:`.certified`) and the dispatch (:mod:`.dispatch`).  Every status (``TIMEOUT``, ``MEMOUT``,
+``ERROR``) means the same whoever started the job: a command, an experiment's run or a script.
 
 >>> from satedge.puzzle import Puzzle
 >>> from satedge import Limits
@@ -25,21 +21,25 @@ started the job: a command, an experiment's run or a script.
 'SAT'
 """
 
-from .config import SolverConfig
 from .dispatch import execute, run
-from .engines import DEFAULT_STRATEGY, ENGINES, STRATEGIES, TASKS, declared
-from .job import Job
-from .result import Result
+from .engine import TASKS, Auto, Engine, Option, Task
+from .job import Job, choose
+from .registry import engines
+from .result import Note, Result
+from .solver import SolverConfig
 
 __all__ = [
-    "DEFAULT_STRATEGY",
-    "ENGINES",
-    "STRATEGIES",
     "TASKS",
+    "Auto",
+    "Engine",
     "Job",
+    "Note",
+    "Option",
     "Result",
     "SolverConfig",
-    "declared",
+    "Task",
+    "choose",
+    "engines",
     "execute",
     "run",
 ]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 
 from ..encode import Encoded
 from ..encode.maxsat import maxsat_encoding, weighted
@@ -32,12 +32,19 @@ from ..sat.maxsat import beyond
 from ..sat.solvers import BINARY_PROOFS, DEFAULT_SOLVER, PROOF_SOLVERS, Stats
 from ..sat.solving import Enumerator
 from ..system.proctree import forked_map
-from .config import SolverConfig
+from .formula import encode_and_note, encoding_of
 from .job import Job
 from .result import Note, Result
-from .shared import encode_and_note, set_status
+from .solver import SolverConfig
 
 __all__ = ["own_proofs", "by_pictures", "run", "prove_optimum"]
+
+
+def _checker(job: Job) -> str:
+    """The proof checker of a certified job."""
+    if job.certify is None:
+        raise ValueError("a certified answer's job names its proof checker")
+    return job.certify
 
 
 def own_proofs(solver: SolverConfig) -> bool:
@@ -100,7 +107,8 @@ def _piece(
             try:
                 if pictures:
                     counts = e.counts(job.modes)
-                    found, n = (), counts["solutions"]
+                    found: tuple[Solution, ...] = ()
+                    n = counts["solutions"]
                 else:
                     found = tuple(e.solutions("solutions", limit)) if keep else ()
                     n = len(found) if keep else e.tally()
@@ -171,7 +179,7 @@ def run(job: Job, note: Note | None = None) -> Result:
     split = cubes.split(formula, cubes.CUBES_PER_WORKER * workers).cubes if in_cubes else []
     split = split if len(split) > 1 else [()]
     check = certify.FormulaCheck(
-        formula.cnf.clauses, formula.nv, job.certify, workers if len(split) == 1 else 1
+        formula.cnf.clauses, formula.nv, _checker(job), workers if len(split) == 1 else 1
     )
     limit = job.limit if job.task == "solve" else None
     keep = job.task == "solve" or set(job.modes) != {"solutions"}
@@ -181,7 +189,7 @@ def run(job: Job, note: Note | None = None) -> Result:
     if report is not None:
         report({"stage": "solving"})
 
-    def outcomes() -> Iterator[_Found]:
+    def outcomes() -> Generator[_Found, None, None]:
         tasks = list(enumerate(split))
         if len(tasks) == 1:  # the whole formula: its proof is checked in parts on the workers
             one = _piece(formula, job, check, keep, limit, report)
@@ -215,10 +223,10 @@ def run(job: Job, note: Note | None = None) -> Result:
     if not complete:  # a solve that found what it was asked for: each solution checked, nothing to prove
         res.solutions = found[:limit]
         res.certificate = certify.Certificate.of_solutions()
-        return set_status(res)
+        return res.settled()
     models = res.stats.models
     cert = certify.certificate(
-        pieces, job.certify, prover, formula.orbit, weights_differ=total != models, pictures=pictures
+        pieces, _checker(job), str(prover), formula.orbit, weights_differ=total != models, pictures=pictures
     )
     if cert.models != models and not pictures:  # by pictures: a model per orbit, a clause per picture of it
         raise SatedgeError(f"the pieces block {cert.models:,} models, the enumeration found {models:,}")
@@ -227,7 +235,7 @@ def run(job: Job, note: Note | None = None) -> Result:
         res.counts = counts
     elif job.task == "count":
         res.counts = (
-            {**symmetry.counts(job.puzzle, found, job.modes, formula.orbit), "models": models}
+            {**symmetry.counts(job.board, found, job.modes, formula.orbit), "models": models}
             if keep
             else {"solutions": formula.orbit * total, "models": models}
         )
@@ -242,13 +250,13 @@ def run(job: Job, note: Note | None = None) -> Result:
             pieces,
             {
                 **res.certificate.as_dict(),
-                "puzzle": job.puzzle.name,
-                "encoding": job.encoding.name,
+                "puzzle": job.board.name,
+                "encoding": encoding_of(job).name,
                 "solver": str(job.solver),
                 "solutions": total if pictures else formula.orbit * total,
             },
         )
-    return set_status(res)
+    return res.settled()
 
 
 def prove_optimum(job: Job, res: Result) -> Result:
@@ -262,16 +270,16 @@ def prove_optimum(job: Job, res: Result) -> Result:
     stopped at its time limit is answered uncertified."""
     if res.status not in ("OPTIMUM", "UNSAT"):
         return res
-    formula = weighted(job.puzzle, job.encoding if job.solver.has_formula else None, job.shuffle)
+    formula = weighted(job.board, job.encoding if job.solver.has_formula else None, job.shuffle)
     best = res.score
-    if res.status == "OPTIMUM" and best == len(job.puzzle.board.adjacencies):
+    if res.status == "OPTIMUM" and best == len(job.board.board.adjacencies):
         res.certificate = certify.Certificate(
-            checker=job.certify,
+            checker=_checker(job),
             covers="every edge of the board fits, which the checker confirmed: no board scores more",
             route="fresh",
         )
         return res
-    if res.status == "UNSAT":
+    if res.status == "UNSAT" or best is None:
         added: list[list[int]] = []
         wrong = f"{job.solver} said no board keeps the frame and the clues, but one does"
         covers = "no board keeps the frame and the clues: the MaxSAT formula's hard clauses have no model"
@@ -285,9 +293,9 @@ def prove_optimum(job: Job, res: Result) -> Result:
     t0 = time.perf_counter()
     proof = certify.prove(formula.cnf.clauses + added, wrong=wrong)
     t1 = time.perf_counter()
-    seconds = certify.FormulaCheck(formula.cnf.clauses, formula.nv, job.certify)(added, proof)
+    seconds = certify.FormulaCheck(formula.cnf.clauses, formula.nv, _checker(job))(added, proof)
     res.certificate = certify.Certificate(
-        checker=job.certify,
+        checker=_checker(job),
         covers=covers,
         pieces=1,
         lemmas=proof.lemmas,
@@ -308,7 +316,7 @@ def prove_optimum(job: Job, res: Result) -> Result:
             {
                 **res.certificate.as_dict(),
                 "task": "maximize",
-                "puzzle": job.puzzle.name,
+                "puzzle": job.board.name,
                 "encoding": name,
                 "solver": str(job.solver),
                 "score": best,

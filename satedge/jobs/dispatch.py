@@ -1,10 +1,9 @@
 """Running a job: :func:`execute` in this process, :func:`run` under the job's limits.
 
-The dispatch is the engine table's: a job runs its engine's job function for its task
-(:attr:`satedge.jobs.engines.Engine.tasks`), a SAT job on several workers its strategy's
-(:data:`satedge.jobs.engines.STRATEGIES`), a certified one :func:`satedge.jobs.certified.run`
-(a maximum: the engine's, then :func:`satedge.jobs.certified.prove_optimum`; a board whose
-first board fits every edge is answered at once, :func:`satedge.jobs.shared.every_edge_fits`).
+A job runs its engine's job function for its task (:attr:`satedge.jobs.engine.Engine.tasks`),
+whatever the engine, satedge's or yours; a certified one :func:`satedge.jobs.certified.run` (a
+maximum: the engine's, then :func:`satedge.jobs.certified.prove_optimum`; a board whose first
+board fits every edge is answered at once, :func:`satedge.jobs.boards.every_edge_fits`).
 """
 
 from __future__ import annotations
@@ -19,10 +18,9 @@ from ..system import cluster
 from ..system.limits import OutOfTime
 from ..system.process import Outcome, call, here
 from . import certified
-from .engines import DEFAULT_STRATEGY, ENGINES, STRATEGIES
+from .boards import every_edge_fits
 from .job import Job
 from .result import Note, Result
-from .shared import every_edge_fits
 
 __all__ = ["execute", "run"]
 
@@ -32,14 +30,11 @@ def execute(job: Job, note: Note | None = None) -> Result:
     what is known before the search starts (a formula's size and encode time)."""
     if job.certify is not None and job.task != "maximize":
         return certified.run(job, note)
-    if job.solver.has_formula and job.parallel and job.task != "encode":
-        res = STRATEGIES[job.solver.get("strategy") or DEFAULT_STRATEGY](job, note)
-    else:
-        res = every_edge_fits(job) if job.task == "maximize" else None  # nothing to search for
-        if res is None:
-            res = ENGINES[job.solver.engine].tasks[job.task].run(job, note)
-        if job.certify is not None:
-            res = certified.prove_optimum(job, res)
+    res = every_edge_fits(job) if job.task == "maximize" else None  # nothing to search for
+    if res is None:
+        res = job.solver.declared.tasks[job.task].run(job, note)
+    if job.certify is not None:
+        res = certified.prove_optimum(job, res)
     res.checked = not on_a_binarys_word(job, res)
     return res
 
@@ -49,7 +44,7 @@ def on_a_binarys_word(job: Job, res: Result) -> bool:
     solution; the end of a count, or of an enumeration that found fewer than its limit) or, to
     maximize, its word that no board scores more (or that none keeps the hard rules).  Its models
     are checked where they are read; a certificate checks the rest."""
-    if not ENGINES[job.solver.engine].outside or res.certificate is not None:
+    if not job.solver.declared.outside or res.certificate is not None:
         return False
     if job.task == "count":
         return res.status in ("SAT", "UNSAT")
@@ -59,7 +54,7 @@ def on_a_binarys_word(job: Job, res: Result) -> bool:
         )
     if job.task == "maximize":  # a board where every edge fits is the checker's word
         return res.status == "UNSAT" or (
-            res.status == "OPTIMUM" and res.score != len(job.puzzle.board.adjacencies)
+            res.status == "OPTIMUM" and res.score != len(job.board.board.adjacencies)
         )
     return False
 
@@ -121,13 +116,14 @@ def run(
         return _run(job, fresh, cancel, on_note, server, best)
     except (KeyboardInterrupt, SystemExit, OutOfTime) as e:  # Ctrl-C, the CLI's SIGTERM and SIGHUP, its time
         if best:  # the job's processes are gone; its best board is the answer so far
-            e.best = Result(
+            so_far = Result(
                 "TIMEOUT" if isinstance(e, OutOfTime) else "INTERRUPTED",
-                solutions=[Solution(tuple(map(tuple, best["board"])))],
+                solutions=[Solution(tuple((int(t), int(r)) for t, r in best["board"]))],
                 score=best.get("score"),
                 bound=best.get("bound"),
             )
-            e.job = job
+            setattr(e, "best", so_far)  # what the command answers: the exception carries it out
+            setattr(e, "job", job)
         raise
     finally:  # the worker jobs of a batch queue, where the job's process was killed before it ended them
         cluster.cancel(job.scheduler)
@@ -136,13 +132,13 @@ def run(
 def _run(job: Job, fresh: bool, cancel, on_note, server, best: dict) -> Result:
     if job.limits.unlimited and not fresh and server is None and cancel is None:
         return _result(here(execute, (job,), note=on_note), best)
-    if job.solver.has_formula and job.limits.memory_mb is not None:  # what cannot fit is not built
+    if job.encoding is not None and job.limits.memory_mb is not None:  # what cannot fit is not built
         try:
-            size = job.encoding.size(job.puzzle, job.shuffle)
+            size = job.encoding.size(job.board, job.shuffle)
         except SatedgeError as e:  # an encoding that does not cover the puzzle
             return _result(Outcome("ERROR", error=str(e), bad_input=True, limits=job.limits, cpu_seconds=0.0))
         error = too_big(job.encoding, size, job.limits.memory_mb)
-        if error is not None:
+        if error is not None and size is not None:
             res = _result(Outcome("MEMOUT", error=str(error), limits=job.limits, cpu_seconds=0.0))
             res.variables, res.clauses = size.variables, size.clauses
             return res

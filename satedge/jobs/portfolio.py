@@ -7,14 +7,15 @@ from dataclasses import replace
 
 from ..system import cluster
 from ..system.proctree import forked_map
-from . import sat
-from .result import Note, Result, Work
-from .shared import connected, stopped, worker_count
+from .formula import encoding_of, solve_here
+from .job import Job
+from .parts import connected, worker_count
+from .result import Note, Result
 
 __all__ = ["members", "describe", "run"]
 
 
-def members(job: Work, size: int | None = None) -> list[Work]:
+def members(job: Job, size: int | None = None) -> list[Job]:
     """The ``size`` (default: the job's workers) configurations of a portfolio: the job itself,
     then alternately the other of Kissat and CaDiCaL (``sat`` configuration; a solver binary
     stays itself) and the job's solver, each member under its own shuffle (seeds 1, 2, ...
@@ -22,7 +23,9 @@ def members(job: Work, size: int | None = None) -> list[Work]:
     answers."""
     alone = job.solver.with_settings(workers=1, strategy=None)
     name, options = ("cadical195", ("sat",)) if alone.name == "kissat404" else ("kissat404", ())
-    other = alone if alone.sat.binary else replace(alone, name=name, options=options)  # a binary stays itself
+    other = (
+        alone if alone.formula_solver.binary else replace(alone, name=name, options=options)
+    )  # a binary stays itself
     seeds = (k for k in range(1, 1 << 20) if k != job.shuffle)
     first = replace(job, solver=alone, scheduler=None)
     out = [first]
@@ -31,27 +34,27 @@ def members(job: Work, size: int | None = None) -> list[Work]:
     return out
 
 
-def describe(member: Work) -> str:
+def describe(member: Job) -> str:
     """A member as the ``parallel`` field of a result names it."""
     shuffle = "" if member.shuffle is None else f", shuffle {member.shuffle}"
     return f"{member.encoding}/{member.solver}{shuffle}"
 
 
-def _member(index: int, member: Work) -> tuple[int, Result]:
-    return index, sat.run(member)
+def _member(index: int, member: Job) -> tuple[int, Result]:
+    return index, solve_here(member)
 
 
-def run(job: Work, note: Note | None = None) -> Result:
+def run(job: Job, note: Note | None = None) -> Result:
     with connected(job) as client:
         racers = members(job, worker_count(job, client))
         if note is not None:  # the members' formulas have the job's size: known before the race
-            size = job.encoding.size(job.puzzle, job.shuffle)
+            size = encoding_of(job).size(job.board, job.shuffle)
             if size is not None:
                 note({"variables": size.variables, "clauses": size.clauses})
         if client is not None:
             for outcome in cluster.parts(client, _member, list(enumerate(racers)), job.limits):
                 if outcome.status != "OK":
-                    return stopped(outcome)
+                    return Result.stopped(outcome)
                 index, res = outcome.value
                 break
         else:

@@ -1,44 +1,20 @@
-"""A job function's contract: what it reads of its job (:class:`Work`), what it reports before it
-ends (:data:`Note`), and what it found and what that cost (:class:`Result`)."""
+"""What a job function gives: what it reports before it ends (:data:`Note`), and what it found and
+what that cost (:class:`Result`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from ..encode import Encoding
-from ..puzzle.model import Puzzle, Solution
+from ..puzzle.model import Solution
 from ..sat.certify import Certificate
 from ..sat.solvers import Stats
-from ..system.process import Limits, Outcome
+from ..system.process import Outcome
 
-__all__ = ["Work", "Note", "Result"]
+__all__ = ["Note", "Result"]
 
 Note = Callable[[dict], None]  # what a job reports before it ends: a formula's size
-
-
-class Work(Protocol):
-    """What a job function reads of its job; :class:`satedge.jobs.job.Job` is one.  The engines'
-    modules take their jobs as this, so that they need not import the request, which is checked
-    against the engine table that holds them."""
-
-    puzzle: Puzzle
-    task: str
-    solver: Any  # a satedge.jobs.config.SolverConfig, which reads the table too
-    encoding: Encoding | None
-    modes: tuple[str, ...]
-    limit: int | None
-    limits: Limits
-    shuffle: int | None
-    scheduler: str | None
-    certify: str | None
-    proof: str | None
-    progress: bool
-    start: Solution | None
-
-    @property
-    def parallel(self) -> bool: ...
 
 
 @dataclass
@@ -138,16 +114,29 @@ class Result:
         """The backtracker's figures as ``--json`` and the result rows give them: the ``loop`` that
         ran, ``nodes`` and ``candidates``, ``placements_per_second`` over the search and
         ``nodes_per_solution`` (per solution found, or counted); empty for another engine."""
-        loop = {"loop": self.loop} if self.loop else {}
+        loop: dict[str, Any] = {"loop": self.loop} if self.loop else {}
         if self.nodes is None:
             return loop
-        out = {"nodes": self.nodes, "candidates": self.candidates} | loop
+        out: dict[str, Any] = {"nodes": self.nodes, "candidates": self.candidates} | loop
         if self.solve_seconds:
             out["placements_per_second"] = round(self.nodes / self.solve_seconds)
         found = self.counts.get("solutions") if self.counts else len(self.solutions)
         if found:
             out["nodes_per_solution"] = round(self.nodes / found, 1)
         return out
+
+    @classmethod
+    def stopped(cls, outcome: Outcome) -> Result:
+        """The result of a job one of whose parts ended without an answer; its error raises."""
+        if outcome.status == "ERROR":
+            outcome.unwrap("a part of the job")
+        return cls(outcome.status, outcome=outcome)
+
+    def settled(self) -> Result:
+        """This result with its status: SAT when it found or counted anything, else UNSAT."""
+        found = any(self.counts.values()) if self.counts else self.solutions
+        self.status = "SAT" if found else "UNSAT"
+        return self
 
     @property
     def error(self) -> str | None:
@@ -159,6 +148,6 @@ class Result:
         bad input a :class:`SatedgeError`, a solution the checker rejects an
         :class:`satedge.errors.EncodingError`, any other failure a :class:`RuntimeError` with its
         traceback)."""
-        if self.status in ("MEMOUT", "ERROR"):
+        if self.status in ("MEMOUT", "ERROR") and self.outcome is not None:
             self.outcome.unwrap(what)
         return self

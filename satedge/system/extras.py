@@ -23,7 +23,7 @@ from ..errors import SatedgeError
 __all__ = ["EXTRAS", "Need", "available", "require"]
 
 # top-level module: (the extra that brings it, what needs it); an engine's library is its entry's
-# Need (satedge.jobs.engines.ENGINES)
+# Need (satedge.jobs.engine.Engine.needs)
 EXTRAS = {
     "hypothesis": ("crosscheck", "crosscheck and the hypothesis strategies need"),
     "matplotlib": ("plot", "PNG pictures and plots need"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from itertools import islice
 
 from ..encode import Encoded
@@ -16,8 +16,10 @@ from ..puzzle.model import Solution
 from ..sat import cubes, solving
 from ..system import cluster
 from ..system.process import Outcome
-from .result import Note, Result, Work
-from .shared import chunks, connected, encode_and_note, set_status, stopped, worker_count
+from .formula import encode_and_note, encoding_of
+from .job import Job
+from .parts import chunks, connected, worker_count
+from .result import Note, Result
 
 __all__ = ["fingerprint", "cube_part", "run"]
 
@@ -31,18 +33,18 @@ def fingerprint(formula: Encoded) -> str:
 
 
 def cube_part(
-    job: Work, found: str, part: list[tuple[int, tuple[int, ...]]], limit: int | None
+    job: Job, found: str, part: list[tuple[int, tuple[int, ...]]], limit: int | None
 ) -> list[cubes.Cube]:
     """A Dask task's share of a cube-and-conquer job: the formula encoded again (it must be the
     one the cubes were made on: ``found``, its :func:`fingerprint`) and the cubes of ``part``
     (index, literals) solved one after the other with one solver, which keeps what it learnt."""
-    formula = job.encoding.encode(job.puzzle, job.shuffle)
+    formula = encoding_of(job).encode(job.board, job.shuffle)
     if fingerprint(formula) != found:
         raise SatedgeError("a Dask worker encoded a different formula (check that it runs the same satedge)")
     return cubes.solve_cubes(formula, job.solver, [c for _, c in part], limit, indices=[i for i, _ in part])
 
 
-def run(job: Work, note: Note | None = None) -> Result:
+def run(job: Job, note: Note | None = None) -> Result:
     with connected(job) as client:  # before anything starts
         res = Result("UNSAT")
         t0 = time.perf_counter()
@@ -52,9 +54,9 @@ def run(job: Work, note: Note | None = None) -> Result:
             # one solution per picture, its models counted from multiplicities: a count of few
             # solver calls, here, which cubes (each blocking pictures others hold too) cannot share
             res.counts = solving.count_modes(formula, job.solver, job.modes, stats=res.stats)
-            res.solve_seconds = time.perf_counter() - t0 - res.encode_seconds
+            res.solve_seconds = time.perf_counter() - t0 - (res.encode_seconds or 0.0)
             res.parallel = {"strategy": "cubes", "workers": workers, "cubes": 0, "by_pictures": True}
-            return set_status(res)
+            return res.settled()
         walk = job.task == "count" or job.limit is None  # every model, not the first few
         split = cubes.split(
             formula, (cubes.WALK_CUBES_PER_WORKER if walk else cubes.CUBES_PER_WORKER) * workers
@@ -84,7 +86,7 @@ def run(job: Work, note: Note | None = None) -> Result:
                     return
                 yield from outcome.value
 
-        def solutions() -> Iterator[Solution]:
+        def solutions() -> Generator[Solution, None, None]:
             for c in stream():
                 seconds[c.index] = c.seconds
                 res.stats.calls += c.calls
@@ -100,18 +102,18 @@ def run(job: Work, note: Note | None = None) -> Result:
                 sum(1 for _ in found)  # runs every cube
                 res.counts = {"solutions": formula.orbit * total[0], "models": res.stats.models}
             elif job.task == "count":
-                res.counts = symmetry.counts(job.puzzle, list(found), job.modes, formula.orbit)
+                res.counts = symmetry.counts(job.board, list(found), job.modes, formula.orbit)
                 if "solutions" in job.modes:
                     res.counts["models"] = res.stats.models
             else:
                 res.solutions = list(
-                    islice(symmetry.one_per_picture(job.puzzle, found, mode, formula.orbit), job.limit)
+                    islice(symmetry.one_per_picture(job.board, found, mode, formula.orbit), job.limit)
                 )
         finally:
             found.close()
         if ended:
-            return stopped(ended[0])
-    res.solve_seconds = time.perf_counter() - t0 - res.encode_seconds
+            return Result.stopped(ended[0])
+    res.solve_seconds = time.perf_counter() - t0 - (res.encode_seconds or 0.0)
     res.parallel = {
         "strategy": "cubes",
         "workers": workers,
@@ -120,4 +122,4 @@ def run(job: Work, note: Note | None = None) -> Result:
         "split_seconds": round(split.seconds, 4),
         "cube_seconds": [round(seconds[i], 4) if i in seconds else None for i in range(len(split.cubes))],
     }
-    return set_status(res)
+    return res.settled()

@@ -20,18 +20,22 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from itertools import islice
+from typing import Any
 
 from ..backtrack.search import symmetry_broken
 from ..best.branch_and_bound import first_board
 from ..errors import EncodingError
+from ..jobs.anytime import MARGIN
+from ..jobs.boards import board_note, set_best_board
+from ..jobs.engine import Engine, Task
+from ..jobs.job import Job
+from ..jobs.result import Note, Result
 from ..puzzle import symmetry
 from ..puzzle.checker import label_bound, score, validate
 from ..puzzle.model import Puzzle, Solution
 from ..system.extras import Need, require
-from .result import Note, Result, Work
-from .shared import MARGIN, board_note, set_best_board, set_status, shuffled
 
-__all__ = ["needs", "build", "solutions", "run", "best_board", "maximize"]
+__all__ = ["needs", "build", "solutions", "run", "best_board", "maximize", "ENGINE"]
 
 needs = Need(module="ortools", extra="cp")  # what the engine needs beyond the core
 
@@ -42,7 +46,7 @@ def _cp():
 
 def build(puzzle: Puzzle):
     """``(model, tile vars, rotation vars)``."""
-    cp_model = _cp()
+    cp_model: Any = _cp()
     m = cp_model.CpModel()
     n = len(puzzle.tiles)
     tile = [m.NewIntVar(0, n - 1, f"tile_{c}") for c in puzzle.board.cells]
@@ -76,7 +80,7 @@ def solutions(
 ) -> Iterator[Solution]:
     """Every solution (or the first ``limit``), found by CP-SAT's solution enumeration, each checked
     by the independent checker (:class:`satedge.errors.EncodingError` when one fails)."""
-    cp_model = _cp()
+    cp_model: Any = _cp()
     m, tile, rot = build(puzzle)
     found: list[Solution] = []
 
@@ -106,11 +110,11 @@ def solutions(
         yield sol
 
 
-def run(job: Work, note: Note | None = None) -> Result:
+def run(job: Job, note: Note | None = None) -> Result:
     res = Result("UNSAT")
     t0 = time.perf_counter()
     first_only = job.task == "solve" and job.limit == 1
-    puzzle, back = shuffled(job)
+    puzzle, back = job.shuffled()
     sols = [
         back(s)
         for s in solutions(
@@ -119,11 +123,11 @@ def run(job: Work, note: Note | None = None) -> Result:
     ]
     res.stats.reported = True
     if job.task == "count":
-        res.counts = symmetry.counts(job.puzzle, sols, job.modes)
+        res.counts = symmetry.counts(job.board, sols, job.modes)
     else:
-        res.solutions = list(islice(symmetry.one_per_picture(job.puzzle, sols, job.modes[0]), job.limit))
+        res.solutions = list(islice(symmetry.one_per_picture(job.board, sols, job.modes[0]), job.limit))
     res.solve_seconds = time.perf_counter() - t0
-    return set_status(res)
+    return res.settled()
 
 
 def best_board(
@@ -135,7 +139,7 @@ def best_board(
     optimum) and the bound it proves; ``board`` is ``None`` where no board keeps the hard rules
     (bound 0) or none was found in time.  ``better(board, claimed, bound)`` is called with each
     better board as it is found."""
-    cp_model = _cp()
+    cp_model: Any = _cp()
     m = cp_model.CpModel()
     allowed, _ = symmetry_broken(puzzle)
     x = {(c, p): m.NewBoolVar(f"x_{c}_{p[0]}_{p[1]}") for c in puzzle.board.cells for p in allowed[c]}
@@ -199,12 +203,12 @@ def best_board(
     return board_of(solver.BooleanValue), claimed, bound
 
 
-def maximize(job: Work, note: Note | None = None) -> Result:
+def maximize(job: Job, note: Note | None = None) -> Result:
     """The best board by CP-SAT (:func:`best_board`) with the job's workers as its search
-    workers, until :data:`satedge.jobs.shared.MARGIN` before the time limit: ``OPTIMUM`` where
+    workers, until :data:`satedge.jobs.anytime.MARGIN` before the time limit: ``OPTIMUM`` where
     it proves it, else its best board and the bound it proved."""
     t0 = time.perf_counter()
-    puzzle, back = shuffled(job)
+    puzzle, back = job.shuffled()
 
     def better(board: Solution, claimed: int, bound: int) -> None:
         if note is not None:
@@ -222,3 +226,21 @@ def maximize(job: Work, note: Note | None = None) -> Result:
     if claimed > got:  # a match literal true where the sides do not fit: the model is wrong
         raise EncodingError(f"CP-SAT said its board scores {claimed}; the checker counts {got}", board)
     return set_best_board(job, res, back(board), bound, "CP-SAT", None if claimed == bound else got)
+
+
+ENGINE = Engine(
+    name="cpsat",
+    needs=needs,
+    tasks={
+        **dict.fromkeys(("solve", "count"), Task(run=run, workers=True)),
+        "maximize": Task(
+            run=maximize,
+            workers=True,
+            certifies=True,
+            summary="CP-SAT's model of the best board (Boolean placements, a match literal per edge) "
+            "with --workers search workers: proves the optimum, or its best board at --timeout",
+        ),
+    },
+    summary="the CP-SAT model of the puzzle (OR-Tools), with its own search workers; to maximize, its "
+    "model of the best board",
+)

@@ -1,14 +1,14 @@
 """The one value that names an engine with its settings: :class:`SolverConfig`, checked when
-made against the engine table (:data:`satedge.jobs.engines.ENGINES`).
+made against the engine's declaration (:mod:`satedge.jobs.registry`).
 
 A solver configuration is written (in specs, rows, reports, ``--solver``) as
 
 * a SAT solver (:class:`satedge.sat.solvers.SatSolver`): a PySAT solver that works here,
   CaDiCaL's with options after a colon (``cadical195:sat,seed=2``), or ``cmd:COMMAND``, a
   DIMACS solver binary;
-* the name of any other engine of the table (``backtrack``, ``cpsat``, ``clasp``, ``lns``);
+* the name of any other engine (``backtrack``, ``cpsat``, ``clasp``, ``lns``, or one of yours);
 
-with the options the engine's entry takes after a colon (:attr:`Engine.settings`): ``workers=N``,
+with the options the engine declares after a colon (:attr:`Engine.settings`): ``workers=N``,
 ``strategy=portfolio|cubes`` (how the SAT method uses several workers:
 ``kissat404:workers=2,strategy=cubes``), ``enumeration=auto|blocking|subspaces`` (how models
 are enumerated: :mod:`satedge.sat.solving`) and ``order=`` one of
@@ -45,16 +45,23 @@ from ..sat.solvers import (
 )
 from ..system.files import quoted
 from ..system.process import MAX_WORKERS
-from .engines import ENGINES, EVALUATION, PYSAT, Engine, declared, option_names, prose, takers
+from .engine import Engine, prose
+from .registry import declared, engine, engines, option_names, takers
 
-__all__ = ["SolverConfig", "by_name"]
+__all__ = ["PYSAT", "EVALUATION", "AUTO", "SolverConfig", "by_name"]
+
+PYSAT = "pysat"  # the engine a PySAT solver's name (and the default solver) names
+EVALUATION = "hermax"  # the engine a MaxSAT Evaluation solver's name names
+# not an engine: what --method auto leaves to each puzzle (satedge.jobs.job.choose), in a job made
+# before its puzzle is known (workers 0: as auto chooses)
+AUTO = "auto"
 
 
 def by_name(text: str) -> Engine | None:
     """The engine a solver string's first word names by itself (``backtrack``, ``cpsat``,
     ``clasp``), or ``None`` (a PySAT solver's name, or ``cmd``, which takes a command)."""
-    found = ENGINES.get(text)
-    return found if found is not None and found.name not in (PYSAT, EVALUATION, BINARY) else None
+    found = engines().get(text)
+    return found if found is not None and found.named else None
 
 
 @dataclass(frozen=True)
@@ -64,18 +71,20 @@ class SolverConfig:
     Attributes
     ----------
     engine
-        The engine's name in :data:`ENGINES`: ``pysat`` (a PySAT solver), ``cmd`` (a DIMACS
-        solver binary), or an engine with a model of its own or a solver of its own
-        (``backtrack``, ``cpsat``, ``clasp``)
+        The engine's name (:func:`satedge.jobs.registry.engines`): ``pysat`` (a PySAT solver),
+        ``cmd`` (a DIMACS solver binary), or an engine with a model of its own or a solver of its
+        own (``backtrack``, ``cpsat``, ``clasp``); :data:`AUTO` in a job made before its puzzle
+        is known, for the engine ``--method auto`` chooses for each
     name
         The PySAT solver (``pysat``, default ``cadical195``) or the command line (``cmd``);
         ``None`` for the other engines
     options
         CaDiCaL's options, ``sat``, ``unsat`` and ``seed=N`` (kept in that order)
     workers
-        Processes of the SAT method and of the backtracker, search workers of CP-SAT
+        Processes of the SAT method and of the backtracker, search workers of CP-SAT (of
+        :data:`AUTO`, 0: as it chooses)
     settings
-        The values of the options the engine declares (:class:`satedge.jobs.engines.Option`:
+        The values of the options the engine declares (:class:`satedge.jobs.engine.Option`:
         a ``strategy``, an ``enumeration``, a cell ``order``, a ``schedule`` of misfits, a
         ``cap`` of placements, ...), by name; given as a mapping, kept as sorted pairs, read with
         :meth:`get`.  An option not given (or a choice's ``auto``) is its default and absent.
@@ -100,11 +109,20 @@ class SolverConfig:
         return replace(self, workers=self.workers if workers is None else workers, settings=settings)
 
     def __post_init__(self) -> None:
-        if self.engine not in ENGINES:
-            raise SatedgeError(
-                f"unknown engine {quoted(str(self.engine), 30)}; choose from {', '.join(ENGINES)}"
-            )
-        own = ENGINES[self.engine]
+        if self.engine == AUTO:
+            if self.name is not None or self.options or self.settings:
+                raise SatedgeError("auto chooses an engine for each puzzle: it takes no solver and no option")
+            if (
+                isinstance(self.workers, bool)
+                or not isinstance(self.workers, int)
+                or not 0 <= self.workers <= MAX_WORKERS
+            ):
+                raise SatedgeError(
+                    f"workers must be an integer from 1 to {MAX_WORKERS:,}, not {quoted(str(self.workers), 30)}"
+                )
+            object.__setattr__(self, "settings", ())
+            return
+        own = engine(self.engine)
         if (
             isinstance(self.workers, bool)
             or not isinstance(self.workers, int)
@@ -163,42 +181,57 @@ class SolverConfig:
             if not (name in pysat_names() and pysat_works(name)):
                 close = [
                     f" (did you mean {n}?)"
-                    for n in get_close_matches(name, [*solver_names(), *ENGINES], 1, 0.8)
+                    for n in get_close_matches(name, [*solver_names(), *engines()], 1, 0.8)
                 ]
                 raise SatedgeError(
                     f"unknown solver {quoted(str(name), 40)}{''.join(close)}; choose a PySAT solver (satedge "
-                    f"solvers lists those that work here), cmd:COMMAND or {', '.join(filter(by_name, ENGINES))}"
+                    f"solvers lists those that work here), cmd:COMMAND or {', '.join(filter(by_name, engines()))}"
                 )
-        object.__setattr__(self, "options", self.sat.options)  # checked, in their one order
+        object.__setattr__(self, "options", self.formula_solver.options)  # checked, in their one order
 
     @property
     def sat(self) -> SatSolver | None:
         """The SAT solver of a PySAT solver or a binary (what :mod:`satedge.sat.solving`
         runs); ``None`` for the other engines."""
-        if self.engine not in (PYSAT, BINARY):
+        if self.engine not in (PYSAT, BINARY) or self.name is None:
             return None
         return SatSolver(self.name, self.options, self.engine == BINARY, self.get("enumeration"))
 
     @property
+    def formula_solver(self) -> SatSolver:
+        """:attr:`sat`, of a configuration that has one (a PySAT solver or a binary)."""
+        solver = self.sat
+        if solver is None:
+            raise SatedgeError(f"{self} is no SAT solver: a PySAT solver or cmd:COMMAND is")
+        return solver
+
+    @property
+    def declared(self) -> Engine:
+        """Its engine's declaration."""
+        return engine(self.engine)
+
+    @property
     def has_formula(self) -> bool:
         """Whether the engine solves a SAT formula (and so takes an encoding)."""
-        return ENGINES[self.engine].solves_formula
+        return self.engine != AUTO and self.declared.solves_formula
 
     @property
     def incremental(self) -> bool:
         """Whether one solver instance can be asked again after new clauses (enumeration)."""
-        return self.engine == PYSAT and self.sat.incremental
+        return self.engine == PYSAT and self.formula_solver.incremental
 
     def check_installed(self) -> None:
         """That the engine can run here: what it needs installed (else an error that names the
         extra), a solver binary's program on PATH."""
-        ENGINES[self.engine].check_installed()
-        if self.engine == BINARY:
+        if self.engine == AUTO:
+            return
+        self.declared.check_installed()
+        if self.engine == BINARY and self.name is not None:
             command_words(self.name)
 
     def pysat_options(self) -> dict[str, int]:
         """CaDiCaL's option values of :attr:`options` (``Solver.configure``)."""
-        return self.sat.pysat_options()
+        return self.formula_solver.pysat_options()
 
     def __repr__(self) -> str:
         return f"SolverConfig({str(self)!r})"
@@ -209,7 +242,9 @@ class SolverConfig:
             f"{key}={given[key]}" for key in declared() if key in given
         ]
         if self.engine == BINARY:
-            return BINARY + "".join("," + e for e in extra) + ":" + self.name
+            return BINARY + "".join("," + e for e in extra) + ":" + str(self.name)
+        if self.engine == AUTO:
+            return AUTO + (f":workers={self.workers}" if self.workers else "")
         items = [*self.options, *extra]
         return (self.name or self.engine) + (":" + ",".join(items) if items else "")
 
@@ -245,11 +280,11 @@ class SolverConfig:
         """``value`` itself, the default solver for ``None``, or a string :meth:`parse` reads."""
         if value is None:
             return cls()
-        return value if isinstance(value, cls) else cls.parse(value)
+        return value if isinstance(value, SolverConfig) else cls.parse(value)
 
 
 def _own_options(text: str, items: list[str]) -> dict:
-    """``workers`` and the declared options (:func:`satedge.jobs.engines.declared`) among the
+    """``workers`` and the declared options (:func:`satedge.jobs.registry.declared`) among the
     items of a solver string, as :class:`SolverConfig` takes them."""
     own: dict = {}
     options = declared()

@@ -23,16 +23,19 @@ import numpy as np
 
 from ..encode import Encoded
 from ..errors import EncodingError
+from ..jobs.engine import Engine, Task
+from ..jobs.formula import encode_and_note, encode_only
+from ..jobs.job import Job
+from ..jobs.result import Note, Result
+from ..jobs.satmethod import ENUMERATION
 from ..puzzle import symmetry
 from ..puzzle.model import Solution
 from ..sat.bulk import Checker, Decoded, Decoder, checked
 from ..sat.solving import by_pictures
 from ..system.extras import Need, require
 from ..system.progress import REPORT_SECONDS
-from .result import Note, Result, Work
-from .shared import encode_and_note, set_status
 
-__all__ = ["needs", "run", "models"]
+__all__ = ["needs", "run", "models", "ENGINE"]
 
 needs = Need(module="clingo", extra="asp")  # what the engine needs beyond the core
 
@@ -141,7 +144,7 @@ def models(
         b.add_rule(atom[1:], choice=True)
         for clause in formula.cnf.clauses:
             b.add_rule([], [-atom[lit] if lit > 0 else atom[-lit] for lit in clause])
-        if pictures:
+        if pictures and formula.shows is not None:
             looks = {
                 (c, formula.puzzle.oriented(t, r))
                 for c, cell in enumerate(formula.cells())
@@ -171,7 +174,7 @@ def models(
     return reader.models
 
 
-def run(job: Work, note: Note | None = None) -> Result:
+def run(job: Job, note: Note | None = None) -> Result:
     """Solve or count ``job`` with clasp."""
     res = Result("UNSAT")
     formula = encode_and_note(job, res, note)
@@ -195,11 +198,11 @@ def run(job: Work, note: Note | None = None) -> Result:
     else:
         res.solutions = _solutions(job, formula, res, found, progress)
     res.solve_seconds = time.perf_counter() - t1
-    return set_status(res)
+    return res.settled()
 
 
-def _solutions(job: Work, formula: Encoded, res: Result, found: list[int], progress) -> list[Solution]:
-    mode, limit, puzzle = job.modes[0], job.limit, job.puzzle
+def _solutions(job: Job, formula: Encoded, res: Result, found: list[int], progress) -> list[Solution]:
+    mode, limit, puzzle = job.modes[0], job.limit, job.board
     out: list[Solution] = []
     if mode == "solutions":
 
@@ -216,17 +219,22 @@ def _solutions(job: Work, formula: Encoded, res: Result, found: list[int], progr
         res.stats.models = models(formula, take, limit, progress=progress)
         return out
     witnesses: list[Solution] = []
+
+    def witness(block: Decoded) -> bool:
+        witnesses.extend(block.solutions())
+        return True
+
     res.stats.models = models(
         formula,
-        lambda block: witnesses.extend(block.solutions()) or True,
+        witness,
         pictures=formula.shows is not None,
         progress=progress,
     )
     return list(islice(symmetry.one_per_picture(puzzle, witnesses, mode, formula.orbit), limit))
 
 
-def _counts(job: Work, formula: Encoded, res: Result, found: list[int], progress) -> dict[str, int]:
-    puzzle, per_orbit = job.puzzle, formula.orbit
+def _counts(job: Job, formula: Encoded, res: Result, found: list[int], progress) -> dict[str, int]:
+    puzzle, per_orbit = job.board, formula.orbit
     out: dict[str, int] = {}
     if "solutions" in job.modes and not by_pictures(formula, job.solver.get("enumeration")):
 
@@ -238,12 +246,12 @@ def _counts(job: Work, formula: Encoded, res: Result, found: list[int], progress
         out["solutions"] = per_orbit * found[0]
     if set(job.modes) - set(out):  # every picture once, counted from multiplicities where asked
         witnesses: list[Solution] = []
-        n = models(
-            formula,
-            lambda block: witnesses.extend(block.solutions()) or True,
-            pictures=formula.shows is not None,
-            progress=progress,
-        )
+
+        def witness(block: Decoded) -> bool:
+            witnesses.extend(block.solutions())
+            return True
+
+        n = models(formula, witness, pictures=formula.shows is not None, progress=progress)
         pictures = {symmetry.picture(puzzle, s) for s in witnesses}
         if per_orbit > 1:
             pictures = {symmetry.turn_picture(puzzle, p, k) for p in pictures for k in puzzle.board.turns()}
@@ -255,3 +263,17 @@ def _counts(job: Work, formula: Encoded, res: Result, found: list[int], progress
         c = symmetry.count(puzzle, witnesses, per_orbit)
         out.update(distinct=c.distinct, unique=c.unique)
     return {m: out[m] for m in job.modes} | ({"models": out["models"]} if "models" in out else {})
+
+
+ENGINE = Engine(
+    name="clasp",
+    solves_formula=True,
+    options=(ENUMERATION,),
+    needs=needs,
+    tasks={
+        **dict.fromkeys(("solve", "count"), Task(run=run)),
+        "encode": Task(run=encode_only),
+    },
+    summary="clasp (clingo) on the formula: every model enumerated natively, projected on the decision "
+    "variables, with no blocking clause",
+)
