@@ -47,7 +47,7 @@ def test_the_documented_commands_run_on_a_clone_without_shared(tmp_path):
 def _run(work: Path, lines: list[str]) -> tuple[int, list[str]]:
     """The lines pasted in order into a shell in the copy ``work``: how many ran, and the failures."""
     work.mkdir()
-    for name in ("puzzles", "encodings", "experiments", "benchmarks"):
+    for name in ("puzzles", "encodings", "experiments", "benchmarks", "docs"):
         (work / name).symlink_to(ROOT / name)
     (work / ".venv").symlink_to(sys.prefix)  # what `make` sets up
     env = {

@@ -18,10 +18,12 @@ PYTHON = blocks("python")
     "where,code", PYTHON, ids=[f"{p.relative_to(ROOT)}:{i}" for i, (p, _) in enumerate(PYTHON)]
 )
 def test_every_python_block_runs_and_prints_what_its_comments_say(tmp_path, where, code):
-    """Each ```python block, run as written in an empty folder (a fresh interpreter): it names
-    shipped puzzles and specs, so it runs from an installed satedge as from a clone.  A line
+    """Each ```python block, run as written in an empty folder (a fresh interpreter) beside the
+    documentation's examples (``docs/``, as in a clone): it names shipped puzzles and specs, so it
+    runs from an installed satedge as from a clone.  A line
     `print(...)  # TEXT` must print TEXT (the last figure left out when it ends with
     '(seconds vary)')."""
+    (tmp_path / "docs").symlink_to(ROOT / "docs")
     r = subprocess.run(
         [sys.executable, "-c", code],
         cwd=tmp_path,

@@ -31,9 +31,10 @@ def add(sub) -> None:
     )
     p.add_argument(
         "--encodings",
+        "--encoding",
         nargs="+",
         metavar="E",
-        help="presets or base encodings (default: every preset, "
+        help="presets, base encodings or encodings of your own (FILE.py:FUNCTION) (default: every preset, "
         "and every base with every exactly-one encoding, symmetry breaking and redundant clauses)",
     )
     p.add_argument(

@@ -60,26 +60,28 @@ def load(text: str, what: str, folder: str | os.PathLike | None = None) -> Found
     relative ``FILE.py`` is taken from ``folder`` (default: the working directory).  A reference
     that does not load is one line that names it and why."""
     head, _, attr = text.rpartition(":")
+    where: str
+    sha256: str | None
     if _is_file(head):
         path = Path(head).expanduser()
         path = (Path(folder) / path if folder is not None and not path.is_absolute() else path).resolve()
         if not path.is_file():
-            raise SatedgeError(f"{what} {quoted(text, 80)}: no such file {path}")
+            raise SatedgeError(f"{what} {quoted(text, 200)}: no such file {path}")
         data = read_bytes(path)
         sha256 = hashlib.sha256(data).hexdigest()
-        module = _file_module(path, data, sha256, f"{what} {quoted(text, 80)}")
-        source = f"{path}:{attr}"
+        module = _file_module(path, data, sha256, f"{what} {quoted(text, 200)}")
+        source, where = f"{path}:{attr}", str(path)
     else:
         try:
             module = importlib.import_module(head)
         except ImportError as e:
-            raise SatedgeError(f"{what} {quoted(text, 80)}: cannot import {head} ({e})") from None
+            raise SatedgeError(f"{what} {quoted(text, 200)}: cannot import {head} ({e})") from None
         except Exception as e:  # its own code failed as it was imported
-            raise SatedgeError(f"{what} {quoted(text, 80)}: importing {head} failed: {_said(e)}") from None
+            raise SatedgeError(f"{what} {quoted(text, 200)}: importing {head} failed: {_said(e)}") from None
         sha256 = _file_sha256(module)
-        source = text
+        source, where = text, head  # a module's name, not a file's
     if not hasattr(module, attr):
-        raise SatedgeError(f"{what} {quoted(text, 80)}: {head} has no {attr}")
+        raise SatedgeError(f"{what} {quoted(text, 200)}: {where} has no {attr}")
     return Found(getattr(module, attr), text, source, sha256)
 
 
