@@ -18,111 +18,70 @@ import io
 import math
 import re
 import statistics
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ..errors import SatedgeError
 from ..jobs import Job, run
-from ..jobs.config import SolverConfig
-from ..jobs.engines import REFERENCE
+from ..jobs.registry import REFERENCE
+from ..jobs.solver import SolverConfig
 from ..puzzle.formats import load_puzzle
 from ..puzzle.render import pyplot, save_picture
 from ..system.extras import available, require
 from ..system.files import atomic_output, shown, write_atomic
 from ..system.process import Limits
 from . import stats
-from .rows import RESULTS, SOLVED, config_of, par2, rejected_warnings, run_time, scan_results, unique_runs
+from .columns import ENCODE, STATS, SUMMARY, Column, by_key, whole
+from .rows import RESULTS, SOLVED, config_of, rejected_warnings, run_time, scan_results, unique_runs
 from .runner import warn_on_stderr
 
 __all__ = [
     "PICTURE_LIMITS",
-    "COLUMNS",
+    "table",
     "summarize",
+    "shown_columns",
     "cactus",
     "per_puzzle",
+    "natural",
     "markdown",
     "write_csv",
     "plots",
     "pictures",
-    "ENCODE_COLUMNS",
     "encode_table",
     "report",
-    "STATS_COLUMNS",
     "holds_up",
-    "HEADINGS",
+    "table_of_stats",
 ]
 
 PICTURE_LIMITS = Limits(timeout=60, memory_mb=2000)  # the backtracker on a board of at most 16 cells
-COLUMNS = [
-    "configuration",
-    "runs",
-    "solved",
-    "timeouts",
-    "memouts",
-    "errors",
-    "par2",
-    "median_s",
-    "mean_s",
-    "conflicts",
-    "variables",
-    "clauses",
-]
 
 
-def _whole(x: float) -> float | int:
-    """``23`` for ``23.0`` (a median of two equal scores), ``22.5`` as it is."""
-    return int(x) if float(x).is_integer() else x
+def table(lines: dict[str, Any], columns: Sequence[Column]) -> list[dict]:
+    """One dict per line (by its name: a configuration, a formula), each column's value; an
+    optional column's where it has one."""
+    out = []
+    for name, made_of in lines.items():
+        line: dict = {}
+        for c in columns:
+            value = name if c.value is None else c.value(made_of)
+            if value is not None or not c.optional:
+                line[c.key] = value
+        out.append(line)
+    return out
 
 
 def summarize(rows: list[dict]) -> list[dict]:
-    """One line per configuration, best PAR-2 first."""
+    """One line per configuration (:data:`satedge.experiment.columns.SUMMARY`), best PAR-2 first."""
     groups: dict[str, list[dict]] = {}
     for r in rows:
         groups.setdefault(config_of(r), []).append(r)
-    out = []
-    for name, rs in groups.items():
-        solved = [r for r in rs if r["status"] in SOLVED]
-        times = [run_time(r) for r in solved]
-        score = statistics.fmean(map(par2, rs))
-        conflicts = [r["stats"]["conflicts"] for r in solved if r.get("stats")]
-        sizes = {key: [r[key] for r in rs if r.get(key) is not None] for key in ("variables", "clauses")}
-        out.append(
-            {
-                "configuration": name,
-                "runs": len(rs),
-                "solved": len(solved),
-                "timeouts": sum(r["status"] == "TIMEOUT" for r in rs),
-                "memouts": sum(r["status"] == "MEMOUT" for r in rs),
-                "errors": sum(r["status"] == "ERROR" for r in rs),
-                "par2": round(score, 3),
-                "median_s": round(statistics.median(times), 3) if times else None,
-                "mean_s": round(statistics.fmean(times), 3) if times else None,
-                "conflicts": round(statistics.fmean(conflicts)) if conflicts else None,
-                **_certificates(rs),
-                **(
-                    {
-                        "median_score": _whole(
-                            statistics.median(r["score"] for r in rs if r.get("score") is not None)
-                        )
-                    }
-                    if any(r.get("score") is not None for r in rs)
-                    else {}
-                ),
-                **{key: round(statistics.fmean(v)) if v else None for key, v in sizes.items()},
-            }
-        )
-    return sorted(out, key=lambda s: (s["par2"], s["configuration"]))
+    return sorted(table(groups, SUMMARY), key=lambda s: (s["par2"], s["configuration"]))
 
 
-def _certificates(rows: list[dict]) -> dict:
-    """The cost of certification of the rows that have a checked proof: its mean size (kB) and the
-    mean seconds of its check; nothing for rows without."""
-    proved = [r for r in rows if r.get("check_seconds") is not None]
-    if not proved:
-        return {}
-    return {
-        "proof_kb": round(statistics.fmean(r["proof_bytes"] for r in proved) / 1000, 1),
-        "check_s": round(statistics.fmean(r["check_seconds"] for r in proved), 3),
-    }
+def shown_columns(lines: list[dict], columns: Sequence[Column]) -> list[Column]:
+    """The columns a table of ``lines`` shows: each, an optional one where a line has its value."""
+    return [c for c in columns if not c.optional or any(c.key in line for line in lines)]
 
 
 def per_puzzle(rows: list[dict], summary: list[dict]) -> tuple[list[dict], list[str]]:
@@ -141,6 +100,7 @@ def per_puzzle(rows: list[dict], summary: list[dict]) -> tuple[list[dict], list[
     table: dict[str, dict] = {}
     for (label, config), rs in sorted(runs.items(), key=lambda item: (natural(item[0][0]), item[0][1])):
         done = [run_time(r) for r in rs if r["status"] in SOLVED]
+        cell: Any
         if len(done) == len(rs):
             cell = round(statistics.fmean(done), 1)
         else:
@@ -148,7 +108,7 @@ def per_puzzle(rows: list[dict], summary: list[dict]) -> tuple[list[dict], list[
         scores = [r["score"] for r in rs if r.get("task") == "maximize" and r.get("score") is not None]
         if scores:  # a best board: its score (the median over runs), * where every run proved it
             proved = "*" if len(done) == len(rs) else ""
-            cell = f"{_whole(statistics.median(scores))}{proved} ({cell}{' s' if proved else ''})"
+            cell = f"{whole(statistics.median(scores))}{proved} ({cell}{' s' if proved else ''})"
         table.setdefault(label, {"puzzle": label})[config] = cell
     return list(table.values()), ["puzzle"] + configs
 
@@ -164,50 +124,25 @@ def natural(name: str) -> tuple:
     )
 
 
-HEADINGS = {  # what the printed tables call their columns (summary.csv keeps the keys)
-    "runs": "runs",
-    "solved": "solved runs",
-    "timeouts": "timeouts",
-    "memouts": "out of memory",
-    "errors": "errors",
-    "par2": "PAR-2 per run (s)",
-    "median_s": "median s (solved)",
-    "mean_s": "mean s (solved)",
-    "conflicts": "mean conflicts (solved)",
-    "variables": "variables",
-    "clauses": "clauses",
-    "median_score": "median score",
-    "proof_kb": "mean proof kB",
-    "check_s": "mean check s",
-    "encode_s": "encode s",
-    "literals_per_s": "literals/s",
-    "dimacs_mb": "DIMACS MB",
-    "write_s": "write s",
-    "peak_mb": "peak MB",
-    "instances": "instances",
-    "solved_ci": "solved runs (95% interval)",
-    "par2_ci": "PAR-2 per instance (s, 95% interval)",
-    "shuffles": "shuffles",
-    "par2_shuffle": "PAR-2 per shuffle (s): median (range)",
-}
+def markdown(lines: list[dict], columns: Sequence[Column | str] | None = None) -> str:
+    """A Markdown table of ``columns`` (declared ones, or their keys; default: the summary's
+    that ``lines`` have) of ``lines``, headed in words."""
+    given = shown_columns(lines, SUMMARY) if columns is None else columns
+    cols = [by_key(c) if isinstance(c, str) else c for c in given]
 
-
-def markdown(summary: list[dict], columns: list[str] = COLUMNS) -> str:
-    """A Markdown table of ``columns`` of ``summary``, headed in words (:data:`HEADINGS`)."""
-
-    def cell(v) -> str:
+    def cell(v: Any) -> str:
         return "-" if v is None else f"{v:,}" if isinstance(v, int) else str(v)
 
-    lines = ["| " + " | ".join(HEADINGS.get(c, c) for c in columns) + " |", "|" + "---|" * len(columns)]
-    lines += ["| " + " | ".join(cell(s.get(c)) for c in columns) + " |" for s in summary]
-    return "\n".join(lines)
+    out = ["| " + " | ".join(c.heading for c in cols) + " |", "|" + "---|" * len(cols)]
+    out += ["| " + " | ".join(cell(line.get(c.key)) for c in cols) + " |" for line in lines]
+    return "\n".join(out)
 
 
-def write_csv(summary: list[dict], path: Path, columns: list[str] = COLUMNS) -> None:
+def write_csv(lines: list[dict], path: Path, columns: Sequence[Column]) -> None:
     buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=columns)
+    w = csv.DictWriter(buf, fieldnames=[c.key for c in columns])
     w.writeheader()
-    w.writerows(summary)
+    w.writerows(lines)
     write_atomic(path, buf.getvalue())
 
 
@@ -309,10 +244,10 @@ def plots(
         fig, ax = plt.subplots(figsize=(8, 4))
         clauses = [statistics.fmean(r["clauses"] for r in sized if r["encoding"] == e) for e in encodings]
         variables = [statistics.fmean(r["variables"] for r in sized if r["encoding"] == e) for e in encodings]
-        xs = range(len(encodings))
-        ax.bar([x - 0.2 for x in xs], variables, width=0.4, label="variables")
-        ax.bar([x + 0.2 for x in xs], clauses, width=0.4, label="clauses")
-        ax.set_xticks(list(xs), encodings, rotation=20, ha="right", fontsize=8)
+        places = range(len(encodings))
+        ax.bar([x - 0.2 for x in places], variables, width=0.4, label="variables")
+        ax.bar([x + 0.2 for x in places], clauses, width=0.4, label="clauses")
+        ax.set_xticks(list(places), encodings, rotation=20, ha="right", fontsize=8)
         ax.set_yscale("log")
         ax.set_ylabel("mean over the instances (log scale)")
         ax.set_title("Formula size per encoding")
@@ -395,44 +330,11 @@ def pictures(rows: list[dict], out: Path, with_png: bool) -> list[Path]:
     return written
 
 
-ENCODE_COLUMNS = [
-    "puzzle",
-    "cells",
-    "encoding",
-    "status",
-    "variables",
-    "clauses",
-    "literals",
-    "encode_s",
-    "literals_per_s",
-    "dimacs_mb",
-    "write_s",
-    "peak_mb",
-]
-
-
 def encode_table(rows: list[dict]) -> list[dict]:
-    """For ``task: encode``: one line per puzzle x encoding, smallest boards first."""
-    out = []
-    for r in sorted(rows, key=lambda r: (r["rows"] * r["cols"], r["puzzle_name"], r["encoding"])):
-        done = r["status"] == "ENCODED"
-        out.append(
-            {
-                "puzzle": r["puzzle_name"],
-                "cells": r["rows"] * r["cols"],
-                "encoding": r["encoding"],
-                "status": r["status"],
-                "variables": r.get("variables") if done else None,
-                "clauses": r.get("clauses") if done else None,
-                "literals": r.get("literals") if done else None,
-                "encode_s": round(r["encode_seconds"], 2) if done else None,
-                "literals_per_s": r.get("literals_per_second") if done else None,
-                "dimacs_mb": round(r["dimacs_bytes"] / 1e6, 1) if done else None,
-                "write_s": round(r["write_seconds"], 2) if done else None,
-                "peak_mb": r.get("peak_memory_mb"),
-            }
-        )
-    return out
+    """For ``task: encode``: one line per puzzle x encoding (:data:`satedge.experiment.columns.ENCODE`),
+    smallest boards first."""
+    ordered = sorted(rows, key=lambda r: (r["rows"] * r["cols"], r["puzzle_name"], r["encoding"]))
+    return table({str(k): r for k, r in enumerate(ordered)}, ENCODE)
 
 
 def report(
@@ -471,15 +373,15 @@ def report(
         if name not in configs:
             raise SatedgeError(f"--compare: no configuration {shown(name)}; there are {', '.join(configs)}")
     if all(r["task"] == "encode" for r in rows):
-        table = encode_table(rows)
-        write_csv(table, out / "summary.csv", ENCODE_COLUMNS)
+        formulas = encode_table(rows)
+        write_csv(formulas, out / "summary.csv", ENCODE)
         files = plots(rows, out) if with_plots else []
-        return markdown(table, ENCODE_COLUMNS), files
+        return markdown(formulas, ENCODE), files
     summary = summarize(rows)
-    columns = COLUMNS + [c for c in ("median_score", "proof_kb", "check_s") if any(c in s for s in summary)]
+    columns = shown_columns(summary, SUMMARY)
     printed = columns  # the engines that maximize report no conflicts: no column of dashes
     if all(r["task"] == "maximize" for r in rows) and not any(s.get("conflicts") for s in summary):
-        printed = [c for c in columns if c != "conflicts"]
+        printed = [c for c in columns if c.key != "conflicts"]
     many = (
         stats.compare_many(stats.frame(rows), list(compare), posthoc)
         if compare and len(compare) > 2
@@ -490,14 +392,15 @@ def report(
     files = plots(rows, out, compare, many) + pictures(rows, out, with_png=True) if with_plots else []
     if many is not None and with_plots:
         extra += "\n\n![Critical-difference diagram: the average ranks](critical-difference.svg)"
-    table, puzzle_columns = per_puzzle(rows, summary)
+    seconds, puzzle_columns = per_puzzle(rows, summary)
     return (
         SUMMARY_NOTE
         + markdown(summary, printed)
+        + own_encodings(rows)
         + extra
         + PER_PUZZLE_NOTE
         + (SCORED_NOTE if any(r["task"] == "maximize" for r in rows) else "")
-        + markdown(table, puzzle_columns),
+        + markdown(seconds, [Column(c, c) for c in puzzle_columns]),
         files,
     )
 
@@ -517,9 +420,6 @@ SCORED_NOTE = (  # of a report of best boards, after PER_PUZZLE_NOTE
 )
 
 
-STATS_COLUMNS = ["configuration", "instances", "solved_ci", "par2_ci", "shuffles", "par2_shuffle"]
-
-
 def holds_up(rows: list[dict], compare: tuple[str, ...] | None, many: dict | None = None) -> str:
     """The report's statistics (:mod:`.stats`): per configuration, intervals and the spread across
     shuffles, and with two configurations to ``compare`` the paired verdict, with ``many`` (of
@@ -528,8 +428,8 @@ def holds_up(rows: list[dict], compare: tuple[str, ...] | None, many: dict | Non
     if compare is None and not (available("scipy") and available("pandas")):
         return "\n\n(Intervals and comparisons need the extra stats: pip install 'satedge[stats]'.)"
     df = stats.frame(rows)
-    table = stats.summary(df)
-    shuffled = any(row["shuffles"] for row in table)
+    lines = stats.summary(df)
+    shuffled = any(row["shuffles"] for row in lines)
     text = (
         "\n\nWhat holds up: an instance is a puzzle, scored by the median PAR-2 of its runs; a configuration "
         "by the mean over its instances, with a bootstrap 95% interval over them, and its solved runs with "
@@ -541,20 +441,8 @@ def holds_up(rows: list[dict], compare: tuple[str, ...] | None, many: dict | Non
         )
         + ".\n\n"
     )
-    cells = [
-        {
-            "configuration": row["configuration"],
-            "instances": row["instances"],
-            "solved_ci": f"{row['solved']} of {row['runs']} ({_interval(row['solved_ci'])})",
-            "par2_ci": f"{row['par2']:.1f}" + (f" ({_interval(row['par2_ci'])})" if row["par2_ci"] else ""),
-            "shuffles": row["shuffles"],
-            "par2_shuffle": None
-            if row["par2_shuffle_median"] is None
-            else f"{row['par2_shuffle_median']:.1f} ({_interval(row['par2_shuffle_range'])})",
-        }
-        for row in table
-    ]
-    text += markdown(cells, STATS_COLUMNS if shuffled else [c for c in STATS_COLUMNS if "shuffle" not in c])
+    cells = table_of_stats(lines)
+    text += markdown(cells, shown_columns(cells, STATS))
     if many is not None:
         text += "\n\n" + stats.describe_many(many)
     elif compare is not None:
@@ -581,5 +469,19 @@ def critical_difference(many: dict):
     return fig
 
 
-def _interval(v):
-    return f"{v[0]:.1f} to {v[1]:.1f}" if isinstance(v, list) else v
+def own_encodings(rows: list[dict]) -> str:
+    """A line naming each base encoding of the user's among the rows with the sha256 of its file
+    (a name alone does not say which version of a file ran); empty where there is none."""
+    own = sorted({(r["encoding"], r["encoding_sha256"]) for r in rows if r.get("encoding_sha256")})
+    if not own:
+        return ""
+    return (
+        "\n\nEncodings of your own, by the sha256 of their files: "
+        + "; ".join(f"`{name}` {sha256}" for name, sha256 in own)
+        + "."
+    )
+
+
+def table_of_stats(lines: list[dict]) -> list[dict]:
+    """What holds up, one line per configuration (:data:`satedge.experiment.columns.STATS`)."""
+    return table({line["configuration"]: line for line in lines}, STATS)

@@ -63,8 +63,9 @@ def frame(rows: list[dict]):
         df["shuffle"] = None
     df["config"] = [config_of(r) for r in rows]
     df["seconds"] = [run_time(r) for r in rows]
-    df["par2"] = [par2(r) for r in rows]
+    df["par2"] = [par2([r]) for r in rows]
     df["solved"] = df["status"].isin(SOLVED)
+    df.attrs["rows"] = rows  # the runs as they were read: PAR-2 per instance is computed from them
     return df
 
 
@@ -106,6 +107,7 @@ def summary(df) -> list[dict]:
     out = []
     for config, runs in df.groupby("config", sort=False):
         inst = _instances(df, config)
+        mine = [r for r in df.attrs["rows"] if config_of(r) == config]
         k, n = int(runs["solved"].sum()), len(runs)
         ci = stats.binomtest(k, n).proportion_ci(LEVEL, method="wilson")
         shuffles = (
@@ -118,7 +120,7 @@ def summary(df) -> list[dict]:
                 "instances": len(inst),
                 "solved": k,
                 "solved_ci": [round(ci.low * n, 1), round(ci.high * n, 1)],
-                "par2": round(float(inst.mean()), 3),
+                "par2": round(par2(mine, per="instance"), 3),
                 "par2_ci": _bootstrap(
                     (inst.to_numpy(),), lambda x, axis=-1: np.mean(x, axis=axis), paired=False
                 ),
