@@ -96,7 +96,7 @@ def test_shuffled_formulas_have_the_backtrackers_solutions(puzzle, base, seed, s
     if len(expected) > 300:
         return
     try:
-        e = encode_shuffled(bases()[base], puzzle, Options(symmetry=symmetry), seed)
+        e = encode_shuffled(bases()[base].build, puzzle, Options(symmetry=symmetry), seed)
     except Unsupported:
         return
     got = list(solutions(e, "cadical195"))

@@ -111,7 +111,7 @@ def _twins(puzzle: Puzzle, allowed) -> tuple[tuple[tuple[int, ...], ...], tuple[
 
 def _by_cell(search: Plan, placed) -> list:
     """A search's placements (``tile * 4 + rotation`` per position) as ``(tile, rotation)`` per cell."""
-    at = [None] * len(placed)
+    at: list[tuple[int, int] | None] = [None] * len(placed)
     for cell, o in zip(search.cells, placed):
         at[cell] = (o >> 2, o & 3)
     return at

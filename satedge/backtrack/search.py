@@ -17,9 +17,10 @@ solution once, in no fixed order.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
+from typing import Any
 
 import numpy as np
 
@@ -238,7 +239,7 @@ def symmetry_broken(puzzle: Puzzle) -> tuple[tuple, int]:
     return allowed, len(puzzle.board.turns())
 
 
-def _counted(found: Iterator[list[int]], counts, cost: Cost) -> Iterator[list[int]]:
+def _counted(found: Generator[list[int], None, None], counts, cost: Cost) -> Iterator[list[int]]:
     """The placements of a compiled search, ``cost`` following its ``counts`` array."""
     try:
         for placed in found:
@@ -324,6 +325,7 @@ def subtrees(
         limit,
         lambda: end is not None and time.monotonic() >= end,
     )
+    found: list[Any]
     if weighted:
         found = [plans.weighed(search, p) for p in placed]
     else:
@@ -372,11 +374,11 @@ def _search(
     # of labels for several neighbours) to the fitting placements, by layer and tile as the
     # compiled search tries them
     index: list[dict] = []
-    for i, tried in enumerate(search.allowed):
+    for i, cands in enumerate(search.allowed):
         index.append({})
         sides = [side for side, _, _ in checks[i][:2]]
         for layer, t, r in sorted(
-            (layer, t, r) for (t, r), layer in zip(tried, search_tables.layers(tried, sides, ids))
+            (layer, t, r) for (t, r), layer in zip(cands, search_tables.layers(cands, sides, ids))
         ):
             o = t * 4 + r
             key = tuple(ids[o][side] for side, _, _ in checks[i])

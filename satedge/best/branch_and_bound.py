@@ -9,7 +9,7 @@ the others; a branch whose cost reaches the fewest mismatches found so far is cu
 found is better than the last (the search is *anytime*); when the tree is exhausted the last
 one is optimal.  The first bound is the whole number of edges, so the first board comes at
 once; a board with no mismatch ends the search.  The job that runs it
-(:func:`satedge.jobs.best.by_branch_and_bound`) has the checker score the board it answers.
+(:func:`satedge.engines.backtrack.by_branch_and_bound`) has the checker score the board it answers.
 
 >>> from satedge.puzzle import Puzzle
 >>> p = Puzzle(rows=1, cols=3, tiles=((1, 2, 1, 1), (2, 1, 1, 3), (3, 3, 3, 3)))
@@ -173,12 +173,16 @@ class _State(NamedTuple):
 
     @classmethod
     def empty(cls, n: int, tiles: int) -> _State:
-        cells = [np.zeros(n + 1, np.int64) for _ in range(4)]
+        def per_cell() -> np.ndarray:
+            return np.zeros(n + 1, np.int64)
+
         return cls(
-            cells[0],
+            per_cell(),
             np.zeros((n + 1, 4), np.int64),
             np.zeros(tiles + 1, np.int64),
-            *cells[1:],
+            per_cell(),
+            per_cell(),
+            per_cell(),
             np.zeros(1, np.int64),
         )
 
@@ -228,11 +232,15 @@ def candidates(puzzle: Puzzle, tables: BoardTables) -> tuple[Candidates, list[tu
             late, early = (adj.b, adj.a) if adj.b > adj.a else (adj.a, adj.b)
             late_side, early_side = (adj.side_b, adj.side_a) if adj.b > adj.a else (adj.side_a, adj.side_b)
             earlier[late].append((late_side, early, early_side))
+    nb_start, nb_side, nb_cell, nb_other = neighbours(earlier)
     arrays = Candidates(
         start,
         tile,
         tables.shown[tile, turn],
-        *neighbours(earlier),
+        nb_start,
+        nb_side,
+        nb_cell,
+        nb_other,
         tables.want,
         np.zeros(len(tile), np.int64),
     )

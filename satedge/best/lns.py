@@ -159,8 +159,10 @@ class Search:
             self.turns[free[cols]] = turn[rows, cols]
         return free
 
-    def load(self, board: Solution) -> Scored:
+    def load(self, board: Solution | None) -> Scored:
         """``board`` (one that keeps the hard rules) as this search's."""
+        if board is None:
+            raise ValueError("the search loads a board, not none")
         return self._load([t for t, _ in board], [r for _, r in board])
 
     def _load(self, tiles, turns) -> Scored:
@@ -274,9 +276,15 @@ class Search:
             ]
             for j, c in enumerate(cells)
         ]
+        nb_start, nb_side, nb_cell, nb_other = bnb.neighbours(earlier)
         cands = bnb.Candidates(
-            *(np.array(a, np.int64) for a in (start, tile, labels)),
-            *bnb.neighbours(earlier),
+            np.array(start, np.int64),
+            np.array(tile, np.int64),
+            np.array(labels, np.int64),
+            nb_start,
+            nb_side,
+            nb_cell,
+            nb_other,
             self.want,
             np.array(extra, np.int64),
         )

@@ -60,7 +60,7 @@ def main(args) -> int:
             note = (
                 "does not cover it: " + r["problem"]
                 if not r["covers"]
-                else needs_more_memory(limit)
+                else needs_more_memory(limit or 0)
                 if not r["fits"]
                 else ""
             )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from ..puzzle.formats import load_puzzle
 from ..system.resources import shipped_puzzles, shipped_specs
@@ -19,7 +20,7 @@ def add(sub) -> None:
 
 
 def main(args) -> int:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name, path in shipped_puzzles().items():
         p = load_puzzle(path)
         rows.append(

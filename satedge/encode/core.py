@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import product
@@ -214,6 +214,11 @@ class Encoded:
         )
 
     @property
+    def soft_literals(self) -> tuple[int, ...]:
+        """The literals of :attr:`soft`'s unit clauses; none of a plain formula."""
+        return self.soft or ()
+
+    @property
     def maxsat(self) -> bool:
         """Whether it is a MaxSAT formula: hard clauses and :attr:`soft` ones."""
         return self.soft is not None
@@ -266,6 +271,8 @@ class Encoded:
     def implied(self, cell: int, look: tuple, var: int) -> list[list[int]]:
         """Clauses that make ``var`` true where ``cell`` shows ``look`` (:attr:`shows`), each literal
         once: the definition of a variable that a clause blocking a picture names."""
+        if self.shows is None:
+            raise ValueError(f"the {self.base} encoding does not say which literals show a look")
         return [[-lit for lit in dict.fromkeys(both)] + [var] for both in self.shows(cell, look)]
 
     def picture_counts(self, picture: tuple) -> tuple[int, int]:
@@ -362,7 +369,7 @@ def floor(puzzle: Puzzle, options: Options, per_cell: Callable[[int, int], Size]
     return total
 
 
-def clauses_size(clauses: Iterable[Iterable[int]]) -> Size:
+def clauses_size(clauses: Iterable[Sequence[int]]) -> Size:
     """The clauses and literals of ``clauses`` (no variables)."""
     n = lits = 0
     for c in clauses:
@@ -422,7 +429,7 @@ class BlockCNF(CNF):
         self._clauses: list[list[int]] | None = None
 
     @property
-    def clauses(self) -> list[list[int]]:  # type: ignore[override]
+    def clauses(self) -> list[list[int]]:
         if self._clauses is None:
             out: list[list[int]] = []
             for b in self.blocks:

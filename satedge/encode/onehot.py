@@ -64,7 +64,7 @@ def placement_formula(
 
 def conflicts(puzzle: Puzzle, ga: dict, gb: dict) -> list[list[int]]:
     """``(-x, -y)`` for every pair of different tiles whose touching labels do not fit."""
-    out = []
+    out: list[list[int]] = []
     for la, xs in ga.items():
         want = puzzle.partner(la)
         for lb, ys in gb.items():
@@ -94,7 +94,8 @@ def _label_groups(puzzle: Puzzle, cell: tuple, side: int) -> dict:
 
 def conflicts_size(puzzle: Puzzle, ga: dict, gb: dict) -> Size:
     """The size of :func:`conflicts`: the pairs of different tiles, less those that fit."""
-    a_tiles, b_tiles = Counter(), Counter()
+    a_tiles: Counter = Counter()
+    b_tiles: Counter = Counter()
     for c in ga.values():
         a_tiles.update(c)
     for c in gb.values():
@@ -138,12 +139,9 @@ def placement_size(puzzle: Puzzle, options: Options, adjacency: Callable) -> Siz
     groups: dict = {}
     for adj in puzzle.board.adjacencies:
         if adj.a != adj.b:
-            for cell, side in (
-                (adj.a, adj.side_a),
-                (adj.b, adj.side_b),
-            ):  # cells of one kind share their groups
-                if (allowed[cell], side) not in groups:
-                    groups[allowed[cell], side] = _label_groups(puzzle, allowed[cell], side)
+            for c, side in ((adj.a, adj.side_a), (adj.b, adj.side_b)):  # cells of one kind share their groups
+                if (allowed[c], side) not in groups:
+                    groups[allowed[c], side] = _label_groups(puzzle, allowed[c], side)
             size += adjacency(
                 puzzle,
                 groups[allowed[adj.a], adj.side_a],

@@ -253,9 +253,9 @@ class Encoding:
     @classmethod
     def of(cls, value: Encoding | str | None) -> Encoding:
         """``value`` itself, the default encoding for ``None``, or a string :meth:`parse` reads."""
-        if value is None:
-            value = DEFAULT_ENCODING
-        return value if isinstance(value, cls) else cls.parse(value)
+        if isinstance(value, Encoding):
+            return value
+        return cls.parse(DEFAULT_ENCODING if value is None else value)
 
 
 def _unpickled(
@@ -402,7 +402,7 @@ def catalogue(puzzle: Puzzle | None = None, memory_mb: float | None = None, tick
     rows = []
     for p in presets().values():
         tick()
-        row = {
+        row: dict[str, Any] = {
             "name": p.name,
             "base": p.base,
             "options": p.options.as_dict(),
@@ -414,6 +414,9 @@ def catalogue(puzzle: Puzzle | None = None, memory_mb: float | None = None, tick
                 size = p.floor(puzzle)
                 at_least = too_big(p, size, memory_mb) is not None
                 size = size if at_least else p.size(puzzle)
+                if size is None:  # a base of yours that declares no size: counted from its formula
+                    built = p.encode(puzzle)
+                    size = Size(built.nv, built.clause_count, sum(map(len, built.cnf.clauses)))
                 row.update(
                     covers=True,
                     variables=size.variables,

@@ -32,9 +32,9 @@ from ..system.plugins import Found, entry_points, is_reference, load, load_entry
 from . import bases as shipped_package
 from .base import Base
 
-__all__ = ["GROUP", "shipped", "bases", "find", "is_reference", "declared"]
+__all__ = ["ENCODING_GROUP", "shipped", "bases", "find", "is_reference", "declared"]
 
-GROUP = "satedge.encodings"  # the entry-point group of the encodings of installed packages
+ENCODING_GROUP = "satedge.encodings"  # the entry-point group of the encodings of installed packages
 
 
 @cache
@@ -53,9 +53,9 @@ def bases() -> dict[str, Base]:
     """Every base encoding by name: satedge's, then the installed packages' entry points (each
     loaded; one that does not load is a one-line error naming it)."""
     out = dict(shipped())
-    for name in entry_points(GROUP):
+    for name in entry_points(ENCODING_GROUP):
         if name not in out:
-            out[name] = declared(load_entry_point(GROUP, name, "encoding"))
+            out[name] = declared(load_entry_point(ENCODING_GROUP, name, "encoding"))
     return out
 
 
@@ -67,8 +67,8 @@ def find(text: str, folder: str | os.PathLike | None = None) -> Base | None:
         return shipped()[text]
     if is_reference(text):
         return declared(load(text, "encoding", folder))
-    if text in entry_points(GROUP):
-        return declared(load_entry_point(GROUP, text, "encoding"))
+    if text in entry_points(ENCODING_GROUP):
+        return declared(load_entry_point(ENCODING_GROUP, text, "encoding"))
     return None
 
 

@@ -57,7 +57,7 @@ def encode_shuffled(
         return None if lits is None else [out(lit) for lit in lits]
 
     def shows(c: int, look: tuple) -> list[list[int]]:
-        return [[out(lit) for lit in both] for both in inner.shows(c, look)]
+        return [[out(lit) for lit in both] for both in (inner.shows(c, look) if inner.shows else ())]
 
     return Encoded(
         puzzle,

@@ -81,13 +81,13 @@ def ascii_grid(
             floors |= {(k % puzzle.rows, c), (puzzle.rows, c)} if k % puzzle.rows == 0 else {(k, c)}
     texts = {x: str(x) for x in puzzle.labels}
     w = max(len(t) for t in texts.values())
-    tag = len(f"{len(puzzle.tiles) - 1}/3")
-    inner = max(2 * w + tag + 2, 7)
+    widest = len(f"{len(puzzle.tiles) - 1}/3")  # the longest tile/turn tag
+    inner = max(2 * w + widest + 2, 7)
     if inner % 2 == 0:
         inner += 1
     compact = width is not None and 1 + (inner + 1) * puzzle.cols > width
     if compact:
-        inner = tag
+        inner = widest
 
     def paint(x) -> str:
         text = texts[x]

@@ -19,7 +19,7 @@ from ..system.files import named, one_line, parse_ints, read_text, shown, write_
 from ..system.resources import PUZZLE_SUFFIXES, shipped_puzzles
 from ..system.yamlfile import parse_yaml
 from .checker import validate
-from .model import SIDES, Clue, Puzzle, Solution
+from .model import SIDES, Clue, Label, Puzzle, Solution
 from .solutions import sol_lines, sol_text, solution_from_json, solution_to_json
 
 __all__ = [
@@ -263,8 +263,9 @@ def puzzle_to_yaml(puzzle: Puzzle) -> str:
 
 
 def _parse_puz(text: str, path: Path) -> Puzzle:
-    rows = cols = None
-    tiles = []
+    rows: int | None = None
+    cols: int | None = None
+    tiles: list[tuple[Label, Label, Label, Label]] = []
     for lineno, line in enumerate(text.splitlines(), 1):
         s = line.strip()
         if not s or s.startswith("c"):
@@ -286,8 +287,8 @@ def _parse_puz(text: str, path: Path) -> Puzzle:
                 f"{shown(s)}",
                 path,
             )
-        tiles.append(tuple(nums))
-    if cols is None:
+        tiles.append((nums[0], nums[1], nums[2], nums[3]))
+    if cols is None or rows is None:
         raise SatedgeError("no size line: expected '<cols> [rows]'", path)
     frame = 0 if any(0 in t for t in tiles) else None
     puzzle = Puzzle(
@@ -324,7 +325,7 @@ def _parse_heule(text: str, path: Path) -> Puzzle:
             "published one has none): give clues in YAML instead",
             path,
         )
-    tiles = []
+    tiles: list[tuple[Label, Label, Label, Label]] = []
     for lineno, s in lines[1:]:
         nums = parse_ints(s, path, lineno)
         if len(nums) != 4 or min(nums) < 0:
@@ -333,7 +334,7 @@ def _parse_heule(text: str, path: Path) -> Puzzle:
                 f"{shown(s)}",
                 path,
             )
-        tiles.append(tuple(nums))
+        tiles.append((nums[0], nums[1], nums[2], nums[3]))
     n, border = len(tiles), sum(t.count(0) == 1 for t in tiles)
     half = border // 2 + 4  # rows + cols
     disc = half * half - 4 * n

@@ -50,6 +50,11 @@ class Params:
         if self.cols is None:
             object.__setattr__(self, "cols", self.rows)
 
+    @property
+    def width(self) -> int:
+        """The board's columns (``cols``, set from ``rows`` where not given)."""
+        return self.rows if self.cols is None else self.cols
+
 
 def _check(p: Params) -> None:
     if p.model not in ("planted", "uniform"):
@@ -68,9 +73,9 @@ def _check(p: Params) -> None:
             raise SatedgeError(f"{name} must be at least {low}, not {v}")
         if v > high:
             raise SatedgeError(f"{name} must be at most {high:,}, not {v:,}")
-    if p.rows * p.cols > MAX_CELLS:
+    if p.rows * p.width > MAX_CELLS:
         raise SatedgeError(
-            f"a {p.rows}x{p.cols} board has {p.rows * p.cols:,} cells, more than the {MAX_CELLS:,} "
+            f"a {p.rows}x{p.width} board has {p.rows * p.width:,} cells, more than the {MAX_CELLS:,} "
             "satedge takes"
         )
     if p.frame and (p.matching != "identical" or p.topology != "grid"):
@@ -79,8 +84,8 @@ def _check(p: Params) -> None:
         raise SatedgeError("border colors need a frame")
     if p.model == "uniform" and (p.frame or p.clues):
         raise SatedgeError("the uniform model draws every edge at random: no frame, no clues")
-    if p.clues > p.rows * p.cols:
-        raise SatedgeError(f"{p.clues} clues on a board of {p.rows * p.cols} cells")
+    if p.clues > p.rows * p.width:
+        raise SatedgeError(f"{p.clues} clues on a board of {p.rows * p.width} cells")
 
 
 Pick = Callable[[int], int]  # pick(k) -> a number in range(k)
@@ -111,7 +116,7 @@ def generate(params: Params, seed: int, name: str | None = None) -> Puzzle:
     p = params
     name = (
         name
-        or f"{p.model}-{p.rows}x{p.cols}-c{p.colors}"
+        or f"{p.model}-{p.rows}x{p.width}-c{p.colors}"
         + (f"-b{p.border_colors}" if p.border_colors else "")
         + f"-s{seed}"
     )
@@ -123,13 +128,13 @@ def build(params: Params, pick: Pick, name: str = "") -> Puzzle:
     which shrink towards 0: first labels, no shuffling, no turns)."""
     _check(params)
     p = params
-    n = p.rows * p.cols
+    n = p.rows * p.width
     if p.model == "uniform":
-        tiles = tuple(tuple(_label(pick, p) for _ in range(4)) for _ in range(n))
+        drawn = tuple(tuple(_label(pick, p) for _ in range(4)) for _ in range(n))
         return Puzzle(
-            rows=p.rows, cols=p.cols, tiles=tiles, matching=p.matching, name=name, topology=p.topology
+            rows=p.rows, cols=p.width, tiles=drawn, matching=p.matching, name=name, topology=p.topology
         )
-    shell = Puzzle(rows=p.rows, cols=p.cols, tiles=((0, 0, 0, 0),) * n, topology=p.topology)
+    shell = Puzzle(rows=p.rows, cols=p.width, tiles=((0, 0, 0, 0),) * n, topology=p.topology)
     board = shell.board
     sides: list[list] = [[None] * 4 for _ in range(n)]
     on_border = {c for c, _ in board.outer}
@@ -150,11 +155,11 @@ def build(params: Params, pick: Pick, name: str = "") -> Puzzle:
     clue_cells = list(range(n))
     _shuffle(pick, clue_cells)
     clues = tuple(
-        Clue(c // p.cols, c % p.cols, *planted.placements[c]) for c in sorted(clue_cells[: p.clues])
+        Clue(c // p.width, c % p.width, *planted.placements[c]) for c in sorted(clue_cells[: p.clues])
     )
     return Puzzle(
         rows=p.rows,
-        cols=p.cols,
+        cols=p.width,
         tiles=tuple(tiles),
         matching=p.matching,
         name=name,

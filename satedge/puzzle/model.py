@@ -71,7 +71,8 @@ def partner(matching: str, x: Label) -> Label:
     """
     if matching == "identical":
         return x
-    return x[:-1] + ("-" if x[-1] == "+" else "+")
+    text = str(x)  # a complementary label is a pattern and its half: text
+    return text[:-1] + ("-" if text[-1] == "+" else "+")
 
 
 def self_symmetry(labels: tuple) -> int:
@@ -211,7 +212,8 @@ class Puzzle:
         """Do two touching edges with labels ``x`` and ``y`` fit?"""
         if self.matching == "identical":
             return x == y
-        return x[:-1] == y[:-1] and x[-1] != y[-1]
+        a, b = str(x), str(y)  # complementary labels are text
+        return a[:-1] == b[:-1] and a[-1] != b[-1]
 
     def partner(self, x: Label) -> Label:
         """The one label that fits ``x``."""
@@ -227,7 +229,7 @@ class Puzzle:
         if self.frame is not None:
             seen.add(self.frame)
         if self.matching == "complementary":
-            patterns = sorted({x[:-1] for x in seen})
+            patterns = sorted({str(x)[:-1] for x in seen})
             return tuple(p + h for p in patterns for h in "+-")
         return tuple(sorted(seen, key=lambda x: (isinstance(x, str), x)))
 

@@ -66,7 +66,7 @@ def _binary_works(path: str) -> bool:
     model on stdout, or in the result file of :data:`RESULT_FILE`'s binaries)."""
     try:
         s = ExternalSolver(path, PROBE, 3, timeout=10)
-        return s.solve() and set(s.get_model()) >= {2, 3}
+        return s.solve() and set(s.get_model() or ()) >= {2, 3}
     except (SatedgeError, EncodingError):
         return False
 

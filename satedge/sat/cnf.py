@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 
@@ -74,12 +74,12 @@ def write_clauses(fh: IO[str], blocks: list, nv: int) -> int:
             fh.flush()  # what the text layer holds goes first
         rows = max(1, 16 * CHUNK // max(1, block.shape[1]))
         for i in range(0, len(block), rows):
-            text = rows_text(block[i : i + rows], table, nv)
+            data = rows_text(block[i : i + rows], table, nv)
             if raw is None:
-                fh.write(text.decode("ascii"))
+                fh.write(data.decode("ascii"))
             else:
-                raw.write(text)
-            total += len(text)
+                raw.write(data)
+            total += len(data)
     return total
 
 
@@ -97,7 +97,7 @@ def literal_table(nv: int) -> np.ndarray:
     table = np.zeros((2 * nv + 1, width), dtype=np.uint8)
     positive = table[nv + 1 :]
     positive[:, -1] = 32
-    rest = np.arange(1, nv + 1, dtype=np.int32 if nv < 2**31 else np.int64)  # the digits not yet made
+    rest: Any = np.arange(1, nv + 1, dtype=np.int32 if nv < 2**31 else np.int64)  # the digits not yet made
     for k in range(digits):  # the k-th digit from the right, of the numbers from 10^k on
         tail = rest[10**k - 1 :]  # divided by 10^k before
         positive[10**k - 1 :, width - 2 - k] = 48 + tail % 10

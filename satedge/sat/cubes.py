@@ -32,7 +32,7 @@ from pysat.solvers import Solver
 from ..encode import Encoded
 from ..puzzle.model import Solution
 from ..system.proctree import forked_map
-from .solvers import SatSolver
+from .solvers import Solverish
 from .solving import Enumerator, Stats
 from .subspaces import PROPAGATOR
 
@@ -122,7 +122,8 @@ def split(encoded: Encoded, target: int) -> Split:
                 out.refuted += 1
                 continue
             assigned = {abs(lit) for lit in implied} | {abs(lit) for lit in cube}
-            best, best_score, forced, sides = None, -1, None, ()
+            best, best_score, forced = None, -1, None
+            sides: tuple[tuple[tuple[int, ...], list[int]], ...] = ()
             tried = 0
             for v in order:
                 if v in assigned:
@@ -166,7 +167,7 @@ def _solve_one(
 
 def solve_cubes(
     encoded: Encoded,
-    solver: SatSolver | str | None,
+    solver: Solverish,
     cubes: list[tuple[int, ...]],
     limit: int | None = None,
     indices: list[int] | None = None,
@@ -187,7 +188,7 @@ def conquer(
     encoded: Encoded,
     cubes: list[tuple[int, ...]],
     workers: int,
-    solver: SatSolver | str | None = None,
+    solver: Solverish = None,
     limit: int | None = None,
     keep: bool = True,
 ) -> Iterator[Cube]:

@@ -99,7 +99,7 @@ def header_lines(
         "shuffle": encoded.shuffle,
     }
     if encoded.maxsat:
-        info["maxsat"] = {"soft": len(encoded.soft), "weight": 1, "edges": len(p.board.adjacencies)}
+        info["maxsat"] = {"soft": len(encoded.soft_literals), "weight": 1, "edges": len(p.board.adjacencies)}
     named = meanings(encoded, config.declared if config is not None else None)
     if puzzle_path in (None, "-"):  # no file to read it back from (a pipe, a script): the puzzle itself
         info["puzzle"]["data"] = puzzle_to_dict(p.with_(planted=None))
@@ -128,7 +128,7 @@ def header_lines(
             f"the inner edges its board does not fit, and the optimal cost is the fewest that any board does not fit "
             f"(the score is the {len(p.board.adjacencies)} inner edges less it)"
         ]
-        lines += ["c var " + " ".join(map(str, (v, *encoded.pool.obj(v)))) for v in encoded.soft]
+        lines += ["c var " + " ".join(map(str, (v, *encoded.pool.obj(v)))) for v in encoded.soft_literals]
         return [one_line(line) for line in lines]
     show = " ".join(map(str, encoded.decision))
     lines += [f"c p show {show} 0", f"c ind {show} 0"]
@@ -219,7 +219,7 @@ def _write(
     head = "\n".join(header_lines(encoded, encoding, puzzle_path, sha256, command)) + "\n"
     if encoded.maxsat:
         fh.write(head)
-        return len(head) + write_wcnf(fh, encoded.cnf.clauses, encoded.soft)
+        return len(head) + write_wcnf(fh, encoded.cnf.clauses, encoded.soft_literals)
     head += f"p cnf {encoded.nv} {encoded.clause_count}\n"
     fh.write(head)
     cnf = encoded.cnf
@@ -427,9 +427,9 @@ def rebuilt(cnf_path, puzzle_path=None, info: dict | None = None) -> tuple[Puzzl
             clauses = CNF(from_string=text).clauses
     except (ValueError, OSError, EOFError, lzma.LZMAError, gzip.BadGzipFile) as e:
         raise SatedgeError(f"cannot read the clauses (truncated or not DIMACS): {e}", cnf_path) from None
-    if maxsat and clauses == encoded.cnf.clauses and soft != [(1, [m]) for m in encoded.soft]:
+    if maxsat and clauses == encoded.cnf.clauses and soft != [(1, [m]) for m in encoded.soft_literals]:
         raise SatedgeError(
-            f"the soft clauses differ from the re-encoded formula's {len(encoded.soft)} match "
+            f"the soft clauses differ from the re-encoded formula's {len(encoded.soft_literals)} match "
             "variables of weight 1: truncated or edited file",
             cnf_path,
         )
@@ -500,7 +500,7 @@ def decode_file(cnf_path, model_path, puzzle_path=None) -> Decoded:
     solution = encoded.decode(model)
     if not encoded.maxsat:
         return Decoded(puzzle, solution, validate(puzzle, solution))
-    cost = sum(1 for m in encoded.soft if m not in true)
+    cost = sum(1 for m in encoded.soft_literals if m not in true)
     said = objective(lines)
     if said is not None and said != cost:
         raise SatedgeError(

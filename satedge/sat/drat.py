@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 import pysolvers  # PySAT's compiled module
@@ -111,7 +112,7 @@ class Proof:
         return out
 
 
-def internal(lits: np.ndarray) -> np.ndarray:
+def internal(lits: Any) -> np.ndarray:
     """DIMACS literals as dratify numbers them: ``2 (v - 1)`` for ``v``, one more for ``-v``."""
     lits = np.asarray(lits, dtype=np.int64)
     return 2 * (np.abs(lits) - 1) + (lits < 0)

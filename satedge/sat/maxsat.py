@@ -42,9 +42,9 @@ def wcnf_of(encoded: Encoded) -> WCNF:
     w = WCNF()
     w.nv = encoded.nv
     w.hard = [list(c) for c in encoded.cnf.clauses]
-    w.soft = [[m] for m in encoded.soft]
-    w.wght = [1] * len(encoded.soft)
-    w.topw = len(encoded.soft) + 1
+    w.soft = [[m] for m in encoded.soft_literals]
+    w.wght = [1] * len(encoded.soft_literals)
+    w.topw = len(encoded.soft_literals) + 1
     return w
 
 
@@ -54,15 +54,18 @@ def beyond(encoded: Encoded, score: int) -> list[list[int]]:
     keeps (a sequential counter, PySAT's, over new variables after the formula's).  With the
     hard clauses they have no model exactly when no board scores more than ``score``."""
     loops = len(encoded.puzzle.board.adjacencies) - len(
-        encoded.soft
+        encoded.soft_literals
     )  # a cell's own sides: kept by every board
-    if not 0 <= score - loops < len(encoded.soft):
+    if not 0 <= score - loops < len(encoded.soft_literals):
         raise SatedgeError(
-            f"a score beyond {score} is no question: the board has {len(encoded.soft)} edges besides "
+            f"a score beyond {score} is no question: the board has {len(encoded.soft_literals)} edges besides "
             f"its {loops} loops"
         )
     return CardEnc.atleast(
-        lits=list(encoded.soft), bound=score - loops + 1, top_id=encoded.nv, encoding=EncType.seqcounter
+        lits=list(encoded.soft_literals),
+        bound=score - loops + 1,
+        top_id=encoded.nv,
+        encoding=EncType.seqcounter,
     ).clauses
 
 
@@ -108,7 +111,7 @@ def model_cost(encoded: Encoded, model: list[int], who: str) -> int:
             raise EncodingError(
                 f"{who} gave a model that falsifies hard clause {i:,} ({shown(' '.join(map(str, clause)) + ' 0', 60)})"
             )
-    return sum(1 for m in encoded.soft if m not in true)
+    return sum(1 for m in encoded.soft_literals if m not in true)
 
 
 def evaluation_solvers() -> list[str]:
@@ -137,7 +140,7 @@ def evaluation_optimum(encoded: Encoded, name: str) -> tuple[list[int] | None, i
     try:
         for clause in encoded.cnf.clauses:
             solver.add_clause(list(clause))
-        for m in encoded.soft:
+        for m in encoded.soft_literals:
             solver.add_soft_unit(m, 1)
         solver.solve()
         status = int(solver.get_status())
@@ -172,7 +175,7 @@ def binary_optimum(
         path = folder / "formula.wcnf"
         try:
             with open(path, "w", encoding="utf-8") as fh:
-                write_wcnf(fh, encoded.cnf.clauses, encoded.soft)
+                write_wcnf(fh, encoded.cnf.clauses, encoded.soft_literals)
         except OSError as e:
             raise SatedgeError(
                 f"cannot write the formula for {name} in the temporary folder {folder.parent} "
@@ -196,6 +199,8 @@ def binary_optimum(
     if not given:
         raise SatedgeError(f"{name} found no model in its time" if code == 0 else f"{name} printed no model")
     model = parse_model(given, f"the output of {name}", encoded.nv)
+    if model is None:
+        raise SatedgeError(f"{name} printed no model")
     cost = model_cost(encoded, model, name)
     claimed = objective(lines)
     if claimed is not None and claimed != cost:

@@ -130,7 +130,7 @@ def recheck(
     checker: str = DEFAULT_CHECKER,
     workers: int = 1,
     note: Callable[[dict], None] = lambda report: None,
-) -> tuple[Certificate, int]:
+) -> tuple[Certificate, int | None]:
     """Check a certificate that ``--proof`` wrote into ``folder`` again: the certificate and the
     puzzle's solutions it proves.  ``formula.cnf`` must be the formula of the puzzle its header
     names (rebuilt and compared); every model a piece blocks must be one of that formula, decoded
@@ -215,7 +215,7 @@ def recheck(
 
 def _maximum(
     folder: Path, manifest: dict, puzzle, encoded, clauses, checker: str, workers: int
-) -> tuple[Certificate, int]:
+) -> tuple[Certificate, int | None]:
     """:func:`recheck` of a certified maximum (``satedge maximize --certify --proof``): the board
     the manifest gives keeps every rule but the fit of edges and scores what it says, the one
     piece's clauses are exactly the constraint that the board scores one more
@@ -226,7 +226,7 @@ def _maximum(
     best, board = manifest.get("score"), manifest.get("board")
     none = best is None and board is None and "score" in manifest and "board" in manifest
     try:
-        solution = None if none else Solution(tuple((int(t), int(r)) for t, r in board))
+        solution = None if none else Solution(tuple((int(t), int(r)) for t, r in board or ()))
     except (TypeError, ValueError):
         solution = None
     if (
@@ -255,7 +255,7 @@ def _maximum(
         raise SatedgeError(
             "piece 0 of a certificate that no board exists adds clauses to the formula", folder
         )
-    if not none and added != beyond(encoded, best):
+    if best is not None and added != beyond(encoded, best):
         raise SatedgeError(f"piece 0 is not the constraint that at least {best + 1} edges fit", folder)
     try:
         proof = drat.read(read_bytes(folder / entries[0]["proof"], MAX_MANIFEST * 16))

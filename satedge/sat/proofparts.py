@@ -205,7 +205,8 @@ class Tail:
         except (EOFError, OSError):
             pass
         finally:
-            kill_tree(self.proc.pid)
+            if self.proc.pid is not None:
+                kill_tree(self.proc.pid)
             self.proc.join()
             self.conn.close()
         return self.verified
@@ -254,12 +255,12 @@ def _tail(conn, native, nv: int, base: list[list[int]], fd: int, binary: bool, p
                 if cut:
                     chunk = drat.read(data[:cut], binary)
                     read, nv, lemmas = read + cut, max(nv, chunk.nv), lemmas + chunk.lemmas
-                    lits = drat.internal(chunk.lits)
-                    flat, ends = lits.tolist(), chunk.ends.tolist()
+                    numbered = drat.internal(chunk.lits)
+                    flat, ends = numbered.tolist(), chunk.ends.tolist()
                     pending += zip(
                         chunk.deleted.tolist(),
                         (flat[a:b] for a, b in zip([0] + ends[:-1], ends)),
-                        *keys(lits, chunk.ends),
+                        *keys(numbered, chunk.ends),
                     )
         if lemmas >= PART_LEMMAS:  # a part of about PART_LEMMAS lemmas: the end waits for one at most
             n, counted = 0, 0

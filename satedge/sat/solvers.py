@@ -8,7 +8,7 @@ A SAT solver is written (``--solver``, specs, rows) as a PySAT solver that works
 solver binary, run on the formula written to a file (exit 10 SAT with ``v`` lines, 20 UNSAT),
 killed with the process that started it (:func:`satedge.system.proctree.popen`).  The engine
 that runs it, with its workers and strategy, is named by
-:class:`satedge.jobs.config.SolverConfig`.
+:class:`satedge.jobs.solver.SolverConfig`.
 
 >>> s = SatSolver.parse("cadical195:seed=2,sat")
 >>> s.name, s.options, str(s), str(SatSolver.parse("cmd:cadical -q"))
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Protocol
 
 from pysat.solvers import Solver, SolverNames
 
@@ -27,6 +28,8 @@ from ..system.files import quoted
 from .binaries import PROBE, ExternalSolver, command_words
 
 __all__ = [
+    "Configured",
+    "Solverish",
     "ENUMERATIONS",
     "DEFAULT_SOLVER",
     "BINARY",
@@ -182,10 +185,10 @@ class SatSolver:
         )
 
     @classmethod
-    def of(cls, value) -> SatSolver:
+    def of(cls, value: Solverish) -> SatSolver:
         """``value`` itself, the default solver for ``None``, a string :meth:`parse` reads, or the
         SAT solver of an engine's configuration (its ``sat``:
-        :attr:`satedge.jobs.config.SolverConfig.sat`)."""
+        :attr:`satedge.jobs.solver.SolverConfig.sat`)."""
         if value is None:
             return cls()
         if isinstance(value, cls):
@@ -198,6 +201,18 @@ class SatSolver:
                 f"{value} is not a PySAT solver or a solver binary: it enumerates no models here"
             )
         return sat
+
+
+class Configured(Protocol):
+    """An engine's configuration that names a SAT solver (:class:`satedge.jobs.solver.SolverConfig`)."""
+
+    @property
+    def sat(self) -> SatSolver | None: ...
+
+
+# what the functions that run a SAT solver take: the solver, its string, a configuration that names
+# one, or None for the default
+Solverish = SatSolver | str | Configured | None
 
 
 @dataclass

@@ -44,7 +44,7 @@ from ..system.progress import REPORT_SECONDS
 from . import subspaces
 from .bulk import Checker, Decoded, Decoder, checked, valid
 from .drat import Proof, of_solver
-from .solvers import BINARY_PROOFS, PROOF_SOLVERS, STAT_KEYS, SatSolver, Stats, new_solver
+from .solvers import BINARY_PROOFS, PROOF_SOLVERS, STAT_KEYS, SatSolver, Solverish, Stats, new_solver
 
 __all__ = [
     "PROGRESS_CONFLICTS",
@@ -73,7 +73,7 @@ class Enumerator:
     def __init__(
         self,
         encoded: Encoded,
-        solver: SatSolver | str | None = None,
+        solver: Solverish = None,
         stats: Stats | None = None,
         reuse: bool = True,
         progress: Callable[[dict], None] | None = None,
@@ -271,7 +271,8 @@ class Enumerator:
         act = self._start(cube)
         decoder, _ = self.reader
         size = min(first, decoder.size)
-        block, n, blocks = decoder.block(size), 0, []
+        block, n = decoder.block(size), 0
+        blocks: list[list[int]] = []
         ordered = self.config.incremental  # PySAT's models list every variable in order
         for model, s in self._models(cube, act, blocks):
             clause = decoder.put(block, n, model, ordered)
@@ -331,8 +332,9 @@ class Enumerator:
                     implied = self.encoded.implied(*key, self.top)
                     self.defined += implied
                     self.blocked += implied
-                    for c in implied if s is not None else ():
-                        s.add_clause(c)
+                    if s is not None:
+                        for c in implied:
+                            s.add_clause(c)
                 clause.append(-self.looks[key])
             out.append(clause)
         return out
@@ -426,7 +428,7 @@ def by_pictures(encoded: Encoded, enumeration: str | None) -> bool:
 
 def solutions(
     encoded: Encoded,
-    solver: SatSolver | str | None = None,
+    solver: Solverish = None,
     mode: str = "solutions",
     limit: int | None = None,
     stats: Stats | None = None,
@@ -438,16 +440,14 @@ def solutions(
         yield from e.solutions(mode, limit)
 
 
-def solve(
-    encoded: Encoded, solver: SatSolver | str | None = None, stats: Stats | None = None
-) -> Solution | None:
+def solve(encoded: Encoded, solver: Solverish = None, stats: Stats | None = None) -> Solution | None:
     """The first solution, or ``None`` when the formula is unsatisfiable."""
     return next(solutions(encoded, solver, limit=1, stats=stats), None)
 
 
 def count(
     encoded: Encoded,
-    solver: SatSolver | str | None = None,
+    solver: Solverish = None,
     mode: str = "solutions",
     stats: Stats | None = None,
 ) -> int:
@@ -456,13 +456,13 @@ def count(
 
 def count_modes(
     encoded: Encoded,
-    solver: SatSolver | str | None = None,
+    solver: Solverish = None,
     modes=MODES,
     stats: Stats | None = None,
     progress: Callable[[dict], None] | None = None,
 ) -> dict[str, int]:
     """The puzzle's counts ``modes`` asks for, with one solver (:meth:`Enumerator.counts`)."""
-    pictures = "solutions" in modes and by_pictures(encoded, SatSolver.of(solver))
+    pictures = "solutions" in modes and by_pictures(encoded, SatSolver.of(solver).enumeration)
     reuse = not pictures and (
         len(modes) > 1 or (encoded.orbit > 1 and bool({"distinct", "unique"} & set(modes)))
     )

@@ -142,7 +142,8 @@ def problems(found: list[str], width: int = 220) -> str:
     """
     if len("; ".join(found)) > width:
         found = [p.split("; ")[0] for p in found]
-    out, n = [], 0
+    out: list[str] = []
+    n = 0
     for p in found:
         rest = len(found) - n - 1
         more = f"; and {rest} more" if rest else ""
@@ -181,7 +182,7 @@ def _temporary(target: Path) -> Path:
 def sweep_temporaries(folder: str | Path) -> list[str]:
     """Remove the temporary files in ``folder`` that satedge processes which have ended (killed
     by SIGKILL while writing) left beside their outputs; the names removed."""
-    removed = []
+    removed: list[str] = []
     try:
         entries = list(os.scandir(folder))
     except OSError:
@@ -224,8 +225,8 @@ def atomic_outputs(paths: list) -> Iterator[list[Path]]:
     unwritten is removed, as a stale ``.clue`` is)."""
     paths = [Path(p) for p in paths]
     targets = [_output_target(p) for p in paths]
-    for target in {t.parent for t in targets if t is not None}:
-        sweep_temporaries(target)
+    for folder in {t.parent for t in targets if t is not None}:
+        sweep_temporaries(folder)
     tmps = [p if t is None else _temporary(t) for p, t in zip(paths, targets)]
     done = False
     try:

@@ -76,11 +76,11 @@ def serve() -> None:
     signal.signal(signal.SIGCHLD, lambda *_: None)
     try:
         while True:
-            ready = select.select([sock, woken], [], [], 1.0)[0]
+            ready = select.select([sock.fileno(), woken], [], [], 1.0)[0]
             if woken in ready:
                 os.read(woken, 4096)
             _reap(running)
-            if sock not in ready:
+            if sock.fileno() not in ready:
                 continue
             try:
                 _, fds, _, _ = socket.recv_fds(sock, 16, 4)
@@ -168,6 +168,8 @@ class ForkServer:
                         self._start()
                     self.wake()
                     try:
+                        if self.sock is None:
+                            raise OSError("the fork server has no socket")
                         socket.send_fds(self.sock, [b"run"], [answer, stderr, stdin, status_w])
                         reply = self.sock.recv(8, socket.MSG_WAITALL)  # its pid, once it has forked
                         if len(reply) == 8:

@@ -133,9 +133,9 @@ class Outcome:
         if self.status == "TIMEOUT":
             raise TimeoutError(f"{what}: {self.error}")
         if self.wrong:
-            raise EncodingError(self.error)
+            raise EncodingError(self.error or "a wrong answer")
         if self.bad_input or self.trace is None:  # bad input, or the child died: one line
-            raise SatedgeError(self.error)
+            raise SatedgeError(self.error or "the job ended without a word")
         raise RuntimeError(self.trace)
 
 

@@ -233,7 +233,9 @@ class _Child:
         server=None,
         deadline: float | None = None,
     ):
-        self.fresh, self.served, self.code = fresh or server is not None, server is not None, None
+        self.fresh, self.served = fresh or server is not None, server is not None
+        self.code: int | None = None
+        self.proc: Any = None  # a subprocess.Popen (fresh) or a forked multiprocessing.Process
         self.server, self.answered = server, False  # answered: its job sent its end
         if server is not None:  # forked by a warm process (satedge.system.forkserver), as a fresh one starts
             self.stderr = open(folder / "stderr.txt", "w+b")
@@ -413,7 +415,8 @@ def _watch(
     on_note: Callable[[dict], None] | None,
 ) -> Outcome:
     deadline = None if limits.timeout is None else t0 + limits.timeout
-    buf, notes, end = bytearray(), {}, None
+    buf, end = bytearray(), None
+    notes: dict[str, Any] = {}
     cpu0 = cpu_seen = peak = 0.0
     next_look = t0 + 0.05  # a job that answers at once is not looked at
 

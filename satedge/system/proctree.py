@@ -150,7 +150,8 @@ def forked_map(
     when two members finish together.  A process that dies without an answer is an error here,
     where a pool would wait for it forever."""
     parent, ctx = os.getpid(), multiprocessing.get_context("fork")
-    procs, conns = [], []
+    procs: list[Any] = []  # the processes, and each one's end of its pipe
+    conns: list[Any] = []
     queue = deque(tasks)
     try:
         for _ in range(max(1, workers if more is not None else min(workers, len(tasks)))):
@@ -161,7 +162,9 @@ def forked_map(
             there.close()  # this end is the worker's alone: its death is an EOF here
             procs.append(proc)
             conns.append(here)
-        proc_of, busy, free = dict(zip(conns, procs)), set(), list(conns)  # free: with no task, first to last
+        proc_of: dict[Any, Any] = dict(zip(conns, procs))
+        busy: set[Any] = set()
+        free = list(conns)  # with no task, first to last
 
         def hand_out() -> None:
             while free and queue:
@@ -171,7 +174,7 @@ def forked_map(
 
         hand_out()
         while busy:
-            ready = multiprocessing.connection.wait(list(busy), None if idle is None else 0.5)
+            ready: list[Any] = multiprocessing.connection.wait(list(busy), None if idle is None else 0.5)
             if not ready and idle is not None:
                 idle()
             for conn in ready:
@@ -179,8 +182,8 @@ def forked_map(
                     ok, value = conn.recv()
                 except (EOFError, OSError):  # a worker dead before it read its task: reset, not EOF
                     raise _ended(proc_of[conn]) from None
-                if not ok:
-                    raise value
+                if not ok:  # the task's exception, raised here
+                    raise value if isinstance(value, BaseException) else RuntimeError(value)
                 busy.discard(conn)
                 free.insert(0, conn)  # this one first: it has the tables at hand
                 if more is not None:
@@ -198,12 +201,12 @@ def forked_map(
             conn.close()
 
 
-def _ended(proc: multiprocessing.Process) -> SatedgeError:
+def _ended(proc: Any) -> SatedgeError:
     proc.join(1)
     return SatedgeError(f"a worker process ended without an answer ({how_it_ended(proc.exitcode)})")
 
 
-def _send(conn, task: Any, proc: multiprocessing.Process) -> None:
+def _send(conn: Any, task: Any, proc: Any) -> None:
     try:
         conn.send(task)
     except OSError:  # the worker is gone: its end of the pipe closed
@@ -233,8 +236,8 @@ def _forked_worker(conn, worker: Callable[[], Callable[[Any], Any]], parent: int
         except EOFError:
             os._exit(0)
         try:
-            if broken is not None:
-                raise broken
+            if fn is None:
+                raise broken or RuntimeError("the worker made no function")
             answer = (True, fn(task))
         except BaseException as e:
             answer = (False, e)
@@ -321,7 +324,7 @@ def sweep(where: str | Path | None = None, prefix: str = SCRATCH) -> list[str]:
     folders ``satedge-PID-XXXXXXXX`` in the temporary folder) of processes that have ended without
     removing them (killed by SIGKILL); the names removed."""
     base = Path(where or tempfile.gettempdir())
-    removed = []
+    removed: list[str] = []
     try:
         entries = list(base.iterdir())
     except OSError:

@@ -50,7 +50,7 @@ class _PythonLoader(_Bounded, yaml.SafeLoader):
     """PyYAML's own parser: the one whose messages satedge gives."""
 
 
-_FAST = getattr(yaml, "CSafeLoader", None)
+_FAST: Any = getattr(yaml, "CSafeLoader", None)
 if _FAST is not None:
 
     class _FastLoader(_Bounded, _FAST):

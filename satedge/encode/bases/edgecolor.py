@@ -161,15 +161,16 @@ def _layout(puzzle: Puzzle, options: Options, relax: bool = False) -> _Layout:
     board = puzzle.board
     rots: list[dict[int, tuple[int, ...]]] = []
     for cell in allowed:
-        d: dict[int, list[int]] = {}
+        turns: dict[int, list[int]] = {}
         for t, r in cell:
-            d.setdefault(t, []).append(r)
-        rots.append({t: tuple(rs) for t, rs in d.items()})
+            turns.setdefault(t, []).append(r)
+        rots.append({t: tuple(rs) for t, rs in turns.items()})
     of_kind: dict = {}  # cells of one kind (the same placements) show the same labels
     for cell in allowed:
         if cell not in of_kind:
             of_kind[cell] = [
-                sorted({puzzle.oriented(t, r)[d] for t, r in cell}, key=puzzle.label_id.get) for d in range(4)
+                sorted({puzzle.oriented(t, r)[d] for t, r in cell}, key=lambda x: puzzle.label_id[x])
+                for d in range(4)
             ]
     shows = [of_kind[cell] for cell in allowed]
     p = {(c, t): pool.id(("p", c, t)) for c in board.cells for t in sorted(rots[c])}
@@ -357,7 +358,7 @@ def size(puzzle: Puzzle, options: Options = Options()) -> Size:
         size += card_size(per_edge[k], card)
     for c, d in lay.free_outside:
         size += card_size(len(lay.shows[c][d]), card)
-    kinds = {}  # what the sides of a cell can show (the same for all its tiles), numbered
+    kinds: dict[tuple, int] = {}  # what the sides of a cell can show (the same for all its tiles), numbered
     kind_of = [
         kinds.setdefault(
             tuple(tuple(sorted((lab, v is TRUE) for lab, v in lay.side_map[c][d].items())) for d in range(4)),

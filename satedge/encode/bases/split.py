@@ -64,7 +64,7 @@ def encode(puzzle: Puzzle, options: Options = Options(), relax: bool = False) ->
     adjs = [adj for adj in board.adjacencies if adj.a != adj.b]
     sides = sorted({(adj.a, adj.side_a) for adj in adjs} | {(adj.b, adj.side_b) for adj in adjs})
     labels = {
-        (c, d): sorted({puzzle.oriented(t, r)[d] for t, r in allowed[c]}, key=puzzle.label_id.get)
+        (c, d): sorted({puzzle.oriented(t, r)[d] for t, r in allowed[c]}, key=lambda x: puzzle.label_id[x])
         for c, d in sides
     }
     s = {(c, d, lab): pool.id(("s", c, d, lab)) for (c, d), labs in labels.items() for lab in labs}
