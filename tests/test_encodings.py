@@ -662,3 +662,24 @@ def test_two_presets_sizes_side_by_side(run_cli):
         "satedge: error: no preset 'suport-seqcounter' (did you "
         "mean support-seqcounter?); satedge encodings lists them\n",
     )
+
+
+def test_a_count_of_identical_tiles_blocks_a_picture_at_a_time_by_default():
+    """The documented default enumeration (auto): where a picture has several models (the
+    Hunde-Spiel's two identical tiles), a count blocks a clause per picture and counts its models
+    from multiplicities: a solver call per picture and one that finds no more.  Before, the count
+    passed a solver where its enumeration was asked and blocked every model, 29 calls."""
+    from satedge.sat.solvers import Stats
+
+    e = encode(load_puzzle(PUZZLES / "hunde-spiel.yaml"), "edgecolor-corners")
+    calls = {}
+    for solver in ("cadical195", "cadical195:enumeration=blocking"):
+        stats = Stats()
+        assert count_modes(e, solver, stats=stats) == {
+            "solutions": 16,
+            "distinct": 8,
+            "unique": 2,
+            "models": 16,
+        }
+        calls[solver] = stats.calls
+    assert calls == {"cadical195": 9, "cadical195:enumeration=blocking": 29}
