@@ -176,3 +176,13 @@ def test_it_is_named_anywhere_an_encoding_goes_from_python():
     assert (c.solutions, c.distinct, c.unique) == (16, 8, 2)
     job = Job(load_puzzle("hunde-spiel"), "count", encoding=MINE, limits=Limits(timeout=60))
     assert (job.encoding.name, job.encoding.sha256) == (MINE, SHA256)
+
+
+def test_satedge_encodings_lists_it_with_its_source_and_its_size(run_cli):
+    code, out, err = run_cli("encodings", MINE, "direct-pairwise", "--puzzle", "hunde-spiel", "--json")
+    mine, preset = json.loads(out)
+    assert (code, err, mine["name"], mine["reference"]) == (0, "", MINE, f"{MINE} (sha256 {SHA256})")
+    # built, where it declares no size: the same formula as the preset it resembles
+    assert [mine[k] for k in ("variables", "clauses", "literals")] == [
+        preset[k] for k in ("variables", "clauses", "literals")
+    ]

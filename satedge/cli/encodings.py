@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from difflib import get_close_matches
 
+from ..encode import Encoding, bases
 from ..encode.presets import catalogue, presets
 from ..errors import SatedgeError
 from ..puzzle.formats import load_puzzle
 from ..system.files import shown
+from ..system.plugins import is_reference
 from ..system.progress import progress_bar
 from .common import needs_more_memory
 from .options import add_memory, memory_limit
@@ -18,7 +20,13 @@ __all__ = ["add", "main"]
 
 def add(sub) -> None:
     p = sub.add_parser("encodings", help="list the encoding presets (with --puzzle: a table of their sizes)")
-    p.add_argument("names", nargs="*", metavar="PRESET", help="only these presets (default: every one)")
+    p.add_argument(
+        "names",
+        nargs="*",
+        metavar="ENCODING",
+        help="only these presets, or any encoding: a base, a preset with options, one of yours (FILE.py:FUNCTION) "
+        "(default: every preset)",
+    )
     p.add_argument(
         "--puzzle",
         metavar="PUZZLE",
@@ -30,21 +38,29 @@ def add(sub) -> None:
     p.set_defaults(func=main)
 
 
+def _named(name: str) -> Encoding:
+    """The preset ``name`` names, or any encoding it names (a base, one of yours, options after
+    ``+``); a word that names none is an error that suggests the closest preset."""
+    if name in presets():
+        return presets()[name]
+    if is_reference(name) or "+" in name or name.endswith((".yaml", ".yml")) or name in bases():
+        return Encoding.parse(name)
+    close = get_close_matches(name, presets(), 1, 0.8)
+    raise SatedgeError(
+        f"no preset {shown(name)}"
+        + (f" (did you mean {close[0]}?)" if close else "")
+        + "; satedge encodings lists them"
+    )
+
+
 def main(args) -> int:
     if args.memory is not None and not args.puzzle:
         raise SatedgeError("--memory applies with --puzzle (it says which formulas fit)")
-    unknown = [n for n in args.names if n not in presets()]
-    if unknown:
-        close = get_close_matches(unknown[0], presets(), 1, 0.8)
-        raise SatedgeError(
-            f"no preset {shown(unknown[0])}"
-            + (f" (did you mean {close[0]}?)" if close else "")
-            + "; satedge encodings lists them"
-        )
+    chosen = [_named(name) for name in args.names] or None
     puzzle = load_puzzle(args.puzzle) if args.puzzle else None
     limit = memory_limit(args.memory)
-    with progress_bar(len(presets()) if puzzle else 0, "encodings", "preset") as bar:
-        rows = [r for r in catalogue(puzzle, limit, bar.update) if not args.names or r["name"] in args.names]
+    with progress_bar(len(chosen or presets()) if puzzle else 0, "encodings", "preset") as bar:
+        rows = catalogue(puzzle, limit, bar.update, chosen)
     if args.json:
         print(json.dumps(rows))
         return 0

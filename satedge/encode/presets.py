@@ -392,22 +392,28 @@ def too_big(
     )
 
 
-def catalogue(puzzle: Puzzle | None = None, memory_mb: float | None = None, tick=lambda: None) -> list[dict]:
-    """Every preset as ``satedge encodings`` lists it: name, base, options, description and
+def catalogue(
+    puzzle: Puzzle | None = None,
+    memory_mb: float | None = None,
+    tick=lambda: None,
+    encodings: list[Encoding] | None = None,
+) -> list[dict]:
+    """Every preset (or each of ``encodings``) as ``satedge encodings`` lists it: name, base, options, description and
     reference; with ``puzzle`` also whether it covers the puzzle and its formula's variables,
     clauses, literals and memory (MB), counted without building it, and whether that fits in
     ``memory_mb`` (``fits``); a formula whose low bound (:meth:`Encoding.floor`) is beyond
     ``memory_mb`` has that bound, with ``at_least`` true, its exact size not counted.  ``tick``
     is called after each preset."""
     rows = []
-    for p in presets().values():
+    for p in presets().values() if encodings is None else encodings:
         tick()
+        own = p.declared
         row: dict[str, Any] = {
             "name": p.name,
             "base": p.base,
             "options": p.options.as_dict(),
             "description": p.description,
-            "reference": p.reference,
+            "reference": p.reference or (f"{own.source} (sha256 {own.sha256})" if own.own else ""),
         }
         if puzzle is not None:
             try:
