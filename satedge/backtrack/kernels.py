@@ -14,7 +14,7 @@ from enum import IntEnum
 
 from ..system.extras import require
 
-__all__ = ["Step", "numba_kernel"]
+__all__ = ["Step", "numba_kernel", "compiled_for"]
 
 
 class Step(IntEnum):
@@ -35,3 +35,11 @@ def numba_kernel(fn: Callable, **names: object) -> Callable:
     kernel = types.FunctionType(fn.__code__, {**fn.__globals__, **names}, fn.__name__)
     kernel.__module__, kernel.__qualname__ = fn.__module__, fn.__qualname__
     return numba.njit(cache=True)(kernel)
+
+
+def compiled_for(kernel: Callable, args: list) -> None:
+    """``kernel`` (:func:`numba_kernel`'s) compiled, or loaded from numba's cache, for the types of
+    ``args`` now, not at its first call: so that what that takes is the compile's time, not the
+    search's."""
+    numba = require("numba")
+    getattr(kernel, "compile")(tuple(numba.typeof(a) for a in args))

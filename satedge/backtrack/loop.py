@@ -26,7 +26,7 @@ from ..system.progress import REPORT_SECONDS
 from . import native
 from .advance import advance, compiled_advance
 from .arrays import Tables, budgeted
-from .kernels import Step
+from .kernels import Step, compiled_for
 
 __all__ = [
     "LOOPS",
@@ -49,7 +49,7 @@ LOOPS = ("auto", "python", "numba", "c")
 # candidates tried per call of a loop: a tenth of a second or so compiled, so that Ctrl-C is seen
 # between calls and the workers' shares of the counts follow the search closely
 CALL_BUDGET = 1 << 22
-COMPILING = "compiling the C loop, once per board shape"  # the stage a progress report names
+COMPILING = "compiling the C loop, once per board shape, cell order and label count"  # a progress report's stage
 
 
 @dataclass(frozen=True, eq=False)
@@ -173,7 +173,7 @@ def run(
     start: tuple[int, ...] | None = None,
     allow=None,
     loop: str = "auto",
-    ran: Callable[[str], None] | None = None,
+    ran: Callable[[str, float], None] | None = None,
 ) -> Generator[list[int], None, None]:
     """Placements of cells ``0..last`` that extend ``prefix`` (the placements of the first
     cells), lazily, in the search order; with ``parent``, it stops early once the process with
@@ -185,15 +185,17 @@ def run(
     :func:`satedge.backtrack.split.branches`), instead of all of them.  ``allow``: with the
     tables of misfits, the most misfits per depth (:func:`satedge.backtrack.advance.advance`; default
     none); ``loop``: which loop runs it (:data:`LOOPS`), and ``ran`` is told the name of the one
-    that does, once it is bound."""
+    that does, once it is bound, and the seconds binding it took (its compile, or its load from
+    the cache: none of the search's)."""
     if len(prefix) > last:
         yield list(prefix)
         return
     if paused is not None and loop in ("auto", "c") and native.compiles(t):
         paused(COMPILING)  # the few seconds before the first placement: the progress line says why
+    bound = time.perf_counter()
     state = at_root(t, counts, allow, loop=loop)
-    if ran is not None:
-        ran(state.loop)
+    if ran is not None:  # the loop that runs, and the seconds its compile (or its load) took
+        ran(state.loop, time.perf_counter() - bound)
     place(t, state, prefix, start)
     reported = time.monotonic()
     while True:
@@ -257,6 +259,8 @@ def stepper(
             raise SatedgeError(f"the C loop does not run here: {native.unavailable(t)}")
     kernel: Callable[..., int] = advance if loop == "python" else compiled_advance()
     bound = arguments(_BOUND, t, state)
+    if loop != "python":
+        compiled_for(kernel, [*bound, 0, 0, 0, counts])
 
     def step(floor: int, last: int, budget: int) -> int:
         return kernel(*bound, floor, last, budget, counts)
@@ -269,7 +273,7 @@ def search(
     counts=None,
     paused: Callable[[], None] | None = None,
     loop: str = "auto",
-    ran: Callable[[str], None] | None = None,
+    ran: Callable[[str, float], None] | None = None,
 ) -> Generator[list[int], None, None]:
     """Placements (``tile * 4 + rotation`` per cell, row-major) of every solution, lazily
     (``counts``, ``paused``, ``loop`` and ``ran`` as :func:`run` has them)."""

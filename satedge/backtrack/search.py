@@ -96,10 +96,13 @@ class Cost:
     started: float = field(default_factory=time.monotonic)
     stage: str | None = None  # what the search is doing, where it is not searching yet
     loop: str | None = None  # the loop that ran it: python, numba or c (satedge.backtrack.loop)
+    compile_seconds: float = 0.0  # of its loop, compiled or loaded from the cache: none of the search's
 
-    def ran(self, loop: str) -> None:
-        """Keep the name of the loop that runs the search (the loops' ``ran`` callback)."""
+    def ran(self, loop: str, seconds: float = 0.0) -> None:
+        """Keep the name of the loop that runs the search and the seconds its compile took (the
+        loops' ``ran`` callback)."""
         self.loop = loop
+        self.compile_seconds += seconds
 
     @property
     def seconds(self) -> float:

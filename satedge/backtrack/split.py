@@ -58,7 +58,7 @@ def cut(
     counts=None,
     allow=None,
     loop: str = "auto",
-    ran: Callable[[str], None] | None = None,
+    ran: Callable[[str, float], None] | None = None,
 ) -> tuple[int, list[list[int]]]:
     """The shallowest depth at which the tree has at least ``SUBTREES_PER_WORKER * workers``
     subtrees (or the last cell), and the placements of the cells above it; ``counts`` gains the
@@ -126,7 +126,7 @@ def parallel_search(
     budget: int | None = None,
     allow=None,
     loop: str = "auto",
-    ran: Callable[[str], None] | None = None,
+    ran: Callable[[str, float], None] | None = None,
 ) -> Generator[list[int], None, None]:
     """Placements of every solution (at most ``limit``), searched by ``workers`` processes; each
     solution once, in no fixed order.  The processes stop when the iterator is closed.

@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..backtrack.facts import BoardTables, board_tables
-from ..backtrack.kernels import Step, numba_kernel
+from ..backtrack.kernels import Step, compiled_for, numba_kernel
 from ..puzzle.checker import Scored
 from ..puzzle.model import Puzzle, Solution
 from ..puzzle.symmetry import broken_placements
@@ -275,10 +275,19 @@ def best_board(
     kernel, budget = step, FIRST_BUDGET if compiled else BNB_BUDGET
     board = None
     last = time.monotonic()
+    compiling = 0.0  # the seconds the compiled loop took to compile, or to load
 
     def now() -> Scored:
         score = edges - int(best[0]) if board is not None else 0
-        return Scored(puzzle, board, score, edges, nodes=int(counts[1]), candidates=int(counts[0]))
+        return Scored(
+            puzzle,
+            board,
+            score,
+            edges,
+            nodes=int(counts[1]),
+            candidates=int(counts[0]),
+            compile_seconds=compiling,
+        )
 
     while True:
         outcome = _run(kernel, cands, state, best, best_choice, counts[0] + budget, counts)
@@ -291,12 +300,17 @@ def best_board(
         if outcome == Step.DONE:
             break
         if compiled and kernel is step:
+            t0 = time.perf_counter()
             kernel, budget = compiled_step(), BNB_BUDGET
+            compiled_for(kernel, [*cands, len(cands.start) - 1, *state, best, best_choice, budget, counts])
+            compiling = time.perf_counter() - t0
         if paused is not None and time.monotonic() - last >= REPORT_SECONDS:
             paused(now())
             last = time.monotonic()
     if board is None:
-        return Scored(puzzle, None, 0, 0, nodes=int(counts[1]), candidates=int(counts[0]))
+        return Scored(
+            puzzle, None, 0, 0, nodes=int(counts[1]), candidates=int(counts[0]), compile_seconds=compiling
+        )
     found = now()
     return replace(found, bound=found.score)
 

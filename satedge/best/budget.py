@@ -200,11 +200,8 @@ def fewest(
     allowed, _ = symmetry_broken(puzzle)
     runs = searched or within
     done = Cost()  # what the searches before the one under way cost
-    board, spent, least = (
-        start,
-        0,
-        0,
-    )  # spent: the board's misfits; least: the fewest a board can have, proved
+    # spent: the board's misfits; least: the fewest a board can have, proved
+    board, spent, least = start, 0, 0
 
     def known(now: Cost | None = None, searching: int | None = None) -> Scored:
         nodes = done.nodes + (now.nodes if now else 0)
@@ -219,6 +216,7 @@ def fewest(
             candidates=candidates,
             searching=searching,
             loop=done.loop,
+            compile_seconds=done.compile_seconds,
         )
 
     def one(budget: int) -> Solution | None:
@@ -233,6 +231,7 @@ def fewest(
                 getattr(found, "close", lambda: None)()
                 done.nodes, done.candidates = done.nodes + cost.nodes, done.candidates + cost.candidates
                 done.loop = cost.loop or done.loop
+                done.compile_seconds += cost.compile_seconds
             if board is not None:
                 return board
         return None
@@ -240,7 +239,16 @@ def fewest(
     if board is None:
         board = first_board(puzzle, bt)
         if board is None:
-            return Scored(puzzle, None, 0, 0, nodes=done.nodes, candidates=done.candidates, loop=done.loop)
+            return Scored(
+                puzzle,
+                None,
+                0,
+                0,
+                nodes=done.nodes,
+                candidates=done.candidates,
+                loop=done.loop,
+                compile_seconds=done.compile_seconds,
+            )
     spent = misfits(puzzle, board)
     while least < spent:
         budget = least if deepen else spent - 1

@@ -263,7 +263,7 @@ def search(
     start: Solution | None = None,
     searching: bool = False,
     loop: str = "auto",
-    ran: Callable[[str], None] | None = None,
+    ran: Callable[[str, float], None] | None = None,
 ) -> Scored | None:
     """The best board the construction finds in ``seconds`` on ``workers`` processes (the
     arguments as :func:`satedge.best.restarts.search` takes them; ``settings`` default

@@ -329,7 +329,7 @@ def search(
     start: Solution | None = None,
     searching: bool = False,
     loop: str = "auto",
-    ran: Callable[[str], None] | None = None,
+    ran: Callable[[str, float], None] | None = None,
     attempts: Attempts | None = None,
     complete: bool = False,
 ) -> Scored | None:
@@ -409,8 +409,8 @@ def search(
     compiling = time.monotonic()
     warm = made.attempt(puzzle, seed, loop, cap=1)  # the loop compiled here, before the workers fork
     warm.run()
-    if ran is not None:
-        ran(warm.state.loop)
+    if ran is not None:  # the loop and its compile's seconds
+        ran(warm.state.loop, time.monotonic() - compiling)
     if searching:  # the search's seconds start now, as far as the time the job has left allows
         spent, left = time.monotonic() - compiling, seconds_left()
         if left is not None:

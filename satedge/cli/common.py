@@ -28,6 +28,7 @@ __all__ = [
     "job_of",
     "engine_of",
     "answered_by",
+    "measured",
     "certificate_words",
     "needs_more_memory",
     "beyond_memory",
@@ -64,6 +65,17 @@ def answered_by(job: Job, res: Result | None = None) -> dict:
         "encoding": job.encoding.name if job.encoding is not None else str(job.solver),
         "solver": str(job.solver),
         **({"checked": False} if res is not None and not res.checked else {}),
+    }
+
+
+def measured(res: Result) -> dict:
+    """What a job's work took, as JSON output gives it beside the command's ``seconds``: the
+    formula's ``encode_seconds`` and the search's ``solve_seconds`` (a compiled loop's compile
+    apart, in ``compile_seconds``: :meth:`Result.search_figures`), where known."""
+    return {
+        key: round(value, 6)
+        for key, value in (("encode_seconds", res.encode_seconds), ("solve_seconds", res.solve_seconds))
+        if value is not None
     }
 
 

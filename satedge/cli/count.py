@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..puzzle.symmetry import MODES
 from ..system.bigints import digits, json_dumps, many
-from .common import answered_by, answers, certificate_words, engine_of
+from .common import answered_by, answers, certificate_words, engine_of, measured
 from .options import add_method, add_puzzles
 
 __all__ = ["add", "main"]
@@ -32,6 +32,7 @@ def main(args) -> int:
                 **(answered_by(job, res) if job else {}),
                 "shuffle": args.shuffle,
                 "seconds": round(seconds, 6),
+                **measured(res),
             }
             obj.update(res.search_figures())
             if res.stats.reported:  # what the progress line showed: the solver's own figures

@@ -14,7 +14,7 @@ from ..puzzle.drawing import ascii_grid
 from ..puzzle.render import save_board
 from ..puzzle.solutions import solution_to_json
 from ..sat.maxsat import EVALUATION_SOLVERS, HERMAX
-from .common import UNCHECKED, answered_by, answers, engine_of, grid_options
+from .common import UNCHECKED, answered_by, answers, engine_of, grid_options, measured
 from .options import (
     MAX_WORKERS,
     add_certify,
@@ -115,6 +115,7 @@ def main(args) -> int:
                 "edges": edges,
                 **(answered_by(job, res) if job else {}),
                 **({"seconds": round(took, 6)} if took is not None else {}),
+                **measured(res),
             }
             if job and job.encoding is None:  # an engine on the puzzle itself: no encoding
                 obj["encoding"] = None

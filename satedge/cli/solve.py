@@ -9,7 +9,7 @@ from ..errors import SatedgeError
 from ..puzzle.drawing import ascii_grid
 from ..puzzle.solutions import save_solution, solution_to_json
 from ..system.bigints import many
-from .common import answered_by, answers, certificate_words, engine_of, grid_options
+from .common import answered_by, answers, certificate_words, engine_of, grid_options, measured
 from .options import add_method, add_puzzles
 
 __all__ = ["add", "main"]
@@ -56,6 +56,7 @@ def main(args) -> int:
                 "status": res.status,
                 **(answered_by(job, res) if job else {}),
                 "seconds": round(seconds, 6),
+                **measured(res),
             }
             if res.variables is not None:  # a formula's size, as count --json gives it
                 obj.update(variables=res.variables, clauses=res.clauses)

@@ -84,7 +84,9 @@ literals            integer  -       the formula's literals (encode task)
 literals_per_second integer  -       literals encoded per second (encode task)
 dimacs_bytes        integer  -       the DIMACS text's size (encode task)
 encode_seconds      number   -       seconds spent encoding
-solve_seconds       number   -       seconds spent solving
+solve_seconds       number   -       seconds spent solving (a compiled loop's compile apart: compile_seconds)
+compile_seconds     number   -       the seconds the backtracker's compiled loop (C or numba) took to compile, or to
+                                     load from the cache, before the search: in no other time
 write_seconds       number   -       seconds spent writing DIMACS (encode task)
 models              integer  -       solutions found (solve) or the count of the mode (count)
 stats               mapping  -       solver statistics: conflicts, decisions, propagations, restarts

@@ -39,6 +39,11 @@ def anytime(
     puzzle, back = job.shuffled()
     edges = len(puzzle.board.adjacencies)
     ran: list[str] = []
+    compiled = [0.0]  # the seconds the search's loop took to compile (or to load)
+
+    def told(name: str, seconds: float = 0.0) -> None:
+        ran.append(name)
+        compiled[0] += seconds
 
     def better(board: Any) -> None:
         if note is not None:
@@ -46,14 +51,19 @@ def anytime(
             note({**board_note(back(board.board), board.score, edges), "progress": progress | _loop(ran)})
 
     if loop is not None:
-        options |= {"loop": loop, "ran": ran.append}
+        options |= {"loop": loop, "ran": told}
 
     # more processes than cores would only share them, each round's forks and joins made late
     workers = min(job.solver.workers, cores())
     best = search(
         puzzle, seconds_left(job, t0), workers, job.shuffle or 0, better, start=job.start_board(), **options
     )
-    res = Result("UNSAT", solve_seconds=time.perf_counter() - t0, loop=ran[-1] if ran else None)
+    res = Result(
+        "UNSAT",
+        solve_seconds=time.perf_counter() - t0 - compiled[0],
+        compile_seconds=compiled[0] if ran else None,
+        loop=ran[-1] if ran else None,
+    )
     board = back(best.board) if best is not None else None
     return set_best_board(job, res, board, edges, who, best and best.score)
 

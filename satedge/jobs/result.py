@@ -38,6 +38,10 @@ class Result:
         The formula's size, known once it is encoded, even when the job is stopped later.
     encode_seconds, write_seconds, solve_seconds : float
         Seconds spent encoding, writing and solving.
+    compile_seconds : float or None
+        Of an engine with a compiled loop (the backtracker's, C or numba): the seconds its compile
+        took, or its load from the cache, which ``solve_seconds`` leaves out; ``None`` for the
+        others.
     score, bound : int or None
         Of a maximisation: the score of the best board found (``solutions[0]``: its inner
         edges that fit, :func:`satedge.puzzle.checker.score`) and the highest score it is known
@@ -84,6 +88,7 @@ class Result:
     encode_seconds: float | None = None
     write_seconds: float | None = None
     solve_seconds: float | None = None
+    compile_seconds: float | None = None
     stats: Stats = field(default_factory=Stats)
     nodes: int | None = None
     candidates: int | None = None
@@ -112,9 +117,12 @@ class Result:
 
     def search_figures(self) -> dict:
         """The backtracker's figures as ``--json`` and the result rows give them: the ``loop`` that
-        ran, ``nodes`` and ``candidates``, ``placements_per_second`` over the search and
-        ``nodes_per_solution`` (per solution found, or counted); empty for another engine."""
+        ran and its ``compile_seconds``, ``nodes`` and ``candidates``, ``placements_per_second``
+        over the search and ``nodes_per_solution`` (per solution found, or counted); empty for
+        another engine."""
         loop: dict[str, Any] = {"loop": self.loop} if self.loop else {}
+        if self.compile_seconds is not None:
+            loop["compile_seconds"] = round(self.compile_seconds, 6)
         if self.nodes is None:
             return loop
         out: dict[str, Any] = {"nodes": self.nodes, "candidates": self.candidates} | loop

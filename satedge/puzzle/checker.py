@@ -188,6 +188,8 @@ class Scored:
         ``None`` at the end, or for another search).
     loop : str or None
         The backtracker's loop that ran the search (:data:`satedge.backtrack.loop.LOOPS`).
+    compile_seconds : float
+        What compiling that loop (or loading it from the cache) took, none of the search's.
     """
 
     puzzle: Puzzle
@@ -199,6 +201,7 @@ class Scored:
     candidates: int = 0
     searching: int | None = None
     loop: str | None = None
+    compile_seconds: float = 0.0
 
     @property
     def optimal(self) -> bool:
