@@ -760,7 +760,7 @@ def test_an_experiment_whose_processes_are_all_stopped_still_ends_each_run_at_it
     assert (proc.returncode, out, len(found) >= 5) == (0, "", True)
     assert (
         err.splitlines()[-1] + "\n"
-        == f"stopped: 3 runs done, 0 were there already; results in {tmp_path / 'out' / 'results.jsonl'}\n"
+        == f"stopped: 3 runs done (3 TIMEOUT), 0 were there already; results in {tmp_path / 'out' / 'results.jsonl'}\n"
     )
     assert [r["status"] for r in rows] == ["TIMEOUT"] * 3
     wait_until(lambda: not any(map(alive, found)), 10)

@@ -158,7 +158,9 @@ def test_run_report_and_plots(run_cli, tmp_path):
     summary, holds_up = summary.split(
         "\n\nWhat holds up: an instance is a puzzle, scored by the median PAR-2 of its "
         "runs; a configuration by the mean over its instances, with a bootstrap 95% "
-        "interval over them, and its solved runs with Wilson's 95% interval.\n\n"
+        "interval over them, and the instances it solved, each counted as the share of its runs that "
+        "solved it, with a bootstrap 95% interval over the instances (a puzzle's shuffled runs are not "
+        "independent draws).\n\n"
     )
     assert len(summary.splitlines()) == 2 + 4
     intervals, verdict = holds_up.split("\n\n")
@@ -226,19 +228,19 @@ def test_only_runs_a_slice_and_resume_the_rest(run_cli, tmp_path):
         f"satedge: error: {f}: 'edgecolor/*' matches no configuration of the spec; "
     )
     code, _, err = run_cli("run", f, "--out", out, "--only", "*/backtrack")
-    assert code == 0 and err.startswith("small: 2 runs done, 0 were there already")
+    assert code == 0 and err.startswith("small: 2 runs done (2 SAT), 0 were there already")
     assert [(r["solver"], r["status"]) for r in read_results(out / "results.jsonl")] == [
         ("backtrack", "SAT")
     ] * 2
     code, _, err = run_cli("run", f, "--out", out, "--resume")
-    assert code == 0 and err.startswith("small: 4 runs done, 2 were there already")
+    assert code == 0 and err.startswith("small: 4 runs done (4 SAT), 2 were there already")
     assert sorted(r["id"] for r in read_results(out / "results.jsonl")) == sorted(
         r.id for r in load_spec(f).runs
     )
     rows = (out / "results.jsonl").read_text().splitlines(keepends=True)
     (out / "results.jsonl").write_text("".join(rows[:-1]))  # a row lost: --resume runs that one again
     code, _, err = run_cli("run", f, "--out", out, "--resume")
-    assert code == 0 and err.startswith("small: 1 run done, 5 were there already")
+    assert code == 0 and err.startswith("small: 1 run done (1 SAT), 5 were there already")
     assert sorted(r["id"] for r in read_results(out / "results.jsonl")) == sorted(
         r.id for r in load_spec(f).runs
     )
@@ -382,8 +384,8 @@ timeout: 120
     assert proc.returncode == status, err
     if signum != signal.SIGKILL:  # before: exit 130 without a word
         assert err == (
-            f"satedge: interrupted: 0 runs of hard done and kept in {out}/results.jsonl; the same "
-            "command with --resume finishes it\n"
+            "satedge: interrupted: 0 runs of hard done, nothing written; the same command with --resume "
+            "finishes it\n"
         )
     # SIGKILL: the kernel kills the runs as the runner ends; a run still starting up sees it when it reads its payload
     wait_until(lambda: not any(map(alive, workers)), 10)
@@ -839,7 +841,7 @@ def test_damaged_lines_are_named_by_report_and_kept_by_resume(run_cli, tmp_path)
         f"satedge: warning: {path}: line 4 is not UTF-8 text: moved to results.rejected.jsonl",
         f"satedge: warning: {path}: line 10 is cut short: moved to results.rejected.jsonl",
     ]
-    assert err.splitlines()[-1].startswith("small: 1 run done, 7 were there already")
+    assert err.splitlines()[-1].startswith("small: 1 run done (1 SAT), 7 were there already")
     assert (out / "results.rejected.jsonl").read_bytes() == damaged[0] + damaged[1] + lines[-1][:40] + b"\n"
     assert sorted(r["id"] for r in read_results(path)) == sorted(r.id for r in load_spec(f).runs)
     assert run_cli("report", out, "--no-plots")[2].count("warning") == 0
@@ -993,3 +995,31 @@ def test_the_suites_dask_folder_reads_back_unchanged_and_without_a_warning(folde
         [sys.executable, "-W", "default", "-c", code], env=env, capture_output=True, text=True
     )
     assert (done.returncode, done.stdout, done.stderr) == (0, folder + "\n", "")
+
+
+def test_a_spec_whose_every_run_errors_says_so(run_cli, tmp_path):
+    """Before: exit 0 and "2 runs done", and the report scored the errors as timeouts.  Now the
+    summary counts them by status, names each with its first line, and exits 1 when nothing was
+    measured; the report lists them apart and PAR-2 leaves them out."""
+    f = write_spec(
+        tmp_path,
+        "name: broken\npuzzles: [{root}/puzzles/hunde-spiel.yaml, {root}/puzzles/insects.yaml]\n"
+        "encodings: [edgecolor]\nsolvers: ['cmd:false']\ntimeout: 20\n",
+    )
+    out = tmp_path / "out"
+    code, _, err = run_cli("run", f, "--out", out)
+    failed = "solver command 'false' exited with 1: 'no output'"
+    assert (code, err) == (
+        1,
+        f"broken: 2 runs done (2 ERROR), 0 were there already; results in {out / 'results.jsonl'}\n"
+        f"satedge: error in a run: edgecolor/cmd:false on {ROOT}/puzzles/hunde-spiel.yaml: {failed}\n"
+        f"satedge: error in a run: edgecolor/cmd:false on {ROOT}/puzzles/insects.yaml: {failed}\n"
+        "satedge: every run of broken ended in an error: nothing was measured\n",
+    )
+    code, text, _ = run_cli("report", out, "--no-plots")
+    assert code == 0 and "| edgecolor/cmd:false | 2 | 0 | 0 | 0 | 2 | - |" in text
+    assert (
+        "2 of 2 runs ended in an error, which PAR-2 leaves out; the first line of each:\n\n"
+        f"- `edgecolor/cmd:false` on Das verflixte Hunde-Spiel: {failed}\n"
+        f"- `edgecolor/cmd:false` on Insects: {failed}\n\n"
+    ) in text

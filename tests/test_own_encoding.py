@@ -102,7 +102,10 @@ def test_a_spec_runs_it_beside_a_preset_and_the_report_names_its_file(run_cli, t
     shutil.copy(EXAMPLE, tmp_path / "onehot.py")
     out = tmp_path / "out"
     code, _, err = run_cli("run", spec, "--out", out)
-    assert (code, err) == (0, f"onehot: 6 runs done, 0 were there already; results in {out}/results.jsonl\n")
+    assert (code, err) == (
+        0,
+        f"onehot: 6 runs done (6 SAT), 0 were there already; results in {out}/results.jsonl\n",
+    )
     rows = read_results(out / "results.jsonl")
     assert sorted({(r["encoding"], r.get("encoding_sha256")) for r in rows}) == [
         ("direct-pairwise", None),

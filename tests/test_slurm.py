@@ -168,7 +168,7 @@ def test_a_spec_run_through_slurm_gives_the_rows_of_this_machine(run_cli, tmp_pa
     code, out, err = run_cli(
         "run", spec, "--out", tmp_path / "queued", "--cluster", "slurm", "--queue", "satedge", "--jobs", "2"
     )
-    assert code == 0 and err.startswith("slurm: 6 runs done, 0 were there already"), err
+    assert code == 0 and err.startswith("slurm: 6 runs done ("), err
 
     def rows(folder: str) -> dict:
         lines = (tmp_path / folder / "results.jsonl").read_text().splitlines()

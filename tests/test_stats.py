@@ -99,8 +99,10 @@ def test_the_report_gives_intervals_and_the_spread_across_shuffles(run_cli, tmp_
         )
     }
     assert (table["e/slow"]["runs"], table["e/slow"]["instances"], table["e/slow"]["solved"]) == (36, 12, 35)
+    # one instance solved by 2 of its 3 shuffles: 11 instances and two thirds of one
+    assert table["e/slow"]["solved_instances"] == 11.67
     low, high = table["e/slow"]["solved_ci"]
-    assert low < 35 < high <= 36 and table["e/slow"]["shuffles"] == 3
+    assert low < 11.67 < high == 12 and table["e/slow"]["shuffles"] == 3
     lo, hi = table["e/fast"]["par2_ci"]
     assert lo < table["e/fast"]["par2"] < hi
     smin, smax = table["e/fast"]["par2_shuffle_range"]
@@ -111,7 +113,9 @@ def test_the_report_gives_intervals_and_the_spread_across_shuffles(run_cli, tmp_
         and "\nWhat holds up: an instance is a puzzle, scored by the median PAR-2 of its runs" in out
     )
     assert (
-        "| e/fast | 12 | 36 of 36 (" in out and "| shuffles | PAR-2 per shuffle (s): median (range) |" in out
+        "| e/fast | 12 | 12 of 12 (12.0 to 12.0) |" in out
+        and "| e/slow | 12 | 11.67 of 12 (11.0 to 12.0) |" in out
+        and "| shuffles | PAR-2 per shuffle (s): median (range) |" in out
     )
     assert "e/slow against e/fast over 12 instances: PAR-2 " in out and ": e/fast is better." in out
 
@@ -226,3 +230,63 @@ def test_a_comparison_names_each_configuration_once(run_cli, tmp_path):
     )
     pair = json.loads(run_cli("report", d, "--compare", "all", "--json")[1])  # two: the paired comparison
     assert (pair["a"], pair["b"], pair["better"]) == ("e/fast", "e/slow", "a")
+
+
+def test_an_error_is_no_timeout(run_cli, tmp_path):
+    """A run whose engine failed is counted and shown apart, with its first line; PAR-2 leaves it
+    out instead of scoring it twice the limit, as the SAT competitions do."""
+    rows = _rows({"e/fast": fast})
+    rows[0] |= {"status": "ERROR", "solve_seconds": None, "error": "solver crashed: signal 11\nits traceback"}
+    d = _write(tmp_path, rows)
+    code, out, _ = run_cli("report", d, "--no-plots")
+    want = round(sum(r["solve_seconds"] for r in rows[1:]) / 35, 3)
+    assert code == 0 and f"| e/fast | 36 | 35 | 0 | 0 | 1 | {want} |" in out
+    assert (
+        "\n\n1 of 36 runs ended in an error, which PAR-2 leaves out; the first line of each:\n\n"
+        "- `e/fast` on p0: solver crashed: signal 11\n\n"
+    ) in out
+    (line,) = summary(load_results(d))
+    assert (line["instances"], line["solved_instances"], line["solved"]) == (12, 12.0, 35)
+
+
+def _steady(factor):
+    return lambda i, s, rng: factor * (1 + i) * rng.uniform(0.98, 1.02)
+
+
+def test_the_report_says_why_an_interval_and_the_test_disagree(run_cli, tmp_path):
+    """With five instances no Wilcoxon test can reach 5% (its least p is 2/2^5), however clear the
+    ratio: the interval excludes 1, and the report says why the verdict is still none."""
+    from satedge.experiment.stats import compare_many
+
+    d = _write(tmp_path, _rows({"e/a": _steady(1), "e/b": _steady(1.4), "e/c": _steady(2)}, instances=5))
+    why = (
+        "The interval excludes 1 but the test finds no difference: with 5 instances the smallest two-sided p "
+        "the Wilcoxon test can give is 2/2^5 = 0.0625, above 5% before any correction."
+    )
+    pair = json.loads(run_cli("report", d, "--compare", "e/a", "e/b", "--json")[1])
+    assert (pair["better"], pair["p_value"], pair["disagree"]) == (None, 0.0625, why)
+    assert pair["ci"][0] > 1.3 and pair["ci"][1] < 1.5
+    code, out, _ = run_cli("report", d, "--compare", "e/a", "e/b", "--no-plots")
+    assert code == 0 and f": no difference at the 5% level. {why}\n" in out
+    # three at once: each pair's interval is at the family's level, so wider than the pair's alone
+    many = compare_many(load_results(d), ["e/a", "e/b", "e/c"])
+    ab = many["pairs"][0]
+    assert (ab["a"], ab["b"], ab["better"], ab["disagree"]) == ("e/a", "e/b", None, why)
+    assert ab["ci"][0] < pair["ci"][0] and ab["ci"][1] > pair["ci"][1]
+    assert "family 95% interval" in run_cli("report", d, "--compare", "all", "--no-plots")[1]
+
+
+def test_agreeing_interval_and_test_say_nothing_more():
+    from satedge.experiment.stats import disagreement
+
+    assert disagreement([1.2, 1.5], "a", 12, 1) is None and disagreement([0.9, 1.1], None, 12, 1) is None
+    assert disagreement([0.9, 1.3], "a", 12, 1).startswith(
+        "The test finds a difference but the interval takes in 1"
+    )
+    assert disagreement([1.1, 1.3], None, 12, 1).startswith(
+        "The interval excludes 1 but the test finds no difference: the interval is of the ratio"
+    )
+    assert disagreement([1.1, 1.3], None, 6, 3) == (
+        "The interval excludes 1 but the test finds no difference: with 6 instances the smallest two-sided p "
+        "the Wilcoxon test can give is 2/2^6 = 0.0312, and 0.0938 corrected over 3 pairs, above 5%."
+    )

@@ -49,7 +49,9 @@ LOOPS = ("auto", "python", "numba", "c")
 # candidates tried per call of a loop: a tenth of a second or so compiled, so that Ctrl-C is seen
 # between calls and the workers' shares of the counts follow the search closely
 CALL_BUDGET = 1 << 22
-COMPILING = "compiling the C loop, once per board shape, cell order and label count"  # a progress report's stage
+COMPILING = (
+    "compiling the C loop, once per board shape, cell order and label count"  # a progress report's stage
+)
 
 
 @dataclass(frozen=True, eq=False)

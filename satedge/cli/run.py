@@ -53,6 +53,7 @@ def add(sub) -> None:
 
 
 def main(args) -> int:
+    from ..experiment.rows import RESULTS
     from ..experiment.runner import run_experiment
     from ..experiment.spec import load_spec, select
 
@@ -69,7 +70,7 @@ def main(args) -> int:
     out = Path(args.out or Path("out") / spec.name)
     progress = [0]
     try:
-        n = run_experiment(
+        ran = run_experiment(
             spec,
             out,
             workers=args.workers,
@@ -79,15 +80,18 @@ def main(args) -> int:
             done=lambda k: progress.__setitem__(0, k),
         )
     except (KeyboardInterrupt, SystemExit) as e:
+        kept = f" and kept in {out / RESULTS}" if progress[0] else ", nothing written"
         print(
-            f"satedge: interrupted: {many(progress[0], 'run')} of {spec.name} done and kept in {out}/results.jsonl; "
+            f"satedge: interrupted: {many(progress[0], 'run')} of {spec.name} done{kept}; "
             f"the same command with --resume finishes it",
             file=sys.stderr,
         )
         setattr(e, "said", True)  # nothing more to say
         raise
-    print(
-        f"{spec.name}: {many(n, 'run')} done, {len(spec.runs) - n} were there already; results in {out}/results.jsonl",
-        file=sys.stderr,
-    )
+    print(f"{ran.describe(spec.name)}; results in {out / RESULTS}", file=sys.stderr)
+    for line in ran.error_lines():
+        print(f"satedge: error in a run: {line}", file=sys.stderr)
+    if ran.all_failed:
+        print(f"satedge: every run of {spec.name} ended in an error: nothing was measured", file=sys.stderr)
+        return 1
     return 0

@@ -10,6 +10,7 @@ configuration (:data:`SUMMARY`, from the configuration's runs), per formula of a
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -68,6 +69,11 @@ def _proved(rows: list[dict]) -> list[dict]:
     return [r for r in rows if r.get("check_seconds") is not None]
 
 
+def _finite(x: float) -> float | None:
+    """``x`` to the millisecond; ``None`` for ``nan`` (no run to score)."""
+    return None if math.isnan(x) else round(x, 3)
+
+
 def _interval(v: Any) -> Any:
     return f"{v[0]:.1f} to {v[1]:.1f}" if isinstance(v, list) else v
 
@@ -80,7 +86,7 @@ SUMMARY = (
     Column("timeouts", "timeouts", lambda rs: sum(r["status"] == "TIMEOUT" for r in rs)),
     Column("memouts", "out of memory", lambda rs: sum(r["status"] == "MEMOUT" for r in rs)),
     Column("errors", "errors", lambda rs: sum(r["status"] == "ERROR" for r in rs)),
-    Column("par2", "PAR-2 per run (s)", lambda rs: round(par2(rs), 3)),
+    Column("par2", "PAR-2 per run (s)", lambda rs: _finite(par2(rs))),
     Column("median_s", "median s (solved)", lambda rs: _median([run_time(r) for r in _solved(rs)])),
     Column("mean_s", "mean s (solved)", lambda rs: _mean([run_time(r) for r in _solved(rs)], 3)),
     Column(
@@ -146,13 +152,22 @@ STATS = (
     Column("instances", "instances", lambda s: s["instances"]),
     Column(
         "solved_ci",
-        "solved runs (95% interval)",
-        lambda s: f"{s['solved']} of {s['runs']} ({_interval(s['solved_ci'])})",
+        "instances solved (share of their runs, 95% interval)",
+        lambda s: (
+            None
+            if not s["instances"]
+            else f"{whole(s['solved_instances'])} of {s['instances']}"
+            + (f" ({_interval(s['solved_ci'])})" if s["solved_ci"] else "")
+        ),
     ),
     Column(
         "par2_ci",
         "PAR-2 per instance (s, 95% interval)",
-        lambda s: f"{s['par2']:.1f}" + (f" ({_interval(s['par2_ci'])})" if s["par2_ci"] else ""),
+        lambda s: (
+            None
+            if math.isnan(s["par2"])
+            else f"{s['par2']:.1f}" + (f" ({_interval(s['par2_ci'])})" if s["par2_ci"] else "")
+        ),
     ),
     Column("shuffles", "shuffles", lambda s: s["shuffles"] or None, optional=True),
     Column(

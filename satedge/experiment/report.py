@@ -76,7 +76,9 @@ def summarize(rows: list[dict]) -> list[dict]:
     groups: dict[str, list[dict]] = {}
     for r in rows:
         groups.setdefault(config_of(r), []).append(r)
-    return sorted(table(groups, SUMMARY), key=lambda s: (s["par2"], s["configuration"]))
+    return sorted(
+        table(groups, SUMMARY), key=lambda s: (s["par2"] is None, s["par2"] or 0.0, s["configuration"])
+    )
 
 
 def shown_columns(lines: list[dict], columns: Sequence[Column]) -> list[Column]:
@@ -396,6 +398,7 @@ def report(
     return (
         SUMMARY_NOTE
         + markdown(summary, printed)
+        + errors_of(rows)
         + own_encodings(rows)
         + extra
         + PER_PUZZLE_NOTE
@@ -406,8 +409,10 @@ def report(
 
 
 SUMMARY_NOTE = (
-    "Per configuration (encoding/solver), over all its runs. A run's time is encode + solve; its PAR-2 "
-    "is that time when it solved and twice the time limit when not, and PAR-2 per run is the mean.\n\n"
+    "Per configuration (encoding/solver), over all its runs. A run's time is encode + solve (a compiled "
+    "loop's compile apart); its PAR-2 is that time when it solved and twice the time limit when it ran out "
+    "of time or memory, and PAR-2 per run is the mean. A run that ended in an error (the engine's failure, "
+    "counted under errors and listed below the table) has no time: PAR-2 leaves it out.\n\n"
 )
 PER_PUZZLE_NOTE = (
     "\n\nSeconds per puzzle (encode + solve): the mean over the puzzle's runs (shuffles, repetitions) "
@@ -432,8 +437,9 @@ def holds_up(rows: list[dict], compare: tuple[str, ...] | None, many: dict | Non
     shuffled = any(row["shuffles"] for row in lines)
     text = (
         "\n\nWhat holds up: an instance is a puzzle, scored by the median PAR-2 of its runs; a configuration "
-        "by the mean over its instances, with a bootstrap 95% interval over them, and its solved runs with "
-        "Wilson's 95% interval"
+        "by the mean over its instances, with a bootstrap 95% interval over them, and the instances it "
+        "solved, each counted as the share of its runs that solved it, with a bootstrap 95% interval over the "
+        "instances (a puzzle's shuffled runs are not independent draws)"
         + (
             "; per shuffle: the mean PAR-2 of each shuffle's runs, its median and range over the shuffles"
             if shuffled
@@ -467,6 +473,23 @@ def critical_difference(many: dict):
         fontsize=8,
     )
     return fig
+
+
+def errors_of(rows: list[dict], most: int = 10) -> str:
+    """The runs that ended in an error, apart from the timeouts: how many PAR-2 left out, and the
+    first line of each error (the first ``most``); empty where none did."""
+    failed = [r for r in rows if r["status"] == "ERROR"]
+    if not failed:
+        return ""
+    lines = [
+        f"- `{config_of(r)}` on {r['puzzle_name']}: {(r.get('error') or 'no message').splitlines()[0]}"
+        for r in failed[:most]
+    ]
+    more = [f"- and {len(failed) - most} more"] if len(failed) > most else []
+    return (
+        f"\n\n{len(failed)} of {len(rows)} runs ended in an error, which PAR-2 leaves out; the first "
+        "line of each:\n\n" + "\n".join(lines + more)
+    )
 
 
 def own_encodings(rows: list[dict]) -> str:

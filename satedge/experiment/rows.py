@@ -147,24 +147,27 @@ PER = ("run", "instance")  # what par2 averages over
 
 def par2(rows: list[dict], per: str = "run") -> float:
     """The PAR-2 of ``rows``, the one way satedge scores runs: a run scores its time when solved
-    and twice its time limit otherwise (as the SAT competitions rank), and ``per="run"`` is the
-    mean over the runs, ``per="instance"`` the mean over the instances (puzzles, by sha256) of
-    each one's median over its runs (shuffles, repetitions), so that one lucky presentation does
-    not decide.
+    and twice its time limit when it ran out of time or memory (as the SAT competitions rank);
+    a run that ended in an error (the engine's failure) has no time and is left out, as the
+    competitions leave it out.  ``per="run"`` is the mean over the runs, ``per="instance"`` the
+    mean over the instances (puzzles, by sha256) of each one's median over its runs (shuffles,
+    repetitions), so that one lucky presentation does not decide; ``nan`` where no run counts.
 
     >>> runs = [{"status": "SAT", "solve_seconds": 1, "timeout": 10, "puzzle_sha256": "a"},
     ...         {"status": "TIMEOUT", "timeout": 10, "puzzle_sha256": "a"},
-    ...         {"status": "SAT", "solve_seconds": 3, "timeout": 10, "puzzle_sha256": "b"}]
+    ...         {"status": "SAT", "solve_seconds": 3, "timeout": 10, "puzzle_sha256": "b"},
+    ...         {"status": "ERROR", "timeout": 10, "puzzle_sha256": "b"}]
     >>> par2(runs), par2(runs, per="instance")
     (8.0, 6.75)
     """
     if per not in PER:
         raise SatedgeError(f"PAR-2 is per run or per instance, not {per!r}")
-    scores = [run_time(r) if r["status"] in SOLVED else 2.0 * r["timeout"] for r in rows]
+    scored = [r for r in rows if r["status"] != "ERROR"]
+    scores = [run_time(r) if r["status"] in SOLVED else 2.0 * r["timeout"] for r in scored]
     if per == "run":
         return statistics.fmean(scores) if scores else math.nan
     by: dict[str, list[float]] = {}
-    for r, s in zip(rows, scores):
+    for r, s in zip(scored, scores):
         by.setdefault(r["puzzle_sha256"], []).append(s)
     medians = [statistics.median(v) for v in by.values()]
     return statistics.fmean(medians) if medians else math.nan

@@ -17,18 +17,19 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import SatedgeError
-from ..system.bigints import json_dumps
+from ..system.bigints import json_dumps, many
 from ..system.cluster import connect, disconnect
 from ..system.files import cannot_write, read_bytes, read_json, shown, write_atomic
 from ..system.progress import progress_bar
 from .executors import run_dask, run_local
-from .rows import MAX_RESULTS_BYTES, REJECTED, RESULTS, rejected_warnings, row, scan_results
+from .rows import MAX_RESULTS_BYTES, REJECTED, RESULTS, config_of, rejected_warnings, row, scan_results
 from .spec import Spec
 
-__all__ = ["LOCK", "RECORD", "folder_lock", "warn_on_stderr", "record", "run_experiment"]
+__all__ = ["LOCK", "RECORD", "Ran", "folder_lock", "warn_on_stderr", "record", "run_experiment"]
 
 LOCK = ".lock"
 RECORD = "spec.json"  # what the folder's results come from: --resume refuses to mix in another spec's
@@ -81,6 +82,40 @@ def warn_on_stderr(message: str) -> None:
     print(f"satedge: warning: {message}", file=sys.stderr)
 
 
+@dataclass
+class Ran:
+    """What :func:`run_experiment` did: the ``runs`` it ran now, those ``kept`` from before
+    (``--resume``), how its runs ended (``statuses``: how many of each) and the rows of those that
+    ended in ``ERROR`` (an engine's failure, never a time or memory limit)."""
+
+    runs: int = 0
+    kept: int = 0
+    statuses: dict[str, int] = field(default_factory=dict)
+    errors: list[dict] = field(default_factory=list)
+
+    @property
+    def all_failed(self) -> bool:
+        """Whether every run it ran ended in an error."""
+        return self.runs > 0 and self.statuses.get("ERROR", 0) == self.runs
+
+    def describe(self, name: str) -> str:
+        """One line: the runs done, how they ended, and how many were there already."""
+        ended = ", ".join(f"{n} {status}" for status, n in sorted(self.statuses.items()))
+        return (
+            f"{name}: {many(self.runs, 'run')} done"
+            + (f" ({ended})" if ended else "")
+            + (f", {self.kept} were there already")
+        )
+
+    def error_lines(self, most: int = 5) -> list[str]:
+        """The first line of each error (the first ``most``), with the configuration and puzzle it ran."""
+        lines = [
+            f"{config_of(r)} on {r['puzzle']}: {(r.get('error') or 'no message').splitlines()[0]}"
+            for r in self.errors[:most]
+        ]
+        return lines + ([f"and {len(self.errors) - most} more"] if len(self.errors) > most else [])
+
+
 def run_experiment(
     spec: Spec,
     out: str | Path,
@@ -91,8 +126,9 @@ def run_experiment(
     client=None,
     warn: Callable[[str], None] = warn_on_stderr,
     done: Callable[[int], None] | None = None,
-) -> int:
-    """Run what is left of ``spec`` into ``out``; returns the number of runs executed.  With
+) -> Ran:
+    """Run what is left of ``spec`` into ``out``; returns what it ran and how that ended
+    (:class:`Ran`).  With
     ``executor="dask"``, the runs go to ``client``, or to a client of ``scheduler`` made (before
     anything is written) and closed here.  ``warn``: called with each warning (lines of the
     results file that do not parse); ``done``: called with the number of runs done so far after
@@ -144,7 +180,7 @@ def _differs(kept: dict, now: dict) -> str | None:
     return None
 
 
-def _run_locked(spec: Spec, out: Path, workers: int, resume: bool, executor: str, client, warn, done) -> int:
+def _run_locked(spec: Spec, out: Path, workers: int, resume: bool, executor: str, client, warn, done) -> Ran:
     path = out / RESULTS
     done_rows, rejected = scan_results(path)
     if (done_rows or rejected) and not resume:
@@ -177,20 +213,23 @@ def _run_locked(spec: Spec, out: Path, workers: int, resume: bool, executor: str
     finished = {r.get("id") for r in done_rows}
     todo = [r for r in spec.runs if r.id not in finished]
     by_id = {r.id: r for r in todo}
-    count = 0
+    ran = Ran(kept=len(spec.runs) - len(todo))
     with progress_bar(len(spec.runs), spec.name, "run", initial=len(spec.runs) - len(todo)) as bar:
 
         def one_done(rid: str, result: dict) -> None:
-            nonlocal count
-            _append(path, (json_dumps(row(by_id[rid], spec.name, result), allow_nan=False) + "\n").encode())
+            made = row(by_id[rid], spec.name, result)
+            _append(path, (json_dumps(made, allow_nan=False) + "\n").encode())
             bar.update()
-            count += 1
+            ran.runs += 1
+            ran.statuses[made["status"]] = ran.statuses.get(made["status"], 0) + 1
+            if made["status"] == "ERROR":
+                ran.errors.append(made)
             if done is not None:
-                done(count)
+                done(ran.runs)
 
         jobs = [(r.id, r.job) for r in todo]
         if executor == "dask":
             run_dask(jobs, client, one_done)
         else:
             run_local(jobs, workers, one_done)
-    return len(todo)
+    return ran

@@ -5,8 +5,9 @@ and scikit-posthocs).
 A run scores its time (encode + solve) when solved and twice its time limit otherwise (PAR-2,
 as the SAT competitions rank).  An instance is a puzzle (its sha256); its score under a
 configuration is the median over its shuffles and repetitions, so that one lucky presentation
-does not decide.  Intervals are 95%: Wilson's for the share solved, a bootstrap over instances
-for PAR-2 and, paired, for the ratio of two configurations' PAR-2; the paired test is the
+does not decide.  Intervals are 95% bootstraps over instances, never over runs (a puzzle's
+shuffled runs are not independent draws): of the instances solved (each counted as the share of its
+runs that solved it), of PAR-2 and, paired, of the ratio of two configurations' PAR-2; the paired test is the
 Wilcoxon signed-rank test on the instances' scores.  Several configurations are compared as the
 field compares solvers over shared instances (Demšar, JMLR 2006): the Friedman test across all of
 them, then each pair by a post-hoc test with a correction (Holm's on the pairwise Wilcoxon tests by
@@ -78,10 +79,10 @@ def load_results(folder: str | Path):
 
 def _instances(df, config: str):
     """Per instance (puzzle sha256), the median PAR-2 score over shuffles and repetitions."""
-    return df[df["config"] == config].groupby("puzzle_sha256")["par2"].median()
+    return df[df["config"] == config].groupby("puzzle_sha256")["par2"].median().dropna()
 
 
-def _bootstrap(data: tuple, statistic, paired: bool) -> list[float] | None:
+def _bootstrap(data: tuple, statistic, paired: bool, level: float = LEVEL) -> list[float] | None:
     stats, np = _libs()
     if len(data[0]) < 2:
         return None
@@ -90,7 +91,7 @@ def _bootstrap(data: tuple, statistic, paired: bool) -> list[float] | None:
         statistic,
         paired=paired,
         vectorized=True,
-        confidence_level=LEVEL,
+        confidence_level=level,
         n_resamples=RESAMPLES,
         method="percentile",
         random_state=np.random.default_rng(SEED),
@@ -100,16 +101,20 @@ def _bootstrap(data: tuple, statistic, paired: bool) -> list[float] | None:
 
 
 def summary(df) -> list[dict]:
-    """Per configuration: runs and instances, solved with Wilson's 95% interval, PAR-2 (mean
-    over instances of their scores) with a bootstrap 95% interval over instances, and the
-    PAR-2 of each shuffle's runs: its median and range across shuffles."""
+    """Per configuration: runs and instances; the instances solved, each counted as the share of
+    its runs (shuffles, repetitions) that solved it, with a bootstrap 95% interval over instances;
+    PAR-2 (mean over instances of their scores) with a bootstrap 95% interval over instances;
+    and the PAR-2 of each shuffle's runs: its median and range across shuffles.  Intervals are
+    over instances, never over runs: the shuffled runs of one instance are not independent."""
     stats, np = _libs()
     out = []
     for config, runs in df.groupby("config", sort=False):
         inst = _instances(df, config)
         mine = [r for r in df.attrs["rows"] if config_of(r) == config]
+        scored = runs[runs["status"] != "ERROR"]  # an error is no measurement: PAR-2 leaves it out too
+        shares = scored.groupby("puzzle_sha256")["solved"].mean().to_numpy(dtype=float)
         k, n = int(runs["solved"].sum()), len(runs)
-        ci = stats.binomtest(k, n).proportion_ci(LEVEL, method="wilson")
+        solved_ci = _bootstrap((shares,), lambda x, axis=-1: np.sum(x, axis=axis), paired=False)
         shuffles = (
             runs.groupby(runs["shuffle"].fillna(-1))["par2"].mean() if runs["shuffle"].notna().any() else None
         )
@@ -119,7 +124,8 @@ def summary(df) -> list[dict]:
                 "runs": n,
                 "instances": len(inst),
                 "solved": k,
-                "solved_ci": [round(ci.low * n, 1), round(ci.high * n, 1)],
+                "solved_instances": round(float(shares.sum()), 2),
+                "solved_ci": solved_ci,
                 "par2": round(par2(mine, per="instance"), 3),
                 "par2_ci": _bootstrap(
                     (inst.to_numpy(),), lambda x, axis=-1: np.mean(x, axis=axis), paired=False
@@ -136,8 +142,9 @@ def summary(df) -> list[dict]:
 
 def compare(df, a: str, b: str) -> dict:
     """B against A over the instances both ran: the ratio of B's PAR-2 to A's with a paired
-    bootstrap 95% interval, the Wilcoxon signed-rank test's p-value, and the verdict ``better``:
-    ``"a"`` (B's PAR-2 is higher), ``"b"`` or ``None`` at the 5% level."""
+    bootstrap 95% interval, the Wilcoxon signed-rank test's p-value, the verdict ``better``:
+    ``"a"`` (B's PAR-2 is higher), ``"b"`` or ``None`` at the 5% level, and ``disagree``: why the
+    interval and the test say different things, where they do (:func:`disagreement`)."""
     if a == b:
         raise SatedgeError(f"--compare names {shown(a)} twice: compare two configurations")
     stats, np = _libs()
@@ -167,6 +174,7 @@ def compare(df, a: str, b: str) -> dict:
         "ci": ci,
         "p_value": round(p, 6),
         "better": better,
+        "disagree": disagreement(ci, better, len(shared), 1),
         "par2_a": round(mean_a, 3),
         "par2_b": round(float(vb.mean()), 3),
         "method": "PAR-2 per instance: median over shuffles; ratio B/A of the means, paired bootstrap 95% "
@@ -184,11 +192,53 @@ def describe(c: dict) -> str:
     return (
         f"{c['b']} against {c['a']} over {c['instances']} instances: PAR-2 {c['par2_b']} against {c['par2_a']}, "
         f"ratio {ratio}{ci}; Wilcoxon signed-rank p = {c['p_value']:.4g}: {verdict}."
+        + (f" {c['disagree']}" if c.get("disagree") else "")
     )
 
 
-def _ratio(va, vb):
-    """B's mean PAR-2 over A's, with the paired bootstrap 95% interval (``None`` where A's is 0)."""
+def disagreement(ci: list[float] | None, better: str | None, instances: int, pairs: int) -> str | None:
+    """Why an interval of a ratio and the (corrected) test of the same pair say different things,
+    where they do: the interval excludes 1 and the test finds no difference, or the other way
+    round; ``None`` where they agree.  The usual cause is the instances' number: the Wilcoxon
+    signed-rank test of ``n`` instances gives no two-sided p below ``2 / 2^n``, which a
+    correction over ``pairs`` multiplies, whatever the times; the interval is of the ratio of
+    mean PAR-2s, which a few long instances move.
+
+    >>> print(disagreement([1.06, 1.69], None, 5, 3)[-80:])
+    Wilcoxon test can give is 2/2^5 = 0.0625, above 5% before any correction.
+    """
+    if ci is None:
+        return None
+    excludes = ci[0] > 1 or ci[1] < 1
+    if excludes == (better is not None):
+        return None
+    least = 2 / 2**instances
+    if excludes and least * (pairs if pairs > 1 else 1) >= 1 - LEVEL:
+        corrected = (
+            f", and {least * pairs:.3g} corrected over {pairs} pairs"
+            if pairs > 1 and least < 1 - LEVEL
+            else ""
+        )
+        return (
+            f"The interval excludes 1 but the test finds no difference: with {instances} instances the smallest "
+            f"two-sided p the Wilcoxon test can give is 2/2^{instances} = {least:.3g}"
+            + (", above 5% before any correction." if least >= 1 - LEVEL else f"{corrected}, above 5%.")
+        )
+    if excludes:
+        return (
+            "The interval excludes 1 but the test finds no difference: the interval is of the ratio of the mean "
+            "PAR-2s, which a few long instances move, the test of the ranks of the instances' differences, which "
+            "most instances must agree on."
+        )
+    return (
+        "The test finds a difference but the interval takes in 1: the test ranks the instances' differences, "
+        "most of which go one way, while the ratio of the means is moved by a few instances that go the other."
+    )
+
+
+def _ratio(va, vb, level: float = LEVEL):
+    """B's mean PAR-2 over A's, with the paired bootstrap interval at ``level`` (``None`` where
+    A's is 0)."""
     np = _libs()[1]
     mean_a = float(va.mean())
     if mean_a == 0:
@@ -197,7 +247,7 @@ def _ratio(va, vb):
     def ratio_of(x, y, axis=-1):
         return np.mean(y, axis=axis) / np.maximum(np.mean(x, axis=axis), 1e-12)
 
-    return round(float(vb.mean()) / mean_a, 4), _bootstrap((va, vb), ratio_of, paired=True)
+    return round(float(vb.mean()) / mean_a, 4), _bootstrap((va, vb), ratio_of, paired=True, level=level)
 
 
 def compare_many(df, configs: list[str], posthoc: str = "holm") -> dict:
@@ -241,16 +291,26 @@ def compare_many(df, configs: list[str], posthoc: str = "holm") -> dict:
     else:
         p = sp.posthoc_conover_friedman(table.reset_index(drop=True), p_adjust="holm")
     pairs = []
+    m = len(configs) * (len(configs) - 1) // 2
+    level = 1 - (1 - LEVEL) / m  # the intervals of the family, as the tests are corrected (Bonferroni)
     for i, a in enumerate(configs):
         for b in configs[i + 1 :]:
-            ratio, ci = _ratio(table[a].to_numpy(dtype=float), table[b].to_numpy(dtype=float))
+            ratio, ci = _ratio(table[a].to_numpy(dtype=float), table[b].to_numpy(dtype=float), level)
             adjusted = float(p.loc[a, b])
             adjusted = 1.0 if adjusted != adjusted else adjusted  # NaN: identical samples
             better = None
             if adjusted < 1 - LEVEL and ratio is not None and ratio != 1:
                 better = "a" if ratio > 1 else "b"
             pairs.append(
-                {"a": a, "b": b, "ratio": ratio, "ci": ci, "p_value": round(adjusted, 6), "better": better}
+                {
+                    "a": a,
+                    "b": b,
+                    "ratio": ratio,
+                    "ci": ci,
+                    "p_value": round(adjusted, 6),
+                    "better": better,
+                    "disagree": disagreement(ci, better, len(table), m),
+                }
             )
     return {
         "configurations": list(configs),
@@ -261,7 +321,8 @@ def compare_many(df, configs: list[str], posthoc: str = "holm") -> dict:
         "pairs": pairs,
         "method": "PAR-2 per instance: median over shuffles, over the instances every configuration ran; "
         "Friedman test across the configurations; per pair the ratio B/A of the means with a paired bootstrap "
-        "95% interval (percentile, 9999 resamples, seeded) and "
+        "interval at 95% for the family of pairs (Bonferroni: each at 1 - 5%/pairs; percentile, 9999 resamples, "
+        "seeded) and "
         + {
             "holm": "the Wilcoxon signed-rank test, two-sided, Holm-corrected",
             "nemenyi": "the Nemenyi test on the Friedman ranks",
@@ -287,7 +348,9 @@ def describe_many(c: dict) -> str:
         "",
     ]
     for pair in c["pairs"]:
-        ci = "" if pair["ci"] is None else f" (95% interval {pair['ci'][0]:.2f} to {pair['ci'][1]:.2f})"
+        ci = (
+            "" if pair["ci"] is None else f" (family 95% interval {pair['ci'][0]:.2f} to {pair['ci'][1]:.2f})"
+        )
         ratio = "undefined" if pair["ratio"] is None else f"{pair['ratio']:.2f}"
         verdict = {
             "a": f"{pair['a']} is better",
@@ -296,6 +359,7 @@ def describe_many(c: dict) -> str:
         }[pair["better"]]
         lines.append(
             f"* {pair['b']} against {pair['a']}: ratio {ratio}{ci}, {_p(pair['p_value'])}: {verdict}."
+            + (f" {pair['disagree']}" if pair.get("disagree") else "")
         )
     return "\n".join(lines)
 
