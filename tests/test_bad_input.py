@@ -134,7 +134,7 @@ def test_bad_solution_files(run_cli, tmp_path):
                 "-o",
                 "{d}/h.cnf",
             ],  # a plain file was written
-            "--compress applies to --all-presets; name the file .cnf.gz or .cnf.xz instead",
+            "--compress applies to --all-presets; name the file .cnf.gz (or .xz, .bz2, .zst) instead",
         ),
         (
             ["encode", PUZZLES / "hunde-spiel.yaml", "--all-presets", "--card", "ladder", "-o", "{d}/cnf"],
@@ -153,6 +153,10 @@ def test_bad_solution_files(run_cli, tmp_path):
             "--encoding does not go with --all-presets, which writes every preset as it is",
         ),
         (["encodings", "--memory", "100"], "--memory applies with --puzzle (it says which formulas fit)"),
+        (  # before: a folder named p.yaml.gz
+            ["generate", "--rows", "2", "--colors", "2", "-o", "{d}/p.yaml.gz"],
+            "{d}/p.yaml.gz: generate writes a .yaml, .yml or .puz file, or a folder, never compressed: leave out .gz",
+        ),
         (
             ["report", "{d}", "--json"],
             "--json prints a comparison: give --compare A B (or more, or all)",
@@ -160,7 +164,11 @@ def test_bad_solution_files(run_cli, tmp_path):
     ],
 )
 def test_options_that_do_not_go_together(run_cli, tmp_path, args, message):
-    assert run_cli(*[str(a).format(d=tmp_path) for a in args]) == (2, "", f"satedge: error: {message}\n")
+    assert run_cli(*[str(a).format(d=tmp_path) for a in args]) == (
+        2,
+        "",
+        f"satedge: error: {message.format(d=tmp_path)}\n",
+    )
     assert list(tmp_path.iterdir()) == []
 
 
@@ -376,12 +384,13 @@ def test_output_files_have_the_usual_permissions(run_cli, tmp_path):
             ["encode", hunde, "-o", d / "p.cnf"],
             ["encode", hunde, "-o", d / "p.cnf.gz"],
             ["encode", hunde, "-o", d / "p.cnf.xz"],
+            ["encode", hunde, "-o", d / "p.cnf.bz2"],
         ):
             assert run_cli(*args)[0] == 0
     finally:
         os.umask(old)
     assert {p.name: oct(p.stat().st_mode & 0o777) for p in tmp_path.iterdir()} == dict.fromkeys(
-        ["p.yaml", "p.puz", "p.svg", "p.png", "p.cnf", "p.cnf.gz", "p.cnf.xz"], "0o644"
+        ["p.yaml", "p.puz", "p.svg", "p.png", "p.cnf", "p.cnf.gz", "p.cnf.xz", "p.cnf.bz2"], "0o644"
     )
 
 

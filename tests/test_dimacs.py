@@ -22,7 +22,8 @@ from satedge.puzzle.checker import validate
 from satedge.puzzle.formats import load_puzzle, save_puzzle
 from satedge.puzzle.generate import Params, generate
 from satedge.sat import cnf as cnftext
-from satedge.sat.dimacs import read_header, write_dimacs
+from satedge.sat.dimacs import open_text, read_header, write_dimacs
+from satedge.system.extras import available
 
 HUNDE = PUZZLES / "hunde-spiel.yaml"
 # For the presets of framed boards only (heule2008-*): like Hunde-Spiel, 16 solutions and no tile
@@ -147,14 +148,20 @@ def test_solver_cmd_counts(run_cli):
     assert row["solver"] == "cmd:cadical -q"
 
 
-@pytest.mark.parametrize("suffix", [".cnf", ".cnf.gz", ".cnf.xz"])
+ZSTD = pytest.param(
+    ".cnf.zst", marks=pytest.mark.skipif(not available("zstandard"), reason="no zstandard (extra zstd)")
+)
+
+
+@pytest.mark.parametrize("suffix", [".cnf", ".cnf.gz", ".cnf.xz", ".cnf.bz2", ZSTD])
 @pytest.mark.parametrize("preset", sorted(presets()))
 def test_round_trip(tmp_path, preset, suffix):
     path = puzzle_file(tmp_path, preset)
     e = presets()[preset].encode(load_puzzle(path))
     f = tmp_path / f"x{suffix}"
     write_dimacs(e, f, preset, str(path))
-    back = CNF(from_file=str(f))
+    with open_text(f) as fh:
+        back = CNF(from_string=fh.read())
     assert back.clauses == e.cnf.clauses and back.nv == e.nv
     info = read_header(f)
     assert info["encoding"]["name"] == preset and info["p"] == (e.nv, len(e.cnf.clauses))
@@ -446,3 +453,45 @@ def test_the_header_says_what_each_kind_of_variable_means(run_cli, tmp_path):
         out = tmp_path / f"{encoding}.cnf"
         assert run_cli("encode", "hunde-spiel", "--encoding", encoding, "-o", out)[0] == 0
         assert f"c decision variables (var id, then its meaning; {meanings}):" in out.read_text().splitlines()
+
+
+# the first bytes of each compressor's files, as file(1) tells them apart
+MAGIC = {".gz": b"\x1f\x8b", ".xz": b"\xfd7zXZ\x00", ".bz2": b"BZh", ".zst": b"\x28\xb5\x2f\xfd"}
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".xz", ".bz2", ".zst"])
+def test_a_compression_suffix_is_honoured(run_cli, tmp_path, monkeypatch, suffix):
+    """Before: .bz2 and .zst were written as plain text (bzip2 -t: bad magic).  The same
+    formula makes the same bytes: gzip's header names no file and no time."""
+    if suffix == ".zst" and not available("zstandard"):
+        pytest.skip("no zstandard (extra zstd)")
+    for d in ("a", "b"):
+        (tmp_path / d).mkdir()
+        monkeypatch.chdir(tmp_path / d)
+        assert run_cli("encode", HUNDE, "-o", f"h.cnf{suffix}") == (0, "", "")
+    f = tmp_path / "a" / f"h.cnf{suffix}"
+    assert f.read_bytes()[: len(MAGIC[suffix])] == MAGIC[suffix]
+    assert f.read_bytes() == (tmp_path / "b" / f.name).read_bytes()
+    assert run_cli("encode", HUNDE, "-o", tmp_path / "plain.cnf")[0] == 0
+    with open_text(f) as fh:
+        packed = [line for line in fh.read().splitlines() if not line.startswith("c command: ")]
+    plain = (tmp_path / "plain.cnf").read_text().splitlines()
+    assert packed == [line for line in plain if not line.startswith("c command: ")] and len(packed) > 1000
+    if suffix == ".bz2" and shutil.which("bzip2"):
+        assert subprocess.run(["bzip2", "-t", str(f)]).returncode == 0
+
+
+def test_other_compressions_are_refused_by_name(run_cli, tmp_path, monkeypatch):
+    f = tmp_path / "h.cnf.lz4"
+    assert run_cli("encode", HUNDE, "-o", f) == (
+        2,
+        "",
+        f"satedge: error: {f}: .lz4 is no compression satedge writes: it writes .gz, .xz, .bz2 and .zst\n",
+    )
+    monkeypatch.setitem(sys.modules, "zstandard", None)  # as if the extra were not installed
+    assert run_cli("encode", HUNDE, "-o", tmp_path / "h.cnf.zst") == (
+        2,
+        "",
+        "satedge: error: .zst files need zstandard: pip install 'satedge[zstd]'\n",
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

@@ -1145,7 +1145,7 @@ def test_encode_names_the_file_of_a_maxsat_formula_wcnf(run_cli, tmp_path):
         2,
         "",
         f"satedge: error: {tmp_path / 'x.cnf'}: a MaxSAT formula is WCNF: name the file .wcnf (or .wcnf.gz, "
-        ".wcnf.xz)\n",
+        ".xz, .bz2, .zst)\n",
     )
     assert run_cli("encode", "hunde-spiel", "-o", tmp_path / "x.wcnf") == (
         2,

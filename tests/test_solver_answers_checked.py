@@ -528,4 +528,4 @@ def test_the_grid_notation_and_the_compress_choices_are_explained():
     guide = (Path(__file__).resolve().parent.parent / "docs" / "guides" / "solving.md").read_text()
     assert "`TILE/TURN`" in guide and "`5/2`: tile 5" in guide
     encode = next(a for a in build_parser()._actions if a.dest == "command").choices["encode"]
-    assert "{.gz,.xz}" in encode.format_help() and "{,.gz" not in encode.format_help()
+    assert "{.gz,.xz,.bz2,.zst}" in encode.format_help() and "{,.gz" not in encode.format_help()

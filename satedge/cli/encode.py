@@ -12,6 +12,7 @@ from ..encode.maxsat import DEFAULT_MAXSAT_ENCODING, maxsat_encoding
 from ..errors import OutOfMemory, SatedgeError, Unsupported
 from ..puzzle.formats import load_puzzle
 from ..sat.dimacs import export, export_all
+from ..system.compression import SUFFIXES, can_compress
 from ..system.files import not_inputs
 from ..system.proctree import scratch
 from ..system.progress import progress_bar
@@ -29,7 +30,8 @@ def add(sub) -> None:
         "-o",
         "--output",
         metavar="FILE|DIR",
-        help="file (.cnf, .cnf.gz, .cnf.xz; with --maxsat .wcnf, .wcnf.gz, .wcnf.xz) or - for stdout (default: stdout)",
+        help="file (.cnf; with --maxsat .wcnf; either followed by .gz, .xz, .bz2 or .zst to compress it, .zst with "
+        "the extra zstd) or - for stdout (default: stdout)",
     )
     p.add_argument(
         "--maxsat",
@@ -45,9 +47,9 @@ def add(sub) -> None:
     )
     p.add_argument(
         "--compress",
-        choices=["", ".gz", ".xz"],
+        choices=["", *SUFFIXES],
         default="",
-        metavar="{.gz,.xz}",
+        metavar="{" + ",".join(SUFFIXES) + "}",
         help="with --all-presets: compress each file (default: no compression)",
     )
     add_memory(p)
@@ -58,7 +60,9 @@ def main(args) -> int:
     limit = memory_limit(args.memory)
     not_inputs([args.output], args.puzzles)
     if args.compress and not args.all_presets:
-        raise SatedgeError("--compress applies to --all-presets; name the file .cnf.gz or .cnf.xz instead")
+        raise SatedgeError(
+            "--compress applies to --all-presets; name the file .cnf.gz (or .xz, .bz2, .zst) instead"
+        )
     if args.all_presets:
         given = [
             f"--{k}" for k in ("encoding", "card", "symmetry", "redundant") if getattr(args, k) is not None
@@ -83,9 +87,11 @@ def main(args) -> int:
     if len(args.puzzles) != 1:
         raise SatedgeError("encode takes one puzzle (or --all-presets with -o DIR)")
     path = args.puzzles[0]
+    if args.output not in (None, "-"):
+        can_compress(args.output)
     if args.output not in (None, "-") and args.maxsat != (".wcnf" in Path(args.output).suffixes):
         raise SatedgeError(
-            "a MaxSAT formula is WCNF: name the file .wcnf (or .wcnf.gz, .wcnf.xz)"
+            "a MaxSAT formula is WCNF: name the file .wcnf (or .wcnf.gz, .xz, .bz2, .zst)"
             if args.maxsat
             else "a .wcnf file holds a MaxSAT formula: give --maxsat, or name the file .cnf",
             args.output,

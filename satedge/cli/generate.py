@@ -10,6 +10,7 @@ from ..puzzle.formats import puzzle_to_yaml, save_puzzle
 from ..puzzle.generate import MAX_COLORS, Params, generate
 from ..puzzle.model import MAX_CELLS
 from ..puzzle.shuffle import MAX_SEED
+from ..system.compression import not_compressed
 from ..system.files import write_atomic
 from .common import output_folder
 from .options import number
@@ -92,6 +93,7 @@ def main(args) -> int:
         sys.stdout.write("---\n".join(puzzle_to_yaml(p) for p in puzzles))
         return 0
     path = Path(out)
+    not_compressed(path, "generate writes a .yaml, .yml or .puz file, or a folder")
     if path.suffix in (".yaml", ".yml", ".puz"):
         if args.count > 1:
             raise SatedgeError(

@@ -3,18 +3,17 @@
 The comment header records the satedge version, the puzzle (name, path, sha256 of its
 canonical YAML), the encoding and its options, the meaning of every decision variable
 (``c var 17 x 0 1 3``), and the projection set as model counters read it (``c p show ... 0``,
-``c ind ... 0``); one ``c satedge {...}`` JSON line, the same for programs.  ``.cnf.gz`` and
-``.cnf.xz`` are compressed; clauses are written in chunks, never as one big string.
+``c ind ... 0``); one ``c satedge {...}`` JSON line, the same for programs.  A file named
+``.gz``, ``.xz``, ``.bz2`` or ``.zst`` is compressed (:mod:`satedge.system.compression`);
+clauses are written in chunks, never as one big string.
 """
 
 from __future__ import annotations
 
 import csv
-import gzip
 import hashlib
 import io
 import json
-import lzma
 import os
 import sys
 from collections.abc import Iterator
@@ -33,6 +32,7 @@ from ..errors import OutOfMemory, SatedgeError, Unsupported
 from ..puzzle.checker import board_problem, score, validate
 from ..puzzle.formats import load_puzzle, puzzle_from_dict, puzzle_to_dict, puzzle_to_yaml
 from ..puzzle.model import Puzzle, Solution
+from ..system.compression import SUFFIXES, can_compress, open_compressed, read_errors
 from ..system.files import (
     atomic_output,
     cannot_write,
@@ -135,29 +135,20 @@ def header_lines(
     return [one_line(line) for line in lines]  # a name or a label with a line break stays in its comment
 
 
-def _open_write(path: Path) -> IO[str]:
-    if path.suffix in (".gz", ".xz"):
-        return (
-            gzip.open(path, "wt", encoding="utf-8", compresslevel=6)
-            if path.suffix == ".gz"
-            else lzma.open(path, "wt", encoding="utf-8", preset=1)
-        )
-    return open(path, "w", encoding="utf-8")
-
-
 def write_dimacs(
     encoded: Encoded,
     out: Path | str | IO[str],
     encoding: Encoding | str | None = None,
     puzzle_path: str | None = None,
 ) -> int:
-    """Write the formula; ``out`` is a path (``.gz``/``.xz`` compress; written through a temporary
+    """Write the formula; ``out`` is a path (``.gz``, ``.xz``, ``.bz2``, ``.zst`` compress; written through a temporary
     file and renamed, so a failure leaves nothing behind) or an open text stream; ``encoding``:
     the configuration the header names (:func:`header_lines`).  Returns bytes written
     (uncompressed)."""
     if not isinstance(out, (str, os.PathLike)):
         return _write(encoded, out, encoding, puzzle_path)
-    with atomic_output(out) as tmp, _open_write(tmp) as fh:
+    can_compress(out)
+    with atomic_output(out) as tmp, open_compressed(tmp, "wt") as fh:
         return _write(encoded, fh, encoding, puzzle_path)
 
 
@@ -180,6 +171,7 @@ def export(
     WCNF, whose optimal cost is the fewest inner edges a board does not fit (``command``: see
     :func:`header_lines`)."""
     encoding = maxsat_encoding(encoding) if maxsat else Encoding.of(encoding)
+    can_compress(out)
     encoding.check_fits(puzzle, memory_mb, shuffle)  # before anything is built
     with atomic_output(out) as tmp:
         args = (puzzle, encoding, tmp, out, puzzle_path, shuffle, maxsat, command)
@@ -201,7 +193,7 @@ def _encode_and_write(
 ) -> tuple[int, int, int]:
     encoded = weighted(puzzle, encoding, shuffle) if maxsat else encoding.encode(puzzle, shuffle)
     try:
-        with _open_write(tmp) as fh:
+        with open_compressed(tmp, "wt") as fh:
             n = _write(encoded, fh, encoding, puzzle_path, command=command)
     except OSError as e:
         raise cannot_write(e, out) from None
@@ -242,13 +234,8 @@ def to_text(
 
 # ---------------------------------------------------------------------------- reading
 def open_text(path: Path | str) -> IO[str]:
-    path = Path(path)
     try:
-        if path.name.endswith(".gz"):
-            return gzip.open(path, "rt", encoding="utf-8")
-        if path.name.endswith(".xz"):
-            return lzma.open(path, "rt", encoding="utf-8")
-        return open(path, encoding="utf-8")
+        return open_compressed(path, "rt")
     except FileNotFoundError:
         raise SatedgeError("no such file", path) from None
 
@@ -322,16 +309,7 @@ def read_header(path: Path | str) -> dict:
                         info["p"] = (info["variables"], info["clauses"])
                         return info
                     break
-    except (
-        OSError,
-        EOFError,
-        lzma.LZMAError,
-        gzip.BadGzipFile,
-        UnicodeDecodeError,
-        json.JSONDecodeError,
-        RecursionError,
-        ValueError,
-    ) as e:
+    except read_errors(UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as e:
         raise SatedgeError(f"not a readable CNF file ({e.__class__.__name__})", path) from None
     raise SatedgeError("no 'p cnf' line: truncated or not a CNF file", path)
 
@@ -425,7 +403,7 @@ def rebuilt(cnf_path, puzzle_path=None, info: dict | None = None) -> tuple[Puzzl
             clauses, soft = wcnf_clauses(text, cnf_path)
         else:
             clauses = CNF(from_string=text).clauses
-    except (ValueError, OSError, EOFError, lzma.LZMAError, gzip.BadGzipFile) as e:
+    except read_errors(ValueError) as e:
         raise SatedgeError(f"cannot read the clauses (truncated or not DIMACS): {e}", cnf_path) from None
     if maxsat and clauses == encoded.cnf.clauses and soft != [(1, [m]) for m in encoded.soft_literals]:
         raise SatedgeError(
@@ -540,12 +518,13 @@ def export_all(
     tick=lambda: None,
 ) -> Batch:
     """Every puzzle file of ``files`` with every preset into the folder ``out``
-    (``STEM.PRESET.cnf`` plus ``compress``: ``.gz`` or ``.xz``), and ``out/manifest.csv`` listing
+    (``STEM.PRESET.cnf`` plus ``compress``: ``.gz``, ``.xz``, ``.bz2`` or ``.zst``), and ``out/manifest.csv`` listing
     them.  Every puzzle is read before anything is written; two files of one stem would write the
     same files and are refused first.  A formula beyond ``memory_mb`` or of a preset that does not
     cover its puzzle is left out and named in the result.  ``tick`` is called after each formula."""
-    if compress not in ("", ".gz", ".xz"):
-        raise SatedgeError(f"compress is '', .gz or .xz, not {quoted(compress, 10)}")
+    if compress not in ("", *SUFFIXES):
+        raise SatedgeError(f"compress is '' or one of {', '.join(SUFFIXES)}, not {quoted(compress, 10)}")
+    can_compress(f"formula.cnf{compress}")
     stems: dict[str, str] = {}
     for path in files:  # each output's name comes from its puzzle file's: they must differ
         other = stems.setdefault(Path(path).stem, path)

@@ -33,6 +33,7 @@ EXTRAS = {
     "scikit_posthocs": ("stats", "the comparison of several configurations needs"),
     "dratify": ("certify", "certified answers need the proof checker"),
     "drup": ("verified", "the verified proof checker needs"),
+    "zstandard": ("zstd", ".zst files need"),
 }
 
 
