@@ -726,7 +726,7 @@ def test_plots_of_rows_with_partial_sizes(tmp_path):
     """A row with clauses but no variables (hand-edited, or from a run that died) and no experiment
     name: the size plot takes the rows that have both, the cactus plot the folder's name."""
     pytest.importorskip("matplotlib")
-    from satedge.experiment.report import plots
+    from satedge.experiment.figures import plots
 
     rows = [
         {
@@ -745,12 +745,7 @@ def test_plots_of_rows_with_partial_sizes(tmp_path):
     ]
     files = plots(rows, tmp_path, ("support/cadical195", "direct/cadical195"))
     assert sorted(f.name for f in files) == [
-        "cactus.png",
-        "cactus.svg",
-        "scatter.png",
-        "scatter.svg",
-        "sizes.png",
-        "sizes.svg",
+        f"{stem}.{ext}" for stem in ("cactus", "scatter", "sizes") for ext in ("pdf", "png", "svg")
     ]
     assert b"Cactus plot: " + tmp_path.name.encode() in (tmp_path / "cactus.svg").read_bytes()
 
@@ -889,7 +884,7 @@ def test_report_without_the_plot_extra_prints_the_tables_and_says_which_extra(tm
 def test_the_cactus_median_stops_where_the_median_shuffle_stops():
     """Solved per shuffle 7, 8 and 6 of 8 (the new user's spec): the median curve has 7 steps, not
     8 (before: at position k the median of the shuffles that solved k or more only)."""
-    from satedge.experiment.report import cactus
+    from satedge.experiment.figures import cactus
 
     rows = [
         {
@@ -962,7 +957,7 @@ def test_plot_ticks_are_plain_numbers_that_do_not_run_into_each_other(tmp_path):
     """Before: the scatter of times from 2 to 8 s labelled 2x10^0, 3x10^0, 4x10^0 and 6x10^0 (the
     3 and the 4 ran into each other), and the cactus plot had ticks at 1.25 instances."""
     pytest.importorskip("matplotlib")
-    from satedge.experiment.report import plots
+    from satedge.experiment.figures import plots
 
     rows = [
         {

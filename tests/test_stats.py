@@ -210,7 +210,7 @@ def test_several_configurations_get_friedman_the_corrected_pairs_and_the_diagram
     assert (d / "critical-difference.svg").stat().st_size > 0 and (
         d / "critical-difference.png"
     ).stat().st_size > 0
-    from satedge.experiment.report import critical_difference
+    from satedge.experiment.figures import critical_difference
 
     labels = [t.get_text() for t in critical_difference(holm).axes[0].texts]  # "NAME (RANK)" or "(RANK) NAME"
     assert sorted(word for label in labels for word in label.split() if "/" in word) == sorted(configs)

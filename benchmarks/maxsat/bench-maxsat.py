@@ -200,7 +200,7 @@ def report() -> str:
 
 
 def plot() -> None:
-    from satedge.experiment.report import plots
+    from satedge.experiment.figures import plots
 
     rows = rows_of("solvers") + [r for r in rows_of("forms") if r["encoding"] != "support"]
     out = OUT / "bench-maxsat-plots"

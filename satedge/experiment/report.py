@@ -1,13 +1,9 @@
 """``satedge report``: per encoding x solver, what the runs of an experiment found.
 
 A Markdown table on stdout (for solve and count tasks also the seconds per puzzle and
-configuration), ``summary.csv``, and PNG + SVG plots (matplotlib, extra ``plot``):
-``cactus`` (instances solved against time), ``sizes`` (formula size per encoding) and, with
-``--compare A B``, ``scatter`` (time of A against time of B on the same instances), and with
-``--compare A B C ...``, ``critical-difference`` (the average ranks, joined where the post-hoc
-test finds no difference: scikit-posthocs' diagram).  With
-shuffles the cactus shows each configuration's median curve and a band from the fastest to the
-slowest shuffle, and the scatter each instance's median with whiskers over its shuffles.
+configuration), ``summary.csv``, and the figures of :mod:`satedge.experiment.figures`
+(matplotlib, extra ``plot``): ``cactus``, ``sizes``, and with ``--compare`` ``scatter`` or
+``critical-difference``, each as PNG, SVG and PDF.
 """
 
 from __future__ import annotations
@@ -15,7 +11,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import math
 import re
 import statistics
 from collections.abc import Sequence
@@ -27,12 +22,13 @@ from ..jobs import Job, run
 from ..jobs.registry import REFERENCE
 from ..jobs.solver import SolverConfig
 from ..puzzle.formats import load_puzzle
-from ..puzzle.render import pyplot, save_picture
-from ..system.extras import available, require
-from ..system.files import atomic_output, shown, write_atomic
+from ..puzzle.render import save_picture
+from ..system.extras import available
+from ..system.files import shown, write_atomic
 from ..system.process import Limits
 from . import stats
 from .columns import ENCODE, STATS, SUMMARY, Column, by_key, whole
+from .figures import plots
 from .rows import RESULTS, SOLVED, config_of, rejected_warnings, run_time, scan_results, unique_runs
 from .runner import warn_on_stderr
 
@@ -41,12 +37,10 @@ __all__ = [
     "table",
     "summarize",
     "shown_columns",
-    "cactus",
     "per_puzzle",
     "natural",
     "markdown",
     "write_csv",
-    "plots",
     "pictures",
     "encode_table",
     "report",
@@ -146,163 +140,6 @@ def write_csv(lines: list[dict], path: Path, columns: Sequence[Column]) -> None:
     w.writeheader()
     w.writerows(lines)
     write_atomic(path, buf.getvalue())
-
-
-def cactus(rows: list[dict]) -> dict[str, dict]:
-    """Per configuration, its cactus curve: a curve per shuffle (its solved runs' times, sorted),
-    and at each position k their ``median`` (a shuffle that solved fewer than k counts as not
-    done: the median curve stops where the median shuffle stops), the ``low`` and ``high`` of a
-    band over the shuffles that solved k (``high`` infinite where one did not), and how many
-    ``shuffles``.
-
-    >>> rows = [{"encoding": "e", "solver": "s", "shuffle": s, "status": "SAT" if i < n else "TIMEOUT",
-    ...          "encode_seconds": 0, "solve_seconds": i + s} for s, n in ((1, 3), (2, 1), (3, 2)) for i in range(3)]
-    >>> c = cactus(rows)["e/s"]
-    >>> c["median"], c["low"], c["high"], c["shuffles"]
-    ([2.0, 4.0], [1.0, 2.0, 3.0], [3.0, inf, inf], 3)
-    """
-    out = {}
-    for name in sorted({config_of(r) for r in rows}):
-        per_shuffle: dict = {}
-        for r in rows:
-            if config_of(r) == name:
-                per_shuffle.setdefault(r.get("shuffle"), [])
-                if r["status"] in SOLVED:
-                    per_shuffle[r.get("shuffle")].append(run_time(r))
-        curves = [sorted(t) for t in per_shuffle.values()]
-        depth = max(map(len, curves), default=0)
-        kth = [[c[k] if len(c) > k else math.inf for c in curves] for k in range(depth)]
-        medians = [statistics.median(t) for t in kth]
-        out[name] = {
-            "median": [m for m in medians if m != math.inf],
-            "low": [min(t) for t in kth],
-            "high": [max(t) for t in kth],
-            "shuffles": len(curves),
-        }
-    return out
-
-
-def plain_log_ticks(axis, low: float, high: float) -> None:
-    """Ticks of a log axis as plain numbers (``0.5``, ``2``, ``10``) at 1, 2 and 5 of each decade,
-    at 1 alone over more than three decades, and no labels on the minor ticks: matplotlib's
-    own labels of a short span (``3x10^0`` beside ``4x10^0``) run into each other."""
-    ticker = require("matplotlib.ticker")
-    wide = high > 0 and low > 0 and math.log10(high / low) > 3
-    axis.set_major_locator(ticker.LogLocator(subs=(1.0,) if wide else (1.0, 2.0, 5.0)))
-    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-    axis.set_minor_formatter(ticker.NullFormatter())
-
-
-def plots(
-    rows: list[dict], out: Path, compare: tuple[str, ...] | None = None, many: dict | None = None
-) -> list[Path]:
-    """Cactus, size and (with two configurations to ``compare``) scatter plots, and the
-    critical-difference diagram of ``many`` (:func:`satedge.experiment.stats.compare_many`), as
-    PNG and SVG; the files written."""
-    plt = pyplot()
-    written: list[Path] = []
-
-    def save(fig, stem: str) -> None:
-        for ext in ("png", "svg"):
-            f = out / f"{stem}.{ext}"
-            with atomic_output(f) as tmp:
-                fig.savefig(tmp, dpi=150, bbox_inches="tight")
-            written.append(f)
-        plt.close(fig)
-
-    timeout = max(r["timeout"] for r in rows)
-    fig, ax = plt.subplots(figsize=(8, 5))
-    for name, c in cactus(rows).items():
-        if not c["median"]:
-            continue
-        (line,) = ax.step(
-            range(1, len(c["median"]) + 1),
-            c["median"],
-            where="post",
-            marker=".",
-            label=name + (f" (median of {c['shuffles']} shuffles)" if c["shuffles"] > 1 else ""),
-        )
-        if c["shuffles"] > 1:
-            ax.fill_between(
-                range(1, len(c["low"]) + 1),
-                c["low"],
-                [min(h, timeout) for h in c["high"]],
-                step="post",
-                alpha=0.2,
-                color=line.get_color(),
-            )
-    ax.set_xlabel("instances solved")
-    ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))  # no "1.25 instances"
-    ax.set_ylabel("time per instance (s, log scale)")
-    ax.set_yscale("log")
-    ax.set_title(f"Cactus plot: {rows[0].get('experiment', out.name)} (timeout {timeout:g} s)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left")
-    save(fig, "cactus")
-
-    sized = [r for r in rows if r.get("variables") and r.get("clauses")]
-    encodings = sorted({r["encoding"] for r in sized})
-    if encodings:
-        fig, ax = plt.subplots(figsize=(8, 4))
-        clauses = [statistics.fmean(r["clauses"] for r in sized if r["encoding"] == e) for e in encodings]
-        variables = [statistics.fmean(r["variables"] for r in sized if r["encoding"] == e) for e in encodings]
-        places = range(len(encodings))
-        ax.bar([x - 0.2 for x in places], variables, width=0.4, label="variables")
-        ax.bar([x + 0.2 for x in places], clauses, width=0.4, label="clauses")
-        ax.set_xticks(list(places), encodings, rotation=20, ha="right", fontsize=8)
-        ax.set_yscale("log")
-        ax.set_ylabel("mean over the instances (log scale)")
-        ax.set_title("Formula size per encoding")
-        ax.legend()
-        ax.grid(True, axis="y", which="both", alpha=0.3)
-        save(fig, "sizes")
-
-    if many is not None:
-        save(critical_difference(many), "critical-difference")
-    if compare and len(compare) == 2:
-        a, b = compare
-
-        def times_of(config: str) -> dict:  # per instance: the seconds of its runs (shuffles, repetitions)
-            times: dict = {}
-            for r in rows:
-                if config_of(r) == config:
-                    times.setdefault(r["puzzle_sha256"], []).append(
-                        run_time(r) if r["status"] in SOLVED else timeout
-                    )
-            return times
-
-        def spread(config: str) -> dict:  # per instance: median, min and max over its runs
-            return {k: (statistics.median(v), min(v), max(v)) for k, v in times_of(config).items()}
-
-        ta, tb = spread(a), spread(b)
-        common = sorted(set(ta) & set(tb))
-        fig, ax = plt.subplots(figsize=(5.5, 5.5))
-        xs, ys = [ta[k][0] for k in common], [tb[k][0] for k in common]
-        ax.errorbar(
-            xs,
-            ys,
-            xerr=[[ta[k][0] - ta[k][1] for k in common], [ta[k][2] - ta[k][0] for k in common]],
-            yerr=[[tb[k][0] - tb[k][1] for k in common], [tb[k][2] - tb[k][0] for k in common]],
-            fmt="o",
-            markersize=4,
-            elinewidth=0.8,
-            capsize=2,
-        )  # whiskers: the range over its runs
-        lo = max(1e-3, min(xs + ys + [timeout]) / 2)
-        ax.plot([lo, timeout * 1.2], [lo, timeout * 1.2], color="grey", linewidth=0.8)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        for axis in (ax.xaxis, ax.yaxis):
-            plain_log_ticks(axis, lo, timeout * 1.2)
-        ax.set_xlabel(f"{a} (s)")
-        ax.set_ylabel(f"{b} (s)")
-        runs = max(len(v) for v in times_of(a).values()) if common else 1
-        spread_of = "shuffles" if any(r.get("shuffle") is not None for r in rows) else "repetitions"
-        what = f"median, whiskers: range over {spread_of}" if runs > 1 else "one run each"
-        ax.set_title(f"{len(common)} instances ({what}); timeouts at {timeout:g} s", fontsize=9)
-        ax.grid(True, which="both", alpha=0.3)
-        save(fig, "scatter")
-    return written
 
 
 def pictures(rows: list[dict], out: Path, with_png: bool) -> list[Path]:
@@ -456,29 +293,13 @@ def holds_up(rows: list[dict], compare: tuple[str, ...] | None, many: dict | Non
     return text
 
 
-def critical_difference(many: dict):
-    """The critical-difference diagram of a comparison of several configurations (scikit-posthocs'
-    ``critical_difference_diagram``): each configuration at its average rank, those the post-hoc
-    test does not tell apart joined by a bar."""
-    plt, pd, sp = pyplot(), require("pandas"), require("scikit_posthocs")
-    names = many["configurations"]
-    p = pd.DataFrame(1.0, index=names, columns=names)
-    for pair in many["pairs"]:
-        p.loc[pair["a"], pair["b"]] = p.loc[pair["b"], pair["a"]] = pair["p_value"]
-    fig, ax = plt.subplots(figsize=(8, 0.6 + 0.35 * len(names)))
-    sp.critical_difference_diagram(pd.Series(many["ranks"]), p, ax=ax)
-    ax.set_title(
-        f"Average ranks over {many['instances']} instances (1: the lowest PAR-2); Friedman p = "
-        f"{many['friedman']['p_value']:.3g}; joined: no difference at 5% ({many['posthoc']})",
-        fontsize=8,
-    )
-    return fig
-
-
 def errors_of(rows: list[dict], most: int = 10) -> str:
     """The runs that ended in an error, apart from the timeouts: how many PAR-2 left out, and the
     first line of each error (the first ``most``); empty where none did."""
-    failed = [r for r in rows if r["status"] == "ERROR"]
+    failed = sorted(
+        (r for r in rows if r["status"] == "ERROR"),
+        key=lambda r: (config_of(r), natural(r["puzzle_name"]), r.get("shuffle") or 0),
+    )
     if not failed:
         return ""
     lines = [

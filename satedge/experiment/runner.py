@@ -108,10 +108,12 @@ class Ran:
         )
 
     def error_lines(self, most: int = 5) -> list[str]:
-        """The first line of each error (the first ``most``), with the configuration and puzzle it ran."""
+        """The first line of each error (the first ``most``, by configuration and puzzle, whatever
+        order they ended in), with the configuration and puzzle it ran."""
+        errors = sorted(self.errors, key=lambda r: (config_of(r), r["puzzle"], r.get("shuffle") or 0))
         lines = [
             f"{config_of(r)} on {r['puzzle']}: {(r.get('error') or 'no message').splitlines()[0]}"
-            for r in self.errors[:most]
+            for r in errors[:most]
         ]
         return lines + ([f"and {len(self.errors) - most} more"] if len(self.errors) > most else [])
 

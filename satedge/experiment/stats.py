@@ -204,7 +204,7 @@ def disagreement(ci: list[float] | None, better: str | None, instances: int, pai
     correction over ``pairs`` multiplies, whatever the times; the interval is of the ratio of
     mean PAR-2s, which a few long instances move.
 
-    >>> print(disagreement([1.06, 1.69], None, 5, 3)[-80:])
+    >>> print(disagreement([1.06, 1.69], None, 5, 3)[-73:])
     Wilcoxon test can give is 2/2^5 = 0.0625, above 5% before any correction.
     """
     if ci is None:
