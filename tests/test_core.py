@@ -61,6 +61,7 @@ def test_count_cli_json(run_cli):
         "solver",
         "shuffle",
         "seconds",
+        "solve_seconds",  # the search's own, apart from reading the file (no compile: the Python loop)
         "nodes",
         "candidates",
         "loop",
@@ -371,8 +372,10 @@ def test_a_busy_worker_splits_its_subtree_for_an_idle_one(monkeypatch):
             splits.value += 1
         return branches(*args)
 
-    def asking(t, state, share, limit=None, hand_back=lambda: False, parent=None, budget=None):
-        return explore(t, state, share, limit, lambda: splits.value == 0 or hand_back(), parent, budget)
+    def asking(t, state, share, limit=None, hand_back=lambda: False, parent=None, budget=None, pending=None):
+        return explore(
+            t, state, share, limit, lambda: splits.value == 0 or hand_back(), parent, budget, pending
+        )
 
     monkeypatch.setattr(split, "branches", counted)
     monkeypatch.setattr(split, "explore", asking)
@@ -382,6 +385,22 @@ def test_a_busy_worker_splits_its_subtree_for_an_idle_one(monkeypatch):
     assert sorted(found) == sorted(tuple(s) for s in driver.search(t, alone))
     assert len(found) == len(set(found)) == 4224 and splits.value > 0
     assert counts.tolist() == alone.tolist()  # the same tree: every node once, whoever placed it
+
+
+def test_the_solutions_a_worker_holds_are_counted_once(monkeypatch):
+    """A stopped parallel count reports the solutions handed over and those the workers hold
+    (``pending``): a worker clears its share before it hands its solutions over, so that no report
+    counts one twice.  Every report here is at most the count, and at the end nothing is held."""
+    p = generate(Params(rows=3, cols=4, colors=4, topology="torus"), seed=1)
+    t = backtrack.tables(p, backtrack.plan(p, order="rows", distinct=False))
+    monkeypatch.setattr(split, "REPORT_SECONDS", 0.0)  # a report at every batch handed over
+    counts, pending = np.zeros(2, np.int64), np.zeros(1, np.int64)
+    got, seen = [0], []
+    for _ in split.parallel_search(
+        t, 2, counts=counts, paused=lambda *_: seen.append(got[0] + int(pending[0])), pending=pending
+    ):
+        got[0] += 1
+    assert got[0] == 4224 and pending.tolist() == [0] and len(seen) > 1 and max(seen) <= 4224
 
 
 @pytest.mark.slow

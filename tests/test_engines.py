@@ -1,15 +1,20 @@
 """Every engine, satedge's or yours, is one declaration (:mod:`satedge.engines`): each is
 dispatched, documented, listed by `satedge solvers`, runs in the cross-check, counts and solves
 the seed puzzles, and maximizes to the branch and bound's optimum where it maximizes, one test
-over every engine the registry finds; no engine's name is written outside its own module; and
-the clasp engine counts as the backtracker does."""
+over every engine the registry finds; a count stopped at its time limit keeps what it counted,
+and an interrupted maximisation answers as well as one told its time limit; no engine's name is
+written outside its own module; and the clasp engine counts as the backtracker does."""
 
 import ast
 import json
+import re
 import shutil
+import signal
+import subprocess
+import sys
 
 import pytest
-from conftest import PUZZLES, ROOT, SEEDS
+from conftest import PUZZLES, ROOT, SEEDS, sigint_default, small_command_seconds
 from docpages import text
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -25,7 +30,7 @@ from satedge.jobs.registry import REFERENCE, SHIPPED, engines
 from satedge.jobs.solver import SolverConfig
 from satedge.puzzle import symmetry
 from satedge.puzzle.checker import board_problem, score
-from satedge.puzzle.formats import load_puzzle
+from satedge.puzzle.formats import load_puzzle, save_puzzle
 from satedge.puzzle.generate import Params, generate
 from satedge.puzzle.strategies import puzzles
 from satedge.sat.maxsat import EVALUATION_SOLVERS
@@ -198,6 +203,71 @@ def test_every_engine_maximizes_to_the_branch_and_bounds_optimum(name):
                 name,
                 puzzle.name,
             )
+
+
+# a board with astronomically many solutions (two labels, most tiles alike): no count ends in time
+MANY = generate(Params(rows=4, cols=4, colors=2), seed=1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(ENGINES))
+def test_every_engine_keeps_what_it_counted_at_its_time_limit(name, tmp_path, run_cli):
+    """Before: a count stopped at --timeout answered nothing, where its progress line had shown the
+    solutions found so far.  Now each counting engine's last report (about every second, and at
+    its first solution) is kept as a lower bound: ``at_least`` in the JSON.  The limit grows with
+    the machine's load: CP-SAT finds its first solution after about 3 s on an idle machine."""
+    solver = _runs(name, "count")
+    f = tmp_path / "many.yaml"
+    save_puzzle(MANY, f)
+    limit = max(8, round(8 * small_command_seconds()))
+    code, out, err = run_cli("count", f, "--solver", solver, "--timeout", limit, "--json")
+    got = json.loads(out)
+    assert (code, got["status"], got["solutions"]) == (3, "TIMEOUT", None), err
+    assert set(got.get("at_least", {})) in ({"solutions"}, {"solutions", "distinct"}), got
+    assert got["at_least"]["solutions"] >= 1
+
+
+def test_a_stopped_count_says_what_it_had_counted(tmp_path, run_cli):
+    f = tmp_path / "many.yaml"
+    save_puzzle(MANY, f)
+    code, out, _ = run_cli("count", f, "--solver", "backtrack", "--workers", "1", "--timeout", "4")
+    assert code == 3 and re.fullmatch(
+        rf"{re.escape(str(f))}: TIMEOUT after 4 s; at least [\d,]+ solutions so far, a lower bound\n", out
+    ), out
+
+
+ANYTIME = 15  # seconds: past ten, the field engine of before polished its best board at its time limit only
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(ENGINES))
+def test_every_engine_answers_an_interrupt_with_the_best_board_it_holds(name):
+    """Before: Ctrl-C at 15 s gave the field engine's first board on Eternity II's 8x8 (78 of 112
+    edges) where --timeout 15 gave 97: it polished its best board at its time limit only.  Every
+    maximize engine, interrupted as a run told its time limit ends, answers at least 95% of that
+    run's score (two runs started together, one process each)."""
+    solver = _runs(name, "maximize")
+    workers = ["--workers", "1"] if ENGINES[name].tasks["maximize"].workers else []
+
+    def started(timeout: int) -> subprocess.Popen:
+        return subprocess.Popen(
+            [sys.executable, "-m", "satedge", "maximize", "eternity2/8x8", "--solver", solver, *workers]
+            + ["--timeout", str(timeout), "--json"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=sigint_default,
+        )
+
+    interrupted, timed = started(4 * ANYTIME), started(ANYTIME)
+    told, _ = timed.communicate(timeout=20 * ANYTIME)
+    interrupted.send_signal(signal.SIGINT)
+    kept, err = interrupted.communicate(timeout=20 * ANYTIME)
+    answer = json.loads(told)
+    if answer.get("score") is None:  # nothing to keep: no board in the time
+        return
+    assert interrupted.returncode == 130 and json.loads(kept)["status"] == "INTERRUPTED", err
+    assert json.loads(kept)["score"] >= 0.95 * answer["score"], (kept, told, err)
 
 
 def _string_constants(tree: ast.AST):

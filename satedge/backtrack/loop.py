@@ -181,7 +181,7 @@ def run(
     cells), lazily, in the search order; with ``parent``, it stops early once the process with
     that id is no longer this one's parent.  ``counts`` (two int64s) gains the candidates tried and
     the nodes placed; ``paused`` is called about every
-    :data:`satedge.system.progress.REPORT_SECONDS` while nothing is found (and with
+    :data:`satedge.system.progress.REPORT_SECONDS`, whether or not it finds (and with
     :data:`COMPILING` before a loop is compiled).  ``start``: the ``(word, bits)`` of the next
     cell's candidates left to try, and with misfits their phase (a branch of
     :func:`satedge.backtrack.split.branches`), instead of all of them.  ``allow``: with the
@@ -208,7 +208,7 @@ def run(
             yield state.placed[: last + 1].tolist()
         elif parent is not None and os.getppid() != parent:
             return
-        elif paused is not None and time.monotonic() - reported >= REPORT_SECONDS:
+        if paused is not None and time.monotonic() - reported >= REPORT_SECONDS:  # found or not
             reported = time.monotonic()
             paused()
 

@@ -28,6 +28,7 @@ from ..errors import SatedgeError
 from ..puzzle.model import Puzzle, Solution
 from ..puzzle.symmetry import broken_placements, symmetry_breaking
 from ..system.extras import available
+from ..system.progress import REPORT_SECONDS
 from . import arrays as search_tables
 from . import loop as driver
 from . import plans, split
@@ -97,6 +98,7 @@ class Cost:
     stage: str | None = None  # what the search is doing, where it is not searching yet
     loop: str | None = None  # the loop that ran it: python, numba or c (satedge.backtrack.loop)
     compile_seconds: float = 0.0  # of its loop, compiled or loaded from the cache: none of the search's
+    pending: int = 0  # solutions its workers have found and not handed over yet (a lower bound of theirs)
 
     def ran(self, loop: str, seconds: float = 0.0) -> None:
         """Keep the name of the loop that runs the search and the seconds its compile took (the
@@ -253,12 +255,15 @@ def _counted(found: Generator[list[int], None, None], counts, cost: Cost) -> Ite
         found.close()  # stops the worker processes
 
 
-def _pause(counts, cost: Cost, paused: Callable[[Cost], None] | None) -> Callable[[], None] | None:
+def _pause(
+    counts, cost: Cost, paused: Callable[[Cost], None] | None, pending=None
+) -> Callable[[], None] | None:
     if paused is None:
         return None
 
     def tick(stage: str | None = None) -> None:
         cost.candidates, cost.nodes, cost.stage = int(counts[0]), int(counts[1]), stage
+        cost.pending = 0 if pending is None else int(pending[0])
         paused(cost)
 
     return tick
@@ -273,15 +278,16 @@ def _parallel(
     paused: Callable[[Cost], None] | None,
     loop: str,
 ) -> Iterator[list[int]]:
-    counts = np.zeros(2, "int64")
+    counts, pending = np.zeros(2, "int64"), np.zeros(1, "int64")
     found = split.parallel_search(
         tables(puzzle, search),
         workers,
         limit,
         counts,
-        _pause(counts, cost, paused),
+        _pause(counts, cost, paused, pending),
         loop=loop,
         ran=cost.ran,
+        pending=pending,
     )
     return _counted(found, counts, cost)
 
@@ -399,6 +405,7 @@ def _search(
     i = 0
     last = n - 1
     tried = nodes = 0
+    reported = time.monotonic()
     while True:
         o = next(stack[i], -1)
         if o < 0:
@@ -413,7 +420,8 @@ def _search(
         if twin is not None and twin[o >> 2] >= 0 and not used >> twin[o >> 2] & 1:
             continue  # a copy of an identical tile, before the copy it comes after
         tried += 1  # candidates not in use, as the compiled loop counts them
-        if paused is not None and not tried & 0xFFFFF:
+        if paused is not None and not tried & 0x3FFF and time.monotonic() - reported >= REPORT_SECONDS:
+            reported = time.monotonic()
             cost.candidates, cost.nodes = tried, nodes
             paused(cost)
         placed[i] = o

@@ -84,6 +84,7 @@ def explore(
     hand_back: Callable[[], bool] = lambda: False,
     parent: int | None = None,
     budget: int | None = None,
+    pending=None,
 ) -> tuple[list[list[int]], list[Branch]]:
     """The solutions (up to ``limit``) in the branches of ``share`` (prefixes from :func:`cut`,
     or :func:`branches` triples), searched one after another on ``state``
@@ -91,7 +92,26 @@ def explore(
     (every ``budget`` candidates) where ``hand_back()`` says so, and after each branch, it stops
     and gives back what is left, the rest of the branch at hand split (:func:`branches`) before
     the branches not begun; with the solutions found so far.  It gives up when ``parent`` is no
-    longer this process's parent."""
+    longer this process's parent.  ``pending`` (an array of one, in memory another process
+    reads): how many solutions it holds and has not given back yet, 0 once it gives them back,
+    so that a reader that adds those it was given never counts one twice."""
+    try:
+        return _explore(t, state, share, limit, hand_back, parent, budget, pending)
+    finally:
+        if pending is not None:
+            pending[0] = 0
+
+
+def _explore(
+    t: Tables,
+    state: State,
+    share: list[Branch],
+    limit: int | None,
+    hand_back: Callable[[], bool],
+    parent: int | None,
+    budget: int | None,
+    pending,
+) -> tuple[list[list[int]], list[Branch]]:
     found: list[list[int]] = []
     last = len(t.ndeps) - 1
     budget = CALL_BUDGET if budget is None else budget
@@ -104,6 +124,8 @@ def explore(
         while (outcome := state.step(len(prefix), last, budget)) != Step.DONE:
             if outcome == Step.FOUND:
                 found.append(state.placed[: last + 1].tolist())
+                if pending is not None:
+                    pending[0] = len(found)
                 if limit is not None and len(found) >= limit:
                     return found, []
             elif parent is not None and os.getppid() != parent:
@@ -127,11 +149,13 @@ def parallel_search(
     allow=None,
     loop: str = "auto",
     ran: Callable[[str, float], None] | None = None,
+    pending=None,
 ) -> Generator[list[int], None, None]:
     """Placements of every solution (at most ``limit``), searched by ``workers`` processes; each
     solution once, in no fixed order.  The processes stop when the iterator is closed.
     ``counts`` follows the candidates and nodes of the whole search as the workers go (each
-    counts into a share of memory of its own); ``paused`` is called every half second of
+    counts into a share of memory of its own), and ``pending`` (an array of one) the solutions
+    the workers have found and not handed over yet; ``paused`` is called every half second of
     waiting.  The tree is cut into subtrees (:func:`cut`) that the workers take as they come free;
     when none is left and a worker waits, a busy one splits what is left of its own subtree at
     its next pause (``budget`` candidates: :func:`explore`).  ``allow``, ``loop`` and ``ran`` as
@@ -151,6 +175,9 @@ def parallel_search(
     shared, taken = ctx.RawArray("q", 2 * workers), ctx.Value("i", 0)
     hungry = ctx.RawValue("i", 0)  # set while a worker waits with no subtree left to take
     slots = np.frombuffer(shared, dtype=np.int64).reshape(workers, 2)
+    held = np.frombuffer(
+        ctx.RawArray("q", workers), dtype=np.int64
+    )  # each worker's solutions not handed over
     start = counts.copy()
 
     def worker():
@@ -160,10 +187,14 @@ def parallel_search(
             t, slots[k], allow, loop=loop
         )  # the loop bound once: each subtree sets the state again
         # a subtree, handed back split (:func:`explore`) while another worker waits for work
-        return lambda task: explore(t, state, [task[0]], task[1], lambda: hungry.value, parent, task[2])
+        return lambda task: explore(
+            t, state, [task[0]], task[1], lambda: hungry.value, parent, task[2], held[k : k + 1]
+        )
 
     def follow() -> None:
         counts[:] = start + slots.sum(axis=0)
+        if pending is not None:
+            pending[0] = held.sum()
         if paused is not None:
             paused()
 
@@ -182,6 +213,8 @@ def parallel_search(
     try:
         for found, _ in results:
             counts[:] = start + slots.sum(axis=0)
+            if pending is not None:
+                pending[0] = held.sum()
             # work handed back comes often while a worker waits: the progress is told all the same
             if paused is not None and time.monotonic() - reported >= REPORT_SECONDS:
                 reported = time.monotonic()

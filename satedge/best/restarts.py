@@ -11,8 +11,9 @@ are filled row by row from the corner nearest the clues, the last rows column by
 deeper, are made a whole board by the neighbourhood search
 (:meth:`satedge.best.lns.Search.fill`: the other tiles assigned to the empty cells, which
 are then refilled exactly), so that each better board reaches the job as it is found;
-:func:`search` runs restarts on every worker until its time is up, then polishes the best
-board with the neighbourhood search's moves.
+:func:`search` runs restarts on every worker until its time is up, and meanwhile polishes the
+best board with the neighbourhood search's moves in rounds (:data:`MOVES`, :data:`REST`), so
+that the best board at any moment, an interrupt's answer, is as good as those moves make it.
 
 The schedule's defaults come from the board's size (:meth:`Schedule.of`), those of Eternity II's
 16x16 being no misfit before depth 190, one more every 4 depths, at most 14.
@@ -24,6 +25,7 @@ fill order of :func:`scan`, long attempts whose deep partial boards are complete
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
@@ -53,6 +55,8 @@ __all__ = [
     "search",
     "CAP",
     "SLICE",
+    "MOVES",
+    "REST",
 ]
 
 CAP = 200_000_000  # placements per restart, by default (several seconds of the compiled loop)
@@ -64,7 +68,13 @@ FIELD_SLICE = 0.2
 # with completion, each slice's deepest placements are completed where they are at most this many
 # cells short of the attempt's deepest
 DEEP = 8
-POLISH = 0.05  # the share of search()'s time the large neighbourhoods' moves take at its end
+# the large neighbourhoods' moves from the best board so far, in rounds of MOVES seconds (they take
+# some tenths of a second to get going): one as the restarts begin, the next after REST seconds of
+# restarts (a tenth of the time in moves at most), twice as long after a round that found nothing
+# better, REST again once the restarts hand over a better board.  Rounds, not a polish at the time
+# limit: the best board at any moment, an interrupt's answer, is as good as the moves make it, and
+# the answer at the time limit is what the search holds then, as an interrupt's is
+MOVES, REST = 1.0, 9.0
 
 
 @dataclass(frozen=True)
@@ -334,9 +344,10 @@ def search(
     complete: bool = False,
 ) -> Scored | None:
     """The best board the restarts find in ``seconds`` on ``workers`` processes (worker ``i``'s
-    restart ``j`` with seed ``seed + i + j * workers``), each better one to ``better`` as it comes, then the last
-    :data:`POLISH` of the time on the neighbourhood search's moves from the
-    best (from ``start``, the first best, where given); ``None`` where no board keeps the hard
+    restart ``j`` with seed ``seed + i + j * workers``), each better one to ``better`` as it comes,
+    with rounds of the neighbourhood search's moves from the best board so far (the first from
+    ``start`` where given; :data:`MOVES`, :data:`REST`), so that the best board at any moment, an
+    interrupt's answer, is as good as the moves make it; ``None`` where no board keeps the hard
     rules.  ``searching``: the seconds are the search's, the time the loop takes to compile (an
     empty cache) added, as far as the job's deadline allows (so that a short search finds as
     much on a cold cache as on a warm one).  ``loop``: the loop that runs the restarts
@@ -347,7 +358,7 @@ def search(
     (:meth:`satedge.best.lns.Search.complete`) where it is at most :data:`DEEP` cells short of the
     attempt's deepest, rather than the attempt's deepest filled by an assignment once a slice."""
     t0 = time.monotonic()
-    end = t0 + seconds * (1 - POLISH)
+    end = t0 + seconds
     made = attempts or Attempts.restarts(puzzle, schedule, cap)
     filler = Search(puzzle, seed=seed)
     first = filler.start() if start is None else filler.load(start)
@@ -416,11 +427,34 @@ def search(
         if left is not None:
             spent = max(0.0, min(spent, left - seconds))
         t0, end = t0 + spent, end + spent
+    rest, due, reached = (
+        REST,
+        -math.inf,
+        -1,
+    )  # restarts between two rounds; the next one's time; the score it left
+
+    def polish() -> None:
+        """A round of moves from the best board, where one is due and the restarts leave time."""
+        nonlocal rest, due, reached
+        now, before = time.monotonic(), best
+        if before is None or before.score == whole or now + MOVES >= end:
+            return
+        if before.score > reached >= 0:  # the restarts beat the last round: their board next, in REST
+            rest, due, reached = REST, min(due, now + REST), before.score
+        if now < due:
+            return
+        after = filler.improve(before, MOVES)
+        note(after)
+        rest = rest if after.score > before.score else 2 * rest
+        due, reached = time.monotonic() + rest, max(after.score, before.score)
+
+    polish()  # as the restarts begin: they may take long to beat the first board
     seeds = iter(range(seed, seed + (1 << 40)))
     if workers == 1:
         one = worker()
         while time.monotonic() < end and (best is None or best.score < whole):
             note(one(next(seeds)))
+            polish()
     else:
         results = forked_map(
             worker,
@@ -433,9 +467,7 @@ def search(
                 note(board)
                 if time.monotonic() >= end or (best is not None and best.score == whole):
                     break
+                polish()
         finally:
             results.close()
-    left = t0 + seconds - time.monotonic()
-    if best is not None and left > 0.5 and best.score < whole:
-        note(filler.improve(best, left))
     return best

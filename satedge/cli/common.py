@@ -183,10 +183,8 @@ def answers(args, task: str, outputs: tuple = (), **fields) -> Iterator[tuple]:
                 if best is None or stopped is None:
                     raise
                 yield path, stopped.puzzle, stopped, best, None
-                print(
-                    f"satedge: interrupted: {task} stopped with its best board so far ({path})",
-                    file=sys.stderr,
-                )
+                kept = "what it had counted" if task == "count" else "its best board so far"
+                print(f"satedge: interrupted: {task} stopped with {kept} ({path})", file=sys.stderr)
                 setattr(e, "said", True)  # nothing more to say
                 raise
             yield answered

@@ -18,6 +18,17 @@ def add(sub) -> None:
     p.set_defaults(func=main)
 
 
+def so_far(at_least: dict[str, int]) -> str:
+    """A stopped count's lower bounds in words.
+
+    >>> so_far({"solutions": 14784128}), so_far({"solutions": 12, "distinct": 12})
+    ('at least 14,784,128 solutions', 'at least 12 solutions and 12 distinct pictures')
+    """
+    words = [many(at_least["solutions"], "solution")] if "solutions" in at_least else []
+    words += [f"{digits(at_least['distinct'])} distinct pictures"] if "distinct" in at_least else []
+    return "at least " + " and ".join(words)
+
+
 def main(args) -> int:
     status = 0
     for path, puzzle, job, res, seconds in answers(args, "count"):
@@ -43,13 +54,21 @@ def main(args) -> int:
                 )
             if res.certificate is not None:
                 obj["certificate"] = res.certificate.as_dict()
-            if res.status == "TIMEOUT":
-                obj["status"] = "TIMEOUT"
+            if res.status in ("TIMEOUT", "INTERRUPTED"):
+                obj["status"] = res.status
                 if res.stage:
                     obj["stage"] = res.stage
+                if res.at_least:  # lower bounds: what it had counted when it was stopped
+                    obj["at_least"] = res.at_least
             print(json_dumps(obj), flush=True)
-        elif res.status == "TIMEOUT":
-            print(f"{path}: TIMEOUT after {args.timeout:g} s" + (f", while {res.stage}" if res.stage else ""))
+        elif res.status in ("TIMEOUT", "INTERRUPTED"):
+            stopped = f"TIMEOUT after {args.timeout:g} s" if res.status == "TIMEOUT" else "interrupted"
+            print(
+                f"{path}: {stopped}"
+                + (f", while {res.stage}" if res.stage else "")
+                + (f"; {so_far(res.at_least)} so far, a lower bound" if res.at_least else ""),
+                flush=True,
+            )
         else:
             shown = ", ".join(
                 many(v, "solution") if k == "solutions" else f"{digits(v)} {k}"

@@ -51,9 +51,10 @@ def run(job: Job, note: Note | None = None) -> Result:
         ended: list[Outcome] = []
         cost = backtrack.Cost()
         found = [0]  # solutions found so far, each standing for its orbit and its weight
-        # about every second, what the search has cost: shown as progress, and kept if the job is stopped
+        # about every second, what the search has cost and found, the workers' solutions not handed
+        # over yet (each at least its orbit) among them: shown as progress, and kept if the job is stopped
         paused = (
-            (lambda c: note({"progress": {**c.as_dict(), "solutions": found[0]}}))
+            (lambda c: note({"progress": {**c.as_dict(), "solutions": found[0] + orbit * c.pending}}))
             if note is not None
             else None
         )
@@ -93,7 +94,9 @@ def run(job: Job, note: Note | None = None) -> Result:
         if ended:
             return Result.stopped(ended[0])
         res.nodes, res.candidates, res.loop = cost.nodes, cost.candidates, cost.loop
-        res.compile_seconds = cost.compile_seconds if cost.loop else None
+        res.compile_seconds = (
+            cost.compile_seconds if cost.loop not in (None, "python") else None
+        )  # python: none
     res.solve_seconds = time.perf_counter() - t0 - (res.compile_seconds or 0.0)  # the search's alone
     return res.settled()
 

@@ -181,17 +181,13 @@ def run(job: Job, note: Note | None = None) -> Result:
     t1 = time.perf_counter()
     found: list[int] = [0]
 
-    def progress(n: int) -> None:
-        if job.progress and note is not None:
-            note(
-                {
-                    "progress": {
-                        "models": n,
-                        "solutions": found[0],
-                        "seconds": round(time.perf_counter() - t1, 3),
-                    }
-                }
+    def progress(n: int, pictures: bool = False) -> None:
+        """The models read so far: each a solution at least, or a picture (``pictures``)."""
+        if job.reporting and note is not None:
+            found_so_far = (
+                {"pictures": n, "solutions": found[0]} if pictures else {"solutions": max(found[0], n)}
             )
+            note({"progress": {"models": n, **found_so_far, "seconds": round(time.perf_counter() - t1, 3)}})
 
     if job.task == "count":
         res.counts = _counts(job, formula, res, found, progress)
@@ -251,7 +247,12 @@ def _counts(job: Job, formula: Encoded, res: Result, found: list[int], progress)
             witnesses.extend(block.solutions())
             return True
 
-        n = models(formula, witness, pictures=formula.shows is not None, progress=progress)
+        n = models(
+            formula,
+            witness,
+            pictures=formula.shows is not None,
+            progress=lambda n: progress(n, pictures=formula.shows is not None),
+        )
         pictures = {symmetry.picture(puzzle, s) for s in witnesses}
         if per_orbit > 1:
             pictures = {symmetry.turn_picture(puzzle, p, k) for p in pictures for k in puzzle.board.turns()}

@@ -18,7 +18,7 @@ fits pairs two sides of one label); and the branch and bound's first board as th
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice
 from typing import Any
 
@@ -34,6 +34,7 @@ from ..puzzle import symmetry
 from ..puzzle.checker import label_bound, score, validate
 from ..puzzle.model import Puzzle, Solution
 from ..system.extras import Need, require
+from ..system.progress import REPORT_SECONDS
 
 __all__ = ["needs", "build", "solutions", "run", "best_board", "maximize", "ENGINE"]
 
@@ -77,18 +78,24 @@ def solutions(
     workers: int = 1,
     stats: dict | None = None,
     time_limit: float | None = None,
+    found_so_far: Callable[[int], None] | None = None,
 ) -> Iterator[Solution]:
     """Every solution (or the first ``limit``), found by CP-SAT's solution enumeration, each checked
-    by the independent checker (:class:`satedge.errors.EncodingError` when one fails)."""
+    by the independent checker (:class:`satedge.errors.EncodingError` when one fails);
+    ``found_so_far`` is told how many it has found, about every second while it finds them."""
     cp_model: Any = _cp()
     m, tile, rot = build(puzzle)
     found: list[Solution] = []
+    told = [-REPORT_SECONDS]  # the first one found is told at once
 
     class Collect(cp_model.CpSolverSolutionCallback):
         def on_solution_callback(self) -> None:
             found.append(Solution(tuple((self.Value(t), self.Value(r)) for t, r in zip(tile, rot))))
             if limit is not None and len(found) >= limit:
                 self.StopSearch()
+            if found_so_far is not None and time.monotonic() - told[0] >= REPORT_SECONDS:
+                told[0] = time.monotonic()
+                found_so_far(len(found))
 
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers if limit == 1 else 1  # enumeration needs one worker
@@ -115,10 +122,19 @@ def run(job: Job, note: Note | None = None) -> Result:
     t0 = time.perf_counter()
     first_only = job.task == "solve" and job.limit == 1
     puzzle, back = job.shuffled()
+    told = (
+        (lambda n: note({"progress": {"solutions": n, "seconds": round(time.perf_counter() - t0, 3)}}))
+        if job.reporting and note is not None
+        else None
+    )
     sols = [
         back(s)
         for s in solutions(
-            puzzle, limit=1 if first_only else None, workers=job.solver.workers, stats=res.stats.counters
+            puzzle,
+            limit=1 if first_only else None,
+            workers=job.solver.workers,
+            stats=res.stats.counters,
+            found_so_far=told,
         )
     ]
     res.stats.reported = True

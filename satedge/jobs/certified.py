@@ -32,7 +32,7 @@ from ..sat.maxsat import beyond
 from ..sat.solvers import BINARY_PROOFS, DEFAULT_SOLVER, PROOF_SOLVERS, Stats
 from ..sat.solving import Enumerator
 from ..system.proctree import forked_map
-from .formula import encode_and_note, encoding_of
+from .formula import encode_and_note, encoding_of, progress_of
 from .job import Job
 from .result import Note, Result
 from .solver import SolverConfig
@@ -162,11 +162,7 @@ def run(job: Job, note: Note | None = None) -> Result:
     """Solve or count ``job`` with a certificate."""
     res = Result("UNSAT")
     t1 = time.perf_counter()
-    report = (
-        (lambda stats: note({"progress": {**stats, "seconds": round(time.perf_counter() - t1, 3)}}))
-        if job.progress and note is not None
-        else None
-    )
+    report = progress_of(job, note)
     if report is not None:
         report({"stage": "encoding"})
     formula = encode_and_note(job, res, note)

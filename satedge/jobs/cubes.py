@@ -16,7 +16,8 @@ from ..puzzle.model import Solution
 from ..sat import cubes, solving
 from ..system import cluster
 from ..system.process import Outcome
-from .formula import encode_and_note, encoding_of
+from ..system.progress import REPORT_SECONDS
+from .formula import encode_and_note, encoding_of, progress_of
 from .job import Job
 from .parts import chunks, connected, worker_count
 from .result import Note, Result
@@ -53,7 +54,9 @@ def run(job: Job, note: Note | None = None) -> Result:
         if job.task == "count" and solving.by_pictures(formula, job.solver.get("enumeration")):
             # one solution per picture, its models counted from multiplicities: a count of few
             # solver calls, here, which cubes (each blocking pictures others hold too) cannot share
-            res.counts = solving.count_modes(formula, job.solver, job.modes, stats=res.stats)
+            res.counts = solving.count_modes(
+                formula, job.solver, job.modes, stats=res.stats, progress=progress_of(job, note)
+            )
             res.solve_seconds = time.perf_counter() - t0 - (res.encode_seconds or 0.0)
             res.parallel = {"strategy": "cubes", "workers": workers, "cubes": 0, "by_pictures": True}
             return res.settled()
@@ -67,6 +70,7 @@ def run(job: Job, note: Note | None = None) -> Result:
         ended: list[Outcome] = []
         only_count = job.task == "count" and set(job.modes) == {"solutions"}  # no solution needs to travel
         total = [0]  # solutions found over the cubes
+        progress, told = progress_of(job, note), [time.monotonic()]
 
         def stream() -> Iterator[cubes.Cube]:
             if client is None:
@@ -94,6 +98,9 @@ def run(job: Job, note: Note | None = None) -> Result:
                 if c.counters is not None:
                     res.stats.merge(c.counters)
                 total[0] += c.found
+                if progress is not None and time.monotonic() - told[0] >= REPORT_SECONDS:
+                    told[0] = time.monotonic()
+                    progress({"solutions": formula.orbit * total[0]})  # of the cubes done
                 yield from c.solutions
 
         found = solutions()

@@ -98,10 +98,12 @@ def run(
         around it, :func:`satedge.system.limits.within`, before the job's answer came back),
         once the job's processes are gone; of a maximisation that had found a board, with
         ``best``: a result of status ``INTERRUPTED`` (``TIMEOUT`` for the time limit) that holds
-        it (and ``job``).
+        it (and ``job``); of a count that had reported, the same with its lower bounds
+        (``Result.at_least``).
     """
 
     best: dict = {}  # a maximisation's best board so far, for an interrupt or a time limit to keep
+    tally: dict = {}  # a count's lower bounds by its last report, as well
 
     def on_note(fields: dict) -> None:
         if "board" in fields:  # the board only when it scores more; the bound as last proved
@@ -109,6 +111,8 @@ def run(
                 best.update({k: fields[k] for k in ("board", "score") if k in fields})
             if "bound" in fields:
                 best["bound"] = fields["bound"]
+        if job.task == "count" and counted(fields.get("progress") or {}):
+            tally.update(counted(fields["progress"]))
         if progress is not None and "progress" in fields:
             progress(fields["progress"])
 
@@ -124,6 +128,11 @@ def run(
             )
             setattr(e, "best", so_far)  # what the command answers: the exception carries it out
             setattr(e, "job", job)
+        elif tally:  # a count: what it had counted, lower bounds
+            setattr(
+                e, "best", Result("TIMEOUT" if isinstance(e, OutOfTime) else "INTERRUPTED", at_least=tally)
+            )
+            setattr(e, "job", job)
         raise
     finally:  # the worker jobs of a batch queue, where the job's process was killed before it ended them
         cluster.cancel(job.scheduler)
@@ -131,7 +140,7 @@ def run(
 
 def _run(job: Job, fresh: bool, cancel, on_note, server, best: dict) -> Result:
     if job.limits.unlimited and not fresh and server is None and cancel is None:
-        return _result(here(execute, (job,), note=on_note), best)
+        return _result(here(execute, (job,), note=on_note), best, job.task == "count")
     if job.encoding is not None and job.limits.memory_mb is not None:  # what cannot fit is not built
         try:
             size = job.encoding.size(job.board, job.shuffle)
@@ -157,12 +166,29 @@ def _run(job: Job, fresh: bool, cancel, on_note, server, best: dict) -> Result:
             server=server,
         ),
         best,
+        job.task == "count",
     )
 
 
-def _result(outcome: Outcome, best: dict | None = None) -> Result:
+def counted(so_far: dict) -> dict[str, int]:
+    """What a count's last progress report says it had counted: lower bounds of its counts.
+    Solutions found count as themselves; pictures found (a count by pictures) are at least as
+    many distinct pictures, and as many solutions.
+
+    >>> counted({"solutions": 14784128, "seconds": 7.9}), counted({"pictures": 12}), counted({"nodes": 5})
+    ({'solutions': 14784128}, {'solutions': 12, 'distinct': 12}, {})
+    """
+    pictures = int(so_far.get("pictures") or 0)
+    solutions = max(int(so_far.get("solutions") or 0), pictures)
+    if "solutions" not in so_far and not pictures:
+        return {}
+    return {"solutions": solutions} | ({"distinct": pictures} if pictures else {})
+
+
+def _result(outcome: Outcome, best: dict | None = None, counting: bool = False) -> Result:
     """The result of a job that ended as ``outcome`` says, with what it cost; a stopped
-    maximisation's board is the best it noted (``best``), whatever it noted after it."""
+    maximisation's board is the best it noted (``best``), whatever it noted after it, and a
+    stopped count (``counting``) has what it had counted by its last report as lower bounds."""
     if outcome.status == "OK":
         res = outcome.value
     else:
@@ -177,7 +203,7 @@ def _result(outcome: Outcome, best: dict | None = None) -> Result:
         known.update({k: noted[k] for k in ("score", "bound") if k in noted})
         if "board" in noted:  # a maximisation's best board so far
             known["solutions"] = [Solution(tuple(map(tuple, noted["board"])))]
-        res = Result(outcome.status, **known)
+        res = Result(outcome.status, at_least=counted(so_far) if counting else {}, **known)
     res.outcome, res.wall_seconds, res.cpu_seconds = outcome, outcome.wall_seconds, outcome.cpu_seconds
     res.peak_memory_mb = outcome.peak_mb
     return res

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import time
+from collections.abc import Callable
 
 from ..encode import Encoded, Encoding
 from ..encode.maxsat import weighted
@@ -15,7 +16,7 @@ from ..sat.dimacs import write_dimacs
 from .job import Job
 from .result import Note, Result
 
-__all__ = ["encoding_of", "encode_and_note", "solve_here", "encode_only"]
+__all__ = ["encoding_of", "encode_and_note", "progress_of", "solve_here", "encode_only"]
 
 
 def encoding_of(job: Job) -> Encoding:
@@ -23,6 +24,15 @@ def encoding_of(job: Job) -> Encoding:
     if job.encoding is None:
         raise ValueError(f"the {job.solver.engine} engine solves a formula: its job has an encoding")
     return job.encoding
+
+
+def progress_of(job: Job, note: Note | None) -> Callable[[dict], None] | None:
+    """What the job reports as it goes (where it reports: :attr:`Job.reporting`), with the seconds
+    since now: a solver's statistics, and what it has found."""
+    if not job.reporting or note is None:
+        return None
+    t0 = time.perf_counter()
+    return lambda stats: note({"progress": {**stats, "seconds": round(time.perf_counter() - t0, 3)}})
 
 
 def encode_and_note(job: Job, res: Result, note: Note | None) -> Encoded:
@@ -43,15 +53,11 @@ def encode_and_note(job: Job, res: Result, note: Note | None) -> Encoded:
 def solve_here(job: Job, note: Note | None = None) -> Result:
     """Solve or count ``job`` with its solver on this process."""
     res = Result("UNSAT")
-    if job.progress and note is not None:
+    if job.reporting and note is not None:
         note({"progress": {"stage": "encoding"}})
     formula = encode_and_note(job, res, note)
     t1 = time.perf_counter()
-    progress = (
-        (lambda stats: note({"progress": {**stats, "seconds": round(time.perf_counter() - t1, 3)}}))
-        if job.progress and note is not None
-        else None
-    )
+    progress = progress_of(job, note)
     if progress is not None:
         progress({"stage": "solving"})
     if job.task == "count":

@@ -304,6 +304,13 @@ class Job:
         return replace(self, puzzle=puzzle, limits=limits, **changes)
 
     @property
+    def reporting(self) -> bool:
+        """Whether the job notes its progress as it goes: where asked (``progress``), and always of
+        a count, so that a count stopped at its time limit keeps what it had counted
+        (:attr:`satedge.jobs.result.Result.at_least`)."""
+        return self.progress or self.task == "count"
+
+    @property
     def parallel(self) -> bool:
         """Whether the job's parts run on several processes (or a cluster)."""
         return self.solver.workers > 1 or self.scheduler is not None

@@ -31,6 +31,10 @@ class Result:
     counts : dict
         Task ``count``: the counts of the job's modes, and for a formula ``models``, its own
         model count.
+    at_least : dict
+        Of a count stopped before its end (``TIMEOUT``, ``INTERRUPTED``): what it had counted by its
+        last report (about every second), lower bounds: ``solutions``, and ``distinct`` where it
+        counted by pictures; empty where it had reported nothing.
     orbit : int
         How many solutions each of ``solutions`` stands for (its board-turn orbit, with
         symmetry breaking).
@@ -78,6 +82,7 @@ class Result:
     _: KW_ONLY
     solutions: list[Solution] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    at_least: dict[str, int] = field(default_factory=dict)
     variables: int | None = None
     clauses: int | None = None
     literals: int | None = None
