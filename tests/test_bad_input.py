@@ -828,3 +828,53 @@ def test_a_certificate_whose_proof_piece_cannot_be_written_leaves_no_folder(
     assert not (tmp_path / "new").exists()
     monkeypatch.setattr(files, "_write", real)
     assert run_cli(*args, "--proof", folder)[0] == 0 and (folder / "manifest.json").is_file()
+
+
+def test_an_output_on_the_full_device_is_refused_before_the_search(run_cli, tmp_path):
+    """Before: `solve -o LINK` with LINK to /dev/full searched, printed the answer, then failed.
+    Refused first now: the puzzle file named after it is not even read."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    link = tmp_path / "board.json"
+    link.symlink_to("/dev/full")
+    assert run_cli("solve", tmp_path / "no-such.yaml", "-o", link) == (
+        2,
+        "",
+        f"satedge: error: {link}: cannot write: No space left on device\n",
+    )
+
+
+def test_a_broken_json_file_is_called_json(run_cli, tmp_path):
+    """Before: "not valid YAML" of a .json file (a JSON document is read as YAML)."""
+    f = tmp_path / "p.json"
+    f.write_text('{"rows": 3,\n')
+    assert run_cli("solve", f) == (
+        2,
+        "",
+        f"satedge: error: {f}: not valid JSON at line 2: expected the node content, but found '<stream end>'\n",
+    )
+
+
+@pytest.mark.parametrize(
+    "puzzles,message",
+    [
+        ("[hunde-spiel, hunde-spiel]", "{h} is listed twice"),
+        ("[hunde-spiel, '{d}/copy.yaml']", "{h} and {d}/copy.yaml are the same puzzle"),
+    ],
+)
+def test_a_puzzle_listed_twice_in_a_spec_is_refused(run_cli, tmp_path, puzzles, message):
+    """Before: run once, silently, as if listed once."""
+    (tmp_path / "copy.yaml").write_bytes((PUZZLES / "hunde-spiel.yaml").read_bytes())
+    spec = tmp_path / "twice.yaml"
+    spec.write_text(
+        f"name: twice\npuzzles: {puzzles.format(d=tmp_path)}\nencodings: [edgecolor]\nsolvers: [cadical195]\n"
+        "timeout: 10\n"
+    )
+    h = PUZZLES / "hunde-spiel.yaml"
+    assert run_cli("run", spec, "--out", tmp_path / "out") == (
+        2,
+        "",
+        f"satedge: error: {spec}: puzzles: {message.format(h=h, d=tmp_path)}: list each puzzle once (repeat: N "
+        "runs every puzzle N times)\n",
+    )
+    assert not (tmp_path / "out").exists()

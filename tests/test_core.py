@@ -559,3 +559,10 @@ def test_small_boards_skip_loading_the_compiled_search():
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert (r.returncode, r.stdout) == (0, "16 False\n")
+
+
+def test_an_engine_of_its_own_model_names_itself_as_the_encoding(run_cli):
+    """Before: `"encoding": "backtrack:workers=2"`, the solver's options in the encoding's name."""
+    code, out, _ = run_cli("solve", PUZZLES / "hunde-spiel.yaml", "--solver", "backtrack:workers=2", "--json")
+    row = json.loads(out)
+    assert (code, row["encoding"], row["solver"]) == (0, "backtrack", "backtrack:workers=2")

@@ -495,3 +495,27 @@ def test_other_compressions_are_refused_by_name(run_cli, tmp_path, monkeypatch):
         "satedge: error: .zst files need zstandard: pip install 'satedge[zstd]'\n",
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_decode_says_the_puzzle_path_came_from_the_header(run_cli, tmp_path, monkeypatch):
+    """Before: `h.yaml: no such file`, as if the user had named it; now it says where the path came
+    from and what to do."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "h.yaml").write_bytes(HUNDE.read_bytes())
+    assert run_cli("encode", "h.yaml", "-o", "h.cnf")[0] == 0
+    (tmp_path / "h.yaml").rename(tmp_path / "moved.yaml")
+    (tmp_path / "m.txt").write_text("v 1 0\n")
+    assert run_cli("decode", "h.cnf", "m.txt") == (
+        2,
+        "",
+        "satedge: error: h.cnf: the puzzle file its header names cannot be read (h.yaml: no such file, nor a "
+        "shipped puzzle of that name (satedge puzzles lists them)): give the puzzle with --puzzle FILE\n",
+    )
+    assert run_cli(
+        "decode", "h.cnf", "m.txt", "--puzzle", "moved.yaml"
+    ) == (  # the puzzle found: the model next
+        2,
+        "",
+        "satedge: error: m.txt: the model leaves 272 of the formula's 273 decision variables unassigned (the "
+        "first: 2): is it cut short?\n",
+    )

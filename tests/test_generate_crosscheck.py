@@ -269,3 +269,28 @@ def test_strategy_covers_features():
         ("identical", "torus"),
     }
     assert any(k[2] for k in seen) and any(k[3] for k in seen) and any(k[4] for k in seen)
+
+
+def test_the_crosschecks_progress_counts_each_puzzle_once_whatever_the_workers(monkeypatch):
+    """Before: a total of examples x workers (0/40 for --examples 20 --workers 2), each worker's
+    puzzles counted apart although every worker checks the same puzzles."""
+    from contextlib import contextmanager
+
+    shown: dict = {}
+
+    class Bar:
+        n = 0
+
+        def update(self, k: int = 1) -> None:
+            self.n += k
+
+    @contextmanager
+    def bar(total, what, unit):
+        shown["total"], b = total, Bar()
+        yield b
+        shown["n"] = b.n
+
+    monkeypatch.setattr(crosscheck, "progress_bar", bar)
+    configs = crosscheck.default_configs(["edgecolor-corners", "direct-pairwise"], ["cadical195"])
+    report = crosscheck.run(configs, examples=6, workers=2)
+    assert (report.examples, shown["total"]) == (6, 6) and shown["n"] <= 6

@@ -200,6 +200,7 @@ def test_a_missing_extra_names_the_smallest_extra_that_brings_it():
         "hypothesis": "hypothesis",
         "hermax": "hermax",
         "scikit_posthocs": "scikit-posthocs",
+        "zstandard": "zstandard",
     }
     needs = {e.needs.module: e.needs.extra for e in engines().values() if e.needs and e.needs.module}
     for module, extra in {**{m: x for m, (x, _) in EXTRAS.items()}, **needs}.items():

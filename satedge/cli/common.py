@@ -58,11 +58,12 @@ def engine_of(job: Job) -> str:
 
 
 def answered_by(job: Job, res: Result | None = None) -> dict:
-    """What answers a job, as JSON output and result rows say it: ``solver`` and ``encoding`` (an
-    engine with a model of its own names itself as its encoding), and ``checked: false`` where
-    the answer rests on a solver binary's word that nothing checked (:attr:`Result.checked`)."""
+    """What answers a job, as JSON output says it: ``solver`` and ``encoding`` (an engine with a
+    model of its own names itself, its options the solver's: ``backtrack``), and ``checked:
+    false`` where the answer rests on a solver binary's word that nothing checked
+    (:attr:`Result.checked`)."""
     return {
-        "encoding": job.encoding.name if job.encoding is not None else str(job.solver),
+        "encoding": job.encoding.name if job.encoding is not None else job.solver.engine,
         "solver": str(job.solver),
         **({"checked": False} if res is not None and not res.checked else {}),
     }

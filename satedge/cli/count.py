@@ -22,7 +22,7 @@ def so_far(at_least: dict[str, int]) -> str:
     """A stopped count's lower bounds in words.
 
     >>> so_far({"solutions": 14784128}), so_far({"solutions": 12, "distinct": 12})
-    ('at least 14,784,128 solutions', 'at least 12 solutions and 12 distinct pictures')
+    ('at least 14784128 solutions', 'at least 12 solutions and 12 distinct pictures')
     """
     words = [many(at_least["solutions"], "solution")] if "solutions" in at_least else []
     words += [f"{digits(at_least['distinct'])} distinct pictures"] if "distinct" in at_least else []

@@ -322,7 +322,7 @@ def run(
         min(chunks, key=len).extend(group)
     chunks = [c for c in chunks if c]
     workers = len(chunks)
-    with progress_bar(examples * workers, "crosscheck", "puzzle") as bar:
+    with progress_bar(examples, "crosscheck", "puzzle") as bar:  # each worker sees every puzzle
         if workers == 1:
             reports = [_explore(chunks[0], examples, seed, max_cells, bar.update)]
         else:
@@ -335,7 +335,7 @@ def run(
                 return k, _explore(chunks[k], examples, seed, max_cells, tick)
 
             found = forked_map(
-                lambda: explore, list(range(workers)), workers, idle=lambda: bar.update(sum(seen) - bar.n)
+                lambda: explore, list(range(workers)), workers, idle=lambda: bar.update(min(seen) - bar.n)
             )
             reports = [r for _, r in sorted(found)]
     out = Report(examples=max(r.examples for r in reports), checks=sum(r.checks for r in reports))

@@ -397,6 +397,19 @@ def load_spec(path: str | Path) -> Spec:
     hashed = [
         (ppath, bare, puzzle_hash(bare)) for ppath, bare in ((p, q.with_(planted=None)) for p, q in puzzles)
     ]
+    first: dict[str, int] = {}  # a puzzle's sha256: the first of the spec's puzzles that is it
+    for k, (ppath, _, sha) in enumerate(hashed):  # before: the second was silently left out
+        if (at := first.setdefault(sha, k)) != k:
+            other = hashed[at][0]
+            raise SatedgeError(
+                (
+                    f"puzzles: {other} is listed twice"
+                    if other == ppath
+                    else f"puzzles: {other} and {ppath} are the same puzzle"
+                )
+                + ": list each puzzle once (repeat: N runs every puzzle N times)",
+                path,
+            )
     for rep in range(int(repeat)):
         for seed in seeds:
             for ppath, bare, sha in hashed:

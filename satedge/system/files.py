@@ -10,6 +10,7 @@ echoes what it quotes through :func:`shown` or :func:`quoted`, cut short.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -264,12 +265,15 @@ def _remove(tmp: Path) -> None:
 def check_output(path: str | os.PathLike | None) -> None:
     """Refuse, before any work is done, an output file that could not be written when the work
     ends: a folder, a missing folder, a read-only one or file system (a file is made beside it and
-    removed again, as :func:`atomic_output` will); the error names ``path``.  ``None`` and ``-``
-    (standard output), a character device or a FIFO pass."""
+    removed again, as :func:`atomic_output` will), the device that refuses every write
+    (``/dev/full``, or a link to it); the error names ``path``.  ``None`` and ``-`` (standard
+    output), another character device or a FIFO pass."""
     if path is None or str(path) == "-":
         return
     target = _output_target(Path(path))
     if target is None:
+        if _full(Path(path)):
+            raise cannot_write(OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)), path)
         return
     probe = _temporary(target)
     try:
@@ -277,6 +281,14 @@ def check_output(path: str | os.PathLike | None) -> None:
     except OSError as e:
         raise cannot_write(e, path) from None
     _remove(probe)
+
+
+def _full(path: Path) -> bool:
+    """Whether ``path`` is (or leads to) the device every write to fails with a full disk."""
+    try:
+        return os.stat(path).st_rdev == os.stat("/dev/full").st_rdev
+    except OSError:  # no such device here
+        return False
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:

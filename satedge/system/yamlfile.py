@@ -94,7 +94,8 @@ def read_yaml(path: str | Path) -> Any:
 
 def parse_yaml(text: str, path: str | Path) -> Any:
     """The YAML document ``text`` (of the file ``path``, which errors name); a malformed one is a
-    one-line error."""
+    one-line error, which calls a ``.json`` file's text JSON (a JSON document is YAML too)."""
+    kind = "JSON" if str(path).lower().endswith(".json") else "YAML"
     if _FAST is not None:
         try:
             return yaml.load(text, Loader=_FastLoader)
@@ -103,13 +104,13 @@ def parse_yaml(text: str, path: str | Path) -> Any:
     try:
         return yaml.load(text, Loader=_PythonLoader)
     except RecursionError:  # PyYAML's composer recurses: far deeper than the bound
-        raise SatedgeError(f"not valid YAML: nested more than {MAX_YAML_DEPTH} deep", path) from None
+        raise SatedgeError(f"not valid {kind}: nested more than {MAX_YAML_DEPTH} deep", path) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""
         problem = (
             getattr(e, "problem", None) or str(e).splitlines()[0]
         )  # a reader's error has no problem, two lines
-        raise SatedgeError(f"not valid YAML{where}: {one_line(problem)[:200]}", path) from None
+        raise SatedgeError(f"not valid {kind}{where}: {one_line(problem)[:200]}", path) from None
     except ValueError as e:  # an integer of thousands of digits
-        raise SatedgeError(f"not valid YAML: {one_line(str(e))[:200]}", path) from None
+        raise SatedgeError(f"not valid {kind}: {one_line(str(e))[:200]}", path) from None
