@@ -103,7 +103,7 @@ def run(
     """
 
     best: dict = {}  # a maximisation's best board so far, for an interrupt or a time limit to keep
-    tally: dict = {}  # a count's lower bounds by its last report, as well
+    tally: dict[str, int] = {}  # a count's lower bounds, the highest it reported, as well
 
     def on_note(fields: dict) -> None:
         if "board" in fields:  # the board only when it scores more; the bound as last proved
@@ -111,13 +111,14 @@ def run(
                 best.update({k: fields[k] for k in ("board", "score") if k in fields})
             if "bound" in fields:
                 best["bound"] = fields["bound"]
-        if job.task == "count" and counted(fields.get("progress") or {}):
-            tally.update(counted(fields["progress"]))
+        if job.task == "count":
+            for key, n in counted(fields.get("progress") or {}).items():
+                tally[key] = max(tally.get(key, 0), n)
         if progress is not None and "progress" in fields:
             progress(fields["progress"])
 
     try:
-        return _run(job, fresh, cancel, on_note, server, best)
+        return _run(job, fresh, cancel, on_note, server, best, tally)
     except (KeyboardInterrupt, SystemExit, OutOfTime) as e:  # Ctrl-C, the CLI's SIGTERM and SIGHUP, its time
         if best:  # the job's processes are gone; its best board is the answer so far
             so_far = Result(
@@ -138,9 +139,9 @@ def run(
         cluster.cancel(job.scheduler)
 
 
-def _run(job: Job, fresh: bool, cancel, on_note, server, best: dict) -> Result:
+def _run(job: Job, fresh: bool, cancel, on_note, server, best: dict, tally: dict) -> Result:
     if job.limits.unlimited and not fresh and server is None and cancel is None:
-        return _result(here(execute, (job,), note=on_note), best, job.task == "count")
+        return _result(here(execute, (job,), note=on_note), best, tally)
     if job.encoding is not None and job.limits.memory_mb is not None:  # what cannot fit is not built
         try:
             size = job.encoding.size(job.board, job.shuffle)
@@ -166,7 +167,7 @@ def _run(job: Job, fresh: bool, cancel, on_note, server, best: dict) -> Result:
             server=server,
         ),
         best,
-        job.task == "count",
+        tally,
     )
 
 
@@ -185,10 +186,10 @@ def counted(so_far: dict) -> dict[str, int]:
     return {"solutions": solutions} | ({"distinct": pictures} if pictures else {})
 
 
-def _result(outcome: Outcome, best: dict | None = None, counting: bool = False) -> Result:
+def _result(outcome: Outcome, best: dict | None = None, tally: dict | None = None) -> Result:
     """The result of a job that ended as ``outcome`` says, with what it cost; a stopped
     maximisation's board is the best it noted (``best``), whatever it noted after it, and a
-    stopped count (``counting``) has what it had counted by its last report as lower bounds."""
+    stopped count's lower bounds are the highest it reported (``tally``)."""
     if outcome.status == "OK":
         res = outcome.value
     else:
@@ -203,7 +204,7 @@ def _result(outcome: Outcome, best: dict | None = None, counting: bool = False) 
         known.update({k: noted[k] for k in ("score", "bound") if k in noted})
         if "board" in noted:  # a maximisation's best board so far
             known["solutions"] = [Solution(tuple(map(tuple, noted["board"])))]
-        res = Result(outcome.status, at_least=counted(so_far) if counting else {}, **known)
+        res = Result(outcome.status, at_least=dict(tally or {}), **known)
     res.outcome, res.wall_seconds, res.cpu_seconds = outcome, outcome.wall_seconds, outcome.cpu_seconds
     res.peak_memory_mb = outcome.peak_mb
     return res
