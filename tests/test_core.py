@@ -4,6 +4,8 @@ import json
 import multiprocessing
 import os
 import pickle
+import re
+import shutil
 import subprocess
 import sys
 from itertools import chain, islice
@@ -25,7 +27,7 @@ from satedge.puzzle import symmetry
 from satedge.puzzle.checker import validate
 from satedge.puzzle.formats import load_puzzle, puzzle_to_yaml, save_puzzle
 from satedge.puzzle.generate import Params, generate
-from satedge.puzzle.model import Clue, Puzzle, Solution
+from satedge.puzzle.model import Clue, Puzzle, Solution, rotate
 from satedge.puzzle.solutions import load_solution, save_solution
 from satedge.puzzle.strategies import puzzles
 from satedge.sat.dimacs import puzzle_hash
@@ -496,6 +498,7 @@ def test_the_shipped_outside_instances_load_without_shared():
     assert {k: v for k, v in sizes.items() if k.startswith("eternity2/")} == {
         "eternity2/e2.yaml": (16, 16, 0, 256),
         "eternity2/e2-starter.yaml": (16, 16, 0, 256),
+        "eternity2/e2-clues.yaml": (16, 16, 0, 256),
         "eternity2/8x8.yaml": (8, 8, 0, 64),
         "eternity2/9x9.yaml": (9, 9, 0, 81),
     }
@@ -548,6 +551,56 @@ def test_the_shipped_instances_are_their_sources(benchmarks):
         if "board-suite" in shipped.parts:
             converted = converted.with_(name=shipped.relative_to(PUZZLES).with_suffix("").as_posix())
         assert puzzle_hash(load_puzzle(shipped)) == puzzle_hash(converted), shipped
+
+
+def _clue_table() -> list[dict]:
+    """The five clue pieces as the Eternity II README quotes the official piece list."""
+    text = (PUZZLES / "eternity2" / "README.md").read_text()
+    rows = [
+        line.strip("|").split("|")
+        for line in text.splitlines()
+        if line.startswith("| ") and "|---" not in line
+    ]
+    head = [h.strip() for h in rows[0]]
+    return [dict(zip(head, (c.strip() for c in row))) for row in rows[1:]]
+
+
+def test_eternity_ii_five_clues_are_the_official_pieces_squares_and_turns():
+    """e2-clues holds the official list's five clues: piece N is tile N-1, its square's letter the
+    row, and the list's pieces are ours turned half way under one relabelling of the colours."""
+    table = _clue_table()
+    assert [(r["piece"], r["square"]) for r in table] == [
+        ("139", "I8"),
+        ("208", "C3"),
+        ("255", "C14"),
+        ("181", "N3"),
+        ("249", "N14"),
+    ]
+    p = load_puzzle("eternity2/e2-clues")
+    clues = {(c.row, c.col): (c.tile, c.rotation) for c in p.clues}
+    relabel: dict = {}
+    for r in table:
+        row, col = ord(r["square"][0]) - ord("A"), int(r["square"][1:]) - 1
+        assert (row, col) == (int(r["y (row)"]), int(r["x (column)"]))
+        tile, turns = int(r["piece"]) - 1, (int(r["turns in the list"]) + 2) % 4
+        assert clues.pop((row, col)) == (tile, turns) == (int(r["tile here"]), int(r["turns here"]))
+        listed = [int(x) for x in r["edges in the list"].split(",")]
+        for ours, theirs in zip(rotate(p.tiles[tile], 2), listed, strict=True):
+            assert relabel.setdefault(ours, theirs) == theirs, r["piece"]
+    assert clues == {}
+    assert len(set(relabel.values())) == len(relabel) == 12  # one relabelling, one to one
+    starter = load_puzzle("eternity2/e2-starter")
+    assert (starter.tiles, starter.clues) == (p.tiles, p.clues[:1])
+
+
+def test_eternity_ii_five_clues_convert_as_the_readme_says(benchmarks, tmp_path, run_cli):
+    """The README's commands make e2-clues from the .puz file (the same sha256)."""
+    text = (PUZZLES / "eternity2" / "README.md").read_text()
+    clue = re.search(r"printf '(.*)' > e2-clues.clue", text).group(1).replace("\\n", "\n")
+    shutil.copy(benchmarks / "eternity2" / "e2.puz", tmp_path / "e2-clues.puz")
+    (tmp_path / "e2-clues.clue").write_text(clue)
+    assert run_cli("convert", tmp_path / "e2-clues.puz", tmp_path / "out.yaml")[0] == 0
+    assert (tmp_path / "out.yaml").read_bytes() == (PUZZLES / "eternity2" / "e2-clues.yaml").read_bytes()
 
 
 def test_small_boards_skip_loading_the_compiled_search():
