@@ -65,7 +65,7 @@ CASES = [
     (
         "unknown-key",
         GOOD + "colour: red\n",
-        "unknown key(s) colour; known: clues, cols, edge_order, field, frame, matching, name, planted, rows, tiles, "
+        "unknown key(s) colour; known: clues, cols, edge_order, frame, matching, name, planted, rows, tiles, "
         "topology",
     ),
     ("clues-not-list", GOOD + "clues: 3\n", "clues must be a list of {row, col, tile, rotation} mappings"),

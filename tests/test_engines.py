@@ -51,7 +51,7 @@ NOT_ENGINES = {
     ("cli/solvers.py", "pysat"): "the key of `satedge solvers --json` listing the PySAT solvers",
     ("sat/solvers.py", "restarts"): "a SAT solver's statistic (STAT_KEYS)",
     ("backtrack/loop.py", "budget"): "a loop's parameter: the candidates a call may try",
-    ("puzzle/formats.py", "field"): "a puzzle file's key: the settings tuned for its board",
+    ("puzzle/formats.py", "field"): "the key puzzle files carried engine settings under, refused",
 }
 
 

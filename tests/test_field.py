@@ -15,7 +15,6 @@ from satedge.puzzle.checker import board_problem, score
 from satedge.puzzle.formats import load_puzzle, puzzle_from_dict, puzzle_to_dict
 from satedge.puzzle.generate import Params, generate
 from satedge.puzzle.model import Solution
-from satedge.puzzle.shuffle import shuffle
 
 
 @st.composite
@@ -58,7 +57,7 @@ def test_an_attempt_keeps_the_quota_the_ladder_and_the_rules_of_breaks(made, see
     while not attempt.ended:
         attempt.run(None)
     by_cell = attempt.board()
-    least, allow = s.quota.least(p.n), s.attempts(p).allow
+    least, allow = s.attempts(p).least, s.attempts(p).allow
     run_labels = field.frame_labels(p)
     shown = {c: p.orientations[t][r] for c, (t, r) in ((c, x) for c, x in enumerate(by_cell) if x)}
     sides = breaks = 0
@@ -139,34 +138,29 @@ def test_the_completion_looks_only_for_a_better_board():
     assert Search(p, seed=1).complete(by_cell, beat=best).score <= best
 
 
-def test_the_settings_of_eternity_ii_come_from_its_puzzle_file():
+def test_the_settings_of_eternity_ii_are_derived_from_its_board():
+    """No puzzle file carries settings: on Eternity II with its starter the rules give the
+    published ramp (scaled to its quota's 120 sides) and ladder; the published quota is an option."""
     p = load_puzzle("eternity2/e2-starter")
-    s = field.Settings.of(p, dict(p.tuned))
-    assert (sorted(s.quota.labels), s.quota.points[-1], s.ladder) == (
-        [10, 13, 16],
-        (160, 119),
-        (201, 206, 211, 216, 221, 225, 229, 233, 237, 239, 241, 243, 245, 247, 249, 251),
-    )
-    assert s.ladder == field.LADDER and field.LADDER[:10] == field.PUBLISHED
-    least = s.quota.least(256)
+    s = field.Settings.of(p)
+    assert (sorted(s.quota.labels), s.ladder, s.attempt) == ([1, 10, 14], field.LADDER, field.ATTEMPT)
+    assert s.quota.points == ((16, 0), (26, 27), (56, 69), (76, 87), (102, 104), (160, 117))
+    assert field.LADDER[:10] == field.PUBLISHED and field.frame_labels(p) == {1, 5, 9, 13, 17}
+    published = field_settings(p, SolverConfig.parse("field:quota=13/16/10"))
+    least = published.attempts(p).least  # the depths count the starter's cell, which has no side of the quota
     assert (least[16], least[26], least[56], least[102], least[160], least[161]) == (0, 28, 71, 106, 119, 0)
-    assert field.frame_labels(p) == {1, 5, 9, 13, 17}
-    # without the file's settings, the rules: Eternity II's ramp and ladder on its own board
-    rules = field.Settings.of(p)
-    assert (sorted(rules.quota.labels), rules.ladder) == ([1, 10, 14], s.ladder)
-    # the file's settings go through the canonical form and leave the puzzle's hash as it was
-    again = puzzle_from_dict(puzzle_to_dict(p))
-    assert again.tuned == p.tuned and again == p
 
 
-def test_the_search_takes_the_settings_a_puzzle_file_carries(monkeypatch):
-    p = load_puzzle("eternity2/e2-starter")
-    got = {}
-    monkeypatch.setattr(restarts, "search", lambda *args, **kw: got.update(kw))
-    field.search(shuffle(p, 3)[0], 1)
-    assert (
-        got["attempts"] == field.Settings.of(p, dict(p.tuned)).attempts(p) != field.Settings.of(p).attempts(p)
-    )
+def test_clues_lower_the_ramp_and_their_sides_count_on_top():
+    """Eternity II with its five clues: the ramp 10% lower (2.5% for each clue past the first),
+    scaled to the 251 cells besides the clues'; the clues' own sides of the quota on top."""
+    p = load_puzzle("eternity2/e2-clues")
+    s = field_settings(p, SolverConfig.parse("field:quota=13/16/10"))
+    assert s.quota.points == ((16, 0), (26, 24), (55, 62), (75, 78), (100, 93), (157, 105))
+    assert field.clue_sides(p, s.quota.labels) == 2 and field.label_sides(p, s.quota.labels) == 120
+    least = s.attempts(p).least
+    # depth d has placed d + 1 - 5 tiles after the five clues
+    assert (least[4], least[30], least[161], least[162]) == (0, 24 + 2, 105 + 2, 0)
 
 
 def test_the_settings_scale_to_any_board():
@@ -190,7 +184,7 @@ def test_the_settings_scale_to_any_board():
         ({"quota": (), "ramp": ((16, 0), (26, 5))}, "ramp: there is no quota for it to count (quota none)"),
         # the quota's labels 13, 16 and 10 have 24 + 50 + 48 sides on Eternity II's tiles
         (
-            {"ramp": ((16, 0), (100, 123), (160, 123))},
+            {"quota": (13, 16, 10), "ramp": ((16, 0), (100, 123), (160, 123))},
             "ramp: 123 sides of the quota's labels by depth 100, but the tiles have 122",
         ),
     ],
@@ -218,28 +212,21 @@ def test_the_solver_string_gives_every_setting():
     assert (none.quota, none.ladder) == (None, ())
 
 
-def test_a_puzzle_files_field_settings_are_checked():
+def test_a_puzzle_file_with_engine_settings_is_refused():
+    """Until 2026-12-06 a puzzle file could carry the field's settings under ``field:``."""
     data = puzzle_to_dict(generate(Params(rows=3, cols=3, colors=3, frame=True), seed=1))
     with pytest.raises(SatedgeError) as e:
-        puzzle_from_dict(data | {"field": {"ladder": [3, "x"]}})
-    assert str(e.value) == "field: ladder must be a list of depths"
-    with pytest.raises(SatedgeError) as e:
-        puzzle_from_dict(data | {"field": {"speed": 3}})
-    assert str(e.value) == "field: a mapping of quota, ramp, ladder, attempt"
-    for wrong in (0, -5, "many", [3], True):
-        with pytest.raises(SatedgeError) as e:
-            puzzle_from_dict(data | {"field": {"attempt": wrong}})
-        assert str(e.value) == "field: attempt must be a positive number of placements"
+        puzzle_from_dict(data | {"field": {"attempt": 5}})
+    assert str(e.value) == (
+        "field: a puzzle file carries no engine settings; give them to the engine "
+        "(--quota, --ramp, --ladder, --attempt, or field:quota=... in a solver string)"
+    )
 
 
-def test_a_puzzle_files_attempt_is_the_default_and_the_option_goes_before_it():
+def test_the_attempt_option_goes_before_the_rule():
     p = load_puzzle("eternity2/e2-starter")
-    assert dict(p.tuned)["attempt"] == 9_000_000_000
-    assert field_settings(p, SolverConfig(engine="field")).attempt == 9_000_000_000
+    assert field_settings(p, SolverConfig(engine="field")).attempt == field.ATTEMPT == 10**15  # one attempt
     assert field_settings(p, SolverConfig.parse("field:attempt=5000")).attempt == 5000
-    assert field.Settings.of(p).attempt == field.ATTEMPT == 10**15  # the rule: one attempt
-    again = puzzle_from_dict(puzzle_to_dict(p))
-    assert again.tuned == p.tuned and again.tuned[-1] == ("attempt", 9_000_000_000)
 
 
 @pytest.mark.slow

@@ -161,6 +161,14 @@ EARLIER = {  # the large-neighbourhood search's runs of 2026-11-27, beside the n
 TARGETS = {"e2": 465, "e2-hour": 467}  # the issue's targets (and 463 within the first minute)
 MINUTE = 463
 FIELD_ROWS = HERE / "bench-maximize-field.jsonl"
+# the settings Eternity II's puzzle file carried for its board until 2026-12-06, when engine settings
+# left puzzle files: its runs of the field's studies give each that no option of theirs replaces
+E2_FILE = {
+    "quota": "13/16/10",
+    "ramp": "16:0/26:28/56:71/76:89/102:106/160:119",
+    "ladder": "201/206/211/216/221/225/229/233/237/239/241/243/245/247/249/251",
+    "attempt": 9_000_000_000,
+}
 # the file's settings before it started a new attempt every 9 billion placements (2026-12-05)
 ONE_ATTEMPT = {"attempt": 10**15}
 # the published settings: Eternity II's file carried them until 2026-12-04; since, its ladder goes on to 251,
@@ -350,6 +358,15 @@ SEED_SEEDS = tuple(range(4, 16))
 # no study had run, so that a choice of attempt length is not made on the seeds the plain command runs
 AGE_SEEDS = tuple(range(16, 32))
 AGES = (0, 150, 300, 600)  # the attempts' ages, in seconds, where the rate of 466 is told apart
+
+
+def _file_settings(puzzle, given: dict | None = None):
+    """The field's settings for Eternity II as its puzzle file gave them (:data:`E2_FILE`), those
+    ``given`` in their place."""
+    from satedge.best import field
+
+    convert = {"quota": field.labels, "ramp": field.ramp, "ladder": field.depths, "attempt": int}
+    return field.Settings.of(puzzle, {k: convert[k](v) for k, v in E2_FILE.items()} | (given or {}))
 
 
 def puzzle_of(source):
@@ -887,11 +904,11 @@ def field_report() -> list[str]:
 
 def _quota_sides() -> tuple[frozenset, int]:
     """The labels of Eternity II's quota (its file's) and their sides on its tiles."""
-    from satedge.best.field import Settings, label_sides
+    from satedge.best.field import label_sides
     from satedge.puzzle.formats import load_puzzle
 
     puzzle = load_puzzle("eternity2/e2-starter")
-    labels = Settings.of(puzzle, dict(puzzle.tuned)).quota.labels
+    labels = _file_settings(puzzle).quota.labels
     return labels, label_sides(puzzle, labels)
 
 
@@ -1887,6 +1904,8 @@ def field_job(task: tuple) -> tuple:
 
     study, config, source, seed, options, method = task
     puzzle, path, made = puzzle_of(source)
+    if source == "eternity2/e2-starter" and method == "field":
+        options = E2_FILE | options
     if options.get("ladder") == "schedule":
         allow = Schedule.of(puzzle.n).allow(puzzle.n)
         options = options | {"ladder": [d for d in range(puzzle.n) if allow[d] > (allow[d - 1] if d else 0)]}
@@ -2001,14 +2020,14 @@ def hits_run(task: tuple) -> dict:
     :data:`HITS_MISFITS` misfits, in slices as the engine runs them: the distinct whole boards within
     the bound that its loop reaches and that the completion of the slices' deepest boards reaches,
     and the share of the slices that end in each phase of the fill order."""
-    from satedge.best import field, lns, restarts
+    from satedge.best import lns, restarts
     from satedge.puzzle.formats import load_puzzle
 
     config, seed, options = task
     puzzle = load_puzzle("eternity2/e2-starter")
-    tuned = dict(puzzle.tuned) | {k: v for k, v in options.items() if k in ("ladder", "ramp")}
+    given = {k: v for k, v in options.items() if k in ("ladder", "ramp")}
     slice_, deep = options.get("slice", restarts.FIELD_SLICE), options.get("deep", restarts.DEEP)
-    attempt = field.Settings.of(puzzle, tuned).attempts(puzzle).attempt(puzzle, seed)
+    attempt = _file_settings(puzzle, given).attempts(puzzle).attempt(puzzle, seed)
     own = lns.Search(puzzle, seed=seed)
     beat = len(puzzle.board.adjacencies) - HITS_MISFITS - 1
     looped, completed, ends, record_, completing = set(), set(), [], 0, 0.0
@@ -2083,11 +2102,10 @@ def _file_attempt(seed: int) -> tuple:
     placement of its loop's numbering (cached) its tile and labels by side in the puzzle's own."""
     from functools import cache
 
-    from satedge.best import field
     from satedge.puzzle.formats import load_puzzle
 
     puzzle = load_puzzle("eternity2/e2-starter")
-    settings = field.Settings.of(puzzle, dict(puzzle.tuned))
+    settings = _file_settings(puzzle)
     made = settings.attempts(puzzle)
     attempt = made.attempt(puzzle, seed)
 
@@ -2292,14 +2310,13 @@ def flags_run(task: tuple) -> dict:
     search."""
     import os
 
-    from satedge.best import field
     from satedge.puzzle.formats import load_puzzle
 
     variant, cache, placements = task
     os.environ["SATEDGE_CACHE"], os.environ["SATEDGE_COMPILE_SECONDS"] = cache, "900"
     native.LARGE_FLAGS, native.OPTIMISED_CELLS = FLAGS_VARIANTS[variant]  # a worker process's, each run
     puzzle = load_puzzle("eternity2/e2-starter")
-    made = field.Settings.of(puzzle, dict(puzzle.tuned)).attempts(puzzle)
+    made = _file_settings(puzzle).attempts(puzzle)
     t0 = time.monotonic()
     attempt = made.attempt(puzzle, 1, loop="c", cap=placements)
     bound = time.monotonic() - t0
@@ -2357,14 +2374,14 @@ def tables_run(task: tuple) -> dict:
     """One run of the tables study: ``(board, variant)``, the board's attempt (:data:`TABLES_BOARDS`)
     with the C loop's entries as :data:`TABLES_VARIANTS` says, bound and warmed for half a second,
     then :data:`TABLES_PLACEMENTS` placements more: their CPU seconds."""
-    from satedge.best import field, restarts
+    from satedge.best import restarts
     from satedge.puzzle.formats import load_puzzle
 
     name, variant = task
     native.COMPACT_SLOTS = TABLES_VARIANTS[variant]  # a worker process's, each run
     puzzle = load_puzzle(name)
     if puzzle.frame is not None and puzzle.n == 256:
-        made = field.Settings.of(puzzle, dict(puzzle.tuned)).attempts(puzzle)
+        made = _file_settings(puzzle).attempts(puzzle)
     else:
         made = restarts.Attempts.restarts(puzzle)
     attempt = made.attempt(puzzle, 1, loop="c", cap=10**15)

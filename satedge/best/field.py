@@ -24,9 +24,9 @@ them), generalised to any rows x cols:
    (:meth:`satedge.best.lns.Search.complete`), which looks only for a board better than the
    best so far.
 
-Settings come from the puzzle (:meth:`Settings.of`: tuned ones a puzzle file carries under
-``field:``, else rules from its size and labels), and each can be given
-(:meth:`Settings.parse`).  The search itself is :func:`satedge.best.restarts.search`.
+Settings are derived from the puzzle by rules (:meth:`Settings.of`: its size, its labels' sides,
+its frame, its clues), and each can be given in their place (the engine's options).  The search
+itself is :func:`satedge.best.restarts.search`.
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ __all__ = [
     "ramp",
     "frame_labels",
     "label_sides",
+    "clue_sides",
     "search",
     "RAMP",
     "LADDER",
@@ -57,10 +58,17 @@ __all__ = [
     "ATTEMPT",
 ]
 
-# Eternity II's ramp as published: (depth, least sides of Q) on a 16x16 with 122 sides of Q,
-# linear between the points, none after the last
+# Eternity II's ramp as published: (tiles placed after the starter, least sides of Q among them)
+# on a 16x16 with 255 cells besides the starter's and 122 sides of Q on their tiles, linear between
+# the points, none after the last
 RAMP = ((16, 0), (26, 28), (56, 71), (76, 89), (102, 106), (160, 119))
-RAMP_CELLS, RAMP_SIDES = 256, 122
+RAMP_CELLS, RAMP_SIDES = 255, 122
+# the ramp's counts lower by this share for each clue past the first: the cells beside a clue must
+# show its labels, and the ramp, tuned for Eternity II with its starter alone, asks as many sides of
+# the quota's labels as its cells allow (3% higher and its attempts stall:
+# benchmarks/maximize/bench-maximize.md); on Eternity II with its five clues the attempts stall
+# under the full ramp (benchmarks/maximize/bench-board.md)
+EASE = 0.025
 # Eternity II's ladder: a break more from each of these depths; 201 is where the columns begin on
 # a 16x16 (:func:`satedge.best.restarts.scan`).  The published ladder ends at 239; the breaks from
 # 241 to 251 in the last block are satedge's, cheap since every attempt is bounded by its best board
@@ -124,19 +132,25 @@ class Quota:
     between them, no quota before the first (where its count is 0) nor after the last.
 
     >>> Quota(frozenset({1}), ((2, 0), (4, 4))).least(6)
-    (0, 0, 0, 2, 4, 0)
+    (0, 0, 2, 4, 0, 0)
+    >>> Quota(frozenset({1}), ((2, 0), (4, 4))).least(6, clues=1, given=3)
+    (0, 0, 0, 5, 7, 0)
     """
 
     labels: frozenset
     points: tuple[tuple[int, int], ...]
 
-    def least(self, cells: int) -> tuple[int, ...]:
+    def least(self, cells: int, clues: int = 0, given: int = 0) -> tuple[int, ...]:
+        """The least sides of the quota's labels at each of ``cells`` depths, where the first
+        ``clues`` depths place the clues (``given`` sides of the labels among them): a point
+        ``(D, Q)`` asks for ``Q`` sides among the first ``D`` tiles placed after the clues (and
+        the clues' own on top, since the count at a depth is over every placement up to it)."""
         out = []
         for d in range(cells):
-            q = 0
+            f, q = d + 1 - clues, 0
             for (a, x), (b, y) in zip(self.points, self.points[1:]):
-                if a < d <= b:
-                    q = int(x + (y - x) * (d - a) / (b - a))
+                if a < f <= b:
+                    q = int(x + (y - x) * (f - a) / (b - a)) + given
             out.append(q)
         return tuple(out)
 
@@ -163,14 +177,16 @@ class Settings:
     complete: bool = True
 
     @classmethod
-    def of(cls, puzzle: Puzzle, tuned: dict | None = None) -> Settings:
-        """The settings for ``puzzle``: those ``tuned`` gives (a puzzle file's ``field:``), the
-        rest by rule.  The rule: Q is the frame-run label and the two inner labels with the fewest
-        sides (a board without a frame: the three labels with the fewest), the ramp Eternity II's,
-        its depths scaled to the board's cells and its counts to Q's sides; the ladder Eternity
-        II's, scaled from where the columns of :func:`satedge.best.restarts.scan` begin to the
-        last cell; one attempt for the whole run (:data:`ATTEMPT` placements)."""
-        tuned = tuned or {}
+    def of(cls, puzzle: Puzzle, given: dict | None = None) -> Settings:
+        """The settings for ``puzzle``: those ``given`` (by name: ``quota``, ``ramp``, ``ladder``,
+        ``attempt``), the rest by rule.  The rule: Q is the frame-run label and the two inner
+        labels with the fewest sides (a board without a frame: the three labels with the fewest);
+        the ramp Eternity II's, its depths scaled to the cells besides the clues', its counts to
+        Q's sides on their tiles and lowered by :data:`EASE` for each clue past the first; the
+        ladder Eternity II's, scaled from where the columns of
+        :func:`satedge.best.restarts.scan` begin to the last cell; one attempt for the whole run
+        (:data:`ATTEMPT` placements)."""
+        tuned = given or {}
         n = puzzle.n
         if "quota" in tuned:
             labels = frozenset(tuned["quota"])
@@ -180,7 +196,10 @@ class Settings:
         if "ramp" in tuned:
             points = tuple((int(d), int(q)) for d, q in tuned["ramp"])
         else:
-            points = tuple((round(d * n / RAMP_CELLS), int(q * sides / RAMP_SIDES)) for d, q in RAMP)
+            free, height = n - len(puzzle.clues), 1 - EASE * max(0, len(puzzle.clues) - 1)
+            points = tuple(
+                (round(d * free / RAMP_CELLS), int(q * sides * height / RAMP_SIDES)) for d, q in RAMP
+            )
         quota = Quota(labels, points) if labels and sides else None
         if "ladder" in tuned:
             ladder = tuple(int(d) for d in tuned["ladder"])
@@ -196,7 +215,9 @@ class Settings:
             allow=allow,
             cap=self.attempt,
             first=self.quota.labels if self.quota else frozenset(),
-            least=self.quota.least(n) if self.quota else None,
+            least=self.quota.least(n, len(puzzle.clues), clue_sides(puzzle, self.quota.labels))
+            if self.quota
+            else None,
             breaks=Breaks(1, frozenset(frame_labels(puzzle))),
             field=True,
         )
@@ -206,9 +227,14 @@ class Settings:
 
 
 def label_sides(puzzle: Puzzle, labels) -> int:
-    """The sides of the puzzle's tiles whose label is one of ``labels``: the most any ramp of a
-    quota of them can ask for."""
-    return sum(x in labels for tile in puzzle.tiles for x in tile)
+    """The sides of the puzzle's tiles but its clues' whose label is one of ``labels``: the most
+    any ramp of a quota of them can ask for."""
+    return sum(x in labels for tile in puzzle.tiles for x in tile) - clue_sides(puzzle, labels)
+
+
+def clue_sides(puzzle: Puzzle, labels) -> int:
+    """The sides of the clues' tiles whose label is one of ``labels``."""
+    return sum(x in labels for c in puzzle.clues for x in puzzle.tiles[c.tile])
 
 
 def frame_labels(puzzle: Puzzle) -> set:
@@ -238,7 +264,7 @@ def _rarest(puzzle: Puzzle) -> frozenset:
 def _ladder(puzzle: Puzzle) -> tuple[int, ...]:
     """Eternity II's ladder scaled to ``puzzle``: from where the columns begin to the last cell."""
     order_start = _columns_start(puzzle)
-    span, field_span = puzzle.n - order_start, RAMP_CELLS - LADDER_START
+    span, field_span = puzzle.n - order_start, RAMP_CELLS + 1 - LADDER_START
     count = max(1, round(len(LADDER) * span / field_span))
     steps = [LADDER[min(len(LADDER) - 1, j * len(LADDER) // count)] - LADDER_START for j in range(count)]
     return tuple(order_start + round(s * span / field_span) for s in steps)
@@ -267,9 +293,8 @@ def search(
 ) -> Scored | None:
     """The best board the construction finds in ``seconds`` on ``workers`` processes (the
     arguments as :func:`satedge.best.restarts.search` takes them; ``settings`` default
-    :meth:`Settings.of` the puzzle with the settings it carries, as ``maximize --method field``
-    has them)."""
-    s = settings or Settings.of(puzzle, dict(puzzle.tuned))
+    :meth:`Settings.of` the puzzle, as ``maximize --method field`` has them)."""
+    s = settings or Settings.of(puzzle)
     return restarts.search(
         puzzle,
         seconds,

@@ -75,6 +75,9 @@ DEEP = 8
 # limit: the best board at any moment, an interrupt's answer, is as good as the moves make it, and
 # the answer at the time limit is what the search holds then, as an interrupt's is
 MOVES, REST = 1.0, 9.0
+# a clue in the rows below the first but this close to it is met by a band of the rows down to it,
+# filled column by column (:func:`scan`)
+BAND = 3
 
 
 @dataclass(frozen=True)
@@ -275,7 +278,9 @@ def scan(puzzle: Puzzle) -> tuple[int, ...]:
     b = min(k, cols)
     last = min(max(k - 1, 0), cols - b)
     top = rows - k
-    order = [(r, c) for r in range(top) for c in range(cols)]
+    band = min(top, 1 + max((c.row for c in puzzle.clues if 0 < c.row < min(BAND, top - 1)), default=0))
+    order = [(r, c) for c in range(cols) for r in range(band)]
+    order += [(r, c) for r in range(band, top) for c in range(cols)]
     order += [(r, c) for r in range(top, rows) for c in range(b)]
     order += [(r, c) for c in range(b, cols - last) for r in range(top, rows)]
     r0, c0 = top, cols - last  # the last block: its first row and column, then the next ones

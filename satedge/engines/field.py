@@ -4,8 +4,8 @@ deeper partial board completed exactly), on ``workers`` processes until its time
 nothing but a board where every edge fits.  ``--method auto``'s choice to maximize a framed board
 of more than 36 cells, given a time limit.
 
-Its settings come from the puzzle (:meth:`satedge.best.field.Settings.of`), each option given in
-their place (:func:`field_settings`)."""
+Its settings are derived from the puzzle (:meth:`satedge.best.field.Settings.of`), each option
+given in their place (:func:`field_settings`)."""
 
 from __future__ import annotations
 
@@ -32,8 +32,8 @@ OPTIONS = (
         wrong="quota {value}: write labels with slashes (13/16/10), or none",
         written="quota=L/L/... takes labels with slashes, or none",
         metavar="L/L/...",
-        help="--method field: the labels of the colour quota, or none (default: the puzzle file's field: quota, "
-        "else the frame-run label and the two inner labels with the fewest sides)",
+        help="--method field: the labels of the colour quota, or none (default: the frame-run label and the two "
+        "inner labels with the fewest sides)",
     ),
     Option(
         tasks=("maximize",),
@@ -43,9 +43,9 @@ OPTIONS = (
         wrong="ramp {value}: write DEPTH:SIDES points with slashes, depths rising (16:0/26:28/160:119)",
         written="ramp=D:Q/... takes DEPTH:SIDES points with slashes, depths rising",
         metavar="D:Q/...",
-        help="--method field: the quota's ramp, the least sides of its labels by depth, linear between the points "
-        "and none after the last (default: the puzzle file's, else Eternity II's scaled to the board and to the "
-        "quota's sides)",
+        help="--method field: the quota's ramp, the least sides of its labels among the tiles placed after the "
+        "clues, by how many there are, linear between the points and none after the last (default: Eternity II's "
+        "scaled to the board and to the quota's sides, lowered for each clue past the first)",
     ),
     Option(
         tasks=("maximize",),
@@ -55,8 +55,8 @@ OPTIONS = (
         wrong="ladder {value}: write depths with slashes (201/206/211), or none",
         written="ladder=D/D/... takes depths with slashes, or none",
         metavar="D/D/...",
-        help="--method field: the depths from which one more break (a misfit) is allowed, or none (default: the "
-        "puzzle file's, else Eternity II's 201/206/.../251 scaled to where the board's columns begin)",
+        help="--method field: the depths from which one more break (a misfit) is allowed, or none (default: "
+        "Eternity II's 201/206/.../251 scaled to where the board's columns begin)",
     ),
     Option(
         tasks=("maximize",),
@@ -66,8 +66,8 @@ OPTIONS = (
         wrong="attempt must be a positive number of placements, not {value}",
         written="attempt=N takes a positive number of placements",
         metavar="N",
-        help="--method field: placements per attempt before a new one starts with a new tie order (default: the "
-        "puzzle file's, else 10^15, one attempt)",
+        help="--method field: placements per attempt before a new one starts with a new tie order (default: "
+        "10^15, one attempt)",
     ),
     Option(
         tasks=("maximize",),
@@ -81,13 +81,14 @@ OPTIONS = (
 
 
 def field_settings(puzzle: Puzzle, solver: SolverConfig) -> field.Settings:
-    """The field's settings for ``puzzle``: the puzzle's (:meth:`satedge.best.field.Settings.of`),
+    """The field's settings for ``puzzle``: derived from it (:meth:`satedge.best.field.Settings.of`),
     each option the ``solver`` gives in their place; a one-line error for one that cannot apply
     to the puzzle."""
-    tuned = dict(puzzle.tuned)
-    for name in ("quota", "ramp", "ladder", "attempt"):
-        if solver.get(name) is not None:
-            tuned[name] = solver.get(name)
+    tuned = {
+        name: solver.get(name)
+        for name in ("quota", "ramp", "ladder", "attempt")
+        if solver.get(name) is not None
+    }
     labels = {x for tile in puzzle.tiles for x in tile} - {puzzle.frame}
     unknown = [x for x in tuned.get("quota", ()) if x not in labels]
     if unknown:

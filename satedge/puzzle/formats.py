@@ -45,12 +45,7 @@ PUZZLE_KEYS = {
     "tiles",
     "clues",
     "planted",
-    "field",
 }
-# the settings of the field's construction a puzzle file may tune for its board (satedge.best.field):
-# the quota's labels, its ramp as [depth, least sides] points, the depths of the ladder of breaks, the
-# placements of an attempt
-TUNED_KEYS = ("quota", "ramp", "ladder", "attempt")
 CLOCKWISE = list(SIDES)
 
 
@@ -107,6 +102,11 @@ def puzzle_from_dict(data: Any) -> Puzzle:
     """Build a puzzle from the canonical YAML mapping (already parsed)."""
     if not isinstance(data, dict):
         raise SatedgeError("a puzzle file must be a mapping with rows, cols, matching and tiles")
+    if "field" in data:  # a key of puzzle files until 2026-12-06
+        raise SatedgeError(
+            "field: a puzzle file carries no engine settings; give them to the engine "
+            "(--quota, --ramp, --ladder, --attempt, or field:quota=... in a solver string)"
+        )
     unknown = sorted(set(map(str, data)) - PUZZLE_KEYS)
     if unknown:
         raise SatedgeError(f"unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(PUZZLE_KEYS))}")
@@ -148,7 +148,6 @@ def puzzle_from_dict(data: Any) -> Puzzle:
             raise SatedgeError(f"clue {k}: row, col, tile and rotation must be integers")
         clues.append(Clue(c["row"], c["col"], c["tile"], c["rotation"]))
     planted = data.get("planted")
-    tuned = _tuned(data.get("field"))
     puzzle = Puzzle(
         rows=data["rows"],
         cols=data["cols"],
@@ -158,7 +157,6 @@ def puzzle_from_dict(data: Any) -> Puzzle:
         frame=frame,
         topology=data.get("topology") or "grid",
         clues=tuple(clues),
-        tuned=tuned,
     )
     if planted is not None:
         try:
@@ -170,48 +168,6 @@ def puzzle_from_dict(data: Any) -> Puzzle:
             raise SatedgeError(f"planted: not a solution: {problem}")
         puzzle = puzzle.with_(planted=solution)
     return puzzle
-
-
-def _tuned(given: Any) -> tuple[tuple[str, Any], ...]:
-    """A puzzle file's ``field:`` as (name, value) pairs, checked: ``quota`` a list of labels,
-    ``ramp`` a list of [depth, least sides] pairs, ``ladder`` a list of depths, ``attempt`` a
-    positive number of placements."""
-    if given is None:
-        return ()
-    if not isinstance(given, dict) or not set(map(str, given)) <= set(TUNED_KEYS):
-        raise SatedgeError(f"field: a mapping of {', '.join(TUNED_KEYS)}")
-
-    def whole(x: Any) -> bool:
-        return isinstance(x, int) and not isinstance(x, bool) and x >= 0
-
-    out = []
-    for key in TUNED_KEYS:
-        if key not in given:
-            continue
-        value = given[key]
-        if key == "ramp":
-            ok = isinstance(value, list) and all(
-                isinstance(p, list) and len(p) == 2 and all(map(whole, p)) for p in value
-            )
-            value = tuple(tuple(p) for p in value) if ok else value
-        elif key == "ladder":
-            ok = isinstance(value, list) and all(map(whole, value))
-            value = tuple(value) if ok else value
-        elif key == "attempt":
-            ok = whole(value) and value > 0
-        else:
-            ok = isinstance(value, list) and all(isinstance(x, int | str) for x in value)
-            value = tuple(value) if ok else value
-        if not ok:
-            written = {
-                "quota": "a list of labels",
-                "ramp": "a list of [depth, sides] pairs",
-                "ladder": "a list of depths",
-                "attempt": "a positive number of placements",
-            }
-            raise SatedgeError(f"field: {key} must be {written[key]}")
-        out.append((key, value))
-    return tuple(out)
 
 
 def puzzle_to_dict(puzzle: Puzzle) -> dict:
@@ -232,11 +188,6 @@ def puzzle_to_dict(puzzle: Puzzle) -> dict:
         ]
     if puzzle.planted is not None:
         d["planted"] = solution_to_json(puzzle, puzzle.planted)
-    if puzzle.tuned:
-        d["field"] = {
-            k: v if k == "attempt" else [list(p) for p in v] if k == "ramp" else list(v)
-            for k, v in puzzle.tuned
-        }
     return d
 
 

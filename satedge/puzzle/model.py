@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
 
 from ..errors import SatedgeError
 from ..system.files import shown
@@ -157,9 +156,6 @@ class Puzzle:
         ``grid`` or ``torus``.
     clues : tuple of Clue
         Fixed placements.
-    tuned : tuple
-        Settings tuned for this board, as pairs of a setting's name and its value (a puzzle
-        file's ``field:``: :mod:`satedge.best.field`).
 
     Raises
     ------
@@ -176,9 +172,6 @@ class Puzzle:
     topology: str = "grid"
     clues: tuple[Clue, ...] = ()
     planted: Solution | None = field(default=None, compare=False)
-    # settings tuned for this board, as a puzzle file's ``field:`` gives them: (name, value) pairs
-    # (the construction of satedge.best.field reads them)
-    tuned: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -196,7 +189,6 @@ class Puzzle:
             self.topology,
             self.clues,
             self.planted,
-            self.tuned,
         )
 
     # ------------------------------------------------------------------ board and labels

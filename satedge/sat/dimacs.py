@@ -66,8 +66,8 @@ __all__ = [
 
 
 def puzzle_hash(puzzle) -> str:
-    """sha256 of the puzzle's canonical YAML (its planted solution and tuned settings left out)."""
-    return hashlib.sha256(puzzle_to_yaml(puzzle.with_(planted=None, tuned=())).encode()).hexdigest()
+    """sha256 of the puzzle's canonical YAML (its planted solution left out)."""
+    return hashlib.sha256(puzzle_to_yaml(puzzle.with_(planted=None)).encode()).hexdigest()
 
 
 def header_lines(
