@@ -66,7 +66,7 @@ def _run(work: Path, lines: list[str]) -> tuple[int, list[str]]:
             continue
         if words[:2] == ["satedge", "report"] and not (work / words[2] / "results.jsonl").exists():
             continue
-        expected = 3 if "exit status 3" in comment else 2 if "exit 2" in comment else 0
+        expected = next((int(c) for c in "321" if f"exit {c}" in comment or f"exit status {c}" in comment), 0)
         proc = subprocess.Popen(
             ["bash", "-c", command],
             cwd=work,

@@ -67,7 +67,7 @@ RAMP_CELLS, RAMP_SIDES = 255, 122
 # show its labels, and the ramp, tuned for Eternity II with its starter alone, asks as many sides of
 # the quota's labels as its cells allow (3% higher and its attempts stall:
 # benchmarks/maximize/bench-maximize.md); on Eternity II with its five clues the attempts stall
-# under the full ramp (benchmarks/maximize/bench-board.md)
+# under the full ramp (benchmarks/clues/bench-clues.md)
 EASE = 0.025
 # Eternity II's ladder: a break more from each of these depths; 201 is where the columns begin on
 # a 16x16 (:func:`satedge.best.restarts.scan`).  The published ladder ends at 239; the breaks from
