@@ -186,26 +186,26 @@ class Settings:
         ladder Eternity II's, scaled from where the columns of
         :func:`satedge.best.restarts.scan` begin to the last cell; one attempt for the whole run
         (:data:`ATTEMPT` placements)."""
-        tuned = given or {}
+        given = given or {}
         n = puzzle.n
-        if "quota" in tuned:
-            labels = frozenset(tuned["quota"])
+        if "quota" in given:
+            labels = frozenset(given["quota"])
         else:
             labels = _rarest(puzzle)
         sides = label_sides(puzzle, labels)
-        if "ramp" in tuned:
-            points = tuple((int(d), int(q)) for d, q in tuned["ramp"])
+        if "ramp" in given:
+            points = tuple((int(d), int(q)) for d, q in given["ramp"])
         else:
             free, height = n - len(puzzle.clues), 1 - EASE * max(0, len(puzzle.clues) - 1)
             points = tuple(
                 (round(d * free / RAMP_CELLS), int(q * sides * height / RAMP_SIDES)) for d, q in RAMP
             )
         quota = Quota(labels, points) if labels and sides else None
-        if "ladder" in tuned:
-            ladder = tuple(int(d) for d in tuned["ladder"])
+        if "ladder" in given:
+            ladder = tuple(int(d) for d in given["ladder"])
         else:
             ladder = _ladder(puzzle)
-        return cls(quota, ladder, int(tuned.get("attempt", ATTEMPT)))
+        return cls(quota, ladder, int(given.get("attempt", ATTEMPT)))
 
     def attempts(self, puzzle: Puzzle) -> restarts.Attempts:
         """The attempts these settings make (:class:`satedge.best.restarts.Attempts`)."""

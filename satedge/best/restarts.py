@@ -261,7 +261,9 @@ def rows_left(rows: int) -> int:
 
 def scan(puzzle: Puzzle) -> tuple[int, ...]:
     """The field's fill order (the construction of :mod:`satedge.best.field`), from the top left
-    corner: rows for all but the last ``k`` rows (``k`` about 5/16 of them, at least 2); then a
+    corner: rows for all but the last ``k`` rows (``k`` about 5/16 of them, at least 2), those down
+    to a clue in the second or third row (:data:`BAND`) as one band, column by column, so that each
+    cell beside the clue comes right after the cells it must fit; then a
     block of ``k`` x ``k`` cells at the start of those rows, row by row; then the columns that are
     left one by one, away from the block, but for the last ``k - 1``; then that last block, its
     rows and columns in turn from its corner.  Every cell's two earlier neighbours come before it;

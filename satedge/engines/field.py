@@ -84,24 +84,24 @@ def field_settings(puzzle: Puzzle, solver: SolverConfig) -> field.Settings:
     """The field's settings for ``puzzle``: derived from it (:meth:`satedge.best.field.Settings.of`),
     each option the ``solver`` gives in their place; a one-line error for one that cannot apply
     to the puzzle."""
-    tuned = {
+    given = {
         name: solver.get(name)
         for name in ("quota", "ramp", "ladder", "attempt")
         if solver.get(name) is not None
     }
     labels = {x for tile in puzzle.tiles for x in tile} - {puzzle.frame}
-    unknown = [x for x in tuned.get("quota", ()) if x not in labels]
+    unknown = [x for x in given.get("quota", ()) if x not in labels]
     if unknown:
         raise SatedgeError(
             f"quota: {unknown[0]!r} is not a label of the puzzle's tiles (the frame's is no quota label)"
         )
     for name, depths in (
-        ("ladder", tuned.get("ladder", ())),
-        ("ramp", [d for d, _ in tuned.get("ramp", ())]),
+        ("ladder", given.get("ladder", ())),
+        ("ramp", [d for d, _ in given.get("ramp", ())]),
     ):
         if any(d >= puzzle.n for d in depths):
             raise SatedgeError(f"{name}: depth {max(depths)} is past the board's last cell ({puzzle.n - 1})")
-    settings = field.Settings.of(puzzle, tuned)
+    settings = field.Settings.of(puzzle, given)
     if settings.quota is None and solver.get("ramp") is not None:  # a ramp of no labels counts nothing
         raise SatedgeError("ramp: there is no quota for it to count (quota none)")
     if settings.quota is not None:  # a count no board can show: no attempt would pass its depth
