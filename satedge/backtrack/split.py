@@ -191,10 +191,13 @@ def parallel_search(
             t, state, [task[0]], task[1], lambda: hungry.value, parent, task[2], held[k : k + 1]
         )
 
-    def follow() -> None:
+    def tally() -> None:  # the workers' counts and their solutions not handed over, as they stand
         counts[:] = start + slots.sum(axis=0)
         if pending is not None:
             pending[0] = held.sum()
+
+    def follow() -> None:
+        tally()
         if paused is not None:
             paused()
 
@@ -212,9 +215,7 @@ def parallel_search(
     reported = time.monotonic()
     try:
         for found, _ in results:
-            counts[:] = start + slots.sum(axis=0)
-            if pending is not None:
-                pending[0] = held.sum()
+            tally()
             # work handed back comes often while a worker waits: the progress is told all the same
             if paused is not None and time.monotonic() - reported >= REPORT_SECONDS:
                 reported = time.monotonic()

@@ -434,11 +434,8 @@ def search(
         if left is not None:
             spent = max(0.0, min(spent, left - seconds))
         t0, end = t0 + spent, end + spent
-    rest, due, reached = (
-        REST,
-        -math.inf,
-        -1,
-    )  # restarts between two rounds; the next one's time; the score it left
+    # the restarts' seconds between two rounds, the next round's time, the score the last one left
+    rest, due, reached = REST, -math.inf, -1
 
     def polish() -> None:
         """A round of moves from the best board, where one is due and the restarts leave time."""

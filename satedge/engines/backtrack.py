@@ -94,9 +94,8 @@ def run(job: Job, note: Note | None = None) -> Result:
         if ended:
             return Result.stopped(ended[0])
         res.nodes, res.candidates, res.loop = cost.nodes, cost.candidates, cost.loop
-        res.compile_seconds = (
-            cost.compile_seconds if cost.loop not in (None, "python") else None
-        )  # python: none
+        compiled = cost.loop not in (None, "python")  # the python loop has no compile
+        res.compile_seconds = cost.compile_seconds if compiled else None
     res.solve_seconds = time.perf_counter() - t0 - (res.compile_seconds or 0.0)  # the search's alone
     return res.settled()
 

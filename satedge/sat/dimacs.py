@@ -350,12 +350,12 @@ def rebuilt(cnf_path, puzzle_path=None, info: dict | None = None) -> tuple[Puzzl
             raise SatedgeError(f"the puzzle in the header: {e}", cnf_path) from None
     elif not where or where == "-":
         raise SatedgeError("the header names no puzzle file: give --puzzle", cnf_path)
-    elif puzzle_path is not None:
-        puzzle = load_puzzle(where)
     else:
         try:
             puzzle = load_puzzle(where)
         except SatedgeError as e:  # the path as the header has it, from wherever encode ran
+            if puzzle_path is not None:  # the user's own: its error as it is
+                raise
             raise SatedgeError(
                 f"the puzzle file its header names cannot be read ({e}): give the puzzle with --puzzle FILE",
                 cnf_path,
