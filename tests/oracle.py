@@ -1,4 +1,5 @@
-"""A brute-force oracle for tiny puzzles: every permutation and rotation, through the checker."""
+"""A brute-force oracle for tiny puzzles: every permutation and every rotation the puzzle lets a
+tile take, through the checker."""
 
 from itertools import permutations, product
 
@@ -10,7 +11,7 @@ def brute_force(puzzle: Puzzle) -> set[Solution]:
     n = puzzle.n
     out = set()
     for perm in permutations(range(n)):
-        for rots in product(range(4), repeat=n):
+        for rots in product(puzzle.rotations, repeat=n):
             s = Solution(tuple(zip(perm, rots)))
             if validate(puzzle, s) is None:
                 out.add(s)

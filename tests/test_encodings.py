@@ -296,7 +296,7 @@ def test_symmetry_breaking_property(puzzle, base):
     got = set(solutions(encode(puzzle, base, Options(symmetry="rotation")), "cadical195"))
     assert got <= expected
     if symmetry_breaking(puzzle) is not None:
-        assert len(got) * len(puzzle.board.turns()) == len(expected)
+        assert len(got) * len(puzzle.board_turns) == len(expected)
     else:
         assert got == expected
 
@@ -519,7 +519,7 @@ def test_a_picture_of_many_identical_tiles_is_blocked_in_one_clause(solver):
             with Enumerator(e, config, reuse=False) as en:
                 assert sum(1 for _ in en.solutions(mode)) == want, (base, mode)
                 picture_clauses = [c for c in en.blocked if all(-lit in en.looks.values() for lit in c)]
-                assert len(picture_clauses) == want * (len(p.board.turns()) if mode == "unique" else 1), (
+                assert len(picture_clauses) == want * (len(p.board_turns) if mode == "unique" else 1), (
                     base,
                     mode,
                 )

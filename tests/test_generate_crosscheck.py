@@ -16,7 +16,7 @@ from satedge.experiment import crosscheck
 from satedge.jobs.solver import SolverConfig
 from satedge.puzzle.checker import validate
 from satedge.puzzle.formats import load_puzzle, puzzle_to_yaml
-from satedge.puzzle.generate import Params, generate
+from satedge.puzzle.generate import Params, eternity2_cells, generate
 from satedge.puzzle.model import BOTTOM
 from satedge.puzzle.strategies import malformed_puzzle_files, puzzles, solved_puzzles
 
@@ -294,3 +294,38 @@ def test_the_crosschecks_progress_counts_each_puzzle_once_whatever_the_workers(m
     configs = crosscheck.default_configs(["edgecolor-corners", "direct-pairwise"], ["cadical195"])
     report = crosscheck.run(configs, examples=6, workers=2)
     assert (report.examples, shown["total"]) == (6, 6) and shown["n"] <= 6
+
+
+def test_clues_on_given_cells_are_the_planted_placements_there(run_cli, tmp_path):
+    """Eternity II's five clue cells on a planted framed 16x16 of 22 colours (17 inside, 5 on the
+    border), as ``generate --clue-at eternity2`` gives them: the centre and the squares two in
+    from each corner, each clue the planted placement of its cell; two more at random apart."""
+    f = tmp_path / "e2like.yaml"
+    args = ["--rows", "16", "--colors", "17", "--border-colors", "5", "--frame", "--clue-at", "eternity2"]
+    assert run_cli("generate", *args, "--clues", "2", "--seed", "3", "-o", f) == (0, "", "")
+    p = load_puzzle(f)
+    cells = {(c.row, c.col) for c in p.clues}
+    assert len(cells) == 7 and cells >= {(2, 2), (2, 13), (8, 7), (13, 2), (13, 13)}
+    assert all(p.planted.placements[c.row * 16 + c.col] == (c.tile, c.rotation) for c in p.clues)
+    assert len({x for t in p.tiles for x in t} - {0}) == 22
+    # the same cells from Python; a board without --clue-at is as it was (the golden hashes above)
+    same = generate(Params(rows=16, colors=17, border_colors=5, frame=True, clues_at=eternity2_cells(16)), 3)
+    assert {(c.row, c.col) for c in same.clues} == {(2, 2), (2, 13), (8, 7), (13, 2), (13, 13)}
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--clue-at", "4,0"], "clue cell 4,0 is off the 4x4 board (rows and columns count from 0)"),
+        (["--clue-at", "1,1", "--clue-at", "1,1"], "clue cell 1,1 is given twice"),
+        (["--clue-at", "1"], "--clue-at takes R,C (a row and a column from 0) or eternity2, not '1'"),
+        (["--clue-at", "eternity2"], "Eternity II's clue cells need a board of at least 5x5, not 4x4"),
+        (["--clue-at", "0,0", "--clues", "16"], "17 clues on a board of 16 cells"),
+        (
+            ["--model", "uniform", "--clue-at", "0,0"],
+            "the uniform model draws every edge at random: no frame, no clues",
+        ),
+    ],
+)
+def test_clue_cells_out_of_place_are_refused(run_cli, args, message):
+    assert run_cli("generate", "--rows", "4", *args) == (2, "", f"satedge: error: {message}\n")

@@ -241,7 +241,7 @@ def symmetry_broken(puzzle: Puzzle) -> tuple[tuple, int]:
     if len(cells) == 1:
         kept = tuple(p for p in allowed[cells[0]] if p[0] == tile)
         allowed = allowed[: cells[0]] + (kept,) + allowed[cells[0] + 1 :]
-    return allowed, len(puzzle.board.turns())
+    return allowed, len(puzzle.board_turns)
 
 
 def _counted(found: Generator[list[int], None, None], counts, cost: Cost) -> Iterator[list[int]]:

@@ -39,6 +39,7 @@ __all__ = [
     "Candidates",
     "best_board",
     "first_board",
+    "assigned_board",
     "quick_board",
     "step",
     "refill",
@@ -317,7 +318,11 @@ def best_board(
 
 def first_board(puzzle: Puzzle, tables: BoardTables | None = None) -> Solution | None:
     """The first board of :func:`best_board` (the placements that fit first, row by row: a good
-    board at once), or ``None`` where no board keeps the hard rules."""
+    board at once), or ``None`` where no board keeps the hard rules.  On a board with a border
+    rule, whose outside's tiles may also go inside, where a search row by row could run out of
+    them in the last row and search long for a board: :func:`assigned_board`."""
+    if puzzle.border:
+        return assigned_board(puzzle)
     first: list[Scored] = []
 
     def stop(best: Scored) -> None:
@@ -329,6 +334,26 @@ def first_board(puzzle: Puzzle, tables: BoardTables | None = None) -> Solution |
     except _Found:
         pass
     return first[0].board if first else None
+
+
+def assigned_board(puzzle: Puzzle) -> Solution | None:
+    """A board that keeps the hard rules, at once: a tile for each cell by a maximum matching of
+    cells to the tiles they allow (Hopcroft and Karp's, networkx), each in its first allowed
+    turn; ``None`` where no matching covers every cell."""
+    import networkx as nx
+
+    allowed = puzzle.allowed
+    graph = nx.Graph()
+    cells = [("cell", c) for c in puzzle.board.cells]
+    graph.add_nodes_from(cells)
+    graph.add_edges_from((("cell", c), ("tile", t)) for c, cell in enumerate(allowed) for t, _ in cell)
+    matched = nx.bipartite.hopcroft_karp_matching(graph, top_nodes=cells)
+    if any(cell not in matched for cell in cells):
+        return None
+    turn = [{t: r for t, r in reversed(cell)} for cell in allowed]  # each tile's first allowed turn
+    return Solution(
+        tuple((t, turn[c][t]) for c, (_, t) in ((c, matched[("cell", c)]) for c in puzzle.board.cells))
+    )
 
 
 def _start(puzzle: Puzzle, tables: BoardTables | None) -> tuple:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from ..errors import SatedgeError
 from ..puzzle.formats import puzzle_to_yaml, save_puzzle
-from ..puzzle.generate import MAX_COLORS, Params, generate
-from ..puzzle.model import MAX_CELLS
+from ..puzzle.generate import MAX_COLORS, Params, eternity2_cells, generate
+from ..puzzle.model import MAX_CELLS, TURNS
 from ..puzzle.shuffle import MAX_SEED
 from ..system.compression import not_compressed
 from ..system.files import write_atomic
@@ -57,7 +57,30 @@ def add(sub) -> None:
         type=number(0, MAX_CELLS),
         default=0,
         metavar="N",
-        help="clue N planted placements (default: 0)",
+        help="clue N planted placements on cells drawn at random (default: 0)",
+    )
+    p.add_argument(
+        "--border",
+        type=number(0, MAX_COLORS),
+        default=0,
+        metavar="N",
+        help="a border rule: the outside shows only the first N labels, which also run inside (a planted grid "
+        "without a frame) (default: 0, none)",
+    )
+    p.add_argument(
+        "--turns",
+        choices=list(TURNS),
+        default="all",
+        help="the turns the tiles may take: all, half (none or a half turn), none (they lie as written, "
+        "as in Tetravex)",
+    )
+    p.add_argument(
+        "--clue-at",
+        action="append",
+        default=[],
+        metavar="R,C|eternity2",
+        help="clue the planted placement on row R, column C (from 0; may be repeated); eternity2: on the "
+        "cells of Eternity II's five clues (the centre and the squares two in from each corner)",
     )
     p.add_argument(
         "--seed",
@@ -86,6 +109,9 @@ def main(args) -> int:
         topology=args.topology,
         clues=args.clues,
         model=args.model,
+        clues_at=_cells(args.clue_at, args.rows, args.cols),
+        turns=args.turns,
+        border=args.border,
     )
     puzzles = [generate(params, seed) for seed in range(args.seed, args.seed + args.count)]
     out = args.output
@@ -108,3 +134,17 @@ def main(args) -> int:
         write_atomic(path / f"{p.name}.yaml", puzzle_to_yaml(p))
     print(f"{len(puzzles)} puzzles written to {path}/", file=sys.stderr)
     return 0
+
+
+def _cells(given: list[str], rows: int, cols: int | None) -> tuple[tuple[int, int], ...]:
+    """The cells of ``--clue-at``: ``R,C`` pairs, ``eternity2`` the five of :func:`eternity2_cells`."""
+    out: list[tuple[int, int]] = []
+    for text in given:
+        if text == "eternity2":
+            out += eternity2_cells(rows, cols)
+            continue
+        parts = text.split(",")
+        if len(parts) != 2 or not all(x.strip().isdigit() and len(x.strip()) <= 9 for x in parts):
+            raise SatedgeError(f"--clue-at takes R,C (a row and a column from 0) or eternity2, not {text!r}")
+        out.append((int(parts[0]), int(parts[1])))
+    return tuple(out)

@@ -318,7 +318,7 @@ class Encoded:
         otherwise; the orbit always has that many members: a turn moves or turns every tile);
         else 1."""
         if self.options.symmetry == "rotation" and symmetry_breaking(self.puzzle) is not None:
-            return len(self.puzzle.board.turns())
+            return len(self.puzzle.board_turns)
         return 1
 
 

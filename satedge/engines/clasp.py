@@ -255,7 +255,7 @@ def _counts(job: Job, formula: Encoded, res: Result, found: list[int], progress)
         )
         pictures = {symmetry.picture(puzzle, s) for s in witnesses}
         if per_orbit > 1:
-            pictures = {symmetry.turn_picture(puzzle, p, k) for p in pictures for k in puzzle.board.turns()}
+            pictures = {symmetry.turn_picture(puzzle, p, k) for p in pictures for k in puzzle.board_turns}
         if "solutions" not in out and "solutions" in job.modes:
             tallies = [formula.picture_counts(p) for p in pictures]
             out["solutions"] = per_orbit * sum(s for s, _ in tallies)

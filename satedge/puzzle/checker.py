@@ -77,6 +77,8 @@ def board_problem(puzzle: Puzzle, solution: Solution) -> str | None:
             )
         if r not in range(4):
             return f"cell {board.position(cell)} has rotation {shown(r)}, not 0..3"
+        if r not in puzzle.rotations:
+            return f"cell {board.position(cell)} has rotation {r}, which turns: {puzzle.turns} forbids"
     used = Counter(t for t, _ in solution)
     for t, k in sorted(used.items()):
         if k > 1:
@@ -102,6 +104,18 @@ def board_problem(puzzle: Puzzle, solution: Solution) -> str | None:
                 if not outside and labels[s] == puzzle.frame:
                     where = f"cell {board.position(cell)} {SIDES[s]}"
                     return f"{where} is inside the board but shows the frame label {shown(puzzle.frame)}"
+    if puzzle.border:
+        for cell, s in sorted(board.outer):
+            if seen[cell][s] not in puzzle.border:
+                must = (
+                    shown(puzzle.border[0])
+                    if len(puzzle.border) == 1
+                    else "one of " + ", ".join(map(shown, puzzle.border))
+                )
+                return (
+                    f"cell {board.position(cell)} {SIDES[s]} is on the border and must show {must}, "
+                    f"shows {shown(seen[cell][s])}"
+                )
     for adj in board.adjacencies:
         x, y = seen[adj.a][adj.side_a], seen[adj.b][adj.side_b]
         if adj.a == adj.b and not puzzle.fits(x, y):
@@ -150,13 +164,15 @@ def score(puzzle: Puzzle, solution: Solution) -> int:
 def label_bound(puzzle: Puzzle) -> int:
     """No board scores more: an edge that fits pairs two sides of one label (a head and a tail
     of one pattern, complementary), so the inner sides of each label bound its edges; the frame
-    label counts less the outer sides it must show."""
+    label, and a border of one label, count less the outer sides they must show."""
     sides: dict = {}
     for tile in puzzle.tiles:
         for x in tile:
             sides[x] = sides.get(x, 0) + 1
     if puzzle.frame is not None and puzzle.board.topology == "grid":
         sides[puzzle.frame] -= 2 * (puzzle.rows + puzzle.cols)
+    if len(puzzle.border) == 1:  # a border of one label: its outer sides pair with nothing
+        sides[puzzle.border[0]] = max(0, sides.get(puzzle.border[0], 0) - 2 * (puzzle.rows + puzzle.cols))
     if puzzle.matching == "complementary":
         pairs = sum(min(n, sides.get(puzzle.partner(x), 0)) for x, n in sides.items() if x[-1] == "+")
     else:

@@ -45,6 +45,8 @@ PUZZLE_KEYS = {
     "tiles",
     "clues",
     "planted",
+    "turns",
+    "border",
 }
 CLOCKWISE = list(SIDES)
 
@@ -138,6 +140,9 @@ def puzzle_from_dict(data: Any) -> Puzzle:
     frame = data.get("frame")
     if frame is not None:
         frame = _label(frame, matching, "frame") if matching == "identical" else frame
+    border = data.get("border")
+    border = [] if border is None else border if isinstance(border, list) else [border]
+    border = tuple(_label(x, matching, "border") for x in border)
     clues, given = [], data.get("clues") or []
     if not isinstance(given, list):
         raise SatedgeError("clues must be a list of {row, col, tile, rotation} mappings")
@@ -157,6 +162,8 @@ def puzzle_from_dict(data: Any) -> Puzzle:
         frame=frame,
         topology=data.get("topology") or "grid",
         clues=tuple(clues),
+        turns=data.get("turns", "all"),
+        border=border,
     )
     if planted is not None:
         try:
@@ -182,6 +189,10 @@ def puzzle_to_dict(puzzle: Puzzle) -> dict:
         "edge_order": CLOCKWISE,
         "tiles": [list(t) for t in puzzle.tiles],
     }
+    if puzzle.turns != "all":  # written where it says something: files of every turn stay as they were
+        d["turns"] = puzzle.turns
+    if puzzle.border:
+        d["border"] = puzzle.border[0] if len(puzzle.border) == 1 else list(puzzle.border)
     if puzzle.clues:
         d["clues"] = [
             {"row": c.row, "col": c.col, "tile": c.tile, "rotation": c.rotation} for c in puzzle.clues
@@ -304,6 +315,10 @@ def puzzle_to_puz(puzzle: Puzzle) -> str:
     """``.puz`` text; only identical-matching grid puzzles with integer labels, 0 being the frame."""
     if puzzle.matching != "identical" or puzzle.topology != "grid":
         raise SatedgeError(".puz holds identical-matching grid puzzles only")
+    if puzzle.turns != "all":
+        raise SatedgeError(f".puz has no way to say turns: {puzzle.turns}: write a .yaml")
+    if puzzle.border:
+        raise SatedgeError(".puz has no way to say a border: write a .yaml")
     labels = {x for t in puzzle.tiles for x in t}
     if not all(isinstance(x, int) and x >= 0 for x in labels):
         raise SatedgeError(".puz needs non-negative integer labels")

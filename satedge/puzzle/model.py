@@ -32,6 +32,7 @@ __all__ = [
     "OPPOSITE",
     "MATCHINGS",
     "TOPOLOGIES",
+    "TURNS",
     "MAX_CELLS",
     "MAX_NAME",
     "Label",
@@ -47,6 +48,9 @@ __all__ = [
 ]
 
 MATCHINGS = ("complementary", "identical")
+# the turns a puzzle lets its tiles take: every quarter turn, half turns only, or none (Tetravex);
+# each a group of turns, so that turning a whole board by one of them keeps its tiles' turns allowed
+TURNS = {"all": (0, 1, 2, 3), "half": (0, 2), "none": (0,)}
 MAX_CELLS = 10_000  # a 100x100 board; Eternity II has 256 cells
 MAX_NAME = 200  # characters
 
@@ -152,10 +156,16 @@ class Puzzle:
         What the puzzle is called in output.
     frame : label or None
         The label every outside edge carries and no inside edge does (``identical`` only).
+    border : tuple of labels
+        Where not empty, every outside edge carries one of these labels, which may also run
+        inside (MacMahon's squares: a white border); a grid without a frame only.
     topology : str
         ``grid`` or ``torus``.
     clues : tuple of Clue
         Fixed placements.
+    turns : str
+        The turns a tile may take (:data:`TURNS`): ``all`` (the default), ``half`` (none or a
+        half turn) or ``none`` (tiles lie as written, as in Tetravex).
 
     Raises
     ------
@@ -172,6 +182,8 @@ class Puzzle:
     topology: str = "grid"
     clues: tuple[Clue, ...] = ()
     planted: Solution | None = field(default=None, compare=False)
+    turns: str = "all"
+    border: tuple[Label, ...] = ()
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -189,6 +201,8 @@ class Puzzle:
             self.topology,
             self.clues,
             self.planted,
+            self.turns,
+            self.border,
         )
 
     # ------------------------------------------------------------------ board and labels
@@ -199,6 +213,18 @@ class Puzzle:
     @property
     def n(self) -> int:
         return self.rows * self.cols
+
+    @property
+    def rotations(self) -> tuple[int, ...]:
+        """The rotations a tile may take (:data:`TURNS` of :attr:`turns`)."""
+        return TURNS[self.turns]
+
+    @property
+    def board_turns(self) -> tuple[int, ...]:
+        """Quarter turns of the whole board that map every solution onto a solution: the board's
+        own (:meth:`Board.turns`) that the tiles' turns allow (a board turned a quarter turns each
+        tile a quarter turn)."""
+        return tuple(k for k in self.board.turns() if k in self.rotations)
 
     def fits(self, x: Label, y: Label) -> bool:
         """Do two touching edges with labels ``x`` and ``y`` fit?"""
@@ -217,7 +243,7 @@ class Puzzle:
 
         Complementary labels come in pairs: ids ``2i`` (head) and ``2i+1`` (tail) of one pattern.
         """
-        seen = {x for tile in self.tiles for x in tile}
+        seen = {x for tile in self.tiles for x in tile} | set(self.border)
         if self.frame is not None:
             seen.add(self.frame)
         if self.matching == "complementary":
@@ -264,6 +290,8 @@ class Puzzle:
         if self.frame is not None:
             if any(labels[s] != self.frame for s in outside) or any(labels[s] == self.frame for s in inside):
                 return False
+        if self.border and any(labels[s] not in self.border for s in outside):
+            return False
         return all(self.fits(labels[a], labels[b]) for a, b in loops)
 
     @cached_property
@@ -274,7 +302,7 @@ class Puzzle:
         """
         clued = {self.board.cell(c.row, c.col): (c.tile, c.rotation) for c in self.clues}
         clued_tiles = {t for t, _ in clued.values()}
-        free = [(t, r) for t in range(len(self.tiles)) if t not in clued_tiles for r in range(4)]
+        free = [(t, r) for t in range(len(self.tiles)) if t not in clued_tiles for r in self.rotations]
         out, same = [], {}  # cells of one kind (the same sides outside, inside and looped) allow the same
         for cell in self.board.cells:
             if cell in clued:
@@ -295,8 +323,10 @@ class Puzzle:
     def __repr__(self) -> str:
         """Short, whatever the size: ``Puzzle('Hunde-Spiel', 3x3, complementary, 9 tiles)``."""
         extra = [f"frame {shown(self.frame)}"] if self.frame is not None else []
+        extra += [f"border {', '.join(map(shown, self.border))}"] if self.border else []
         extra += ["torus"] if self.topology == "torus" else []
         extra += [f"{len(self.clues)} clues"] if self.clues else []
+        extra += [f"turns {self.turns}"] if self.turns != "all" else []
         return (
             f"Puzzle({shown(self.name)}, {self.rows}x{self.cols}, {self.matching}, {len(self.tiles)} tiles"
             + "".join(", " + e for e in extra)
@@ -355,6 +385,8 @@ def _validate(p: Puzzle) -> None:
         fail(f"matching must be one of {', '.join(MATCHINGS)}, not {shown(p.matching)}")
     if p.topology not in TOPOLOGIES:
         fail(f"topology must be one of {', '.join(TOPOLOGIES)}, not {shown(p.topology)}")
+    if not isinstance(p.turns, str) or p.turns not in TURNS:
+        fail(f"turns must be one of {', '.join(TURNS)}, not {shown(p.turns)}")
     if len(p.tiles) != p.rows * p.cols:
         fail(f"{p.rows}x{p.cols} board needs {p.rows * p.cols} tiles, found {len(p.tiles)}")
     for i, tile in enumerate(p.tiles):
@@ -373,6 +405,21 @@ def _validate(p: Puzzle) -> None:
             fail("a frame needs identical matching")
         if p.topology != "grid":
             fail("a torus has no frame")
+    if not isinstance(p.border, tuple):
+        fail(f"border must be a label or a list of labels, not {shown(p.border)}")
+    if p.border:
+        if p.frame is not None:
+            fail("a puzzle has a frame or a border, not both: a frame already says the outside's label")
+        if p.topology != "grid":
+            fail("a torus has no border")
+        if len(set(p.border)) < len(p.border):
+            fail(f"border names label {shown(next(x for x in p.border if p.border.count(x) > 1))} twice")
+        for x in p.border:
+            if p.matching == "complementary":
+                if not (isinstance(x, str) and len(x) >= 2 and x[-1] in "+-"):
+                    fail(f"border: complementary label {shown(x)} needs a pattern and a half (+ or -)")
+            elif not isinstance(x, (int, str)) or isinstance(x, bool):
+                fail(f"border: label {shown(x)} must be an integer or a string")
     seen_cells, seen_tiles = set(), set()
     for c in p.clues:
         if not (0 <= c.row < p.rows and 0 <= c.col < p.cols):
@@ -381,6 +428,10 @@ def _validate(p: Puzzle) -> None:
             fail(f"clue at row {c.row}, col {c.col} names tile {c.tile}, but tiles are 0..{len(p.tiles) - 1}")
         if c.rotation not in range(4):
             fail(f"clue at row {c.row}, col {c.col} has rotation {c.rotation}, not 0..3")
+        if c.rotation not in TURNS[p.turns]:
+            fail(
+                f"clue at row {c.row}, col {c.col} has rotation {c.rotation}, which turns: {p.turns} forbids"
+            )
         if (c.row, c.col) in seen_cells:
             fail(f"two clues for row {c.row}, col {c.col}")
         if c.tile in seen_tiles:

@@ -64,11 +64,18 @@ class Shuffle:
 
 def shuffle(puzzle: Puzzle, seed: int) -> tuple[Puzzle, Shuffle]:
     """The puzzle with its tiles reordered and turned by ``seed`` (clues and a planted solution
-    follow their tiles), and the :class:`Shuffle` that maps solutions back."""
+    follow their tiles), and the :class:`Shuffle` that maps solutions back.  Tiles are turned
+    only by the turns the puzzle allows (none where ``turns: none``)."""
     check_seed(seed)
     n = len(puzzle.tiles)
     rng = random.Random(f"satedge-shuffle:turns:{seed}")
-    sh = Shuffle(seed, tuple(permutation(n, seed, "tiles")), tuple(int(rng.random() * 4) for _ in range(n)))
+    # each tile turned by a turn the puzzle allows: the turns it may then take are the same
+    turns = puzzle.rotations
+    sh = Shuffle(
+        seed,
+        tuple(permutation(n, seed, "tiles")),
+        tuple(turns[int(rng.random() * len(turns))] for _ in range(n)),
+    )
     tiles = tuple(rotate(puzzle.tiles[t], k) for t, k in zip(sh.order, sh.turns))
     moved = {c: sh.to_shuffled(Solution(((c.tile, c.rotation),))).placements[0] for c in puzzle.clues}
     clues = tuple(Clue(c.row, c.col, *moved[c]) for c in puzzle.clues)

@@ -35,15 +35,22 @@ def puzzles(
     topologies=("grid", "torus"),
     models=("planted", "uniform"),
     clues: bool = True,
+    turns=("all", "half", "none"),
+    borders: bool = True,
 ):
     """Puzzles from 1x1 up to ``max_rows x max_cols`` (at most ``max_cells`` cells): grid or torus,
-    framed or not, both matching rules, planted or uniform, duplicate tiles, clues."""
+    framed or not, both matching rules, planted or uniform, duplicate tiles, clues, tiles that
+    may take every turn, half turns or none (``turns``), and a border rule on planted grids
+    without a frame (``borders``: the outside shows one or two of the labels, which also run
+    inside)."""
     return _st().composite(_puzzle)(
-        max_rows, max_cols, max_cells, max_colors, matchings, topologies, models, clues
+        max_rows, max_cols, max_cells, max_colors, matchings, topologies, models, clues, turns, borders
     )
 
 
-def _puzzle(draw, max_rows, max_cols, max_cells, max_colors, matchings, topologies, models, clues) -> Puzzle:
+def _puzzle(
+    draw, max_rows, max_cols, max_cells, max_colors, matchings, topologies, models, clues, turns, borders
+) -> Puzzle:
     st = _st()
     rows = draw(st.integers(1, max_rows))
     cols = draw(st.integers(1, max(1, min(max_cols, max_cells // rows))))
@@ -54,6 +61,9 @@ def _puzzle(draw, max_rows, max_cols, max_cells, max_colors, matchings, topologi
     border = draw(st.integers(0, 2)) if framed and rows > 2 and cols > 2 else 0
     colors = draw(st.integers(1, max_colors))
     n_clues = draw(st.integers(0, min(2, rows * cols))) if clues and model == "planted" else 0
+    turn = draw(st.sampled_from(turns))
+    bordered = model == "planted" and topology == "grid" and not framed and borders
+    rule = draw(st.integers(0, min(2, colors))) if bordered else 0
     params = Params(
         rows=rows,
         cols=cols,
@@ -64,6 +74,8 @@ def _puzzle(draw, max_rows, max_cols, max_cells, max_colors, matchings, topologi
         topology=topology,
         clues=n_clues,
         model=model,
+        turns=turn,
+        border=rule,
     )
     name = f"hypothesis-{model}-{rows}x{cols}"
     return build(params, lambda k: draw(st.integers(0, k - 1)), name)
@@ -82,7 +94,7 @@ def solutions(puzzle: Puzzle):
         lambda perm, rots: Solution(tuple(zip(perm, rots))),
         st.permutations(range(n)),
         st.lists(st.integers(0, 3), min_size=n, max_size=n),
-    )
+    )  # turns a puzzle forbids among them: the checker must refuse those
 
 
 # (what is broken, how to break the canonical YAML text, the message satedge gives)

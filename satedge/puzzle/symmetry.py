@@ -2,7 +2,9 @@
 
 * ``solutions``: assignments of ``(tile, rotation)`` to every cell that satisfy all constraints;
 * ``distinct``: different pictures (every cell shows the same four labels on the same sides);
-* ``unique``: pictures up to turning the whole board (4 turns on square boards, 2 otherwise).
+* ``unique``: pictures up to turning the whole board (4 turns on square boards, 2 otherwise),
+  by the turns that the tiles may take (:attr:`satedge.puzzle.model.Puzzle.board_turns`: none
+  but the identity where tiles may not turn, so that ``unique`` is ``distinct`` there).
 """
 
 from __future__ import annotations
@@ -79,11 +81,11 @@ def symmetry_breaking(puzzle: Puzzle) -> tuple[int, tuple[int, ...], tuple[int, 
     >>> symmetry_breaking(Puzzle(rows=1, cols=3, tiles=((1, 2, 1, 2), (1, 2, 3, 4), (3, 3, 4, 4))))
     (1, (0, 1, 2), (0, 1))
     """
-    if puzzle.clues:
+    board, turns = puzzle.board, puzzle.board_turns
+    if puzzle.clues or len(turns) == 1:  # a clue breaks the symmetry; tiles that may not turn, too
         return None
-    board = puzzle.board
-    corner = {board.turn_cell(0, k) for k in board.turns()}
-    if len(corner) == len(board.turns()):
+    corner = {board.turn_cell(0, k) for k in turns}
+    if len(corner) == len(turns):
         kinds: dict[int, tuple[tuple, set[int]]] = {}  # cells of one kind share their tuple of placements
         for c, cell in enumerate(puzzle.allowed):
             kinds.setdefault(id(cell), (cell, set()))[1].add(c)
@@ -92,9 +94,11 @@ def symmetry_breaking(puzzle: Puzzle) -> tuple[int, tuple[int, ...], tuple[int, 
         for t in range(len(puzzle.tiles)):
             if t in first and all(cells <= corner for k, (_, cells) in kinds.items() if t in tiles[k]):
                 return t, (0,), (0, 1, 2, 3)
+    # one rotation of each orbit of the board's turns on the tiles' own
+    keep = tuple(sorted({min((r + k) % 4 for k in turns) for r in puzzle.rotations}))
     for t, labels in enumerate(puzzle.tiles):
         if self_symmetry(labels) == 1:
-            return t, tuple(board.cells), ((0,) if puzzle.rows == puzzle.cols else (0, 1))
+            return t, tuple(board.cells), keep
     return None
 
 
@@ -133,7 +137,7 @@ def canonical(puzzle: Puzzle, pic: Picture) -> Picture:
     ids = puzzle.label_id
     keyed = [
         tuple(tuple(ids[x] for x in cell) for cell in turn_picture(puzzle, pic, k))
-        for k in puzzle.board.turns()
+        for k in puzzle.board_turns
     ]
     return min(keyed)
 
@@ -168,7 +172,7 @@ def count_weighted(puzzle: Puzzle, found: Iterable[tuple[Solution, int]], orbit:
         n += weight
         pictures.add(picture(puzzle, s))
     if orbit > 1:
-        pictures = {turn_picture(puzzle, pic, k) for pic in pictures for k in puzzle.board.turns()}
+        pictures = {turn_picture(puzzle, pic, k) for pic in pictures for k in puzzle.board_turns}
     return Counts(orbit * n, len(pictures), len({canonical(puzzle, p) for p in pictures}))
 
 
@@ -194,7 +198,7 @@ def turned(puzzle: Puzzle, solution: Solution) -> list[Solution]:
     """``solution`` and its board turns, one for each picture they show, ``solution`` first:
     with symmetry breaking, the solutions of its board-turn orbit that show another picture."""
     board, out, seen = puzzle.board, [], set()
-    for k in board.turns():
+    for k in puzzle.board_turns:
         placed: list = [None] * len(solution)
         for cell, (t, r) in enumerate(solution):
             placed[board.turn_cell(cell, k)] = (t, (r + k) % 4)
@@ -256,7 +260,7 @@ def solutions_of_picture(puzzle: Puzzle, pic: Picture, limit: int | None = None)
 def orbit_pictures(puzzle: Puzzle, solution: Solution, turns: bool = False) -> list[Picture]:
     """``solution``'s picture (with ``turns``: its board turns, each once), in a fixed order."""
     pic = picture(puzzle, solution)
-    return sorted({turn_picture(puzzle, pic, k) for k in puzzle.board.turns()} if turns else {pic}, key=repr)
+    return sorted({turn_picture(puzzle, pic, k) for k in puzzle.board_turns} if turns else {pic}, key=repr)
 
 
 def orbit(puzzle: Puzzle, solution: Solution, turns: bool = False) -> list[Solution]:

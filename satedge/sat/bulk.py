@@ -197,6 +197,7 @@ class Checker:
         board = puzzle.board
         self.clues = [(board.cell(c.row, c.col), c.tile, c.rotation) for c in puzzle.clues]
         self.frame = None if puzzle.frame is None else ids[puzzle.frame]
+        self.border = np.array([ids[x] for x in puzzle.border], np.int64) if puzzle.border else None
         self.outer = np.zeros((puzzle.n, 4), bool)
         for c, s in board.outer:
             self.outer[c, s] = True
@@ -212,13 +213,15 @@ class Checker:
     def check(self, tiles: np.ndarray, rots: np.ndarray) -> np.ndarray:
         """Per row (a solution), whether the checker accepts it."""
         n_tiles = len(self.puzzle.tiles)
-        ok = ((tiles >= 0) & (tiles < n_tiles) & (rots >= 0) & (rots < 4)).all(axis=1)
+        ok = ((tiles >= 0) & (tiles < n_tiles) & np.isin(rots, self.puzzle.rotations)).all(axis=1)
         ok &= (np.sort(tiles, axis=1) == self._all_tiles).all(axis=1)  # as many tiles as cells: each once
         for cell, t, r in self.clues:
             ok &= (tiles[:, cell] == t) & (rots[:, cell] == r)
         shown = self.labels[np.where(ok[:, None], tiles * 4 + rots, 0)]  # (rows, cells, 4)
         if self.frame is not None:
             ok &= np.where(self.outer, shown == self.frame, shown != self.frame).all(axis=(1, 2))
+        if self.border is not None:
+            ok &= np.where(self.outer, np.isin(shown, self.border), True).all(axis=(1, 2))
         a, sa, b, sb = self.adj
         if len(a):
             ok &= (self.partner[shown[:, a, sa]] == shown[:, b, sb]).all(axis=1)

@@ -407,7 +407,7 @@ class Enumerator:
         found = list(self.solutions("unique" if per_orbit > 1 else "distinct"))
         pictures = {symmetry.picture(puzzle, s) for s in found}
         if per_orbit > 1:
-            pictures = {symmetry.turn_picture(puzzle, p, k) for p in pictures for k in puzzle.board.turns()}
+            pictures = {symmetry.turn_picture(puzzle, p, k) for p in pictures for k in puzzle.board_turns}
         tallies = [encoded.picture_counts(pic) for pic in pictures]
         solutions, models = sum(s for s, _ in tallies), sum(m for _, m in tallies)
         c = symmetry.count(puzzle, found, per_orbit)

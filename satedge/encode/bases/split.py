@@ -2,17 +2,18 @@
 
 Variables
     * ``p[c, t]``: cell c holds tile t, for the tiles ``T(c)`` with an allowed placement in c;
-    * ``q[c, r]``: the tile in cell c is turned r times, 4 per cell;
+    * ``q[c, r]``: the tile in cell c is turned r times, one per turn the puzzle allows (4, or
+      2 with ``turns: half``, 1 with ``turns: none``: ``R`` below);
     * ``s[c, d, l]``: side d of cell c shows label l, for every side in an adjacency and every
       label ``l`` in ``L(c, d)`` (the labels the allowed placements of c show on d);
 
-    ``sum_c |T(c)| + 4 n + sum_(c,d) |L(c, d)|`` variables plus card auxiliaries.
+    ``sum_c |T(c)| + R n + sum_(c,d) |L(c, d)|`` variables plus card auxiliaries.
 
 Clauses (sizes for ``card: pairwise``)
     * exactly one tile per cell, each tile exactly once, exactly one rotation per cell:
-      ``sum_c (1 + C(|T(c)|, 2)) + sum_t (1 + C(P'_t, 2)) + 7 n`` (``P'_t``: cells that admit t);
+      ``sum_c (1 + C(|T(c)|, 2)) + sum_t (1 + C(P'_t, 2)) + (1 + C(R, 2)) n`` (``P'_t``: cells that admit t);
     * forbidden combinations ``(-p[c,t], -q[c,r])`` for ``(t, r)`` not allowed in c:
-      ``sum_c (4 |T(c)| - |A(c)|)``;
+      ``sum_c (R |T(c)| - |A(c)|)``;
     * labels: ``p[c,t] & q[c,r] -> s[c,d,l]`` for every allowed placement and every side in an
       adjacency: ``sum_c |A(c)| D(c)`` ternary clauses (``D(c)``: sides of c in an adjacency);
     * at most one label per side: ``sum_(c,d) C(|L(c,d)|, 2)``;
@@ -60,7 +61,7 @@ def encode(puzzle: Puzzle, options: Options = Options(), relax: bool = False) ->
     board = puzzle.board
     tiles_of = [sorted({t for t, _ in cell}) for cell in allowed]
     p = {(c, t): pool.id(("p", c, t)) for c in board.cells for t in tiles_of[c]}
-    q = {(c, r): pool.id(("q", c, r)) for c in board.cells for r in range(4)}
+    q = {(c, r): pool.id(("q", c, r)) for c in board.cells for r in puzzle.rotations}
     adjs = [adj for adj in board.adjacencies if adj.a != adj.b]
     sides = sorted({(adj.a, adj.side_a) for adj in adjs} | {(adj.b, adj.side_b) for adj in adjs})
     labels = {
@@ -78,14 +79,14 @@ def encode(puzzle: Puzzle, options: Options = Options(), relax: bool = False) ->
     for lits in by_tile:
         clauses.extend(exactly_one(lits, pool, card))
     for c in board.cells:
-        clauses.extend(exactly_one([q[c, r] for r in range(4)], pool, card))
+        clauses.extend(exactly_one([q[c, r] for r in puzzle.rotations], pool, card))
     sides_of: dict[int, list[int]] = {}
     for c, d in sides:
         sides_of.setdefault(c, []).append(d)
     for c in board.cells:
         ok = set(allowed[c])
         for t in tiles_of[c]:
-            for r in range(4):
+            for r in puzzle.rotations:
                 if (t, r) not in ok:
                     clauses.append([-p[c, t], -q[c, r]])
         for t, r in allowed[c]:
@@ -159,7 +160,11 @@ def floor(puzzle: Puzzle, options: Options = Options()) -> Size:
     return core_floor(
         puzzle,
         options,
-        lambda placed, tiles: Size(tiles + 4) + card_floor(tiles, options.card) + card_size(4, options.card),
+        lambda placed, tiles: (
+            Size(tiles + len(puzzle.rotations))
+            + card_floor(tiles, options.card)
+            + card_size(len(puzzle.rotations), options.card)
+        ),
     )
 
 
@@ -171,16 +176,16 @@ def size(puzzle: Puzzle, options: Options = Options()) -> Size:
     adjs = [adj for adj in board.adjacencies if adj.a != adj.b]
     sides = {(adj.a, adj.side_a) for adj in adjs} | {(adj.b, adj.side_b) for adj in adjs}
     labels = {(c, d): {puzzle.oriented(t, r)[d] for t, r in allowed[c]} for c, d in sides}
-    n = board.rows * board.cols
-    size = Size(sum(map(len, tiles_of)) + 4 * n + sum(map(len, labels.values())))
+    n, turns = board.rows * board.cols, len(puzzle.rotations)
+    size = Size(sum(map(len, tiles_of)) + turns * n + sum(map(len, labels.values())))
     for c in board.cells:  # a tile, a rotation per cell; each tile once
-        size += card_size(len(tiles_of[c]), card) + card_size(4, card)
+        size += card_size(len(tiles_of[c]), card) + card_size(turns, card)
     cells_of_tile = Counter(t for ts in tiles_of for t in ts)
     for t in range(len(puzzle.tiles)):
         size += card_size(cells_of_tile[t], card)
     per_cell = Counter(c for c, _ in sides)
     for c in board.cells:
-        forbidden = 4 * len(tiles_of[c]) - len(allowed[c])
+        forbidden = turns * len(tiles_of[c]) - len(allowed[c])
         size += Size(
             0, forbidden + len(allowed[c]) * per_cell[c], 2 * forbidden + 3 * len(allowed[c]) * per_cell[c]
         )
