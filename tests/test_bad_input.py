@@ -65,8 +65,8 @@ CASES = [
     (
         "unknown-key",
         GOOD + "colour: red\n",
-        "unknown key(s) colour; known: clues, cols, edge_order, frame, matching, name, planted, rows, tiles, "
-        "topology",
+        "unknown key(s) colour; known: border, clues, cols, edge_order, frame, matching, name, planted, rows, "
+        "tiles, topology, turns",
     ),
     ("clues-not-list", GOOD + "clues: 3\n", "clues must be a list of {row, col, tile, rotation} mappings"),
     ("planted", GOOD + "planted: 7\n", "planted: a solution is a list of {row, col, tile, rotation} objects"),

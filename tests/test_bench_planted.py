@@ -1,0 +1,54 @@
+"""benchmarks/planted: the report is what its rows make, its boards are what `satedge generate`
+makes, and every kept board scores what its row says."""
+
+import importlib.util
+import json
+
+from conftest import ROOT
+
+from satedge.puzzle.checker import board_problem, score
+from satedge.puzzle.formats import load_puzzle, puzzle_to_yaml
+from satedge.puzzle.generate import Params, eternity2_cells, generate
+from satedge.puzzle.solutions import load_solution
+
+HERE = ROOT / "benchmarks" / "planted"
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("bench_planted", HERE / "bench-planted.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_report_is_made_from_the_rows():
+    bench = _bench()
+    assert (HERE / "bench-planted.md").read_text() == bench.report()
+    rows = bench.rows()
+    assert {(r["board"], r["engine"]) for r in rows} >= {
+        ("e2like-16", "satedge"),
+        ("e2like-16", "cpsat"),
+        ("uniform-16", "satedge"),
+        ("uniform-16", "cpsat"),
+    }
+    for r in rows:  # the score at 60 s is the curve's, the answer at least as good
+        assert r["early"] == max(s for t, s in r["curve"] if t <= 60) <= r["score"] <= r["edges"]
+
+
+def test_the_boards_are_what_generate_makes():
+    e2like = generate(
+        Params(rows=16, colors=17, border_colors=5, frame=True, clues_at=eternity2_cells(16)), 1
+    )
+    uniform = generate(Params(rows=16, model="uniform", colors=8), 1)
+    for name, made in (("e2like-16", e2like), ("uniform-16", uniform)):
+        assert (HERE / "boards" / f"{name}.yaml").read_text() == puzzle_to_yaml(made)
+    assert len(e2like.clues) == 5 and len(e2like.board.adjacencies) == 480
+
+
+def test_every_kept_board_scores_what_its_row_says():
+    for r in _bench().rows():
+        if "board_file" in r:
+            p = load_puzzle(HERE / "boards" / f"{r['board']}.yaml")
+            board = load_solution(HERE / r["board_file"], p)
+            assert board_problem(p, board) is None and score(p, board) == r["score"], r["board_file"]
+    assert json.loads((HERE / "bench-planted.jsonl").read_text().splitlines()[0])["timeout"] == 600
