@@ -59,7 +59,7 @@ def test_turns_a_puzzle_cannot_have_are_refused(change, message):
 def test_a_file_says_its_turns_and_keeps_them(tmp_path, run_cli):
     p = generate(Params(rows=3, colors=3, turns="half"), seed=2)
     text = puzzle_to_yaml(p)
-    assert "turns: half\n" in text and "turns" not in puzzle_to_yaml(p.with_(turns="all", planted=None))
+    assert "\nturns: half\n" in text and "\nturns:" not in puzzle_to_yaml(p.with_(turns="all", planted=None))
     f = tmp_path / "half.yaml"
     f.write_text(text)
     assert load_puzzle(f) == p and load_puzzle(f).planted == p.planted

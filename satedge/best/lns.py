@@ -70,7 +70,7 @@ HOT, COLD = 0.45, 0.12  # the temperatures annealing starts and ends at (one mis
 ANNEAL_CHUNK = 1 << 18
 CYCLE = 16
 POLISH_MOVES = 200
-ROUND = 10.0  # seconds at most between the moments search() reports its best board
+ROUND = 2.0  # seconds at most between the moments search() reports its best board: an interrupt's answer is no older
 
 
 class Search:
