@@ -119,3 +119,41 @@ def test_the_label_bound_takes_a_border_of_one_label_off_its_outer_sides():
 @given(puzzles(max_cells=4, max_colors=3, models=("planted",), topologies=("grid",)))
 def test_bordered_puzzles_have_brute_forces_solutions(puzzle):
     assert set(backtrack.solutions(puzzle)) == brute_force(puzzle)
+
+
+@pytest.mark.slow
+def test_macmahons_pictures_up_to_the_rectangles_symmetries_and_the_colour_swap():
+    """The README's arithmetic: the 106,624 pictures of MacMahon's 4x6 fall into 13,328 classes of
+    8 under the rectangle's half turn and two mirrors and the swap of colours 2 and 3, no picture
+    fixed by any of them; 53,312 up to the half turn alone (``unique``)."""
+    from satedge import api
+    from satedge.puzzle.symmetry import picture
+
+    p = load_puzzle("macmahon/4x6")
+    found = api.solutions(p, mode="distinct", method="backtrack")
+    pictures = {picture(p, s.solution) for s in found}
+    assert len(found) == len(pictures) == 106_624
+    rows, cols = p.rows, p.cols
+
+    def moved(pic, cell, labels):  # a picture's cells moved by ``cell``, each cell's labels by ``labels``
+        out = [None] * len(pic)
+        for c, shown in enumerate(pic):
+            out[cell(c // cols, c % cols)] = labels(shown)
+        return tuple(out)
+
+    geometry = [
+        (lambda r, c: r * cols + c, lambda t: t),
+        (lambda r, c: (rows - 1 - r) * cols + cols - 1 - c, lambda t: (t[2], t[3], t[0], t[1])),  # half turn
+        (lambda r, c: r * cols + cols - 1 - c, lambda t: (t[0], t[3], t[2], t[1])),  # left to right
+        (lambda r, c: (rows - 1 - r) * cols + c, lambda t: (t[2], t[1], t[0], t[3])),  # top to bottom
+    ]
+    swap = {1: 1, 2: 3, 3: 2}
+    group = [
+        (cell, (lambda t, f=labels, s=s: tuple(swap[x] if s else x for x in f(t))))
+        for cell, labels in geometry
+        for s in (False, True)
+    ]
+    classes = {min(moved(pic, cell, labels) for cell, labels in group) for pic in pictures}
+    assert all(moved(pic, cell, labels) in pictures for pic in list(pictures)[:500] for cell, labels in group)
+    assert len(classes) == 13_328 == 106_624 // 8
+    assert len({min(pic, moved(pic, *group[2])) for pic in pictures}) == 53_312
