@@ -51,11 +51,13 @@ def test_the_border_label_runs_inside_where_a_frame_label_may_not():
         ),
         ({"border": (1,), "topology": "torus"}, "a torus has no border"),
         ({"border": (1, 1)}, "border names label 1 twice"),
-        ({"border": 1}, "border must be a label or a list of labels, not 1"),
+        ({"border": 1.5}, "border must be a label or a list of labels, not 1.5"),
         ({"border": (True,)}, "border: label True must be an integer or a string"),
     ],
 )
 def test_a_border_a_puzzle_cannot_have_is_refused(change, message):
+    assert Puzzle(rows=1, cols=1, tiles=((1, 1, 1, 1),), border=1).border == (1,)
+    assert Puzzle(rows=1, cols=1, tiles=((1, 1, 1, 1),), border=[1, 2]).border == (1, 2)
     with pytest.raises(SatedgeError) as e:
         Puzzle(rows=2, cols=2, tiles=((1, 1, 1, 1),) * 4, **change)
     assert str(e.value) == message

@@ -186,6 +186,10 @@ class Puzzle:
     border: tuple[Label, ...] = ()
 
     def __post_init__(self) -> None:
+        if isinstance(self.border, list):  # a list of labels, as a tuple
+            object.__setattr__(self, "border", tuple(self.border))
+        elif isinstance(self.border, (int, str)) and not isinstance(self.border, bool):  # one label
+            object.__setattr__(self, "border", (self.border,))
         _validate(self)
 
     def __reduce__(
