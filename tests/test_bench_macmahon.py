@@ -1,18 +1,13 @@
 """benchmarks/macmahon: the report is what its rows make, and the figures the puzzle's README and
 the changelog quote are the rows'."""
 
-import importlib.util
-
-from conftest import ROOT
+from conftest import ROOT, benchmark_script
 
 HERE = ROOT / "benchmarks" / "macmahon"
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("bench_macmahon", HERE / "bench-macmahon.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_script("macmahon")
 
 
 def test_the_report_is_made_from_the_rows_and_the_readme_quotes_them():

@@ -1,10 +1,9 @@
 """benchmarks/planted: the report is what its rows make, its boards are what `satedge generate`
 makes, and every kept board scores what its row says."""
 
-import importlib.util
 import json
 
-from conftest import ROOT
+from conftest import ROOT, benchmark_script
 
 from satedge.puzzle.checker import board_problem, score
 from satedge.puzzle.formats import load_puzzle, puzzle_to_yaml
@@ -15,10 +14,7 @@ HERE = ROOT / "benchmarks" / "planted"
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("bench_planted", HERE / "bench-planted.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_script("planted")
 
 
 def test_the_report_is_made_from_the_rows():
