@@ -33,7 +33,7 @@ from collections import Counter
 from ..errors import SatedgeError
 from ..puzzle.model import Puzzle
 
-__all__ = ["ORDERS", "cell_order", "named_orders", "estimate"]
+__all__ = ["ORDERS", "cell_order", "named_orders", "estimate", "twin_keys"]
 
 ORDERS = ("auto", "rows", "columns", "spiral", "border")
 
@@ -110,12 +110,7 @@ def _profile(puzzle: Puzzle, allowed) -> tuple[list, list]:
         both = sum(a.values()) * sum(b.values())
         chance = sum(n * b[puzzle.partner_id(x)] for x, n in a.items()) / both if both else 0.0
         pairs.append((adj.a, adj.b, math.log(chance) if chance else -math.inf))
-    # the classes of identical tiles: tiles that show the same labels at every kind of cell
-    where: dict[int, set] = {}
-    for options in {id(o): o for o in allowed}.values():
-        for t, r in options:
-            where.setdefault(t, set()).add((id(options), puzzle.oriented(t, r)))
-    twin = {t: frozenset(w) for t, w in where.items()}
+    twin = twin_keys(puzzle, allowed)
     tiles: dict[int, tuple[int, frozenset, tuple]] = {}  # per kind of cell, as shown is
     for c in puzzle.board.cells:
         if id(allowed[c]) not in tiles:
@@ -124,6 +119,17 @@ def _profile(puzzle: Puzzle, allowed) -> tuple[list, list]:
             copies = Counter(Counter(twin[t] for t in group).values())  # class size -> classes
             tiles[id(allowed[c])] = (len(tried), group, tuple(sorted(copies.items())))
     return pairs, [tiles[id(allowed[c])] for c in puzzle.board.cells]
+
+
+def twin_keys(puzzle: Puzzle, allowed) -> dict[int, frozenset]:
+    """Per tile, the labels it shows at each kind of cell (cells of one kind share their tuple of
+    placements): tiles with the same key are identical tiles, which the search places in one
+    order (:mod:`satedge.backtrack.plans`)."""
+    where: dict[int, set] = {}
+    for options in {id(o): o for o in allowed}.values():
+        for t, r in options:
+            where.setdefault(t, set()).add((id(options), puzzle.oriented(t, r)))
+    return {t: frozenset(w) for t, w in where.items()}
 
 
 def _classes_left(size: int, copies: tuple, taken: int) -> float:

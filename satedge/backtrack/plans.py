@@ -16,7 +16,7 @@ from math import perm
 
 from ..errors import SatedgeError
 from ..puzzle.model import Puzzle, Solution
-from .orders import cell_order
+from .orders import cell_order, twin_keys
 
 __all__ = ["Plan", "plan", "expand", "weighed"]
 
@@ -83,18 +83,10 @@ def _twins(puzzle: Puzzle, allowed) -> tuple[tuple[tuple[int, ...], ...], tuple[
     """The classes of tiles that show the same labels at the same cells (whatever their turns;
     so a clue or a symmetry breaking that keeps one of them somewhere parts it from the others),
     and per tile its turn against the first tile of its class; ``((), ())`` when there are none."""
-    # cells of one kind share their tuple of placements: a tile shows the same labels at every
-    # cell of a kind, so its labels per kind (the kind's cells named by its first) say where it goes
-    kinds: dict[int, tuple[int, tuple]] = {}
-    for cell, options in enumerate(allowed):
-        kinds.setdefault(id(options), (cell, options))
-    where: dict[int, set] = {}
-    for first, options in kinds.values():
-        for t, r in options:
-            where.setdefault(t, set()).add((first, puzzle.oriented(t, r)))
+    where = twin_keys(puzzle, allowed)  # the labels a tile shows at each kind of cell
     classes: dict = {}
     for t in sorted(where):
-        classes.setdefault(frozenset(where[t]), []).append(t)
+        classes.setdefault(where[t], []).append(t)
     twins = tuple(tuple(c) for c in classes.values() if len(c) > 1)
     if not twins:
         return (), ()
