@@ -25,7 +25,7 @@ from .jobs.solver import SolverConfig
 from .puzzle.checker import Scored
 from .puzzle.formats import load_puzzle
 from .puzzle.model import Puzzle, Solved
-from .puzzle.symmetry import MODES, Counts
+from .puzzle.symmetry import DEFAULT_MODES, MODES, Counts
 
 __all__ = ["job", "answer", "solve", "solutions", "count", "maximize"]
 
@@ -163,23 +163,32 @@ def solutions(
     return [Solved(j.board, s) for s in answer(j).solutions]
 
 
-def count(puzzle: Puzzle | str | os.PathLike, **options) -> Counts:
-    """The three counts of a puzzle.
+def count(puzzle: Puzzle | str | os.PathLike, classes: bool = False, **options) -> Counts:
+    """The counts of a puzzle.
 
     Parameters
     ----------
     puzzle : Puzzle, str or path-like
         A puzzle, a puzzle file, or a shipped puzzle's name.
+    classes : bool
+        Also count the pictures up to every symmetry of the puzzle
+        (:func:`satedge.puzzle.symmetry.group`: the board's turns and mirrors with the
+        relabellings that keep the tiles and rules).
     **options
         As :func:`job` takes them.
 
     Returns
     -------
     Counts
-        Solutions, distinct pictures, pictures up to board turns.
+        Solutions, distinct pictures, pictures up to board turns (and with ``classes``, up to
+        the puzzle's symmetries).
+
+    >>> count("macmahon/4x6", classes=True, workers=1)  # doctest: +SKIP
+    Counts(solutions=54591488, distinct=106624, unique=53312, classes=13328)
     """
-    res = answer(job(puzzle, "count", modes=MODES, **options))
-    return Counts(*(res.counts[m] for m in MODES))
+    modes = MODES if classes else DEFAULT_MODES
+    res = answer(job(puzzle, "count", modes=modes, **options))
+    return Counts(*(res.counts[m] for m in modes))
 
 
 def maximize(puzzle: Puzzle | str | os.PathLike, **options) -> Scored | None:

@@ -618,7 +618,7 @@ def test_sizes_of_the_presets_on_eternity2(run_cli):
 def test_the_closed_forms_of_the_card_encodings_are_pysats():
     """The linear at-most-one encodings' sizes in closed form equal what PySAT builds; the others
     have a clause per literal but one at least (the low bound of a large cell)."""
-    from satedge.encode.cards import COUNTED, LINEAR, card_floor
+    from satedge.encode.cards import DEFAULT_MODES, LINEAR, card_floor
     from satedge.encode.core import clauses_size
 
     for n in [*range(1, 70), 97, 128, 255]:
@@ -642,8 +642,8 @@ def test_the_closed_forms_of_the_card_encodings_are_pysats():
                 assert card_floor(n, card, exactly) == want
                 if card not in LINEAR and card != "pairwise" and n > 1:
                     assert want.clauses - exactly >= n - 1 and want.literals - n * exactly >= 2 * (n - 1)
-    big = card_floor(COUNTED + 1, "totalizer")
-    assert big == Size(0, COUNTED + 1, 3 * COUNTED + 1)
+    big = card_floor(DEFAULT_MODES + 1, "totalizer")
+    assert big == Size(0, DEFAULT_MODES + 1, 3 * DEFAULT_MODES + 1)
 
 
 def test_two_presets_sizes_side_by_side(run_cli):
@@ -667,8 +667,9 @@ def test_two_presets_sizes_side_by_side(run_cli):
 def test_a_count_of_identical_tiles_blocks_a_picture_at_a_time_by_default():
     """The documented default enumeration (auto): where a picture has several models (the
     Hunde-Spiel's two identical tiles), a count blocks a clause per picture and counts its models
-    from multiplicities: a solver call per picture and one that finds no more.  Before, the count
-    passed a solver where its enumeration was asked and blocked every model, 29 calls."""
+    from multiplicities: a solver call per class of pictures (2, each of 4 board turns, all
+    blocked at once) and one that finds no more.  Before, a call per picture (9), and before that
+    the count passed a solver where its enumeration was asked and blocked every model, 29 calls."""
     from satedge.sat.solvers import Stats
 
     e = encode(load_puzzle(PUZZLES / "hunde-spiel.yaml"), "edgecolor-corners")
@@ -682,4 +683,4 @@ def test_a_count_of_identical_tiles_blocks_a_picture_at_a_time_by_default():
             "models": 16,
         }
         calls[solver] = stats.calls
-    assert calls == {"cadical195": 9, "cadical195:enumeration=blocking": 29}
+    assert calls == {"cadical195": 3, "cadical195:enumeration=blocking": 29}

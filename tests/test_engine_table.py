@@ -99,7 +99,7 @@ def test_a_toy_that_finds_one_solution_refuses_to_list_several(engines_of):
         match=r"^the first engine finds one solution: it cannot list several \(--all, --limit\)$",
     ):
         Job(two_by_two(), "solve", solver="first", limit=None)
-    assert crosscheck.checks_of(first) == ("first", "distinct", "unique")
+    assert crosscheck.checks_of(first) == ("first", "distinct", "unique", "classes")
 
 
 def test_satedge_solvers_lists_the_toy(engines_of, run_cli):

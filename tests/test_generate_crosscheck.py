@@ -181,8 +181,8 @@ def test_harness_passes_real_encoding():
     report = crosscheck.check_encoding(
         support_encode, examples=40, seed=3, solvers=("cadical195", "glucose4")
     )
-    # per puzzle and solver: encode, DIMACS round trip, solution set, distinct and unique counts
-    assert report.ok and report.examples == 40 and report.checks == 40 * 2 * 5
+    # per puzzle and solver: encode, DIMACS round trip, solution set, distinct, unique and classes
+    assert report.ok and report.examples == 40 and report.checks == 40 * 2 * 6
 
 
 @pytest.mark.slow
@@ -226,7 +226,7 @@ def test_crosscheck_cli_json(run_cli):
     )
     row = json.loads(out)
     assert code == 0 and set(row) == {"examples", "checks", "mismatches", "seconds", "configurations"}
-    assert (row["examples"], row["mismatches"]) == (10, 0) and row["checks"] == 10 * 5
+    assert (row["examples"], row["mismatches"]) == (10, 0) and row["checks"] == 10 * 6
     assert row["configurations"] == ["split-ladder/glucose4"]  # before: not said
 
 

@@ -1,8 +1,9 @@
-"""``satedge count``: the solutions, distinct pictures and pictures up to board turns of each puzzle."""
+"""``satedge count``: the solutions, distinct pictures and pictures up to board turns of each
+puzzle; asked, the pictures up to the puzzle's symmetries, with the symmetries named."""
 
 from __future__ import annotations
 
-from ..puzzle.symmetry import MODES
+from ..puzzle.symmetry import MODES, describe, group
 from ..system.bigints import digits, json_dumps, many
 from .common import answered_by, answers, certificate_words, engine_of, measured
 from .options import add_method, add_puzzles
@@ -11,7 +12,10 @@ __all__ = ["add", "main"]
 
 
 def add(sub) -> None:
-    p = sub.add_parser("count", help="count solutions, distinct pictures and pictures up to board turns")
+    p = sub.add_parser(
+        "count",
+        help="count solutions, distinct pictures and pictures up to board turns (or up to the puzzle's symmetries)",
+    )
     add_puzzles(p)
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
     add_method(p, counting=True)
@@ -52,6 +56,8 @@ def main(args) -> int:
                 obj.update(
                     variables=res.variables or 0, clauses=res.clauses or 0, models=res.counts.get("models")
                 )
+            if counts["classes"] is not None:
+                obj["symmetries"] = [sym.name for sym in group(puzzle)]
             if res.certificate is not None:
                 obj["certificate"] = res.certificate.as_dict()
             if res.status in ("TIMEOUT", "INTERRUPTED"):
@@ -71,7 +77,11 @@ def main(args) -> int:
             )
         else:
             shown = ", ".join(
-                many(v, "solution") if k == "solutions" else f"{digits(v)} {k}"
+                many(v, "solution")
+                if k == "solutions"
+                else f"{digits(v)} class{'es' * (v != 1)}"
+                if k == "classes"
+                else f"{digits(v)} {k}"
                 for k, v in counts.items()
                 if v is not None
             )
@@ -82,4 +92,6 @@ def main(args) -> int:
             if args.shuffle is not None:
                 how += f", shuffle {args.shuffle}"
             print(f"{path}: {shown} ({how}, {seconds:.3f} s){certificate_words(res)}", flush=True)
+            if counts["classes"] is not None:
+                print(f"  classes: pictures up to its {describe(group(puzzle))}", flush=True)
     return status

@@ -264,13 +264,19 @@ def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
         "certify)",
     )
     if counting:
-        p.add_argument("--mode", choices=MODES, help="count only this (default: all three)")
+        p.add_argument(
+            "--mode",
+            choices=MODES,
+            help="count only this; classes: pictures up to every symmetry of the puzzle (board turns "
+            "and mirrors with the relabellings that keep its tiles and rules), which it names "
+            "(default: solutions, distinct and unique)",
+        )
     else:
         p.add_argument(
             "--mode",
             choices=MODES,
-            help="with --all or --limit: every solution, one per picture, or one "
-            "per picture up to turns (default: solutions)",
+            help="with --all or --limit: every solution, one per picture, one per picture up to "
+            "turns, or one per picture up to the puzzle's symmetries (default: solutions)",
         )
         p.add_argument(
             "--limit",

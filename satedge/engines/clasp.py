@@ -232,7 +232,7 @@ def _solutions(job: Job, formula: Encoded, res: Result, found: list[int], progre
 def _counts(job: Job, formula: Encoded, res: Result, found: list[int], progress) -> dict[str, int]:
     puzzle, per_orbit = job.board, formula.orbit
     out: dict[str, int] = {}
-    if "solutions" in job.modes and not by_pictures(formula, job.solver.get("enumeration")):
+    if "solutions" in job.modes and not by_pictures(formula, job.solver.get("enumeration"), job.modes):
 
         def tally(block: Decoded) -> bool:
             found[0] += sum(block.weights)
@@ -261,8 +261,7 @@ def _counts(job: Job, formula: Encoded, res: Result, found: list[int], progress)
             out["solutions"] = per_orbit * sum(s for s, _ in tallies)
             out["models"] = sum(m for _, m in tallies)
             res.stats.models = n
-        c = symmetry.count(puzzle, witnesses, per_orbit)
-        out.update(distinct=c.distinct, unique=c.unique)
+        out.update(symmetry.counts(puzzle, witnesses, tuple(m for m in job.modes if m not in out), per_orbit))
     return {m: out[m] for m in job.modes} | ({"models": out["models"]} if "models" in out else {})
 
 

@@ -2,12 +2,13 @@
 
 For every puzzle hypothesis generates (see :mod:`satedge.puzzle.strategies`), each configuration must
 give exactly the backtracker's solution set (with ``symmetry: rotation``: one solution per
-board-turn orbit when the symmetry breaking applies), the same ``distinct`` and ``unique``
-counts (symmetry breaking or not), only solutions the checker accepts, and a DIMACS text that PySAT reads back into the
-same clauses.  A mismatch is shrunk by hypothesis to a small puzzle.  Every engine of the table
-(:func:`satedge.jobs.registry.engines`, satedge's and yours) can be checked: PySAT's solvers and solver binaries through
-one enumerator each, the others through their jobs (:func:`satedge.jobs.execute`); the
-reference backtracker too, in another cell order say.
+board-turn orbit when the symmetry breaking applies), the same ``distinct``, ``unique`` and
+``classes`` counts (symmetry breaking or not), only solutions the checker accepts, and a
+DIMACS text that PySAT reads back into the same clauses.  A mismatch is shrunk by hypothesis
+to a small puzzle.  Every engine of the table (:func:`satedge.jobs.registry.engines`,
+satedge's and yours) can be checked: PySAT's solvers and solver binaries through one
+enumerator each, the others through their jobs (:func:`satedge.jobs.execute`); the reference
+backtracker too, in another cell order say.
 
 Check your own encoding (any callable ``(puzzle, options) -> Encoded``) with one call::
 
@@ -66,14 +67,14 @@ Config = tuple[
 def checks_of(engine: Engine) -> tuple[str, ...]:
     """Which checks apply to ``engine``, from its entry in the table: its whole solution set
     (``solutions``), or where it finds one solution only, that one (``first``); then each count
-    it answers (``distinct``, ``unique``; ``solutions`` is the set's size).
+    it answers (``distinct``, ``unique``, ``classes``; ``solutions`` is the set's size).
 
     >>> from satedge.jobs.registry import engine
     >>> checks_of(engine("backtrack"))
-    ('solutions', 'distinct', 'unique')
+    ('solutions', 'distinct', 'unique', 'classes')
     """
     count, solve = engine.tasks.get("count"), engine.tasks.get("solve")
-    counted = tuple(m for m in ("distinct", "unique") if count is not None and m in count.modes)
+    counted = tuple(m for m in symmetry.MODES[1:] if count is not None and m in count.modes)
     return ("solutions" if solve is not None and solve.enumerates else "first",) + counted
 
 
@@ -161,7 +162,7 @@ def check_puzzle(
     """Check one puzzle against every configuration: ``(checks made, first mismatch or None)``."""
     if expected is None:
         expected = set(backtrack.solutions(puzzle))
-    counts = symmetry.count(puzzle, expected)
+    counts = symmetry.counts(puzzle, expected, symmetry.MODES)
     sha256 = dimacs.puzzle_hash(puzzle)  # once, for every configuration's DIMACS text
     checks = 0
     formulas: dict = {}  # an encoding's formula, made and read back once for all its solvers
@@ -236,8 +237,8 @@ def check_puzzle(
                 return fail(f"{len(got)} solutions, the backtracker has {len(expected)}", got)
             checks += 1
             for mode in counted:  # the puzzle's counts, with symmetry breaking too
-                if found[mode] != getattr(counts, mode):
-                    return fail(f"{mode} count {found[mode]}, the backtracker's is {getattr(counts, mode)}")
+                if found[mode] != counts[mode]:
+                    return fail(f"{mode} count {found[mode]}, the backtracker's is {counts[mode]}")
                 checks += 1
         except EncodingError as e:  # a decoded solution failed the checker
             bad = [] if e.solution is None else [e.solution]  # a model with no solution to show: none

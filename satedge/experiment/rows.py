@@ -70,7 +70,7 @@ encoding_sha256     string   -       of a base encoding of yours (FILE.py:NAME, 
                                      sha256 of its source file
 solver              string   always  the solver configuration's string form; - for an encode task
 task                string   always  solve, count, maximize or encode
-mode                string   -       solutions, distinct or unique
+mode                string   -       solutions, distinct, unique or classes
 repetition          integer  always  0, 1, ...: the spec's repeat
 shuffle             integer  -       the shuffle seed, or null for the puzzle as it is
 timeout             number   always  the run's time limit, seconds

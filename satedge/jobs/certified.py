@@ -66,12 +66,13 @@ class _Found:
 
 def by_pictures(job: Job, formula: Encoded) -> bool:
     """Whether the count comes from one solution per picture, as the plain count's does
-    (:func:`satedge.sat.solving.by_pictures`): one piece, whose blocking clauses block pictures."""
-    return (
-        job.task == "count"
-        and "solutions" in job.modes
-        and solving.by_pictures(formula, job.solver.get("enumeration"))
-    )
+    (:func:`satedge.sat.solving.by_pictures`), or counts pictures only (no ``solutions``) where
+    the encoding says what a cell shows: one piece, whose blocking clauses block pictures."""
+    if job.task != "count" or job.solver.get("enumeration") is not None:
+        return False
+    if "solutions" in job.modes:
+        return solving.by_pictures(formula, None, job.modes)
+    return formula.shows is not None
 
 
 def _piece(
@@ -100,7 +101,14 @@ def _piece(
                 progress(stats)
 
         with Enumerator(
-            formula, solver, stats, reuse=False, progress=tick if own else progress, proof=own, units=cube
+            formula,
+            solver,
+            stats,
+            reuse=False,
+            progress=tick if own else progress,
+            proof=own,
+            units=cube,
+            images_checked=True,
         ) as e:
             log = drat.logged(e.solver) if own else None
             tail = check.tail(cube, log[0], solver.name in BINARY_PROOFS) if log is not None else None
@@ -108,7 +116,7 @@ def _piece(
                 if pictures:
                     counts = e.counts(job.modes)
                     found: tuple[Solution, ...] = ()
-                    n = counts["solutions"]
+                    n = counts.get("solutions", e.pictures)
                 else:
                     found = tuple(e.solutions("solutions", limit)) if keep else ()
                     n = len(found) if keep else e.tally()
@@ -222,7 +230,13 @@ def run(job: Job, note: Note | None = None) -> Result:
         return res.settled()
     models = res.stats.models
     cert = certify.certificate(
-        pieces, _checker(job), str(prover), formula.orbit, weights_differ=total != models, pictures=pictures
+        pieces,
+        _checker(job),
+        str(prover),
+        formula.orbit,
+        weights_differ=total != models,
+        pictures=pictures,
+        multiplicities="solutions" in job.modes,
     )
     if cert.models != models and not pictures:  # by pictures: a model per orbit, a clause per picture of it
         raise SatedgeError(f"the pieces block {cert.models:,} models, the enumeration found {models:,}")

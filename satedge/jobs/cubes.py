@@ -51,7 +51,7 @@ def run(job: Job, note: Note | None = None) -> Result:
         t0 = time.perf_counter()
         formula = encode_and_note(job, res, note)
         workers = worker_count(job, client)
-        if job.task == "count" and solving.by_pictures(formula, job.solver.get("enumeration")):
+        if job.task == "count" and solving.by_pictures(formula, job.solver.get("enumeration"), job.modes):
             # one solution per picture, its models counted from multiplicities: a count of few
             # solver calls, here, which cubes (each blocking pictures others hold too) cannot share
             res.counts = solving.count_modes(

@@ -18,7 +18,7 @@ from ..errors import SatedgeError
 from ..puzzle.checker import board_problem
 from ..puzzle.model import Puzzle, Solution
 from ..puzzle.shuffle import check_seed, shuffle
-from ..puzzle.symmetry import MODES
+from ..puzzle.symmetry import DEFAULT_MODES, MODES
 from ..sat.certify import CHECKERS
 from ..sat.proofdir import PROOF_FILES
 from ..system.cluster import Batch
@@ -287,7 +287,7 @@ class Job:
             check_folder(fields["proof"], "--proof", PROOF_FILES, "a certificate")
         limits = Limits(timeout=timeout, memory_mb=default_memory_mb() if memory_mb is None else memory_mb)
         if task == "count":
-            fields.setdefault("modes", MODES)
+            fields.setdefault("modes", DEFAULT_MODES)
         return cls(
             puzzle,
             task,

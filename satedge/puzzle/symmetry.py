@@ -4,21 +4,31 @@
 * ``distinct``: different pictures (every cell shows the same four labels on the same sides);
 * ``unique``: pictures up to turning the whole board (4 turns on square boards, 2 otherwise),
   by the turns that the tiles may take (:attr:`satedge.puzzle.model.Puzzle.board_turns`: none
-  but the identity where tiles may not turn, so that ``unique`` is ``distinct`` there).
+  but the identity where tiles may not turn, so that ``unique`` is ``distinct`` there);
+* ``classes``: pictures up to every symmetry of the puzzle (:func:`group`): the board's turns and
+  mirrors, each with a relabelling, that map every solution onto a solution.  Asked for by name:
+  the default counts are the first three (:data:`DEFAULT_MODES`).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from math import factorial, prod
 
-from .model import Puzzle, Solution, rotate, self_symmetry
+from ..errors import EncodingError, SatedgeError
+from .model import Label, Puzzle, Solution, partner, rotate, self_symmetry
 
 __all__ = [
     "Picture",
     "MODES",
+    "DEFAULT_MODES",
     "Counts",
+    "Symmetry",
+    "group",
+    "describe",
+    "apply",
     "picture",
     "turn_picture",
     "canonical",
@@ -30,6 +40,8 @@ __all__ = [
     "turned",
     "solutions_of_picture",
     "orbit_pictures",
+    "orbits",
+    "turns_of",
     "orbit",
     "matchings",
     "symmetry_breaking",
@@ -37,12 +49,14 @@ __all__ = [
 ]
 
 Picture = tuple[tuple, ...]
-MODES = ("solutions", "distinct", "unique")
+MODES = ("solutions", "distinct", "unique", "classes")
+DEFAULT_MODES = MODES[:3]  # what a count gives unless asked: classes needs the puzzle's group
+SEARCHED = 200_000  # relabellings tried at most, in all, while finding the group
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Counts:
-    """The three counts of a puzzle.
+    """The counts of a puzzle.
 
     Attributes
     ----------
@@ -52,11 +66,173 @@ class Counts:
         Different pictures (every cell shows the same labels on the same sides).
     unique : int
         Pictures up to turning the whole board (4 turns if square, else 2).
+    classes : int or None
+        Pictures up to every symmetry of the puzzle (:func:`group`), where asked for.
     """
 
     solutions: int
     distinct: int
     unique: int
+    classes: int | None = None
+
+    def __repr__(self) -> str:
+        shown = [f"{m}={getattr(self, m)}" for m in MODES if getattr(self, m) is not None]
+        return f"Counts({', '.join(shown)})"
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """One symmetry of a puzzle: mirror the board left to right (``mirror``), then turn it
+    ``turn`` clockwise quarter turns, and relabel every edge by ``relabel`` (pairs ``(label,
+    image)`` of the labels it moves).  A tile's look is mirrored with its cell: its right and
+    left edges swap."""
+
+    turn: int = 0
+    mirror: bool = False
+    relabel: tuple[tuple[Label, Label], ...] = ()
+
+    @property
+    def name(self) -> str:
+        """In words, e.g. ``half turn``, ``left-right mirror, labels (2 3)``, ``identity``.
+
+        >>> Symmetry(2, True, ((2, 3), (3, 2))).name
+        'top-bottom mirror, labels (2 3)'
+        """
+        if self.mirror:
+            shape = ("left-right mirror", "anti-diagonal mirror", "top-bottom mirror", "diagonal mirror")
+        else:
+            shape = ("", "quarter turn", "half turn", "three-quarter turn")
+        words = [shape[self.turn]] if shape[self.turn] else []
+        moved, cycles = dict(self.relabel), []
+        while moved:
+            start = min(moved, key=lambda x: (isinstance(x, str), x))
+            cycle, x = [start], moved.pop(start)
+            while x != start:
+                cycle.append(x)
+                x = moved.pop(x)
+            cycles.append("(" + " ".join(map(str, cycle)) + ")")
+        words += ["labels " + " ".join(cycles)] if cycles else []
+        return ", ".join(words) or "identity"
+
+
+def _moved(puzzle: Puzzle, sym: Symmetry, cell: int, look: tuple) -> tuple[int, tuple]:
+    """Where a cell showing ``look`` goes under ``sym``, and what it shows there."""
+    board = puzzle.board
+    if sym.mirror:
+        r, c = board.position(cell)
+        cell, look = board.cell(r, board.cols - 1 - c), (look[0], look[3], look[2], look[1])
+    if sym.relabel:
+        relabel = dict(sym.relabel)
+        look = tuple(relabel.get(x, x) for x in look)
+    return board.turn_cell(cell, sym.turn), rotate(look, sym.turn)
+
+
+def apply(puzzle: Puzzle, sym: Symmetry, pic: Picture) -> Picture:
+    """The picture ``sym`` makes of ``pic``.
+
+    >>> p = Puzzle(rows=1, cols=2, tiles=((1, 2, 1, 1), (1, 1, 1, 2)), border=1)
+    >>> apply(p, Symmetry(0, True), ((1, 2, 1, 1), (1, 1, 1, 2)))
+    ((1, 2, 1, 1), (1, 1, 1, 2))
+    """
+    out: list = [None] * len(pic)
+    for cell, look in enumerate(pic):
+        to, seen = _moved(puzzle, sym, cell, look)
+        out[to] = seen
+    return tuple(out)
+
+
+def group(puzzle: Puzzle) -> tuple[Symmetry, ...]:
+    """Every symmetry of the puzzle, the identity first: each turn and mirror of the board
+    (:meth:`Board.turns`, with and without a left-right mirror first) with each relabelling
+    that maps the puzzle onto itself.  A symmetry maps every solution's picture onto a
+    solution's picture, and so splits the pictures into classes (mode ``classes``).
+
+    It maps the puzzle onto itself when the tiles, each taken with the looks its allowed turns
+    give it, go onto the tiles (duplicates as often as they occur); the relabelling keeps which
+    labels fit (complementary partners stay partners), the frame label and the set of border
+    labels; and the clues, each a cell showing a look, go onto the clues.  A torus's shifts are
+    not among them.  MacMahon's 24 squares on a 4x6 with a white border have 8: the half turn,
+    the two mirrors, and the swap of the two other colours with each of those.
+
+    >>> p = Puzzle(rows=1, cols=2, tiles=((1, 2, 3, 1), (1, 2, 3, 1)), border=1)
+    >>> describe(group(p))
+    '4 symmetries: identity; half turn; left-right mirror, labels (2 3); top-bottom mirror, labels (2 3)'
+    >>> describe(group(p.with_(turns="none")))
+    '1 symmetry: identity'
+    """
+    looks = [frozenset(puzzle.orientations[t][r] for r in puzzle.rotations) for t in range(len(puzzle.tiles))]
+    target = Counter(looks)
+    labels = puzzle.labels
+    uses = Counter(x for tile in puzzle.tiles for x in tile)
+
+    def kind(x: Label) -> tuple:
+        return uses[x], x == puzzle.frame, x in puzzle.border
+
+    order: list[Label] = []  # labels as the tiles bring them: a tile is whole soon
+    for tile in puzzle.tiles:
+        order += [x for x in tile if x not in order]
+    order += [x for x in labels if x not in order]
+    having: dict[Label, list[int]] = {x: [] for x in labels}
+    for t, tile in enumerate(puzzle.tiles):
+        for x in set(tile):
+            having[x].append(t)
+    clued = [(puzzle.board.cell(c.row, c.col), puzzle.oriented(c.tile, c.rotation)) for c in puzzle.clues]
+    tried = [0]
+    out: list[Symmetry] = []
+    for mirror in (False, True):
+        for turn in puzzle.board.turns():
+
+            def image(t: int, pi: dict, turn: int = turn, mirror: bool = mirror) -> frozenset:
+                sym = Symmetry(turn, mirror, tuple(pi.items()))
+                return frozenset(_moved(puzzle, sym, 0, look)[1] for look in looks[t])
+
+            def whole(t: int, pi: dict) -> bool:
+                return all(x in pi for x in puzzle.tiles[t])
+
+            def extend(i: int, pi: dict, turn: int = turn, mirror: bool = mirror) -> None:
+                tried[0] += 1
+                if tried[0] > SEARCHED:
+                    raise SatedgeError(
+                        f"the puzzle's symmetries are too many to search ({SEARCHED:,} relabellings "
+                        "tried): count distinct or unique pictures instead"
+                    )
+                if i == len(order):
+                    moved = tuple((x, y) for x, y in pi.items() if x != y)
+                    sym = Symmetry(turn, mirror, moved)
+                    if Counter(image(t, pi) for t in range(len(looks))) == target and sorted(
+                        map(repr, (_moved(puzzle, sym, c, look) for c, look in clued))
+                    ) == sorted(map(repr, clued)):
+                        out.append(sym)
+                    return
+                x = order[i]
+                if x in pi:
+                    extend(i + 1, pi)
+                    return
+                taken = set(pi.values())
+                for y in labels:
+                    if y in taken or kind(y) != kind(x):
+                        continue
+                    pairs = {x: y, partner(puzzle.matching, x): partner(puzzle.matching, y)}
+                    if len(set(pairs.values())) != len(pairs) or any(
+                        pi[a] != b if a in pi else b in taken for a, b in pairs.items()
+                    ):
+                        continue
+                    new = {a: b for a, b in pairs.items() if a not in pi}
+                    pi.update(new)
+                    if all(image(t, pi) in target for a in new for t in having[a] if whole(t, pi)):
+                        extend(i + 1, pi)
+                    for a in new:
+                        del pi[a]
+
+            extend(0, {})
+    return tuple(sorted(out, key=lambda s: (s.mirror, s.turn, bool(s.relabel))))
+
+
+def describe(symmetries: tuple[Symmetry, ...]) -> str:
+    """A group in words: its size and each symmetry's name."""
+    return f"{len(symmetries)} symmetr{'y' if len(symmetries) == 1 else 'ies'}: " + "; ".join(
+        s.name for s in symmetries
+    )
 
 
 def symmetry_breaking(puzzle: Puzzle) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
@@ -132,14 +308,55 @@ def turn_picture(puzzle: Puzzle, pic: Picture, k: int) -> Picture:
     return tuple(out)
 
 
-def canonical(puzzle: Puzzle, pic: Picture) -> Picture:
-    """The least of a picture's turns (labels compared by their id), a key for ``unique``."""
+def canonical(puzzle: Puzzle, pic: Picture, symmetries: tuple[Symmetry, ...] | None = None) -> Picture:
+    """The least of a picture's images (labels compared by their id): under the board's turns
+    (:attr:`Puzzle.board_turns`), a key for ``unique``; under ``symmetries`` (:func:`group`),
+    a key for ``classes``."""
     ids = puzzle.label_id
-    keyed = [
-        tuple(tuple(ids[x] for x in cell) for cell in turn_picture(puzzle, pic, k))
-        for k in puzzle.board_turns
-    ]
-    return min(keyed)
+    images = (
+        (turn_picture(puzzle, pic, k) for k in puzzle.board_turns)
+        if symmetries is None
+        else (apply(puzzle, sym, pic) for sym in symmetries)
+    )
+    return min(tuple(tuple(ids[x] for x in cell) for cell in image) for image in images)
+
+
+def orbits(puzzle: Puzzle, pictures: Iterable[Picture], symmetries: tuple[Symmetry, ...]) -> set[tuple]:
+    """The least image (:func:`canonical`) of each picture under ``symmetries``: one per orbit.
+    Each symmetry's cells and looks are worked out once, for all the pictures.  ``pictures``
+    are every solution's: an image that is not among them is an :class:`EncodingError` (a
+    symmetry that is none)."""
+    ids = puzzle.label_id
+    pictures = list(pictures)
+    known = {tuple(tuple(ids[x] for x in look) for look in pic) for pic in pictures}
+    moves: list[tuple[list[int], Symmetry, dict]] = []
+    for sym in symmetries:
+        cells = [_moved(puzzle, sym, c, (0, 1, 2, 3))[0] for c in range(puzzle.n)]
+        source = [0] * puzzle.n
+        for c, to in enumerate(cells):
+            source[to] = c
+        moves.append((source, sym, {}))
+    out: set[tuple] = set()
+    for pic in pictures:
+        least: tuple | None = None
+        for source, sym, looks in moves:
+            image = []
+            for c in source:
+                look = pic[c]
+                seen = looks.get(look)
+                if seen is None:
+                    seen = looks[look] = tuple(ids[x] for x in _moved(puzzle, sym, 0, look)[1])
+                image.append(seen)
+            key = tuple(image)
+            if key not in known:
+                raise EncodingError(
+                    f"the puzzle's symmetry {sym.name} maps a solution's picture onto no solution's"
+                )
+            if least is None or key < least:
+                least = key
+        if least is not None:
+            out.add(least)
+    return out
 
 
 def count(puzzle: Puzzle, solutions: Iterable[Solution], orbit: int = 1) -> Counts:
@@ -166,18 +383,12 @@ def count_weighted(puzzle: Puzzle, found: Iterable[tuple[Solution, int]], orbit:
     >>> count_weighted(p, [(Solution(((0, 0), (1, 0))), 3)], orbit=2)
     Counts(solutions=6, distinct=1, unique=1)
     """
-    n = 0
-    pictures = set()
-    for s, weight in found:
-        n += weight
-        pictures.add(picture(puzzle, s))
-    if orbit > 1:
-        pictures = {turn_picture(puzzle, pic, k) for pic in pictures for k in puzzle.board_turns}
-    return Counts(orbit * n, len(pictures), len({canonical(puzzle, p) for p in pictures}))
+    c = counts_weighted(puzzle, found, DEFAULT_MODES, orbit)
+    return Counts(c["solutions"], c["distinct"], c["unique"])
 
 
 def counts(
-    puzzle: Puzzle, solutions: Iterable[Solution], modes: tuple[str, ...] = MODES, orbit: int = 1
+    puzzle: Puzzle, solutions: Iterable[Solution], modes: tuple[str, ...] = DEFAULT_MODES, orbit: int = 1
 ) -> dict[str, int]:
     """The counts ``modes`` asks for, as :func:`count` gives them; pictures are only made when a
     mode needs them."""
@@ -185,13 +396,33 @@ def counts(
 
 
 def counts_weighted(
-    puzzle: Puzzle, found: Iterable[tuple[Solution, int]], modes: tuple[str, ...] = MODES, orbit: int = 1
+    puzzle: Puzzle,
+    found: Iterable[tuple[Solution, int]],
+    modes: tuple[str, ...] = DEFAULT_MODES,
+    orbit: int = 1,
 ) -> dict[str, int]:
-    """:func:`counts` of solutions given with their weights (:func:`count_weighted`)."""
+    """:func:`counts` of solutions given with their weights (:func:`count_weighted`); ``classes``
+    counts the pictures up to the puzzle's :func:`group`.
+
+    >>> p = Puzzle(rows=1, cols=2, tiles=((1, 2, 1, 1), (1, 1, 1, 2)), border=1)
+    >>> counts(p, [Solution(((0, 0), (1, 0))), Solution(((1, 2), (0, 2)))], MODES)
+    {'solutions': 2, 'distinct': 1, 'unique': 1, 'classes': 1}
+    """
     if set(modes) == {"solutions"}:
         return {"solutions": orbit * sum(weight for _, weight in found)}
-    c = count_weighted(puzzle, found, orbit)
-    return {m: getattr(c, m) for m in modes}
+    n = 0
+    pictures = set()
+    for s, weight in found:
+        n += weight
+        pictures.add(picture(puzzle, s))
+    if orbit > 1:
+        pictures = {turn_picture(puzzle, pic, k) for pic in pictures for k in puzzle.board_turns}
+    out = {"solutions": orbit * n, "distinct": len(pictures)}
+    if "unique" in modes:
+        out["unique"] = len({canonical(puzzle, p) for p in pictures})
+    if "classes" in modes:
+        out["classes"] = len(orbits(puzzle, pictures, group(puzzle)))
+    return {m: out[m] for m in modes}
 
 
 def turned(puzzle: Puzzle, solution: Solution) -> list[Solution]:
@@ -212,8 +443,9 @@ def turned(puzzle: Puzzle, solution: Solution) -> list[Solution]:
 def one_per_picture(
     puzzle: Puzzle, solutions: Iterable[Solution], mode: str = "distinct", orbit: int = 1
 ) -> Iterator[Solution]:
-    """The first solution of each picture (``distinct``) or of each picture up to board turns
-    (``unique``); ``solutions`` passes everything through.  Streams.  With ``orbit`` > 1
+    """The first solution of each picture (``distinct``), of each picture up to board turns
+    (``unique``) or up to the puzzle's symmetries (``classes``, :func:`group`); ``solutions``
+    passes everything through.  Streams.  With ``orbit`` > 1
     (symmetry breaking: ``solutions`` hold one solution of each board-turn orbit), ``distinct``
     lists the other pictures of each orbit too (:func:`turned`)."""
     if mode == "solutions":
@@ -223,9 +455,10 @@ def one_per_picture(
         yield from (t for s in one_per_picture(puzzle, solutions, "unique") for t in turned(puzzle, s))
         return
     seen = set()
+    symmetries = group(puzzle) if mode == "classes" else None
     for s in solutions:
         pic = picture(puzzle, s)
-        key = canonical(puzzle, pic) if mode == "unique" else pic
+        key = canonical(puzzle, pic, symmetries) if mode != "distinct" else pic
         if key not in seen:
             seen.add(key)
             yield s
@@ -257,15 +490,24 @@ def solutions_of_picture(puzzle: Puzzle, pic: Picture, limit: int | None = None)
     return out
 
 
-def orbit_pictures(puzzle: Puzzle, solution: Solution, turns: bool = False) -> list[Picture]:
-    """``solution``'s picture (with ``turns``: its board turns, each once), in a fixed order."""
+def orbit_pictures(
+    puzzle: Puzzle, solution: Solution, symmetries: tuple[Symmetry, ...] = ()
+) -> list[Picture]:
+    """``solution``'s picture and its images under ``symmetries`` (:func:`group`, or the board's
+    turns, :func:`turns_of`), each once, in a fixed order."""
     pic = picture(puzzle, solution)
-    return sorted({turn_picture(puzzle, pic, k) for k in puzzle.board_turns} if turns else {pic}, key=repr)
+    return sorted({pic} | {apply(puzzle, sym, pic) for sym in symmetries}, key=repr)
 
 
-def orbit(puzzle: Puzzle, solution: Solution, turns: bool = False) -> list[Solution]:
-    """Every assignment with the same picture as ``solution`` (and, with ``turns``, its board turns)."""
-    return [s for p in orbit_pictures(puzzle, solution, turns) for s in solutions_of_picture(puzzle, p)]
+def turns_of(puzzle: Puzzle) -> tuple[Symmetry, ...]:
+    """The board's turns (:attr:`Puzzle.board_turns`) as symmetries."""
+    return tuple(Symmetry(k) for k in puzzle.board_turns)
+
+
+def orbit(puzzle: Puzzle, solution: Solution, symmetries: tuple[Symmetry, ...] = ()) -> list[Solution]:
+    """Every assignment with the same picture as ``solution`` or one of its images under
+    ``symmetries``."""
+    return [s for p in orbit_pictures(puzzle, solution, symmetries) for s in solutions_of_picture(puzzle, p)]
 
 
 def matchings(rows: list[dict[int, int]]) -> int:

@@ -303,10 +303,12 @@ def certificate(
     orbit: int = 1,
     weights_differ: bool = False,
     pictures: bool = False,
+    multiplicities: bool = True,
 ) -> Certificate:
     """The certificate the checked ``pieces`` make together, after the checks that bind them: the
     cover (index -1) is there exactly when there are several cubes and names each of them, a
-    single piece is the whole formula, and no model is in two pieces."""
+    single piece is the whole formula, and no model is in two pieces.  ``multiplicities``: a
+    count by pictures that counts each picture's solutions too."""
     cubes = [p for p in pieces if p.index >= 0]
     cover = [p for p in pieces if p.index < 0]
     if sorted(p.index for p in cubes) != list(range(len(cubes))) or not cubes:
@@ -333,7 +335,8 @@ def certificate(
         "the formula has no model: the puzzle has no solution"
         if not models
         else f"the formula's models show exactly these {models:,} pictures, each the picture of a solution "
-        "satedge's checker accepts; each picture's solutions and models are counted from multiplicities"
+        "satedge's checker accepts"
+        + ("; each picture's solutions and models are counted from multiplicities" if multiplicities else "")
         + (f", each model standing for its board-turn orbit of {orbit} solutions" if orbit > 1 else "")
         if pictures
         # a clause per picture

@@ -1,14 +1,16 @@
 """Enumeration through PySAT with blocking clauses, and the counts it gives.
 
 Enumeration blocks each model on the decision variables only, so auxiliary variables never
-yield one solution twice.  Three modes:
+yield one solution twice.  Four modes:
 
 * ``solutions``: every solution;
 * ``distinct``: one solution per picture; each one found blocks its picture: one clause over
   a variable per cell implied by the cell showing its look, where the encoding says what a
   cell shows (:attr:`~satedge.encode.Encoded.shows`: every shipped one), else a clause per
   solution with that picture;
-* ``unique``: one per picture up to board turns; the turned pictures are blocked too.
+* ``unique``: one per picture up to board turns; the turned pictures are blocked too;
+* ``classes``: one per picture up to the puzzle's symmetries
+  (:func:`satedge.puzzle.symmetry.group`); every image of the picture is blocked too.
 
 So the number of solutions a mode yields is its count.  With symmetry breaking (an encoding's
 :attr:`~satedge.encode.Encoded.orbit` above 1) each model stands for its board-turn orbit:
@@ -38,7 +40,7 @@ from ..encode import Encoded
 from ..errors import EncodingError, SatedgeError
 from ..puzzle import symmetry
 from ..puzzle.model import Solution
-from ..puzzle.symmetry import MODES, orbit
+from ..puzzle.symmetry import DEFAULT_MODES, MODES, orbit
 from ..system.files import shown
 from ..system.progress import REPORT_SECONDS
 from . import subspaces
@@ -79,6 +81,7 @@ class Enumerator:
         progress: Callable[[dict], None] | None = None,
         proof: bool = False,
         units: tuple[int, ...] = (),
+        images_checked: bool = False,
     ):
         self.encoded, self.progress, self.reuse, self.spent, self.units = (
             encoded,
@@ -87,6 +90,7 @@ class Enumerator:
             False,
             units,
         )
+        self.images_checked = images_checked  # mode classes: each image a solution the checker accepts
         self.blocked: list[
             list[int]
         ] = []  # the blocking clauses of an enumeration without activation literals
@@ -291,20 +295,36 @@ class Enumerator:
             self.found += sum(done.weights)
             yield done
 
-    def _pictures(self, mode: str, cube) -> Iterator[Solution]:
-        """Modes ``distinct`` and ``unique``: one solution per picture (per picture up to turns),
-        each found blocking its picture (with its turns) before the next search."""
+    def _pictures(
+        self, mode: str, cube, images: tuple[symmetry.Symmetry, ...] | None = None
+    ) -> Iterator[Solution]:
+        """Modes ``distinct``, ``unique`` and ``classes``: one solution per picture (per picture
+        up to turns, up to the puzzle's symmetries), each found blocking its picture (with its
+        images) before the next search; ``images``: the symmetries of a class, when not the
+        puzzle's group."""
         encoded, puzzle = self.encoded, self.encoded.puzzle
         act = self._start(cube)
         blocks: list[list[int]] = []
         # with symmetry breaking only one turn of each picture may be a model: block the turns too
-        turns = mode == "unique" or (mode == "distinct" and encoded.orbit > 1)
+        if images is None and mode == "classes":
+            images = symmetry.group(puzzle)
+        elif images is None:
+            images = symmetry.turns_of(puzzle) if mode == "unique" or encoded.orbit > 1 else ()
         for model, s in self._models(cube, act, blocks):
             first = self.read(model)
+            if self.images_checked and mode == "classes":
+                for image in symmetry.orbit_pictures(puzzle, first, images):
+                    shows = symmetry.solutions_of_picture(puzzle, image, 1)
+                    if not shows:
+                        raise EncodingError(
+                            "a symmetry of the puzzle made a picture that no placement of its tiles shows",
+                            first,
+                        )
+                    valid(puzzle, shows[0], "a symmetry of the puzzle")
             if encoded.shows is not None:  # a clause per picture, whatever its solutions
-                new = self._picture_clauses(first, turns, s)
+                new = self._picture_clauses(first, images, s)
             else:  # a clause per solution with the picture
-                members = orbit(puzzle, first, turns=turns)
+                members = orbit(puzzle, first, images)
                 new = [
                     [-lit for lit in lits]
                     for lits in {tuple(lits) for lits in map(encoded.literals, members) if lits is not None}
@@ -317,13 +337,15 @@ class Enumerator:
             for clause in new:
                 self._block(clause, s, act, blocks)
 
-    def _picture_clauses(self, solution: Solution, turns: bool, s: Solver | None) -> list[list[int]]:
-        """Clauses that block every model showing ``solution``'s picture (with ``turns``: each of
-        its board turns): one clause of a variable per cell, implied by the encoding's literals
+    def _picture_clauses(
+        self, solution: Solution, images: tuple[symmetry.Symmetry, ...], s: Solver | None
+    ) -> list[list[int]]:
+        """Clauses that block every model showing ``solution``'s picture (and each of its
+        ``images``): one clause of a variable per cell, implied by the encoding's literals
         for the look the cell shows (:attr:`Encoded.shows`; defined once, kept in ``s`` and in
         :attr:`defined`).  A picture of many solutions (identical tiles) is one clause."""
         out = []
-        for seen in symmetry.orbit_pictures(self.encoded.puzzle, solution, turns):
+        for seen in symmetry.orbit_pictures(self.encoded.puzzle, solution, images):
             clause = []
             for key in enumerate(seen):
                 if key not in self.looks:
@@ -372,7 +394,7 @@ class Enumerator:
             self.progress({**(self.counters() or {}), **found})
 
     # ------------------------------------------------------------------------ counts
-    def counts(self, modes=MODES) -> dict[str, int]:
+    def counts(self, modes=DEFAULT_MODES) -> dict[str, int]:
         """The puzzle's counts ``modes`` asks for, whatever the encoding; when ``solutions`` is
         among them also ``models``, the formula's own model count (over its decision variables:
         fewer than the solutions where a model stands for several, with symmetry breaking or
@@ -385,45 +407,69 @@ class Enumerator:
         comes from one solution per picture (:meth:`_by_pictures`)."""
         out: dict[str, int] = {}
         per_orbit, puzzle = self.encoded.orbit, self.encoded.puzzle
-        if "solutions" in modes and by_pictures(self.encoded, self.config.enumeration):
-            out = self._by_pictures()
+        if "solutions" in modes and by_pictures(self.encoded, self.config.enumeration, modes):
+            out = self._by_pictures(modes)
         elif "solutions" in modes:
             before = self.stats.models
             out["solutions"] = per_orbit * self.tally()
             out["models"] = self.stats.models - before
-        if set(modes) - set(out):
+        rest = tuple(m for m in modes if m not in out)
+        if rest == ("classes",):  # one solution per class
+            out["classes"] = sum(1 for _ in self.solutions("classes"))
+        elif rest:
             if per_orbit > 1:  # one solution per orbit of pictures
-                c = symmetry.count(puzzle, self.solutions("unique"), per_orbit)
-                out.update(distinct=c.distinct, unique=c.unique)
+                out.update(symmetry.counts(puzzle, self.solutions("unique"), rest, per_orbit))
             else:
                 out.update({m: sum(1 for _ in self.solutions(m)) for m in modes if m not in out})
         return {m: out[m] for m in modes} | ({"models": out["models"]} if "models" in out else {})
 
-    def _by_pictures(self) -> dict[str, int]:
-        """The three counts and the formula's model count from one solution per picture (with
-        symmetry breaking: per picture up to turns), each picture's solutions and models
-        counted from multiplicities (:meth:`Encoded.picture_counts`), not listed."""
+    def _by_pictures(self, modes=DEFAULT_MODES) -> dict[str, int]:
+        """The counts ``modes`` asks for and the formula's model count from one solution per
+        class of pictures (:func:`satedge.puzzle.symmetry.group`; where it has too many
+        relabellings to search, per picture up to board turns), each class's pictures its
+        images, each picture's solutions and models counted from multiplicities
+        (:meth:`Encoded.picture_counts`), not listed."""
         encoded, puzzle, per_orbit = self.encoded, self.encoded.puzzle, self.encoded.orbit
-        found = list(self.solutions("unique" if per_orbit > 1 else "distinct"))
-        pictures = {symmetry.picture(puzzle, s) for s in found}
-        if per_orbit > 1:
-            pictures = {symmetry.turn_picture(puzzle, p, k) for p in pictures for k in puzzle.board_turns}
+        turns = symmetry.turns_of(puzzle)
+        try:
+            images = symmetry.group(puzzle)
+        except SatedgeError:  # the board's turns are symmetries all the same
+            if "classes" in modes:
+                raise
+            images = turns
+        found = list(self._pictures("classes", (), images))
+        pictures = {symmetry.apply(puzzle, sym, symmetry.picture(puzzle, s)) for s in found for sym in images}
         tallies = [encoded.picture_counts(pic) for pic in pictures]
+        if per_orbit == 1 and any(n == 0 for n, _ in tallies):  # an image no placement shows
+            # (with symmetry breaking, the turns of a picture that the broken placements forbid show none)
+            raise EncodingError(
+                "a symmetry of the puzzle made a picture that no placement of its tiles shows"
+            )
         solutions, models = sum(s for s, _ in tallies), sum(m for _, m in tallies)
-        c = symmetry.count(puzzle, found, per_orbit)
-        return {
-            "solutions": per_orbit * solutions,
-            "distinct": c.distinct,
-            "unique": c.unique,
-            "models": models,
-        }
+        out = {"solutions": per_orbit * solutions, "distinct": len(pictures)}
+        if "unique" in modes:
+            out["unique"] = len(symmetry.orbits(puzzle, pictures, turns))
+        if "classes" in modes:
+            out["classes"] = len(symmetry.orbits(puzzle, pictures, images))
+        return {m: out[m] for m in modes} | {"models": models}
 
 
-def by_pictures(encoded: Encoded, enumeration: str | None) -> bool:
-    """Whether a count of ``encoded`` with the solver's ``enumeration`` comes from one solution
-    per picture: with ``enumeration=auto`` (``None``, the default), when a picture has many models
-    (identical tiles) and the encoding says what a cell shows (:attr:`Encoded.shows`)."""
-    return enumeration is None and encoded.shows is not None and encoded.many_per_picture
+def by_pictures(encoded: Encoded, enumeration: str | None, modes=DEFAULT_MODES) -> bool:
+    """Whether a count of ``modes`` of ``encoded`` with the solver's ``enumeration`` comes from
+    one solution per class of pictures (:meth:`Enumerator._by_pictures`): with
+    ``enumeration=auto`` (``None``, the default), where the encoding says what a cell shows
+    (:attr:`Encoded.shows`) and a picture has many models (identical tiles), or where pictures
+    are counted too and the puzzle has a symmetry (one class stands for several pictures)."""
+    if enumeration is not None or encoded.shows is None:
+        return False
+    if encoded.many_per_picture or (set(modes) > {"solutions"} and len(encoded.puzzle.board_turns) > 1):
+        return True
+    if set(modes) <= {"solutions"}:
+        return False
+    try:
+        return len(symmetry.group(encoded.puzzle)) > 1
+    except SatedgeError:  # too many to search: there are symmetries
+        return True
 
 
 def solutions(
@@ -457,14 +503,14 @@ def count(
 def count_modes(
     encoded: Encoded,
     solver: Solverish = None,
-    modes=MODES,
+    modes=DEFAULT_MODES,
     stats: Stats | None = None,
     progress: Callable[[dict], None] | None = None,
 ) -> dict[str, int]:
     """The puzzle's counts ``modes`` asks for, with one solver (:meth:`Enumerator.counts`)."""
-    pictures = "solutions" in modes and by_pictures(encoded, SatSolver.of(solver).enumeration)
+    pictures = "solutions" in modes and by_pictures(encoded, SatSolver.of(solver).enumeration, modes)
     reuse = not pictures and (
-        len(modes) > 1 or (encoded.orbit > 1 and bool({"distinct", "unique"} & set(modes)))
+        len(modes) > 1 or (encoded.orbit > 1 and bool({"distinct", "unique", "classes"} & set(modes)))
     )
     with Enumerator(encoded, solver, stats, reuse=reuse, progress=progress) as e:
         return e.counts(modes)
