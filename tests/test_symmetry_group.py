@@ -219,3 +219,23 @@ def test_a_count_of_classes_checks_each_image(monkeypatch, run_cli, tmp_path):
     assert code == 2 and err.startswith(
         "satedge: error: a symmetry of the puzzle made a picture that no placement"
     )
+
+
+def test_a_group_too_large_to_search_ends_in_one_line(run_cli, tmp_path):
+    from satedge.puzzle.formats import puzzle_to_yaml
+    from satedge.system.files import cut
+
+    # nine one-colour tiles in a row: every relabelling of the nine colours maps it onto itself
+    f = tmp_path / "plain.yaml"
+    f.write_text(puzzle_to_yaml(Puzzle(rows=1, cols=9, tiles=tuple((x, x, x, x) for x in range(1, 10)))))
+    assert run_cli("count", f, "--mode", "classes") == (
+        2,
+        "",
+        cut(
+            f"satedge: error: {f}: the puzzle's symmetries are too many to search (200,000 relabellings "
+            "tried): count distinct or unique pictures instead"
+        )
+        + "\n",
+    )
+    code, out, _ = run_cli("count", f, "--method", "sat")  # the plain count goes on by the board's turns
+    assert code == 0 and out.startswith(f"{f}: 0 solutions, 0 distinct, 0 unique (")

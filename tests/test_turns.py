@@ -162,3 +162,42 @@ def test_the_shipped_tetravex_boards_have_one_solution_each(n, run_cli):
         }
     if n == 3:
         assert brute_force(p) == {p.planted}
+
+
+def _as_brute_force_counts(puzzle) -> None:
+    from oracle import brute_force_fixed
+
+    from satedge import count
+
+    expected = brute_force_fixed(puzzle)
+    assert set(backtrack.solutions(puzzle)) == expected
+    want = symmetry.counts(puzzle, expected, symmetry.MODES)
+    for method in ("backtrack", "sat"):
+        got = count(puzzle, classes=True, method=method)
+        assert (got.solutions, got.distinct, got.unique, got.classes) == tuple(
+            want[m] for m in symmetry.MODES
+        )
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(puzzles(max_rows=3, max_cols=3, max_cells=9, max_colors=3, turns=("none",)))
+def test_fixed_tile_boards_up_to_3x3_count_as_brute_force_does(puzzle):
+    """Every generated board up to 3x3 whose tiles may not turn: the backtracker's and a SAT
+    encoding's solution sets and counts are those of every permutation of the tiles."""
+    _as_brute_force_counts(puzzle)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        Params(rows=3, colors=2, turns="none"),
+        Params(rows=3, colors=3, turns="none", frame=True, border_colors=1),
+        Params(rows=3, colors=2, turns="none", border=1),
+        Params(rows=3, colors=2, turns="none", model="uniform"),
+    ],
+    ids=["plain", "framed", "bordered", "uniform"],
+)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_generated_3x3_boards_of_fixed_tiles_count_as_brute_force_does(params, seed):
+    _as_brute_force_counts(generate(params, seed=seed))

@@ -52,6 +52,56 @@ COMMANDS = {
         "--timeout",
         "900",
     ],
+    "4x6, the backtracker, up to its symmetries": [
+        "count",
+        "macmahon/4x6",
+        "--workers",
+        "2",
+        "--mode",
+        "classes",
+    ],
+    "4x6, SAT, up to its symmetries": [
+        "count",
+        "macmahon/4x6",
+        "--method",
+        "sat",
+        "--mode",
+        "classes",
+        "--timeout",
+        "900",
+    ],
+    "4x6, SAT, up to its symmetries, certified": [
+        "count",
+        "macmahon/4x6",
+        "--method",
+        "sat",
+        "--mode",
+        "classes",
+        "--certify",
+        "--workers",
+        "2",
+        "--timeout",
+        "1800",
+    ],
+    "4x6, SAT, every count (one class at a time)": [
+        "count",
+        "macmahon/4x6",
+        "--method",
+        "sat",
+        "--timeout",
+        "900",
+    ],
+    "4x6, SAT, every count, certified": [
+        "count",
+        "macmahon/4x6",
+        "--method",
+        "sat",
+        "--certify",
+        "--workers",
+        "2",
+        "--timeout",
+        "1800",
+    ],
 }
 
 
@@ -68,7 +118,17 @@ def run(names: list[str]) -> None:
             "command": " ".join(cmd),
             "exit": done.returncode,
             "status": answer.get("status"),
-            **{k: answer.get(k) for k in ("solutions", "distinct", "unique", "at_least")},
+            **{k: answer.get(k) for k in ("solutions", "distinct", "unique", "classes", "at_least")},
+            **({"symmetries": len(answer["symmetries"])} if "symmetries" in answer else {}),
+            **(
+                {
+                    "certificate": {
+                        k: answer["certificate"][k] for k in ("models", "proof_lemmas", "proof_bytes")
+                    }
+                }
+                if "certificate" in answer
+                else {}
+            ),
             "seconds": round(seconds, 1),
             "date": datetime.date.today().isoformat(),
             "machine": f"{platform.machine()}, {len(os.sched_getaffinity(0))} cores",
@@ -76,7 +136,7 @@ def run(names: list[str]) -> None:
         }
         with ROWS.open("a") as f:
             f.write(json.dumps(row) + "\n")
-        print(name, row["status"], row["distinct"], row["seconds"], file=sys.stderr)
+        print(name, row["status"], row["distinct"], row["classes"], row["seconds"], file=sys.stderr)
 
 
 def rows() -> list[dict]:
@@ -94,15 +154,37 @@ def report() -> str:
         f"{len(got)} runs, on {', '.join(sorted({r['date'] for r in got}))}, "
         f"on {', '.join(sorted({r['machine'] for r in got}))}. `seconds` is the command's wall-clock time.",
         "",
-        "| configuration | status | solutions | distinct | unique | seconds | command | code |",
-        "|---|---|---|---|---|---|---|---|",
+        "| configuration | status | solutions | distinct | unique | classes | seconds | certified | command | code |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in got:
         counts = [
-            f"{r[k]:,}" if isinstance(r.get(k), int) else "-" for k in ("solutions", "distinct", "unique")
+            f"{r[k]:,}" if isinstance(r.get(k), int) else "-"
+            for k in ("solutions", "distinct", "unique", "classes")
         ]
-        cells = [r["config"], str(r["status"]), *counts, str(r["seconds"]), f"`{r['command']}`", r["commit"]]
+        cert = r.get("certificate")
+        proved = (
+            f"{cert['models']:,} pictures blocked, a proof of {cert['proof_lemmas']:,} lemmas checked"
+            if cert
+            else "-"
+        )
+        cells = [
+            r["config"],
+            r["status"] or "done",
+            *counts,
+            str(r["seconds"]),
+            proved,
+            f"`{r['command']}`",
+            r["commit"],
+        ]
         out.append("| " + " | ".join(cells) + " |")
+    if any(r.get("symmetries") for r in got):
+        out += [
+            "",
+            "`classes` counts the pictures up to the puzzle's symmetries, which the command finds and "
+            "names: here 8 (the rectangle's half turn and two mirrors, each with and without the swap of "
+            "colours 2 and 3).",
+        ]
     return "\n".join(out) + "\n"
 
 
