@@ -503,3 +503,28 @@ def test_the_command_limits_leave_an_alarm_set_around_them_to_its_own_handler():
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, before)
+
+
+def test_a_limit_that_comes_inside_a_finalizer_is_raised_after_it():
+    """A time limit that rings while a finalizer runs (a ``__del__``, multiprocessing's
+    ``Finalize`` callbacks: Python prints what they raise and goes on) is raised a moment later,
+    outside it: the block still ends at its time."""
+    import gc
+
+    from satedge.system.limits import OutOfTime, within
+
+    ran = []
+
+    class Slow:
+        def __del__(self):  # the alarm rings in here
+            time.sleep(0.3)
+            ran.append("finalized")
+
+    t0 = time.monotonic()
+    with pytest.raises(OutOfTime):
+        with within(0.05, None):
+            time.sleep(0.5)  # GRACE: the alarm comes at 0.55 s
+            Slow()
+            gc.collect()
+            time.sleep(30)
+    assert ran == ["finalized"] and time.monotonic() - t0 < 5

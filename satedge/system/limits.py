@@ -153,6 +153,22 @@ def seconds_left() -> float | None:
 
 
 GRACE = 0.5  # seconds past a job's timeout before the process that started it stops waiting for it
+LATER = 0.1  # seconds by which a limit's signal waits where its exception would be lost
+
+
+def swallowing(frame) -> bool:
+    """Whether an exception raised at ``frame`` would be lost: inside a finalizer (a ``__del__``,
+    multiprocessing's ``Finalize`` callbacks, run by the garbage collector or at exit), where
+    Python prints it and goes on."""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "__del__" or (
+            code.co_name in ("__call__", "_run_finalizers")
+            and code.co_filename.endswith("multiprocessing/util.py")
+        ):
+            return True
+        frame = frame.f_back
+    return False
 
 
 class OutOfTime(Exception):
@@ -172,13 +188,31 @@ def within(timeout: float | None, memory_mb: float | None) -> Iterator[Callable[
     seconds are left (``None``: no limit), for the job it starts.  Off the main thread, where
     no signal can be caught, the block runs without them.  An alarm set around the block (a
     test runner's time limit) is not the block's: without ``timeout`` its signal stays with its
-    own handler, and with one it is set again at the end for what it had left."""
+    own handler, and with one it is set again at the end for what it had left.  A signal that
+    comes inside a finalizer, where its exception would be lost (:func:`swallowing`), is sent
+    again a moment later."""
     start = time.monotonic()
     main = threading.current_thread() is threading.main_thread()
     handlers, stop, outer = {}, threading.Event(), (0.0, 0.0)
 
+    ident = threading.get_ident()
+    raised: set[int] = set()  # the signals whose exception was raised: a repeat is ignored
+    deferred: set[int] = set()  # the signals sent again until raised
+
+    def again(signum: int) -> None:  # the signal again, a moment apart, until it is raised
+        while not stop.wait(LATER) and signum not in raised:
+            signal.pthread_kill(ident, signum)
+
     def raise_(error):
         def handler(signum, frame):
+            if signum in raised:
+                return
+            if swallowing(frame):  # where the exception would be lost: a moment later instead
+                if signum not in deferred:
+                    deferred.add(signum)
+                    threading.Thread(target=again, args=(signum,), daemon=True).start()
+                return
+            raised.add(signum)
             raise error()
 
         return handler
@@ -190,7 +224,7 @@ def within(timeout: float | None, memory_mb: float | None) -> Iterator[Callable[
             # the job stops itself first, at the timeout; an outer alarm is set again at the end
             outer = signal.setitimer(signal.ITIMER_REAL, timeout + GRACE)
         if memory_mb is not None:
-            me, ident = psutil.Process(), threading.get_ident()
+            me = psutil.Process()
 
             def watch() -> None:
                 while not stop.wait(0.1):
