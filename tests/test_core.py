@@ -58,6 +58,7 @@ def test_count_cli_json(run_cli):
         "solutions",
         "distinct",
         "unique",
+        "classes",  # null: not asked for
         "method",
         "encoding",
         "solver",

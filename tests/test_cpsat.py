@@ -46,7 +46,9 @@ def test_model_tables_follow_the_board_graph():
 @pytest.mark.slow
 def test_crosscheck_cpsat():
     report = crosscheck.run(crosscheck.default_configs(solvers=["cpsat"]), examples=100, seed=5)
-    assert report.ok and report.examples == 100 and report.checks == 300  # the solutions, distinct and unique
+    assert (
+        report.ok and report.examples == 100 and report.checks == 400
+    )  # the solutions, distinct, unique and classes
 
 
 @pytest.mark.slow

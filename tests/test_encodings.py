@@ -618,7 +618,7 @@ def test_sizes_of_the_presets_on_eternity2(run_cli):
 def test_the_closed_forms_of_the_card_encodings_are_pysats():
     """The linear at-most-one encodings' sizes in closed form equal what PySAT builds; the others
     have a clause per literal but one at least (the low bound of a large cell)."""
-    from satedge.encode.cards import DEFAULT_MODES, LINEAR, card_floor
+    from satedge.encode.cards import COUNTED, LINEAR, card_floor
     from satedge.encode.core import clauses_size
 
     for n in [*range(1, 70), 97, 128, 255]:
@@ -642,8 +642,8 @@ def test_the_closed_forms_of_the_card_encodings_are_pysats():
                 assert card_floor(n, card, exactly) == want
                 if card not in LINEAR and card != "pairwise" and n > 1:
                     assert want.clauses - exactly >= n - 1 and want.literals - n * exactly >= 2 * (n - 1)
-    big = card_floor(DEFAULT_MODES + 1, "totalizer")
-    assert big == Size(0, DEFAULT_MODES + 1, 3 * DEFAULT_MODES + 1)
+    big = card_floor(COUNTED + 1, "totalizer")
+    assert big == Size(0, COUNTED + 1, 3 * COUNTED + 1)
 
 
 def test_two_presets_sizes_side_by_side(run_cli):

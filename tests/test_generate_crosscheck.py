@@ -199,8 +199,8 @@ def test_workers_share_the_configurations_and_find_the_same():
         True,
         15,
         15,
-        150,
-        150,
+        180,
+        180,
     )
     mixed = crosscheck.run(configs, examples=200, seed=3, workers=2)
     assert not mixed.ok and mixed.mismatch.config[0].name == "broken"

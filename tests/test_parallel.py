@@ -297,7 +297,7 @@ def test_a_job_on_a_dask_cluster_under_limits_runs_in_a_new_interpreter(schedule
     )
     counts = run(job).counts
     assert ({m: counts[m] for m in MODES}, started) == (
-        {"solutions": 16, "distinct": 8, "unique": 2},
+        {"solutions": 16, "distinct": 8, "unique": 2, "classes": 2},
         [True],
     )
 

@@ -51,9 +51,12 @@ def run(job: Job, note: Note | None = None) -> Result:
         t0 = time.perf_counter()
         formula = encode_and_note(job, res, note)
         workers = worker_count(job, client)
-        if job.task == "count" and solving.by_pictures(formula, job.solver.get("enumeration"), job.modes):
+        if job.task == "count" and solving.by_pictures(
+            formula, job.solver.get("enumeration"), ("solutions",)
+        ):
             # one solution per picture, its models counted from multiplicities: a count of few
-            # solver calls, here, which cubes (each blocking pictures others hold too) cannot share
+            # solver calls, here, which cubes (each blocking pictures others hold too) cannot share;
+            # where only the puzzle's symmetries would make it one per class, the cubes share the walk
             res.counts = solving.count_modes(
                 formula, job.solver, job.modes, stats=res.stats, progress=progress_of(job, note)
             )

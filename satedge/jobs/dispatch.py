@@ -173,15 +173,17 @@ def _run(job: Job, fresh: bool, cancel, on_note, server, best: dict, tally: dict
 
 def counted(so_far: dict) -> dict[str, int]:
     """What a count's last progress report says it had counted: lower bounds of its counts.
-    Solutions found count as themselves; pictures found (a count by pictures) are at least as
-    many distinct pictures, and as many solutions.
+    Solutions found count as themselves; pictures found (a count by pictures, one per class)
+    are at least as many distinct pictures, and as many solutions.  None found says nothing.
 
     >>> counted({"solutions": 14784128, "seconds": 7.9}), counted({"pictures": 12}), counted({"nodes": 5})
     ({'solutions': 14784128}, {'solutions': 12, 'distinct': 12}, {})
+    >>> counted({"solutions": 0})
+    {}
     """
     pictures = int(so_far.get("pictures") or 0)
     solutions = max(int(so_far.get("solutions") or 0), pictures)
-    if "solutions" not in so_far and not pictures:
+    if not solutions:
         return {}
     return {"solutions": solutions} | ({"distinct": pictures} if pictures else {})
 

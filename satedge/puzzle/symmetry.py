@@ -321,11 +321,14 @@ def canonical(puzzle: Puzzle, pic: Picture, symmetries: tuple[Symmetry, ...] | N
     return min(tuple(tuple(ids[x] for x in cell) for cell in image) for image in images)
 
 
-def orbits(puzzle: Puzzle, pictures: Iterable[Picture], symmetries: tuple[Symmetry, ...]) -> set[tuple]:
+def orbits(
+    puzzle: Puzzle, pictures: Iterable[Picture], symmetries: tuple[Symmetry, ...], closed: bool = True
+) -> set[tuple]:
     """The least image (:func:`canonical`) of each picture under ``symmetries``: one per orbit.
-    Each symmetry's cells and looks are worked out once, for all the pictures.  ``pictures``
-    are every solution's: an image that is not among them is an :class:`EncodingError` (a
-    symmetry that is none)."""
+    Each symmetry's cells and looks are worked out once, for all the pictures.  With ``closed``
+    (``symmetries`` of the puzzle, :func:`group`; ``pictures`` every solution's), an image that
+    is not among them is an :class:`EncodingError` (a symmetry that is none); the board's turns
+    are no symmetry of a puzzle with clues, yet ``unique`` counts up to them (``closed=False``)."""
     ids = puzzle.label_id
     pictures = list(pictures)
     known = {tuple(tuple(ids[x] for x in look) for look in pic) for pic in pictures}
@@ -348,7 +351,7 @@ def orbits(puzzle: Puzzle, pictures: Iterable[Picture], symmetries: tuple[Symmet
                     seen = looks[look] = tuple(ids[x] for x in _moved(puzzle, sym, 0, look)[1])
                 image.append(seen)
             key = tuple(image)
-            if key not in known:
+            if closed and key not in known:
                 raise EncodingError(
                     f"the puzzle's symmetry {sym.name} maps a solution's picture onto no solution's"
                 )

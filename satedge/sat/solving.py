@@ -433,10 +433,10 @@ class Enumerator:
         turns = symmetry.turns_of(puzzle)
         try:
             images = symmetry.group(puzzle)
-        except SatedgeError:  # the board's turns are symmetries all the same
+        except SatedgeError:  # the board's turns are symmetries all the same, where no clue is
             if "classes" in modes:
                 raise
-            images = turns
+            images = turns if not puzzle.clues else (symmetry.Symmetry(),)
         found = list(self._pictures("classes", (), images))
         pictures = {symmetry.apply(puzzle, sym, symmetry.picture(puzzle, s)) for s in found for sym in images}
         tallies = [encoded.picture_counts(pic) for pic in pictures]
@@ -448,7 +448,7 @@ class Enumerator:
         solutions, models = sum(s for s, _ in tallies), sum(m for _, m in tallies)
         out = {"solutions": per_orbit * solutions, "distinct": len(pictures)}
         if "unique" in modes:
-            out["unique"] = len(symmetry.orbits(puzzle, pictures, turns))
+            out["unique"] = len(symmetry.orbits(puzzle, pictures, turns, closed=False))
         if "classes" in modes:
             out["classes"] = len(symmetry.orbits(puzzle, pictures, images))
         return {m: out[m] for m in modes} | {"models": models}
