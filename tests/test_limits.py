@@ -505,26 +505,40 @@ def test_the_command_limits_leave_an_alarm_set_around_them_to_its_own_handler():
         signal.signal(signal.SIGALRM, before)
 
 
-def test_a_limit_that_comes_inside_a_finalizer_is_raised_after_it():
-    """A time limit that rings while a finalizer runs (a ``__del__``, multiprocessing's
-    ``Finalize`` callbacks: Python prints what they raise and goes on) is raised a moment later,
-    outside it: the block still ends at its time."""
+@pytest.mark.parametrize("where", ["__del__", "a weakref callback while the collector runs"])
+def test_a_limit_that_comes_inside_a_finalizer_is_raised_after_it(where):
+    """A time limit that rings while a finalizer runs (a ``__del__``, a weakref callback the
+    garbage collector calls, multiprocessing's ``Finalize``: Python prints what they raise and
+    goes on) is raised a moment later, outside it: the block still ends at its time."""
     import gc
+    import weakref
 
     from satedge.system.limits import OutOfTime, within
 
-    ran = []
+    ran, refs = [], []
+
+    def slow(*_):  # the alarm rings in here
+        time.sleep(0.3)
+        ran.append("finalized")
 
     class Slow:
-        def __del__(self):  # the alarm rings in here
-            time.sleep(0.3)
-            ran.append("finalized")
+        def __del__(self):
+            slow()
+
+    class Cycle:
+        pass
 
     t0 = time.monotonic()
     with pytest.raises(OutOfTime):
         with within(0.05, None):
             time.sleep(0.5)  # GRACE: the alarm comes at 0.55 s
-            Slow()
+            if where == "__del__":
+                Slow()
+            else:
+                c = Cycle()
+                c.me = c  # only the collector frees it
+                refs.append(weakref.ref(c, slow))  # the callback runs while it lives
+                del c
             gc.collect()
             time.sleep(30)
     assert ran == ["finalized"] and time.monotonic() - t0 < 5

@@ -5,6 +5,7 @@ process that starts it, while it reads the puzzle and prepares the job."""
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import threading
@@ -156,15 +157,23 @@ GRACE = 0.5  # seconds past a job's timeout before the process that started it s
 LATER = 0.1  # seconds by which a limit's signal waits where its exception would be lost
 
 
-def swallowing(frame) -> bool:
-    """Whether an exception raised at ``frame`` would be lost: inside a finalizer (a ``__del__``,
-    multiprocessing's ``Finalize`` callbacks, run by the garbage collector or at exit), where
-    Python prints it and goes on."""
+def swallowing(frame, collecting: bool = False, callbacks: tuple = ()) -> bool:
+    """Whether an exception raised at ``frame`` would be lost: while the garbage collector runs
+    (``collecting``: its ``__del__`` methods and weakref callbacks, and its own ``callbacks``,
+    code objects), inside a ``__del__``, a callback of :mod:`weakref`'s sets and dictionaries or
+    one of multiprocessing's finalizers (also run at exit), where Python prints it and goes on."""
+    if collecting:
+        return True
     while frame is not None:
         code = frame.f_code
-        if code.co_name == "__del__" or (
-            code.co_name in ("__call__", "_run_finalizers")
-            and code.co_filename.endswith("multiprocessing/util.py")
+        if (
+            code in callbacks
+            or code.co_name == "__del__"
+            or code.co_filename.endswith(("/weakref.py", "/_weakrefset.py"))
+            or (
+                code.co_name in ("__call__", "_run_finalizers")
+                and code.co_filename.endswith("multiprocessing/util.py")
+            )
         ):
             return True
         frame = frame.f_back
@@ -203,11 +212,22 @@ def within(timeout: float | None, memory_mb: float | None) -> Iterator[Callable[
         while not stop.wait(LATER) and signum not in raised:
             signal.pthread_kill(ident, signum)
 
+    collecting: list[bool] = []  # while the garbage collector runs, its callbacks first and last
+
+    def collector(phase: str, info: dict) -> None:
+        if phase == "start":
+            collecting.append(True)
+
+    def collected(phase: str, info: dict) -> None:
+        if phase == "stop" and collecting:
+            collecting.pop()
+
     def raise_(error):
         def handler(signum, frame):
             if signum in raised:
                 return
-            if swallowing(frame):  # where the exception would be lost: a moment later instead
+            if swallowing(frame, bool(collecting), (collector.__code__, collected.__code__)):
+                # where it would be lost: a moment later instead
                 if signum not in deferred:
                     deferred.add(signum)
                     threading.Thread(target=again, args=(signum,), daemon=True).start()
@@ -218,6 +238,8 @@ def within(timeout: float | None, memory_mb: float | None) -> Iterator[Callable[
         return handler
 
     if main:
+        gc.callbacks.insert(0, collector)
+        gc.callbacks.append(collected)
         handlers[signal.SIGUSR1] = signal.signal(signal.SIGUSR1, raise_(OverMemory))
         if timeout is not None:  # an alarm of our own; one set by someone else is theirs to catch
             handlers[signal.SIGALRM] = signal.signal(signal.SIGALRM, raise_(OutOfTime))
@@ -240,6 +262,8 @@ def within(timeout: float | None, memory_mb: float | None) -> Iterator[Callable[
     finally:
         stop.set()
         if main:
+            gc.callbacks.remove(collector)
+            gc.callbacks.remove(collected)
             if timeout is not None:
                 signal.setitimer(signal.ITIMER_REAL, 0)
             for sig, old in handlers.items():
