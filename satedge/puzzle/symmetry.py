@@ -422,7 +422,7 @@ def counts_weighted(
         pictures = {turn_picture(puzzle, pic, k) for pic in pictures for k in puzzle.board_turns}
     out = {"solutions": orbit * n, "distinct": len(pictures)}
     if "unique" in modes:
-        out["unique"] = len({canonical(puzzle, p) for p in pictures})
+        out["unique"] = len(orbits(puzzle, pictures, turns_of(puzzle), closed=False))
     if "classes" in modes:
         out["classes"] = len(orbits(puzzle, pictures, group(puzzle)))
     return {m: out[m] for m in modes}
