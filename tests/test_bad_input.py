@@ -424,7 +424,7 @@ def test_counts_out_of_range(run_cli, args, message):
     [
         (
             "name: p\nbase: edgecolor\noptions: seqcounter\n",
-            "options must be a mapping of card, symmetry, redundant and families, not 'seqcounter'",
+            "options must be a mapping of card, symmetry, redundant, families and counts, not 'seqcounter'",
         ),
         (
             "name: p\nbase: [edgecolor]\n",

@@ -196,7 +196,7 @@ def test_bad_solver_strings(text, message):
         (
             "support+colour=red",
             "encoding 'support+colour=red': options are key=value with a key among card, symmetry, "
-            "redundant, families, not 'colour=red'",
+            "redundant, families, counts, not 'colour=red'",
         ),
         ("support+redundant=yes", "encoding 'support+redundant=yes': redundant is true or false, not 'yes'"),
         ("support+card=ladder+card=totalizer", "card is given twice"),

@@ -112,7 +112,7 @@ def test_the_commands_work_from_an_empty_folder(installed):
     r = _run(installed, "encode", "hunde-spiel", "-o", "h.cnf")
     assert r.returncode == 0 and (work / "h.cnf").read_text().startswith("c satedge"), r.stderr
     r = _run(installed, "crosscheck", "--examples", "5", "--workers", "2")
-    assert r.returncode == 0 and r.stdout.startswith("70 configurations; 5 puzzles, "), r.stderr
+    assert r.returncode == 0 and r.stdout.startswith("75 configurations; 5 puzzles, "), r.stderr
     r = _run(installed, "run", "demo", "--only", "support-seqcounter/cadical195", "--out", "demo-out")
     assert r.returncode == 0 and "demo: 16 runs done" in r.stderr, r.stderr
 

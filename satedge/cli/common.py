@@ -125,12 +125,13 @@ def encoding_of(args) -> Encoding | None:
     """The encoding --encoding and its options name (options alone: of the command's default
     encoding, ``args.default_encoding``, else :data:`satedge.encode.DEFAULT_ENCODING`); ``None``
     when none of them is given."""
-    if all(getattr(args, k) is None for k in ("encoding", "card", "symmetry", "redundant")):
+    if all(getattr(args, k, None) is None for k in ("encoding", "card", "symmetry", "redundant", "counts")):
         return None
     redundant = None if args.redundant is None else args.redundant == "true"
+    counts = None if getattr(args, "counts", None) is None else [w for w in args.counts.split(",") if w]
     default = getattr(args, "default_encoding", DEFAULT_ENCODING)
     return Encoding.parse(args.encoding or default).with_options(
-        card=args.card, symmetry=args.symmetry, redundant=redundant
+        card=args.card, symmetry=args.symmetry, redundant=redundant, counts=counts
     )
 
 

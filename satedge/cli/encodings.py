@@ -6,6 +6,7 @@ import json
 from difflib import get_close_matches
 
 from ..encode import Encoding, bases
+from ..encode.counts import COUNT_FAMILIES
 from ..encode.presets import catalogue, presets
 from ..errors import SatedgeError
 from ..puzzle.formats import load_puzzle
@@ -104,4 +105,8 @@ def main(args) -> int:
         print(f"{r['name']}: {r['base']} ({opts}){size}\n    {r['description']}")
         if r["reference"]:
             print(f"    source: {r['reference']}")
+    if not chosen and puzzle is None:
+        print("count families, for every base (+counts=FAMILY,... or --counts FAMILY,...):")
+        for name, (summary, source) in COUNT_FAMILIES.items():
+            print(f"  {name}: {summary}\n    source: {source}")
     return 0

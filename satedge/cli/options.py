@@ -194,6 +194,13 @@ def add_encoding(p: argparse.ArgumentParser, default: str = DEFAULT_ENCODING) ->
         "--redundant", choices=["true", "false"], help="add implied clauses (default: the encoding's)"
     )
     p.add_argument(
+        "--counts",
+        metavar="FAMILY[,FAMILY]",
+        help="add the puzzle's global counts: sides (how many sides of each class show each label), "
+        "tiles (each tile on one cell), each with a card encoding if you like (sides:seqcounter); "
+        "'' for none (default: the encoding's)",
+    )
+    p.add_argument(
         "--shuffle",
         type=number(0, MAX_SEED - 1),
         metavar="SEED",

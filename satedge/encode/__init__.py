@@ -79,6 +79,6 @@ def encode(
     chosen = Encoding.of(encoding)
     if options is not None:
         chosen = chosen.with_options(
-            **{k: getattr(options, k) for k in ("card", "symmetry", "redundant", "families")}
+            **{k: getattr(options, k) for k in ("card", "symmetry", "redundant", "families", "counts")}
         )
     return chosen.encode(puzzle, shuffle)

@@ -46,6 +46,7 @@ KINDS = {
     "f": "f EDGE LABEL: EDGE's second side shows LABEL (a MaxSAT form)",
     "o": "o CELL SIDE LABEL: CELL shows LABEL on SIDE, outside",
     "m": "m EDGE: EDGE fits",
+    "b": "b TILE: TILE lies on a black square (row + column even)",
 }
 
 CARDS = (
@@ -80,12 +81,19 @@ class Options:
         ``atmostone``, ``fbcolors``; every MaxSAT form: ``colorcount``, see
         :mod:`satedge.encode.maxsat`); left out of :meth:`as_dict` when empty, so that the
         ids of runs without them stay what they were.
+    counts
+        The puzzle's global counts, added to any base (:mod:`satedge.encode.counts`): ``sides``
+        (how many sides of each class show each label), ``signs`` (the tiles on the board's
+        black squares and the labels they show), ``tiles`` (each tile on exactly one cell),
+        each optionally with its card encoding, ``sides:seqcounter``, ``tiles:ladder`` (checked
+        by :class:`satedge.encode.Encoding`); left out of :meth:`as_dict` when empty.
     """
 
     card: str = "pairwise"
     symmetry: str = "none"
     redundant: bool = False
     families: tuple[str, ...] = ()
+    counts: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.card not in CARDS:
@@ -99,10 +107,17 @@ class Options:
         if not isinstance(self.families, (list, tuple)) or not all(isinstance(f, str) for f in self.families):
             raise SatedgeError(f"families must be a list of clause family names, not {shown(self.families)}")
         object.__setattr__(self, "families", tuple(sorted(set(self.families))))
+        if not isinstance(self.counts, (list, tuple)) or not all(isinstance(f, str) for f in self.counts):
+            raise SatedgeError(f"counts must be a list of count family names, not {shown(self.counts)}")
+        object.__setattr__(self, "counts", tuple(sorted(set(self.counts))))
 
     def as_dict(self) -> dict:
-        out = {"card": self.card, "symmetry": self.symmetry, "redundant": self.redundant}
-        return {**out, "families": list(self.families)} if self.families else out
+        out: dict = {"card": self.card, "symmetry": self.symmetry, "redundant": self.redundant}
+        if self.families:
+            out["families"] = list(self.families)
+        if self.counts:
+            out["counts"] = list(self.counts)
+        return out
 
 
 Cells = list[list[tuple[int, int, list[tuple[int, list[int]]]]]]

@@ -51,6 +51,11 @@ DEFAULT_MAXSAT_ENCODING = "support"
 def maxsat_encoding(encoding: Encoding | str | None = None) -> Encoding:
     """The encoding named (default :data:`DEFAULT_MAXSAT_ENCODING`), if its base has a MaxSAT form."""
     chosen = Encoding.of(encoding or DEFAULT_MAXSAT_ENCODING)
+    if chosen.options.counts:
+        raise SatedgeError(
+            f"the count families ({', '.join(chosen.options.counts)}) hold on solutions, not on the best "
+            "boards: a MaxSAT form takes none"
+        )
     if chosen.declared.relaxed is None:
         relaxed = [name for name, b in bases().items() if b.relaxed is not None]
         raise SatedgeError(

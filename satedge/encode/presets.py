@@ -12,8 +12,9 @@ An encoding is written (``--encoding``, specs, rows, reports, DIMACS headers) as
   changed): one configuration, one name.
 
 A preset file is ``name``, ``description``, ``reference``, ``base`` and ``options`` (``card``,
-``symmetry``, ``redundant``, and ``families``: ``heule``'s optional clause families, and for
-every MaxSAT form ``colorcount``).  The presets are
+``symmetry``, ``redundant``, ``families``: ``heule``'s optional clause families, and for
+every MaxSAT form ``colorcount``; and ``counts``: the puzzle's global counts, for every base,
+:mod:`satedge.encode.counts`).  The presets are
 the shipped ones (``satedge encodings`` lists them) and your own, in the folders of
 ``$SATEDGE_ENCODINGS`` (several joined by ``:``), whose names come first.
 
@@ -29,6 +30,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, fields, replace
 from difflib import get_close_matches
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +43,7 @@ from ..system.resources import preset_folders
 from ..system.yamlfile import read_yaml
 from .base import Base
 from .core import COLORCOUNT, Encoded, Options, Size
+from .counts import check, with_counts
 from .registry import bases, declared, find
 from .shuffled import encode_shuffled
 
@@ -57,7 +60,7 @@ __all__ = [
 
 DEFAULT_ENCODING = "edgecolor-corners"  # every command's default: the best preset without symmetry breaking
 PRESET_KEYS = {"name", "description", "reference", "base", "options"}
-OPTION_KEYS = tuple(f.name for f in fields(Options))  # card, symmetry, redundant, families
+OPTION_KEYS = tuple(f.name for f in fields(Options))  # card, symmetry, redundant, families, counts
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,7 @@ class Encoding:
             raise SatedgeError(
                 f"options must be satedge.encode.Options, not {quoted(repr(self.options), 40)}"
             )
+        check(self.options.counts)
         own = self.declared.families
         unknown = sorted(set(self.options.families) - {*own, COLORCOUNT})
         if unknown and not own:
@@ -183,6 +187,8 @@ class Encoding:
                 "encode --maxsat); in a SAT formula every edge fits"
             )
         build = self.declared.build
+        if self.options.counts:
+            build = partial(with_counts, build, dict(self.declared.kinds))
         return (
             build(puzzle, self.options)
             if shuffle is None
@@ -191,9 +197,10 @@ class Encoding:
 
     def size(self, puzzle: Puzzle, shuffle: int | None = None) -> Size | None:
         """The formula's size, counted from its clause families without building it (``None``
-        where its base declares no way to count it)."""
+        where its base declares no way to count it, and with count families, counted as they
+        are built: :mod:`satedge.encode.counts`)."""
         count = self.declared.size
-        if count is None:
+        if count is None or self.options.counts:
             return None
         return count(puzzle if shuffle is None else shuffled_puzzle(puzzle, shuffle)[0], self.base_options)
 
@@ -305,8 +312,8 @@ def _option_items(text: str, rest: str) -> dict:
     last = None
     for word in rest.replace("+", ",").split(","):
         key, eq, value = word.partition("=")
-        if not eq and last == "families":
-            items["families"].append(word)
+        if not eq and last in ("families", "counts"):
+            items[last].append(word)
             continue
         if not eq or key not in OPTION_KEYS:
             raise SatedgeError(
@@ -321,7 +328,7 @@ def _option_items(text: str, rest: str) -> dict:
                     f"encoding {quoted(text, 60)}: redundant is true or false, not {quoted(value, 30)}"
                 )
             items[key] = value == "true"
-        elif key == "families":
+        elif key in ("families", "counts"):
             items[key] = [value] if value else []
         else:
             items[key] = value
@@ -341,7 +348,8 @@ def load_preset(path: str | Path) -> Encoding:
     opts = data.get("options") or {}
     if not isinstance(opts, dict):
         raise SatedgeError(
-            f"options must be a mapping of card, symmetry, redundant and families, not {shown(opts)}", path
+            f"options must be a mapping of card, symmetry, redundant, families and counts, not {shown(opts)}",
+            path,
         )
     bad = sorted(map(str, set(opts) - set(OPTION_KEYS)))
     if bad:

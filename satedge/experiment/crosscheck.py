@@ -96,13 +96,18 @@ def describe(config: Config) -> str:
     if encoding is None:
         return f"{solver} (its own model)"
     o = encoding.options
-    return f"{encoding.name} (card {o.card}, symmetry {o.symmetry}, redundant {str(o.redundant).lower()}) with {solver}"
+    counts = f", counts {' '.join(o.counts)}" if o.counts else ""
+    return (
+        f"{encoding.name} (card {o.card}, symmetry {o.symmetry}, redundant {str(o.redundant).lower()}{counts}) "
+        f"with {solver}"
+    )
 
 
 def default_configs(encodings: list[str] | None = None, solvers: list[str] | None = None) -> list[Config]:
     """Without ``encodings``: every preset with each solver that solves a formula (default
     cadical195 and minisat22), each base encoding with every exactly-one encoding (every other
-    one with redundant clauses), and each base with symmetry breaking (the first such solver).
+    one with redundant clauses), each base with symmetry breaking and each with the count
+    families (:mod:`satedge.encode.counts`; the first such solver).
     With ``encodings`` (preset or base names): each with each such solver.  An engine with a
     model of its own among the solvers (``cpsat``, ``backtrack:order=spiral``) is checked once."""
     configs = [SolverConfig.parse(s) for s in solvers or ["cadical195", "minisat22"]]
@@ -121,6 +126,7 @@ def default_configs(encodings: list[str] | None = None, solvers: list[str] | Non
         plain = Encoding(b)
         out += [(plain.with_options(card=c, redundant=bool(i % 2)), sat[0]) for i, c in enumerate(CARDS)]
         out.append((plain.with_options(symmetry="rotation"), sat[0]))
+        out.append((plain.with_options(counts=("sides", "signs", "tiles:seqcounter")), sat[0]))
     return out
 
 

@@ -65,7 +65,7 @@ rows                integer  always  the board's rows
 cols                integer  always  the board's columns
 encoding            string   always  the encoding's name (an engine with a model of its own names itself)
 base                string   -       the base encoding (the engine's name for one with a model of its own)
-options             mapping  -       the encoding's options: card, symmetry, redundant (and families)
+options             mapping  -       the encoding's options: card, symmetry, redundant (and families, counts)
 encoding_sha256     string   -       of a base encoding of yours (FILE.py:NAME, a module, an entry point): the
                                      sha256 of its source file
 solver              string   always  the solver configuration's string form; - for an encode task

@@ -112,6 +112,7 @@ def header_lines(
         f"c encoding: {info['encoding']['name']} (base {info['encoding']['base']}, card {encoded.options.card}, "
         f"symmetry {encoded.options.symmetry}, redundant {str(encoded.options.redundant).lower()}"
         + (f", families {' '.join(encoded.options.families)}" if encoded.options.families else "")
+        + (f", counts {' '.join(encoded.options.counts)}" if encoded.options.counts else "")
         + ")",
         *([f"c encoding source: {own.source} (sha256 {own.sha256})"] if own is not None else []),
         f"c shuffle: {'none' if encoded.shuffle is None else encoded.shuffle} (a seed: the puzzle's tiles reordered "
@@ -381,6 +382,7 @@ def rebuilt(cnf_path, puzzle_path=None, info: dict | None = None) -> tuple[Puzzl
             symmetry=enc["symmetry"],
             redundant=enc["redundant"],
             families=tuple(enc.get("families", ())),
+            counts=tuple(enc.get("counts", ())),
         )
         encoding = Encoding(enc["base"], options, declaration=own)
         maxsat = "maxsat" in info
