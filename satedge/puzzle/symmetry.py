@@ -323,43 +323,51 @@ def canonical(puzzle: Puzzle, pic: Picture, symmetries: tuple[Symmetry, ...] | N
 
 def orbits(
     puzzle: Puzzle, pictures: Iterable[Picture], symmetries: tuple[Symmetry, ...], closed: bool = True
-) -> set[tuple]:
-    """The least image (:func:`canonical`) of each picture under ``symmetries``: one per orbit.
-    Each symmetry's cells and looks are worked out once, for all the pictures.  With ``closed``
-    (``symmetries`` of the puzzle, :func:`group`; ``pictures`` every solution's), an image that
-    is not among them is an :class:`EncodingError` (a symmetry that is none); the board's turns
-    are no symmetry of a puzzle with clues, yet ``unique`` counts up to them (``closed=False``)."""
-    ids = puzzle.label_id
+) -> set[bytes]:
+    """One key per orbit of ``pictures`` under ``symmetries``: each picture's least image
+    (:func:`canonical`'s order), as bytes.  Each symmetry's cells and looks are worked out once,
+    and its images of all the pictures made at once (numpy: a picture is a row of look numbers,
+    numbered in the order of their labels' ids).  With ``closed`` (``symmetries`` of the puzzle,
+    :func:`group`; ``pictures`` every solution's), an image that is not among them is an
+    :class:`EncodingError` (a symmetry that is none); the board's turns are no symmetry of a
+    puzzle with clues, yet ``unique`` counts up to them (``closed=False``)."""
+    import numpy as np
+
     pictures = list(pictures)
-    known = {tuple(tuple(ids[x] for x in look) for look in pic) for pic in pictures}
-    moves: list[tuple[list[int], Symmetry, dict]] = []
-    for sym in symmetries:
-        cells = [_moved(puzzle, sym, c, (0, 1, 2, 3))[0] for c in range(puzzle.n)]
+    if not pictures:
+        return set()
+    ids = puzzle.label_id
+    shown = {look: None for pic in pictures for look in pic}
+    made = [{look: _moved(puzzle, sym, 0, look)[1] for look in shown} for sym in symmetries]
+    every = sorted({*shown, *(x for m in made for x in m.values())}, key=lambda look: [ids[x] for x in look])
+    number = {look: i for i, look in enumerate(every)}
+    pics = np.array([[number[look] for look in pic] for pic in pictures], dtype=np.int32)
+    row = np.dtype((np.void, pics.itemsize * pics.shape[1]))
+    known = np.sort(np.ascontiguousarray(pics).view(row).ravel())
+    least = None
+    for sym, looks in zip(symmetries, made):
         source = [0] * puzzle.n
-        for c, to in enumerate(cells):
-            source[to] = c
-        moves.append((source, sym, {}))
-    out: set[tuple] = set()
-    for pic in pictures:
-        least: tuple | None = None
-        for source, sym, looks in moves:
-            image = []
-            for c in source:
-                look = pic[c]
-                seen = looks.get(look)
-                if seen is None:
-                    seen = looks[look] = tuple(ids[x] for x in _moved(puzzle, sym, 0, look)[1])
-                image.append(seen)
-            key = tuple(image)
-            if closed and key not in known:
+        for c in range(puzzle.n):
+            source[_moved(puzzle, sym, c, (0, 1, 2, 3))[0]] = c
+        table = np.arange(len(every), dtype=np.int32)
+        table[[number[x] for x in looks]] = [number[y] for y in looks.values()]
+        image = table[pics[:, source]]
+        if closed:
+            keys = np.ascontiguousarray(image).view(row).ravel()
+            at = np.minimum(np.searchsorted(known, keys), len(known) - 1)
+            if not (known[at] == keys).all():
                 raise EncodingError(
                     f"the puzzle's symmetry {sym.name} maps a solution's picture onto no solution's"
                 )
-            if least is None or key < least:
-                least = key
-        if least is not None:
-            out.add(least)
-    return out
+        if least is None:
+            least = image
+            continue
+        differ = image != least
+        first = differ.argmax(axis=1)
+        rows = np.arange(len(pics))
+        smaller = differ.any(axis=1) & (image[rows, first] < least[rows, first])
+        least[smaller] = image[smaller]
+    return set() if least is None else {r.tobytes() for r in least}
 
 
 def count(puzzle: Puzzle, solutions: Iterable[Solution], orbit: int = 1) -> Counts:
