@@ -97,7 +97,9 @@ def test_the_wheel_carries_its_data(installed):
 def test_the_commands_work_from_an_empty_folder(installed):
     _, work = installed
     r = _run(installed, "encodings")
-    assert r.returncode == 0 and r.stdout.count("\n    source: ") == 10 + 3, r.stderr  # presets, count families
+    assert r.returncode == 0 and r.stdout.count("\n    source: ") == 10 + 3, (
+        r.stderr
+    )  # presets, count families
     assert "\ncount families, for every base (" in r.stdout
     r = _run(installed, "count", "hunde-spiel")
     assert r.returncode == 0 and r.stdout.startswith("hunde-spiel: 16 solutions, 8 distinct, 2 unique"), (
