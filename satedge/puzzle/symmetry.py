@@ -17,6 +17,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from math import factorial, prod
 
+import numpy as np
+
 from ..errors import EncodingError, SatedgeError
 from .model import Label, Puzzle, Solution, partner, rotate, self_symmetry
 
@@ -331,8 +333,6 @@ def orbits(
     :func:`group`; ``pictures`` every solution's), an image that is not among them is an
     :class:`EncodingError` (a symmetry that is none); the board's turns are no symmetry of a
     puzzle with clues, yet ``unique`` counts up to them (``closed=False``)."""
-    import numpy as np
-
     pictures = list(pictures)
     if not pictures:
         return set()
