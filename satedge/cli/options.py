@@ -197,7 +197,8 @@ def add_encoding(p: argparse.ArgumentParser, default: str = DEFAULT_ENCODING) ->
         "--counts",
         metavar="FAMILY[,FAMILY]",
         help="add the puzzle's global counts: sides (how many sides of each class show each label), "
-        "tiles (each tile on one cell), each with a card encoding if you like (sides:seqcounter); "
+        "signs (the tiles on the black squares of a chessboard, tile-signed), tiles (each tile on one "
+        "cell), each with a card encoding if you like (sides:seqcounter); "
         "'' for none (default: the encoding's)",
     )
     p.add_argument(

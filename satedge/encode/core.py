@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from itertools import product
 from math import prod
@@ -31,6 +31,7 @@ __all__ = [
     "BlockCNF",
     "clause_count",
     "decode_cells",
+    "extended",
     "Cells",
     "KINDS",
 ]
@@ -412,6 +413,15 @@ def make_cnf(clauses: list[list[int]], nv: int) -> CNF:
     cnf.clauses = clauses
     cnf.nv = nv  # every variable, auxiliaries included, comes from the encoding's IDPool
     return cnf
+
+
+def extended(formula: Encoded, clauses: list[list[int]]) -> Encoded:
+    """``formula`` with ``clauses`` after its own (their variables from its pool), kept as blocks
+    where it has them (:class:`BlockCNF`)."""
+    top, cnf = formula.pool.top, formula.cnf
+    if isinstance(cnf, BlockCNF):
+        return replace(formula, cnf=BlockCNF([*cnf.blocks, clauses], top))
+    return replace(formula, cnf=make_cnf(cnf.clauses + clauses, top))
 
 
 def decode_cells(cells: Cells, model: Iterable[int]) -> Solution:

@@ -58,7 +58,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
 
 from pysat.card import CardEnc, EncType
 
@@ -67,7 +66,7 @@ from ..puzzle.balance import groups, side_counts
 from ..puzzle.model import Label, Puzzle
 from ..system.files import shown
 from .cards import exactly_one
-from .core import CARDS, KINDS, BlockCNF, Encoded, Options, make_cnf
+from .core import CARDS, KINDS, Encoded, Options, extended
 
 __all__ = ["COUNT_FAMILIES", "COUNT_CARDS", "DEFAULT_COUNT_CARD", "check", "with_counts", "count_clauses"]
 
@@ -120,15 +119,7 @@ def with_counts(
     meanings of its variable kinds (a kind it gives another meaning is not read as satedge's)."""
     formula = build(puzzle, options)
     extra = count_clauses(formula, options, kinds)
-    if not extra:
-        return formula
-    top = formula.pool.top
-    cnf = formula.cnf
-    if isinstance(cnf, BlockCNF):
-        cnf = BlockCNF([*cnf.blocks, extra], top)
-    else:
-        cnf = make_cnf(cnf.clauses + extra, top)
-    return replace(formula, cnf=cnf)
+    return extended(formula, extra) if extra else formula
 
 
 def count_clauses(formula: Encoded, options: Options, kinds: dict[str, str] | None = None) -> list[list[int]]:
@@ -183,10 +174,7 @@ def _sides(formula: Encoded, card: str, kinds: dict[str, str]) -> list[list[int]
             times = Counter(lits)
             if len(set(times.values())) == 1 and (m := next(iter(times.values()))) > 1 and need % m == 0:
                 lits, need = list(times), need // m  # both sides of each edge one literal: its edges
-            got = _equal(lits, need, pool, card)
-            if got == [[]]:
-                return got  # no solution: the counts cannot be met
-            out += got
+            out += _equal(lits, need, pool, card)  # the empty clause where they cannot be met
     out += definitions
     return out
 
@@ -227,10 +215,9 @@ def _signs(formula: Encoded, card: str) -> list[list[int]]:
         if len(cells) == len(tiles):
             out += _equal([b[t] for t in tiles], sum(black(puzzle, c) for c in cells), pool, card)
     board = puzzle.board
-    inner = {(a.a, a.side_a) for a in board.adjacencies} | {(a.b, a.side_b) for a in board.adjacencies}
     framed = puzzle.frame is not None and board.topology == "grid"
     if not all(black(puzzle, a.a) != black(puzzle, a.b) for a in board.adjacencies) or not (
-        framed or len(inner) == 4 * len(board.cells)
+        framed or not board.outer
     ):
         return out
     total: Counter = Counter(x for tile in puzzle.tiles for x in tile)

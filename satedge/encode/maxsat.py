@@ -38,7 +38,7 @@ from ..errors import SatedgeError
 from ..puzzle.checker import label_bound
 from ..puzzle.model import Puzzle
 from .base import Base
-from .core import COLORCOUNT, BlockCNF, Encoded, Options, make_cnf
+from .core import COLORCOUNT, Encoded, Options, extended
 from .presets import Encoding
 from .registry import bases
 from .shuffled import encode_shuffled
@@ -91,9 +91,4 @@ def _counted(base: Base, puzzle: Puzzle, options: Options) -> Encoded:
         return formula
     card = CardEnc.atmost(soft, bound=max(most, 0), top_id=formula.pool.top, encoding=EncType.kmtotalizer)
     formula.pool.top = max(formula.pool.top, card.nv)
-    cnf = formula.cnf
-    if isinstance(cnf, BlockCNF):
-        cnf = BlockCNF([*cnf.blocks, card.clauses], formula.pool.top)
-    else:
-        cnf = make_cnf(cnf.clauses + card.clauses, formula.pool.top)
-    return replace(formula, cnf=cnf)
+    return extended(formula, card.clauses)

@@ -345,6 +345,7 @@ def orbits(
     row = np.dtype((np.void, pics.itemsize * pics.shape[1]))
     known = np.sort(np.ascontiguousarray(pics).view(row).ravel())
     least = None
+    rows = np.arange(len(pics))
     for sym, looks in zip(symmetries, made):
         source = [0] * puzzle.n
         for c in range(puzzle.n):
@@ -364,7 +365,6 @@ def orbits(
             continue
         differ = image != least
         first = differ.argmax(axis=1)
-        rows = np.arange(len(pics))
         smaller = differ.any(axis=1) & (image[rows, first] < least[rows, first])
         least[smaller] = image[smaller]
     return set() if least is None else {r.tobytes() for r in least}
