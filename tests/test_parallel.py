@@ -6,6 +6,7 @@ command before anything starts."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -18,12 +19,13 @@ from pysat.solvers import Solver
 
 from satedge.backtrack import loop as driver
 from satedge.backtrack import search as backtrack
-from satedge.encode.presets import Encoding
-from satedge.errors import SatedgeError
+from satedge.encode.presets import Encoding, presets
+from satedge.errors import SatedgeError, Unsupported
 from satedge.experiment import load_results
 from satedge.experiment.runner import run_experiment
 from satedge.experiment.spec import load_spec
 from satedge.jobs import Job, dispatch, run
+from satedge.jobs.cubes import tree_split
 from satedge.jobs.portfolio import members as portfolio
 from satedge.jobs.solver import SolverConfig
 from satedge.puzzle import symmetry
@@ -125,6 +127,48 @@ def test_cubes_partition_the_models():
     times = [c.seconds for c in cubes.solve_cubes(e, "cadical195", split.cubes[:8])]
     assert len(times) == 8 and cubes.makespan(times, 1) == pytest.approx(sum(times))
     assert all(set(c.counters) == set(STAT_KEYS) for c in cubes.conquer(e, split.cubes[:4], 2))
+
+
+@SLOW
+@given(puzzles(max_cells=6))
+def test_the_backtrackers_cubes_partition_every_presets_models(p):
+    """``cubes=backtracker``: the roots of the backtracker's tree (every turn and copy tried) as
+    cubes of each shipped preset; their solutions, cube by cube, are the whole formula's, each in
+    one cube only (and without symmetry breaking the backtracker's)."""
+    _, sols = reference(p)
+    for name, encoding in presets().items():
+        try:
+            e = encoding.encode(p)
+        except Unsupported:
+            continue
+        made = tree_split(e, 8)
+        found = [s for c in cubes.solve_cubes(e, "cadical195", made.cubes) for s in c.solutions]
+        (whole,) = cubes.solve_cubes(e, "cadical195", [()])
+        assert len(found) == len(set(found)) and set(found) == set(whole.solutions), name
+        if e.orbit == 1:
+            assert {x for s in found for x in e.expand(s)} == sols, name
+
+
+@pytest.mark.slow
+def test_the_backtrackers_cubes_on_one_worker_and_two():
+    """On a 4x4 of 18,432 solutions with identical tiles and a clue: the count by the backtracker's
+    cubes (each model blocked, the walk shared), on one worker and on two, is the backtracker's;
+    the cubes place the first cells of its fill order, as many as give at least 64 (one worker,
+    a walk) or 128 (two): 168 of 3 cells both.  A first solution is one of the backtracker's."""
+    p = generate(Params(rows=4, cols=4, colors=3, border_colors=1, frame=True, clues=1), 4)
+    for workers, made in [(1, 168), (2, 168)]:
+        res = run(
+            Job(p, "count", solver=f"cadical195:workers={workers},cubes=backtracker,enumeration=blocking")
+        )
+        assert res.counts["solutions"] == 18432
+        assert (res.parallel["made_by"], res.parallel["cubes"]) == ("backtracker", made)
+    first = run(Job(p, "solve", limit=1, solver="cadical195:cubes=backtracker"))
+    assert first.status == "SAT" and set(first.solutions) <= set(backtrack.solutions(p))
+    with pytest.raises(
+        SatedgeError,
+        match=re.escape("cubes= applies to cube-and-conquer (the cubes strategy), not to a portfolio"),
+    ):
+        Job(p, solver="cadical195:workers=2,strategy=portfolio,cubes=backtracker")
 
 
 @pytest.mark.slow

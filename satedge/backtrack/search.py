@@ -293,16 +293,22 @@ def _parallel(
 
 
 def prefixes(
-    puzzle: Puzzle, workers: int, search: Plan, cost: Cost | None = None, allow=None
+    puzzle: Puzzle,
+    workers: int,
+    search: Plan,
+    cost: Cost | None = None,
+    allow=None,
+    subtrees: int | None = None,
 ) -> list[list[int]]:
     """The roots of the compiled search's subtrees, enough for ``workers`` (placements
-    ``tile * 4 + rotation`` of the first positions of ``search``): every solution extends
-    exactly one.  ``cost`` gains what the tree above them cost.  ``allow``: the most misfits
-    per depth (:mod:`satedge.best.budget`; default none)."""
+    ``tile * 4 + rotation`` of the first positions of ``search``), or at least ``subtrees`` of
+    them where the tree has as many: every solution extends exactly one.  ``cost`` gains what
+    the tree above them cost.  ``allow``: the most misfits per depth
+    (:mod:`satedge.best.budget`; default none)."""
     _need_compiled(puzzle)
     counts = np.zeros(2, "int64")
     t = tables(puzzle, search, misfits=allow is not None and any(allow))
-    roots = split.cut(t, workers, counts, allow if search_tables.budgeted(t) else None)[1]
+    roots = split.cut(t, workers, counts, allow if search_tables.budgeted(t) else None, subtrees=subtrees)[1]
     if cost is not None:
         cost.candidates, cost.nodes = cost.candidates + int(counts[0]), cost.nodes + int(counts[1])
     return roots

@@ -59,15 +59,18 @@ def cut(
     allow=None,
     loop: str = "auto",
     ran: Callable[[str, float], None] | None = None,
+    subtrees: int | None = None,
 ) -> tuple[int, list[list[int]]]:
-    """The shallowest depth at which the tree has at least ``SUBTREES_PER_WORKER * workers``
-    subtrees (or the last cell), and the placements of the cells above it; ``counts`` gains the
+    """The shallowest depth at which the tree has at least ``subtrees`` (default
+    ``SUBTREES_PER_WORKER * workers``) subtrees (or the last cell), and the placements of the
+    cells above it; ``counts`` gains the
     candidates and nodes of the tree above that depth (with the subtrees', the whole tree's);
     ``allow``, ``loop`` and ``ran`` as :func:`~satedge.backtrack.loop.run` has them."""
     n = len(t.ndeps)
     d, above = 0, np.zeros(2, np.int64)
     prefixes: list[list[int]] = [[]]
-    while d < n - 1 and 0 < len(prefixes) < SUBTREES_PER_WORKER * workers:
+    wanted = SUBTREES_PER_WORKER * workers if subtrees is None else subtrees
+    while d < n - 1 and 0 < len(prefixes) < wanted:
         d += 1
         above = np.zeros(2, np.int64)
         prefixes = list(run(t, [], d - 1, counts=above, allow=allow, loop=loop, ran=ran))

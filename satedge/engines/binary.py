@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 from ..jobs.boards import set_best_board
+from ..jobs.cubes import CUBES
 from ..jobs.engine import Engine
 from ..jobs.formula import encode_and_note
 from ..jobs.job import Job
@@ -42,7 +43,7 @@ ENGINE = Engine(
     named=False,
     solves_formula=True,
     outside=True,
-    options=(STRATEGY, ENUMERATION),
+    options=(STRATEGY, CUBES, ENUMERATION),
     tasks=formula_tasks(
         maxsat_binary, "a MaxSAT solver binary (--solver-cmd) on the WCNF of the MaxSAT form of --encoding"
     ),

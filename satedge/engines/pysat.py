@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 from ..jobs.boards import set_best_board
+from ..jobs.cubes import CUBES
 from ..jobs.engine import Auto, Engine
 from ..jobs.formula import encode_and_note
 from ..jobs.job import Job
@@ -42,7 +43,7 @@ ENGINE = Engine(
     called="PySAT solvers",
     named=False,
     solves_formula=True,
-    options=(STRATEGY, ENUMERATION),
+    options=(STRATEGY, CUBES, ENUMERATION),
     tasks=formula_tasks(
         rc2,
         "RC2 (PySAT's MaxSAT solver) over --solver on the MaxSAT form of --encoding",

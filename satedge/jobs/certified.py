@@ -32,6 +32,7 @@ from ..sat.maxsat import beyond
 from ..sat.solvers import BINARY_PROOFS, DEFAULT_SOLVER, PROOF_SOLVERS, Stats
 from ..sat.solving import Enumerator
 from ..system.proctree import forked_map
+from .cubes import split as made_cubes
 from .formula import encode_and_note, encoding_of, progress_of
 from .job import Job
 from .result import Note, Result
@@ -179,8 +180,10 @@ def run(job: Job, note: Note | None = None) -> Result:
     if note is not None:  # kept if the job is stopped: it was certifying all along
         note({"stage": f"certifying (proofs by {prover}, checked by {job.certify})"})
     workers, pictures = job.solver.workers, by_pictures(job, formula)
-    in_cubes = workers > 1 and job.solver.get("strategy") == "cubes" and not pictures
-    split = cubes.split(formula, cubes.CUBES_PER_WORKER * workers).cubes if in_cubes else []
+    in_cubes = (
+        workers > 1 and job.solver.get("strategy") == "cubes" or job.solver.get("cubes") is not None
+    ) and not pictures
+    split = made_cubes(job, formula, cubes.CUBES_PER_WORKER * workers).cubes if in_cubes else []
     split = split if len(split) > 1 else [()]
     check = certify.FormulaCheck(
         formula.cnf.clauses, formula.nv, _checker(job), workers if len(split) == 1 else 1

@@ -200,6 +200,8 @@ class Job:
             )
         if solver.get("strategy") is not None and solver.workers == 1 and self.scheduler is None:
             raise SatedgeError("a strategy applies with workers=N (N at least 2) or a Dask scheduler")
+        if solver.get("cubes") is not None and solver.get("strategy") == "portfolio":
+            raise SatedgeError("cubes= applies to cube-and-conquer (the cubes strategy), not to a portfolio")
         if self.certify is not None and (self.scheduler is not None or solver.get("strategy") == "portfolio"):
             raise SatedgeError(
                 "a certified answer uses this machine's workers (a proof checked in parts, or "

@@ -48,8 +48,8 @@ ENUMERATION = Option(
 
 def answer(job: Job, note: Note | None = None) -> Result:
     """Solve or count ``job``: on this process, or on several workers (or a Dask cluster) by its
-    strategy."""
-    if not job.parallel:
+    strategy; with ``cubes=`` given, by cube-and-conquer on one worker too."""
+    if not job.parallel and job.solver.get("cubes") is None:
         return solve_here(job, note)
     return STRATEGIES[job.solver.get("strategy") or DEFAULT_STRATEGY](job, note)
 
