@@ -202,6 +202,28 @@ def test_the_command_line_certifies_and_exports(tmp_path, run_cli):
     )
 
 
+@pytest.mark.slow
+def test_a_certificate_says_that_the_symmetry_breaking_is_assumed(tmp_path, run_cli):
+    """With symmetry breaking the proof is checked against the formula with its clauses, which
+    DRAT cannot derive: the certificate says so, on the line, in JSON and when checked again;
+    without, it assumes nothing."""
+    said = (
+        "the encoding's symmetry breaking (rotation): its clauses are in the formula the proof is checked "
+        "against, not derived in it; that the formula keeps a solution of every board-turn orbit is not proved"
+    )
+    code, out, err = run_cli("count", HUNDE, "--encoding", "edgecolor-corners-sym", "--certify")
+    assert (code, err) == (0, "") and out.endswith("; its symmetry breaking assumed, not proved)\n")
+    code, out, err = run_cli(
+        "count", HUNDE, "--encoding", "edgecolor-corners-sym", "--certify", "--json", "--proof", tmp_path / "p"
+    )
+    assert (code, json.loads(out)["certificate"]["assumed"]) == (0, said)
+    code, out, err = run_cli("check-proof", tmp_path / "p")
+    assert (code, err) == (0, "") and out.endswith("; its symmetry breaking assumed, not proved)\n")
+    assert json.loads(run_cli("check-proof", tmp_path / "p", "--json")[1])["assumed"] == said
+    code, out, err = run_cli("count", HUNDE, "--certify", "--json")
+    assert code == 0 and "assumed" not in json.loads(out)["certificate"]
+
+
 @pytest.fixture(scope="module")
 def pieces(tmp_path_factory):
     """A certificate of Hunde-Spiel in cubes, written by two workers, every model blocked."""

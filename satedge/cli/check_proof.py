@@ -61,6 +61,7 @@ def main(args) -> int:
         print(
             f"{args.folder}: certified by {cert.checker}: {many(cert.models, cert.blocks[:-1])}, "
             f"{many(solutions or 0, 'solution')} ({many(cert.pieces, 'piece')}, {cert.lemmas:,} lemmas, "
-            f"{cert.bytes / 1000:,.0f} kB, checked in {cert.check_seconds:.2f} s)"
+            f"{cert.bytes / 1000:,.0f} kB, checked in {cert.check_seconds:.2f} s"
+            f"{'; its symmetry breaking assumed, not proved' if cert.assumed else ''})"
         )
     return 0

@@ -92,9 +92,10 @@ def certificate_words(res: Result) -> str:
         return ", certified by satedge's checker"
     pieces = f" in {c.pieces} pieces" if c.pieces > 1 else ""
     early = f"{c.early:,} lemmas checked as it was logged, the rest" if c.early else "checked"
+    trusted = "; its symmetry breaking assumed, not proved" if c.assumed else ""
     return (
         f", certified by {c.checker} (a proof of {c.lemmas:,} lemmas{pieces}, {c.bytes / 1000:,.0f} kB, "
-        f"{early} in {c.check_seconds:.2f} s)"
+        f"{early} in {c.check_seconds:.2f} s{trusted})"
     )
 
 

@@ -243,7 +243,9 @@ def run(job: Job, note: Note | None = None) -> Result:
     )
     if cert.models != models and not pictures:  # by pictures: a model per orbit, a clause per picture of it
         raise SatedgeError(f"the pieces block {cert.models:,} models, the enumeration found {models:,}")
-    res.certificate = dataclasses.replace(cert, route="own" if own_proofs(job.solver) else "fresh")
+    res.certificate = dataclasses.replace(
+        cert, route="own" if own_proofs(job.solver) else "fresh", assumed=certify.assumed(formula)
+    )
     if counts is not None:
         res.counts = counts
     elif job.task == "count":

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 from pysat.solvers import Solver
 
+from ..encode import Encoded
 from ..errors import SatedgeError
 from ..system.extras import require
 from ..system.proctree import forked_map
@@ -110,8 +111,11 @@ class Certificate:
     proof, its ``pieces`` (the cover included), the formula's ``models`` (or, where ``blocks`` is
     ``pictures``, the pictures they show), the proofs' ``lemmas`` and ``bytes`` in all, the
     seconds the checks took in all (after the search), the ``prover`` that logged the proofs,
-    the lemmas checked ``early``, as they were logged, and the ``route`` (``own``: the
-    enumerating solver's proofs; ``fresh``: proved afterwards).  Of solutions each checked by
+    the lemmas checked ``early``, as they were logged, the ``route`` (``own``: the
+    enumerating solver's proofs; ``fresh``: proved afterwards), and what it ``assumed``
+    besides the encoding, in words: the formula's symmetry breaking, whose clauses the proof is
+    checked against rather than derives (DRAT cannot derive them: that takes substitution- or
+    propagation-redundant steps, which neither checker reads); None when nothing.  Of solutions each checked by
     satedge's checker (a solve that found what it was asked for): :meth:`of_solutions`, no proof.
 
     It becomes JSON at the output edge (:meth:`as_dict`) and reads like it:
@@ -129,6 +133,7 @@ class Certificate:
     blocks: str = "models"
     early: int = 0
     route: str | None = None
+    assumed: str | None = None
 
     @classmethod
     def of_solutions(cls) -> Certificate:
@@ -159,7 +164,11 @@ class Certificate:
             "covers": self.covers,
             "blocks": self.blocks,
         }
-        return out | ({"route": self.route} if self.route is not None else {})
+        return (
+            out
+            | ({"route": self.route} if self.route is not None else {})
+            | ({"assumed": self.assumed} if self.assumed is not None else {})
+        )
 
     def __getitem__(self, key: str):
         return self.as_dict()[key]
@@ -294,6 +303,18 @@ def prove(clauses: list[list[int]], solver: str = DEFAULT_SOLVER, wrong: str | N
         return drat.of_solver(s, solver.startswith("cadical")).refutation()
     finally:
         s.delete()
+
+
+def assumed(formula: Encoded) -> str | None:
+    """What a certificate of ``formula`` takes on trust besides the encoding: its symmetry
+    breaking (:attr:`Certificate.assumed`), or None."""
+    if formula.options.symmetry == "none":
+        return None
+    return (
+        f"the encoding's symmetry breaking ({formula.options.symmetry}): its clauses are in the formula the "
+        "proof is checked against, not derived in it; that the formula keeps a solution of every board-turn "
+        "orbit is not proved"
+    )
 
 
 def certificate(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from pysat.solvers import Solver
@@ -26,7 +27,7 @@ from ..system.files import cannot_write, check_input, read_bytes, write_group
 from ..system.proctree import forked_map
 from . import drat
 from .bulk import Checker, Decoded, Decoder, checked, valid
-from .certify import DEFAULT_CHECKER, Certificate, FormulaCheck, Piece, certificate
+from .certify import DEFAULT_CHECKER, Certificate, FormulaCheck, Piece, assumed, certificate
 from .cnf import formula_text, read_clauses
 from .dimacs import rebuilt
 from .maxsat import beyond
@@ -199,7 +200,10 @@ def recheck(
         note({**done, "checked": len(pieces)})
     note({"stage": "checking models"})
     pictures = manifest.get("blocks") == "pictures" or any(p.looks for p in pieces)
-    cert = certificate(pieces, checker, str(manifest.get("prover", "")), encoded.orbit, pictures=pictures)
+    cert = replace(
+        certificate(pieces, checker, str(manifest.get("prover", "")), encoded.orbit, pictures=pictures),
+        assumed=assumed(encoded),
+    )
     if pictures:
         solutions = encoded.orbit * sum(_pictures(puzzle, encoded, p) for p in pieces if p.index >= 0)
     else:
