@@ -215,13 +215,18 @@ def test_every_engine_keeps_what_it_counted_at_its_time_limit(name, tmp_path, ru
     """Before: a count stopped at --timeout answered nothing, where its progress line had shown the
     solutions found so far.  Now each counting engine's last report (about every second, and at
     its first solution) is kept as a lower bound: ``at_least`` in the JSON.  The limit grows with
-    the machine's load: CP-SAT finds its first solution after about 3 s on an idle machine."""
+    the machine's load: CP-SAT finds its first solution after about 3 s on an idle machine; where
+    none came in time (a machine far busier than when its load was measured), once more with
+    four times the limit."""
     solver = _runs(name, "count")
     f = tmp_path / "many.yaml"
     save_puzzle(MANY, f)
     limit = max(8, round(8 * small_command_seconds()))
-    code, out, err = run_cli("count", f, "--solver", solver, "--timeout", limit, "--json")
-    got = json.loads(out)
+    for seconds in (limit, 4 * limit):
+        code, out, err = run_cli("count", f, "--solver", solver, "--timeout", seconds, "--json")
+        got = json.loads(out)
+        if got.get("at_least"):
+            break
     assert (code, got["status"], got["solutions"]) == (3, "TIMEOUT", None), err
     assert set(got.get("at_least", {})) in ({"solutions"}, {"solutions", "distinct"}), got
     assert got["at_least"]["solutions"] >= 1

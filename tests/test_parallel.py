@@ -13,7 +13,7 @@ import time
 from itertools import islice
 
 import pytest
-from conftest import PUZZLES, alive, small_command_seconds
+from conftest import PUZZLES, ROOT, alive, small_command_seconds
 from hypothesis import HealthCheck, assume, given, settings
 from pysat.solvers import Solver
 
@@ -375,3 +375,26 @@ def test_the_cli_on_a_dask_cluster(run_cli, scheduler):
         assert (code, err, row["solutions"], row["distinct"], row["unique"]) == (0, "", 16, 8, 2)
     code, out, _ = run_cli("solve", hunde, "--scheduler", scheduler, "--strategy", "portfolio", "--json")
     assert code == 0 and json.loads(out)["status"] == "SAT"
+
+
+@pytest.mark.slow
+def test_the_committed_hybrid_study_says_what_its_rows_say(tmp_path, run_cli):
+    """experiments/bench-hybrid.md quotes `report --compare` on its committed rows: the Friedman
+    test, the pairs, and each configuration's instances solved, PAR-2 and median."""
+    (tmp_path / "results.jsonl").write_bytes((ROOT / "experiments" / "bench-hybrid-results.jsonl").read_bytes())
+    sat = [f"edgecolor-corners-sym/cadical195:sat{c}" for c in ("", ",cubes=backtracker", ",cubes=lookahead")]
+    code, out, err = run_cli("report", tmp_path, "--no-plots", "--compare", *sat)
+    assert code == 0, err
+    page = (ROOT / "experiments" / "bench-hybrid.md").read_text()
+    quoted = [line.removeprefix("> ") for line in page.splitlines() if line.startswith("> ")]
+    assert len(quoted) == 3 and all(line in out for line in quoted)
+    for config, name, solved, par2, median in (
+        ("backtrack/backtrack", "backtracker", "14 of 15", "14.8 (0.4 to 42.0)", "0.233"),
+        (sat[0], "the solver alone", "11 of 15", "82.8 (47.4 to 122.0)", "37.131"),
+        (sat[2], "`cubes=lookahead`", "10 of 15", "88.2 (47.6 to 130.3)", "30.409"),
+        (sat[1], "`cubes=backtracker`", "6 of 15", "128.3 (80.8 to 173.8)", "10.78"),
+    ):
+        assert f"| {config} | 15 | {solved} (" in out and f") | {par2} |" in out
+        assert f"| {name} | {solved} | {par2} | {median} |" in page
+    guide = " ".join((ROOT / "docs" / "guides" / "parallel.md").read_text().split())
+    assert "6 of 15 peak puzzles against the solver's 11, a PAR-2 1.55 times the solver's (interval 1.00 to 2.79)" in guide
