@@ -214,7 +214,14 @@ def test_a_certificate_says_that_the_symmetry_breaking_is_assumed(tmp_path, run_
     code, out, err = run_cli("count", HUNDE, "--encoding", "edgecolor-corners-sym", "--certify")
     assert (code, err) == (0, "") and out.endswith("; its symmetry breaking assumed, not proved)\n")
     code, out, err = run_cli(
-        "count", HUNDE, "--encoding", "edgecolor-corners-sym", "--certify", "--json", "--proof", tmp_path / "p"
+        "count",
+        HUNDE,
+        "--encoding",
+        "edgecolor-corners-sym",
+        "--certify",
+        "--json",
+        "--proof",
+        tmp_path / "p",
     )
     assert (code, json.loads(out)["certificate"]["assumed"]) == (0, said)
     code, out, err = run_cli("check-proof", tmp_path / "p")

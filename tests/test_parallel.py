@@ -381,7 +381,9 @@ def test_the_cli_on_a_dask_cluster(run_cli, scheduler):
 def test_the_committed_hybrid_study_says_what_its_rows_say(tmp_path, run_cli):
     """experiments/bench-hybrid.md quotes `report --compare` on its committed rows: the Friedman
     test, the pairs, and each configuration's instances solved, PAR-2 and median."""
-    (tmp_path / "results.jsonl").write_bytes((ROOT / "experiments" / "bench-hybrid-results.jsonl").read_bytes())
+    (tmp_path / "results.jsonl").write_bytes(
+        (ROOT / "experiments" / "bench-hybrid-results.jsonl").read_bytes()
+    )
     sat = [f"edgecolor-corners-sym/cadical195:sat{c}" for c in ("", ",cubes=backtracker", ",cubes=lookahead")]
     code, out, err = run_cli("report", tmp_path, "--no-plots", "--compare", *sat)
     assert code == 0, err
@@ -397,4 +399,7 @@ def test_the_committed_hybrid_study_says_what_its_rows_say(tmp_path, run_cli):
         assert f"| {config} | 15 | {solved} (" in out and f") | {par2} |" in out
         assert f"| {name} | {solved} | {par2} | {median} |" in page
     guide = " ".join((ROOT / "docs" / "guides" / "parallel.md").read_text().split())
-    assert "6 of 15 peak puzzles against the solver's 11, a PAR-2 1.55 times the solver's (interval 1.00 to 2.79)" in guide
+    assert (
+        "6 of 15 peak puzzles against the solver's 11, a PAR-2 1.55 times the solver's (interval 1.00 to 2.79)"
+        in guide
+    )
