@@ -14,7 +14,6 @@ import sys
 import time
 from pathlib import Path
 
-import psutil
 import pytest
 
 from satedge.errors import SatedgeError
@@ -246,27 +245,6 @@ def test_worker_jobs_the_queue_holds_for_good_are_one_line_at_once_and_leave_non
     )
     assert err.endswith(": PartitionTimeLimit (squeue's reason), which waiting does not end\n")
     assert err.count("\n") == 1 and _queued(slurm) == ""
-
-
-def test_a_disconnect_waits_for_a_submission_under_way(tmp_path):
-    """dask-jobqueue leaves an sbatch running where a cluster's close gives up: a disconnect
-    waits for this process's sbatch (a script of that name here) before it cancels by name, and
-    not for other children, nor for one that ended and was not yet reaped."""
-    script = tmp_path / "sbatch"
-    script.write_text("#!/bin/sh\nsleep 1\n")
-    script.chmod(0o755)
-    other = subprocess.Popen(["sleep", "30"])
-    try:
-        assert not cluster._submitting()
-        late = subprocess.Popen([str(script)])
-        assert cluster._submitting()
-        cluster._submissions_ended(60)
-        assert late.poll() is not None or psutil.Process(late.pid).status() == psutil.STATUS_ZOMBIE
-        assert not cluster._submitting() and other.poll() is None
-        late.wait()
-    finally:
-        other.kill()
-        other.wait()
 
 
 def test_worker_jobs_that_end_before_a_worker_starts_are_one_line_at_once_and_leave_none(

@@ -25,8 +25,6 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields, replace
 
-import psutil
-
 from ..errors import SatedgeError
 from .extras import Need, require
 from .files import cache_folder, one_line, quoted
@@ -48,9 +46,6 @@ __all__ = [
 BATCH_SYSTEMS = ("slurm",)  # the batch queues a cluster is made on (dask-jobqueue's SLURMCluster)
 HPC = Need(module="dask_jobqueue", extra="hpc")
 WORKER_START = 300.0  # seconds the queue has to start the first worker job before the job gives up
-# seconds a disconnect waits for a worker job's submission still under way (an sbatch of this
-# process) before it cancels the batch's jobs by name
-SUBMIT_SETTLE = 30.0
 
 
 @dataclass(frozen=True)
@@ -316,32 +311,8 @@ def disconnect(client) -> None:
             except Exception:  # a cluster whose jobs never started closes with errors of its own
                 pass
             finally:
-                _submissions_ended(SUBMIT_SETTLE)
                 cancel(str(spec))
                 _remove(*folders)
-
-
-def _submissions_ended(seconds: float) -> None:
-    """Wait, at most ``seconds``, until no ``sbatch`` that this process started is running.
-    dask-jobqueue submits worker jobs from its event loop; a cluster whose close gives up (on a
-    machine too loaded to answer in time) leaves a submission under way, and the job it queues,
-    whose id the cluster never learns, would outlive a cancel by name made before it lands."""
-    end = time.monotonic() + seconds
-    while _submitting() and time.monotonic() < end:
-        time.sleep(0.1)
-
-
-def _submitting() -> bool:
-    """Whether an ``sbatch`` that this process started (or a script of that name) is running."""
-    for child in psutil.Process().children(recursive=True):
-        try:
-            if child.status() != psutil.STATUS_ZOMBIE and any(
-                os.path.basename(arg) == "sbatch" for arg in child.cmdline()[:2]
-            ):
-                return True
-        except psutil.Error:  # it ended as it was looked at
-            continue
-    return False
 
 
 def cancel(scheduler: str | None) -> None:
