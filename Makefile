@@ -50,7 +50,7 @@ check: $(VENV)/.installed-test
 	$(BIN)/ruff format --check --quiet .
 	$(BIN)/ruff check --quiet .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q -n 2 -m "not slow"
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not slow"
 
 # the documentation site, warnings as errors: docs/_build/html/index.html
 docs: $(VENV)/.installed-all
