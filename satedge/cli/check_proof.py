@@ -9,6 +9,7 @@ from ..sat.proofdir import recheck
 from ..system.bigints import many
 from ..system.process import MAX_WORKERS
 from ..system.progress import status_line
+from .common import assumption_words
 from .options import number
 
 __all__ = ["add", "main"]
@@ -62,6 +63,6 @@ def main(args) -> int:
             f"{args.folder}: certified by {cert.checker}: {many(cert.models, cert.blocks[:-1])}, "
             f"{many(solutions or 0, 'solution')} ({many(cert.pieces, 'piece')}, {cert.lemmas:,} lemmas, "
             f"{cert.bytes / 1000:,.0f} kB, checked in {cert.check_seconds:.2f} s"
-            f"{'; its symmetry breaking assumed, not proved' if cert.assumed else ''})"
+            f"{assumption_words(cert)})"
         )
     return 0

@@ -17,7 +17,7 @@ from ..jobs import Job, Result, run
 from ..jobs.registry import declared
 from ..puzzle.formats import load_puzzle
 from ..puzzle.solutions import load_board
-from ..sat.certify import DEFAULT_CHECKER
+from ..sat.certify import DEFAULT_CHECKER, Certificate
 from ..system.files import check_output, not_inputs
 from ..system.limits import OutOfTime, OverMemory, within
 from ..system.progress import progress_bar, status_line
@@ -92,11 +92,15 @@ def certificate_words(res: Result) -> str:
         return ", certified by satedge's checker"
     pieces = f" in {c.pieces} pieces" if c.pieces > 1 else ""
     early = f"{c.early:,} lemmas checked as it was logged, the rest" if c.early else "checked"
-    trusted = "; its symmetry breaking assumed, not proved" if c.assumed else ""
     return (
         f", certified by {c.checker} (a proof of {c.lemmas:,} lemmas{pieces}, {c.bytes / 1000:,.0f} kB, "
-        f"{early} in {c.check_seconds:.2f} s{trusted})"
+        f"{early} in {c.check_seconds:.2f} s{assumption_words(c)})"
     )
+
+
+def assumption_words(c: Certificate) -> str:
+    """What a certificate's text line adds when it assumes something (:attr:`Certificate.assumed`)."""
+    return "; its symmetry breaking assumed, not proved" if c.assumed else ""
 
 
 def needs_more_memory(limit_mb: int) -> str:

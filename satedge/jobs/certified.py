@@ -240,12 +240,11 @@ def run(job: Job, note: Note | None = None) -> Result:
         weights_differ=total != models,
         pictures=pictures,
         multiplicities="solutions" in job.modes,
+        assumed=certify.assumed(formula),
     )
     if cert.models != models and not pictures:  # by pictures: a model per orbit, a clause per picture of it
         raise SatedgeError(f"the pieces block {cert.models:,} models, the enumeration found {models:,}")
-    res.certificate = dataclasses.replace(
-        cert, route="own" if own_proofs(job.solver) else "fresh", assumed=certify.assumed(formula)
-    )
+    res.certificate = dataclasses.replace(cert, route="own" if own_proofs(job.solver) else "fresh")
     if counts is not None:
         res.counts = counts
     elif job.task == "count":

@@ -87,8 +87,9 @@ def tree_split(formula: Encoded, target: int) -> cubes.Split:
             v, shown = where[cell][o >> 2, o & 3]
             lits += [v, *shown]
         cube = tuple(dict.fromkeys(lits))
-        if frozenset(cube) not in seen:
-            seen.add(frozenset(cube))
+        key = frozenset(cube)
+        if key not in seen:
+            seen.add(key)
             out.cubes.append(cube)
     out.seconds = time.perf_counter() - t0
     return out

@@ -325,11 +325,13 @@ def certificate(
     weights_differ: bool = False,
     pictures: bool = False,
     multiplicities: bool = True,
+    assumed: str | None = None,
 ) -> Certificate:
     """The certificate the checked ``pieces`` make together, after the checks that bind them: the
     cover (index -1) is there exactly when there are several cubes and names each of them, a
     single piece is the whole formula, and no model is in two pieces.  ``multiplicities``: a
-    count by pictures that counts each picture's solutions too."""
+    count by pictures that counts each picture's solutions too; ``assumed``: what it takes on
+    trust (:func:`assumed`)."""
     cubes = [p for p in pieces if p.index >= 0]
     cover = [p for p in pieces if p.index < 0]
     if sorted(p.index for p in cubes) != list(range(len(cubes))) or not cubes:
@@ -384,4 +386,5 @@ def certificate(
         covers=covers,
         blocks="pictures" if pictures else "models",
         early=sum(p.early for p in pieces),
+        assumed=assumed,
     )

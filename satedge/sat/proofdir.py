@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from pathlib import Path
 
 from pysat.solvers import Solver
@@ -200,8 +199,12 @@ def recheck(
         note({**done, "checked": len(pieces)})
     note({"stage": "checking models"})
     pictures = manifest.get("blocks") == "pictures" or any(p.looks for p in pieces)
-    cert = replace(
-        certificate(pieces, checker, str(manifest.get("prover", "")), encoded.orbit, pictures=pictures),
+    cert = certificate(
+        pieces,
+        checker,
+        str(manifest.get("prover", "")),
+        encoded.orbit,
+        pictures=pictures,
         assumed=assumed(encoded),
     )
     if pictures:
