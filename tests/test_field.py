@@ -2,10 +2,13 @@
 ramp and the ladder of breaks; its completion is exact; its settings come from the puzzle, a
 puzzle file and the solver string, and one that cannot apply is refused in one line."""
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from satedge.backtrack.loop import CALL_BUDGET
 from satedge.best import field, restarts
 from satedge.best.lns import Search
 from satedge.engines.field import field_settings
@@ -139,16 +142,88 @@ def test_the_completion_looks_only_for_a_better_board():
 
 
 def test_the_settings_of_eternity_ii_are_derived_from_its_board():
-    """No puzzle file carries settings: on Eternity II with its starter the rules give the
-    published ramp (scaled to its quota's 120 sides) and ladder; the published quota is an option."""
+    """No puzzle file carries settings: on Eternity II with its starter the rules give the field's
+    quota of its 469 board, the published ramp (scaled to its quota's 119 sides besides the starter's) and ladder; the
+    quota of its 470 board is an option."""
     p = load_puzzle("eternity2/e2-starter")
     s = field.Settings.of(p)
-    assert (sorted(s.quota.labels), s.ladder, s.attempt) == ([1, 10, 14], field.LADDER, field.ATTEMPT)
-    assert s.quota.points == ((16, 0), (26, 27), (56, 69), (76, 87), (102, 104), (160, 117))
+    assert (sorted(s.quota.labels), s.ladder, s.attempt) == ([2, 17, 18], field.LADDER, field.ATTEMPT)
+    assert (field.ATTEMPT, s.patience, field.clue_breaks(p)) == (9 * 10**9, 10**8, ())
+    assert s.quota.points == ((16, 0), (26, 27), (56, 69), (76, 86), (102, 103), (160, 116))
     assert field.LADDER[:10] == field.PUBLISHED and field.frame_labels(p) == {1, 5, 9, 13, 17}
     published = field_settings(p, SolverConfig.parse("field:quota=13/16/10"))
     least = published.attempts(p).least  # the depths count the starter's cell, which has no side of the quota
     assert (least[16], least[26], least[56], least[102], least[160], least[161]) == (0, 28, 71, 106, 119, 0)
+
+
+def test_the_quota_labels_gather_on_the_fewest_tiles():
+    """Of Eternity II's 680 sets of a frame-run label and two others, the field's two published
+    quotas come first: 2, 17, 18 (119 sides on 91 tiles, the starter's left out) and 10, 13, 16 (122
+    on 94)."""
+    p = load_puzzle("eternity2/e2-starter")
+    tiles = p.tiles[:138] + p.tiles[139:]  # the starter's tile left out
+
+    def gather(labels):
+        shown = sum(any(x in labels for x in t) for t in tiles)
+        return sum(x in labels for t in tiles for x in t), shown
+
+    assert (gather({2, 17, 18}), gather({10, 13, 16}), gather({1, 10, 14})) == (
+        (119, 91),
+        (122, 94),
+        (120, 99),
+    )
+    run = sorted(field.frame_labels(p))
+    rest = sorted({x for t in p.tiles for x in t} - set(run) - {0})
+    sets = [{r, a, b} for r in run for i, a in enumerate(rest) for b in rest[i + 1 :]]
+    ranked = sorted(sets, key=lambda q: -gather(q)[0] / gather(q)[1])
+    assert len(sets) == 680 and ranked[:2] == [{2, 17, 18}, {10, 13, 16}]
+    assert field.gathered(p) == frozenset({2, 17, 18})
+    assert field.gathered(load_puzzle("eternity2/e2-clues")) == frozenset({2, 17, 18})
+
+
+def test_a_clue_the_blocks_and_columns_meet_opens_a_break_where_it_is_closed():
+    """On Eternity II with its five clues, those on N3 and N14 (rows 11 to 15 are filled by the
+    blocks and columns): the last of each one's neighbours is placed at depth 194 (the cell below
+    N3, in the first block) and 250 (the last block)."""
+    p = load_puzzle("eternity2/e2-clues")
+    order = restarts.Attempts((), field=True).order(p)
+    for row, col, depth in ((13, 2, 194), (13, 13, 250)):
+        beside = [p.board.cell(row + dr, col + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
+        assert max(order.index(c) for c in beside) == depth
+    assert field.clue_breaks(p) == (194, 250)
+    assert field.Settings.of(p).ladder == (
+        194,
+        202,
+        207,
+        212,
+        217,
+        222,
+        226,
+        229,
+        233,
+        237,
+        239,
+        241,
+        243,
+        245,
+        247,
+        249,
+        250,
+        251,
+    )
+
+
+def test_an_attempt_that_does_not_reach_the_ladder_in_its_patience_ends():
+    """An attempt held short of the depth where its breaks begin ends once it has made its
+    patience's placements; its worker's next attempt has twice the patience."""
+    p = load_puzzle("eternity2/e2-starter")
+    made = field.Settings.of(p).attempts(p)
+    never = replace(made, reach=p.n + 1, patience=10**6)
+    a = never.attempt(p, 0)
+    a.run()
+    assert a.ended and 10**6 <= a.placements < 10**6 + 2 * CALL_BUDGET and a.deepest[0] < p.n
+    assert never.attempt(p, 0, tries=3).patience == 8 * 10**6
+    assert (made.reach, made.patience) == (201, 10**8)
 
 
 def test_clues_lower_the_ramp_and_their_sides_count_on_top():
@@ -225,7 +300,7 @@ def test_a_puzzle_file_with_engine_settings_is_refused():
 
 def test_the_attempt_option_goes_before_the_rule():
     p = load_puzzle("eternity2/e2-starter")
-    assert field_settings(p, SolverConfig(engine="field")).attempt == field.ATTEMPT == 10**15  # one attempt
+    assert field_settings(p, SolverConfig(engine="field")).attempt == field.ATTEMPT == 9 * 10**9
     assert field_settings(p, SolverConfig.parse("field:attempt=5000")).attempt == 5000
 
 

@@ -34,6 +34,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from fractions import Fraction
+from itertools import combinations
 from typing import Any
 
 from ..backtrack.arrays import Breaks
@@ -49,6 +51,8 @@ __all__ = [
     "depths",
     "ramp",
     "frame_labels",
+    "gathered",
+    "clue_breaks",
     "label_sides",
     "clue_sides",
     "search",
@@ -56,6 +60,7 @@ __all__ = [
     "LADDER",
     "PUBLISHED",
     "ATTEMPT",
+    "PATIENCE",
 ]
 
 # Eternity II's ramp as published: (tiles placed after the starter, least sides of Q among them)
@@ -76,7 +81,14 @@ EASE = 0.025
 PUBLISHED = (201, 206, 211, 216, 221, 225, 229, 233, 237, 239)
 LADDER = PUBLISHED + (241, 243, 245, 247, 249, 251)
 LADDER_START = 201
-ATTEMPT = 10**15  # placements per attempt, by default: no new attempt within any run's time
+# placements per attempt, by default: about 150 s of Eternity II's loop here, where 4 of the first 5
+# boards of 466 came within an attempt's first 150 s (benchmarks/maximize/bench-maximize.md, the ages)
+ATTEMPT = 9 * 10**9
+# placements a worker's first attempt has to pass the ladder's first depth (where breaks begin), each
+# next attempt of the worker twice as many: short of it an attempt searches a board with no misfit
+# exactly, and one that stalls there (after the rows, on some tie orders) would hold its worker for
+# the rest of the run; Eternity II's attempts pass it within 10^8 placements on most tie orders
+PATIENCE = 10**8
 
 
 class Listed(tuple):
@@ -168,30 +180,34 @@ class Quota:
 @dataclass(frozen=True)
 class Settings:
     """The construction's settings: the ``quota`` (None: none), the ``ladder`` of depths from
-    which one more break is allowed, the ``attempt`` length in placements, and ``complete``:
-    whether partial boards are completed exactly (else by an assignment and windows)."""
+    which one more break is allowed, the ``attempt`` length in placements, ``complete``:
+    whether partial boards are completed exactly (else by an assignment and windows), and
+    ``patience``: the placements a worker's first attempt has to pass the ladder's first depth
+    (twice as many for each next one; 0: no limit)."""
 
     quota: Quota | None
     ladder: tuple[int, ...]
     attempt: int = ATTEMPT
     complete: bool = True
+    patience: int = PATIENCE
 
     @classmethod
     def of(cls, puzzle: Puzzle, given: dict | None = None) -> Settings:
         """The settings for ``puzzle``: those ``given`` (by name: ``quota``, ``ramp``, ``ladder``,
-        ``attempt``), the rest by rule.  The rule: Q is the frame-run label and the two inner
-        labels with the fewest sides (a board without a frame: the three labels with the fewest);
-        the ramp Eternity II's, its depths scaled to the cells besides the clues', its counts to
-        Q's sides on their tiles and lowered by :data:`EASE` for each clue past the first; the
-        ladder Eternity II's, scaled from where the columns of
-        :func:`satedge.best.restarts.scan` begin to the last cell; one attempt for the whole run
-        (:data:`ATTEMPT` placements)."""
+        ``attempt``), the rest by rule.  The rule: Q is the frame-run label and the two other
+        labels whose sides gather on the fewest tiles (:func:`gathered`; a board without a frame:
+        three labels); the ramp Eternity II's, its depths scaled to the cells besides the clues',
+        its counts to Q's sides on their tiles and lowered by :data:`EASE` for each clue past the
+        first; the ladder Eternity II's, scaled from where the columns of
+        :func:`satedge.best.restarts.scan` begin to the last cell, and a break more for each clue
+        the blocks and columns meet (:func:`clue_breaks`); attempts of :data:`ATTEMPT`
+        placements, each given :data:`PATIENCE` to reach the ladder's first depth."""
         given = given or {}
         n = puzzle.n
         if "quota" in given:
             labels = frozenset(given["quota"])
         else:
-            labels = _rarest(puzzle)
+            labels = gathered(puzzle)
         sides = label_sides(puzzle, labels)
         if "ramp" in given:
             points = tuple((int(d), int(q)) for d, q in given["ramp"])
@@ -204,7 +220,7 @@ class Settings:
         if "ladder" in given:
             ladder = tuple(int(d) for d in given["ladder"])
         else:
-            ladder = _ladder(puzzle)
+            ladder = tuple(sorted(_ladder(puzzle) + clue_breaks(puzzle)))
         return cls(quota, ladder, int(given.get("attempt", ATTEMPT)))
 
     def attempts(self, puzzle: Puzzle) -> restarts.Attempts:
@@ -220,6 +236,8 @@ class Settings:
             else None,
             breaks=Breaks(1, frozenset(frame_labels(puzzle))),
             field=True,
+            reach=min(self.ladder, default=0) if self.patience else 0,
+            patience=self.patience,
         )
 
     def with_(self, **changes) -> Settings:
@@ -250,15 +268,64 @@ def frame_labels(puzzle: Puzzle) -> set:
     return out
 
 
-def _rarest(puzzle: Puzzle) -> frozenset:
-    """The default quota labels: the frame-run label and the two inner labels with the fewest
-    sides (the smallest label first among equals)."""
-    run = frame_labels(puzzle)
-    counts = Counter(x for tile in puzzle.tiles for x in tile if x != puzzle.frame)
-    key = lambda x: (counts[x], str(x))  # noqa: E731
-    inner = sorted((x for x in counts if x not in run), key=key)
-    edge = sorted(run, key=key)
-    return frozenset(edge[:1] + inner[:2]) if run else frozenset(inner[:3])
+def gathered(puzzle: Puzzle) -> frozenset:
+    """The default quota labels: of the sets of one frame-run label and two other labels (a board
+    without a frame: any three labels), the one whose sides on the tiles (the clues' left out)
+    gather on the fewest tiles, as sides per tile that shows any of them; ties to the set with
+    more sides, then the smallest labels.  The quota spends its labels early, and a tile with
+    several of them spends several at once: such a set leaves the fewest tiles with one of them
+    for the end.  On Eternity II the two quotas the field published (its 469 and 470 boards'),
+    2, 17, 18 and 10, 13, 16 in satedge's labels, are first and second of the 680 sets.
+
+    >>> from satedge.puzzle import Puzzle
+    >>> sorted(gathered(Puzzle(rows=2, cols=2, tiles=((1, 1, 2, 3), (1, 2, 4, 5), (3, 4, 5, 6), (6, 6, 6, 2)))))
+    [1, 2, 6]
+    """
+    clued = {c.tile for c in puzzle.clues}
+    tiles = [t for i, t in enumerate(puzzle.tiles) if i not in clued]
+    counts = Counter(x for tile in tiles for x in tile if x != puzzle.frame)
+    on = {x: sum(1 << i for i, tile in enumerate(tiles) if x in tile) for x in counts}
+    run = frame_labels(puzzle) & set(counts)
+    rest = sorted((x for x in counts if x not in run), key=str)
+    if run:
+        sets = [(r, a, b) for r in sorted(run, key=str) for a, b in combinations(rest, 2)]
+    else:
+        sets = list(combinations(rest, 3))
+    if not sets:
+        return frozenset()
+
+    def key(labels: tuple) -> tuple:
+        sides = sum(counts[x] for x in labels)
+        shown = (on[labels[0]] | on[labels[1]] | on[labels[2]]).bit_count()
+        return (-Fraction(sides, shown), -sides, sorted(map(str, labels)))
+
+    return frozenset(min(sets, key=key))
+
+
+def clue_breaks(puzzle: Puzzle) -> tuple[int, ...]:
+    """A break more for each clue that the blocks and columns of :func:`satedge.best.restarts.scan`
+    meet (a clue whose last neighbour comes after the rows), from the depth where that last
+    neighbour is placed: the cell that closes around such a clue must fit three placed neighbours
+    where a cell of the scan fits two, a misfit Eternity II's ladder, made for a starter in the
+    rows, never allows.  On Eternity II with its five clues (those on N3 and N14: breaks from
+    depths 194 and 250) the attempts went from their deepest partial boards of 206 to 236 cells
+    to 250 and more, and the plain command from 452 to 458 and 460 in a minute
+    (benchmarks/clues/bench-clues.md)."""
+    order = restarts.Attempts((), field=True).order(puzzle)
+    at = {cell: depth for depth, cell in enumerate(order)}
+    # the depth where the rows end: every cell of the rows and the clues come before it
+    rows_end = (puzzle.rows - restarts.rows_left(puzzle.rows)) * puzzle.cols + len(puzzle.clues)
+    beside: dict[int, set[int]] = {}
+    for adj in puzzle.board.adjacencies:
+        beside.setdefault(adj.a, set()).add(adj.b)
+        beside.setdefault(adj.b, set()).add(adj.a)
+    out = []
+    for clue in puzzle.clues:
+        cell = puzzle.board.cell(clue.row, clue.col)
+        last = max((at[c] for c in beside.get(cell, ())), default=0)
+        if last >= rows_end:
+            out.append(last)
+    return tuple(out)
 
 
 def _ladder(puzzle: Puzzle) -> tuple[int, ...]:

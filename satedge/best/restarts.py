@@ -174,8 +174,11 @@ class Attempt:
         loop: str = "auto",
         least=None,
         breaks: Breaks | None = None,
+        reach: int = 0,
+        patience: int = 0,
     ):
         self.puzzle, self.cap = puzzle, cap
+        self.reach, self.patience = reach, patience
         moved, self.shuffle = renumbered(puzzle, seed, first)
         self.search = plan(moved, order=order, twins=False)
         hard = frozenset(moved.label_id[x] for x in breaks.hard) if breaks is not None else frozenset()
@@ -201,11 +204,14 @@ class Attempt:
 
     def run(self, until: float | None = None) -> None:
         """Search on until the ``time.monotonic()`` ``until``; :attr:`ended` once the search is
-        over, its ``cap`` of placements made or every edge fits."""
+        over, its ``cap`` of placements made, every edge fits, or ``patience`` placements (where
+        not 0) made without reaching the depth ``reach``."""
         n = self.puzzle.n
         while not self.ended and (until is None or time.monotonic() < until):
             if self.counts[1] >= self.cap or self.state.step(0, n - 1, driver.CALL_BUDGET) == Step.DONE:
                 self.ended = True
+            elif self.patience and self.counts[1] >= self.patience and self.state.best[0] < self.reach:
+                self.ended = True  # stalled short of where its breaks begin
             elif self.state.best[0] == n and self.state.best[1] == 0:  # every edge fits: nothing better
                 self.ended = True
 
@@ -299,7 +305,9 @@ class Attempts:
     more sides of them are tried first, ties in an order each attempt draws); ``least``, the
     least sides of those labels per depth (None: no quota); ``breaks``, which misfits there may
     be (:class:`satedge.backtrack.arrays.Breaks`, ``hard`` in the puzzle's labels; None: any);
-    ``field``: the field's fill order (:func:`scan`), else :func:`cells`."""
+    ``field``: the field's fill order (:func:`scan`), else :func:`cells`; ``patience``: the
+    placements an attempt has to reach the depth ``reach`` before the next starts (0: no limit),
+    twice as many for each next attempt of a worker."""
 
     allow: tuple[int, ...]
     cap: int = CAP
@@ -307,6 +315,8 @@ class Attempts:
     least: tuple[int, ...] | None = None
     breaks: Breaks | None = None
     field: bool = False
+    reach: int = 0
+    patience: int = 0
 
     @classmethod
     def restarts(cls, puzzle: Puzzle, schedule: Schedule | None = None, cap: int = CAP) -> Attempts:
@@ -321,7 +331,10 @@ class Attempts:
         clued = [puzzle.board.cell(c.row, c.col) for c in puzzle.clues]
         return tuple(clued) + tuple(c for c in scan(puzzle) if c not in clued)
 
-    def attempt(self, puzzle: Puzzle, seed: int, loop: str = "auto", cap: int | None = None) -> Attempt:
+    def attempt(
+        self, puzzle: Puzzle, seed: int, loop: str = "auto", cap: int | None = None, tries: int = 0
+    ) -> Attempt:
+        """The attempt of ``seed``, a worker's ``tries``-th (its patience doubled as many times)."""
         return Attempt(
             puzzle,
             self.order(puzzle),
@@ -332,6 +345,8 @@ class Attempts:
             loop,
             self.least,
             self.breaks,
+            self.reach,
+            self.patience << min(tries, 40),
         )
 
 
@@ -395,13 +410,14 @@ def search(
         mine = first.score  # the best this process has made: a completion looks only for better
         record = 0  # the deepest its attempt has gone
         next_seed: int | None = None  # the seed of this process's next restart
+        tries = 0  # the restarts this process has made
 
         def one(k: int) -> Scored | None:
-            nonlocal attempt, handed, mine, record, next_seed
+            nonlocal attempt, handed, mine, record, next_seed, tries
             if attempt is None or attempt.ended:
                 next_seed = k if next_seed is None else next_seed
-                attempt, handed, record = made.attempt(puzzle, next_seed, loop), None, 0
-                next_seed += workers
+                attempt, handed, record = made.attempt(puzzle, next_seed, loop, tries=tries), None, 0
+                next_seed, tries = next_seed + workers, tries + 1
             if complete:  # a board with as many misfits as the best is of no use
                 attempt.bound(whole - mine - 1)
             attempt.run(min(end, time.monotonic() + (FIELD_SLICE if complete else SLICE)))

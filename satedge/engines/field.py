@@ -33,7 +33,7 @@ OPTIONS = (
         written="quota=L/L/... takes labels with slashes, or none",
         metavar="L/L/...",
         help="--method field: the labels of the colour quota, or none (default: the frame-run label and the two "
-        "inner labels with the fewest sides)",
+        "other labels whose sides gather on the fewest tiles)",
     ),
     Option(
         tasks=("maximize",),
@@ -67,7 +67,7 @@ OPTIONS = (
         written="attempt=N takes a positive number of placements",
         metavar="N",
         help="--method field: placements per attempt before a new one starts with a new tie order (default: "
-        "10^15, one attempt)",
+        "9000000000)",
     ),
     Option(
         tasks=("maximize",),
