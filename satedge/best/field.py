@@ -279,7 +279,7 @@ def gathered(puzzle: Puzzle) -> frozenset:
 
     >>> from satedge.puzzle import Puzzle
     >>> sorted(gathered(Puzzle(rows=2, cols=2, tiles=((1, 1, 2, 3), (1, 2, 4, 5), (3, 4, 5, 6), (6, 6, 6, 2)))))
-    [1, 2, 6]
+    [4, 5, 6]
     """
     clued = {c.tile for c in puzzle.clues}
     tiles = [t for i, t in enumerate(puzzle.tiles) if i not in clued]
@@ -287,19 +287,21 @@ def gathered(puzzle: Puzzle) -> frozenset:
     on = {x: sum(1 << i for i, tile in enumerate(tiles) if x in tile) for x in counts}
     run = frame_labels(puzzle) & set(counts)
     rest = sorted((x for x in counts if x not in run), key=str)
+    sets: list[tuple[Any, ...]]
     if run:
         sets = [(r, a, b) for r in sorted(run, key=str) for a, b in combinations(rest, 2)]
     else:
         sets = list(combinations(rest, 3))
-    if not sets:
-        return frozenset()
+    if not sets:  # fewer labels than a quota takes: those there are
+        return frozenset(sorted(run, key=str)[:1] + rest)
 
-    def key(labels: tuple) -> tuple:
+    def key(labels: tuple[Any, ...]) -> tuple[Fraction, int, list[str]]:
         sides = sum(counts[x] for x in labels)
         shown = (on[labels[0]] | on[labels[1]] | on[labels[2]]).bit_count()
         return (-Fraction(sides, shown), -sides, sorted(map(str, labels)))
 
-    return frozenset(min(sets, key=key))
+    best = min(sets, key=key)
+    return frozenset(best)
 
 
 def clue_breaks(puzzle: Puzzle) -> tuple[int, ...]:
