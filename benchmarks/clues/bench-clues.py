@@ -7,12 +7,24 @@ it names, and its best ``score``; a row with a ``board`` names the committed boa
 
     python benchmarks/clues/bench-clues.py          # writes bench-clues.md
 
-A run is added by running its command and adding its row (once: rows are not run again).
+A run is added by running its command and adding its row (once: rows are not run again)::
+
+    python benchmarks/clues/bench-clues.py --run STUDY CONFIG "satedge maximize ..." [--board FILE]
+
+runs the command (with ``--json``, and ``-o FILE`` for a board to keep), adds its row with the
+commit, date and machine, and writes the report again.
 """
 
 from __future__ import annotations
 
+import argparse
+import datetime
 import json
+import os
+import platform
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -31,6 +43,14 @@ STUDIES = {
     "starter": "Eternity II with its starter alone, no settings in its file: the rules, and the published quota "
     "as an option",
     "hour": "The committed hour",
+    "quota pilots": "Pilots for the quota's rule (2026-12-07, the rules of the time but the quota): Eternity II with "
+    "its starter, the field's two published quotas, each on 4 tie orders",
+    "ladder pilots": "Pilots for the ladder's rule (2026-12-07, the rules of the time but the ladder): Eternity II "
+    "with its five clues, breaks added before, in and after the columns",
+    "rules": "The rules of 2026-12-07 (the quota's labels that gather on the fewest tiles, a break more for each "
+    "clue the blocks and columns meet, attempts of 9 billion placements, each with a patience of 10^8 placements "
+    "to reach the ladder), side by side with the settings Eternity II's file once carried, tie orders alternating",
+    "rules hour": "The rules of 2026-12-07: the committed 10 minutes and hour",
 }
 
 
@@ -99,5 +119,52 @@ def report() -> str:
     return "\n".join(out) + "\n"
 
 
+def machine() -> str:
+    """The machine a row ran on: its processor, its cores and the Python."""
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if "model name" in line
+        ),
+        platform.machine(),
+    )
+    short = " ".join(cpu.split()[:2])
+    return f"{short}, {os.cpu_count()} cores, CPython {platform.python_version()}"
+
+
+def run(study: str, config: str, command: str, board: str | None = None) -> dict:
+    """Run ``command`` once and add its row (its board written to ``board`` in this folder)."""
+    words = shlex.split(command)
+    if study not in STUDIES or words[:2] != ["satedge", "maximize"]:
+        raise SystemExit(f"bench-clues: a row is a study of {sorted(STUDIES)} and a satedge maximize command")
+    extra = ["--json"] + (["-o", str(HERE / board)] if board else [])
+    exe = [sys.executable, "-m", "satedge", *words[1:], *extra]
+    out = subprocess.run(exe, capture_output=True, text=True, check=False)
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=HERE
+    ).stdout
+    row = {
+        "study": study,
+        "config": config,
+        "puzzle": words[2],
+        "command": command,
+        "score": result["score"],
+        "commit": commit.strip(),
+        "date": datetime.date.today().isoformat(),
+        "machine": machine(),
+    } | ({"board": board} if board else {})
+    with ROWS.open("a") as f:
+        f.write(json.dumps(row) + "\n")
+    return row
+
+
 if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--run", nargs=3, metavar=("STUDY", "CONFIG", "COMMAND"))
+    parser.add_argument("--board")
+    args = parser.parse_args()
+    if args.run:
+        print(json.dumps(run(*args.run, board=args.board)))
     REPORT.write_text(report())
