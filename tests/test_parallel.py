@@ -149,6 +149,15 @@ def test_the_backtrackers_cubes_partition_every_presets_models(p):
             assert {x for s in found for x in e.expand(s)} == sols, name
 
 
+def test_the_backtrackers_cubes_without_the_compiled_search_say_so(monkeypatch):
+    """Where the compiled search's tables cannot be built, the error names ``--cubes backtracker``."""
+    monkeypatch.setattr(backtrack, "compiled_available", lambda puzzle: False)
+    e = presets()["edgecolor-corners"].encode(generate(Params(rows=2, cols=2, colors=2), 1))
+    with pytest.raises(SatedgeError) as got:
+        tree_split(e, 8)
+    assert str(got.value).startswith("--cubes backtracker needs the compiled search: numba")
+
+
 @pytest.mark.slow
 def test_the_backtrackers_cubes_on_one_worker_and_two():
     """On a 4x4 of 18,432 solutions with identical tiles and a clue: the count by the backtracker's

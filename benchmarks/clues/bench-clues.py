@@ -38,7 +38,7 @@ STUDIES = {
     "the row scan still",
     "band": "With the band (the rows down to a clue in the second or third row filled column by column), "
     "the ramp's height varied",
-    "now": "Now: the plain command, its settings derived from the board (the ramp 10% lower for four clues "
+    "now": "Then (ea9e6ac): the plain command, its settings derived from the board (the ramp 10% lower for four clues "
     "past the first)",
     "starter": "Eternity II with its starter alone, no settings in its file: the rules, and the published quota "
     "as an option",
@@ -106,17 +106,64 @@ def report() -> str:
         f"{score['band', 'the published ramp x 0.9']} at 90%, {score['band', 'the rule' + chr(39) + 's ramp x 0.85']} "
         "at 85%. The rule takes 2.5% off for each clue past the first: 90% for the five clues, 100% for the "
         "starter alone.",
-        f"- Now the plain command answers {score['now', 'the plain command, a minute']} in a minute and "
+        f"- At ea9e6ac the plain command answered {score['now', 'the plain command, a minute']} in a minute and "
         f"{score['now', 'the plain command, 10 minutes']} in 10 minutes on 2 cores. The hour, run while the "
         f"machine also ran the unit tests for part of it, ended at {hour['score']}: below the 10 minutes' board, "
         "so on a shared machine a longer limit did not answer better (its attempts follow their seeds, but the "
         "completions and the polish run on the clock), and short of the 462 the issue asks.",
-        f"- On the starter board the rules' quota (the frame-run label and the two inner labels with the "
-        f"fewest sides) answered {' and '.join(map(str, rules))} in a minute, where the published quota, now "
-        f"the option `--quota 13/16/10`, answered {score['starter', 'the published quota']}: the rules do "
-        "not yet pick labels as good as the published ones.",
+        f"- On the starter board the quota's rule of the time (the frame-run label and the two inner labels "
+        f"with the fewest sides) answered {' and '.join(map(str, rules))} in a minute, where the published quota, now "
+        f"the option `--quota 13/16/10`, answered {score['starter', 'the published quota']}: that rule did "
+        "not pick labels as good as the published ones.",
     ]
+    out += _rules_say(got)
     return "\n".join(out) + "\n"
+
+
+def _scores(got: list[dict], study: str, start: str) -> list[int]:
+    return [r["score"] for r in got if r["study"] == study and r["config"].startswith(start)]
+
+
+def _rules_say(got: list[dict]) -> list[str]:
+    """What the rows of 2026-12-07 say: the pilots of the quota's and the ladder's rules, the rules
+    side by side with the settings Eternity II's file once carried, and the longer runs."""
+    if not any(r["study"] == "rules" for r in got):
+        return []
+    joined = lambda xs: ", ".join(map(str, xs))  # noqa: E731
+    gathered = _scores(got, "quota pilots", "the 469 board's quota")
+    published = _scores(got, "quota pilots", "the 470 board's quota")
+    before = _scores(got, "ladder pilots", "the rule of the time")
+    block = _scores(got, "ladder pilots", "2 ") + _scores(got, "ladder pilots", "3 more in the first")
+    late = _scores(got, "ladder pilots", "4 more in the last block")
+    closed = _scores(got, "ladder pilots", "one more where each clue")
+    rules = _scores(got, "rules", "the plain command")
+    old = _scores(got, "rules", "the quota and ramp its file once carried")
+    five = _scores(got, "rules", "five clues")
+    out = [
+        f"- The quota's rule (the pilots): of the 680 sets of a frame-run label and two others, the two the "
+        f"field published rank first (2, 17, 18: 119 sides on 91 tiles) and second (13, 16, 10: 122 on 94) by "
+        f"sides per tile that shows one of them. On 4 tie orders, the first answered {joined(gathered)} in a "
+        f"minute, the second {joined(published)}: the first stalled on one tie order, its attempts held short "
+        "of the ladder's first depth (5 of 12 tie orders stayed at depth 175 or 197 for 10 s, where the others "
+        "passed 201 within 1.2 s). The rule takes the first, and an attempt that has not reached the ladder "
+        "within 10^8 placements makes way for the next (twice as long for each next one).",
+        f"- The ladder's rule (the pilots): the five-clue board answered {joined(before)} in a minute with "
+        f"Eternity II's ladder, its attempts' deepest partial boards 206 to 236 cells deep with every break "
+        f"used. Breaks more in the first block, where the clue on N3 is closed, answered {joined(block)}; four "
+        f"more in the last block alone {joined(late)}; one more where each clue of the last rows is closed "
+        f"(194 and 250, the rule) {joined(closed)}.",
+        f"- The rules side by side with the quota and ramp Eternity II's file once carried, a minute on 2 cores "
+        f"each, tie orders 0 to 3 alternating: {joined(rules)} against {joined(old)}. On the five-clue board "
+        f"the rules answered {joined(five)} in a minute.",
+    ]
+    ten = [r for r in got if r["study"] == "rules hour" and "10 minutes" in r["config"]]
+    hour = [r for r in got if r["study"] == "rules hour" and "hour" in r["config"]]
+    if ten:
+        out.append(
+            f"- Under the rules the plain command answered {ten[0]['score']} in 10 minutes on the five-clue board"
+            + (f" and {hour[0]['score']} in the hour." if hour else ".")
+        )
+    return out
 
 
 def machine() -> str:
@@ -140,11 +187,11 @@ def run(study: str, config: str, command: str, board: str | None = None) -> dict
         raise SystemExit(f"bench-clues: a row is a study of {sorted(STUDIES)} and a satedge maximize command")
     extra = ["--json"] + (["-o", str(HERE / board)] if board else [])
     exe = [sys.executable, "-m", "satedge", *words[1:], *extra]
-    out = subprocess.run(exe, capture_output=True, text=True, check=False)
-    result = json.loads(out.stdout.strip().splitlines()[-1])
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=HERE
     ).stdout
+    out = subprocess.run(exe, capture_output=True, text=True, check=False)
+    result = json.loads(out.stdout.strip().splitlines()[-1])
     row = {
         "study": study,
         "config": config,

@@ -299,13 +299,14 @@ def prefixes(
     cost: Cost | None = None,
     allow=None,
     subtrees: int | None = None,
+    what: str = "backtracking with several workers",
 ) -> list[list[int]]:
     """The roots of the compiled search's subtrees, enough for ``workers`` (placements
     ``tile * 4 + rotation`` of the first positions of ``search``), or at least ``subtrees`` of
     them where the tree has as many: every solution extends exactly one.  ``cost`` gains what
     the tree above them cost.  ``allow``: the most misfits per depth
-    (:mod:`satedge.best.budget`; default none)."""
-    _need_compiled(puzzle)
+    (:mod:`satedge.best.budget`; default none); ``what`` needs them, as an error names it."""
+    _need_compiled(puzzle, what=what)
     counts = np.zeros(2, "int64")
     t = tables(puzzle, search, misfits=allow is not None and any(allow))
     roots = split.cut(t, workers, counts, allow if search_tables.budgeted(t) else None, subtrees=subtrees)[1]

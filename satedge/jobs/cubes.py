@@ -81,7 +81,7 @@ def tree_split(formula: Encoded, target: int) -> cubes.Split:
     allowed = tuple(tuple(cell) for cell in where)
     search = backtrack.plan(formula.puzzle, allowed=allowed, distinct=False, twins=False)
     out, seen = cubes.Split(), set()
-    for root in backtrack.prefixes(formula.puzzle, 1, search, subtrees=target):
+    for root in backtrack.prefixes(formula.puzzle, 1, search, subtrees=target, what="--cubes backtracker"):
         lits: list[int] = []
         for cell, o in zip(search.cells, root):
             v, shown = where[cell][o >> 2, o & 3]
