@@ -223,6 +223,16 @@ def test_an_attempt_that_does_not_reach_the_ladder_in_its_patience_ends():
     a.run()
     assert a.ended and 10**6 <= a.placements < 10**6 + 2 * CALL_BUDGET and a.deepest[0] < p.n
     assert never.attempt(p, 0, tries=3).patience == 8 * 10**6
+    # an attempt that has reached the depth keeps it through a rebase (its deepest kept from a
+    # shallower depth on), so its patience never ends it
+    a = replace(made, reach=5, patience=3 * CALL_BUDGET).attempt(p, 0, cap=1)
+    a.run()  # one run of the loop
+    assert a.ended and a.reached and a.placements <= CALL_BUDGET
+    a.rebase(0)
+    assert a.reached and a.deepest[0] == 0
+    a.ended, a.cap = False, 6 * CALL_BUDGET
+    a.run()
+    assert a.reached and a.placements >= 6 * CALL_BUDGET
     assert (made.reach, made.patience) == (201, 10**8)
 
 

@@ -30,6 +30,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROWS = HERE / "bench-clues.jsonl"
 REPORT = HERE / "bench-clues.md"
+# the passes study: each attempt of a quota on Eternity II with its starter, no patience, its depth
+# over PASS_SECONDS on one core (python benchmarks/clues/bench-clues.py --passes)
+PASSES = HERE / "bench-clues-passes.jsonl"
+PASS_QUOTAS, PASS_SEEDS, PASS_SECONDS = ("2/17/18", "13/16/10"), range(12), 10.0
 
 STUDIES = {
     "before": "Before: the rules of the time (the row scan; the ramp over every depth, clues included, and as "
@@ -120,6 +124,24 @@ def report() -> str:
     return "\n".join(out) + "\n"
 
 
+def _passes_say() -> str:
+    """The passes study in a sentence: per quota, the attempts that never reached the ladder and
+    the most placements the others took to reach it."""
+    got = [json.loads(line) for line in PASSES.read_text().splitlines() if line.strip()]
+    said = []
+    for quota in PASS_QUOTAS:
+        mine = [r for r in got if r["quota"] == quota]
+        stuck = sorted({r["deepest"] for r in mine if r["passed"] is None})
+        most = max(r["passed"] for r in mine if r["passed"] is not None)
+        said.append(
+            f"with {quota}, {len([r for r in mine if r['passed'] is None])} of {len(mine)} attempts never reached "
+            f"depth {mine[0]['reach']} in {mine[0]['seconds']:g} s on one core"
+            + (f" (they stayed at {' or '.join(map(str, stuck))})" if stuck else "")
+            + f", the others within {most:,} placements"
+        )
+    return "Attempts with no patience (`--passes`, " + got[0]["date"] + "): " + "; ".join(said) + "."
+
+
 def _scores(got: list[dict], study: str, start: str) -> list[int]:
     return [r["score"] for r in got if r["study"] == study and r["config"].startswith(start)]
 
@@ -144,9 +166,8 @@ def _rules_say(got: list[dict]) -> list[str]:
         f"field published rank first (2, 17, 18: 119 sides on 91 tiles) and second (13, 16, 10: 122 on 94) by "
         f"sides per tile that shows one of them. On 4 tie orders, the first answered {joined(gathered)} in a "
         f"minute, the second {joined(published)}: the first stalled on one tie order, its attempts held short "
-        "of the ladder's first depth (5 of 12 tie orders stayed at depth 175 or 197 for 10 s, where the others "
-        "passed 201 within 1.2 s). The rule takes the first, and an attempt that has not reached the ladder "
-        "within 10^8 placements makes way for the next (twice as long for each next one).",
+        f"of the ladder's first depth. {_passes_say()} The rule takes the first, and an attempt that has not "
+        "reached the ladder within 10^8 placements makes way for the next (twice as long for each next one).",
         f"- The ladder's rule (the pilots): the five-clue board answered {joined(before)} in a minute with "
         f"Eternity II's ladder, its attempts' deepest partial boards 206 to 236 cells deep with every break "
         f"used. Breaks more in the first block, where the clue on N3 is closed, answered {joined(block)}; four "
@@ -163,6 +184,39 @@ def _rules_say(got: list[dict]) -> list[str]:
             f"- Under the rules the plain command answered {ten[0]['score']} in 10 minutes on the five-clue board"
             + (f" and {hour[0]['score']} in the hour." if hour else ".")
         )
+    return out
+
+
+def passes() -> list[dict]:
+    """Run the passes study once: for each quota and seed, the attempt of the plain command's
+    other settings with no patience, on one core for :data:`PASS_SECONDS`: the placements by
+    which it first reached the ladder's first depth (None: never) and its deepest depth."""
+    import time
+
+    from satedge.best import field
+    from satedge.puzzle.formats import load_puzzle
+
+    puzzle = load_puzzle("eternity2/e2-starter")
+    out = []
+    for quota in PASS_QUOTAS:
+        settings = field.Settings.of(puzzle, {"quota": field.labels(quota)}).with_(patience=0)
+        made, reach = settings.attempts(puzzle), settings.ladder[0]
+        for seed in PASS_SEEDS:
+            attempt, passed = made.attempt(puzzle, seed, loop="c"), None
+            end = time.monotonic() + PASS_SECONDS
+            while time.monotonic() < end and not attempt.ended:
+                attempt.run(min(end, time.monotonic() + 0.05))
+                if passed is None and attempt.deepest[0] >= reach:
+                    passed = attempt.placements
+            out.append(
+                {
+                    "quota": quota,
+                    "seed": seed,
+                    "reach": reach,
+                    "passed": passed,
+                    "deepest": attempt.deepest[0],
+                }
+            )
     return out
 
 
@@ -211,7 +265,11 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--run", nargs=3, metavar=("STUDY", "CONFIG", "COMMAND"))
     parser.add_argument("--board")
+    parser.add_argument("--passes", action="store_true", help="run the passes study once")
     args = parser.parse_args()
     if args.run:
         print(json.dumps(run(*args.run, board=args.board)))
+    if args.passes:
+        meta = {"date": datetime.date.today().isoformat(), "machine": machine(), "seconds": PASS_SECONDS}
+        PASSES.write_text("".join(json.dumps(r | meta) + "\n" for r in passes()))
     REPORT.write_text(report())

@@ -179,6 +179,7 @@ class Attempt:
     ):
         self.puzzle, self.cap = puzzle, cap
         self.reach, self.patience = reach, patience
+        self.reached = reach == 0  # whether it has reached the depth ``reach`` (kept through a rebase)
         moved, self.shuffle = renumbered(puzzle, seed, first)
         self.search = plan(moved, order=order, twins=False)
         hard = frozenset(moved.label_id[x] for x in breaks.hard) if breaks is not None else frozenset()
@@ -210,7 +211,9 @@ class Attempt:
         while not self.ended and (until is None or time.monotonic() < until):
             if self.counts[1] >= self.cap or self.state.step(0, n - 1, driver.CALL_BUDGET) == Step.DONE:
                 self.ended = True
-            elif self.patience and self.counts[1] >= self.patience and self.state.best[0] < self.reach:
+                continue
+            self.reached = self.reached or bool(self.state.best[0] >= self.reach)
+            if self.patience and not self.reached and self.counts[1] >= self.patience:
                 self.ended = True  # stalled short of where its breaks begin
             elif self.state.best[0] == n and self.state.best[1] == 0:  # every edge fits: nothing better
                 self.ended = True
@@ -223,6 +226,7 @@ class Attempt:
     def rebase(self, depth: int) -> None:
         """Keep the deepest placements from now on that reach ``depth`` (those kept so far are
         forgotten)."""
+        self.reached = self.reached or bool(self.state.best[0] >= self.reach)
         self.state.best[0], self.state.best[1] = max(0, depth), 1 << 40
 
     def board(self) -> list[tuple[int, int] | None]:
