@@ -3,6 +3,8 @@ rows, and its committed boards score what their rows say."""
 
 from __future__ import annotations
 
+import json
+
 from conftest import ROOT, benchmark_script, prose
 
 from satedge.puzzle.checker import score
@@ -101,3 +103,19 @@ def test_the_pilots_quote_what_the_rules_were_chosen_on():
     gathered = [r["score"] for r in got if r["config"].startswith("the 469 board's quota")]
     assert len(gathered) == 4 and min(gathered) == 410
     assert f"the first answered {', '.join(map(str, gathered))} in a minute" in text
+
+
+def test_the_guide_quotes_the_passes_study():
+    """The attempts with no patience, as committed (``--passes``): the guide's figure."""
+    module = benchmark_script("clues")
+    got = [json.loads(line) for line in module.PASSES.read_text().splitlines()]
+    mine = [r for r in got if r["quota"] == "2/17/18"]
+    stuck = sum(r["passed"] is None for r in mine)
+    assert len(mine) == 12 and {r["reach"] for r in mine} == {201}
+    assert (
+        f"with the quota 2/17/18, {stuck} of 12 attempts with no patience never reached depth 201 in 10 s"
+        in prose(ROOT / "docs" / "guides" / "maximize.md")
+    )
+    assert f"with 2/17/18, {stuck} of 12 attempts never reached depth 201 in 10 s" in prose(
+        HERE / "bench-clues.md"
+    )

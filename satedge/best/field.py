@@ -310,8 +310,7 @@ def clue_breaks(puzzle: Puzzle) -> tuple[int, ...]:
     neighbour is placed: the cell that closes around such a clue must fit three placed neighbours
     where a cell of the scan fits two, a misfit Eternity II's ladder, made for a starter in the
     rows, never allows.  On Eternity II with its five clues (those on N3 and N14: breaks from
-    depths 194 and 250) the attempts went from their deepest partial boards of 206 to 236 cells
-    to 250 and more, and the plain command from 452 to 458 and 460 in a minute
+    depths 194 and 250) the plain command went from 452 to 460 and 458 in a minute
     (benchmarks/clues/bench-clues.md)."""
     order = restarts.Attempts((), field=True).order(puzzle)
     at = {cell: depth for depth, cell in enumerate(order)}
