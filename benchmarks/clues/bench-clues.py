@@ -169,7 +169,8 @@ def _rules_say(got: list[dict]) -> list[str]:
         f"of the ladder's first depth. {_passes_say()} The rule takes the first, and an attempt that has not "
         "reached the ladder within 10^8 placements makes way for the next (twice as long for each next one).",
         f"- The ladder's rule (the pilots): the five-clue board answered {joined(before)} in a minute with "
-        f"Eternity II's ladder. Breaks more in the first block, where the clue on N3 is closed, answered {joined(block)}; four "
+        f"Eternity II's ladder. Breaks more in the first block, where the clue on N3 is closed, answered "
+        f"{joined(block)}; four "
         f"more in the last block alone {joined(late)}; one more where each clue of the last rows is closed "
         f"(194 and 250, the rule) {joined(closed)}.",
         f"- The rules side by side with the quota and ramp Eternity II's file once carried, a minute on 2 cores "
