@@ -225,11 +225,11 @@ def test_each_worker_s_restarts_follow_from_its_first_seed_not_the_clock(tmp_pat
     warm.fill([None, None] + list(warm.start().board)[2:])
     attempt = restarts.Attempts.attempt
 
-    def logged(self, puzzle, seed, loop="auto", cap=None):
+    def logged(self, puzzle, seed, loop="auto", cap=None, tries=0):
         if cap is None:  # not the attempt that compiles the loop first
             with log.open("a") as f:
                 f.write(f"{os.getpid()} {seed}\n")
-        return attempt(self, puzzle, seed, loop, cap)
+        return attempt(self, puzzle, seed, loop, cap, tries)
 
     monkeypatch.setattr(restarts.Attempts, "attempt", logged)
     restarts.search(p, 2, workers=workers, seed=5, attempts=made, searching=True)  # 2 s after the compile
