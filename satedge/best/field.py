@@ -316,14 +316,10 @@ def clue_breaks(puzzle: Puzzle) -> tuple[int, ...]:
     at = {cell: depth for depth, cell in enumerate(order)}
     # the depth where the rows end: every cell of the rows and the clues come before it
     rows_end = (puzzle.rows - restarts.rows_left(puzzle.rows)) * puzzle.cols + len(puzzle.clues)
-    beside: dict[int, set[int]] = {}
-    for adj in puzzle.board.adjacencies:
-        beside.setdefault(adj.a, set()).add(adj.b)
-        beside.setdefault(adj.b, set()).add(adj.a)
     out = []
     for clue in puzzle.clues:
         cell = puzzle.board.cell(clue.row, clue.col)
-        last = max((at[c] for c in beside.get(cell, ())), default=0)
+        last = max((at[c] for c in puzzle.board.graph.neighbors(cell)), default=0)
         if last >= rows_end:
             out.append(last)
     return tuple(out)
