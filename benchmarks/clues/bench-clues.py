@@ -55,6 +55,8 @@ STUDIES = {
     "clue the blocks and columns meet, attempts of 9 billion placements, each with a patience of 10^8 placements "
     "to reach the ladder), side by side with the settings Eternity II's file once carried, tie orders alternating",
     "rules hour": "The rules of 2026-12-07: the committed 10 minutes and hour",
+    "neighbour pilots": "Pilots for breaks around the clues the columns meet (2026-12-07, the rules of the time but "
+    "the ladder): a break more where the first neighbour of N3 and of N14 is placed",
 }
 
 

@@ -199,8 +199,8 @@ class Settings:
         three labels); the ramp Eternity II's, its depths scaled to the cells besides the clues',
         its counts to Q's sides on their tiles and lowered by :data:`EASE` for each clue past the
         first; the ladder Eternity II's, scaled from where the columns of
-        :func:`satedge.best.restarts.scan` begin to the last cell, and a break more for each clue
-        the blocks and columns meet (:func:`clue_breaks`); attempts of :data:`ATTEMPT`
+        :func:`satedge.best.restarts.scan` begin to the last cell, and breaks more around each
+        clue the blocks and columns meet (:func:`clue_breaks`); attempts of :data:`ATTEMPT`
         placements, each given :data:`PATIENCE` to reach the ladder's first depth."""
         given = given or {}
         n = puzzle.n
@@ -305,23 +305,25 @@ def gathered(puzzle: Puzzle) -> frozenset:
 
 
 def clue_breaks(puzzle: Puzzle) -> tuple[int, ...]:
-    """A break more for each clue that the blocks and columns of :func:`satedge.best.restarts.scan`
-    meet (a clue whose last neighbour comes after the rows), from the depth where that last
-    neighbour is placed: the cell that closes around such a clue must fit three placed neighbours
-    where a cell of the scan fits two, a misfit Eternity II's ladder, made for a starter in the
-    rows, never allows.  On Eternity II with its five clues (those on N3 and N14: breaks from
-    depths 194 and 250) the plain command went from 452 to 460 and 458 in a minute
-    (benchmarks/clues/bench-clues.md)."""
+    """Breaks more around each clue that the blocks and columns of
+    :func:`satedge.best.restarts.scan` meet (a clue whose last neighbour comes after the rows):
+    one from the depth where the first of its neighbours after the rows is placed, one from the
+    depth where the last is.  The cells that close around such a clue must fit three placed
+    neighbours where a cell of the scan fits two, a misfit Eternity II's ladder, made for a
+    starter in the rows, never allows.  On Eternity II with its five clues (those on N3 and N14:
+    breaks from depths 185 and 194, 242 and 250) the plain command went from 452 to 460 and 458
+    in a minute with the last neighbours' breaks alone, and from 461 to 462 in 10 minutes with
+    the first neighbours' too (benchmarks/clues/bench-clues.md)."""
     order = restarts.Attempts((), field=True).order(puzzle)
     at = {cell: depth for depth, cell in enumerate(order)}
     # the depth where the rows end: every cell of the rows and the clues come before it
     rows_end = (puzzle.rows - restarts.rows_left(puzzle.rows)) * puzzle.cols + len(puzzle.clues)
-    out = []
+    out: list[int] = []
     for clue in puzzle.clues:
         cell = puzzle.board.cell(clue.row, clue.col)
-        last = max((at[c] for c in puzzle.board.graph.neighbors(cell)), default=0)
-        if last >= rows_end:
-            out.append(last)
+        late = sorted(d for d in (at[c] for c in puzzle.board.graph.neighbors(cell)) if d >= rows_end)
+        if late:
+            out += sorted({late[0], late[-1]})
     return tuple(out)
 
 
