@@ -57,6 +57,8 @@ STUDIES = {
     "rules hour": "The rules of 2026-12-07: the committed 10 minutes and hour",
     "neighbour pilots": "Pilots for breaks around the clues the columns meet (2026-12-07, the rules of the time but "
     "the ladder): a break more where the first neighbour of N3 and of N14 is placed",
+    "neighbours hour": "The rules of 2026-12-07 with those breaks (a break where the first and where the last "
+    "neighbour of a clue the columns meet is placed): the committed hour",
 }
 
 
@@ -174,7 +176,7 @@ def _rules_say(got: list[dict]) -> list[str]:
         f"Eternity II's ladder. Breaks more in the first block, where the clue on N3 is closed, answered "
         f"{joined(block)}; four "
         f"more in the last block alone {joined(late)}; one more where each clue of the last rows is closed "
-        f"(194 and 250, the rule) {joined(closed)}.",
+        f"(194 and 250, the rule then) {joined(closed)}.",
         f"- The rules side by side with the quota and ramp Eternity II's file once carried, a minute on 2 cores "
         f"each, tie orders 0 to 3 alternating: {joined(rules)} against {joined(old)}. On the five-clue board "
         f"the rules answered {joined(five)} in a minute.",
@@ -185,6 +187,20 @@ def _rules_say(got: list[dict]) -> list[str]:
         out.append(
             f"- Under the rules the plain command answered {ten[0]['score']} in 10 minutes on the five-clue board"
             + (f" and {hour[0]['score']} in the hour." if hour else ".")
+        )
+    pilot = [r for r in got if r["study"] == "neighbour pilots"]
+    after = [r for r in got if r["study"] == "neighbours hour"]
+    if pilot and after:
+        same = (HERE / pilot[0]["board"]).read_bytes() == (HERE / after[0]["board"]).read_bytes()
+        out.append(
+            f"- A break more where the first neighbour of each of those clues is placed too (185 and 242, beside "
+            f"194 and 250): the pilot answered {pilot[0]['score']} in 10 minutes, and this became the rule; the "
+            f"plain command under it answered {after[0]['score']} in the committed hour"
+            + (
+                ", its board byte for byte the pilot's: nothing better in the 50 minutes after."
+                if same
+                else "."
+            )
         )
     return out
 
