@@ -100,6 +100,8 @@ def certificate_words(res: Result) -> str:
 
 def assumption_words(c: Certificate) -> str:
     """What a certificate's text line adds when it assumes something (:attr:`Certificate.assumed`)."""
+    if c.turned:
+        return f"; its symmetry breaking proved, {c.turned} of its pieces turned from another"
     return "; its symmetry breaking assumed, not proved" if c.assumed else ""
 
 

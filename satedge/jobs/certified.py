@@ -21,7 +21,10 @@ import dataclasses
 import time
 from collections.abc import Callable, Generator
 
+import numpy as np
+
 from ..encode import Encoded
+from ..encode import board_turns as turns
 from ..encode.maxsat import maxsat_encoding, weighted
 from ..errors import SatedgeError
 from ..puzzle import symmetry
@@ -83,8 +86,10 @@ def _piece(
     keep: bool,
     limit: int | None,
     progress: Callable[[dict], None] | None = None,
+    keep_proof: bool = False,
 ) -> Callable[[tuple[int, tuple[int, ...]]], _Found]:
-    """What finds, proves and checks one piece ``(index, cube)`` on this process."""
+    """What finds, proves and checks one piece ``(index, cube)`` on this process (``keep_proof``:
+    its proof kept in the piece, as with ``--proof``)."""
     own, pictures = own_proofs(job.solver), by_pictures(job, formula)
     solver = job.solver.with_settings(workers=1, strategy=None)
 
@@ -144,7 +149,7 @@ def _piece(
             proof.size,
             seconds,
             checked,
-            proof if job.proof is not None else None,
+            proof if job.proof is not None or keep_proof else None,
             e.defined,
             e.looks,
             early,
@@ -167,6 +172,52 @@ def _cover(
     )
 
 
+@dataclasses.dataclass(frozen=True)
+class _Turned:
+    """The symmetry breaking of ``symmetry: rotation``, proved: the ``formula`` without it, the
+    renaming of its variables for each board turn (:func:`satedge.encode.board_turns.turns`), and the
+    ``cube`` that keeps what the symmetry breaking keeps."""
+
+    formula: Encoded
+    images: dict[int, np.ndarray]
+    cube: tuple[int, ...]
+
+    @classmethod
+    def of(cls, job: Job, formula: Encoded) -> _Turned | str:
+        """The proved form of ``formula``'s symmetry breaking, or why there is none."""
+        full = encoding_of(job).with_options(symmetry="none").encode(job.board, job.shuffle)
+        images, cube = turns.turns(full), turns.cube(full)
+        if cube is None:
+            return "its rule keeps turns of a tile that share a variable with the turns it drops"
+        if images is None:
+            return (
+                "no renaming of the formula's variables turns it with the board (a card encoding whose "
+                "auxiliaries follow the order of their inputs has none: card=pairwise has)"
+            )
+        return cls(full, images, cube)
+
+    def piece(
+        self, index: int, k: int, first: certify.Piece, check: certify.FormulaCheck, keep: bool
+    ) -> certify.Piece:
+        """Piece ``index``: ``first``'s cube, blocking clauses and proof renamed by turn ``k``, and
+        the proof checked against the formula with the renamed cube and clauses."""
+        t0 = time.perf_counter()
+        image = self.images[k]
+        proof = first.proof
+        if proof is None:
+            raise ValueError("a turned piece is made from a piece that kept its proof")
+        renamed = drat.Proof(
+            turns.turned(proof.lits, image).astype(proof.lits.dtype), proof.ends, proof.deleted
+        )
+        cube = tuple(turns.turned(first.cube, image).tolist())
+        blocking = [turns.turned(c, image).tolist() for c in first.blocking]
+        seconds = time.perf_counter() - t0
+        checked = check([[lit] for lit in cube] + blocking, renamed)
+        return certify.Piece(
+            index, cube, blocking, renamed.lemmas, renamed.size, seconds, checked, renamed if keep else None
+        )
+
+
 def run(job: Job, note: Note | None = None) -> Result:
     """Solve or count ``job`` with a certificate."""
     res = Result("UNSAT")
@@ -185,12 +236,31 @@ def run(job: Job, note: Note | None = None) -> Result:
     ) and not pictures
     split = made_cubes(job, formula, cubes.CUBES_PER_WORKER * workers).cubes if in_cubes else []
     split = split if len(split) > 1 else [()]
+    orbit, assumed = formula.orbit, certify.assumed(formula)
+    turned: _Turned | str | None = None
+    if assumed is not None:
+        turned = (
+            "a count by pictures is not turned (with the solver's enumeration=blocking it counts models, and the "
+            "symmetry breaking is proved where the formula turns)"
+            if pictures
+            else "cube-and-conquer's cubes are not turned"
+            if len(split) > 1
+            else _Turned.of(job, formula)
+        )
+        if isinstance(turned, _Turned):  # the formula without symmetry breaking, in a cube per turn
+            formula, split, assumed = turned.formula, [turned.cube], None
+        else:
+            assumed = f"{assumed}: {turned}"
     check = certify.FormulaCheck(
         formula.cnf.clauses, formula.nv, _checker(job), workers if len(split) == 1 else 1
     )
     limit = job.limit if job.task == "solve" else None
     keep = job.task == "solve" or set(job.modes) != {"solutions"}
     pieces = [_cover(formula, split, check, job.proof is not None)] if len(split) > 1 else []
+    if isinstance(turned, _Turned):
+        ks = sorted(turned.images)
+        every = [turned.cube] + [tuple(turns.turned(turned.cube, turned.images[k]).tolist()) for k in ks]
+        pieces = [_cover(formula, every, check, job.proof is not None)]
     found: list[Solution] = []
     total, complete, counts = 0, True, None
     if report is not None:
@@ -199,7 +269,7 @@ def run(job: Job, note: Note | None = None) -> Result:
     def outcomes() -> Generator[_Found, None, None]:
         tasks = list(enumerate(split))
         if len(tasks) == 1:  # the whole formula: its proof is checked in parts on the workers
-            one = _piece(formula, job, check, keep, limit, report)
+            one = _piece(formula, job, check, keep, limit, report, isinstance(turned, _Turned))
             yield from map(one, tasks)
         else:
             yield from forked_map(
@@ -231,43 +301,65 @@ def run(job: Job, note: Note | None = None) -> Result:
         res.solutions = found[:limit]
         res.certificate = certify.Certificate.of_solutions()
         return res.settled()
-    models = res.stats.models
+    models = blocked = res.stats.models
+    if isinstance(turned, _Turned):  # the other turns' pieces: the first's, renamed, checked again
+        first = pieces[-1]
+        pieces += [
+            turned.piece(i, k, first, check, job.proof is not None)
+            for i, k in enumerate(sorted(turned.images), 1)
+        ]
+        if job.proof is None:
+            pieces[-len(turned.images) - 1] = dataclasses.replace(first, proof=None)
+        blocked *= len(turned.images) + 1
     cert = certify.certificate(
         pieces,
         _checker(job),
         str(prover),
-        formula.orbit,
+        1 if isinstance(turned, _Turned) else orbit,
         weights_differ=total != models,
         pictures=pictures,
         multiplicities="solutions" in job.modes,
-        assumed=certify.assumed(formula),
+        assumed=assumed,
     )
-    if cert.models != models and not pictures:  # by pictures: a model per orbit, a clause per picture of it
-        raise SatedgeError(f"the pieces block {cert.models:,} models, the enumeration found {models:,}")
+    if isinstance(turned, _Turned):
+        cert = dataclasses.replace(
+            cert,
+            covers=f"{cert.covers}; the symmetry breaking proved: a cube keeps what it keeps, and each other "
+            "turn's cube, its proof and its models are the first's, their variables renamed by the board turn (a "
+            "renaming that maps the formula's clauses onto themselves)",
+            turned=len(turned.images),
+        )
+    if cert.models != blocked and not pictures:  # by pictures: a model per orbit, a clause per picture of it
+        raise SatedgeError(f"the pieces block {cert.models:,} models, the enumeration found {blocked:,}")
     res.certificate = dataclasses.replace(cert, route="own" if own_proofs(job.solver) else "fresh")
     if counts is not None:
         res.counts = counts
     elif job.task == "count":
         res.counts = (
-            {**symmetry.counts(job.board, found, job.modes, formula.orbit), "models": models}
+            {**symmetry.counts(job.board, found, job.modes, orbit), "models": models}
             if keep
-            else {"solutions": formula.orbit * total, "models": models}
+            else {"solutions": orbit * total, "models": models}
         )
     else:
         res.solutions = found
     if job.proof is not None:
+        written = (
+            encoding_of(job).with_options(symmetry="none")
+            if isinstance(turned, _Turned)
+            else encoding_of(job)
+        )
         proofdir.export(
             job.proof,
-            to_text(formula, job.encoding),
+            to_text(formula, written),
             formula.nv,
             len(formula.cnf.clauses),
             pieces,
             {
                 **res.certificate.as_dict(),
                 "puzzle": job.board.name,
-                "encoding": encoding_of(job).name,
+                "encoding": written.name,
                 "solver": str(job.solver),
-                "solutions": total if pictures else formula.orbit * total,
+                "solutions": total if pictures else orbit * total,
             },
         )
     return res.settled()

@@ -115,7 +115,9 @@ class Certificate:
     enumerating solver's proofs; ``fresh``: proved afterwards), and what it ``assumed``
     besides the encoding, in words: the formula's symmetry breaking, whose clauses the proof is
     checked against rather than derives (DRAT cannot derive them: that takes substitution- or
-    propagation-redundant steps, which neither checker reads); None when nothing.  Of solutions each checked by
+    propagation-redundant steps, which neither checker reads); None when nothing.  ``turned``:
+    the pieces whose proofs are another's renamed by a board turn, where the symmetry breaking is
+    proved instead (:mod:`satedge.encode.board_turns`).  Of solutions each checked by
     satedge's checker (a solve that found what it was asked for): :meth:`of_solutions`, no proof.
 
     It becomes JSON at the output edge (:meth:`as_dict`) and reads like it:
@@ -134,6 +136,7 @@ class Certificate:
     early: int = 0
     route: str | None = None
     assumed: str | None = None
+    turned: int = 0
 
     @classmethod
     def of_solutions(cls) -> Certificate:
@@ -168,6 +171,7 @@ class Certificate:
             out
             | ({"route": self.route} if self.route is not None else {})
             | ({"assumed": self.assumed} if self.assumed is not None else {})
+            | ({"turned": self.turned} if self.turned else {})
         )
 
     def __getitem__(self, key: str):
@@ -307,8 +311,8 @@ def prove(clauses: list[list[int]], solver: str = DEFAULT_SOLVER, wrong: str | N
 
 def assumed(formula: Encoded) -> str | None:
     """What a certificate of ``formula`` takes on trust besides the encoding: its symmetry
-    breaking (:attr:`Certificate.assumed`), or None."""
-    if formula.options.symmetry == "none":
+    breaking (:attr:`Certificate.assumed`), or None (none, or no rule of it applies)."""
+    if formula.options.symmetry == "none" or formula.orbit == 1:
         return None
     return (
         f"the encoding's symmetry breaking ({formula.options.symmetry}): its clauses are in the formula the "

@@ -11,6 +11,7 @@ blocks is checked against the puzzle, every proof is checked again.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from collections.abc import Callable, Iterator
@@ -199,14 +200,18 @@ def recheck(
         note({**done, "checked": len(pieces)})
     note({"stage": "checking models"})
     pictures = manifest.get("blocks") == "pictures" or any(p.looks for p in pieces)
+    why = assumed(encoded)  # what the encoding makes it assume; the manifest may say why
+    said = manifest.get("assumed")
     cert = certificate(
         pieces,
         checker,
         str(manifest.get("prover", "")),
         encoded.orbit,
         pictures=pictures,
-        assumed=assumed(encoded),
+        assumed=said if why is not None and isinstance(said, str) and said.startswith(why) else why,
     )
+    if isinstance(manifest.get("turned"), int):  # its pieces checked alike; the line says how they were made
+        cert = dataclasses.replace(cert, turned=manifest["turned"])
     if pictures:
         solutions = encoded.orbit * sum(_pictures(puzzle, encoded, p) for p in pieces if p.index >= 0)
     else:
