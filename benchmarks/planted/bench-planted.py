@@ -39,9 +39,14 @@ BOARDS = {
     "e2like-12": ["--rows", "12", *E2LIKE],
     "uniform-16": ["--rows", "16", "--model", "uniform", "--colors", "8", "--seed", "1"],
 }
-SLICES = {"16": ["e2like-16", "uniform-16"], "12-14": ["e2like-12", "e2like-14"], "rules-16": ["e2like-16"]}
+SLICES = {
+    "16": ["e2like-16", "uniform-16"],
+    "12-14": ["e2like-12", "e2like-14"],
+    "rules-16": ["e2like-16"],
+    "rules-12-14": ["e2like-12", "e2like-14"],
+}
 # a slice that runs some engines only (the others' rows stand): the field's rules of 2026-12-07
-SLICE_ENGINES = {"rules-16": ["satedge"]}
+SLICE_ENGINES = {"rules-16": ["satedge"], "rules-12-14": ["satedge"]}
 ENGINES = {"satedge": {}, "cpsat": {"solver": "cpsat"}}
 TIMEOUT, EARLY, WORKERS = 600, 60, 2
 
@@ -55,8 +60,9 @@ def board(name: str, folder: Path) -> Path:
     return path
 
 
-def one(path: Path, engine: str) -> dict:
-    """One run of the plain command's job on ``path`` (``engine``: ``satedge`` or ``cpsat``)."""
+def one(path: Path, engine: str, tag: str = "") -> dict:
+    """One run of the plain command's job on ``path`` (``engine``: ``satedge`` or ``cpsat``), its
+    board kept as ``boards/BOARD-ENGINE{tag}.sol``."""
     from satedge import api
     from satedge.jobs.dispatch import run
 
@@ -72,7 +78,7 @@ def one(path: Path, engine: str) -> dict:
     if res.solutions:  # the answer's board, for satedge check to rescore
         from satedge.puzzle.solutions import save_solution
 
-        sol = HERE / "boards" / f"{path.stem}-{engine}.sol"
+        sol = HERE / "boards" / f"{path.stem}-{engine}{tag}.sol"
         save_solution(job.board, res.solutions[0], sol)
         kept = {"board_file": f"boards/{sol.name}"}
     return {
@@ -87,7 +93,7 @@ def one(path: Path, engine: str) -> dict:
     }
 
 
-def runs(names: list[str], only: list[str] | None = None) -> None:
+def runs(names: list[str], only: list[str] | None = None, tag: str = "") -> None:
     folder = HERE / "boards"
     folder.mkdir(exist_ok=True)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT)
@@ -105,7 +111,7 @@ def runs(names: list[str], only: list[str] | None = None) -> None:
                 "board": name,
                 "generate": "satedge generate " + " ".join(BOARDS[name]),
                 "edges": edges,
-                **one(path, engine),
+                **one(path, engine, tag),
                 "timeout": TIMEOUT,
                 "workers": WORKERS,
                 "date": datetime.date.today().isoformat(),
@@ -186,5 +192,6 @@ if __name__ == "__main__":
     parser.add_argument("--run", choices=sorted(SLICES))
     args = parser.parse_args()
     if args.run:
-        runs(SLICES[args.run], SLICE_ENGINES.get(args.run))
+        # a slice's boards beside those of the rows before it (rules-12-14: e2like-12-satedge-rules.sol)
+        runs(SLICES[args.run], SLICE_ENGINES.get(args.run), "-rules" if args.run == "rules-12-14" else "")
     REPORT.write_text(report())
