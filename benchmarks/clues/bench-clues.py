@@ -59,6 +59,7 @@ STUDIES = {
     "the ladder): a break more where the first neighbour of N3 and of N14 is placed",
     "neighbours hour": "The rules of 2026-12-07 with those breaks (a break where the first and where the last "
     "neighbour of a clue the columns meet is placed): the committed hour",
+    "starter 10 minutes": "Eternity II with its starter alone under the same rules: the plain command for 10 minutes",
 }
 
 
@@ -201,6 +202,12 @@ def _rules_say(got: list[dict]) -> list[str]:
                 if same
                 else "."
             )
+        )
+    starter = [r for r in got if r["study"] == "starter 10 minutes"]
+    if starter:
+        out.append(
+            f"- Eternity II with its starter alone under the same rules, the plain command: {starter[0]['score']} "
+            "in 10 minutes."
         )
     return out
 
