@@ -134,7 +134,7 @@ def turns(formula: Encoded) -> dict[int, np.ndarray] | None:
     first = seeds[0] or {}
     seeded[list(first)] = np.arange(1, len(first) + 1, dtype=np.uint64)
     mine, rounds = flat.refine(seeded)
-    values, counts = np.unique(mine[used], return_counts=True)
+    _, counts = np.unique(mine[used], return_counts=True)
     if (counts > 1).any():
         return None
     plain, out = flat.key(np.arange(nv + 1)), {}
