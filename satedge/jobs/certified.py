@@ -196,6 +196,10 @@ class _Turned:
             )
         return cls(full, images, cube)
 
+    def cube_of(self, k: int) -> tuple[int, ...]:
+        """The cube of turn ``k`` (0: :attr:`cube` itself)."""
+        return self.cube if k == 0 else tuple(turns.turned(self.cube, self.images[k]).tolist())
+
     def piece(
         self, index: int, k: int, first: certify.Piece, check: certify.FormulaCheck, keep: bool
     ) -> certify.Piece:
@@ -209,7 +213,7 @@ class _Turned:
         renamed = drat.Proof(
             turns.turned(proof.lits, image).astype(proof.lits.dtype), proof.ends, proof.deleted
         )
-        cube = tuple(turns.turned(first.cube, image).tolist())
+        cube = self.cube_of(k)
         blocking = [turns.turned(c, image).tolist() for c in first.blocking]
         seconds = time.perf_counter() - t0
         checked = check([[lit] for lit in cube] + blocking, renamed)
@@ -258,8 +262,7 @@ def run(job: Job, note: Note | None = None) -> Result:
     keep = job.task == "solve" or set(job.modes) != {"solutions"}
     pieces = [_cover(formula, split, check, job.proof is not None)] if len(split) > 1 else []
     if isinstance(turned, _Turned):
-        ks = sorted(turned.images)
-        every = [turned.cube] + [tuple(turns.turned(turned.cube, turned.images[k]).tolist()) for k in ks]
+        every = [turned.cube_of(k) for k in (0, *sorted(turned.images))]
         pieces = [_cover(formula, every, check, job.proof is not None)]
     found: list[Solution] = []
     total, complete, counts = 0, True, None
