@@ -81,7 +81,8 @@ def run(
         Set it to stop the job.
     progress : callable, optional
         Called with what a job that asks for it (``Job.progress``) reports as it goes:
-        ``nodes`` and ``seconds``, or ``conflicts``.
+        ``nodes`` and ``seconds``, or ``conflicts``; a maximisation's ``score``, the best
+        board's it holds (which an interrupt answers), where a search reports a worse one.
     server : satedge.system.forkserver.ForkServer, optional
         Start the job's process from this warm process, as a fresh one starts.
 
@@ -115,7 +116,10 @@ def run(
             for key, n in counted(fields.get("progress") or {}).items():
                 tally[key] = max(tally.get(key, 0), n)
         if progress is not None and "progress" in fields:
-            progress(fields["progress"])
+            shown = fields["progress"]
+            if "score" in shown and best.get("score", 0) > shown["score"]:  # the best board it holds
+                shown = {**shown, "score": best["score"]}
+            progress(shown)
 
     try:
         return _run(job, fresh, cancel, on_note, server, best, tally)
