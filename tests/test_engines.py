@@ -287,7 +287,7 @@ def test_every_engine_answers_an_interrupt_with_the_best_board_it_holds(name):
 
     def enough(s: list[int]) -> bool:
         waited = time.monotonic() - t0
-        return bool(s) and max(s) > s[0] or waited > (120 if s else 15) * scale
+        return bool(s) and max(s) > s[0] or waited > (120 if s else 8) * scale
 
     try:
         scores = _shown_scores(proc, terminal, enough)

@@ -5,6 +5,7 @@ puzzle file and the solver string, and one that cannot apply is refused in one l
 from dataclasses import replace
 
 import pytest
+from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -249,6 +250,24 @@ def test_clues_lower_the_ramp_and_their_sides_count_on_top():
     least = s.attempts(p).least
     # depth d has placed d + 1 - 5 tiles after the five clues
     assert (least[4], least[30], least[161], least[162]) == (0, 24 + 2, 105 + 2, 0)
+
+
+def test_a_quota_with_more_sides_per_cell_than_eternity_iis_is_asked_no_more_per_cell():
+    """Before: the ramp's counts were scaled to Q's sides alone.  On the planted 14x14 the rule's
+    labels 1/17/18 have 113 sides on 191 cells (0.59 per cell, Eternity II's 122 on 255 0.48), and
+    the ramp asked for 99 of them by depth 120: 295 and 300 edges in a minute, where the ramp
+    capped at Eternity II's sides per cell made 329 and 332 (benchmarks/planted/bench-planted.md).
+    Now the ramp asks no more per cell than Eternity II's; Eternity II's own is as it was."""
+    p = load_puzzle(ROOT / "benchmarks/planted/boards/e2like-14.yaml")
+    s = field.Settings.of(p)
+    assert (sorted(s.quota.labels), field.label_sides(p, s.quota.labels), p.n - len(p.clues)) == (
+        [1, 17, 18],
+        113,
+        191,
+    )
+    # 122 * 191 / 255 = 91.4 sides in place of 113: 119 * 91.4 / 122 * (1 - 4 * 2.5%) = 80 by depth 120
+    assert s.quota.points == ((12, 0), (19, 18), (42, 47), (57, 59), (76, 71), (120, 80))
+    assert field.Settings.of(load_puzzle("eternity2/e2-starter")).quota.points[-1] == (160, 116)
 
 
 def test_the_settings_scale_to_any_board():

@@ -44,9 +44,10 @@ SLICES = {
     "12-14": ["e2like-12", "e2like-14"],
     "rules-16": ["e2like-16"],
     "rules-12-14": ["e2like-12", "e2like-14"],
+    "capped": ["e2like-12", "e2like-14", "e2like-16"],
 }
 # a slice that runs some engines only (the others' rows stand): the field's rules of 2026-12-07
-SLICE_ENGINES = {"rules-16": ["satedge"], "rules-12-14": ["satedge"]}
+SLICE_ENGINES = {"rules-16": ["satedge"], "rules-12-14": ["satedge"], "capped": ["satedge"]}
 ENGINES = {"satedge": {}, "cpsat": {"solver": "cpsat"}}
 TIMEOUT, EARLY, WORKERS = 600, 60, 2
 
@@ -193,5 +194,6 @@ if __name__ == "__main__":
     args = parser.parse_args()
     if args.run:
         # a slice's boards beside those of the rows before it (rules-12-14: e2like-12-satedge-rules.sol)
-        runs(SLICES[args.run], SLICE_ENGINES.get(args.run), "-rules" if args.run == "rules-12-14" else "")
+        tag = {"rules-12-14": "-rules", "capped": "-capped"}.get(args.run, "")
+        runs(SLICES[args.run], SLICE_ENGINES.get(args.run), tag)
     REPORT.write_text(report())

@@ -197,8 +197,9 @@ class Settings:
         ``attempt``), the rest by rule.  The rule: Q is the frame-run label and the two other
         labels whose sides gather on the fewest tiles (:func:`gathered`; a board without a frame:
         three labels); the ramp Eternity II's, its depths scaled to the cells besides the clues',
-        its counts to Q's sides on their tiles and lowered by :data:`EASE` for each clue past the
-        first; the ladder Eternity II's, scaled from where the columns of
+        its counts to Q's sides on their tiles (to no more sides per cell than Eternity II's ramp
+        asks of its 122 sides on 255 cells, where Q has more) and lowered by :data:`EASE` for each
+        clue past the first; the ladder Eternity II's, scaled from where the columns of
         :func:`satedge.best.restarts.scan` begin to the last cell, and breaks more around each
         clue the blocks and columns meet (:func:`clue_breaks`); attempts of :data:`ATTEMPT`
         placements, each given :data:`PATIENCE` to reach the ladder's first depth."""
@@ -213,8 +214,9 @@ class Settings:
             points = tuple((int(d), int(q)) for d, q in given["ramp"])
         else:
             free, height = n - len(puzzle.clues), 1 - EASE * max(0, len(puzzle.clues) - 1)
+            asked = min(Fraction(sides), Fraction(RAMP_SIDES * free, RAMP_CELLS))
             points = tuple(
-                (round(d * free / RAMP_CELLS), int(q * sides * height / RAMP_SIDES)) for d, q in RAMP
+                (round(d * free / RAMP_CELLS), int(q * asked * height / RAMP_SIDES)) for d, q in RAMP
             )
         quota = Quota(labels, points) if labels and sides else None
         if "ladder" in given:

@@ -100,8 +100,12 @@ class Option:
 
 def whole(value: Any) -> int:
     """A positive whole number of things (placements, tries), from 1 to 10^15, or its digits;
-    a :class:`ValueError` for anything else (an :attr:`Option.convert`)."""
-    if isinstance(value, str) and value.isdigit() and len(value) <= 15:
+    a :class:`ValueError` for anything else (an :attr:`Option.convert`).
+
+    >>> whole("1000000000000000"), whole(7)
+    (1000000000000000, 7)
+    """
+    if isinstance(value, str) and value.isdigit() and len(value) <= 16:
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10**15:
         raise ValueError(value)
