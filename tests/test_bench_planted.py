@@ -53,3 +53,20 @@ def test_every_kept_board_scores_what_its_row_says():
             board = load_solution(HERE / r["board_file"], p)
             assert board_problem(p, board) is None and score(p, board) == r["score"], r["board_file"]
     assert json.loads((HERE / "bench-planted.jsonl").read_text().splitlines()[0])["timeout"] == 600
+
+
+def test_the_capped_ramp_against_the_rules_before_it():
+    """The field's ramp capped at Eternity II's sides per cell (5997499) against the rules of
+    df738a9, the plain command on the same boards: the figures tests/test_field.py and the
+    changelog quote."""
+    by = {
+        (r["board"], r["commit"]): (r["early"], r["score"])
+        for r in _bench().rows()
+        if r["engine"] == "satedge"
+    }
+    assert [by[b, "df738a9"] for b in ("e2like-12", "e2like-14")] == [(211, 211), (300, 303)]
+    assert [by[b, "5997499"] for b in ("e2like-12", "e2like-14", "e2like-16")] == [
+        (210, 220),
+        (329, 331),
+        (458, 460),
+    ]
