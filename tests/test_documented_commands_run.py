@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT
 from docpages import PAGES, shell_lines
 
-LONG = 4  # seconds after which a documented command counts as a long one, past loading its input
+LONG = 3  # seconds after which a documented command counts as a long one, past loading its input (51 of 196 here)
 # groups of pages run side by side: most of the time goes to waiting on the long commands, and
 # the suite's other workers have ended when this test's last commands run (two groups took 10.5
 # minutes in a whole run here)
