@@ -126,8 +126,13 @@ def test_a_stopped_search_answers_the_best_board_it_noted_not_the_last(engines_o
         score(p, b) for b in (Solution(((2, 3), (1, 0), (0, 3))), Solution(((0, 0), (1, 0), (2, 0))))
     ] == [2, 0]
     engines_of("NOTER")
-    res = run(Job(p, "maximize", solver="noter", limits=Limits(timeout=3)))
+    shown: list[int] = []  # and the status line shows the best score it holds, not the last reported
+    res = run(
+        Job(p, "maximize", solver="noter", limits=Limits(timeout=3)),
+        progress=lambda r: shown.append(r["score"]),
+    )
     assert (res.status, res.score, res.solutions) == ("TIMEOUT", 2, [Solution(((2, 3), (1, 0), (0, 3)))])
+    assert shown == [2, 2]
 
 
 @pytest.mark.slow

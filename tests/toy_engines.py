@@ -114,7 +114,15 @@ def better_then_worse(job: Job, note: Note | None = None) -> Result:
     p = job.board
     for board in (Solution(((2, 3), (1, 0), (0, 3))), Solution(((0, 0), (1, 0), (2, 0)))):
         if note is not None:
-            note({"board": [list(x) for x in board], "score": score(p, board), "bound": 2})
+            got = score(p, board)
+            note(
+                {
+                    "board": [list(x) for x in board],
+                    "score": got,
+                    "bound": 2,
+                    "progress": {"score": got, "bound": 2},
+                }
+            )
     time.sleep(60)
     raise AssertionError("the job is stopped before")
 
