@@ -184,6 +184,23 @@ def wait_until(condition, seconds: float):
     return value
 
 
+def read_terminal(proc, terminal: int, enough, seconds: float) -> str:
+    """What ``proc`` writes to the pseudo-terminal ``terminal`` (its end that the test reads), until
+    it ends, ``seconds`` pass or what it wrote is ``enough``."""
+    import select
+
+    seen, t0 = b"", time.monotonic()
+    while time.monotonic() - t0 < seconds and not enough(seen.decode("utf-8", "replace")):
+        if select.select([terminal], [], [], 0.2)[0]:
+            try:
+                seen += os.read(terminal, 65536)
+            except OSError:
+                break
+        elif proc.poll() is not None:
+            break
+    return seen.decode("utf-8", "replace")
+
+
 def sigint_default() -> None:
     """``preexec_fn`` of a command a test stops with SIGINT: Ctrl-C's default for it even when the
     suite itself runs in the background, where SIGINT is ignored and children inherit that."""

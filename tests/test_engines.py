@@ -10,7 +10,6 @@ import json
 import os
 import pty
 import re
-import select
 import shutil
 import signal
 import subprocess
@@ -18,7 +17,7 @@ import sys
 import time
 
 import pytest
-from conftest import PUZZLES, ROOT, SEEDS, sigint_default, small_command_seconds
+from conftest import PUZZLES, ROOT, SEEDS, read_terminal, sigint_default, small_command_seconds
 from docpages import text
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -245,20 +244,10 @@ def test_a_stopped_count_says_what_it_had_counted(tmp_path, run_cli):
     ), out
 
 
-def _shown_scores(proc: subprocess.Popen, terminal: int, until) -> list[int]:
-    """The best scores the status line of ``proc`` (its stderr the terminal ``terminal``) shows,
-    in turn, read until ``until(scores)`` or the process ends."""
-    seen, scores = b"", []
-    while proc.poll() is None and not until(scores):
-        ready, _, _ = select.select([terminal], [], [], 1.0)
-        if ready:
-            try:
-                seen += os.read(terminal, 4096)
-            except OSError:  # the process closed it
-                break
-            shown = [int(n) for n in re.findall(rb"best score (\d+)", seen)]
-            scores = [n for i, n in enumerate(shown) if i == 0 or n != shown[i - 1]]
-    return scores
+def _scores(shown: str) -> list[int]:
+    """The best scores a status line showed, in turn."""
+    seen = [int(n) for n in re.findall(r"best score (\d+)", shown)]
+    return [n for i, n in enumerate(seen) if i == 0 or n != seen[i - 1]]
 
 
 @pytest.mark.slow
@@ -285,12 +274,12 @@ def test_every_engine_answers_an_interrupt_with_the_best_board_it_holds(name):
     # a first board within seconds (on an idle machine: half a second), a better one within minutes
     scale, t0 = max(1.0, small_command_seconds()), time.monotonic()
 
-    def enough(s: list[int]) -> bool:
-        waited = time.monotonic() - t0
+    def enough(shown: str) -> bool:
+        s, waited = _scores(shown), time.monotonic() - t0
         return bool(s) and max(s) > s[0] or waited > (120 if s else 8) * scale
 
     try:
-        scores = _shown_scores(proc, terminal, enough)
+        scores = _scores(read_terminal(proc, terminal, enough, 3600))
         proc.send_signal(signal.SIGINT)
         kept, _ = proc.communicate(timeout=120)
     finally:

@@ -8,16 +8,14 @@ import json
 import os
 import pty
 import re
-import select
 import shutil
 import struct
 import subprocess
 import sys
 import termios
-import time
 
 import pytest
-from conftest import PUZZLES
+from conftest import PUZZLES, read_terminal
 
 import satedge
 from satedge.cli import build_parser
@@ -222,19 +220,11 @@ def _on_a_terminal(command, seconds=60, cwd=None, enough=lambda shown: False) ->
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=slave, cwd=cwd)
     os.close(slave)
-    seen, t0 = b"", time.monotonic()
-    while time.monotonic() - t0 < seconds and not enough(seen.decode("utf-8", "replace")):
-        if select.select([master], [], [], 0.2)[0]:
-            try:
-                seen += os.read(master, 65536)
-            except OSError:
-                break
-        elif proc.poll() is not None:
-            break
+    seen = read_terminal(proc, master, enough, seconds)
     proc.kill()
     proc.wait()
     os.close(master)
-    return seen.decode("utf-8", "replace")
+    return seen
 
 
 def _reports(shown: str, unit: str) -> list[str]:
