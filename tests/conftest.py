@@ -1,5 +1,6 @@
 import importlib.util
 import os
+import select
 import shutil
 import signal
 import tempfile
@@ -187,8 +188,6 @@ def wait_until(condition, seconds: float):
 def read_terminal(proc, terminal: int, enough, seconds: float) -> str:
     """What ``proc`` writes to the pseudo-terminal ``terminal`` (its end that the test reads), until
     it ends, ``seconds`` pass or what it wrote is ``enough``."""
-    import select
-
     seen, t0 = b"", time.monotonic()
     while time.monotonic() - t0 < seconds and not enough(seen.decode("utf-8", "replace")):
         if select.select([terminal], [], [], 0.2)[0]:

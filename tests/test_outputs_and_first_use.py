@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import PUZZLES
+from conftest import PUZZLES, read_terminal
 from pysat.formula import CNF
 
 from satedge.cli import build_parser
@@ -171,18 +171,10 @@ def _on_a_terminal(args: list[str], cwd: Path, size: tuple[int, int] = (24, 100)
         [str(satedge), *args], stdin=subprocess.DEVNULL, stdout=follower, stderr=follower, cwd=cwd
     )
     os.close(follower)
-    chunks = []
-    while True:
-        try:
-            data = os.read(leader, 1 << 16)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
+    seen = read_terminal(proc, leader, lambda _: False, 120)
     proc.wait(120)
     os.close(leader)
-    return b"".join(chunks).decode("utf-8", "replace")
+    return seen
 
 
 @pytest.mark.slow
