@@ -621,9 +621,13 @@ def test_committed_specs_load(monkeypatch):
         "bench-maxsat-forms",
         "bench-counts",
         "bench-hybrid",
+        "bench-decide",
     }
     assert runs["bench-counts"] == 20 * (4 + 1)  # puzzles x (encodings with CaDiCaL, the backtracker)
     assert runs["bench-hybrid"] == 15 * 4  # puzzles x (three ways of CaDiCaL, the backtracker)
+    assert (
+        runs["bench-decide"] == 15 * 3
+    )  # puzzles x (CaDiCaL's decisions, the backtracker's, the backtracker)
     assert runs["bench-maximize"] == 10 * 3  # boards x (budgets, branch and bound, RC2 on support)
     committed = {
         json.loads(line)["id"]

@@ -12,7 +12,7 @@ from ..jobs.engine import Auto, Engine
 from ..jobs.formula import encode_and_note
 from ..jobs.job import Job
 from ..jobs.result import Note, Result
-from ..jobs.satmethod import ENUMERATION, STRATEGY, formula_tasks
+from ..jobs.satmethod import DECIDE, ENUMERATION, STRATEGY, formula_tasks
 from ..puzzle.model import Puzzle
 from ..sat.maxsat import optimum
 
@@ -43,7 +43,7 @@ ENGINE = Engine(
     called="PySAT solvers",
     named=False,
     solves_formula=True,
-    options=(STRATEGY, CUBES, ENUMERATION),
+    options=(STRATEGY, CUBES, ENUMERATION, DECIDE),
     tasks=formula_tasks(
         rc2,
         "RC2 (PySAT's MaxSAT solver) over --solver on the MaxSAT form of --encoding",

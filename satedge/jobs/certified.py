@@ -36,7 +36,7 @@ from ..sat.solvers import BINARY_PROOFS, DEFAULT_SOLVER, PROOF_SOLVERS, Stats
 from ..sat.solving import Enumerator
 from ..system.proctree import forked_map
 from .cubes import split as made_cubes
-from .formula import encode_and_note, encoding_of, progress_of
+from .formula import encode_and_note, encoding_of, progress_of, sat_solver
 from .job import Job
 from .result import Note, Result
 from .solver import SolverConfig
@@ -91,7 +91,7 @@ def _piece(
     """What finds, proves and checks one piece ``(index, cube)`` on this process (``keep_proof``:
     its proof kept in the piece, as with ``--proof``)."""
     own, pictures = own_proofs(job.solver), by_pictures(job, formula)
-    solver = job.solver.with_settings(workers=1, strategy=None)
+    solver = sat_solver(job)
 
     def one(task: tuple[int, tuple[int, ...]]) -> _Found:
         index, cube = task

@@ -26,7 +26,7 @@ from ..system import cluster
 from ..system.process import Outcome
 from ..system.progress import REPORT_SECONDS
 from .engine import Option
-from .formula import encode_and_note, encoding_of, progress_of
+from .formula import encode_and_note, encoding_of, progress_of, sat_solver
 from .job import Job
 from .parts import chunks, connected, worker_count
 from .result import Note, Result
@@ -112,7 +112,9 @@ def cube_part(
     formula = encoding_of(job).encode(job.board, job.shuffle)
     if fingerprint(formula) != found:
         raise SatedgeError("a Dask worker encoded a different formula (check that it runs the same satedge)")
-    return cubes.solve_cubes(formula, job.solver, [c for _, c in part], limit, indices=[i for i, _ in part])
+    return cubes.solve_cubes(
+        formula, sat_solver(job), [c for _, c in part], limit, indices=[i for i, _ in part]
+    )
 
 
 def run(job: Job, note: Note | None = None) -> Result:
@@ -128,7 +130,7 @@ def run(job: Job, note: Note | None = None) -> Result:
             # solver calls, here, which cubes (each blocking pictures others hold too) cannot share;
             # where only the puzzle's symmetries would make it one per class, the cubes share the walk
             res.counts = solving.count_modes(
-                formula, job.solver, job.modes, stats=res.stats, progress=progress_of(job, note)
+                formula, sat_solver(job), job.modes, stats=res.stats, progress=progress_of(job, note)
             )
             res.solve_seconds = time.perf_counter() - t0 - (res.encode_seconds or 0.0)
             res.parallel = {"strategy": "cubes", "workers": workers, "cubes": 0, "by_pictures": True}
@@ -148,7 +150,7 @@ def run(job: Job, note: Note | None = None) -> Result:
         def stream() -> Iterator[cubes.Cube]:
             if client is None:
                 yield from cubes.conquer(
-                    formula, made.cubes, workers, job.solver, per_cube, keep=not only_count
+                    formula, made.cubes, workers, sat_solver(job), per_cube, keep=not only_count
                 )
                 return
             shares = chunks(

@@ -5,18 +5,21 @@ size and DIMACS bytes only."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import time
 from collections.abc import Callable
 
+from ..backtrack.orders import cell_order
 from ..encode import Encoded, Encoding
 from ..encode.maxsat import weighted
 from ..sat import solving
 from ..sat.dimacs import write_dimacs
+from ..sat.solvers import SatSolver
 from .job import Job
 from .result import Note, Result
 
-__all__ = ["encoding_of", "encode_and_note", "progress_of", "solve_here", "encode_only"]
+__all__ = ["encoding_of", "sat_solver", "encode_and_note", "progress_of", "solve_here", "encode_only"]
 
 
 def encoding_of(job: Job) -> Encoding:
@@ -24,6 +27,16 @@ def encoding_of(job: Job) -> Encoding:
     if job.encoding is None:
         raise ValueError(f"the {job.solver.engine} engine solves a formula: its job has an encoding")
     return job.encoding
+
+
+def sat_solver(job: Job) -> SatSolver:
+    """The SAT solver the job's formula goes to: its solver's (:attr:`SolverConfig.sat`), with
+    ``decide=backtracker`` deciding in the backtracker's fill order of the job's board
+    (:func:`satedge.backtrack.orders.cell_order`, :mod:`satedge.sat.decide`)."""
+    solver = job.solver.formula_solver
+    if job.solver.get("decide") == "backtracker":
+        solver = dataclasses.replace(solver, order=cell_order(job.board))
+    return solver
 
 
 def progress_of(job: Job, note: Note | None) -> Callable[[dict], None] | None:
@@ -61,10 +74,12 @@ def solve_here(job: Job, note: Note | None = None) -> Result:
     if progress is not None:
         progress({"stage": "solving"})
     if job.task == "count":
-        res.counts = solving.count_modes(formula, job.solver, job.modes, stats=res.stats, progress=progress)
+        res.counts = solving.count_modes(
+            formula, sat_solver(job), job.modes, stats=res.stats, progress=progress
+        )
     else:
         res.solutions = list(
-            solving.solutions(formula, job.solver, job.modes[0], job.limit, res.stats, progress)
+            solving.solutions(formula, sat_solver(job), job.modes[0], job.limit, res.stats, progress)
         )
     res.solve_seconds = time.perf_counter() - t1
     return res.settled()

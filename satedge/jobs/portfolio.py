@@ -17,14 +17,16 @@ __all__ = ["members", "describe", "run"]
 
 def members(job: Job, size: int | None = None) -> list[Job]:
     """The ``size`` (default: the job's workers) configurations of a portfolio: the job itself,
-    then alternately the other of Kissat and CaDiCaL (``sat`` configuration; a solver binary
-    stays itself) and the job's solver, each member under its own shuffle (seeds 1, 2, ...
+    then alternately the other of Kissat and CaDiCaL (``sat`` configuration, its own decisions; a
+    solver binary stays itself) and the job's solver, each member under its own shuffle (seeds 1, 2, ...
     skipping the job's), so that no two members search alike.  Every member gives the same
     answers."""
     alone = job.solver.with_settings(workers=1, strategy=None)
     name, options = ("cadical195", ("sat",)) if alone.name == "kissat404" else ("kissat404", ())
     other = (
-        alone if alone.formula_solver.binary else replace(alone, name=name, options=options)
+        alone
+        if alone.formula_solver.binary
+        else replace(alone.with_settings(decide=None), name=name, options=options)
     )  # a binary stays itself
     seeds = (k for k in range(1, 1 << 20) if k != job.shuffle)
     first = replace(job, solver=alone, scheduler=None)

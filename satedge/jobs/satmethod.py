@@ -14,7 +14,7 @@ from .formula import encode_only, solve_here
 from .job import Job
 from .result import Note, Result
 
-__all__ = ["STRATEGIES", "DEFAULT_STRATEGY", "STRATEGY", "ENUMERATION", "answer", "formula_tasks"]
+__all__ = ["STRATEGIES", "DEFAULT_STRATEGY", "STRATEGY", "ENUMERATION", "DECIDE", "answer", "formula_tasks"]
 
 # how the SAT method uses several workers; without a strategy: cubes, which partition the solution
 # set (to count and to enumerate the work divides) and found a first solution sooner than the
@@ -43,6 +43,16 @@ ENUMERATION = Option(
     "have many models, identical tiles, blocks a clause per picture and counts its models from "
     "multiplicities), blocking (a clause per model, always: the formula grows) or subspaces (disjoint "
     "subspaces under assumptions, no clause added; PySAT's incremental solvers) (default: auto)",
+)
+
+DECIDE = Option(
+    tasks=("solve", "count"),
+    name="decide",
+    what="a way to decide",
+    choices=("auto", "backtracker"),
+    help="who chooses the SAT solver's decisions: auto (the solver) or backtracker (the backtracker's: the "
+    "first cell of its fill order without a tile gets the first tile not ruled out, the solver learning "
+    "as ever; cadical195 only, through its external propagator) (default: auto)",
 )
 
 

@@ -39,6 +39,7 @@ from ..sat.solvers import (
     DEFAULT_SOLVER,
     SatSolver,
     canonical,
+    deciding,
     pysat_names,
     pysat_works,
     solver_names,
@@ -188,6 +189,8 @@ class SolverConfig:
                     f"solvers lists those that work here), cmd:COMMAND or {', '.join(filter(by_name, engines()))}"
                 )
         object.__setattr__(self, "options", self.formula_solver.options)  # checked, in their one order
+        if self.get("decide") is not None:
+            deciding(self.formula_solver.name, self.formula_solver.binary)
 
     @property
     def sat(self) -> SatSolver | None:

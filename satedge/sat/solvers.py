@@ -39,6 +39,8 @@ __all__ = [
     "BINARY_PROOFS",
     "CADICAL_CONFIGS",
     "CONFIGURABLE",
+    "DECIDING",
+    "deciding",
     "CADICAL_MAX_SEED",
     "STAT_KEYS",
     "SatSolver",
@@ -80,8 +82,18 @@ CADICAL_CONFIGS = {
     "unsat": {"stabilize": 0, "walk": 0},
 }
 CONFIGURABLE = ("cadical153", "cadical195", "cadical300")
+DECIDING = ("cadical195",)  # the PySAT solvers that take an external propagator (IPASIR-UP)
 CADICAL_MAX_SEED = 10**9  # seed=N takes N below this
 STAT_KEYS = ("conflicts", "decisions", "propagations", "restarts")
+
+
+def deciding(name: str, binary: bool = False) -> None:
+    """Refuse a solver that cannot decide in a fill order (``decide=backtracker``)."""
+    if binary or name not in DECIDING:
+        raise SatedgeError(
+            f"decide=backtracker needs a solver that takes an external propagator "
+            f"({', '.join(DECIDING)}), not {BINARY + ':' if binary else ''}{name}"
+        )
 
 
 @dataclass(frozen=True)
@@ -100,14 +112,21 @@ class SatSolver:
     enumeration
         How models are enumerated: ``auto`` (``None``, the default), ``blocking`` clauses or
         disjoint ``subspaces`` under assumptions, which add no clause (:mod:`satedge.sat.solving`)
+    order
+        The cells of the formula's board in the order the solver is to place tiles on them
+        (:mod:`satedge.sat.decide`: the backtracker's decisions); ``None``, the default: the
+        solver's own decisions.  Only the solvers of :data:`DECIDING` take one.
     """
 
     name: str = DEFAULT_SOLVER
     options: tuple[str, ...] = ()
     binary: bool = False
     enumeration: str | None = None
+    order: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
+        if self.order is not None:
+            deciding(self.name, self.binary)
         if self.enumeration is not None and self.enumeration not in ENUMERATIONS:
             raise SatedgeError(
                 f"unknown enumeration {quoted(str(self.enumeration), 30)}; choose from "

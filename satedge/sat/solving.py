@@ -45,6 +45,7 @@ from ..system.files import shown
 from ..system.progress import REPORT_SECONDS
 from . import subspaces
 from .bulk import Checker, Decoded, Decoder, checked, valid
+from .decide import FillOrder, attach
 from .drat import Proof, of_solver
 from .solvers import BINARY_PROOFS, PROOF_SOLVERS, STAT_KEYS, SatSolver, Solverish, Stats, new_solver
 
@@ -106,10 +107,13 @@ class Enumerator:
         self.reported = time.monotonic()
         if proof and (not self.config.incremental or self.config.name not in PROOF_SOLVERS):
             raise SatedgeError(f"{self.config} logs no proof: choose one of {', '.join(PROOF_SOLVERS)}")
+        self.decider: FillOrder | None = None  # the backtracker's decisions (the solver's order)
         if self.config.incremental:
             self.solver = new_solver(
                 self.config, encoded.cnf.clauses + [[lit] for lit in units], encoded.nv, proof
             )
+            if self.config.order is not None:
+                self.decider = attach(self.solver, encoded, self.config.order)
 
     def proof(self) -> Proof:
         """After an enumeration that ended, the proof that the formula with the unit clauses and
