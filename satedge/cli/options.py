@@ -58,7 +58,7 @@ class _Once(argparse._StoreAction):
     """An option that takes a value once: given again, it is an error, not a silent override."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        given = getattr(namespace, "_given", set())
+        given: set[str] = getattr(namespace, "_given", set())
         if self.dest in given:
             parser.error(f"{option_string} is given twice: give it once")
         namespace._given = given | {self.dest}

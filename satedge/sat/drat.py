@@ -239,7 +239,7 @@ def _parse_binary(buf):
             while True:
                 if i >= n or shift > 28:
                     return lits[:k], ends[:s], deleted[:s], min(i, n - 1)
-                b = np.int64(buf[i])
+                b = int(buf[i])
                 i += 1
                 u |= (b & 127) << shift
                 shift += 7

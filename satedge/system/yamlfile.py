@@ -6,7 +6,7 @@ of bounds, is read again by the Python loader, so the message is the same on eve
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -19,7 +19,13 @@ MAX_YAML_NODES = 1_000_000  # values, aliases expanded: Eternity II's YAML has 1
 MAX_YAML_DEPTH = 64
 
 
-class _Bounded:
+if TYPE_CHECKING:  # what the checks are mixed into: the Python loader or libyaml's
+    from yaml import SafeLoader as _Loader
+else:
+    _Loader = object
+
+
+class _Bounded(_Loader):
     """The safe loader's checks: a mapping with a key twice is an error (not the last value
     silently kept), and the composed document is within bounds before anything is built."""
 
