@@ -39,11 +39,18 @@ class FillOrder(Propagator):
         self.cell_of = {v: i for i, c in enumerate(self.cells) for v in c}
         self.assigned: set[int] = set()  # the placement variables set, either way
         self.held = [0] * len(self.cells)  # per cell, its placement literals set true
+        self.fixed: set[int] = set()  # those set for good (at the root: never undone)
+        self.fixed_held = [False] * len(self.cells)
         self.trail: list[int] = []
         self.levels: list[int] = []  # where each decision level starts on the trail
         self.decisions = 0
 
     def on_assignment(self, lit: int, fixed: bool = False) -> None:
+        if fixed:
+            self.fixed.add(abs(lit))
+            if lit > 0:
+                self.fixed_held[self.cell_of[lit]] = True
+            return
         self.assigned.add(abs(lit))
         self.trail.append(lit)
         if lit > 0:
@@ -63,12 +70,12 @@ class FillOrder(Propagator):
         del self.trail[start:], self.levels[to:]
 
     def decide(self) -> int:
-        assigned, held = self.assigned, self.held
+        assigned, held, fixed, fixed_held = self.assigned, self.held, self.fixed, self.fixed_held
         for i, lits in enumerate(self.cells):
-            if held[i]:
+            if held[i] or fixed_held[i]:
                 continue
             for v in lits:
-                if v not in assigned:
+                if v not in assigned and v not in fixed:
                     self.decisions += 1
                     return v
         return 0  # every cell holds a tile, or none is left to try: the solver's own choice
