@@ -230,3 +230,8 @@ def scheduler():
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as lc:
         yield lc.scheduler_address
+
+
+def covers(base: str, puzzle) -> bool:
+    """Whether the base encoding ``base`` takes ``puzzle``: Heule's needs a frame and two rows and columns."""
+    return base != "heule" or (puzzle.frame is not None and puzzle.rows > 1 and puzzle.cols > 1)

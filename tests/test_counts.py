@@ -5,7 +5,7 @@ import json
 from collections import Counter
 
 import pytest
-from conftest import PUZZLES, ROOT
+from conftest import PUZZLES, ROOT, covers
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from pysat.card import CardEnc, EncType
@@ -133,10 +133,6 @@ def bounded(puzzle):
     found = set(backtrack.solutions(puzzle, limit=MAX_SOLUTIONS + 1))
     assume(len(found) <= MAX_SOLUTIONS)
     return found
-
-
-def covers(base: str, puzzle) -> bool:
-    return base != "heule" or (puzzle.frame is not None and puzzle.rows > 1 and puzzle.cols > 1)
 
 
 @settings(max_examples=60, deadline=None)

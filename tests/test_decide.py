@@ -5,7 +5,7 @@ it, alone, in cubes and certified; solvers without an external propagator are re
 import json
 
 import pytest
-from conftest import PUZZLES, ROOT
+from conftest import PUZZLES, ROOT, covers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,10 +22,6 @@ from satedge.sat.solvers import SatSolver
 from satedge.sat.solving import Enumerator, count_modes
 
 DECIDING = "cadical195:decide=backtracker"
-
-
-def covers(base: str, puzzle) -> bool:
-    return base != "heule" or (puzzle.frame is not None and puzzle.rows > 1 and puzzle.cols > 1)
 
 
 @settings(max_examples=40, deadline=None)

@@ -9,7 +9,7 @@ import sys
 import time
 
 import pytest
-from conftest import PUZZLES, ROOT, SEEDS, alive, children, small_command_seconds
+from conftest import PUZZLES, ROOT, SEEDS, alive, children, covers, small_command_seconds
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from pysat.card import CardEnc, EncType
@@ -43,10 +43,6 @@ FRAMED_COUNTS = {
     name: (c.solutions, c.distinct, c.unique)
     for name, c in ((n, symmetry.count(p, set(backtrack.solutions(p)))) for n, p in FRAMED.items())
 }
-
-
-def covers(base: str, puzzle) -> bool:
-    return base != "heule" or (puzzle.frame is not None and puzzle.rows > 1 and puzzle.cols > 1)
 
 
 def seed_cases(base: str):
