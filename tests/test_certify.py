@@ -180,7 +180,7 @@ def test_the_reader_reads_what_the_writer_writes():
 def test_the_command_line_certifies_and_exports(tmp_path, run_cli):
     code, out, err = run_cli("count", HUNDE, "--certify")
     assert (code, err) == (0, "")
-    assert out.startswith(f"{HUNDE}: 16 solutions, 8 distinct, 2 unique (edgecolor-corners, cadical195, ")
+    assert out.startswith(f"{HUNDE}: 16 solutions, 8 distinct, 2 unique (edgecolor-corners, cadical195:sat, ")
     assert ", certified by dratify (a proof of " in out
     unsat = tmp_path / "u.yaml"
     save_puzzle(generate(Params(rows=4, cols=4, colors=9, model="uniform"), 1), unsat)

@@ -115,7 +115,9 @@ def test_every_committed_spec_loads_and_its_runs_keep_their_ids():
 @pytest.mark.parametrize(
     "text,value",
     [
-        ("cadical195", SolverConfig()),
+        ("cadical195:sat", SolverConfig()),
+        ("cadical195", SolverConfig(name="cadical195")),
+        ("cadical195:seed=2", SolverConfig(options=("seed=2",))),
         ("cadical195:seed=2,sat", SolverConfig(options=("sat", "seed=2"))),
         (
             "kissat404:strategy=cubes,workers=2",

@@ -130,7 +130,7 @@ def test_count_text_line(run_cli, tmp_path):
     code, out, _ = run_cli("count", f, "--symmetry", "rotation")
     assert code == 0 and out.startswith(
         f"{f}: 4 solutions, 4 distinct, 1 unique (edgecolor-corners+symmetry=rotation, "
-        "cadical195, 1 model of the formula, "
+        "cadical195:sat, 1 model of the formula, "
     )
     code, out, _ = run_cli("count", f, "--method", "backtrack")
     assert code == 0 and out.startswith(f"{f}: 4 solutions, 4 distinct, 1 unique (backtrack, ")
@@ -186,7 +186,7 @@ def test_solution_json_round_trip(run_cli, tmp_path):
 def test_the_default_configuration(run_cli):
     """solve and count name what they used; the default engine is the backtracker (--method auto),
     and the default SAT configuration the preset that did best in bench-solve without symmetry
-    breaking, with CaDiCaL 1.9.5."""
+    breaking, with CaDiCaL 1.9.5 in its sat configuration; a solver named is as named."""
     hunde = PUZZLES / "hunde-spiel.yaml"
     code, out, _ = run_cli("count", hunde)
     assert (code, out) == (
@@ -196,10 +196,12 @@ def test_the_default_configuration(run_cli):
     code, out, _ = run_cli("count", hunde, "--method", "sat")
     assert (code, out) == (
         0,
-        f"{hunde}: 16 solutions, 8 distinct, 2 unique (edgecolor-corners, cadical195, "
+        f"{hunde}: 16 solutions, 8 distinct, 2 unique (edgecolor-corners, cadical195:sat, "
         + out.rsplit(", ", 1)[1],
     )
     assert out.endswith(" s)\n")
+    code, out, _ = run_cli("count", hunde, "--solver", "cadical195")
+    assert code == 0 and "(edgecolor-corners, cadical195, " in out
 
 
 def test_solve_all_json(run_cli):

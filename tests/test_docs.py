@@ -18,6 +18,7 @@ from docpages import INCLUDED, satedge_commands, text
 
 import satedge
 from satedge.cli import build_parser
+from satedge.encode import DEFAULT_ENCODING
 from satedge.errors import SatedgeError
 from satedge.experiment import load_results
 
@@ -354,6 +355,40 @@ def test_the_quoted_comparison_is_the_committed_rows():
         f"{c['instances']} instances: `edgecolor-corners-sym` is better"
     )
     assert c["better"] == "a" and quoted in page("results/bench-solve.md"), quoted
+
+
+@pytest.mark.parametrize(
+    "a, b, better, verdict",
+    [
+        (
+            "edgecolor-corners/cadical195",
+            "edgecolor-corners/cadical195:sat",
+            "b",
+            "the `sat` configuration is better, and is the default",
+        ),
+        (
+            "edgecolor-corners/cadical195:sat",
+            "edgecolor-corners-sym/cadical195:sat",
+            None,
+            "no difference at the 5% level",
+        ),
+    ],
+)
+def test_the_default_solver_is_the_committed_comparison(a, b, better, verdict):
+    """The default of ``--method sat`` (CaDiCaL's ``sat`` configuration, the encoding without
+    symmetry breaking) and the two comparisons on the results page that say why, recomputed
+    from the committed bench-solve rows (extra stats)."""
+    from satedge.experiment.rows import read_results
+    from satedge.experiment.stats import compare, frame
+    from satedge.jobs.solver import SolverConfig
+
+    c = compare(frame(read_results(ROOT / "experiments" / "bench-solve-results.jsonl")), a, b)
+    quoted = (
+        f"ratio {c['ratio']:.2f} (95% interval {c['ci'][0]:.2f} to {c['ci'][1]:.2f}), p = {c['p_value']:.4f} over "
+        f"{c['instances']} instances: {verdict}"
+    )
+    assert c["better"] == better and quoted in page("results/bench-solve.md"), quoted
+    assert str(SolverConfig()) == "cadical195:sat" and DEFAULT_ENCODING == "edgecolor-corners"
 
 
 @pytest.mark.parametrize(

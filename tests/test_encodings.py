@@ -161,7 +161,9 @@ def test_cli_heule_hunde(run_cli):
     row = json.loads(out)
     assert code == 0 and (row["solutions"], row["distinct"], row["unique"]) == (16, 8, 2)
     assert (
-        row["encoding"] == "edgecolor-heule2008" and row["solver"] == "cadical195" and row["variables"] == 585
+        row["encoding"] == "edgecolor-heule2008"
+        and row["solver"] == "cadical195:sat"
+        and row["variables"] == 585
     )
     code, out, _ = run_cli(
         "count",

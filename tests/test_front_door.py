@@ -58,7 +58,7 @@ def test_auto_is_the_backtracker_on_every_core(monkeypatch):
     assert str(satedge.job("hunde-spiel").solver) == "backtrack"  # 9 cells: the pure-Python loop
     assert str(satedge.job("board-suite/7/8/board_0").solver) == "backtrack:workers=2"
     assert (
-        str(satedge.job("board-suite/7/8/board_0", encoding="support").solver) == "cadical195"
+        str(satedge.job("board-suite/7/8/board_0", encoding="support").solver) == "cadical195:sat"
     )  # a SAT option: sat
 
 
@@ -243,7 +243,7 @@ def test_a_long_job_shows_what_it_is_doing(method, unit):
     )
     reports = _reports(shown, unit)
     assert len(reports) >= 3, shown[-500:]
-    engine = "backtrack" if method == "backtrack" else "edgecolor-corners, cadical195"
+    engine = "backtrack" if method == "backtrack" else "edgecolor-corners, cadical195:sat"
     assert reports[-1].startswith(f"eternity2/8x8: {engine}: ") and ", solving, " in reports[-1]
 
 
@@ -295,7 +295,7 @@ def test_a_long_count_shows_the_solutions_found_so_far(tmp_path):
     )
     found = [int(m.group(1).replace(",", "")) for m in re.finditer(r"([\d,]+) solutions so far", shown)]
     assert len(found) >= 2 and found == sorted(found) and found[-1] > found[0], shown[-500:]
-    assert "edgecolor-corners, cadical195:enumeration=blocking: " in shown
+    assert "edgecolor-corners, cadical195:sat,enumeration=blocking: " in shown
 
 
 def test_a_spec_names_shipped_puzzles_as_the_command_line_does(tmp_path):
@@ -421,10 +421,10 @@ def test_check_proof_says_what_it_checks(tmp_path, run_cli):
     shown = _on_a_terminal([*SATEDGE, "check-proof", "proof"], cwd=tmp_path)
     lines = [re.sub(r"\d\d:\d\d", "MM:SS", line.strip()) for line in shown.split("\r")]  # its clock
     assert (
-        "check-proof proof: MM:SS, checking, 0 of 1 proof checked by dratify (694 lemmas in all)" in lines
+        "check-proof proof: MM:SS, checking, 0 of 1 proof checked by dratify (522 lemmas in all)" in lines
     ), shown
     assert (
-        "check-proof proof: MM:SS, checking, 1 of 1 proof checked by dratify (694 lemmas in all)" in lines
+        "check-proof proof: MM:SS, checking, 1 of 1 proof checked by dratify (522 lemmas in all)" in lines
     ), shown
 
 

@@ -1014,7 +1014,7 @@ def test_maximize_help_and_card_alone_mean_support(run_cli):
     assert "see `satedge encodings` (default: support)" in " ".join(command.format_help().split())
     code, out, err = run_cli("maximize", "hunde-spiel", "--card", "seqcounter", "--method", "sat")
     assert (code, err) == (0, "") and out.startswith(
-        "hunde-spiel: OPTIMUM, score 12 of 12 inner edges (optimal) (support+card=seqcounter, cadical195)"
+        "hunde-spiel: OPTIMUM, score 12 of 12 inner edges (optimal) (support+card=seqcounter, cadical195:sat)"
     )
     code, out, err = run_cli("encode", "hunde-spiel", "--maxsat", "--card", "seqcounter")
     assert code == 0 and "c encoding: support" in out and "card=seqcounter" in out

@@ -142,7 +142,7 @@ def test_one_default_encoding_for_every_command(run_cli, tmp_path):
     assert run_cli("encode", HUNDE, "-o", out)[0] == 0
     assert read_header(out)["encoding"]["name"] == DEFAULT_ENCODING == "edgecolor-corners"
     code, text, _ = run_cli("count", HUNDE, "--method", "sat")
-    assert code == 0 and f"({DEFAULT_ENCODING}, cadical195, " in text
+    assert code == 0 and f"({DEFAULT_ENCODING}, cadical195:sat, " in text
 
 
 def test_solve_writes_sol_and_json(run_cli, tmp_path):

@@ -32,7 +32,7 @@ def test_it_counts_the_hunde_spiel_and_solves_a_board_of_the_suite(run_cli):
     code, out, err = run_cli("count", "hunde-spiel", "--encoding", MINE, "--json")
     obj = json.loads(out)
     assert (code, err, obj["solutions"], obj["distinct"], obj["unique"]) == (0, "", 16, 8, 2)
-    assert (obj["encoding"], obj["solver"]) == (MINE, "cadical195")
+    assert (obj["encoding"], obj["solver"]) == (MINE, "cadical195:sat")
     code, out, err = run_cli("solve", "board-suite/6/8/board_0", "--encoding", MINE, "--json")
     obj = json.loads(out)
     board = Solution(tuple((c["tile"], c["rotation"]) for c in obj["solution"]))

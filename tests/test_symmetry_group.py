@@ -91,7 +91,7 @@ def test_count_names_the_group_it_counted_up_to(run_cli, tmp_path):
     f.write_text(puzzle_to_yaml(TWO))
     code, out, _ = run_cli("count", f, "--mode", "classes", "--method", "sat", "--certify")
     lines = out.splitlines()
-    assert code == 0 and lines[0].startswith(f"{f}: 52 classes (edgecolor-corners, cadical195, ")
+    assert code == 0 and lines[0].startswith(f"{f}: 52 classes (edgecolor-corners, cadical195:sat, ")
     assert "certified by dratify (a proof of " in lines[0]
     assert lines[1:] == ["  classes: pictures up to its " + MACMAHON.replace("(2 3)", "(1 2)")]
     code, out, _ = run_cli("count", f, "--mode", "classes", "--json")

@@ -52,7 +52,7 @@ def grid_options() -> dict:
 
 
 def engine_of(job: Job) -> str:
-    """What answers a job, as a command's text line says it: ``edgecolor-corners, cadical195``,
+    """What answers a job, as a command's text line says it: ``edgecolor-corners, cadical195:sat``,
     ``backtrack:workers=2``, ``cpsat``."""
     return f"{job.encoding}, {job.solver}" if job.encoding is not None else str(job.solver)
 

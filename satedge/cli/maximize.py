@@ -38,7 +38,7 @@ def add(sub) -> None:
     add_encoding(p, DEFAULT_MAXSAT_ENCODING)
     p.add_argument(
         "--solver",
-        help="with --method sat: the PySAT solver RC2 runs on (default: cadical195; see `satedge solvers`), or "
+        help="with --method sat: the PySAT solver RC2 runs on (default: cadical195:sat; see `satedge solvers`), or "
         f"a MaxSAT Evaluation solver by its name: {', '.join(EVALUATION_SOLVERS)} (extra {HERMAX.extra}); or "
         f"an engine by its name: {engines_by_name('maximize')}",
     )

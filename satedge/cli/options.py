@@ -230,7 +230,8 @@ def add_method(p: argparse.ArgumentParser, counting: bool) -> None:
     which = p.add_mutually_exclusive_group()
     which.add_argument(
         "--solver",
-        help=f"a PySAT solver name (default: {SolverConfig().name}; see `satedge solvers`); "
+        help=f"a PySAT solver name (default: {SolverConfig()}, CaDiCaL in its sat configuration; see "
+        "`satedge solvers`); "
         "CaDiCaL takes options after a colon: its configurations sat and unsat, and seed=N "
         f"(cadical195:sat,seed=2); or an engine by its name: {engines_by_name(task)}",
     )

@@ -84,7 +84,7 @@ def name(config: Config) -> str:
 
     >>> from satedge.jobs.solver import SolverConfig
     >>> name((None, SolverConfig.parse("cpsat"))), name((Encoding.parse("support"), SolverConfig()))
-    ('cpsat', 'support/cadical195')
+    ('cpsat', 'support/cadical195:sat')
     """
     encoding, solver = config
     return str(solver) if encoding is None else f"{encoding.name}/{solver}"

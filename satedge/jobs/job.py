@@ -50,7 +50,7 @@ class Job:
         a formula engine takes a MaxSAT encoding, :mod:`satedge.encode.maxsat`)
     solver
         A :class:`satedge.jobs.solver.SolverConfig` (or a string it reads): the engine, its
-        workers and options; default CaDiCaL 1.9.5.  :meth:`make` gives ``--method auto``'s
+        workers and options; default CaDiCaL 1.9.5 in its ``sat`` configuration.  :meth:`make` gives ``--method auto``'s
         choice, made for each puzzle.
     encoding
         An :class:`satedge.encode.Encoding` (or a string it reads) for the engines that

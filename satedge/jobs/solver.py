@@ -36,6 +36,7 @@ from ..sat.binaries import command_words
 from ..sat.maxsat import EVALUATION_SOLVERS
 from ..sat.solvers import (
     BINARY,
+    DEFAULT_OPTIONS,
     DEFAULT_SOLVER,
     SatSolver,
     canonical,
@@ -80,7 +81,8 @@ class SolverConfig:
         The PySAT solver (``pysat``, default ``cadical195``) or the command line (``cmd``);
         ``None`` for the other engines
     options
-        CaDiCaL's options, ``sat``, ``unsat`` and ``seed=N`` (kept in that order)
+        CaDiCaL's options, ``sat``, ``unsat`` and ``seed=N`` (kept in that order); of the
+        default solver given with none, :data:`satedge.sat.solvers.DEFAULT_OPTIONS` (``sat``)
     workers
         Processes of the SAT method and of the backtracker, search workers of CP-SAT (of
         :data:`AUTO`, 0: as it chooses)
@@ -175,6 +177,8 @@ class SolverConfig:
                 raise SatedgeError(f"{self.engine} takes no solver options")
             return
         if self.engine == PYSAT:
+            if self.name is None and not self.options:  # the default solver in its default configuration
+                object.__setattr__(self, "options", DEFAULT_OPTIONS)
             name = (
                 DEFAULT_SOLVER if self.name is None else canonical(str(self.name))
             )  # PySAT's short names too
