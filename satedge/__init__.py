@@ -13,6 +13,7 @@ The data flows one way: file -> :class:`Puzzle` -> encoding -> CNF -> solver -> 
 import sys
 import types
 from importlib import import_module
+from typing import Any
 
 # each public name and the module it lives in, imported when first used: a command that needs little
 # of satedge (``satedge count`` of a small puzzle) does not pay for the rest
@@ -56,7 +57,7 @@ _WHERE = {
 _LOADED: dict = {}
 
 
-def _public(name: str):
+def _public(name: str) -> Any:
     if name not in _LOADED:
         _LOADED[name] = getattr(import_module(f".{_WHERE[name]}", __name__), name)
     return _LOADED[name]
@@ -67,7 +68,7 @@ class _Package(types.ModuleType):
     before the package's own attributes, since importing a subpackage binds its name in the
     package (``satedge.encode`` the package), which would hide the function of that name."""
 
-    def __getattribute__(self, name: str):
+    def __getattribute__(self, name: str) -> Any:
         if name in _WHERE:
             return _public(name)
         return super().__getattribute__(name)

@@ -117,7 +117,7 @@ def answer(j: Job) -> Result:
     return res
 
 
-def solve(puzzle: Puzzle | str | os.PathLike, **options) -> Solved | None:
+def solve(puzzle: Puzzle | str | os.PathLike, **options: Any) -> Solved | None:
     """The first solution of a puzzle.
 
     Parameters
@@ -139,7 +139,7 @@ def solve(puzzle: Puzzle | str | os.PathLike, **options) -> Solved | None:
 
 
 def solutions(
-    puzzle: Puzzle | str | os.PathLike, mode: str = "solutions", limit: int | None = None, **options
+    puzzle: Puzzle | str | os.PathLike, mode: str = "solutions", limit: int | None = None, **options: Any
 ) -> list[Solved]:
     """Every solution of a puzzle, or one per picture.
 
@@ -163,7 +163,7 @@ def solutions(
     return [Solved(j.board, s) for s in answer(j).solutions]
 
 
-def count(puzzle: Puzzle | str | os.PathLike, classes: bool = False, **options) -> Counts:
+def count(puzzle: Puzzle | str | os.PathLike, classes: bool = False, **options: Any) -> Counts:
     """The counts of a puzzle.
 
     Parameters
@@ -191,7 +191,7 @@ def count(puzzle: Puzzle | str | os.PathLike, classes: bool = False, **options) 
     return Counts(*(res.counts[m] for m in modes))
 
 
-def maximize(puzzle: Puzzle | str | os.PathLike, **options) -> Scored | None:
+def maximize(puzzle: Puzzle | str | os.PathLike, **options: Any) -> Scored | None:
     """The board with the most inner edges that fit: every tile placed once, the frame and the
     clues kept.
 

@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = ["SatedgeError", "Unsupported", "OutOfMemory", "EncodingError"]
 
 
@@ -59,7 +61,7 @@ class EncodingError(RuntimeError):
         The decoded model that the checker rejected (kept as ``.solution``).
     """
 
-    def __init__(self, message: str, solution=None):
+    def __init__(self, message: str, solution: Any = None) -> None:
         super().__init__(message)
         self.solution = solution
 

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -188,7 +188,9 @@ class _State(NamedTuple):
         )
 
 
-def _run(kernel, cands: Candidates, state: _State, best, best_choice, budget: int, counts) -> Step:
+def _run(
+    kernel: Any, cands: Candidates, state: _State, best: Any, best_choice: Any, budget: int, counts: Any
+) -> Step:
     return kernel(*cands, len(cands.start) - 1, *state, best, best_choice, budget, counts)
 
 

@@ -41,6 +41,7 @@ One board of each board-turn orbit is searched (turning a board keeps its score)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -98,7 +99,9 @@ def misfits(puzzle: Puzzle, board: Solution) -> int:
     return t.edges - int(fits.sum()) // 2
 
 
-def _search(puzzle: Puzzle, allow: list[int], allowed=None, order="auto") -> tuple[Plan, Tables]:
+def _search(
+    puzzle: Puzzle, allow: list[int], allowed: Any = None, order: Any = "auto"
+) -> tuple[Plan, Tables]:
     """The plan and the tables of a search within ``allow``: those of misfits where it allows
     any (a budget of 0 everywhere is the search of whole solutions, at its own speed)."""
     search = plan(puzzle, allowed, order)
@@ -112,8 +115,8 @@ def within(
     workers: int = 1,
     cost: Cost | None = None,
     paused: Callable[[Cost], None] | None = None,
-    allowed=None,
-    order="auto",
+    allowed: Any = None,
+    order: Any = "auto",
     loop: str = "auto",
 ) -> Iterator[Solution]:
     """Boards of ``puzzle`` (at most ``limit``) whose first ``d + 1`` placements miss at most
@@ -159,7 +162,7 @@ def fewest(
     workers: int = 1,
     better: Callable[[Scored], None] | None = None,
     paused: Callable[[Scored], None] | None = None,
-    order="auto",
+    order: Any = "auto",
     searched: Callable[..., Iterator[Solution]] | None = None,
     deepen: bool = True,
     loop: str = "auto",

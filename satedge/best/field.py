@@ -32,7 +32,7 @@ itself is :func:`satedge.best.restarts.search`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import combinations
@@ -242,17 +242,17 @@ class Settings:
             patience=self.patience,
         )
 
-    def with_(self, **changes) -> Settings:
+    def with_(self, **changes: Any) -> Settings:
         return replace(self, **changes)
 
 
-def label_sides(puzzle: Puzzle, labels) -> int:
+def label_sides(puzzle: Puzzle, labels: Collection[str]) -> int:
     """The sides of the puzzle's tiles but its clues' whose label is one of ``labels``: the most
     any ramp of a quota of them can ask for."""
     return sum(x in labels for tile in puzzle.tiles for x in tile) - clue_sides(puzzle, labels)
 
 
-def clue_sides(puzzle: Puzzle, labels) -> int:
+def clue_sides(puzzle: Puzzle, labels: Collection[str]) -> int:
     """The sides of the clues' tiles whose label is one of ``labels``."""
     return sum(x in labels for c in puzzle.clues for x in puzzle.tiles[c.tile])
 

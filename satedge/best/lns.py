@@ -39,6 +39,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 
@@ -165,7 +166,7 @@ class Search:
             raise ValueError("the search loads a board, not none")
         return self._load([t for t, _ in board], [r for _, r in board])
 
-    def _load(self, tiles, turns) -> Scored:
+    def _load(self, tiles: Any, turns: Any) -> Scored:
         self.tiles[:] = tiles
         self.turns[:] = turns
         return self.board()

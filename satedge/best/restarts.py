@@ -28,8 +28,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -147,7 +148,7 @@ def cells(puzzle: Puzzle, by_columns: int | None = None) -> tuple[int, ...]:
     )
 
 
-def renumbered(puzzle: Puzzle, seed: int, first=()) -> tuple[Puzzle, Shuffle]:
+def renumbered(puzzle: Puzzle, seed: int, first: Collection[str] = ()) -> tuple[Puzzle, Shuffle]:
     """The puzzle with its tiles numbered afresh by ``seed`` (turns kept), and the map back; the
     tiles with more sides of the labels ``first`` come first."""
     order = list(range(len(puzzle.tiles)))
@@ -170,13 +171,13 @@ class Attempt:
         allow: list[int],
         seed: int,
         cap: int = CAP,
-        first=(),
+        first: Collection[str] = (),
         loop: str = "auto",
-        least=None,
+        least: Any = None,
         breaks: Breaks | None = None,
         reach: int = 0,
         patience: int = 0,
-    ):
+    ) -> None:
         self.puzzle, self.cap = puzzle, cap
         self.reach, self.patience = reach, patience
         self.reached = reach == 0  # whether it has reached the depth ``reach`` (kept through a rebase)
@@ -252,7 +253,7 @@ def restart(
     seed: int,
     cap: int = CAP,
     until: float | None = None,
-    first=(),
+    first: Collection[str] = (),
     loop: str = "auto",
 ) -> tuple[list[tuple[int, int] | None], int, int]:
     """One restart (:class:`Attempt`), stopped after ``cap`` placements or at the

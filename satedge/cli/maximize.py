@@ -9,6 +9,7 @@ from ..encode.maxsat import DEFAULT_MAXSAT_ENCODING
 from ..errors import SatedgeError
 from ..jobs.engine import prose
 from ..jobs.registry import doing
+from ..jobs.solver import SolverConfig
 from ..puzzle.checker import mismatches
 from ..puzzle.drawing import ascii_grid
 from ..puzzle.render import save_board
@@ -38,7 +39,7 @@ def add(sub) -> None:
     add_encoding(p, DEFAULT_MAXSAT_ENCODING)
     p.add_argument(
         "--solver",
-        help="with --method sat: the PySAT solver RC2 runs on (default: cadical195:sat; see `satedge solvers`), or "
+        help=f"with --method sat: the PySAT solver RC2 runs on (default: {SolverConfig()}; see `satedge solvers`), or "
         f"a MaxSAT Evaluation solver by its name: {', '.join(EVALUATION_SOLVERS)} (extra {HERMAX.extra}); or "
         f"an engine by its name: {engines_by_name('maximize')}",
     )

@@ -18,6 +18,8 @@ symmetry breaking is proved, not assumed (:mod:`satedge.jobs.certified`)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..puzzle.symmetry import symmetry_breaking
@@ -178,7 +180,7 @@ def cube(formula: Encoded) -> tuple[int, ...] | None:
     return tuple(sorted(-v for v, x in kept.items() if x == {False}))
 
 
-def turned(lits, image: np.ndarray) -> np.ndarray:
+def turned(lits: Any, image: np.ndarray) -> np.ndarray:
     """Literals (an array of DIMACS literals) renamed by ``image``; variables past it are kept."""
     lits = np.asarray(lits, dtype=np.int64)
     a = np.abs(lits)

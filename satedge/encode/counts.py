@@ -58,6 +58,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 from pysat.card import CardEnc, EncType
 
@@ -179,7 +180,7 @@ def _sides(formula: Encoded, card: str, kinds: dict[str, str]) -> list[list[int]
     return out
 
 
-def _equal(lits: list[int], need: int, pool, card: str) -> list[list[int]]:
+def _equal(lits: list[int], need: int, pool: Any, card: str) -> list[list[int]]:
     """Exactly ``need`` of ``lits`` hold (a literal given twice counts twice)."""
     if need < 0 or need > len(lits):
         return [[]]

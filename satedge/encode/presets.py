@@ -28,6 +28,7 @@ the shipped ones (``satedge encodings`` lists them) and your own, in the folders
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from difflib import get_close_matches
 from functools import partial
@@ -164,7 +165,7 @@ class Encoding:
         """Of a base encoding of yours: the sha256 of its source file; ``None`` for satedge's."""
         return self.declared.sha256
 
-    def with_options(self, **changes) -> Encoding:
+    def with_options(self, **changes: Any) -> Encoding:
         """The same configuration with some options changed (``card``, ``symmetry``, ``redundant``,
         ``families``; ``None`` keeps one), named anew from the preset or base it came from."""
         given = {k: v for k, v in changes.items() if v is not None}
@@ -288,7 +289,7 @@ def _unpickled(
     return Encoding(base, options, name, description, reference, origin, defaults, made)
 
 
-def _value(v) -> str:
+def _value(v: Any) -> str:
     return str(v).lower() if isinstance(v, bool) else ",".join(v) if isinstance(v, (list, tuple)) else str(v)
 
 
@@ -403,7 +404,7 @@ def too_big(
 def catalogue(
     puzzle: Puzzle | None = None,
     memory_mb: float | None = None,
-    tick=lambda: None,
+    tick: Callable[[], None] = lambda: None,
     encodings: list[Encoding] | None = None,
 ) -> list[dict]:
     """Every preset (or each of ``encodings``) as ``satedge encodings`` lists it: name, base, options, description and

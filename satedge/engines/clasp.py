@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from itertools import islice
+from typing import Any
 
 import numpy as np
 
@@ -74,10 +75,10 @@ class _Reader:
         order = np.argsort(reps)
         self.keys, self.columns = reps[order], np.array(list(symbols), np.int64)[order]
 
-    def _number(self, symbol) -> int:
+    def _number(self, symbol: Any) -> int:
         return symbol._rep if self._lib is not None else symbol.arguments[0].number
 
-    def on_model(self, model) -> bool:
+    def on_model(self, model: Any) -> bool:
         """Keep ``model``'s true symbols (every model: the hot path, kept short)."""
         lib, rep, size = self._lib, model._rep, self._size
         if (
@@ -197,7 +198,9 @@ def run(job: Job, note: Note | None = None) -> Result:
     return res.settled()
 
 
-def _solutions(job: Job, formula: Encoded, res: Result, found: list[int], progress) -> list[Solution]:
+def _solutions(
+    job: Job, formula: Encoded, res: Result, found: list[int], progress: Callable[..., None]
+) -> list[Solution]:
     mode, limit, puzzle = job.modes[0], job.limit, job.board
     out: list[Solution] = []
     if mode == "solutions":
@@ -229,7 +232,9 @@ def _solutions(job: Job, formula: Encoded, res: Result, found: list[int], progre
     return list(islice(symmetry.one_per_picture(puzzle, witnesses, mode, formula.orbit), limit))
 
 
-def _counts(job: Job, formula: Encoded, res: Result, found: list[int], progress) -> dict[str, int]:
+def _counts(
+    job: Job, formula: Encoded, res: Result, found: list[int], progress: Callable[..., None]
+) -> dict[str, int]:
     puzzle, per_orbit = job.board, formula.orbit
     out: dict[str, int] = {}
     if "solutions" in job.modes and not by_pictures(formula, job.solver.get("enumeration"), job.modes):

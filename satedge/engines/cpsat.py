@@ -45,7 +45,7 @@ def _cp():
     return require("ortools.sat.python.cp_model", needs, "the cpsat engine")
 
 
-def build(puzzle: Puzzle):
+def build(puzzle: Puzzle) -> tuple[Any, list, list]:
     """``(model, tile vars, rotation vars)``."""
     cp_model: Any = _cp()
     m = cp_model.CpModel()
@@ -147,7 +147,10 @@ def run(job: Job, note: Note | None = None) -> Result:
 
 
 def best_board(
-    puzzle: Puzzle, workers: int = 1, time_limit: float | None = None, better=None
+    puzzle: Puzzle,
+    workers: int = 1,
+    time_limit: float | None = None,
+    better: Callable[..., None] | None = None,
 ) -> tuple[Solution | None, int, int]:
     """``(board, claimed, bound)``: the best board CP-SAT finds within ``time_limit`` seconds on
     ``workers`` search workers (see the module's docstring), the score its objective gives it
@@ -196,7 +199,7 @@ def best_board(
             m.AddHint(x[c, p], 1)
     cells = list(puzzle.board.cells)
 
-    def board_of(value) -> Solution:
+    def board_of(value: Callable[[Any], Any]) -> Solution:
         return Solution(tuple(next(p for p in allowed[c] if value(x[c, p])) for c in cells))
 
     class Better(cp_model.CpSolverSolutionCallback):

@@ -15,6 +15,7 @@ from ..encode.presets import too_big
 from ..errors import SatedgeError
 from ..puzzle.model import Solution
 from ..system import cluster
+from ..system.forkserver import ForkServer
 from ..system.limits import OutOfTime
 from ..system.process import Outcome, call, here
 from . import certified
@@ -64,7 +65,7 @@ def run(
     fresh: bool = False,
     cancel: threading.Event | None = None,
     progress: Callable[[dict], None] | None = None,
-    server=None,
+    server: ForkServer | None = None,
 ) -> Result:
     """Run a job, however it ends.
 
@@ -143,7 +144,15 @@ def run(
         cluster.cancel(job.scheduler)
 
 
-def _run(job: Job, fresh: bool, cancel, on_note, server, best: dict, tally: dict) -> Result:
+def _run(
+    job: Job,
+    fresh: bool,
+    cancel: threading.Event | None,
+    on_note: Note | None,
+    server: ForkServer | None,
+    best: dict,
+    tally: dict,
+) -> Result:
     if job.limits.unlimited and not fresh and server is None and cancel is None:
         return _result(here(execute, (job,), note=on_note), best, tally)
     if job.encoding is not None and job.limits.memory_mb is not None:  # what cannot fit is not built

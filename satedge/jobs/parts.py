@@ -67,7 +67,7 @@ def subtrees_on_cluster(
     def task(share: list) -> tuple:
         return puzzle, share, limit, search, weighted, SLICE_SECONDS, allow
 
-    def more(answer, waiting: int) -> list[tuple]:
+    def more(answer: Any, waiting: int) -> list[tuple]:
         return [task(share) for share in chunks(answer[2], max(1, cores - waiting))]
 
     tasks = [task(share) for share in chunks(backtrack.prefixes(puzzle, cores, search, cost, allow), cores)]

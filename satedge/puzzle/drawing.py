@@ -89,14 +89,14 @@ def ascii_grid(
     if compact:
         inner = widest
 
-    def paint(x) -> str:
+    def paint(x: int) -> str:
         text = texts[x]
         if not color or x == puzzle.frame:
             return text
         i = puzzle.label_id[x] // (2 if puzzle.matching == "complementary" else 1)
         return f"{ANSI[i % len(ANSI)]}{text}{RESET}"
 
-    def centre(x) -> str:
+    def centre(x: int) -> str:
         t = texts[x]
         left = (inner - len(t)) // 2
         return " " * left + paint(x) + " " * (inner - len(t) - left)
@@ -193,7 +193,7 @@ def caption(puzzle: Any, solution: Any = None, mismatched: Any = ()) -> tuple[st
     return puzzle.name or "puzzle", f"score {edges - len(mismatched)} of {edges} edges"
 
 
-def layout(puzzle: Any, solution: Any = None, mismatched: Any = ()):
+def layout(puzzle: Any, solution: Any = None, mismatched: Any = ()) -> tuple:
     """What to draw: ``(width, height, polygons, texts, marks, lines)``, in pixels.  A caption
     (:func:`caption`) on top, the tiles centred under it; each tile is four triangles meeting in its centre (top, right,
     bottom, left), its tile index in the centre; complementary halves carry a + or - mark; clued

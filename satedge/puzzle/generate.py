@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..errors import SatedgeError
 from ..system.files import shown
@@ -146,7 +147,7 @@ def eternity2_cells(rows: int, cols: int | None = None) -> tuple[tuple[int, int]
 Pick = Callable[[int], int]  # pick(k) -> a number in range(k)
 
 
-def _label(pick: Pick, p: Params, border: bool = False):
+def _label(pick: Pick, p: Params, border: bool = False) -> Any:
     if p.matching == "complementary":
         return f"p{pick(p.colors) + 1}" + "+-"[pick(2)]
     if border:

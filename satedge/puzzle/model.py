@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Any
 
 from ..errors import SatedgeError
 from ..system.files import shown
@@ -320,7 +321,7 @@ class Puzzle:
             out.append(same[kind])
         return tuple(out)
 
-    def with_(self, **changes) -> Puzzle:
+    def with_(self, **changes: Any) -> Puzzle:
         """A copy with some fields changed (validated again)."""
         return replace(self, **changes)
 
@@ -365,7 +366,7 @@ class Solved:
         return to_svg(self.puzzle, self.solution)
 
 
-def _rebuild(*fields) -> Puzzle:
+def _rebuild(*fields: Any) -> Puzzle:
     return Puzzle(*fields)
 
 

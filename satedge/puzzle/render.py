@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 from ..errors import SatedgeError
 from ..system.extras import require
@@ -40,7 +41,7 @@ def pyplot():
     return require("matplotlib.pyplot")
 
 
-def to_png(puzzle: Puzzle, solution: Solution | None, path, mismatched=()) -> None:
+def to_png(puzzle: Puzzle, solution: Solution | None, path: Any, mismatched: Any = ()) -> None:
     """The same picture as a PNG through matplotlib (extra ``plot``), two pixels per layout unit,
     written to ``path`` (a file's path, or a binary file object)."""
     plt = pyplot()
@@ -76,7 +77,7 @@ def to_png(puzzle: Puzzle, solution: Solution | None, path, mismatched=()) -> No
     plt.close(fig)
 
 
-def picture(puzzle: Puzzle, solution: Solution | None, suffix: str, mismatched=()) -> str | bytes:
+def picture(puzzle: Puzzle, solution: Solution | None, suffix: str, mismatched: Any = ()) -> str | bytes:
     """The picture of a board as a file of ``suffix`` holds it: ``.svg`` text, or ``.png`` bytes
     through matplotlib; ``mismatched``: adjacencies whose sides do not fit, marked in red."""
     if suffix == ".svg":
@@ -88,7 +89,7 @@ def picture(puzzle: Puzzle, solution: Solution | None, suffix: str, mismatched=(
     raise SatedgeError("pictures are .svg or .png")
 
 
-def save_picture(puzzle: Puzzle, solution: Solution | None, path, mismatched=()) -> None:
+def save_picture(puzzle: Puzzle, solution: Solution | None, path: Any, mismatched: Any = ()) -> None:
     """``.svg`` written directly, ``.png`` through matplotlib (:func:`picture`); nothing
     half-written on failure."""
     suffix = Path(path).suffix

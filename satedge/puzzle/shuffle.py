@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import SatedgeError
 from ..system.files import shown
@@ -40,7 +41,7 @@ def permutation(n: int, seed: int, salt: str) -> list[int]:
     return out
 
 
-def check_seed(seed) -> int:
+def check_seed(seed: Any) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
         raise SatedgeError(f"a shuffle seed is an integer from 0 to 2**63 - 1, not {shown(seed)}")
     return seed

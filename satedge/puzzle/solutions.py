@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +51,7 @@ def sol_lines(text: str, path: Path, puzzle: Puzzle) -> list[tuple[int, int, int
     return out
 
 
-def sol_text(puzzle: Puzzle, solution: Solution, cells=None) -> str:
+def sol_text(puzzle: Puzzle, solution: Solution, cells: Iterable[int] | None = None) -> str:
     cells = range(len(solution)) if cells is None else cells
     lines = []
     for cell, (t, r) in zip(cells, solution):

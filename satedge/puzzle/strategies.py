@@ -13,6 +13,9 @@ small boards, few labels, unshuffled tiles and no turns.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from ..system.extras import require
 from .formats import puzzle_to_yaml
 from .generate import Params, build
@@ -21,7 +24,7 @@ from .model import Puzzle, Solution
 __all__ = ["puzzles", "solved_puzzles", "solutions", "malformed_puzzle_files"]
 
 
-def _st():
+def _st() -> Any:
     """hypothesis's strategies (extra ``test``)."""
     return require("hypothesis.strategies")
 
@@ -31,13 +34,13 @@ def puzzles(
     max_cols: int = 3,
     max_cells: int = 6,
     max_colors: int = 3,
-    matchings=("complementary", "identical"),
-    topologies=("grid", "torus"),
-    models=("planted", "uniform"),
+    matchings: tuple[str, ...] = ("complementary", "identical"),
+    topologies: tuple[str, ...] = ("grid", "torus"),
+    models: tuple[str, ...] = ("planted", "uniform"),
     clues: bool = True,
-    turns=("all", "half", "none"),
+    turns: tuple[str, ...] = ("all", "half", "none"),
     borders: bool = True,
-):
+) -> Any:
     """Puzzles from 1x1 up to ``max_rows x max_cols`` (at most ``max_cells`` cells): grid or torus,
     framed or not, both matching rules, planted or uniform, duplicate tiles, clues, tiles that
     may take every turn, half turns or none (``turns``), and a border rule on planted grids
@@ -49,7 +52,17 @@ def puzzles(
 
 
 def _puzzle(
-    draw, max_rows, max_cols, max_cells, max_colors, matchings, topologies, models, clues, turns, borders
+    draw: Callable[[Any], Any],
+    max_rows: int,
+    max_cols: int,
+    max_cells: int,
+    max_colors: int,
+    matchings: tuple[str, ...],
+    topologies: tuple[str, ...],
+    models: tuple[str, ...],
+    clues: bool,
+    turns: tuple[str, ...],
+    borders: bool,
 ) -> Puzzle:
     st = _st()
     rows = draw(st.integers(1, max_rows))
@@ -86,7 +99,7 @@ def solved_puzzles(**kwargs):
     return puzzles(models=("planted",), **kwargs).map(lambda p: (p, p.planted))
 
 
-def solutions(puzzle: Puzzle):
+def solutions(puzzle: Puzzle) -> Any:
     """Any assignment of ``(tile, rotation)`` to the cells, valid or not (each tile once)."""
     n = puzzle.n
     st = _st()
@@ -112,7 +125,7 @@ _BREAKS = [
 ]
 
 
-def _first_tile(text: str, change) -> str:
+def _first_tile(text: str, change: Callable[[str], str]) -> str:
     start = text.index("tiles:\n- ") + len("tiles:\n- ")
     end = text.index("\n", start)
     return text[:start] + change(text[start:end]) + text[end:]
@@ -122,7 +135,7 @@ def malformed_puzzle_files():
     """``(YAML text, part of the expected error message)`` for a puzzle file broken in one way."""
     st = _st()
 
-    def broken(pair) -> tuple[str, str]:
+    def broken(pair: tuple[Puzzle, tuple[str, Callable[[str], str], str]]) -> tuple[str, str]:
         p, (what, change, message) = pair
         return change(puzzle_to_yaml(p.with_(planted=None))), message
 

@@ -47,8 +47,9 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from collections.abc import Callable
 from functools import partial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from pysat.formula import IDPool
 
@@ -106,7 +107,9 @@ def _admits_more(target: set, windows: list[set], k: int) -> bool:
     return any(more(w) for w in windows[0])
 
 
-def corner_supports(puzzle: Puzzle, allowed, shows, p: dict, side) -> list[list[int]]:
+def corner_supports(
+    puzzle: Puzzle, allowed: Any, shows: Any, p: dict, side: Callable[[int, int, Any], int]
+) -> list[list[int]]:
     """For each cell, each corner (sides d and d+1) and each labels a, b those sides can show:
     ``side(d)=a & side(d+1)=b -> OR p[c, t]`` over the tiles with a rotation showing a then b;
     a binary nogood when no tile does.  A side fixed by the frame drops out."""
@@ -141,10 +144,12 @@ class _Layout(NamedTuple):
     side_map: list  # per cell and side: label -> literal, or TRUE (the frame)
     f: dict  # relaxed: per inner edge and label, its second side shows it
 
-    def side(self, c: int, d: int, lab):
+    def side(self, c: int, d: int, lab: Any) -> int:
         return self.side_map[c][d].get(lab, FALSE)
 
-    def sides(self, k: int, lab, puzzle: Puzzle, second: bool = False):
+    def sides(
+        self, k: int, lab: Any, puzzle: Puzzle, second: bool = False
+    ) -> tuple[tuple[int, int, Any], ...]:
         """The ends of edge ``k``'s value ``lab`` (``second``: of its second side's, ``f``),
         each cell and side with the label it shows there: both ends where they share it."""
         adj = puzzle.board.adjacencies[k]

@@ -60,6 +60,7 @@ from collections import Counter
 from collections.abc import Callable
 from functools import partial
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
@@ -89,7 +90,9 @@ def _check(puzzle: Puzzle, options: Options) -> tuple[bool, bool]:
     return both or "atmostone" in options.families, both or "fbcolors" in options.families
 
 
-def _pattern_clauses(labels: tuple, side, domains: list[set], fbcolors: bool) -> list[list]:
+def _pattern_clauses(
+    labels: tuple, side: Callable[[int, Any], Any], domains: list[set], fbcolors: bool
+) -> list[list]:
     """The clauses (without ``-x``) that make the four sides of an inner cell show a rotation
     of ``labels`` (read clockwise); ``side(d, colour)`` is the literal of side d showing it."""
     a, b, c, d = labels
@@ -208,7 +211,7 @@ class _Layout:
         self.x, self.e, self.f = (dict(zip(keys, ids)) for keys in (xs, es, fs))
         self.m = list(ids)
 
-    def side(self, c: int, d: int, colour):
+    def side(self, c: int, d: int, colour: Any) -> int | None:
         if (c, d) not in self.edge_of:
             return None
         return (self.f if (c, d) in self.second else self.e).get((self.edge_of[c, d], colour))
@@ -232,7 +235,7 @@ class _Layout:
                 out.append([-self._lit(c, d, shape[d]) for d in range(4)])
         return out
 
-    def _lit(self, c: int, d: int, colour) -> int:
+    def _lit(self, c: int, d: int, colour: Any) -> int:
         v = self.side(c, d, colour)
         if v is None:  # a colour no placement shows there cannot be in a rotation of a placed tile
             raise AssertionError((c, d, colour))
@@ -324,7 +327,7 @@ def _blocks(puzzle: Puzzle, lay: _Layout, card: str, arrays: bool | None = None)
     return blocks
 
 
-def _pairs(xs: list[int]):
+def _pairs(xs: list[int]) -> np.ndarray:
     """Pairwise at most one of ``xs`` as an array, in PySAT's order."""
     i, j = np.triu_indices(len(xs), 1)
     neg = -np.array(xs, dtype=np.int32)
@@ -341,7 +344,7 @@ def _kinds(puzzle: Puzzle, lay: _Layout) -> Callable[[int, int], tuple]:
     return lambda t, c: (tuple(lay.rots[c][t]), cell[c])
 
 
-def _template(puzzle: Puzzle, lay: _Layout, t: int, c: int):
+def _template(puzzle: Puzzle, lay: _Layout, t: int, c: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The clauses of tile ``t`` placed in cell ``c`` as arrays (side, colour index, sign) whose
     rows are the clauses (padded: sign 0), to be read for any cell of the same kind."""
     where = {}
@@ -360,7 +363,13 @@ def _template(puzzle: Puzzle, lay: _Layout, t: int, c: int):
     return side, index, sign
 
 
-def _instantiate(template, cells: list[int], xs: list[int], edge_at, base):
+def _instantiate(
+    template: tuple[np.ndarray, np.ndarray, np.ndarray],
+    cells: list[int],
+    xs: list[int],
+    edge_at: Any,
+    base: Any,
+) -> np.ndarray:
     """The clauses ``-x or clause`` of ``template`` in each of ``cells`` (``xs``: the tile's
     variables there), cell after cell."""
     side, index, sign = template
@@ -421,7 +430,7 @@ def encode(puzzle: Puzzle, options: Options = Options(), relax: bool = False) ->
         if any((c, d) not in lay.edge_of and look[d] != puzzle.frame for d in range(4)):
             return []
         lits = [lay.side(c, d, look[d]) for d in range(4) if (c, d) in lay.edge_of]
-        return [] if None in lits else [lits]
+        return [] if None in lits else [[lit for lit in lits if lit is not None]]
 
     return Encoded(
         puzzle,
