@@ -187,7 +187,7 @@ def advance(
         m = masks[0, key] & ~(u0 if tw == 0 else used[0])
 
 
-def trailing_zeros(x) -> int:
+def trailing_zeros(x: int) -> int:
     """The number of zero bits below the lowest one of ``x`` (compiled: the processor's
     instruction)."""
     x = int(x)

@@ -6,6 +6,7 @@ Every loop reads them by name (:func:`satedge.backtrack.loop.arguments`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -75,7 +76,7 @@ def budgeted(t: Tables) -> bool:
     return t.masks.shape[1] > t.nkp
 
 
-def layers(placements, sides, shown) -> list[int]:
+def layers(placements: Sequence[tuple[int, int]], sides: Sequence[int], shown: Any) -> list[int]:
     """Per placement ``(tile, rotation)`` of one cell, its layer in the compiled search: how many
     rotations of the same tile before it show the same labels on ``sides`` (the cell's sides
     towards its first two earlier neighbours; ``shown`` as :func:`tables` has it).  Both loops
@@ -90,7 +91,14 @@ def layers(placements, sides, shown) -> list[int]:
 
 
 def tables(
-    allowed, n_labels: int, n_tiles: int, shown, need, checks, twin=None, misfits: bool | Breaks = False
+    allowed: Sequence[Sequence[tuple[int, int]]],
+    n_labels: int,
+    n_tiles: int,
+    shown: Any,
+    need: Any,
+    checks: Sequence[Sequence[tuple[int, int, int]]],
+    twin: Any = None,
+    misfits: bool | Breaks = False,
 ) -> Tables:
     """The arrays (numpy) for a puzzle: ``allowed``, its placements per position in the search
     order; per placement ``o = tile * 4 + rotation`` the label ids it ``shows`` on its four sides
@@ -200,7 +208,7 @@ def tables(
     return replace(t, **native.entries(t))  # once per puzzle, not for each subtree's run
 
 
-def _missing(kinds: dict, shown, n_labels: int, nkp: int, tile_words: int, breaks: Breaks) -> np.ndarray:
+def _missing(kinds: dict, shown: Any, n_labels: int, nkp: int, tile_words: int, breaks: Breaks) -> np.ndarray:
     """The entries ``(key, word, bit, rotation)`` of the placements that miss one (keys from
     ``nkp`` on) or both (from ``2 * nkp`` on) of a cell's first two earlier neighbours, for every
     pair of labels those neighbours may ask for; a tile's rotations in one key take layers in the

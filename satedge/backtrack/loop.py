@@ -15,7 +15,7 @@ from __future__ import annotations
 import inspect
 import os
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -104,7 +104,7 @@ def _unbound() -> int:
 _CALL = ("floor", "last", "budget", "counts")
 
 
-def arguments(names, t: Tables, state: State) -> list:
+def arguments(names: Sequence[str], t: Tables, state: State) -> list:
     """The arrays a loop takes, in the order of its parameters ``names``: each from the tables
     ``t`` or the state, by its name.  The state's ``allow`` is passed as None where ``t`` has no
     misfits (numba compiles their code away)."""
@@ -125,8 +125,8 @@ _BOUND = _ADVANCE[: -len(_CALL)]  # the tables' and the state's, bound once per 
 
 def at_root(
     t: Tables,
-    counts=None,
-    allow=None,
+    counts: np.ndarray | None = None,
+    allow: Any = None,
     deepest: bool = False,
     loop: str = "auto",
     quota: Quota | None = None,
@@ -170,10 +170,10 @@ def run(
     prefix: list[int],
     last: int,
     parent: int | None = None,
-    counts=None,
+    counts: np.ndarray | None = None,
     paused: Callable[..., None] | None = None,
     start: tuple[int, ...] | None = None,
-    allow=None,
+    allow: Any = None,
     loop: str = "auto",
     ran: Callable[[str, float], None] | None = None,
 ) -> Generator[list[int], None, None]:
@@ -213,7 +213,7 @@ def run(
             paused()
 
 
-def misses(t: Tables, placed, i: int, o: int) -> int:
+def misses(t: Tables, placed: Any, i: int, o: int) -> int:
     """The misfits of placement ``o`` at position ``i`` with its earlier neighbours in ``placed``."""
     return sum(
         int(t.shown[o * 4 + t.own_side[i, q]] != t.need[placed[t.dep_cell[i, q]] * 4 + t.dep_side[i, q]])
@@ -246,7 +246,7 @@ def place(t: Tables, state: State, prefix: list[int], start: tuple[int, ...] | N
 
 
 def stepper(
-    t: Tables, state: State, counts, loop: str = "auto"
+    t: Tables, state: State, counts: np.ndarray, loop: str = "auto"
 ) -> tuple[Callable[[int, int, int], int], str]:
     """The loop ``loop`` (:data:`LOOPS`) over ``t`` and ``state``, as ``(floor, last, budget) ->
     outcome``, and the name of the loop it is (``auto``: the C loop where it is built here, else
@@ -272,7 +272,7 @@ def stepper(
 
 def search(
     t: Tables,
-    counts=None,
+    counts: np.ndarray | None = None,
     paused: Callable[[], None] | None = None,
     loop: str = "auto",
     ran: Callable[[str, float], None] | None = None,

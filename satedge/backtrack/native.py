@@ -141,7 +141,7 @@ def _version(cc: str) -> str:
     return out.splitlines()[0].strip() if out.strip() else ""
 
 
-def header(t, deepest: bool = False, quota: bool = False) -> str:
+def header(t: Any, deepest: bool = False, quota: bool = False) -> str:
     """The ``board.h`` that ``search.c`` includes for the tables ``t``
     (:class:`satedge.backtrack.arrays.Tables`): the sizes, whether the labels fit a byte
     (``PACKED``: :func:`entries`) and whether there are identical tiles, the outcome codes, and one
@@ -191,7 +191,7 @@ def tile_words(n_tiles: int) -> int:
     return 1 << max(0, (n_tiles - 1) // 64).bit_length()
 
 
-def entries(t, compact: bool | None = None) -> dict[str, Any]:
+def entries(t: Any, compact: bool | None = None) -> dict[str, Any]:
     """The C loop's own copy of the candidates of ``t``: per key its words of tiles side by side
     (``cmasks``, key by key, where ``t.masks`` has them word by word), each entry's rotation
     (``cturn``) and the labels its placement needs on sides 0 to 3, a byte each, side ``s`` in bits
@@ -387,7 +387,7 @@ def _profiled(cc: str, plain: Path, head: str, train: Callable[[Path], bool]) ->
     return lib
 
 
-def _training(args: list, start: int, last: int, allow) -> Callable[[Path], bool]:
+def _training(args: list, start: int, last: int, allow: Any) -> Callable[[Path], bool]:
     """A search of :data:`TRAINING` candidates from the present state (``args``: the tables' and
     the state's addresses), on a library that records its branches, in a forked process (the
     state stays as it is here); whether it ended well and wrote its profile.  It allows no
@@ -426,7 +426,7 @@ def _training(args: list, start: int, last: int, allow) -> Callable[[Path], bool
     return train
 
 
-def compiles(t, deepest: bool = False) -> bool:
+def compiles(t: Any, deepest: bool = False) -> bool:
     """Whether binding the search over ``t`` (:func:`kernel`) compiles it first: a compiler is
     found and the library (or its profiled twin) is not kept yet; a few seconds, which the
     progress line names."""
@@ -459,7 +459,7 @@ STATE = (
 )
 
 
-def unavailable(t) -> str:
+def unavailable(t: Any) -> str:
     """Why the C loop does not run over ``t`` here (:func:`kernel` gives ``None``)."""
     if len(t.ndeps) > MAX_NATIVE_CELLS:
         return f"it takes boards of at most {MAX_NATIVE_CELLS} cells, and this one has {len(t.ndeps)}"
@@ -469,7 +469,7 @@ def unavailable(t) -> str:
     return f"{compiler()} did not build it within {compile_seconds():g} s"
 
 
-def kernel(t, state, counts) -> Callable[[int, int, int], int] | None:
+def kernel(t: Any, state: Any, counts: np.ndarray) -> Callable[[int, int, int], int] | None:
     """The C loop over the tables ``t`` bound to ``state`` (:class:`satedge.backtrack.loop.State`),
     each array taken by its name: a function ``(floor, last, budget) -> outcome`` that advances as
     :func:`satedge.backtrack.advance.advance` does; ``None`` where it is not built here

@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 
 from ..errors import SatedgeError
-from ..puzzle.model import Puzzle
+from ..puzzle.model import Allowed, Puzzle
 
 __all__ = ["ORDERS", "cell_order", "named_orders", "estimate", "twin_keys"]
 
@@ -84,14 +85,14 @@ def named_orders(puzzle: Puzzle) -> dict[str, tuple[int, ...]]:
     return found
 
 
-def estimate(puzzle: Puzzle, order, allowed=None) -> float:
+def estimate(puzzle: Puzzle, order: Sequence[int], allowed: Allowed | None = None) -> float:
     """The expected size of the backtracker's tree (log10 of its nodes) when it fills the cells
     in ``order`` with the placements ``allowed`` (default :attr:`Puzzle.allowed`); ``-inf``
     when some cell has no placement."""
     return _estimate(_profile(puzzle, puzzle.allowed if allowed is None else allowed), order)
 
 
-def _profile(puzzle: Puzzle, allowed) -> tuple[list, list]:
+def _profile(puzzle: Puzzle, allowed: Allowed) -> tuple[list, list]:
     """What the estimate needs whatever the order: per touching pair of cells the log of the
     chance that two of their placements fit, per cell its number of placements and its tiles."""
     shown: dict[tuple[int, int], Counter] = {}  # cells of one kind share one tuple of placements
@@ -121,7 +122,7 @@ def _profile(puzzle: Puzzle, allowed) -> tuple[list, list]:
     return pairs, [tiles[id(allowed[c])] for c in puzzle.board.cells]
 
 
-def twin_keys(puzzle: Puzzle, allowed) -> dict[int, frozenset]:
+def twin_keys(puzzle: Puzzle, allowed: Allowed) -> dict[int, frozenset]:
     """Per tile, the labels it shows at each kind of cell (cells of one kind share their tuple of
     placements): tiles with the same key are identical tiles, which the search places in one
     order (:mod:`satedge.backtrack.plans`)."""
@@ -142,7 +143,7 @@ def _classes_left(size: int, copies: tuple, taken: int) -> float:
     return sum(n * (1 - (math.comb(size - m, taken - m) / whole if taken >= m else 0.0)) for m, n in copies)
 
 
-def _estimate(profile: tuple[list, list], order) -> float:
+def _estimate(profile: tuple[list, list], order: Sequence[int]) -> float:
     pairs, cells = profile
     pos = {cell: i for i, cell in enumerate(order)}
     fit = [0.0] * len(order)  # per depth, log of the chance that its sides towards earlier cells fit
@@ -170,7 +171,7 @@ def _estimate(profile: tuple[list, list], order) -> float:
     return (top + math.log(sum(math.exp(s - top) for s in sizes))) / math.log(10)
 
 
-def cell_order(puzzle: Puzzle, name: str = "auto", allowed=None) -> tuple[int, ...]:
+def cell_order(puzzle: Puzzle, name: str = "auto", allowed: Allowed | None = None) -> tuple[int, ...]:
     """The cells (row-major numbers) in the order ``name`` fills them; ``auto``: the order of
     :func:`named_orders` with the smallest :func:`estimate` for ``allowed``, the first of those
     equal to four decimals (the turns of one scan often differ in the sixth)."""

@@ -9,13 +9,14 @@ every solution a found one stands for (each arrangement of its copies, each look
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import permutations, product
 from math import perm
+from typing import Any
 
 from ..errors import SatedgeError
-from ..puzzle.model import Puzzle, Solution
+from ..puzzle.model import Allowed, Puzzle, Solution
 from .orders import cell_order, twin_keys
 
 __all__ = ["Plan", "plan", "expand", "weighed"]
@@ -48,7 +49,13 @@ class Plan:
         return out
 
 
-def plan(puzzle: Puzzle, allowed=None, order="auto", distinct: bool = True, twins: bool = True) -> Plan:
+def plan(
+    puzzle: Puzzle,
+    allowed: Allowed | None = None,
+    order: Any = "auto",
+    distinct: bool = True,
+    twins: bool = True,
+) -> Plan:
     """The search of ``allowed`` (default :attr:`Puzzle.allowed`) in ``order`` (an order's name,
     :data:`satedge.backtrack.orders.ORDERS`, or the cells in order); ``distinct``: try one turn of a tile
     among those that look the same at a cell; ``twins``: place identical tiles in one order only.
@@ -79,7 +86,7 @@ def plan(puzzle: Puzzle, allowed=None, order="auto", distinct: bool = True, twin
     return Plan(cells, tuple(tried), tuple(spread), classes, shift)
 
 
-def _twins(puzzle: Puzzle, allowed) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+def _twins(puzzle: Puzzle, allowed: Allowed) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """The classes of tiles that show the same labels at the same cells (whatever their turns;
     so a clue or a symmetry breaking that keeps one of them somewhere parts it from the others),
     and per tile its turn against the first tile of its class; ``((), ())`` when there are none."""
@@ -101,7 +108,7 @@ def _twins(puzzle: Puzzle, allowed) -> tuple[tuple[tuple[int, ...], ...], tuple[
     return twins, tuple(shift)
 
 
-def _by_cell(search: Plan, placed) -> list:
+def _by_cell(search: Plan, placed: Sequence[int]) -> list:
     """A search's placements (``tile * 4 + rotation`` per position) as ``(tile, rotation)`` per cell."""
     at: list[tuple[int, int] | None] = [None] * len(placed)
     for cell, o in zip(search.cells, placed):
@@ -109,7 +116,7 @@ def _by_cell(search: Plan, placed) -> list:
     return at
 
 
-def weighed(search: Plan, placed) -> tuple[Solution, int]:
+def weighed(search: Plan, placed: Sequence[int]) -> tuple[Solution, int]:
     """A search's placements as a solution, and how many solutions :func:`expand` makes of it."""
     at = _by_cell(search, placed)
     weight = 1
@@ -121,7 +128,7 @@ def weighed(search: Plan, placed) -> tuple[Solution, int]:
     return Solution(tuple(at)), weight
 
 
-def expand(search: Plan, placed) -> Iterator[Solution]:
+def expand(search: Plan, placed: Sequence[int]) -> Iterator[Solution]:
     """The solutions that a search's placements (``tile * 4 + rotation`` per position) stand
     for: the same, with identical tiles in every arrangement, and with every tile in each turn
     that looks the same at its cell."""

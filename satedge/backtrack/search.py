@@ -17,7 +17,7 @@ solution once, in no fixed order.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import SatedgeError
-from ..puzzle.model import Puzzle, Solution
+from ..puzzle.model import Allowed, Puzzle, Solution
 from ..puzzle.symmetry import broken_placements, symmetry_breaking
 from ..system.extras import available
 from ..system.progress import REPORT_SECONDS
@@ -63,7 +63,7 @@ MAX_TABLE = 4_000_000
 SMALL = 16
 
 
-def _neighbours(puzzle: Puzzle, cells):
+def _neighbours(puzzle: Puzzle, cells: Sequence[int]) -> tuple[list, list, list[list[tuple[int, int, int]]]]:
     """Per placement ``o = tile * 4 + rotation`` the label ids it shows on its four sides and the
     ids that fit them (the puzzle's :func:`~satedge.backtrack.facts.board_tables`); per position
     in the order ``cells`` its earlier neighbours ``(own side, position, their side)``."""
@@ -124,8 +124,8 @@ def solutions(
     workers: int = 1,
     cost: Cost | None = None,
     paused: Callable[[Cost], None] | None = None,
-    allowed=None,
-    order="auto",
+    allowed: Allowed | None = None,
+    order: Any = "auto",
     distinct: bool = True,
     twins: bool = True,
 ) -> Iterator[Solution]:
@@ -164,8 +164,8 @@ def weighted(
     workers: int = 1,
     cost: Cost | None = None,
     paused: Callable[[Cost], None] | None = None,
-    allowed=None,
-    order="auto",
+    allowed: Allowed | None = None,
+    order: Any = "auto",
 ) -> Iterator[tuple[Solution, int]]:
     """Each solution the search finds, with the number of solutions it stands for (every
     arrangement of its identical tiles, every turn that looks the same: :func:`solutions` gives
@@ -244,7 +244,7 @@ def symmetry_broken(puzzle: Puzzle) -> tuple[tuple, int]:
     return allowed, len(puzzle.board_turns)
 
 
-def _counted(found: Generator[list[int], None, None], counts, cost: Cost) -> Iterator[list[int]]:
+def _counted(found: Generator[list[int], None, None], counts: np.ndarray, cost: Cost) -> Iterator[list[int]]:
     """The placements of a compiled search, ``cost`` following its ``counts`` array."""
     try:
         for placed in found:
@@ -256,7 +256,7 @@ def _counted(found: Generator[list[int], None, None], counts, cost: Cost) -> Ite
 
 
 def _pause(
-    counts, cost: Cost, paused: Callable[[Cost], None] | None, pending=None
+    counts: np.ndarray, cost: Cost, paused: Callable[[Cost], None] | None, pending: Any = None
 ) -> Callable[[], None] | None:
     if paused is None:
         return None
@@ -297,7 +297,7 @@ def prefixes(
     workers: int,
     search: Plan,
     cost: Cost | None = None,
-    allow=None,
+    allow: Any = None,
     subtrees: int | None = None,
     what: str = "backtracking with several workers",
 ) -> list[list[int]]:
@@ -322,7 +322,7 @@ def subtrees(
     search: Plan,
     weighted: bool = False,
     seconds: float | None = None,
-    allow=None,
+    allow: Any = None,
 ) -> tuple[list, tuple[int, int], list]:
     """The solutions (at most ``limit``) in the branches of ``share`` (roots from :func:`prefixes`,
     or branches handed back), searched compiled in this process: a cluster task's share;
@@ -454,6 +454,6 @@ def _search(
         stack[i] = iter(index[i].get(key, ()))
 
 
-def solve(puzzle: Puzzle, loop: str = "auto", workers: int = 1, order="auto") -> Solution | None:
+def solve(puzzle: Puzzle, loop: str = "auto", workers: int = 1, order: Any = "auto") -> Solution | None:
     """The first solution found, or ``None``."""
     return next(solutions(puzzle, 1, loop, workers, order=order), None)

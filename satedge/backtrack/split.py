@@ -15,6 +15,7 @@ import multiprocessing
 import os
 import time
 from collections.abc import Callable, Generator
+from typing import Any
 
 import numpy as np
 
@@ -55,8 +56,8 @@ def branches(t: Tables, state: State, floor: int) -> list[Branch]:
 def cut(
     t: Tables,
     workers: int,
-    counts=None,
-    allow=None,
+    counts: np.ndarray | None = None,
+    allow: Any = None,
     loop: str = "auto",
     ran: Callable[[str, float], None] | None = None,
     subtrees: int | None = None,
@@ -87,7 +88,7 @@ def explore(
     hand_back: Callable[[], bool] = lambda: False,
     parent: int | None = None,
     budget: int | None = None,
-    pending=None,
+    pending: Any = None,
 ) -> tuple[list[list[int]], list[Branch]]:
     """The solutions (up to ``limit``) in the branches of ``share`` (prefixes from :func:`cut`,
     or :func:`branches` triples), searched one after another on ``state``
@@ -113,7 +114,7 @@ def _explore(
     hand_back: Callable[[], bool],
     parent: int | None,
     budget: int | None,
-    pending,
+    pending: Any,
 ) -> tuple[list[list[int]], list[Branch]]:
     found: list[list[int]] = []
     last = len(t.ndeps) - 1
@@ -146,13 +147,13 @@ def parallel_search(
     t: Tables,
     workers: int,
     limit: int | None = None,
-    counts=None,
+    counts: np.ndarray | None = None,
     paused: Callable[..., None] | None = None,
     budget: int | None = None,
-    allow=None,
+    allow: Any = None,
     loop: str = "auto",
     ran: Callable[[str, float], None] | None = None,
-    pending=None,
+    pending: Any = None,
 ) -> Generator[list[int], None, None]:
     """Placements of every solution (at most ``limit``), searched by ``workers`` processes; each
     solution once, in no fixed order.  The processes stop when the iterator is closed.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 from ..puzzle.checker import board_problem, score, validate
 from ..puzzle.formats import load_puzzle
 from ..puzzle.solutions import load_solutions
@@ -11,7 +13,7 @@ from .options import add_puzzles
 __all__ = ["add", "main"]
 
 
-def add(sub) -> None:
+def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "check",
         help="validate solutions, and score boards: every form solve and maximize write (.sol, JSON, JSON lines)",
@@ -25,7 +27,7 @@ def add(sub) -> None:
     p.set_defaults(func=main)
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     puzzle = load_puzzle(args.puzzle)
     found = load_solutions(args.solution, puzzle)
     problems = [(k, p) for k, s in enumerate(found) if (p := validate(puzzle, s)) is not None]

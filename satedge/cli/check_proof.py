@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 
 from ..sat.certify import CHECKERS, DEFAULT_CHECKER
@@ -15,7 +16,7 @@ from .options import number
 __all__ = ["add", "main"]
 
 
-def add(sub) -> None:
+def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "check-proof",
         help="check a certificate written by --certify --proof DIR again: the formula "
@@ -43,7 +44,7 @@ def add(sub) -> None:
     p.set_defaults(func=main)
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     with status_line(f"check-proof {args.folder}") as show:  # on a terminal: the stage, the proofs checked
         cert, solutions = recheck(args.folder, args.checker, args.workers, note=show)
     maximum = cert.covers.startswith(("no board scores more", "no board keeps"))

@@ -4,12 +4,15 @@ puzzle under its limits, and the words their output shares."""
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import sys
 import time
 from collections.abc import Iterator
 from contextlib import nullcontext
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 from ..encode import DEFAULT_ENCODING, Encoding
 from ..errors import OutOfMemory, SatedgeError
@@ -114,7 +117,7 @@ def beyond_memory(what: str, limit_mb: float | None) -> SatedgeError:
     return SatedgeError(f"{what} {needs_more_memory(int(limit_mb or 0))}")
 
 
-def checker_of(args) -> str | None:
+def checker_of(args: argparse.Namespace) -> str | None:
     """The checker --certify and --checker name (``None``: no --certify); --checker and --proof
     without --certify are an error."""
     given = [o for o, v in (("--checker", args.checker), ("--proof", args.proof)) if v is not None]
@@ -128,7 +131,7 @@ def checker_of(args) -> str | None:
     return (args.checker or DEFAULT_CHECKER) if args.certify else None
 
 
-def encoding_of(args) -> Encoding | None:
+def encoding_of(args: argparse.Namespace | SimpleNamespace) -> Encoding | None:
     """The encoding --encoding and its options name (options alone: of the command's default
     encoding, ``args.default_encoding``, else :data:`satedge.encode.DEFAULT_ENCODING`); ``None``
     when none of them is given."""
@@ -142,7 +145,7 @@ def encoding_of(args) -> Encoding | None:
     )
 
 
-def job_of(args, task: str) -> Job:
+def job_of(args: argparse.Namespace, task: str) -> Job:
     """The job a command's options make for every puzzle (:meth:`satedge.jobs.Job.make`),
     checked before any puzzle is read; an option the command does not have counts as not given."""
     checker = checker_of(args)
@@ -173,7 +176,7 @@ def job_of(args, task: str) -> Job:
     )
 
 
-def answers(args, task: str, outputs: tuple = (), **fields) -> Iterator[tuple]:
+def answers(args: argparse.Namespace, task: str, outputs: tuple = (), **fields: Any) -> Iterator[tuple]:
     """The job the command's options make (:func:`job_of`; the files ``outputs`` names may not be
     puzzles, and must be writable), checked before any puzzle is read, then each puzzle file
     :func:`answer_file` in turn, as ``(path, puzzle, job, result, seconds)``, ``seconds`` from
@@ -201,7 +204,7 @@ def answers(args, task: str, outputs: tuple = (), **fields) -> Iterator[tuple]:
                 bar.update()
 
 
-def answer_file(path: str, request: Job, **fields) -> tuple:
+def answer_file(path: str, request: Job, **fields: Any) -> tuple:
     """Read the puzzle ``path``, make its job (``request``'s for it, :meth:`satedge.jobs.Job.of`) and run it
     (:func:`satedge.jobs.run`), all under the request's limits
     (:func:`satedge.system.limits.within`): from reading the file to the answer, this process's

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from .options import add_puzzles
 __all__ = ["add", "main"]
 
 
-def add(sub) -> None:
+def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "convert", help="convert a puzzle between formats (.yaml, .puz; read also tile_dict.yaml)"
     )
@@ -35,7 +36,7 @@ def add(sub) -> None:
     p.set_defaults(func=main)
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     out = Path(args.output)
     inputs = [args.input, Path(args.input).with_suffix(".clue"), args.planted]
     not_inputs([out, out.with_suffix(".clue")] if out.suffix == ".puz" else [out], inputs)

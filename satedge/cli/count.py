@@ -3,6 +3,8 @@ puzzle; asked, the pictures up to the puzzle's symmetries, with the symmetries n
 
 from __future__ import annotations
 
+import argparse
+
 from ..puzzle.symmetry import MODES, describe, group
 from ..system.bigints import digits, json_dumps, many
 from .common import answered_by, answers, certificate_words, engine_of, measured
@@ -11,7 +13,7 @@ from .options import add_method, add_puzzles
 __all__ = ["add", "main"]
 
 
-def add(sub) -> None:
+def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "count",
         help="count solutions, distinct pictures and pictures up to board turns (or up to the puzzle's symmetries)",
@@ -33,7 +35,7 @@ def so_far(at_least: dict[str, int]) -> str:
     return "at least " + " and ".join(words)
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     status = 0
     for path, puzzle, job, res, seconds in answers(args, "count"):
         counts = {m: res.counts.get(m) for m in MODES}

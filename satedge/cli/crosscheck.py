@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
@@ -13,7 +14,7 @@ from .options import number
 __all__ = ["add", "main"]
 
 
-def add(sub) -> None:
+def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "crosscheck",
         help="cross-check encodings x solvers against the backtracker on generated puzzles "
@@ -60,7 +61,7 @@ def add(sub) -> None:
     p.set_defaults(func=main)
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     from ..experiment import crosscheck
 
     configs = crosscheck.default_configs(args.encodings, args.solvers)

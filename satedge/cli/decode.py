@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -14,7 +15,7 @@ from .common import grid_options
 __all__ = ["add", "main"]
 
 
-def add(sub) -> None:
+def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "decode",
         help="turn a solver's model of an exported CNF or WCNF back into a checked solution "
@@ -41,7 +42,7 @@ def add(sub) -> None:
     p.set_defaults(func=main)
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     got = decode_file(args.cnf, args.model, args.puzzle)
     puzzle, solution, problem = got.puzzle, got.solution, got.problem
     if solution is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import sys
 from pathlib import Path
@@ -22,7 +23,7 @@ from .options import add_encoding, add_memory, add_puzzles, memory_limit
 __all__ = ["add", "main"]
 
 
-def add(sub) -> None:
+def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("encode", help="export a puzzle as self-describing DIMACS CNF (or WCNF: --maxsat)")
     add_puzzles(p)
     add_encoding(p)
@@ -56,7 +57,7 @@ def add(sub) -> None:
     p.set_defaults(func=main)
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     limit = memory_limit(args.memory)
     not_inputs([args.output], args.puzzles)
     if args.compress and not args.all_presets:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from difflib import get_close_matches
 
@@ -19,7 +20,7 @@ from .options import add_memory, memory_limit
 __all__ = ["add", "main"]
 
 
-def add(sub) -> None:
+def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("encodings", help="list the encoding presets (with --puzzle: a table of their sizes)")
     p.add_argument(
         "names",
@@ -54,7 +55,7 @@ def _named(name: str) -> Encoding:
     )
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     if args.memory is not None and not args.puzzle:
         raise SatedgeError("--memory applies with --puzzle (it says which formulas fit)")
     chosen = [_named(name) for name in args.names] or None

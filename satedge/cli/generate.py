@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from .options import number
 __all__ = ["add", "main"]
 
 
-def add(sub) -> None:
+def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("generate", help="generate random puzzles (uniform, or planted with a known solution)")
     p.add_argument(
         "--model",
@@ -98,7 +99,7 @@ def add(sub) -> None:
     p.set_defaults(func=main)
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     params = Params(
         rows=args.rows,
         cols=args.cols,

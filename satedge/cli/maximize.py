@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -32,7 +33,7 @@ from .options import (
 __all__ = ["add", "main"]
 
 
-def add(sub) -> None:
+def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("maximize", help="the board with the most inner edges that fit (Eternity II's score)")
     add_puzzles(p)
     add_method_choice(p, "maximize")
@@ -89,7 +90,7 @@ def add(sub) -> None:
     p.set_defaults(func=main)
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     for option, path, suffixes in (
         ("-o", args.output, (".sol", ".json")),
         ("--picture", args.picture, (".svg", ".png")),

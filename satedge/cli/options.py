@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import re
 import textwrap
+from collections.abc import Callable
 from difflib import get_close_matches
+from typing import NoReturn
 
 from ..encode import DEFAULT_ENCODING
 from ..errors import SatedgeError
@@ -43,7 +45,7 @@ class Help(argparse.HelpFormatter):
     def _split_lines(self, text: str, width: int) -> list[str]:
         return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
 
-    def _get_help_string(self, action) -> str:
+    def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
         if (
             action.option_strings
@@ -79,7 +81,7 @@ class Parser(argparse.ArgumentParser):
                 action.__class__ = _Once
         return super().parse_known_args(args, namespace)
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         raise SatedgeError(message + self._did_you_mean(message))
 
     def _did_you_mean(self, message: str) -> str:
@@ -111,7 +113,7 @@ class Parser(argparse.ArgumentParser):
         return f" (did you mean {close[0]}?)" if close else ""
 
 
-def number(low: int = 1, high: int = 10**9):
+def number(low: int = 1, high: int = 10**9) -> Callable[[str], int]:
     """argparse type of a number of things (workers, solutions, puzzles): an integer from ``low``
     to ``high``."""
 
@@ -377,7 +379,7 @@ def add_cluster(p: argparse.ArgumentParser) -> None:
     )
 
 
-def scheduler_of(args) -> str | None:
+def scheduler_of(args: argparse.Namespace) -> str | None:
     """The scheduler the command's options name: ``--scheduler``'s address, or the batch cluster
     of ``--cluster`` and its options (its string form: :class:`satedge.system.cluster.Batch`);
     the command line sets ``args.scheduler`` to it once the options are parsed."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from typing import Any
 
@@ -11,7 +12,7 @@ from ..system.resources import shipped_puzzles, shipped_specs
 __all__ = ["add", "main"]
 
 
-def add(sub) -> None:
+def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "puzzles", help="list the puzzles and example specs that ship with satedge (use them by name)"
     )
@@ -19,7 +20,7 @@ def add(sub) -> None:
     p.set_defaults(func=main)
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     for name, path in shipped_puzzles().items():
         p = load_puzzle(path)

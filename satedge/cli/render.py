@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from ..errors import SatedgeError
@@ -19,7 +20,7 @@ from .options import add_memory, add_puzzles, seconds
 __all__ = ["add", "main"]
 
 
-def add(sub) -> None:
+def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("render", help="draw a puzzle (its tiles) or a solution as SVG or PNG")
     add_puzzles(p, "puzzle", several=False)
     g = p.add_mutually_exclusive_group()
@@ -49,7 +50,7 @@ def add(sub) -> None:
     p.set_defaults(func=main)
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     given = [
         o
         for o, v in (("--method", args.method), ("--timeout", args.timeout), ("--memory", args.memory))

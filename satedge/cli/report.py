@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -12,7 +13,7 @@ from ..experiment.stats import POSTHOCS
 __all__ = ["add", "main"]
 
 
-def add(sub) -> None:
+def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("report", help="tables and plots of an experiment's results")
     p.add_argument("dir", metavar="DIR", help="an experiment's results folder (with results.jsonl)")
     p.add_argument(
@@ -41,7 +42,7 @@ def add(sub) -> None:
     p.set_defaults(func=main)
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     given = tuple(args.compare or ())
     if given and given != ("all",):  # before the results are read
         if len(given) == 1:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ from .options import add_cluster, number
 __all__ = ["add", "main"]
 
 
-def add(sub) -> None:
+def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "run", help="run an experiment spec: every puzzle x encoding x solver, isolated and limited"
     )
@@ -52,7 +53,7 @@ def add(sub) -> None:
     p.set_defaults(func=main)
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     from ..experiment.rows import RESULTS
     from ..experiment.runner import run_experiment
     from ..experiment.spec import load_spec, select

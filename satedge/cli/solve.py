@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from .options import add_method, add_puzzles
 __all__ = ["add", "main"]
 
 
-def add(sub) -> None:
+def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("solve", help="find a solution (or all) and print it")
     add_puzzles(p)
     p.add_argument("--all", action="store_true", help="every solution, not only the first")
@@ -31,7 +32,7 @@ def add(sub) -> None:
     p.set_defaults(func=main)
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     want_all = args.all or args.limit is not None
     if args.mode and not want_all:
         raise SatedgeError("--mode applies with --all or --limit")

@@ -3,8 +3,10 @@ whether each can run here, the PySAT solvers that work here and the solver binar
 
 from __future__ import annotations
 
+import argparse
 import json
 
+from ..jobs.engine import Engine
 from ..jobs.registry import engines as declared
 from ..sat.binaries import solver_binaries
 from ..sat.maxsat import evaluation_solvers
@@ -13,7 +15,7 @@ from ..sat.solvers import solver_names
 __all__ = ["add", "main"]
 
 
-def add(sub) -> None:
+def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("solvers", help="list the engines, the PySAT solvers and the solver binaries on PATH")
     p.add_argument(
         "--json",
@@ -23,7 +25,7 @@ def add(sub) -> None:
     p.set_defaults(func=main)
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     names, binaries, maxsat = list(solver_names()), solver_binaries(), evaluation_solvers()
     engines = {
         e.name: {
@@ -58,7 +60,7 @@ def main(args) -> int:
     return 0
 
 
-def _tasks(e) -> list[str]:
+def _tasks(e: Engine) -> list[str]:
     """What an engine answers, as this listing names it: solve, enumerate (several solutions),
     count, maximize."""
     return [

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 import pysat
 
@@ -89,7 +90,7 @@ def run_local(jobs: Iterable[tuple[str, Job]], workers: int, done: Callable[[str
         server.close()
 
 
-def run_dask(jobs: Iterable[tuple[str, Job]], client, done: Callable[[str, dict], None]) -> None:
+def run_dask(jobs: Iterable[tuple[str, Job]], client: Any, done: Callable[[str, dict], None]) -> None:
     """The same runs on a Dask distributed cluster through ``client``, results streaming back."""
     distributed = require("dask.distributed")
     futures = {client.submit(run_one, job, pure=False, key=f"satedge-run-{rid}"): rid for rid, job in jobs}

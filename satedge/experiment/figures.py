@@ -22,6 +22,7 @@ import math
 import statistics
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from ..puzzle.render import pyplot
 from ..system.extras import require
@@ -108,7 +109,7 @@ def cactus(rows: list[dict]) -> dict[str, dict]:
     return out
 
 
-def plain_log_ticks(axis, low: float, high: float) -> None:
+def plain_log_ticks(axis: Any, low: float, high: float) -> None:
     """Ticks of a log axis as plain numbers (``0.5``, ``2``, ``10``) at 1, 2 and 5 of each decade,
     at 1 alone over more than three decades, and no labels on the minor ticks: matplotlib's
     own labels of a short span (``3x10^0`` beside ``4x10^0``) run into each other."""
@@ -119,7 +120,7 @@ def plain_log_ticks(axis, low: float, high: float) -> None:
     axis.set_minor_formatter(ticker.NullFormatter())
 
 
-def _beside(ax, **kwargs) -> None:
+def _beside(ax: Any, **kwargs: Any) -> None:
     """The legend to the right of the axes, outside them: never over a curve or a bar."""
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, fontsize=7, **kwargs)
 
@@ -134,7 +135,7 @@ def plots(
     written: list[Path] = []
     style = styles(config_of(r) for r in rows)
 
-    def save(fig, stem: str) -> None:
+    def save(fig: Any, stem: str) -> None:
         with plt.rc_context({"svg.hashsalt": SALT, "svg.fonttype": "none"}):
             for ext in FORMATS:
                 f = out / f"{stem}.{ext}"
@@ -155,7 +156,7 @@ def plots(
     return written
 
 
-def _cactus_figure(plt, rows: list[dict], style: dict[str, Style], timeout: float, folder: str):
+def _cactus_figure(plt: Any, rows: list[dict], style: dict[str, Style], timeout: float, folder: str) -> Any:
     patches = require("matplotlib.patches")
     fig, ax = plt.subplots(figsize=(8, 5))
     banded = False
@@ -201,7 +202,7 @@ def _cactus_figure(plt, rows: list[dict], style: dict[str, Style], timeout: floa
     return fig
 
 
-def _sizes_figure(plt, rows: list[dict]):
+def _sizes_figure(plt: Any, rows: list[dict]) -> Any:
     """Per encoding, variables and clauses, one marker per board size (rows x cols), each the
     median over the boards of that size; ``None`` where no row has a formula's size."""
     sized = [r for r in rows if r.get("variables") and r.get("clauses") and r.get("rows") and r.get("cols")]
@@ -247,7 +248,7 @@ def _sizes_figure(plt, rows: list[dict]):
     return fig
 
 
-def _scatter_figure(plt, rows: list[dict], compare: tuple[str, ...], timeout: float):
+def _scatter_figure(plt: Any, rows: list[dict], compare: tuple[str, ...], timeout: float) -> Any:
     a, b = compare
 
     def times_of(config: str) -> dict:  # per instance: the seconds of its runs (shuffles, repetitions)
@@ -297,7 +298,7 @@ def _scatter_figure(plt, rows: list[dict], compare: tuple[str, ...], timeout: fl
     return fig
 
 
-def critical_difference(many: dict, style: dict[str, Style] | None = None):
+def critical_difference(many: dict, style: dict[str, Style] | None = None) -> Any:
     """The critical-difference diagram of a comparison of several configurations (scikit-posthocs'
     ``critical_difference_diagram``): each configuration at its average rank, in its colour of
     ``style`` (:func:`styles` of the configurations compared, by default), those the post-hoc test

@@ -13,7 +13,7 @@ import hashlib
 import io
 import re
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -180,7 +180,7 @@ def report(
     out: str | Path,
     compare: tuple[str, ...] | None = None,
     with_plots: bool = True,
-    warn=warn_on_stderr,
+    warn: Callable[[str], None] = warn_on_stderr,
     posthoc: str = "holm",
 ) -> tuple[str, list[Path]]:
     """The Markdown table (also ``summary.csv``) and the plots of an experiment folder; ``warn``

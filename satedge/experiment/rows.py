@@ -238,7 +238,7 @@ def result_fields(job: Job, res: Result, started: datetime, finished: datetime, 
     return out
 
 
-def row(run, experiment: str, fields: dict) -> dict:
+def row(run: Any, experiment: str, fields: dict) -> dict:
     """The row of ``run`` (a :class:`satedge.experiment.spec.Run`) of ``experiment``: what it is,
     then ``fields`` (:func:`result_fields`)."""
     p, job = run.puzzle, run.job
@@ -270,13 +270,13 @@ def row(run, experiment: str, fields: dict) -> dict:
 
 
 # ---------------------------------------------------------------------------- reading
-def _is(value, kind) -> bool:
+def _is(value: Any, kind: Any) -> bool:
     if kind is bool:
         return isinstance(value, bool)
     return isinstance(value, kind) and not isinstance(value, bool)  # JSON's true is no number
 
 
-def row_problem(r) -> str | None:
+def row_problem(r: Any) -> str | None:
     """Why ``r`` (a parsed line) is not a result row of satedge's, or ``None``."""
     always = [k for k, (_, required, _) in FIELDS.items() if required]
     if not isinstance(r, dict) or any(k not in r for k in always):

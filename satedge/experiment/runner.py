@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..errors import SatedgeError
 from ..system.bigints import json_dumps, many
@@ -125,7 +126,7 @@ def run_experiment(
     resume: bool = False,
     executor: str = "local",
     scheduler: str | None = None,
-    client=None,
+    client: Any = None,
     warn: Callable[[str], None] = warn_on_stderr,
     done: Callable[[int], None] | None = None,
 ) -> Ran:
@@ -182,7 +183,16 @@ def _differs(kept: dict, now: dict) -> str | None:
     return None
 
 
-def _run_locked(spec: Spec, out: Path, workers: int, resume: bool, executor: str, client, warn, done) -> Ran:
+def _run_locked(
+    spec: Spec,
+    out: Path,
+    workers: int,
+    resume: bool,
+    executor: str,
+    client: Any,
+    warn: Callable[[str], None],
+    done: Callable[[int], None] | None,
+) -> Ran:
     path = out / RESULTS
     done_rows, rejected = scan_results(path)
     if (done_rows or rejected) and not resume:

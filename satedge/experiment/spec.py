@@ -174,7 +174,7 @@ class Spec:
     mode: str = "solutions"
 
 
-def _sources(entries, base: Path, problems: list[str]) -> list[tuple[str, Any]]:
+def _sources(entries: Any, base: Path, problems: list[str]) -> list[tuple[str, Any]]:
     """What the ``puzzles`` entries name, before anything is read or generated: ``("file", path)``
     per file a glob matches, ``("generate", (params, seed))`` per seed."""
     out: list[tuple[str, Any]] = []
@@ -258,7 +258,7 @@ def benchmarks() -> str:
     return str(Path(os.environ.get("SATEDGE_BENCHMARKS") or "../shared/benchmarks").resolve())
 
 
-def _encodings(entries, problems: list[str], folder: Path) -> list[Encoding]:
+def _encodings(entries: Any, problems: list[str], folder: Path) -> list[Encoding]:
     """The encodings a spec names (a file of yours, ``FILE.py:NAME``, from the spec's ``folder``)."""
     out = []
     for entry in entries if isinstance(entries, list) else [entries]:
@@ -372,7 +372,9 @@ def load_spec(path: str | Path) -> Spec:
     limits = Limits(timeout=float(timeout), memory_mb=int(memory))
     refused = []  # every solver the task cannot take, not only the first
 
-    def job_of(puzzle: Puzzle | None, solver: SolverConfig | None, encoding: Encoding | None, seed) -> Job:
+    def job_of(
+        puzzle: Puzzle | None, solver: SolverConfig | None, encoding: Encoding | None, seed: int | None
+    ) -> Job:
         return Job(
             puzzle,
             task,

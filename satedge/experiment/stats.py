@@ -17,7 +17,9 @@ their average ranks.  Resampling is seeded: the same rows give the same figures.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -62,7 +64,7 @@ class _Rows(list):
         return self
 
 
-def frame(rows: list[dict]):
+def frame(rows: list[dict]) -> Any:
     """One DataFrame row per run (each run id once), with ``config``, ``seconds`` and ``par2``."""
     pd = require("pandas")
     rows, _ = unique_runs(rows)
@@ -79,19 +81,21 @@ def frame(rows: list[dict]):
     return df
 
 
-def load_results(folder: str | Path):
+def load_results(folder: str | Path) -> Any:
     """The runs of an experiment folder (its ``results.jsonl``) as a pandas DataFrame, one row
     per run: every field of the rows, and ``config`` (``ENCODING/SOLVER``), ``seconds``, ``par2``
     and ``solved``.  Lines that do not parse are left out, as ``report`` leaves them."""
     return frame(read_results(Path(folder) / RESULTS))
 
 
-def _instances(df, config: str):
+def _instances(df: Any, config: str) -> Any:
     """Per instance (puzzle sha256), the median PAR-2 score over shuffles and repetitions."""
     return df[df["config"] == config].groupby("puzzle_sha256")["par2"].median().dropna()
 
 
-def _bootstrap(data: tuple, statistic, paired: bool, level: float = LEVEL) -> list[float] | None:
+def _bootstrap(
+    data: tuple, statistic: Callable[..., Any], paired: bool, level: float = LEVEL
+) -> list[float] | None:
     stats, np = _libs()
     if len(data[0]) < 2:
         return None
@@ -109,7 +113,7 @@ def _bootstrap(data: tuple, statistic, paired: bool, level: float = LEVEL) -> li
     return [round(float(low), 4), round(float(high), 4)]
 
 
-def summary(df) -> list[dict]:
+def summary(df: Any) -> list[dict]:
     """Per configuration: runs and instances; the instances solved, each counted as the share of
     its runs (shuffles, repetitions) that solved it, with a bootstrap 95% interval over instances;
     PAR-2 (mean over instances of their scores) with a bootstrap 95% interval over instances;
@@ -149,7 +153,7 @@ def summary(df) -> list[dict]:
     return sorted(out, key=lambda s: (s["par2"], s["configuration"]))
 
 
-def compare(df, a: str, b: str) -> dict:
+def compare(df: Any, a: str, b: str) -> dict:
     """B against A over the instances both ran: the ratio of B's PAR-2 to A's with a paired
     bootstrap 95% interval, the Wilcoxon signed-rank test's p-value, the verdict ``better``:
     ``"a"`` (B's PAR-2 is higher), ``"b"`` or ``None`` at the 5% level, and ``disagree``: why the
@@ -245,7 +249,7 @@ def disagreement(ci: list[float] | None, better: str | None, instances: int, pai
     )
 
 
-def _ratio(va, vb, level: float = LEVEL):
+def _ratio(va: np.ndarray, vb: np.ndarray, level: float = LEVEL) -> tuple[float | None, list[float] | None]:
     """B's mean PAR-2 over A's, with the paired bootstrap interval at ``level`` (``None`` where
     A's is 0)."""
     np = _libs()[1]
@@ -259,7 +263,7 @@ def _ratio(va, vb, level: float = LEVEL):
     return round(float(vb.mean()) / mean_a, 4), _bootstrap((va, vb), ratio_of, paired=True, level=level)
 
 
-def compare_many(df, configs: list[str], posthoc: str = "holm") -> dict:
+def compare_many(df: Any, configs: list[str], posthoc: str = "holm") -> dict:
     """Several configurations over the instances that every one of them ran: the Friedman test,
     each configuration's average rank (1: the lowest PAR-2), and per pair the ratio of B's PAR-2
     to A's with its paired bootstrap 95% interval, the post-hoc test's p-value (``posthoc``:

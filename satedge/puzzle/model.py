@@ -37,6 +37,7 @@ __all__ = [
     "MAX_CELLS",
     "MAX_NAME",
     "Label",
+    "Allowed",
     "rotate",
     "partner",
     "self_symmetry",
@@ -56,6 +57,8 @@ MAX_CELLS = 10_000  # a 100x100 board; Eternity II has 256 cells
 MAX_NAME = 200  # characters
 
 Label = int | str
+# per cell, the placements (tile, rotation) a search may make there (:attr:`Puzzle.allowed`)
+Allowed = tuple[tuple[tuple[int, int], ...], ...]
 
 
 def rotate(labels: tuple, r: int) -> tuple:
@@ -300,7 +303,7 @@ class Puzzle:
         return all(self.fits(labels[a], labels[b]) for a, b in loops)
 
     @cached_property
-    def allowed(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+    def allowed(self) -> Allowed:
         """Per cell, the placements that satisfy the frame, the clues and self-loops.
 
         Pairwise constraints (adjacency, each tile once) are left to the solvers.

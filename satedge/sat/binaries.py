@@ -9,6 +9,7 @@ import shlex
 import shutil
 import subprocess
 from pathlib import Path
+from typing import IO
 
 from ..errors import EncodingError, SatedgeError
 from ..system.files import quoted, shown
@@ -195,7 +196,7 @@ def run_binary(words: list[str], folder: Path, timeout: float | None) -> tuple[i
         )
 
 
-def _tail(fh, limit: int) -> bytes:
+def _tail(fh: IO[bytes], limit: int) -> bytes:
     """What a binary wrote to the file ``fh``: all of it up to ``limit`` bytes (a model), else its end."""
     size = fh.seek(0, os.SEEK_END)
     fh.seek(max(0, size - limit))

@@ -31,7 +31,9 @@ from __future__ import annotations
 import importlib
 import multiprocessing
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from pysat.solvers import Solver
 
@@ -174,10 +176,10 @@ class Certificate:
             | ({"turned": self.turned} if self.turned else {})
         )
 
-    def __getitem__(self, key: str):
+    def __getitem__(self, key: str) -> Any:
         return self.as_dict()[key]
 
-    def get(self, key: str, default=None):
+    def get(self, key: str, default: Any = None) -> Any:
         return self.as_dict().get(key, default)
 
 
@@ -247,7 +249,7 @@ class FormulaCheck:
         return time.perf_counter() - t0
 
 
-def _forked(fn, tasks: list, workers: int) -> list:
+def _forked(fn: Callable[..., Any], tasks: list, workers: int) -> list:
     """``fn`` on each task, on forked processes that end with this one (here, one after the other,
     in a worker of :func:`~satedge.system.proctree.forked_map`, which ends with its parent and may have
     no process of its own); their results in the tasks' order."""
@@ -257,7 +259,7 @@ def _forked(fn, tasks: list, workers: int) -> list:
     return [value for _, value in sorted(out, key=lambda x: x[0])]
 
 
-def _native_whole(native, nv: int, base: list[list[int]], proof: drat.Proof) -> tuple[bool, str]:
+def _native_whole(native: Any, nv: int, base: list[list[int]], proof: drat.Proof) -> tuple[bool, str]:
     raw = tuple(native.check_proof(nv, base, proof.packed(), True, True))
     return bool(raw[0]) and bool(raw[9]), str(raw[1] or "no empty clause")
 

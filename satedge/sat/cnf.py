@@ -243,7 +243,7 @@ def read_clauses(path: Path, what: str) -> tuple[int, int, list[list[int]]]:
     return int(head[2]), int(head[3]), out
 
 
-def wcnf_clauses(text: str, path) -> tuple[list[list[int]], list[tuple[int, list[int]]]]:
+def wcnf_clauses(text: str, path: Path | str) -> tuple[list[list[int]], list[tuple[int, list[int]]]]:
     """The hard clauses and the weighted soft ones of a WCNF text in the MaxSAT Evaluation's
     format (``h`` marks a hard clause, a soft one starts with its weight, a positive integer);
     anything else on a line is a one-line error that names it."""

@@ -26,6 +26,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import count
+from typing import Any
 
 from pysat.solvers import Solver
 
@@ -104,7 +105,7 @@ def split(encoded: Encoded, target: int) -> Split:
     order = sorted(encoded.decision, key=lambda v: (-counts.get(v, 0), v))
     decision = set(encoded.decision)
 
-    def free(cube, implied) -> int:
+    def free(cube: Any, implied: Any) -> int:
         return len(decision) - len({abs(lit) for lit in implied} & decision | {abs(lit) for lit in cube})
 
     with Solver(name=LOOKAHEAD, bootstrap_with=encoded.cnf.clauses) as s:

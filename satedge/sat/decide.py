@@ -20,6 +20,7 @@ constraint, so the formula's models, and every count, are the same with it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from pysat.engines import Propagator
 
@@ -96,7 +97,7 @@ class FillOrder(Propagator):
         return []
 
 
-def attach(solver, encoded: Encoded, order: Sequence[int]) -> FillOrder:
+def attach(solver: Any, encoded: Encoded, order: Sequence[int]) -> FillOrder:
     """Connect to ``solver`` (one of :data:`satedge.sat.solvers.DECIDING`, holding ``encoded``'s clauses) a
     :class:`FillOrder` that decides ``encoded``'s placements cell by cell in ``order`` (cells
     of the board; those it leaves out are the solver's to decide)."""

@@ -16,7 +16,7 @@ import io
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
@@ -65,7 +65,7 @@ __all__ = [
 ]
 
 
-def puzzle_hash(puzzle) -> str:
+def puzzle_hash(puzzle: Puzzle) -> str:
     """sha256 of the puzzle's canonical YAML (its planted solution left out)."""
     return hashlib.sha256(puzzle_to_yaml(puzzle.with_(planted=None)).encode()).hexdigest()
 
@@ -154,7 +154,7 @@ def write_dimacs(
 
 
 def export(
-    puzzle,
+    puzzle: Puzzle,
     encoding: Encoding | str,
     out: Path | str,
     puzzle_path: str | None = None,
@@ -183,12 +183,12 @@ def export(
 
 
 def _encode_and_write(
-    puzzle,
+    puzzle: Puzzle,
     encoding: Encoding,
     tmp: Path,
-    out,
-    puzzle_path,
-    shuffle=None,
+    out: Path | str,
+    puzzle_path: str | None,
+    shuffle: int | None = None,
     maxsat: bool = False,
     command: str | None = None,
 ) -> tuple[int, int, int]:
@@ -315,7 +315,7 @@ def read_header(path: Path | str) -> dict:
     raise SatedgeError("no 'p cnf' line: truncated or not a CNF file", path)
 
 
-def _model_lines(path, nv: int) -> Iterator[str]:
+def _model_lines(path: Path | str, nv: int) -> Iterator[str]:
     """The lines of a model file (``-``: stdin), streamed; a file that is not a regular one, or
     larger than a model of ``nv`` variables can be with generous comments, is refused first."""
     limit = 2**20 + 24 * nv  # a literal takes at most 8 characters and a space; the rest for comments
@@ -337,7 +337,9 @@ def _model_lines(path, nv: int) -> Iterator[str]:
             fh.close()
 
 
-def rebuilt(cnf_path, puzzle_path=None, info: dict | None = None) -> tuple[Puzzle, Encoded, list[list[int]]]:
+def rebuilt(
+    cnf_path: Path | str, puzzle_path: Path | str | None = None, info: dict | None = None
+) -> tuple[Puzzle, Encoded, list[list[int]]]:
     """The puzzle, its formula rebuilt and the file's clauses, for a file satedge exported: the puzzle
     (from the header, or ``puzzle_path``) must have the recorded hash, the clauses must be the
     rebuilt formula's.  ``info``: the header, when read already."""
@@ -448,7 +450,9 @@ class Decoded:
     optimal: bool = False
 
 
-def decode_file(cnf_path, model_path, puzzle_path=None) -> Decoded:
+def decode_file(
+    cnf_path: Path | str, model_path: Path | str, puzzle_path: Path | str | None = None
+) -> Decoded:
     """A model of an exported formula (:func:`rebuilt`), which must satisfy it (of a WCNF: its
     hard clauses; the cost of a MaxSAT solver's last ``o`` line must be the model's), turned
     back into a board and checked: of a CNF, against every rule; of a WCNF, against every rule
@@ -525,7 +529,7 @@ def export_all(
     compress: str = "",
     memory_mb: float | None = None,
     shuffle: int | None = None,
-    tick=lambda: None,
+    tick: Callable[[], None] = lambda: None,
 ) -> Batch:
     """Every puzzle file of ``files`` with every preset into the folder ``out``
     (``STEM.PRESET.cnf`` plus ``compress``: ``.gz``, ``.xz``, ``.bz2`` or ``.zst``), and ``out/manifest.csv`` listing

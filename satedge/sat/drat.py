@@ -22,6 +22,7 @@ b'1 -2 0\\nd 1 -2 0\\n'
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -118,7 +119,7 @@ def internal(lits: Any) -> np.ndarray:
     return 2 * (np.abs(lits) - 1) + (lits < 0)
 
 
-def internal_clause(clause) -> list[int]:
+def internal_clause(clause: Iterable[int]) -> list[int]:
     """A clause in dratify's numbering (:func:`internal`), each literal once (the compiled
     checker's watches need it)."""
     return internal(list(dict.fromkeys(clause))).tolist()
@@ -141,7 +142,7 @@ def read(data: bytes, binary: bool = False, compiled: bool | None = None) -> Pro
     return Proof(lits, ends, deleted.astype(bool))
 
 
-def logged(solver) -> tuple[int, int] | None:
+def logged(solver: Any) -> tuple[int, int] | None:
     """The file descriptor of the file a PySAT solver made with ``with_proof=True`` logs its proof
     to, and the bytes of it written so far (flushed); None where it keeps no such file."""
     inner = getattr(solver, "solver", solver)
@@ -152,7 +153,7 @@ def logged(solver) -> tuple[int, int] | None:
     return stream.fileno(), os.fstat(stream.fileno()).st_size
 
 
-def of_solver(solver, binary: bool) -> Proof:
+def of_solver(solver: Any, binary: bool) -> Proof:
     """The proof a PySAT solver made with ``with_proof=True`` has logged so far, read from the
     file PySAT gives it (binary DRAT from CaDiCaL, ``binary``; text from the others), or from
     ``get_proof()`` where that file is not where this version of PySAT keeps it."""

@@ -19,10 +19,11 @@ from pathlib import Path
 
 from pysat.solvers import Solver
 
+from ..encode import Encoded
 from ..errors import SatedgeError
 from ..puzzle import symmetry
 from ..puzzle.checker import board_problem, score
-from ..puzzle.model import Solution
+from ..puzzle.model import Puzzle, Solution
 from ..system.files import cannot_write, check_input, read_bytes, write_group
 from ..system.proctree import forked_map
 from . import drat
@@ -226,7 +227,13 @@ def recheck(
 
 
 def _maximum(
-    folder: Path, manifest: dict, puzzle, encoded, clauses, checker: str, workers: int
+    folder: Path,
+    manifest: dict,
+    puzzle: Puzzle,
+    encoded: Encoded,
+    clauses: list[list[int]],
+    checker: str,
+    workers: int,
 ) -> tuple[Certificate, int | None]:
     """:func:`recheck` of a certified maximum (``satedge maximize --certify --proof``): the board
     the manifest gives keeps every rule but the fit of edges and scores what it says, the one
@@ -289,7 +296,7 @@ def _maximum(
     ), best
 
 
-def _pictures(puzzle, encoded, piece: Piece) -> int:
+def _pictures(puzzle: Puzzle, encoded: Encoded, piece: Piece) -> int:
     """The solutions of the pictures a piece blocks, each checked: its look variables are new and
     defined as the encoding says what a cell shows, each clause blocks one picture (a look per
     cell), and each picture has a solution satedge's checker accepts.  Counted from
@@ -317,7 +324,7 @@ def _pictures(puzzle, encoded, piece: Piece) -> int:
     return solutions
 
 
-def _models(puzzle, encoded, pieces: list[Piece]) -> Iterator[Decoded]:
+def _models(puzzle: Puzzle, encoded: Encoded, pieces: list[Piece]) -> Iterator[Decoded]:
     """The models the pieces block, in blocks, each checked: its true decision variables extend
     to a model of the formula, which decodes to a solution the bulk check accepts."""
     decision, decoder, checker = set(encoded.decision), Decoder(encoded), Checker(puzzle)

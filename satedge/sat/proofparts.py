@@ -19,6 +19,7 @@ import multiprocessing
 import os
 import threading
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -50,10 +51,10 @@ class _Live:
     def __init__(self) -> None:
         self.by_key: dict[int, list] = {}
 
-    def add(self, key: int, item) -> None:
+    def add(self, key: int, item: Any) -> None:
         self.by_key.setdefault(key, []).append(item)
 
-    def steps(self, keys: list[int], lengths: list[int], deleted: list[bool], items) -> None:
+    def steps(self, keys: list[int], lengths: list[int], deleted: list[bool], items: Any) -> None:
         for key, length, d, item in zip(keys, lengths, deleted, items):
             if not d:
                 self.by_key.setdefault(key, []).append(item)
@@ -64,7 +65,7 @@ class _Live:
         return [item for items in self.by_key.values() for item in items]
 
 
-def keys(lits: np.ndarray, ends) -> tuple[list[int], list[int]]:
+def keys(lits: np.ndarray, ends: Any) -> tuple[list[int], list[int]]:
     """A 64-bit hash of each clause (its literals ``lits[ends[i - 1]:ends[i]]``, in dratify's
     numbering), the same whatever their order, and each clause's length."""
     with np.errstate(over="ignore"):
@@ -137,7 +138,7 @@ def parts(base: list[list[int]], proof: drat.Proof, count: int, first: int = 0) 
     return out
 
 
-def check_part(native, nv: int, base: list[list[int]], proof: drat.Proof, part: Part) -> bool:
+def check_part(native: Any, nv: int, base: list[list[int]], proof: drat.Proof, part: Part) -> bool:
     """Whether dratify's compiled checker verifies every lemma of ``part`` by unit propagation
     (and, for the last, derives the empty clause)."""
     top = int(proof.ends[part.end - 1])
@@ -151,7 +152,7 @@ def check_part(native, nv: int, base: list[list[int]], proof: drat.Proof, part: 
     return _checked(native, nv, clauses, steps, part.last)
 
 
-def _checked(native, nv: int, clauses: list[list[int]], steps: list, last: bool) -> bool:
+def _checked(native: Any, nv: int, clauses: list[list[int]], steps: list, last: bool) -> bool:
     """Whether every step checks by unit propagation from ``clauses`` (and, if ``last``, the
     empty clause is derived); a checker's error (a clause it refuses) is a part that fails."""
     try:
@@ -170,7 +171,7 @@ class Tail:
     has :data:`PART_LEMMAS` lemmas.  :meth:`end` stops it and gives how many steps of the proof
     it verified and their :func:`checksum`."""
 
-    def __init__(self, native, nv: int, base: list[list[int]], fd: int, binary: bool):
+    def __init__(self, native: Any, nv: int, base: list[list[int]], fd: int, binary: bool) -> None:
         here, there = multiprocessing.get_context("fork").Pipe()
         self.conn, self.verified = here, (0, 0)
         with stops_blocked():
@@ -212,7 +213,7 @@ class Tail:
         return self.verified
 
 
-def _tail(conn, native, nv: int, base: list[list[int]], fd: int, binary: bool, parent: int) -> None:
+def _tail(conn: Any, native: Any, nv: int, base: list[list[int]], fd: int, binary: bool, parent: int) -> None:
     """The process of :class:`Tail`."""
     as_worker(parent)
     inbox: list = []

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Protocol
+from typing import Any, Protocol
 
 from pysat.solvers import Solver, SolverNames
 
@@ -310,7 +310,7 @@ def solver_names() -> tuple[str, ...]:
 
 def new_solver(
     config: SatSolver, clauses: list[list[int]], nv: int, proof: bool = False, formula: int | None = None
-):
+) -> Any:
     """A solver holding ``clauses``: a PySAT solver configured as ``config`` says (with ``proof``,
     one that logs a DRAT proof, set as :data:`PROOF_OPTIONS` says), or a binary (``formula``: how
     many of the clauses are the formula's, the rest added to it, as its errors say)."""

@@ -31,8 +31,9 @@ solution is not kept waiting.  With ``enumeration=subspaces`` no clause is added
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
+from typing import Any
 
 from pysat.solvers import Solver
 
@@ -140,7 +141,7 @@ class Enumerator:
     def __enter__(self) -> Enumerator:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # ------------------------------------------------------------------------ reading models
@@ -151,7 +152,7 @@ class Enumerator:
             self._reader = (Decoder(self.encoded), Checker(self.encoded.puzzle))
         return self._reader
 
-    def _checked(self, block, n: int) -> Decoded:
+    def _checked(self, block: Any, n: int) -> Decoded:
         """The first ``n`` models of ``block`` decoded, each solution checked against the puzzle."""
         decoder, checker = self.reader
         return checked(
@@ -210,7 +211,7 @@ class Enumerator:
             return sum(self.encoded.weight(sol) for sol in subspaces.walk(self, list(cube)))
         return sum(sum(block.weights) for block in self._blocks(cube, self.reader[0].size))
 
-    def _start(self, cube) -> int | None:
+    def _start(self, cube: Sequence[int]) -> int | None:
         """Checks that this enumeration may run; its activation literal (with ``reuse``)."""
         if self.spent:
             raise RuntimeError(
@@ -223,7 +224,7 @@ class Enumerator:
         return None
 
     def _models(
-        self, cube, act: int | None, blocks: list[list[int]]
+        self, cube: Sequence[int], act: int | None, blocks: list[list[int]]
     ) -> Iterator[tuple[list[int], Solver | None]]:
         """Each model of the formula (with the clauses of :attr:`defined` and ``blocks``, inside
         ``cube``), and the solver that gave it while it may still take clauses (an incremental
@@ -273,7 +274,7 @@ class Enumerator:
         if not act:
             self.blocked.append(clause)
 
-    def _blocks(self, cube, first: int) -> Iterator[Decoded]:
+    def _blocks(self, cube: Sequence[int], first: int) -> Iterator[Decoded]:
         """Mode ``solutions``: the models in blocks, decoded and checked, the first of ``first``
         models, each next twice as large (at most the decoder's block size)."""
         act = self._start(cube)
@@ -300,7 +301,7 @@ class Enumerator:
             yield done
 
     def _pictures(
-        self, mode: str, cube, images: tuple[symmetry.Symmetry, ...] | None = None
+        self, mode: str, cube: Sequence[int], images: tuple[symmetry.Symmetry, ...] | None = None
     ) -> Iterator[Solution]:
         """Modes ``distinct``, ``unique`` and ``classes``: one solution per picture (per picture
         up to turns, up to the puzzle's symmetries), each found blocking its picture (with its
@@ -398,7 +399,7 @@ class Enumerator:
             self.progress({**(self.counters() or {}), **found})
 
     # ------------------------------------------------------------------------ counts
-    def counts(self, modes=DEFAULT_MODES) -> dict[str, int]:
+    def counts(self, modes: Sequence[str] = DEFAULT_MODES) -> dict[str, int]:
         """The puzzle's counts ``modes`` asks for, whatever the encoding; when ``solutions`` is
         among them also ``models``, the formula's own model count (over its decision variables:
         fewer than the solutions where a model stands for several, with symmetry breaking or
@@ -427,7 +428,7 @@ class Enumerator:
                 out.update({m: sum(1 for _ in self.solutions(m)) for m in modes if m not in out})
         return {m: out[m] for m in modes} | ({"models": out["models"]} if "models" in out else {})
 
-    def _by_pictures(self, modes=DEFAULT_MODES) -> dict[str, int]:
+    def _by_pictures(self, modes: Sequence[str] = DEFAULT_MODES) -> dict[str, int]:
         """The counts ``modes`` asks for and the formula's model count from one solution per
         class of pictures (:func:`satedge.puzzle.symmetry.group`; where it has too many
         relabellings to search, per picture up to board turns), each class's pictures its
@@ -458,7 +459,7 @@ class Enumerator:
         return {m: out[m] for m in modes} | {"models": models}
 
 
-def by_pictures(encoded: Encoded, enumeration: str | None, modes=DEFAULT_MODES) -> bool:
+def by_pictures(encoded: Encoded, enumeration: str | None, modes: Sequence[str] = DEFAULT_MODES) -> bool:
     """Whether a count of ``modes`` of ``encoded`` with the solver's ``enumeration`` comes from
     one solution per class of pictures (:meth:`Enumerator._by_pictures`): with
     ``enumeration=auto`` (``None``, the default), where the encoding says what a cell shows
@@ -507,7 +508,7 @@ def count(
 def count_modes(
     encoded: Encoded,
     solver: Solverish = None,
-    modes=DEFAULT_MODES,
+    modes: Sequence[str] = DEFAULT_MODES,
     stats: Stats | None = None,
     progress: Callable[[dict], None] | None = None,
 ) -> dict[str, int]:

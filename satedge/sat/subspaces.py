@@ -16,6 +16,7 @@ turns) of that stream.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from pysat.solvers import Solver
 
@@ -27,7 +28,7 @@ __all__ = ["PROPAGATOR", "walk"]
 PROPAGATOR = "minisat22"  # whose propagate() the subspaces walk and the cube split use
 
 
-def walk(e, cube: list[int]) -> Iterator[Solution]:
+def walk(e: Any, cube: list[int]) -> Iterator[Solution]:
     """The solution of each model inside ``cube`` (before :meth:`Encoded.expand`), found
     subspace by subspace with the solver of ``e``, a :class:`satedge.sat.solving.Enumerator`; no
     clause is added to the solver.  A blocking clause per model is kept in its ``blocked``

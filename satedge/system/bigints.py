@@ -32,7 +32,7 @@ def many(n: int, thing: str) -> str:
     return f"{digits(n)} {thing}{'s' * (n != 1)}"
 
 
-def json_dumps(value: Any, **kwargs) -> str:
+def json_dumps(value: Any, **kwargs: Any) -> str:
     """:func:`json.dumps`, with integers of any size (a count of a board of identical tiles
     has thousands of digits) written in full."""
     big: list[int] = []

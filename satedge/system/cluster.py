@@ -24,6 +24,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from ..errors import SatedgeError
 from .extras import Need, require
@@ -99,7 +100,7 @@ class Batch:
         return f"{self.system}:" + ",".join(given)
 
 
-def connect(scheduler: str | None):
+def connect(scheduler: str | None) -> Any:
     """A ``dask.distributed.Client`` of the scheduler at ``scheduler``, or of a cluster of worker
     jobs started on the batch queue it names (:class:`Batch`; :func:`disconnect` ends them); a
     one-line error when an extra is missing, no address is given, the scheduler does not answer
@@ -122,7 +123,7 @@ def _slurm(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(list(args), capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
 
 
-def _on_queue(batch: Batch, distributed):
+def _on_queue(batch: Batch, distributed: Any) -> Any:
     """A client of worker jobs on Slurm, once the first has started (``WORKER_START``)."""
     jobqueue = require("dask_jobqueue", HPC, "--cluster slurm")
     if shutil.which("sbatch") is None:
@@ -216,7 +217,7 @@ ENDED = frozenset(
 )
 
 
-def _first_worker(client, batch: Batch) -> None:
+def _first_worker(client: Any, batch: Batch) -> None:
     """Wait for the first worker job to start (``WORKER_START``), and look at the jobs in squeue
     every 2 s: a pending job's reason that no wait ends, or jobs that all ended, is a one-line
     error at once."""
@@ -298,7 +299,7 @@ def _job_errors(folder: str) -> str:
     return ""
 
 
-def disconnect(client) -> None:
+def disconnect(client: Any) -> None:
     """Close ``client``; of a cluster of batch jobs, cancel them and remove their logs too."""
     batch = getattr(client, "satedge_batch", None)
     try:
@@ -327,7 +328,7 @@ def cancel(scheduler: str | None) -> None:
         pass
 
 
-def threads(client) -> int:
+def threads(client: Any) -> int:
     """The threads the cluster's workers run tasks on."""
     return max(1, sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()))
 
@@ -363,7 +364,7 @@ def _task(fn: Callable, args: tuple, memory_mb: float | None, deadline: float | 
 
 
 def parts(
-    client,
+    client: Any,
     fn: Callable,
     args: list[tuple],
     limits: Limits,
@@ -378,7 +379,7 @@ def parts(
     stop = f"satedge-stop-{uuid.uuid4().hex}"
     event = distributed.Event(stop, client=client)
 
-    def submit(a: tuple):
+    def submit(a: tuple) -> Any:
         return client.submit(_task, fn, a, limits.memory_mb, deadline, stop, pure=False)
 
     futures = [submit(a) for a in args]

@@ -297,7 +297,7 @@ def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
         _write(tmp, data, path)
 
 
-def _write(tmp: Path, data: str | bytes, path) -> None:
+def _write(tmp: Path, data: str | bytes, path: str | os.PathLike) -> None:
     try:
         if isinstance(data, bytes):
             tmp.write_bytes(data)
@@ -422,7 +422,7 @@ def read_bytes(path: str | Path, limit: int = MAX_INPUT_BYTES) -> bytes:
     return data
 
 
-def _read_upto(fh, size: int, limit: int) -> bytes:
+def _read_upto(fh: IO[bytes], size: int, limit: int) -> bytes:
     """At most ``limit + 1`` bytes of ``fh``: the ``size`` it says it holds, then what it grew by
     (or a pipe's), a MB at a time; one ``read(limit + 1)`` would allocate the whole limit."""
     chunks = [fh.read(min(limit, size) + 1)]

@@ -60,7 +60,7 @@ def serve() -> None:
     fd, parent, modules = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
     running: dict[int, int] = {}  # pid -> the write end of its status pipe
 
-    def end(*_) -> None:
+    def end(*_: object) -> None:
         # the supervisors end their jobs; then this process ends at once: a SystemExit raised
         # here could land in an atexit callback or a finalizer, which print it as a traceback
         _end_all(running)
@@ -212,5 +212,5 @@ class ForkServer:
     def __enter__(self) -> ForkServer:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

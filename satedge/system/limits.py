@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Any
 
 import psutil
@@ -157,7 +158,7 @@ GRACE = 0.5  # seconds past a job's timeout before the process that started it s
 LATER = 0.1  # seconds by which a limit's signal waits where its exception would be lost
 
 
-def swallowing(frame, collecting: bool = False, callbacks: tuple = ()) -> bool:
+def swallowing(frame: FrameType | None, collecting: bool = False, callbacks: tuple = ()) -> bool:
     """Whether an exception raised at ``frame`` would be lost: while the garbage collector runs
     (``collecting``: its ``__del__`` methods and weakref callbacks, and its own ``callbacks``,
     code objects), inside a ``__del__``, a callback of :mod:`weakref`'s sets and dictionaries or

@@ -23,6 +23,7 @@ import sys
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from ..errors import SatedgeError
@@ -85,7 +86,7 @@ def load(text: str, what: str, folder: str | os.PathLike | None = None) -> Found
     return Found(getattr(module, attr), text, source, sha256)
 
 
-def _file_module(path: Path, data: bytes, sha256: str, named: str):
+def _file_module(path: Path, data: bytes, sha256: str, named: str) -> ModuleType:
     """The module of the file ``path`` (its bytes ``data``), loaded once per process under a name
     made of its sha256."""
     name = f"satedge_plugin_{sha256[:16]}"
@@ -104,7 +105,7 @@ def _file_module(path: Path, data: bytes, sha256: str, named: str):
     return module
 
 
-def _file_sha256(module) -> str | None:
+def _file_sha256(module: ModuleType | None) -> str | None:
     file = getattr(module, "__file__", None)
     if not file or not Path(file).is_file():
         return None

@@ -43,7 +43,7 @@ import traceback
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import psutil
 
@@ -148,7 +148,7 @@ def here(fn: Callable, args: tuple = (), note: Callable[[dict], None] | None = N
     t0, cpu0 = time.monotonic(), time.process_time()
     end = _attempt(fn, args, {} if note is None else {"note": note}, Exception)
 
-    def outcome(status: str, cpu: float, **fields) -> Outcome:
+    def outcome(status: str, cpu: float, **fields: Any) -> Outcome:
         return Outcome(status, wall_seconds=time.monotonic() - t0, cpu_seconds=cpu, **fields)
 
     return _ended(end, outcome, time.process_time() - cpu0)
@@ -202,14 +202,16 @@ def fresh_main(served: bool = False) -> None:
     supervise(fd, run, parent)
 
 
-def _unpickled(job: bytes, **kwargs) -> Any:
+def _unpickled(job: bytes, **kwargs: Any) -> Any:
     """``fn(*args)`` of a job that came pickled (its unpickling fails as the job would)."""
     fn, args = pickle.loads(job)
     return fn(*args, **kwargs)
 
 
 # ---------------------------------------------------------------------------- the parent's side
-def _hand_over(stdin, fn: Callable, args: tuple, folder: Path, notes: bool, deadline: float | None) -> None:
+def _hand_over(
+    stdin: IO[bytes], fn: Callable, args: tuple, folder: Path, notes: bool, deadline: float | None
+) -> None:
     """Write a fresh or served child's job to its stdin, as :func:`fresh_main` reads it, and close it."""
     try:
         with stdin:
@@ -230,9 +232,9 @@ class _Child:
         folder: Path,
         fresh: bool,
         notes: bool,
-        server=None,
+        server: Any = None,
         deadline: float | None = None,
-    ):
+    ) -> None:
         self.fresh, self.served = fresh or server is not None, server is not None
         self.code: int | None = None
         self.proc: Any = None  # a subprocess.Popen (fresh) or a forked multiprocessing.Process
@@ -368,7 +370,7 @@ def call(
     notes: bool = False,
     cancel: threading.Event | None = None,
     on_note: Callable[[dict], None] | None = None,
-    server=None,
+    server: Any = None,
 ) -> Outcome:
     """Run ``fn(*args)`` in a child process under ``limits`` and say how it ended.
 
@@ -420,7 +422,7 @@ def _watch(
     cpu0 = cpu_seen = peak = 0.0
     next_look = t0 + 0.05  # a job that answers at once is not looked at
 
-    def outcome(status: str, **fields) -> Outcome:
+    def outcome(status: str, **fields: Any) -> Outcome:
         return Outcome(
             status,
             notes=notes,

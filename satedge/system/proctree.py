@@ -25,6 +25,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -223,7 +224,7 @@ def as_worker(parent: int) -> None:
     die_with_parent(parent)
 
 
-def _forked_worker(conn, worker: Callable[[], Callable[[Any], Any]], parent: int) -> None:
+def _forked_worker(conn: Connection, worker: Callable[[], Callable[[Any], Any]], parent: int) -> None:
     """A process of :func:`forked_map` (:func:`as_worker`)."""
     as_worker(parent)
     try:
@@ -247,7 +248,7 @@ def _forked_worker(conn, worker: Callable[[], Callable[[Any], Any]], parent: int
             conn.send((False, SatedgeError(f"a worker's answer could not be sent: {one_line_error(e)}")))
 
 
-def popen(command: list[str], **kwargs) -> subprocess.Popen:
+def popen(command: list[str], **kwargs: Any) -> subprocess.Popen:
     """Start a program (a solver binary) that the kernel kills when this process ends, even by
     SIGKILL: a binary cannot arrange that for itself, so it is set between fork and exec."""
     parent = os.getpid()

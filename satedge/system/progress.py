@@ -9,6 +9,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 __all__ = [
     "REPORT_SECONDS",
@@ -39,7 +40,7 @@ class _Silent:
     def __enter__(self) -> _Silent:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         pass
 
 
@@ -73,7 +74,7 @@ def progress_bar(total: int | None, what: str, unit: str, initial: int = 0) -> I
 
 
 @contextmanager
-def _ticking(bar) -> Iterator:
+def _ticking(bar: Any) -> Iterator:
     """``bar`` redrawn every second, so that its clock goes on while nothing else changes; closed
     at the end."""
     stop = threading.Event()

@@ -63,13 +63,13 @@ if _FAST is not None:
         """libyaml's parser: about ten times faster on a puzzle file."""
 
 
-def _children(node) -> list:
+def _children(node: yaml.Node) -> list:
     if isinstance(node, yaml.MappingNode):
         return [n for pair in node.value for n in pair]
     return node.value if isinstance(node, yaml.SequenceNode) else []
 
 
-def _check_bounds(root) -> None:
+def _check_bounds(root: yaml.Node) -> None:
     """A composed document must be nested at most :data:`MAX_YAML_DEPTH` deep and weigh at most
     :data:`MAX_YAML_NODES`: a few hundred bytes of aliases can stand for billions of nodes.  A
     node weighs one plus its children, an alias what the node it names weighs (one while that
