@@ -65,5 +65,5 @@ class EncodingError(RuntimeError):
         super().__init__(message)
         self.solution = solution
 
-    def __reduce__(self):  # crosses from a solving process with its solution
+    def __reduce__(self) -> tuple:  # crosses from a solving process with its solution
         return EncodingError, (str(self), self.solution)

@@ -13,7 +13,9 @@ neighbours (on a torus) are checked one by one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 import numpy as np
 
@@ -24,43 +26,43 @@ __all__ = ["advance", "trailing_zeros", "compiled_advance"]
 
 
 def advance(
-    ndeps,
-    dep_cell,
-    dep_side,
-    own_side,
-    need,
-    shown,
-    n_labels,
-    kind,
-    masks,
-    turn,
-    words,
-    d0,
-    s0,
-    d1,
-    s1,
-    prev,
-    extra,
-    twin,
-    nkp,
-    base,
-    allow,
-    qsides,
-    quota,
-    placed,
-    word,
-    bits,
-    keys,
-    used,
-    spent,
-    qsum,
-    best,
-    depth,
-    floor,
-    last,
-    budget,
-    counts,
-):
+    ndeps: Any,
+    dep_cell: Any,
+    dep_side: Any,
+    own_side: Any,
+    need: Any,
+    shown: Any,
+    n_labels: int,
+    kind: Any,
+    masks: Any,
+    turn: Any,
+    words: Any,
+    d0: Any,
+    s0: Any,
+    d1: Any,
+    s1: Any,
+    prev: Any,
+    extra: int,
+    twin: Any,
+    nkp: int,
+    base: Any,
+    allow: Any,
+    qsides: Any,
+    quota: Any,
+    placed: Any,
+    word: Any,
+    bits: Any,
+    keys: Any,
+    used: Any,
+    spent: Any,
+    qsum: Any,
+    best: Any,
+    depth: Any,
+    floor: int,
+    last: int,
+    budget: int,
+    counts: Any,
+) -> int:
     """Run the search from ``depth[0]`` until the next placement of cells ``0..last`` (FOUND,
     ``placed`` holds it), the end (DONE) or ``budget`` candidates (PAUSED).  Cells below
     ``floor`` stay as placed.  The state arrays ``placed, word, bits, keys, used, depth`` carry
@@ -195,7 +197,7 @@ def trailing_zeros(x: int) -> int:
 
 
 @cache
-def compiled_advance():
+def compiled_advance() -> Callable:
     """:func:`advance` compiled by numba (once per process; numba keeps the machine code on
     disk), with numba's intrinsic for :func:`trailing_zeros`."""
     return numba_kernel(advance, trailing_zeros=require("numba.cpython.unsafe.numbers").trailing_zeros)

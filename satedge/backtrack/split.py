@@ -184,7 +184,7 @@ def parallel_search(
     )  # each worker's solutions not handed over
     start = counts.copy()
 
-    def worker():
+    def worker() -> Callable[[tuple], Any]:
         with taken.get_lock():
             k, taken.value = taken.value, taken.value + 1
         state = at_root(

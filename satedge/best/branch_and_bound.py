@@ -57,28 +57,28 @@ FIRST_BUDGET = 1 << 17
 
 
 def step(
-    start,
-    tile,
-    labels,
-    nb_start,
-    nb_side,
-    nb_cell,
-    nb_other,
-    want,
-    extra,
-    n,
-    choice,
-    shown,
-    used,
-    cum,
-    pos,
-    phase,
-    depth,
-    best,
-    best_choice,
-    budget,
-    counts,
-):
+    start: Any,
+    tile: Any,
+    labels: Any,
+    nb_start: Any,
+    nb_side: Any,
+    nb_cell: Any,
+    nb_other: Any,
+    want: Any,
+    extra: Any,
+    n: int,
+    choice: Any,
+    shown: Any,
+    used: Any,
+    cum: Any,
+    pos: Any,
+    phase: Any,
+    depth: Any,
+    best: Any,
+    best_choice: Any,
+    budget: int,
+    counts: Any,
+) -> int:
     """Run the search from ``depth[0]`` until a better board (FOUND: ``best[0]`` its
     mismatches, ``best_choice`` its candidates), the end (DONE) or ``budget`` candidates
     (PAUSED).  Cell ``c``'s candidates are ``start[c]:start[c + 1]``, each a ``tile`` and its
@@ -208,7 +208,7 @@ def refill(cands: Candidates, tiles: int, below: int, budget: int) -> list[int] 
 
 
 @cache
-def compiled_step():
+def compiled_step() -> Callable:
     """:func:`step` compiled by numba, once per process."""
     return numba_kernel(step)
 

@@ -387,28 +387,30 @@ class Search:
 
 
 def anneal(
-    tiles,
-    turns,
-    labels,
-    want,
-    ok,
-    nbr,
-    group_cells,
-    group_start,
-    cell_group,
-    steps,
-    hot,
-    cold,
-    seed,
-    best_tiles,
-    best_turns,
-):
+    tiles: Any,
+    turns: Any,
+    labels: Any,
+    want: Any,
+    ok: Any,
+    nbr: Any,
+    group_cells: Any,
+    group_start: Any,
+    cell_group: Any,
+    steps: int,
+    hot: float,
+    cold: float,
+    seed: int,
+    best_tiles: Any,
+    best_turns: Any,
+) -> int:
     """Simulated annealing over swaps of two tiles between cells of one group (each then in its
     best turn) and new turns of one tile, from the board ``tiles, turns`` (changed in place),
     at a temperature falling from ``hot`` to ``cold`` over ``steps`` moves; the best board met
     goes to ``best_tiles, best_turns``, and its misfits are returned."""
 
-    def misfits(a, b):  # the edges of cells a and b that do not fit, the one between them once
+    def misfits(
+        a: int, b: int
+    ) -> int:  # the edges of cells a and b that do not fit, the one between them once
         m = 0
         for c in (a, b):
             for s in range(4):
@@ -487,7 +489,7 @@ def anneal(
 
 
 @cache
-def compiled_anneal():
+def compiled_anneal() -> Callable:
     """:func:`anneal` compiled by numba, once per process."""
     return numba_kernel(anneal)
 

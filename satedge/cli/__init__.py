@@ -13,6 +13,8 @@ import shlex
 import signal
 import sys
 import threading
+from types import FrameType
+from typing import NoReturn
 
 from ..errors import EncodingError, SatedgeError
 from ..system.files import cut
@@ -75,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _stop(signum, frame):
+def _stop(signum: int, frame: FrameType | None) -> NoReturn:
     raise SystemExit(128 + signum)
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 import re
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from difflib import get_close_matches
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from ..encode import DEFAULT_ENCODING
 from ..errors import SatedgeError
@@ -59,7 +59,13 @@ class Help(argparse.HelpFormatter):
 class _Once(argparse._StoreAction):
     """An option that takes a value once: given again, it is an error, not a silent override."""
 
-    def __call__(self, parser, namespace, values, option_string=None):
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
         given: set[str] = getattr(namespace, "_given", set())
         if self.dest in given:
             parser.error(f"{option_string} is given twice: give it once")
@@ -71,11 +77,13 @@ class Parser(argparse.ArgumentParser):
     """argparse with the project's one-line error and exit status 2, defaults in the help, and
     an option that takes a value given once."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", Help)
         super().__init__(*args, **kwargs)
 
-    def parse_known_args(self, args=None, namespace=None):
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: Any = None
+    ) -> tuple[Any, list[str]]:
         for action in self._actions:  # those of its groups too
             if type(action) is argparse._StoreAction and action.option_strings:
                 action.__class__ = _Once

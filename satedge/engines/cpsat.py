@@ -41,7 +41,7 @@ __all__ = ["needs", "build", "solutions", "run", "best_board", "maximize", "ENGI
 needs = Need(module="ortools", extra="cp")  # what the engine needs beyond the core
 
 
-def _cp():
+def _cp() -> Any:
     return require("ortools.sat.python.cp_model", needs, "the cpsat engine")
 
 

@@ -109,7 +109,7 @@ class Run:
     repetition: int = 0
     puzzle_sha256: str = ""  # the puzzle's hash (satedge.sat.dimacs.puzzle_hash): computed when not given
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.puzzle_sha256:
             object.__setattr__(self, "puzzle_sha256", puzzle_hash(self.puzzle))
 

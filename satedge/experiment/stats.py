@@ -50,7 +50,7 @@ SEED = 2026
 POSTHOCS = ("holm", "nemenyi", "conover")
 
 
-def _libs():
+def _libs() -> tuple[Any, Any]:
     """scipy.stats and numpy (both in the core)."""
     return require("scipy.stats"), np
 
@@ -257,7 +257,7 @@ def _ratio(va: np.ndarray, vb: np.ndarray, level: float = LEVEL) -> tuple[float 
     if mean_a == 0:
         return None, None
 
-    def ratio_of(x, y, axis=-1):
+    def ratio_of(x: Any, y: Any, axis: int = -1) -> Any:
         return np.mean(y, axis=axis) / np.maximum(np.mean(x, axis=axis), 1e-12)
 
     return round(float(vb.mean()) / mean_a, 4), _bootstrap((va, vb), ratio_of, paired=True, level=level)

@@ -206,12 +206,14 @@ class _Dumper(yaml.SafeDumper):
     pass
 
 
-def _flow_list(dumper, data):  # short lists (tiles, edge_order) on one line
+def _flow_list(
+    dumper: yaml.SafeDumper, data: list
+) -> yaml.SequenceNode:  # short lists (tiles, edge_order) on one line
     flow = all(not isinstance(x, (list, dict)) for x in data)
     return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
 
 
-def _flow_dict(dumper, data):
+def _flow_dict(dumper: yaml.SafeDumper, data: dict) -> yaml.MappingNode:
     flow = set(data) == {"row", "col", "tile", "rotation"}
     return dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=flow)
 

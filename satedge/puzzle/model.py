@@ -133,7 +133,9 @@ class Solution:
     def __len__(self) -> int:
         return len(self.placements)
 
-    def __reduce__(self):  # pickled as its placements: solutions cross from solving processes by the thousand
+    def __reduce__(
+        self,
+    ) -> tuple:  # pickled as its placements: solutions cross from solving processes by the thousand
         return Solution, (self.placements,)
 
     def __repr__(self) -> str:
@@ -198,7 +200,7 @@ class Puzzle:
 
     def __reduce__(
         self,
-    ):  # pickled as its fields, not its caches (the board graph): jobs cross to fresh processes
+    ) -> tuple:  # pickled as its fields, not its caches (the board graph): jobs cross to fresh processes
         return _rebuild, (
             self.rows,
             self.cols,

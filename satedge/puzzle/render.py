@@ -32,7 +32,7 @@ BOARD_FILES = (".sol", ".json", *PICTURES)  # what save_board writes
 PNG_SCALE = 2  # PNG pixels per layout unit
 
 
-def pyplot():
+def pyplot() -> Any:
     """matplotlib's pyplot on the Agg backend, which needs no screen (extra ``plot``); SVGs keep
     their text as text (searchable, copyable)."""
     matplotlib = require("matplotlib")

@@ -94,7 +94,7 @@ def _puzzle(
     return build(params, lambda k: draw(st.integers(0, k - 1)), name)
 
 
-def solved_puzzles(**kwargs):
+def solved_puzzles(**kwargs: Any) -> Any:
     """A planted puzzle and its planted solution."""
     return puzzles(models=("planted",), **kwargs).map(lambda p: (p, p.planted))
 
@@ -131,7 +131,7 @@ def _first_tile(text: str, change: Callable[[str], str]) -> str:
     return text[:start] + change(text[start:end]) + text[end:]
 
 
-def malformed_puzzle_files():
+def malformed_puzzle_files() -> Any:
     """``(YAML text, part of the expected error message)`` for a puzzle file broken in one way."""
     st = _st()
 

@@ -264,7 +264,7 @@ def _native_whole(native: Any, nv: int, base: list[list[int]], proof: drat.Proof
     return bool(raw[0]) and bool(raw[9]), str(raw[1] or "no empty clause")
 
 
-def _native():
+def _native() -> Any:
     """dratify's compiled checker: the one registered with dratify, or cdclkit-native's; None
     where neither is installed."""
     dratify = require("dratify")

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import count
 from typing import Any
@@ -197,7 +197,7 @@ def conquer(
     (at most ``limit`` solutions per cube; ``keep=False``: their number only, which spares
     sending them); the processes stop when the iterator is closed."""
 
-    def worker():
+    def worker() -> Callable[[Any], Any]:
         e = Enumerator(encoded, solver, Stats(), reuse=False)  # the worker's own, kept from cube to cube
         return lambda task: _solve_one(e, *task)
 

@@ -169,7 +169,7 @@ def of_solver(solver: Any, binary: bool) -> Proof:
     return read(("\n".join(lines) + "\n").encode() if lines else b"")
 
 
-def _parse_text(buf):
+def _parse_text(buf: Any) -> Any:
     n = len(buf)
     lits = np.empty(n // 2 + 1, np.int32)
     ends = np.empty(n // 2 + 1, np.int64)
@@ -219,7 +219,7 @@ def _parse_text(buf):
     return lits[:k], ends[:s], deleted[:s], n
 
 
-def _parse_binary(buf):
+def _parse_binary(buf: Any) -> Any:
     n = len(buf)
     lits = np.empty(n, np.int32)
     ends = np.empty(n // 2 + 1, np.int64)
@@ -257,7 +257,7 @@ def _parse_binary(buf):
     return lits[:k], ends[:s], deleted[:s], n
 
 
-def _write_text(lits, ends, deleted):
+def _write_text(lits: Any, ends: Any, deleted: Any) -> Any:
     size = 0
     for j in range(len(ends)):
         size += 3 + 2 * deleted[j]

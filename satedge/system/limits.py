@@ -223,8 +223,8 @@ def within(timeout: float | None, memory_mb: float | None) -> Iterator[Callable[
         if phase == "stop" and collecting:
             collecting.pop()
 
-    def raise_(error):
-        def handler(signum, frame):
+    def raise_(error: type[BaseException]) -> Callable[[int, FrameType | None], None]:
+        def handler(signum: int, frame: FrameType | None) -> None:
             if signum in raised:
                 return
             if swallowing(frame, bool(collecting), (collector.__code__, collected.__code__)):

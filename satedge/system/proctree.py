@@ -27,6 +27,7 @@ from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import psutil
@@ -375,7 +376,9 @@ def supervise(fd: int, job: Callable[[int], None], parent: int) -> None:
     become_subreaper()
     stops: list[int] = []
 
-    def stop_here(signum, frame):  # the first signal stops the supervisor; later ones change nothing
+    def stop_here(
+        signum: int, frame: FrameType | None
+    ) -> None:  # the first signal stops the supervisor; later ones change nothing
         if not stops:
             stops.append(signum)
             raise Stop(signum)

@@ -50,7 +50,7 @@ UNKNOWN_WIDTH, UNKNOWN_ROWS = (
 )  # the size assumed where a terminal reports none (0 x 0: script, some CI)
 
 
-def _bar(**kwargs):
+def _bar(**kwargs: Any) -> Any:
     if not sys.stderr.isatty():
         return _Silent()
     from tqdm import tqdm

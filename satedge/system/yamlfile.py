@@ -29,7 +29,7 @@ class _Bounded(_Loader):
     """The safe loader's checks: a mapping with a key twice is an error (not the last value
     silently kept), and the composed document is within bounds before anything is built."""
 
-    def construct_mapping(self, node, deep=False):
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         seen: set = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=True)
@@ -44,7 +44,7 @@ class _Bounded(_Loader):
             seen.add(key)
         return super().construct_mapping(node, deep)
 
-    def get_single_data(self):
+    def get_single_data(self) -> Any:
         node = self.get_single_node()
         if node is None:
             return None

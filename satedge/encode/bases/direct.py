@@ -30,6 +30,7 @@ Source
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 from ...puzzle.model import Puzzle
 from ..base import Base, kinds
@@ -52,7 +53,7 @@ floor = placement_floor  # a low bound on the size, at once
 def encode(puzzle: Puzzle, options: Options = Options(), relax: bool = False) -> Encoded:
     """The formula; ``relax``: its MaxSAT form (:mod:`.maxsat`)."""
 
-    def adjacency(puzzle, adj, ga, gb, redundant):
+    def adjacency(puzzle: Puzzle, adj: Any, ga: Any, gb: Any, redundant: bool) -> list:
         out = conflicts(puzzle, ga, gb)
         if redundant:
             out += supports(puzzle, ga, gb) + supports(puzzle, gb, ga)
@@ -64,7 +65,7 @@ def encode(puzzle: Puzzle, options: Options = Options(), relax: bool = False) ->
 def size(puzzle: Puzzle, options: Options = Options()) -> Size:
     """The formula's size, counted from the families above without building them."""
 
-    def adjacency(puzzle, ga, gb, redundant):
+    def adjacency(puzzle: Puzzle, ga: Any, gb: Any, redundant: bool) -> Any:
         out = conflicts_size(puzzle, ga, gb)
         return out + supports_size(puzzle, ga, gb) + supports_size(puzzle, gb, ga) if redundant else out
 

@@ -282,7 +282,7 @@ def encode(puzzle: Puzzle, options: Options = Options(), relax: bool = False) ->
     cnf = make_cnf(clauses, pool.top)
 
     @functools.cache
-    def cells():
+    def cells() -> list:
         """Per cell, its tiles' placement variables, each with the tile's allowed rotations and
         the literals of the labels each shows (a frame side is true; a rotation showing a label
         its side cannot has none); made at the first model."""

@@ -105,10 +105,10 @@ def _pattern_clauses(
         if lacking:
             out += [[-side(j, f)] for f in lacking] if fbcolors else [[side(j, x) for x in _distinct(labels)]]
 
-    def somewhere(x):
+    def somewhere(x: Any) -> list:
         return [side(j, x) for j in range(4)]
 
-    def pairs(x, step):
+    def pairs(x: Any, step: int) -> list[list]:
         return [[side(j, x), side((j + step) % 4, x)] for j in range(4 if step == 1 else 2)]
 
     if kinds == 2:
