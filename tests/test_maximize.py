@@ -1335,3 +1335,21 @@ def test_the_c_loops_compact_entries_are_quoted_from_their_study_and_taken_where
         "465, 465 and 465 at a minute, and 466, 465 and 465 at 10 minutes, so 466 within 10 minutes is met in 1 "
         "of 3 runs" in changelog
     )
+
+
+def test_the_board_file_is_written_when_standard_outputs_reader_has_gone(tmp_path, run_cli):
+    """`satedge maximize ... -o FILE | head -1`: before, the answer's print failed on the closed
+    pipe and the board file was never written (exit 0, nothing on disk)."""
+    import subprocess
+
+    out = tmp_path / "best.sol"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "satedge", "maximize", "hunde-spiel", "-o", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+    )
+    proc.stdout.close()  # long before the answer: the reader has gone when the command prints
+    assert (proc.wait(timeout=120), proc.stderr.read()) == (0, b"")
+    proc.stderr.close()
+    assert run_cli("check", "hunde-spiel", out)[:2] == (0, f"{out}: valid\n")

@@ -108,46 +108,49 @@ def main(args: argparse.Namespace) -> int:
         board = res.solutions[0] if res.solutions else None
         status = max(status, 3 if res.status == "TIMEOUT" else 1 if board is None else 0)
         edges = len(puzzle.board.adjacencies) if puzzle is not None else None
-        if args.json:
-            obj = {
-                "puzzle": path,
-                "status": res.status,
-                "score": res.score,
-                "bound": res.bound,
-                "edges": edges,
-                **(answered_by(job, res) if job else {}),
-                **({"seconds": round(took, 6)} if took is not None else {}),
-                **measured(res),
-            }
-            if job and job.encoding is None:  # an engine on the puzzle itself: no encoding
-                obj["encoding"] = None
-            obj.update({k: v for k, v in res.search_figures().items() if k != "nodes_per_solution"})
-            if res.certificate is not None:
-                obj["certificate"] = res.certificate.as_dict()
-            if board is not None:
-                obj["solution"] = solution_to_json(puzzle, board)
-            print(json.dumps(obj), flush=True)
-        else:
-            how = (f" ({engine_of(job)})" if job else "") + ("" if res.checked else UNCHECKED)
-            if board is None:
-                found = (
-                    ", no board found"
-                    if res.status == "TIMEOUT"
-                    else ": no board keeps the frame and the clues"
-                )
-                print(f"{path}: {res.status}{found}{how}")
+        try:
+            if args.json:
+                obj = {
+                    "puzzle": path,
+                    "status": res.status,
+                    "score": res.score,
+                    "bound": res.bound,
+                    "edges": edges,
+                    **(answered_by(job, res) if job else {}),
+                    **({"seconds": round(took, 6)} if took is not None else {}),
+                    **measured(res),
+                }
+                if job and job.encoding is None:  # an engine on the puzzle itself: no encoding
+                    obj["encoding"] = None
+                obj.update({k: v for k, v in res.search_figures().items() if k != "nodes_per_solution"})
+                if res.certificate is not None:
+                    obj["certificate"] = res.certificate.as_dict()
+                if board is not None:
+                    obj["solution"] = solution_to_json(puzzle, board)
+                print(json.dumps(obj), flush=True)
             else:
-                proved = " (optimal)" if res.status == "OPTIMUM" else f" so far (at most {res.bound})"
-                print(f"{path}: {res.status}, score {res.score} of {edges} inner edges{proved}{how}")
-            if res.certificate is not None:
-                print(f"certified by {res.certificate.checker}: {res.certificate.covers}")
+                how = (f" ({engine_of(job)})" if job else "") + ("" if res.checked else UNCHECKED)
+                if board is None:
+                    found = (
+                        ", no board found"
+                        if res.status == "TIMEOUT"
+                        else ": no board keeps the frame and the clues"
+                    )
+                    print(f"{path}: {res.status}{found}{how}")
+                else:
+                    proved = " (optimal)" if res.status == "OPTIMUM" else f" so far (at most {res.bound})"
+                    print(f"{path}: {res.status}, score {res.score} of {edges} inner edges{proved}{how}")
+                if res.certificate is not None:
+                    print(f"certified by {res.certificate.checker}: {res.certificate.covers}")
+                if board is not None:
+                    print(
+                        ascii_grid(puzzle, board, mismatched=mismatches(puzzle, board), **grid_options()),
+                        flush=True,
+                    )
+        finally:
+            # the files after the answer, which a write that fails at the end (the paths were checked
+            # before the search) leaves on standard output; both of them or neither.  Written too when
+            # standard output's reader has gone (`| head`): the board a long search found is not lost
             if board is not None:
-                print(
-                    ascii_grid(puzzle, board, mismatched=mismatches(puzzle, board), **grid_options()),
-                    flush=True,
-                )
-        # the files after the answer, which a write that fails at the end (the paths were checked
-        # before the search) leaves on standard output; both of them or neither
-        if board is not None:
-            save_board(puzzle, board, [p for p in outputs if p is not None])
+                save_board(puzzle, board, [p for p in outputs if p is not None])
     return status
