@@ -60,7 +60,7 @@ from collections import Counter
 from collections.abc import Callable
 from functools import partial
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -430,7 +430,7 @@ def encode(puzzle: Puzzle, options: Options = Options(), relax: bool = False) ->
         if any((c, d) not in lay.edge_of and look[d] != puzzle.frame for d in range(4)):
             return []
         lits = [lay.side(c, d, look[d]) for d in range(4) if (c, d) in lay.edge_of]
-        return [] if None in lits else [[lit for lit in lits if lit is not None]]
+        return [] if None in lits else [cast(list[int], lits)]
 
     return Encoded(
         puzzle,
